@@ -1,0 +1,570 @@
+// Package ast defines the syntax tree of Sluice's Flink SQL dialect. Every
+// node carries the line and column where it starts.
+package ast
+
+import "github.com/sluicesql/sluice/internal/types"
+
+// Pos is a 1-based line and column in the statement text.
+type Pos struct {
+	Line, Col int
+}
+
+// Position returns p; embedding Pos gives every node its position.
+func (p Pos) Position() Pos { return p }
+
+// Node is any syntax tree node.
+type Node interface {
+	Position() Pos
+}
+
+// ---------------------------------------------------------------- statements
+
+// Statement is one top-level SQL statement.
+type Statement interface {
+	Node
+	stmt()
+}
+
+// ObjectName is a possibly qualified name such as cat.db.tbl; Parts holds the
+// identifiers with quotes removed.
+type ObjectName struct {
+	Pos
+	Parts []string
+}
+
+// ColumnDef is one column of CREATE TABLE: physical, computed (AS expr) or
+// metadata (METADATA [FROM 'key'] [VIRTUAL]).
+type ColumnDef struct {
+	Pos
+	Name        string
+	Type        types.Type // zero for computed columns
+	Computed    Expr       // non-nil for `name AS expr`
+	Metadata    bool       // METADATA column
+	MetadataKey string     // FROM 'key', empty if omitted
+	Virtual     bool       // VIRTUAL metadata column
+	Comment     string
+}
+
+// WatermarkDef is `WATERMARK FOR column AS expr`.
+type WatermarkDef struct {
+	Pos
+	Column string
+	Expr   Expr
+}
+
+// Option is one 'key' = 'value' pair of a WITH clause.
+type Option struct {
+	Pos
+	Key, Value string
+}
+
+// CreateTable is CREATE [TEMPORARY] TABLE [IF NOT EXISTS] ... WITH (...).
+type CreateTable struct {
+	Pos
+	Name        ObjectName
+	Temporary   bool
+	IfNotExists bool
+	Columns     []*ColumnDef
+	PrimaryKey  []string // nil when absent
+	PKPos       Pos
+	PKEnforced  bool // true unless NOT ENFORCED was given
+	Watermark   *WatermarkDef
+	Comment     string
+	Options     []*Option
+	// AsQuery is set for CREATE TABLE ... AS SELECT.
+	AsQuery Query
+}
+
+// CreateView is CREATE [TEMPORARY] VIEW [IF NOT EXISTS] name [(cols)] AS query.
+type CreateView struct {
+	Pos
+	Name        ObjectName
+	Temporary   bool
+	IfNotExists bool
+	Columns     []string
+	Query       Query
+}
+
+// Drop is DROP [TEMPORARY] TABLE|VIEW [IF EXISTS] name.
+type Drop struct {
+	Pos
+	View     bool
+	IfExists bool
+	Name     ObjectName
+}
+
+// Insert is INSERT INTO|OVERWRITE table [(cols)] query; Query may be *Values.
+type Insert struct {
+	Pos
+	Table     ObjectName
+	Columns   []string
+	Overwrite bool
+	Query     Query
+}
+
+// QueryStatement is a query run for its result.
+type QueryStatement struct {
+	Pos
+	Query Query
+}
+
+// Explain is EXPLAIN [PLAN FOR] statement.
+type Explain struct {
+	Pos
+	Statement Statement
+}
+
+// Set is SET ['key' = 'value'], or SET alone (list all).
+type Set struct {
+	Pos
+	Key, Value string
+	HasKey     bool
+}
+
+// Reset is RESET ['key'].
+type Reset struct {
+	Pos
+	Key string
+}
+
+// ShowKind says what a SHOW statement lists.
+type ShowKind int
+
+// SHOW variants.
+const (
+	ShowTables ShowKind = iota
+	ShowViews
+	ShowFunctions
+	ShowJobs
+	ShowCreateTable
+	ShowCatalogs
+	ShowDatabases
+)
+
+// Show is SHOW TABLES / VIEWS / FUNCTIONS / JOBS / CREATE TABLE name / ...
+type Show struct {
+	Pos
+	Kind ShowKind
+	Name ObjectName // for SHOW CREATE TABLE
+}
+
+// Describe is DESCRIBE|DESC name.
+type Describe struct {
+	Pos
+	Name ObjectName
+}
+
+// StopJob is STOP JOB 'id'.
+type StopJob struct {
+	Pos
+	ID string
+}
+
+// StatementSet is EXECUTE STATEMENT SET BEGIN insert; ... END, or the same
+// inside BEGIN STATEMENT SET; ... END;.
+type StatementSet struct {
+	Pos
+	Inserts []*Insert
+}
+
+func (*CreateTable) stmt()    {}
+func (*CreateView) stmt()     {}
+func (*Drop) stmt()           {}
+func (*Insert) stmt()         {}
+func (*QueryStatement) stmt() {}
+func (*Explain) stmt()        {}
+func (*Set) stmt()            {}
+func (*Reset) stmt()          {}
+func (*Show) stmt()           {}
+func (*Describe) stmt()       {}
+func (*StopJob) stmt()        {}
+func (*StatementSet) stmt()   {}
+
+// ---------------------------------------------------------------- queries
+
+// Query is a query expression: *Select, *SetOp, *Values or *With.
+type Query interface {
+	Node
+	query()
+}
+
+// SelectItem is one item of a select list: an expression with optional
+// alias, or a star (`*` or `t.*`).
+type SelectItem struct {
+	Pos
+	Expr          Expr
+	Alias         string
+	Star          bool
+	StarQualifier []string // t in t.*
+}
+
+// OrderItem is one ORDER BY item.
+type OrderItem struct {
+	Pos
+	Expr       Expr
+	Desc       bool
+	NullsFirst *bool // nil when not given
+}
+
+// Select is SELECT ... FROM ... WHERE ... GROUP BY ... HAVING ... ORDER BY ... LIMIT.
+type Select struct {
+	Pos
+	Distinct bool
+	Items    []*SelectItem
+	From     TableRef // nil for SELECT without FROM
+	Where    Expr
+	GroupBy  []Expr
+	Having   Expr
+	OrderBy  []*OrderItem
+	Limit    Expr // nil when absent
+	Offset   Expr // nil when absent
+}
+
+// SetOp is UNION / INTERSECT / EXCEPT [ALL].
+type SetOp struct {
+	Pos
+	Op          string // "UNION", "INTERSECT", "EXCEPT"
+	All         bool
+	Left, Right Query
+	OrderBy     []*OrderItem
+	Limit       Expr
+}
+
+// Values is VALUES (row), (row), ...
+type Values struct {
+	Pos
+	Rows [][]Expr
+}
+
+// CTE is one `name [(cols)] AS (query)` of a WITH clause.
+type CTE struct {
+	Pos
+	Name    string
+	Columns []string
+	Query   Query
+}
+
+// With is WITH cte, ... body.
+type With struct {
+	Pos
+	CTEs []*CTE
+	Body Query
+}
+
+func (*Select) query() {}
+func (*SetOp) query()  {}
+func (*Values) query() {}
+func (*With) query()   {}
+
+// ---------------------------------------------------------------- FROM
+
+// TableRef is an item of a FROM clause.
+type TableRef interface {
+	Node
+	tableRef()
+}
+
+// TableName is a named table or view, optionally aliased, optionally
+// `FOR SYSTEM_TIME AS OF expr`.
+type TableName struct {
+	Pos
+	Name          ObjectName
+	Alias         string
+	ColumnAliases []string
+	AsOf          Expr
+}
+
+// SubqueryRef is `(query) [AS] alias [(cols)]`; Alias may be empty.
+type SubqueryRef struct {
+	Pos
+	Query         Query
+	Alias         string
+	ColumnAliases []string
+}
+
+// JoinKind is the kind of a join.
+type JoinKind int
+
+// Join kinds.
+const (
+	InnerJoin JoinKind = iota
+	LeftJoin
+	RightJoin
+	FullJoin
+	CrossJoin
+)
+
+// String returns the SQL keyword(s) of k.
+func (k JoinKind) String() string {
+	return [...]string{"INNER", "LEFT", "RIGHT", "FULL", "CROSS"}[k]
+}
+
+// Join is `left [kind] JOIN right ON cond | USING (cols)`; a comma in FROM is a
+// CrossJoin.
+type Join struct {
+	Pos
+	Kind        JoinKind
+	Left, Right TableRef
+	On          Expr
+	Using       []string
+}
+
+// TableFunctionRef is `TABLE(fn(args)) [AS] alias`, e.g. a window TVF, or
+// `LATERAL TABLE(fn(args))`.
+type TableFunctionRef struct {
+	Pos
+	Call          *FuncCall
+	Lateral       bool
+	Alias         string
+	ColumnAliases []string
+}
+
+func (*TableName) tableRef()        {}
+func (*SubqueryRef) tableRef()      {}
+func (*Join) tableRef()             {}
+func (*TableFunctionRef) tableRef() {}
+
+// ---------------------------------------------------------------- expressions
+
+// Expr is a scalar expression.
+type Expr interface {
+	Node
+	expr()
+}
+
+// Ident is a column reference, possibly qualified (t.col).
+type Ident struct {
+	Pos
+	Parts []string
+}
+
+// LiteralKind is the kind of a literal.
+type LiteralKind int
+
+// Literal kinds.
+const (
+	NumberLit LiteralKind = iota // 12, 1.5, 1e3
+	StringLit                    // 'text' (quotes removed, '' unescaped)
+	BoolLit                      // TRUE / FALSE (Text is "TRUE"/"FALSE")
+	NullLit                      // NULL
+	BinaryLit                    // X'0A0B' (Text holds the hex digits)
+)
+
+// Literal is a constant.
+type Literal struct {
+	Pos
+	Kind LiteralKind
+	Text string
+}
+
+// TypedLiteral is DATE 'x', TIME 'x', TIMESTAMP 'x' or TIMESTAMP_LTZ 'x'.
+type TypedLiteral struct {
+	Pos
+	Type  types.Type
+	Value string
+}
+
+// TimeUnit is a unit of an interval, EXTRACT, FLOOR/CEIL or TIMESTAMPDIFF.
+type TimeUnit string
+
+// Time units, singular and upper case (HOURS parses as HOUR, etc.).
+const (
+	Year        TimeUnit = "YEAR"
+	Quarter     TimeUnit = "QUARTER"
+	Month       TimeUnit = "MONTH"
+	Week        TimeUnit = "WEEK"
+	Day         TimeUnit = "DAY"
+	Hour        TimeUnit = "HOUR"
+	Minute      TimeUnit = "MINUTE"
+	Second      TimeUnit = "SECOND"
+	Millisecond TimeUnit = "MILLISECOND"
+	Microsecond TimeUnit = "MICROSECOND"
+	Nanosecond  TimeUnit = "NANOSECOND"
+	DayOfWeek   TimeUnit = "DOW"
+	DayOfYear   TimeUnit = "DOY"
+	Epoch       TimeUnit = "EPOCH"
+)
+
+// IntervalLiteral is INTERVAL [-]'value' unit [TO unit], e.g.
+// INTERVAL '6' HOURS or INTERVAL '1:30' HOUR TO MINUTE.
+type IntervalLiteral struct {
+	Pos
+	Negative bool
+	Value    string
+	Unit     TimeUnit
+	ToUnit   TimeUnit // empty unless `unit TO unit`
+}
+
+// TimeUnitExpr is a bare time unit used as a function argument, as in
+// TIMESTAMPDIFF(HOUR, a, b) or TIMESTAMPADD(DAY, 1, ts).
+type TimeUnitExpr struct {
+	Pos
+	Unit TimeUnit
+}
+
+// Unary is a prefix operator: "-", "+", "NOT".
+type Unary struct {
+	Pos
+	Op string
+	X  Expr
+}
+
+// Binary is an infix operator: "+", "-", "*", "/", "%", "||", "=", "<>",
+// "<", "<=", ">", ">=", "AND", "OR". "!=" is normalized to "<>".
+type Binary struct {
+	Pos
+	Op   string
+	L, R Expr
+}
+
+// Between is x [NOT] BETWEEN [SYMMETRIC|ASYMMETRIC] lo AND hi.
+type Between struct {
+	Pos
+	X, Lo, Hi Expr
+	Not       bool
+	Symmetric bool
+}
+
+// In is x [NOT] IN (list) or x [NOT] IN (subquery).
+type In struct {
+	Pos
+	X        Expr
+	List     []Expr
+	Subquery Query
+	Not      bool
+}
+
+// Like is x [NOT] LIKE|SIMILAR TO pattern [ESCAPE e].
+type Like struct {
+	Pos
+	X, Pattern Expr
+	Escape     Expr
+	Not        bool
+	Similar    bool
+}
+
+// IsPredicate is x IS [NOT] NULL|TRUE|FALSE|UNKNOWN.
+type IsPredicate struct {
+	Pos
+	X    Expr
+	What string // "NULL", "TRUE", "FALSE", "UNKNOWN"
+	Not  bool
+}
+
+// IsDistinctFrom is l IS [NOT] DISTINCT FROM r.
+type IsDistinctFrom struct {
+	Pos
+	L, R Expr
+	Not  bool
+}
+
+// When is one WHEN ... THEN ... arm of a CASE.
+type When struct {
+	Pos
+	Cond, Result Expr
+}
+
+// Case is CASE [operand] WHEN ... THEN ... [ELSE ...] END.
+type Case struct {
+	Pos
+	Operand Expr
+	Whens   []*When
+	Else    Expr
+}
+
+// Cast is CAST(x AS type) or TRY_CAST(x AS type).
+type Cast struct {
+	Pos
+	X    Expr
+	Type types.Type
+	Try  bool
+}
+
+// WindowSpec is the OVER (...) of a window function call.
+type WindowSpec struct {
+	Pos
+	PartitionBy []Expr
+	OrderBy     []*OrderItem
+	// Frame is the frame clause as written (e.g. "ROWS BETWEEN 2 PRECEDING
+	// AND CURRENT ROW"), empty when absent; FrameRows/FrameRange tell which.
+	Frame *Frame
+}
+
+// FrameBound is one bound of a window frame.
+type FrameBound struct {
+	Pos
+	Kind   string // "UNBOUNDED PRECEDING", "PRECEDING", "CURRENT ROW", "FOLLOWING", "UNBOUNDED FOLLOWING"
+	Offset Expr   // for n PRECEDING / n FOLLOWING (a number or an interval)
+}
+
+// Frame is ROWS|RANGE BETWEEN lo AND hi (or a single bound, meaning lo AND CURRENT ROW).
+type Frame struct {
+	Pos
+	Rows   bool // ROWS when true, RANGE when false
+	Lo, Hi *FrameBound
+}
+
+// FuncCall is name([DISTINCT] args) [FILTER (WHERE ...)] [OVER (...)], including
+// COUNT(*) (Star set). Special syntaxes are normalized into calls:
+// SUBSTRING(x FROM a FOR b) -> SUBSTRING(x, a, b); POSITION(a IN b) ->
+// POSITION(a, b); TRIM([BOTH|LEADING|TRAILING] [chars] FROM x) -> TRIM with
+// TrimMode set and Args [x] or [x, chars]; EXTRACT(unit FROM x) ->
+// EXTRACT(TimeUnitExpr, x); FLOOR/CEIL(x TO unit) -> FLOOR/CEIL(x,
+// TimeUnitExpr); TIMESTAMPDIFF/TIMESTAMPADD take a TimeUnitExpr first.
+// Name is upper-cased for built-ins written without quotes.
+type FuncCall struct {
+	Pos
+	Name     string
+	Args     []Expr
+	ArgNames []string // named arguments (name => value); nil when positional
+	Distinct bool
+	Star     bool
+	Filter   Expr
+	Over     *WindowSpec
+	TrimMode string // "BOTH", "LEADING" or "TRAILING" for TRIM
+}
+
+// Descriptor is DESCRIPTOR(col, ...), an argument of window TVFs.
+type Descriptor struct {
+	Pos
+	Columns []string
+}
+
+// TableArg is `TABLE name`, a table argument of a table function.
+type TableArg struct {
+	Pos
+	Name ObjectName
+}
+
+// SubqueryExpr is a scalar subquery `(SELECT ...)` or EXISTS (SELECT ...).
+type SubqueryExpr struct {
+	Pos
+	Query  Query
+	Exists bool
+}
+
+// RowExpr is ROW(a, b) or (a, b).
+type RowExpr struct {
+	Pos
+	Items []Expr
+}
+
+func (*Ident) expr()           {}
+func (*Literal) expr()         {}
+func (*TypedLiteral) expr()    {}
+func (*IntervalLiteral) expr() {}
+func (*TimeUnitExpr) expr()    {}
+func (*Unary) expr()           {}
+func (*Binary) expr()          {}
+func (*Between) expr()         {}
+func (*In) expr()              {}
+func (*Like) expr()            {}
+func (*IsPredicate) expr()     {}
+func (*IsDistinctFrom) expr()  {}
+func (*Case) expr()            {}
+func (*Cast) expr()            {}
+func (*FuncCall) expr()        {}
+func (*Descriptor) expr()      {}
+func (*TableArg) expr()        {}
+func (*SubqueryExpr) expr()    {}
+func (*RowExpr) expr()         {}
