@@ -1,0 +1,133 @@
+// Package connector is the registry of table connectors, keyed by the
+// 'connector' option: each validates its options up front and creates the
+// runtime sources and sinks of a table.
+package connector
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/sluicesql/sluice/internal/catalog"
+	"github.com/sluicesql/sluice/internal/runtime"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// ChangelogMode is the set of row kinds a source produces or a sink accepts.
+type ChangelogMode int
+
+// Changelog modes.
+const (
+	// InsertOnly is an append-only stream: +I rows only.
+	InsertOnly ChangelogMode = iota
+	// Upsert is a keyed stream of +I, +U and -D without -U.
+	Upsert
+	// Retract is a full changelog: +I, -U, +U and -D.
+	Retract
+)
+
+// String names the mode the way EXPLAIN shows it, after Flink's
+// changelogMode=[I], [I,UA,D], [I,UB,UA,D].
+func (m ChangelogMode) String() string {
+	return [...]string{"I", "I,UA,D", "I,UB,UA,D"}[m]
+}
+
+// OptionSpec documents and validates one option.
+type OptionSpec struct {
+	Key         string
+	Required    bool
+	Default     string
+	Description string
+	// Prefix marks a family of options such as 'properties.*'.
+	Prefix bool
+}
+
+// Env is what a connector needs from the session.
+type Env struct {
+	// TimeZone is table.local-time-zone.
+	TimeZone *time.Location
+	// WatermarkInterval is pipeline.auto-watermark-interval.
+	WatermarkInterval time.Duration
+	// IdleTimeout is table.exec.source.idle-timeout (0: never idle).
+	IdleTimeout time.Duration
+}
+
+// SourceSpec tells a source what the planner needs of it.
+type SourceSpec struct {
+	Env
+	// Complete fills the computed columns of a chunk whose physical and
+	// metadata columns are set (columns in Table.Schema() order; computed
+	// columns arrive as empty vectors). Nil when the table has none.
+	Complete func(c *types.Chunk) error
+	// Watermark evaluates the table's watermark expression on every row of
+	// a complete chunk, giving one candidate per row (NULL: none). Nil when
+	// the table declares no watermark.
+	Watermark func(c *types.Chunk) (*types.Vector, error)
+}
+
+// ScanSource is a table read by a query.
+type ScanSource interface {
+	// ChangelogMode is what the source emits: InsertOnly for kafka, Upsert
+	// (keyed by the primary key) for upsert-kafka.
+	ChangelogMode() ChangelogMode
+	// Bounded reports whether the source ends by itself.
+	Bounded() bool
+	// NewInstance returns instance i of n; each reads its share of the input.
+	NewInstance(i, n int) (runtime.Source, error)
+	// Describe is a short text for EXPLAIN, e.g. "topic=[orders]".
+	Describe() string
+}
+
+// SinkTarget is a table written by INSERT INTO.
+type SinkTarget interface {
+	// Accepts is the changelog the sink can write.
+	Accepts() ChangelogMode
+	// NewInstance returns one sink instance.
+	NewInstance(i, n int) (runtime.Operator, error)
+	// Describe is a short text for EXPLAIN.
+	Describe() string
+}
+
+// Factory creates sources and sinks for one connector.
+type Factory interface {
+	// Name is the value of the 'connector' option.
+	Name() string
+	// Options lists the connector's own options.
+	Options() []OptionSpec
+	// Validate checks a table's options (including its formats') and schema.
+	Validate(t *catalog.Table) error
+	// NewSource prepares t for reading.
+	NewSource(t *catalog.Table, spec SourceSpec) (ScanSource, error)
+	// NewSink prepares t for writing.
+	NewSink(t *catalog.Table, env Env) (SinkTarget, error)
+}
+
+var factories = map[string]Factory{}
+
+// Register adds f to the registry; it is called from init functions.
+func Register(f Factory) { factories[f.Name()] = f }
+
+// Names returns the registered connector names, sorted.
+func Names() []string {
+	out := make([]string, 0, len(factories))
+	for n := range factories {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// For returns the factory named by t's 'connector' option, or an error that
+// names the problem and lists the choices.
+func For(t *catalog.Table) (Factory, error) {
+	name, ok := t.Options["connector"]
+	if !ok {
+		return nil, fmt.Errorf("table '%s' has no 'connector' option; available connectors: %s", t.Name, strings.Join(Names(), ", "))
+	}
+	f, ok := factories[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown connector '%s' for table '%s'; available connectors: %s", name, t.Name, strings.Join(Names(), ", "))
+	}
+	return f, nil
+}

@@ -1,0 +1,466 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"hash/maphash"
+	"math"
+	"sync"
+	"sync/atomic"
+
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// ExchangeKind says how rows travel from one stage to the next.
+type ExchangeKind int
+
+// Exchange kinds.
+const (
+	// Forward sends instance i's output to instance i downstream (same
+	// parallelism on both sides).
+	Forward ExchangeKind = iota
+	// Hash routes each row to the instance chosen by a hash of key columns.
+	Hash
+	// Single sends everything to instance 0 (the downstream stage has
+	// parallelism 1).
+	Single
+)
+
+// Input connects a stage to one of its upstream stages.
+type Input struct {
+	Stage    int // index of the upstream stage in Graph.Stages
+	Exchange ExchangeKind
+	Keys     []int // key columns for Hash
+}
+
+// Stage is one operator (or source) of a graph, run as Parallelism instances.
+type Stage struct {
+	Name        string
+	Parallelism int
+	// NewSource is set for source stages.
+	NewSource func(instance int) (Source, error)
+	// NewOperator is set for all other stages.
+	NewOperator func(instance int) (Operator, error)
+	// Inputs lists the upstream stages, in input-number order.
+	Inputs []Input
+}
+
+// Graph is a runnable dataflow: stages in topological order.
+type Graph struct {
+	Stages []*Stage
+}
+
+// msgKind tells what a message carries.
+type msgKind uint8
+
+const (
+	msgChunk msgKind = iota
+	msgWatermark
+	msgIdle
+	msgEnd
+)
+
+// envelope is what travels on an instance's inbox.
+type envelope struct {
+	kind   msgKind
+	input  int
+	sender int
+	chunk  *types.Chunk
+	wm     int64
+}
+
+// edge is one downstream connection of a stage.
+type edge struct {
+	input    int
+	exchange ExchangeKind
+	keys     []int
+	inboxes  []chan envelope
+}
+
+// Job is a running graph.
+type Job struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	inflight atomic.Int64
+
+	errOnce sync.Once
+	err     error
+	done    chan struct{}
+
+	sources   []*SourceContext
+	quiescers []Quiescer
+	seed      maphash.Seed
+}
+
+// Start launches every instance of g and returns the running job.
+func Start(parent context.Context, g *Graph) (*Job, error) {
+	ctx, cancel := context.WithCancel(parent)
+	j := &Job{ctx: ctx, cancel: cancel, done: make(chan struct{}), seed: maphash.MakeSeed()}
+
+	inboxes := make([][]chan envelope, len(g.Stages))
+	for i, s := range g.Stages {
+		if s.Parallelism < 1 {
+			cancel()
+			return nil, fmt.Errorf("stage %s: parallelism must be at least 1", s.Name)
+		}
+		inboxes[i] = make([]chan envelope, s.Parallelism)
+		for k := range inboxes[i] {
+			inboxes[i][k] = make(chan envelope, 64)
+		}
+	}
+	outputs := make([][]*edge, len(g.Stages))
+	senders := make([][]int, len(g.Stages)) // per stage, per input: number of upstream senders
+	for i, s := range g.Stages {
+		senders[i] = make([]int, len(s.Inputs))
+		for n, in := range s.Inputs {
+			up := g.Stages[in.Stage]
+			switch in.Exchange {
+			case Forward:
+				if up.Parallelism != s.Parallelism {
+					cancel()
+					return nil, fmt.Errorf("stage %s: forward exchange needs equal parallelism (%d vs %d)", s.Name, up.Parallelism, s.Parallelism)
+				}
+			case Single:
+				if s.Parallelism != 1 {
+					cancel()
+					return nil, fmt.Errorf("stage %s: single exchange needs parallelism 1", s.Name)
+				}
+			}
+			senders[i][n] = up.Parallelism
+			outputs[in.Stage] = append(outputs[in.Stage], &edge{input: n, exchange: in.Exchange, keys: in.Keys, inboxes: inboxes[i]})
+		}
+	}
+
+	type starter func()
+	var starts []starter
+	for i, s := range g.Stages {
+		for k := 0; k < s.Parallelism; k++ {
+			out := &emitter{job: j, edges: outputs[i], instance: k}
+			rctx := &Context{Instance: k, Parallelism: s.Parallelism, Job: j}
+			if s.NewSource != nil {
+				src, err := s.NewSource(k)
+				if err != nil {
+					cancel()
+					return nil, fmt.Errorf("%s: %w", s.Name, err)
+				}
+				sc := &SourceContext{Context: rctx, Ctx: ctx, job: j, out: out}
+				j.sources = append(j.sources, sc)
+				if q, ok := src.(Quiescer); ok {
+					j.quiescers = append(j.quiescers, q)
+				}
+				starts = append(starts, func() { j.runSource(s.Name, sc, src, out) })
+				continue
+			}
+			op, err := s.NewOperator(k)
+			if err != nil {
+				cancel()
+				return nil, fmt.Errorf("%s: %w", s.Name, err)
+			}
+			if q, ok := op.(Quiescer); ok {
+				j.quiescers = append(j.quiescers, q)
+			}
+			inbox := inboxes[i][k]
+			nsend := senders[i]
+			starts = append(starts, func() { j.runOperator(s.Name, rctx, op, inbox, nsend, out) })
+		}
+	}
+	j.wg.Add(len(starts))
+	for _, st := range starts {
+		go st()
+	}
+	go func() {
+		j.wg.Wait()
+		cancel()
+		close(j.done)
+	}()
+	return j, nil
+}
+
+// Done is closed when every instance has stopped.
+func (j *Job) Done() <-chan struct{} { return j.done }
+
+// Err returns the first failure, or nil.
+func (j *Job) Err() error {
+	select {
+	case <-j.done:
+	default:
+		return nil
+	}
+	return j.err
+}
+
+// Cancel stops the job.
+func (j *Job) Cancel() { j.cancel() }
+
+// Fail stops the job with err (the first failure wins).
+func (j *Job) Fail(err error) {
+	j.errOnce.Do(func() { j.err = err })
+	j.cancel()
+}
+
+// Quiet reports whether the job has nothing left to do for the input
+// available now: no message in flight, and every source and stateful sink
+// caught up. A finished job is quiet.
+func (j *Job) Quiet(ctx context.Context) (bool, error) {
+	select {
+	case <-j.done:
+		return true, nil
+	default:
+	}
+	if j.inflight.Load() != 0 {
+		return false, nil
+	}
+	for _, q := range j.quiescers {
+		ok, err := q.CaughtUp(ctx)
+		if err != nil || !ok {
+			return false, err
+		}
+	}
+	return j.inflight.Load() == 0, nil
+}
+
+func (j *Job) runSource(name string, sc *SourceContext, src Source, out *emitter) {
+	defer j.wg.Done()
+	err := src.Run(sc, out)
+	if err != nil {
+		if j.ctx.Err() == nil {
+			j.Fail(fmt.Errorf("%s: %w", name, err))
+		}
+		return
+	}
+	if j.ctx.Err() != nil {
+		return
+	}
+	// A bounded source that finishes emits the maximum watermark, then ends.
+	out.EmitWatermark(MaxWatermark)
+	out.end()
+	sc.finished.Store(true)
+}
+
+func (j *Job) runOperator(name string, rctx *Context, op Operator, inbox chan envelope, senders []int, out *emitter) {
+	defer j.wg.Done()
+	fail := func(err error) { j.Fail(fmt.Errorf("%s: %w", name, err)) }
+	if err := op.Open(rctx); err != nil {
+		fail(err)
+		return
+	}
+	wms := make([][]int64, len(senders))
+	idle := make([][]bool, len(senders))
+	ended := 0
+	total := 0
+	for n, c := range senders {
+		total += c
+		wms[n] = make([]int64, c)
+		idle[n] = make([]bool, c)
+		for k := range wms[n] {
+			wms[n][k] = MinWatermark
+		}
+	}
+	current := MinWatermark
+	// advance recomputes the merged watermark and forwards it if it moved.
+	advance := func() error {
+		merged, any := int64(math.MaxInt64), false
+		for n := range wms {
+			for k, w := range wms[n] {
+				if idle[n][k] {
+					continue
+				}
+				any = true
+				if w < merged {
+					merged = w
+				}
+			}
+		}
+		if !any || merged <= current {
+			return nil
+		}
+		current = merged
+		return op.ProcessWatermark(current, out)
+	}
+	for {
+		var env envelope
+		select {
+		case env = <-inbox:
+		case <-j.ctx.Done():
+			return
+		}
+		var err error
+		switch env.kind {
+		case msgChunk:
+			idle[env.input][env.sender] = false
+			err = op.ProcessChunk(env.input, env.chunk, out)
+		case msgWatermark:
+			idle[env.input][env.sender] = false
+			if env.wm > wms[env.input][env.sender] {
+				wms[env.input][env.sender] = env.wm
+			}
+			err = advance()
+		case msgIdle:
+			idle[env.input][env.sender] = true
+			if !allIdle(idle) {
+				err = advance()
+			} else {
+				out.idle()
+			}
+		case msgEnd:
+			ended++
+			wms[env.input][env.sender] = MaxWatermark
+			idle[env.input][env.sender] = false
+			err = advance()
+			if err == nil && ended == total {
+				err = op.Finish(out)
+				if err == nil {
+					out.end()
+				}
+				j.inflight.Add(-1)
+				if err != nil {
+					fail(err)
+				}
+				return
+			}
+		}
+		j.inflight.Add(-1)
+		if err != nil {
+			fail(err)
+			return
+		}
+	}
+}
+
+// emitter sends one instance's output along its edges.
+type emitter struct {
+	job      *Job
+	edges    []*edge
+	instance int
+}
+
+func (e *emitter) send(ch chan envelope, env envelope) {
+	e.job.inflight.Add(1)
+	select {
+	case ch <- env:
+	case <-e.job.ctx.Done():
+		e.job.inflight.Add(-1)
+	}
+}
+
+// Emit implements Emitter.
+func (e *emitter) Emit(c *types.Chunk) {
+	if c.Len() == 0 {
+		return
+	}
+	for _, ed := range e.edges {
+		switch ed.exchange {
+		case Forward:
+			e.send(ed.inboxes[e.instance], envelope{kind: msgChunk, input: ed.input, sender: e.instance, chunk: c})
+		case Single:
+			e.send(ed.inboxes[0], envelope{kind: msgChunk, input: ed.input, sender: e.instance, chunk: c})
+		case Hash:
+			e.emitHashed(ed, c)
+		}
+	}
+}
+
+func (e *emitter) emitHashed(ed *edge, c *types.Chunk) {
+	n := len(ed.inboxes)
+	if n == 1 {
+		e.send(ed.inboxes[0], envelope{kind: msgChunk, input: ed.input, sender: e.instance, chunk: c})
+		return
+	}
+	parts := make([]*types.Chunk, n)
+	colTypes := c.Types()
+	for i := 0; i < c.Len(); i++ {
+		k := int(KeyHash(e.job.seed, c, ed.keys, i) % uint64(n))
+		if parts[k] == nil {
+			parts[k] = types.NewChunk(colTypes, c.Len()/n+1)
+		}
+		parts[k].Ops = append(parts[k].Ops, c.Ops[i])
+		for j, col := range c.Cols {
+			parts[k].Cols[j].Append(col.Get(i))
+		}
+	}
+	for k, p := range parts {
+		if p != nil {
+			e.send(ed.inboxes[k], envelope{kind: msgChunk, input: ed.input, sender: e.instance, chunk: p})
+		}
+	}
+}
+
+// EmitWatermark implements Emitter.
+func (e *emitter) EmitWatermark(wm int64) {
+	e.broadcast(envelope{kind: msgWatermark, wm: wm})
+}
+
+// idle tells downstream that this instance has no data for now.
+func (e *emitter) idle() { e.broadcast(envelope{kind: msgIdle}) }
+
+// end tells downstream that this instance's output is complete.
+func (e *emitter) end() { e.broadcast(envelope{kind: msgEnd}) }
+
+func (e *emitter) broadcast(env envelope) {
+	env.sender = e.instance
+	for _, ed := range e.edges {
+		env.input = ed.input
+		switch ed.exchange {
+		case Forward:
+			e.send(ed.inboxes[e.instance], env)
+		case Single:
+			e.send(ed.inboxes[0], env)
+		default:
+			for _, ch := range ed.inboxes {
+				e.send(ch, env)
+			}
+		}
+	}
+}
+
+// allIdle reports whether every upstream sender is idle.
+func allIdle(idle [][]bool) bool {
+	for _, in := range idle {
+		for _, b := range in {
+			if !b {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// KeyHash hashes the key columns of row i of c; equal keys hash equally.
+func KeyHash(seed maphash.Seed, c *types.Chunk, keys []int, i int) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	for _, k := range keys {
+		writeValue(&h, c.Cols[k], i)
+	}
+	return h.Sum64()
+}
+
+func writeValue(h *maphash.Hash, v *types.Vector, i int) {
+	if v.Nulls[i] {
+		h.WriteByte(0)
+		return
+	}
+	h.WriteByte(1)
+	var b [8]byte
+	var x uint64
+	switch v.Type.Physical() {
+	case types.PhysString:
+		h.WriteString(v.Str[i])
+		h.WriteByte(0xff)
+		return
+	case types.PhysFloat:
+		f := v.F64[i]
+		if f == 0 {
+			f = 0 // -0.0 and 0.0 hash alike
+		}
+		x = math.Float64bits(f)
+	default:
+		x = uint64(v.I64[i])
+	}
+	for k := range b {
+		b[k] = byte(x >> (8 * k))
+	}
+	h.Write(b[:])
+}

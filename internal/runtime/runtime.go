@@ -1,0 +1,65 @@
+// Package runtime runs a dataflow graph of operators: each operator instance
+// is a goroutine that receives messages (changelog chunks, watermarks, end of
+// input) from its upstream instances, and sends its output through an
+// exchange (forward, hash by key, or to a single instance) downstream.
+//
+// Time advances only with watermarks: every operator instance tracks the
+// watermark of each upstream instance and forwards the minimum.
+package runtime
+
+import (
+	"math"
+
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// MinWatermark is the watermark before any has been seen.
+const MinWatermark int64 = math.MinInt64
+
+// MaxWatermark is the watermark a bounded source emits at its end.
+const MaxWatermark int64 = math.MaxInt64
+
+// Emitter receives an operator's output.
+type Emitter interface {
+	// Emit sends a chunk downstream; the operator must not modify it afterwards.
+	Emit(c *types.Chunk)
+	// EmitWatermark sends a watermark (event time in nanoseconds since the
+	// epoch, the same scale as TIMESTAMP values).
+	EmitWatermark(wm int64)
+}
+
+// Context is what an operator instance knows about where it runs.
+type Context struct {
+	// Instance is this instance's index, 0 <= Instance < Parallelism.
+	Instance    int
+	Parallelism int
+	// Job gives access to job-wide facilities (failure reporting).
+	Job *Job
+}
+
+// Operator is one instance of a stream operator.
+type Operator interface {
+	// Open prepares the instance before any input.
+	Open(ctx *Context) error
+	// ProcessChunk handles rows that arrived on input number `input`.
+	ProcessChunk(input int, c *types.Chunk, out Emitter) error
+	// ProcessWatermark handles the merged watermark of all inputs; it is
+	// called only when the merged watermark advances. The operator forwards
+	// it (possibly after emitting fired results) with out.EmitWatermark.
+	ProcessWatermark(wm int64, out Emitter) error
+	// Finish is called once when every input has ended.
+	Finish(out Emitter) error
+}
+
+// Source is one instance of a source. Run produces output until the input
+// ends (bounded sources) or ctx is cancelled, then returns.
+type Source interface {
+	// Run reads and emits until done or stopped; a nil error at the end of a
+	// bounded input means the source finished.
+	Run(ctx *SourceContext, out Emitter) error
+}
+
+// Sink is the terminal operator of a job that writes results out.
+type Sink interface {
+	Operator
+}
