@@ -74,7 +74,9 @@ func newTables(b Backend) (*Table[types.Row], *Table[int64]) {
 func TestSnapshotRestore(t *testing.T) {
 	b := NewMemory()
 	rows, counts := newTables(b)
-	key := func(s string) []byte { return AppendKey(nil, []types.Type{types.StringType}, types.Row{types.StringValue(s)}) }
+	key := func(s string) []byte {
+		return AppendKey(nil, []types.Type{types.StringType}, types.Row{types.StringValue(s)})
+	}
 	for i, r := range sampleRows() {
 		rows.Put(key(string(rune('a'+i))), r)
 		counts.Put(key(string(rune('a'+i))), int64(i*10))
