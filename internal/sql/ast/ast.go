@@ -88,9 +88,10 @@ type CreateView struct {
 // Drop is DROP [TEMPORARY] TABLE|VIEW [IF EXISTS] name.
 type Drop struct {
 	Pos
-	View     bool
-	IfExists bool
-	Name     ObjectName
+	View      bool
+	IfExists  bool
+	Name      ObjectName
+	Temporary bool
 }
 
 // Insert is INSERT INTO|OVERWRITE table [(cols)] query; Query may be *Values.

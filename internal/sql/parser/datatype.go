@@ -1,0 +1,160 @@
+package parser
+
+import (
+	"strconv"
+
+	"github.com/sluicesql/sluice/internal/sql/ast"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// dataType parses a data type with an optional NOT NULL or NULL.
+func (p *parser) dataType() types.Type {
+	t := p.tok()
+	name := word(t)
+	if name == "" {
+		p.unexpected("a data type")
+	}
+	p.next()
+	var ty types.Type
+	switch name {
+	case "BOOLEAN":
+		ty.Kind = types.Boolean
+	case "TINYINT":
+		ty.Kind = types.TinyInt
+	case "SMALLINT":
+		ty.Kind = types.SmallInt
+	case "INT", "INTEGER":
+		ty.Kind = types.Int
+	case "BIGINT":
+		ty.Kind = types.BigInt
+	case "FLOAT", "REAL":
+		ty.Kind = types.Float
+	case "DOUBLE":
+		p.acceptKw("PRECISION")
+		ty.Kind = types.Double
+	case "DECIMAL", "DEC", "NUMERIC":
+		ty = types.DecimalType(10, 0)
+		if p.isOp("(") {
+			open := p.next().pos
+			ty.Precision = p.intArgIn("DECIMAL precision", 1, 38)
+			ty.Scale = 0
+			if p.acceptOp(",") {
+				ty.Scale = p.intArgIn("DECIMAL scale", 0, ty.Precision)
+			}
+			p.closeParen(open)
+		}
+	case "CHAR", "CHARACTER":
+		if p.acceptKw("VARYING") {
+			ty = types.Type{Kind: types.Varchar, Length: p.length("VARCHAR", types.MaxVarcharLength)}
+		} else {
+			ty = types.Type{Kind: types.Char, Length: p.length("CHAR", 1)}
+		}
+	case "VARCHAR":
+		// Flink SQL reads VARCHAR without a length as STRING.
+		ty = types.Type{Kind: types.Varchar, Length: p.length(name, types.MaxVarcharLength)}
+	case "STRING":
+		ty = types.StringType
+	case "BINARY":
+		ty = types.Type{Kind: types.Binary, Length: p.length(name, 1)}
+	case "VARBINARY":
+		ty = types.Type{Kind: types.Varbinary, Length: p.length(name, types.MaxVarcharLength)}
+	case "BYTES":
+		ty = types.Type{Kind: types.Varbinary, Length: types.MaxVarcharLength}
+	case "DATE":
+		ty.Kind = types.Date
+	case "TIME":
+		ty = types.Type{Kind: types.Time, Precision: p.precision(name, 0)}
+		if p.acceptKw("WITHOUT") {
+			p.expectKw("TIME", "ZONE")
+		}
+	case "TIMESTAMP":
+		ty = types.TimestampType(p.precision(name, 6))
+		switch {
+		case p.acceptKw("WITHOUT"):
+			p.expectKw("TIME", "ZONE")
+		case p.isKw("WITH"):
+			with := p.next()
+			if !p.acceptKw("LOCAL") {
+				p.expectKw("TIME", "ZONE")
+				p.failAt(with.pos, "type TIMESTAMP WITH TIME ZONE is not supported; use TIMESTAMP WITH LOCAL TIME ZONE")
+			}
+			p.expectKw("TIME", "ZONE")
+			ty.Kind = types.TimestampLTZ
+		}
+	case "TIMESTAMP_LTZ":
+		ty = types.TimestampLTZType(p.precision(name, 6))
+	case "INTERVAL":
+		u, _ := p.intervalUnit()
+		to := u
+		if p.acceptKw("TO") {
+			to, _ = p.intervalUnit()
+		}
+		if u == ast.Year || u == ast.Month {
+			if to != ast.Year && to != ast.Month {
+				p.failAt(t.pos, "invalid interval qualifier %s TO %s", u, to)
+			}
+			ty.Kind = types.IntervalYearMonth
+		} else {
+			ty = types.Type{Kind: types.IntervalDayTime, Precision: 3}
+		}
+	case "ARRAY", "MAP", "MULTISET", "ROW", "RAW":
+		p.failAt(t.pos, "type %s is not supported yet", name)
+	default:
+		p.failAt(t.pos, "unknown data type '%s'", t.text)
+	}
+	if t := p.tok(); word(t) == "ARRAY" || word(t) == "MULTISET" {
+		p.failAt(t.pos, "type %s is not supported yet", word(t))
+	}
+	if p.acceptKw("NOT", "NULL") {
+		ty.NotNull = true
+	} else {
+		p.acceptKw("NULL")
+	}
+	return ty
+}
+
+// length parses the optional (n) of a string or binary type.
+func (p *parser) length(typ string, def int) int {
+	if !p.isOp("(") {
+		return def
+	}
+	open := p.next().pos
+	n := p.intArgIn(typ+" length", 1, types.MaxVarcharLength)
+	p.closeParen(open)
+	return n
+}
+
+// precision parses the optional (p) of a time or timestamp type.
+func (p *parser) precision(typ string, def int) int {
+	if !p.isOp("(") {
+		return def
+	}
+	open := p.next().pos
+	n := p.intArgIn(typ+" precision", 0, 9)
+	p.closeParen(open)
+	return n
+}
+
+// intArgIn parses an integer literal that must lie in [lo, hi].
+func (p *parser) intArgIn(what string, lo, hi int) int {
+	t := p.tok()
+	n := p.intArg(what)
+	if n < lo || n > hi {
+		p.failAt(t.pos, "%s must be between %d and %d, found %s", what, lo, hi, t.text)
+	}
+	return n
+}
+
+// intArg parses a non-negative integer literal.
+func (p *parser) intArg(what string) int {
+	t := p.tok()
+	if t.kind != tNumber {
+		p.unexpected(what)
+	}
+	n, err := strconv.Atoi(t.text)
+	if err != nil {
+		p.failAt(t.pos, "%s must be an integer, found %s", what, t.text)
+	}
+	p.next()
+	return n
+}

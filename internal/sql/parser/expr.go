@@ -1,0 +1,682 @@
+package parser
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sluicesql/sluice/internal/sql/ast"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// Operator precedence, loosest first: OR, AND, NOT, comparisons and the
+// IS / BETWEEN / IN / LIKE predicates, + - ||, * / %, unary + -.
+
+func (p *parser) expr() ast.Expr { return p.or() }
+
+// exprList parses one or more comma-separated expressions.
+func (p *parser) exprList() []ast.Expr {
+	list := []ast.Expr{p.expr()}
+	for p.acceptOp(",") {
+		list = append(list, p.expr())
+	}
+	return list
+}
+
+func (p *parser) or() ast.Expr {
+	l := p.and()
+	for p.acceptKw("OR") {
+		l = &ast.Binary{Pos: l.Position(), Op: "OR", L: l, R: p.and()}
+	}
+	return l
+}
+
+func (p *parser) and() ast.Expr {
+	l := p.not()
+	for p.acceptKw("AND") {
+		l = &ast.Binary{Pos: l.Position(), Op: "AND", L: l, R: p.not()}
+	}
+	return l
+}
+
+func (p *parser) not() ast.Expr {
+	if t := p.tok(); word(t) == "NOT" {
+		p.next()
+		return &ast.Unary{Pos: t.pos, Op: "NOT", X: p.not()}
+	}
+	return p.predicate()
+}
+
+// predicate parses an additive expression followed by any comparisons and
+// IS, BETWEEN, IN, LIKE and SIMILAR TO predicates.
+func (p *parser) predicate() ast.Expr {
+	l := p.additive()
+	for {
+		t := p.tok()
+		if t.kind == tOp {
+			switch t.text {
+			case "=", "<>", "!=", "<", "<=", ">", ">=":
+				p.next()
+				op := t.text
+				if op == "!=" {
+					op = "<>"
+				}
+				l = &ast.Binary{Pos: l.Position(), Op: op, L: l, R: p.additive()}
+				continue
+			}
+			return l
+		}
+		w, not := word(t), false
+		if w == "NOT" {
+			switch word(p.peek(1)) {
+			case "BETWEEN", "IN", "LIKE", "SIMILAR":
+				p.next()
+				w, not = word(p.tok()), true
+			default:
+				return l
+			}
+		}
+		switch w {
+		case "BETWEEN":
+			p.next()
+			b := &ast.Between{Pos: l.Position(), X: l, Not: not}
+			if p.acceptKw("SYMMETRIC") {
+				b.Symmetric = true
+			} else {
+				p.acceptKw("ASYMMETRIC")
+			}
+			b.Lo = p.additive()
+			p.expectKw("AND")
+			b.Hi = p.additive()
+			l = b
+		case "IN":
+			l = p.in(l, not)
+		case "LIKE", "SIMILAR":
+			p.next()
+			lk := &ast.Like{Pos: l.Position(), X: l, Not: not, Similar: w == "SIMILAR"}
+			if lk.Similar {
+				p.expectKw("TO")
+			}
+			lk.Pattern = p.additive()
+			if p.acceptKw("ESCAPE") {
+				lk.Escape = p.additive()
+			}
+			l = lk
+		case "IS":
+			l = p.is(l)
+		default:
+			return l
+		}
+	}
+}
+
+func (p *parser) in(x ast.Expr, not bool) ast.Expr {
+	p.next()
+	in := &ast.In{Pos: x.Position(), X: x, Not: not}
+	open := p.expectOp("(").pos
+	switch word(p.tok()) {
+	case "SELECT", "WITH", "VALUES":
+		in.Subquery = p.query()
+	default:
+		in.List = p.exprList()
+	}
+	p.closeParen(open)
+	return in
+}
+
+func (p *parser) is(x ast.Expr) ast.Expr {
+	p.next()
+	not := p.acceptKw("NOT")
+	switch w := word(p.tok()); w {
+	case "NULL", "TRUE", "FALSE", "UNKNOWN":
+		p.next()
+		return &ast.IsPredicate{Pos: x.Position(), X: x, What: w, Not: not}
+	case "DISTINCT":
+		p.next()
+		p.expectKw("FROM")
+		return &ast.IsDistinctFrom{Pos: x.Position(), L: x, R: p.additive(), Not: not}
+	}
+	p.unexpected("NULL, TRUE, FALSE, UNKNOWN or DISTINCT FROM after IS")
+	return nil
+}
+
+func (p *parser) additive() ast.Expr {
+	l := p.multiplicative()
+	for {
+		t := p.tok()
+		if !isOp(t, "+") && !isOp(t, "-") && !isOp(t, "||") {
+			return l
+		}
+		p.next()
+		l = &ast.Binary{Pos: l.Position(), Op: t.text, L: l, R: p.multiplicative()}
+	}
+}
+
+func (p *parser) multiplicative() ast.Expr {
+	l := p.unary()
+	for {
+		t := p.tok()
+		if !isOp(t, "*") && !isOp(t, "/") && !isOp(t, "%") {
+			return l
+		}
+		p.next()
+		l = &ast.Binary{Pos: l.Position(), Op: t.text, L: l, R: p.unary()}
+	}
+}
+
+func (p *parser) unary() ast.Expr {
+	if t := p.tok(); isOp(t, "-") || isOp(t, "+") {
+		p.next()
+		return &ast.Unary{Pos: t.pos, Op: t.text, X: p.unary()}
+	}
+	return p.primary()
+}
+
+// niladic lists the functions called without parentheses.
+var niladic = map[string]bool{
+	"CURRENT_TIMESTAMP": true,
+	"CURRENT_DATE":      true,
+	"CURRENT_TIME":      true,
+	"LOCALTIMESTAMP":    true,
+	"LOCALTIME":         true,
+}
+
+func (p *parser) primary() ast.Expr {
+	t := p.tok()
+	switch t.kind {
+	case tNumber:
+		p.next()
+		return &ast.Literal{Pos: t.pos, Kind: ast.NumberLit, Text: t.text}
+	case tString:
+		p.next()
+		return &ast.Literal{Pos: t.pos, Kind: ast.StringLit, Text: t.text}
+	case tBinary:
+		p.next()
+		return &ast.Literal{Pos: t.pos, Kind: ast.BinaryLit, Text: t.text}
+	case tOp:
+		if t.text == "(" {
+			return p.paren()
+		}
+		p.unexpected("an expression")
+	}
+	w := word(t)
+	switch w {
+	case "TRUE", "FALSE":
+		p.next()
+		return &ast.Literal{Pos: t.pos, Kind: ast.BoolLit, Text: w}
+	case "NULL":
+		p.next()
+		return &ast.Literal{Pos: t.pos, Kind: ast.NullLit, Text: w}
+	case "INTERVAL":
+		return p.interval()
+	case "CASE":
+		return p.caseExpr()
+	case "DATE", "TIME", "TIMESTAMP", "TIMESTAMP_LTZ":
+		if p.peek(1).kind == tString {
+			return p.typedLiteral()
+		}
+	case "TABLE":
+		if isName(p.peek(1)) {
+			p.next()
+			return &ast.TableArg{Pos: t.pos, Name: p.objectName("a table name")}
+		}
+	}
+	if niladic[w] && !isOp(p.peek(1), "(") {
+		p.next()
+		return &ast.FuncCall{Pos: t.pos, Name: w}
+	}
+	if isOp(p.peek(1), "(") {
+		if e := p.specialForm(w); e != nil {
+			return e
+		}
+	}
+	return p.identOrCall()
+}
+
+// paren parses a parenthesized expression, a row (a, b) or a scalar
+// subquery.
+func (p *parser) paren() ast.Expr {
+	open := p.tok().pos
+	switch word(p.peek(1)) {
+	case "SELECT", "WITH", "VALUES":
+		p.next()
+		q := p.query()
+		p.closeParen(open)
+		return &ast.SubqueryExpr{Pos: open, Query: q}
+	}
+	if p.queryAhead() {
+		// Either a parenthesized query or an expression that starts with
+		// one, as in ((SELECT 1) + 1): try the query first.
+		start := p.i
+		var q ast.Query
+		err := p.catch(func() {
+			p.next()
+			q = p.query()
+			p.closeParen(open)
+		})
+		if err == nil {
+			return &ast.SubqueryExpr{Pos: open, Query: q}
+		}
+		p.i = start
+	}
+	p.next()
+	e := p.expr()
+	if p.isOp(",") {
+		row := &ast.RowExpr{Pos: open, Items: []ast.Expr{e}}
+		for p.acceptOp(",") {
+			row.Items = append(row.Items, p.expr())
+		}
+		e = row
+	}
+	p.closeParen(open)
+	return e
+}
+
+// identOrCall parses a possibly qualified identifier, or a function call
+// if it is followed by '('.
+func (p *parser) identOrCall() ast.Expr {
+	t := p.tok()
+	if !isName(t) {
+		p.unexpected("an expression")
+	}
+	parts := []string{t.text}
+	name := []string{funcNamePart(t)}
+	p.next()
+	for p.isOp(".") && isName(p.peek(1)) {
+		p.next()
+		part := p.next()
+		parts = append(parts, part.text)
+		name = append(name, funcNamePart(part))
+	}
+	if p.isOp("(") {
+		return p.call(t.pos, strings.Join(name, "."))
+	}
+	return &ast.Ident{Pos: t.pos, Parts: parts}
+}
+
+// funcNamePart returns a part of a function name: upper-cased unless quoted.
+func funcNamePart(t token) string {
+	if t.kind == tQuoted {
+		return t.text
+	}
+	return strings.ToUpper(t.text)
+}
+
+// call parses the arguments of a function call and any FILTER or OVER
+// clause; the current token is the '('.
+func (p *parser) call(pos ast.Pos, name string) *ast.FuncCall {
+	open := p.next().pos
+	fc := &ast.FuncCall{Pos: pos, Name: name}
+	switch {
+	case p.isOp(")"):
+	case p.isOp("*") && isOp(p.peek(1), ")"):
+		p.next()
+		fc.Star = true
+	default:
+		if p.acceptKw("DISTINCT") {
+			fc.Distinct = true
+		} else {
+			p.acceptKw("ALL")
+		}
+		p.args(fc)
+	}
+	p.closeParen(open)
+	if t := p.tok(); word(t) == "FILTER" {
+		p.next()
+		open := p.expectOp("(").pos
+		p.expectKw("WHERE")
+		fc.Filter = p.expr()
+		p.closeParen(open)
+	}
+	if t := p.tok(); word(t) == "OVER" {
+		p.next()
+		fc.Over = p.window(t.pos)
+	}
+	return fc
+}
+
+// args parses positional or named (name => value) arguments.
+func (p *parser) args(fc *ast.FuncCall) {
+	for {
+		t := p.tok()
+		named := (t.kind == tIdent || t.kind == tQuoted) && isOp(p.peek(1), "=>")
+		if len(fc.Args) > 0 && named != (fc.ArgNames != nil) {
+			p.failAt(t.pos, "cannot mix named and positional arguments")
+		}
+		if named {
+			p.next()
+			p.next()
+			fc.ArgNames = append(fc.ArgNames, funcNamePart(t))
+		}
+		fc.Args = append(fc.Args, p.expr())
+		if !p.acceptOp(",") {
+			return
+		}
+	}
+}
+
+// window parses the (...) after OVER.
+func (p *parser) window(pos ast.Pos) *ast.WindowSpec {
+	if !p.isOp("(") {
+		p.unexpected("'(' after OVER (named windows are not supported)")
+	}
+	open := p.next().pos
+	w := &ast.WindowSpec{Pos: pos}
+	if p.acceptKw("PARTITION") {
+		p.expectKw("BY")
+		w.PartitionBy = p.exprList()
+	}
+	if p.acceptKw("ORDER") {
+		p.expectKw("BY")
+		w.OrderBy = p.orderItems()
+	}
+	if t := p.tok(); word(t) == "ROWS" || word(t) == "RANGE" {
+		p.next()
+		f := &ast.Frame{Pos: t.pos, Rows: word(t) == "ROWS"}
+		if p.acceptKw("BETWEEN") {
+			f.Lo = p.frameBound()
+			p.expectKw("AND")
+			f.Hi = p.frameBound()
+		} else {
+			f.Lo = p.frameBound()
+			f.Hi = &ast.FrameBound{Pos: f.Lo.Pos, Kind: "CURRENT ROW"}
+		}
+		w.Frame = f
+	}
+	p.closeParen(open)
+	return w
+}
+
+func (p *parser) frameBound() *ast.FrameBound {
+	b := &ast.FrameBound{Pos: p.tok().pos}
+	switch {
+	case p.acceptKw("UNBOUNDED"):
+		if p.acceptKw("PRECEDING") {
+			b.Kind = "UNBOUNDED PRECEDING"
+		} else {
+			p.expectKw("FOLLOWING")
+			b.Kind = "UNBOUNDED FOLLOWING"
+		}
+	case p.acceptKw("CURRENT"):
+		p.expectKw("ROW")
+		b.Kind = "CURRENT ROW"
+	default:
+		b.Offset = p.additive()
+		switch {
+		case p.acceptKw("PRECEDING"):
+			b.Kind = "PRECEDING"
+		case p.acceptKw("FOLLOWING"):
+			b.Kind = "FOLLOWING"
+		default:
+			p.unexpected("PRECEDING or FOLLOWING")
+		}
+	}
+	return b
+}
+
+func (p *parser) caseExpr() ast.Expr {
+	t := p.next()
+	c := &ast.Case{Pos: t.pos}
+	if !p.isKw("WHEN") {
+		c.Operand = p.expr()
+	}
+	for p.isKw("WHEN") {
+		w := &ast.When{Pos: p.next().pos, Cond: p.expr()}
+		p.expectKw("THEN")
+		w.Result = p.expr()
+		c.Whens = append(c.Whens, w)
+	}
+	if len(c.Whens) == 0 {
+		p.unexpected("WHEN")
+	}
+	if p.acceptKw("ELSE") {
+		c.Else = p.expr()
+	}
+	if !p.isKw("END") {
+		p.unexpected(fmt.Sprintf("END to close CASE at line %d, column %d", t.pos.Line, t.pos.Col))
+	}
+	p.next()
+	return c
+}
+
+// typedLiteral parses DATE, TIME, TIMESTAMP or TIMESTAMP_LTZ 'text'. A time
+// or timestamp literal's precision is its number of fractional digits.
+func (p *parser) typedLiteral() ast.Expr {
+	t := p.next()
+	lit := &ast.TypedLiteral{Pos: t.pos, Value: p.next().text}
+	switch word(t) {
+	case "DATE":
+		lit.Type = types.Type{Kind: types.Date}
+	case "TIME":
+		lit.Type = types.Type{Kind: types.Time}
+	case "TIMESTAMP":
+		lit.Type = types.Type{Kind: types.Timestamp}
+	default:
+		lit.Type = types.Type{Kind: types.TimestampLTZ}
+	}
+	lit.Type.NotNull = true
+	if lit.Type.Kind != types.Date {
+		if i := strings.LastIndexByte(lit.Value, '.'); i >= 0 && strings.Contains(lit.Value[:i], ":") {
+			n := 0
+			for n < len(lit.Value)-i-1 && isDigit(lit.Value[i+1+n]) {
+				n++
+			}
+			lit.Type.Precision = min(n, 9)
+		}
+	}
+	return lit
+}
+
+// unitWords maps the spellings of time units, plural ones included.
+var unitWords = func() map[string]ast.TimeUnit {
+	m := map[string]ast.TimeUnit{
+		"DOW": ast.DayOfWeek, "DOY": ast.DayOfYear, "EPOCH": ast.Epoch,
+	}
+	for _, u := range []ast.TimeUnit{
+		ast.Year, ast.Quarter, ast.Month, ast.Week, ast.Day, ast.Hour, ast.Minute,
+		ast.Second, ast.Millisecond, ast.Microsecond, ast.Nanosecond,
+	} {
+		m[string(u)] = u
+		m[string(u)+"S"] = u
+	}
+	return m
+}()
+
+// unitExpr parses a time unit used as an argument.
+func (p *parser) unitExpr() *ast.TimeUnitExpr {
+	t := p.tok()
+	u, ok := unitWords[word(t)]
+	if !ok {
+		p.unexpected("a time unit such as HOUR or DAY")
+	}
+	p.next()
+	return &ast.TimeUnitExpr{Pos: t.pos, Unit: u}
+}
+
+// intervalUnits orders the units an interval literal may use.
+var intervalUnits = []ast.TimeUnit{ast.Year, ast.Month, ast.Day, ast.Hour, ast.Minute, ast.Second}
+
+// intervalUnit parses the unit of an interval and its optional precision,
+// returning the unit's rank in intervalUnits.
+func (p *parser) intervalUnit() (ast.TimeUnit, int) {
+	u, ok := unitWords[word(p.tok())]
+	rank := -1
+	for i, iu := range intervalUnits {
+		if ok && u == iu {
+			rank = i
+		}
+	}
+	if rank < 0 {
+		p.unexpected("an interval unit (YEAR, MONTH, DAY, HOUR, MINUTE or SECOND)")
+	}
+	p.next()
+	if p.isOp("(") {
+		open := p.next().pos
+		p.intArg("a precision")
+		if p.acceptOp(",") {
+			p.intArg("a precision")
+		}
+		p.closeParen(open)
+	}
+	return u, rank
+}
+
+// interval parses INTERVAL [-]'value' unit [TO unit].
+func (p *parser) interval() ast.Expr {
+	iv := &ast.IntervalLiteral{Pos: p.next().pos}
+	if p.acceptOp("-") {
+		iv.Negative = true
+	} else {
+		p.acceptOp("+")
+	}
+	if t := p.tok(); t.kind == tString || t.kind == tNumber {
+		iv.Value = p.next().text
+	} else {
+		p.unexpected("an interval value such as '1'")
+	}
+	u, from := p.intervalUnit()
+	iv.Unit = u
+	if t := p.tok(); word(t) == "TO" {
+		p.next()
+		to, toRank := p.intervalUnit()
+		// YEAR TO MONTH, or from DAY, HOUR or MINUTE to a finer unit.
+		yearMonth := u == ast.Year && to == ast.Month
+		dayTime := from >= 2 && toRank > from
+		if !yearMonth && !dayTime {
+			p.failAt(t.pos, "invalid interval qualifier %s TO %s", u, to)
+		}
+		iv.ToUnit = to
+	}
+	return iv
+}
+
+// specialForm parses the functions with a syntax of their own; the current
+// token is the name, followed by '('. It returns nil for other names.
+func (p *parser) specialForm(name string) ast.Expr {
+	t := p.tok()
+	switch name {
+	case "CAST", "TRY_CAST":
+		p.next()
+		open := p.next().pos
+		c := &ast.Cast{Pos: t.pos, Try: name == "TRY_CAST", X: p.expr()}
+		p.expectKw("AS")
+		c.Type = p.dataType()
+		p.closeParen(open)
+		return c
+	case "EXISTS":
+		p.next()
+		open := p.next().pos
+		q := p.query()
+		p.closeParen(open)
+		return &ast.SubqueryExpr{Pos: t.pos, Query: q, Exists: true}
+	case "ROW":
+		p.next()
+		open := p.next().pos
+		row := &ast.RowExpr{Pos: t.pos}
+		if !p.isOp(")") {
+			row.Items = p.exprList()
+		}
+		p.closeParen(open)
+		return row
+	case "DESCRIPTOR":
+		p.next()
+		return &ast.Descriptor{Pos: t.pos, Columns: p.identList("a column name")}
+	case "EXTRACT":
+		return p.builtin(t.pos, name, func(fc *ast.FuncCall) {
+			u := p.unitExpr()
+			p.expectKw("FROM")
+			fc.Args = []ast.Expr{u, p.expr()}
+		})
+	case "FLOOR", "CEIL", "CEILING":
+		if name == "CEILING" {
+			name = "CEIL"
+		}
+		return p.builtin(t.pos, name, func(fc *ast.FuncCall) {
+			fc.Args = []ast.Expr{p.expr()}
+			if p.acceptKw("TO") {
+				fc.Args = append(fc.Args, p.unitExpr())
+			}
+		})
+	case "TIMESTAMPDIFF", "TIMESTAMPADD":
+		return p.builtin(t.pos, name, func(fc *ast.FuncCall) {
+			u := p.unitExpr()
+			p.expectOp(",")
+			a := p.expr()
+			p.expectOp(",")
+			fc.Args = []ast.Expr{u, a, p.expr()}
+		})
+	case "SUBSTRING":
+		return p.builtin(t.pos, name, func(fc *ast.FuncCall) {
+			fc.Args = []ast.Expr{p.expr()}
+			switch {
+			case p.acceptKw("FROM"):
+				fc.Args = append(fc.Args, p.expr())
+				if p.acceptKw("FOR") {
+					fc.Args = append(fc.Args, p.expr())
+				}
+			case p.acceptOp(","):
+				fc.Args = append(fc.Args, p.expr())
+				if p.acceptOp(",") {
+					fc.Args = append(fc.Args, p.expr())
+				}
+			default:
+				p.unexpected("FROM or ','")
+			}
+		})
+	case "POSITION":
+		return p.builtin(t.pos, name, func(fc *ast.FuncCall) {
+			needle := p.additive()
+			p.expectKw("IN")
+			fc.Args = []ast.Expr{needle, p.expr()}
+		})
+	case "OVERLAY":
+		return p.builtin(t.pos, name, func(fc *ast.FuncCall) {
+			s := p.expr()
+			p.expectKw("PLACING")
+			r := p.expr()
+			p.expectKw("FROM")
+			fc.Args = []ast.Expr{s, r, p.expr()}
+			if p.acceptKw("FOR") {
+				fc.Args = append(fc.Args, p.expr())
+			}
+		})
+	case "TRIM":
+		return p.builtin(t.pos, name, p.trimArgs)
+	}
+	return nil
+}
+
+// builtin parses name(...) with args parsing what is between the
+// parentheses.
+func (p *parser) builtin(pos ast.Pos, name string, args func(*ast.FuncCall)) ast.Expr {
+	p.next()
+	open := p.next().pos
+	fc := &ast.FuncCall{Pos: pos, Name: name}
+	args(fc)
+	p.closeParen(open)
+	return fc
+}
+
+// trimArgs parses the arguments of TRIM([BOTH|LEADING|TRAILING] [chars]
+// FROM x) or TRIM(x).
+func (p *parser) trimArgs(fc *ast.FuncCall) {
+	fc.TrimMode = "BOTH"
+	switch w := word(p.tok()); w {
+	case "BOTH", "LEADING", "TRAILING":
+		p.next()
+		fc.TrimMode = w
+		if p.acceptKw("FROM") {
+			fc.Args = []ast.Expr{p.expr()}
+			return
+		}
+		chars := p.expr()
+		p.expectKw("FROM")
+		fc.Args = []ast.Expr{p.expr(), chars}
+		return
+	}
+	first := p.expr()
+	if p.acceptKw("FROM") {
+		fc.Args = []ast.Expr{p.expr(), first}
+		return
+	}
+	fc.Args = []ast.Expr{first}
+}

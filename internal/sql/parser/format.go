@@ -1,0 +1,545 @@
+package parser
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/sluicesql/sluice/internal/sql/ast"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// FormatExpr renders e as SQL in a canonical, deterministic form: every
+// binary operator and predicate is parenthesized, as in (a + b) or
+// (x IS NULL); keywords and built-in function names are upper case; string
+// literals use single quotes; identifiers are backquoted only when needed.
+// Parsing the result gives back the same tree, positions aside.
+func FormatExpr(e ast.Expr) string {
+	var f formatter
+	f.expr(e)
+	return f.String()
+}
+
+// FormatQuery renders q as SQL on one line, in the same canonical form as
+// FormatExpr.
+func FormatQuery(q ast.Query) string {
+	var f formatter
+	f.query(q)
+	return f.String()
+}
+
+type formatter struct {
+	strings.Builder
+}
+
+func (f *formatter) exprs(list []ast.Expr) {
+	for i, e := range list {
+		if i > 0 {
+			f.WriteString(", ")
+		}
+		f.expr(e)
+	}
+}
+
+func (f *formatter) expr(e ast.Expr) {
+	switch e := e.(type) {
+	case *ast.Ident:
+		f.WriteString(formatName(e.Parts))
+	case *ast.Literal:
+		switch e.Kind {
+		case ast.StringLit:
+			f.WriteString(quoteString(e.Text))
+		case ast.BinaryLit:
+			f.WriteString("X'" + e.Text + "'")
+		default:
+			f.WriteString(e.Text)
+		}
+	case *ast.TypedLiteral:
+		f.WriteString(literalKeyword[e.Type.Kind] + " " + quoteString(e.Value))
+	case *ast.IntervalLiteral:
+		f.WriteString("INTERVAL ")
+		if e.Negative {
+			f.WriteString("-")
+		}
+		f.WriteString(quoteString(e.Value) + " " + string(e.Unit))
+		if e.ToUnit != "" {
+			f.WriteString(" TO " + string(e.ToUnit))
+		}
+	case *ast.TimeUnitExpr:
+		f.WriteString(string(e.Unit))
+	case *ast.Unary:
+		if e.Op == "NOT" {
+			f.WriteString("NOT ")
+			f.expr(e.X)
+			return
+		}
+		f.WriteString(e.Op)
+		if _, nested := e.X.(*ast.Unary); nested {
+			// Avoid "--", which would start a comment.
+			f.WriteString("(")
+			f.expr(e.X)
+			f.WriteString(")")
+			return
+		}
+		f.expr(e.X)
+	case *ast.Binary:
+		f.WriteString("(")
+		f.expr(e.L)
+		f.WriteString(" " + e.Op + " ")
+		f.expr(e.R)
+		f.WriteString(")")
+	case *ast.Between:
+		f.WriteString("(")
+		f.expr(e.X)
+		f.not(e.Not)
+		f.WriteString(" BETWEEN ")
+		if e.Symmetric {
+			f.WriteString("SYMMETRIC ")
+		}
+		f.expr(e.Lo)
+		f.WriteString(" AND ")
+		f.expr(e.Hi)
+		f.WriteString(")")
+	case *ast.In:
+		f.WriteString("(")
+		f.expr(e.X)
+		f.not(e.Not)
+		f.WriteString(" IN (")
+		if e.Subquery != nil {
+			f.query(e.Subquery)
+		} else {
+			f.exprs(e.List)
+		}
+		f.WriteString("))")
+	case *ast.Like:
+		f.WriteString("(")
+		f.expr(e.X)
+		f.not(e.Not)
+		if e.Similar {
+			f.WriteString(" SIMILAR TO ")
+		} else {
+			f.WriteString(" LIKE ")
+		}
+		f.expr(e.Pattern)
+		if e.Escape != nil {
+			f.WriteString(" ESCAPE ")
+			f.expr(e.Escape)
+		}
+		f.WriteString(")")
+	case *ast.IsPredicate:
+		f.WriteString("(")
+		f.expr(e.X)
+		f.WriteString(" IS")
+		f.not(e.Not)
+		f.WriteString(" " + e.What + ")")
+	case *ast.IsDistinctFrom:
+		f.WriteString("(")
+		f.expr(e.L)
+		f.WriteString(" IS")
+		f.not(e.Not)
+		f.WriteString(" DISTINCT FROM ")
+		f.expr(e.R)
+		f.WriteString(")")
+	case *ast.Case:
+		f.WriteString("CASE")
+		if e.Operand != nil {
+			f.WriteString(" ")
+			f.expr(e.Operand)
+		}
+		for _, w := range e.Whens {
+			f.WriteString(" WHEN ")
+			f.expr(w.Cond)
+			f.WriteString(" THEN ")
+			f.expr(w.Result)
+		}
+		if e.Else != nil {
+			f.WriteString(" ELSE ")
+			f.expr(e.Else)
+		}
+		f.WriteString(" END")
+	case *ast.Cast:
+		if e.Try {
+			f.WriteString("TRY_")
+		}
+		f.WriteString("CAST(")
+		f.expr(e.X)
+		f.WriteString(" AS " + e.Type.String() + ")")
+	case *ast.FuncCall:
+		f.call(e)
+	case *ast.Descriptor:
+		f.WriteString("DESCRIPTOR(")
+		f.names(e.Columns)
+		f.WriteString(")")
+	case *ast.TableArg:
+		f.WriteString("TABLE " + formatName(e.Name.Parts))
+	case *ast.SubqueryExpr:
+		if e.Exists {
+			f.WriteString("EXISTS ")
+		}
+		f.WriteString("(")
+		f.query(e.Query)
+		f.WriteString(")")
+	case *ast.RowExpr:
+		f.WriteString("ROW(")
+		f.exprs(e.Items)
+		f.WriteString(")")
+	}
+}
+
+func (f *formatter) not(not bool) {
+	if not {
+		f.WriteString(" NOT")
+	}
+}
+
+func (f *formatter) call(c *ast.FuncCall) {
+	plain := !c.Distinct && !c.Star && c.Filter == nil && c.Over == nil && c.ArgNames == nil
+	unit := func(i int) bool {
+		_, ok := c.Args[i].(*ast.TimeUnitExpr)
+		return ok
+	}
+	switch {
+	case plain && len(c.Args) == 0 && niladic[c.Name]:
+		f.WriteString(c.Name)
+		return
+	case plain && c.Name == "EXTRACT" && len(c.Args) == 2 && unit(0):
+		f.WriteString("EXTRACT(")
+		f.expr(c.Args[0])
+		f.WriteString(" FROM ")
+		f.expr(c.Args[1])
+		f.WriteString(")")
+		return
+	case plain && (c.Name == "FLOOR" || c.Name == "CEIL") && len(c.Args) == 2 && unit(1):
+		f.WriteString(c.Name + "(")
+		f.expr(c.Args[0])
+		f.WriteString(" TO ")
+		f.expr(c.Args[1])
+		f.WriteString(")")
+		return
+	case plain && c.Name == "POSITION" && len(c.Args) == 2:
+		f.WriteString("POSITION(")
+		f.expr(c.Args[0])
+		f.WriteString(" IN ")
+		f.expr(c.Args[1])
+		f.WriteString(")")
+		return
+	case plain && c.Name == "OVERLAY" && (len(c.Args) == 3 || len(c.Args) == 4):
+		f.WriteString("OVERLAY(")
+		f.expr(c.Args[0])
+		f.WriteString(" PLACING ")
+		f.expr(c.Args[1])
+		f.WriteString(" FROM ")
+		f.expr(c.Args[2])
+		if len(c.Args) == 4 {
+			f.WriteString(" FOR ")
+			f.expr(c.Args[3])
+		}
+		f.WriteString(")")
+		return
+	case plain && c.TrimMode != "" && (len(c.Args) == 1 || len(c.Args) == 2):
+		f.WriteString("TRIM(" + c.TrimMode + " ")
+		if len(c.Args) == 2 {
+			f.expr(c.Args[1])
+			f.WriteString(" ")
+		}
+		f.WriteString("FROM ")
+		f.expr(c.Args[0])
+		f.WriteString(")")
+		return
+	}
+	f.WriteString(formatFuncName(c.Name) + "(")
+	if c.Distinct {
+		f.WriteString("DISTINCT ")
+	}
+	if c.Star {
+		f.WriteString("*")
+	}
+	for i, a := range c.Args {
+		if i > 0 {
+			f.WriteString(", ")
+		}
+		if c.ArgNames != nil {
+			f.WriteString(formatArgName(c.ArgNames[i]) + " => ")
+		}
+		f.expr(a)
+	}
+	f.WriteString(")")
+	if c.Filter != nil {
+		f.WriteString(" FILTER (WHERE ")
+		f.expr(c.Filter)
+		f.WriteString(")")
+	}
+	if c.Over != nil {
+		f.WriteString(" OVER (")
+		f.window(c.Over)
+		f.WriteString(")")
+	}
+}
+
+func (f *formatter) window(w *ast.WindowSpec) {
+	sep := ""
+	if len(w.PartitionBy) > 0 {
+		f.WriteString("PARTITION BY ")
+		f.exprs(w.PartitionBy)
+		sep = " "
+	}
+	if len(w.OrderBy) > 0 {
+		f.WriteString(sep + "ORDER BY ")
+		f.orderItems(w.OrderBy)
+		sep = " "
+	}
+	if fr := w.Frame; fr != nil {
+		f.WriteString(sep)
+		if fr.Rows {
+			f.WriteString("ROWS BETWEEN ")
+		} else {
+			f.WriteString("RANGE BETWEEN ")
+		}
+		f.frameBound(fr.Lo)
+		f.WriteString(" AND ")
+		f.frameBound(fr.Hi)
+	}
+}
+
+func (f *formatter) frameBound(b *ast.FrameBound) {
+	if b.Offset != nil {
+		f.expr(b.Offset)
+		f.WriteString(" ")
+	}
+	f.WriteString(b.Kind)
+}
+
+func (f *formatter) orderItems(items []*ast.OrderItem) {
+	for i, it := range items {
+		if i > 0 {
+			f.WriteString(", ")
+		}
+		f.expr(it.Expr)
+		if it.Desc {
+			f.WriteString(" DESC")
+		}
+		if it.NullsFirst != nil {
+			if *it.NullsFirst {
+				f.WriteString(" NULLS FIRST")
+			} else {
+				f.WriteString(" NULLS LAST")
+			}
+		}
+	}
+}
+
+func (f *formatter) names(names []string) {
+	for i, n := range names {
+		if i > 0 {
+			f.WriteString(", ")
+		}
+		f.WriteString(quoteIdent(n))
+	}
+}
+
+func (f *formatter) query(q ast.Query) {
+	switch q := q.(type) {
+	case *ast.Select:
+		f.WriteString("SELECT ")
+		if q.Distinct {
+			f.WriteString("DISTINCT ")
+		}
+		for i, it := range q.Items {
+			if i > 0 {
+				f.WriteString(", ")
+			}
+			switch {
+			case it.Star && len(it.StarQualifier) > 0:
+				f.WriteString(formatName(it.StarQualifier) + ".*")
+			case it.Star:
+				f.WriteString("*")
+			default:
+				f.expr(it.Expr)
+				if it.Alias != "" {
+					f.WriteString(" AS " + quoteIdent(it.Alias))
+				}
+			}
+		}
+		if q.From != nil {
+			f.WriteString(" FROM ")
+			f.tableRef(q.From)
+		}
+		if q.Where != nil {
+			f.WriteString(" WHERE ")
+			f.expr(q.Where)
+		}
+		if len(q.GroupBy) > 0 {
+			f.WriteString(" GROUP BY ")
+			f.exprs(q.GroupBy)
+		}
+		if q.Having != nil {
+			f.WriteString(" HAVING ")
+			f.expr(q.Having)
+		}
+		f.orderLimit(q.OrderBy, q.Limit, q.Offset)
+	case *ast.SetOp:
+		f.subquery(q.Left)
+		f.WriteString(" " + q.Op + " ")
+		if q.All {
+			f.WriteString("ALL ")
+		}
+		f.subquery(q.Right)
+		f.orderLimit(q.OrderBy, q.Limit, nil)
+	case *ast.Values:
+		f.WriteString("VALUES ")
+		for i, row := range q.Rows {
+			if i > 0 {
+				f.WriteString(", ")
+			}
+			f.WriteString("(")
+			f.exprs(row)
+			f.WriteString(")")
+		}
+	case *ast.With:
+		f.WriteString("WITH ")
+		for i, c := range q.CTEs {
+			if i > 0 {
+				f.WriteString(", ")
+			}
+			f.WriteString(quoteIdent(c.Name))
+			if len(c.Columns) > 0 {
+				f.WriteString(" (")
+				f.names(c.Columns)
+				f.WriteString(")")
+			}
+			f.WriteString(" AS ")
+			f.subquery(c.Query)
+		}
+		f.WriteString(" ")
+		f.query(q.Body)
+	}
+}
+
+func (f *formatter) subquery(q ast.Query) {
+	f.WriteString("(")
+	f.query(q)
+	f.WriteString(")")
+}
+
+func (f *formatter) orderLimit(order []*ast.OrderItem, limit, offset ast.Expr) {
+	if len(order) > 0 {
+		f.WriteString(" ORDER BY ")
+		f.orderItems(order)
+	}
+	if limit != nil {
+		f.WriteString(" LIMIT ")
+		f.expr(limit)
+	}
+	if offset != nil {
+		f.WriteString(" OFFSET ")
+		f.expr(offset)
+		f.WriteString(" ROWS")
+	}
+}
+
+func (f *formatter) tableRef(r ast.TableRef) {
+	switch r := r.(type) {
+	case *ast.TableName:
+		f.WriteString(formatName(r.Name.Parts))
+		if r.AsOf != nil {
+			f.WriteString(" FOR SYSTEM_TIME AS OF ")
+			f.expr(r.AsOf)
+		}
+		f.alias(r.Alias, r.ColumnAliases)
+	case *ast.SubqueryRef:
+		f.subquery(r.Query)
+		f.alias(r.Alias, r.ColumnAliases)
+	case *ast.TableFunctionRef:
+		if r.Lateral {
+			f.WriteString("LATERAL ")
+		}
+		f.WriteString("TABLE(")
+		f.call(r.Call)
+		f.WriteString(")")
+		f.alias(r.Alias, r.ColumnAliases)
+	case *ast.Join:
+		f.tableRef(r.Left)
+		f.WriteString(" " + r.Kind.String() + " JOIN ")
+		if _, nested := r.Right.(*ast.Join); nested {
+			f.WriteString("(")
+			f.tableRef(r.Right)
+			f.WriteString(")")
+		} else {
+			f.tableRef(r.Right)
+		}
+		switch {
+		case r.On != nil:
+			f.WriteString(" ON ")
+			f.expr(r.On)
+		case len(r.Using) > 0:
+			f.WriteString(" USING (")
+			f.names(r.Using)
+			f.WriteString(")")
+		}
+	}
+}
+
+func (f *formatter) alias(alias string, cols []string) {
+	if alias == "" {
+		return
+	}
+	f.WriteString(" AS " + quoteIdent(alias))
+	if len(cols) > 0 {
+		f.WriteString("(")
+		f.names(cols)
+		f.WriteString(")")
+	}
+}
+
+var (
+	plainIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_$]*$`)
+	plainFunc  = regexp.MustCompile(`^[A-Z_][A-Z0-9_$]*$`)
+)
+
+// quoteIdent backquotes name unless it reads back as the same identifier.
+func quoteIdent(name string) string {
+	up := strings.ToUpper(name)
+	if plainIdent.MatchString(name) && !reserved[up] && !niladic[up] {
+		return name
+	}
+	return "`" + strings.ReplaceAll(name, "`", "``") + "`"
+}
+
+func formatName(parts []string) string {
+	quoted := make([]string, len(parts))
+	for i, p := range parts {
+		quoted[i] = quoteIdent(p)
+	}
+	return strings.Join(quoted, ".")
+}
+
+// formatFuncName renders a function name, backquoting the parts that would
+// not read back unchanged (function names are upper-cased when unquoted).
+func formatFuncName(name string) string {
+	parts := strings.Split(name, ".")
+	for i, p := range parts {
+		if !plainFunc.MatchString(p) || reserved[p] {
+			parts[i] = "`" + strings.ReplaceAll(p, "`", "``") + "`"
+		}
+	}
+	return strings.Join(parts, ".")
+}
+
+// formatArgName renders the name of a named argument; any word may be one.
+func formatArgName(name string) string {
+	if plainIdent.MatchString(name) {
+		return name
+	}
+	return "`" + strings.ReplaceAll(name, "`", "``") + "`"
+}
+
+// literalKeyword is the keyword introducing a typed literal of each kind.
+var literalKeyword = map[types.Kind]string{
+	types.Date:         "DATE",
+	types.Time:         "TIME",
+	types.Timestamp:    "TIMESTAMP",
+	types.TimestampLTZ: "TIMESTAMP_LTZ",
+}
+
+func quoteString(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+}

@@ -1,0 +1,609 @@
+// Package parser turns Flink SQL text into the syntax tree of package ast.
+//
+// The lexer and the recursive-descent parser are hand written. Keywords are
+// case-insensitive; unquoted identifiers keep their case, except function
+// names, which are upper-cased so that built-ins can be looked up without
+// regard to case. Identifiers may be quoted with backquotes (`my col`).
+//
+// Every node records the 1-based line and column where it starts, relative
+// to the whole text handed to the parser. Syntax errors are *Error values
+// that render with the offending source line and a caret; FormatError
+// renders other positioned errors the same way.
+package parser
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/sluicesql/sluice/internal/sql/ast"
+)
+
+// ParseScript parses a script of statements separated by ';'. On a syntax
+// error it returns the statements before the faulty one together with the
+// error, so that a caller may run what precedes it.
+func ParseScript(src string) ([]ast.Statement, error) {
+	var stmts []ast.Statement
+	for _, sp := range splitTokens(lex(src)) {
+		s, err := parseSpan(src, sp.toks)
+		if err != nil {
+			return stmts, err
+		}
+		stmts = append(stmts, s)
+	}
+	return stmts, nil
+}
+
+// ParseStatement parses a single statement, optionally followed by ';'.
+func ParseStatement(src string) (ast.Statement, error) {
+	toks := lex(src)
+	spans := splitTokens(toks)
+	switch len(spans) {
+	case 0:
+		eof := toks[len(toks)-1]
+		return nil, errorAt(src, eof.pos, "unexpected end of input, expected a statement")
+	case 1:
+		return parseSpan(src, spans[0].toks)
+	}
+	p := &parser{src: src, toks: spans[1].toks}
+	return nil, p.catch(func() { p.unexpected("end of input") })
+}
+
+// ParseExpr parses a scalar expression.
+func ParseExpr(src string) (ast.Expr, error) {
+	p := &parser{src: src, toks: lex(src)}
+	var e ast.Expr
+	err := p.catch(func() {
+		e = p.expr()
+		p.expectEnd("end of input")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// parseSpan parses the tokens of one statement.
+func parseSpan(src string, toks []token) (ast.Statement, error) {
+	last := toks[len(toks)-1]
+	eof := token{kind: tEOF, pos: last.endPos, endPos: last.endPos, off: last.end, end: last.end}
+	p := &parser{src: src, toks: append(toks[:len(toks):len(toks)], eof)}
+	var s ast.Statement
+	err := p.catch(func() {
+		s = p.statement()
+		p.expectEnd("';'")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func errorAt(src string, pos ast.Pos, msg string) *Error {
+	return &Error{Pos: pos, Msg: msg, Line: sourceLine(src, pos.Line)}
+}
+
+// parser is a recursive-descent parser over the tokens of one statement.
+// Syntax errors abort parsing by panicking with an *Error, which catch
+// turns back into an error value.
+type parser struct {
+	src  string
+	toks []token // ends with tEOF
+	i    int
+}
+
+// catch runs f and returns the syntax error it raised, if any.
+func (p *parser) catch(f func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(*Error)
+			if !ok {
+				panic(r)
+			}
+			err = e
+		}
+	}()
+	f()
+	return nil
+}
+
+// ---------------------------------------------------------------- tokens
+
+func (p *parser) tok() token { return p.toks[p.i] }
+
+// peek returns the token k places ahead of the current one.
+func (p *parser) peek(k int) token {
+	return p.toks[min(p.i+k, len(p.toks)-1)]
+}
+
+func (p *parser) next() token {
+	t := p.toks[p.i]
+	if p.i < len(p.toks)-1 {
+		p.i++
+	}
+	return t
+}
+
+// word returns the upper-cased text of t if it is an unquoted word, else "".
+func word(t token) string {
+	if t.kind != tIdent {
+		return ""
+	}
+	return strings.ToUpper(t.text)
+}
+
+func (p *parser) isKw(kw string) bool { return word(p.tok()) == kw }
+
+func isOp(t token, op string) bool { return t.kind == tOp && t.text == op }
+
+func (p *parser) isOp(op string) bool { return isOp(p.tok(), op) }
+
+// acceptKw consumes the words kws if the input continues with all of them.
+func (p *parser) acceptKw(kws ...string) bool {
+	for k, kw := range kws {
+		if word(p.peek(k)) != kw {
+			return false
+		}
+	}
+	p.i += len(kws)
+	return true
+}
+
+func (p *parser) expectKw(kws ...string) token {
+	t := p.tok()
+	for _, kw := range kws {
+		if !p.isKw(kw) {
+			p.unexpected(kw)
+		}
+		p.next()
+	}
+	return t
+}
+
+func (p *parser) acceptOp(op string) bool {
+	if p.isOp(op) {
+		p.next()
+		return true
+	}
+	return false
+}
+
+func (p *parser) expectOp(op string) token {
+	if !p.isOp(op) {
+		p.unexpected("'" + op + "'")
+	}
+	return p.next()
+}
+
+// closeParen consumes the ')' matching the '(' at open.
+func (p *parser) closeParen(open ast.Pos) {
+	if !p.isOp(")") {
+		p.unexpected(fmt.Sprintf("')' to close '(' opened at line %d, column %d", open.Line, open.Col))
+	}
+	p.next()
+}
+
+func (p *parser) expectEnd(what string) {
+	if p.tok().kind != tEOF {
+		p.unexpected(what)
+	}
+}
+
+// ---------------------------------------------------------------- errors
+
+func (p *parser) failAt(pos ast.Pos, format string, args ...any) {
+	panic(errorAt(p.src, pos, fmt.Sprintf(format, args...)))
+}
+
+// unexpected reports that the current token is not what was expected.
+func (p *parser) unexpected(expected string) {
+	t := p.tok()
+	switch t.kind {
+	case tEOF:
+		p.failAt(t.pos, "unexpected end of input, expected %s", expected)
+	case tIllegal:
+		p.failAt(t.pos, "%s", t.text)
+	}
+	p.failAt(t.pos, "expected %s, found %s", expected, describe(t))
+}
+
+// describe renders a token for an error message.
+func describe(t token) string {
+	const max = 40
+	text := t.text
+	if len(text) > max {
+		text = text[:max] + "..."
+	}
+	switch t.kind {
+	case tString:
+		return "string '" + strings.ReplaceAll(text, "'", "''") + "'"
+	case tBinary:
+		return "binary literal X'" + text + "'"
+	case tQuoted:
+		return "'`" + strings.ReplaceAll(text, "`", "``") + "`'"
+	}
+	return "'" + text + "'"
+}
+
+// ---------------------------------------------------------------- names
+
+// reserved words cannot be used as unquoted identifiers or implicit aliases.
+var reserved = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`ALL AND ANY AS ASC BETWEEN BY CASE CAST
+		CONSTRAINT CROSS CURRENT DESC DISTINCT ELSE END ESCAPE EXCEPT EXISTS
+		FALSE FETCH FILTER FOR FROM FULL GROUP HAVING IN INNER INTERSECT
+		INTERVAL INTO IS JOIN LATERAL LEFT LIKE LIMIT MATCH_RECOGNIZE MINUS
+		NATURAL NOT NULL OFFSET ON OR ORDER OUTER OVER PARTITION RANGE RIGHT
+		ROW ROWS SELECT SIMILAR SOME TABLE TABLESAMPLE THEN TRUE UNION UNKNOWN
+		USING VALUES WHEN WHERE WINDOW WITH`) {
+		reserved[w] = true
+	}
+}
+
+// isName reports whether t can be used as an identifier.
+func isName(t token) bool {
+	return t.kind == tQuoted || t.kind == tIdent && !reserved[strings.ToUpper(t.text)]
+}
+
+// ident consumes an identifier; what describes it for error messages.
+func (p *parser) ident(what string) string {
+	if !isName(p.tok()) {
+		p.unexpected(what)
+	}
+	return p.next().text
+}
+
+// objectName consumes a possibly qualified name such as cat.db.tbl.
+func (p *parser) objectName(what string) ast.ObjectName {
+	n := ast.ObjectName{Pos: p.tok().pos, Parts: []string{p.ident(what)}}
+	for p.isOp(".") {
+		p.next()
+		n.Parts = append(n.Parts, p.ident("an identifier after '.'"))
+	}
+	return n
+}
+
+// identList consumes `(name, ...)`.
+func (p *parser) identList(what string) []string {
+	open := p.expectOp("(").pos
+	var names []string
+	for {
+		names = append(names, p.ident(what))
+		if !p.acceptOp(",") {
+			break
+		}
+	}
+	p.closeParen(open)
+	return names
+}
+
+func (p *parser) stringLit(what string) string {
+	if p.tok().kind != tString {
+		p.unexpected(what)
+	}
+	return p.next().text
+}
+
+// ---------------------------------------------------------------- statements
+
+func (p *parser) statement() ast.Statement {
+	t := p.tok()
+	switch word(t) {
+	case "SELECT", "WITH", "VALUES":
+		return &ast.QueryStatement{Pos: t.pos, Query: p.query()}
+	case "CREATE":
+		return p.create()
+	case "DROP":
+		return p.drop()
+	case "INSERT":
+		return p.insert()
+	case "EXPLAIN":
+		p.next()
+		p.acceptKw("PLAN", "FOR")
+		if p.isKw("STATEMENT") {
+			return &ast.Explain{Pos: t.pos, Statement: p.statementSet(p.expectKw("STATEMENT", "SET", "BEGIN").pos)}
+		}
+		return &ast.Explain{Pos: t.pos, Statement: p.statement()}
+	case "SET":
+		return p.set()
+	case "RESET":
+		return p.reset()
+	case "SHOW":
+		return p.show()
+	case "DESCRIBE", "DESC":
+		p.next()
+		return &ast.Describe{Pos: t.pos, Name: p.objectName("a table name")}
+	case "STOP":
+		p.next()
+		p.expectKw("JOB")
+		return &ast.StopJob{Pos: t.pos, ID: p.stringLit("a job ID string")}
+	case "EXECUTE":
+		p.next()
+		if p.isKw("INSERT") {
+			return p.insert()
+		}
+		p.expectKw("STATEMENT", "SET", "BEGIN")
+		return p.statementSet(t.pos)
+	case "BEGIN":
+		p.next()
+		p.expectKw("STATEMENT", "SET")
+		p.expectOp(";")
+		return p.statementSet(t.pos)
+	}
+	if isOp(t, "(") {
+		return &ast.QueryStatement{Pos: t.pos, Query: p.query()}
+	}
+	p.unexpected("a statement")
+	return nil
+}
+
+// statementSet parses the INSERTs of a statement set up to its END.
+func (p *parser) statementSet(pos ast.Pos) *ast.StatementSet {
+	set := &ast.StatementSet{Pos: pos}
+	for !p.isKw("END") {
+		if !p.isKw("INSERT") {
+			p.unexpected("INSERT or END")
+		}
+		set.Inserts = append(set.Inserts, p.insert())
+		if !p.isKw("END") {
+			p.expectOp(";")
+		}
+	}
+	p.next()
+	return set
+}
+
+func (p *parser) create() ast.Statement {
+	pos := p.next().pos
+	temporary := p.acceptKw("TEMPORARY")
+	switch {
+	case p.acceptKw("TABLE"):
+		return p.createTable(pos, temporary)
+	case p.acceptKw("VIEW"):
+		v := &ast.CreateView{Pos: pos, Temporary: temporary}
+		v.IfNotExists = p.acceptKw("IF", "NOT", "EXISTS")
+		v.Name = p.objectName("a view name")
+		if p.isOp("(") {
+			v.Columns = p.identList("a column name")
+		}
+		if p.acceptKw("COMMENT") {
+			p.stringLit("a comment string")
+		}
+		p.expectKw("AS")
+		v.Query = p.query()
+		return v
+	}
+	p.unexpected("TABLE or VIEW")
+	return nil
+}
+
+func (p *parser) createTable(pos ast.Pos, temporary bool) *ast.CreateTable {
+	ct := &ast.CreateTable{Pos: pos, Temporary: temporary}
+	ct.IfNotExists = p.acceptKw("IF", "NOT", "EXISTS")
+	ct.Name = p.objectName("a table name")
+	if p.isOp("(") {
+		open := p.next().pos
+		for {
+			p.tableElement(ct)
+			if !p.acceptOp(",") {
+				break
+			}
+		}
+		p.closeParen(open)
+	}
+	if p.acceptKw("COMMENT") {
+		ct.Comment = p.stringLit("a comment string")
+	}
+	if p.acceptKw("WITH") {
+		ct.Options = p.options()
+	}
+	if p.acceptKw("AS") {
+		ct.AsQuery = p.query()
+	}
+	return ct
+}
+
+// tableElement parses a column, a PRIMARY KEY constraint or a watermark.
+func (p *parser) tableElement(ct *ast.CreateTable) {
+	t := p.tok()
+	switch {
+	case word(t) == "CONSTRAINT" || word(t) == "PRIMARY" && word(p.peek(1)) == "KEY":
+		p.primaryKey(ct, nil)
+		return
+	case word(t) == "WATERMARK" && word(p.peek(1)) == "FOR":
+		if ct.Watermark != nil {
+			p.failAt(t.pos, "a table can have only one WATERMARK")
+		}
+		p.next()
+		p.next()
+		wm := &ast.WatermarkDef{Pos: t.pos, Column: p.ident("a column name")}
+		p.expectKw("AS")
+		wm.Expr = p.expr()
+		ct.Watermark = wm
+		return
+	}
+	col := &ast.ColumnDef{Pos: t.pos, Name: p.ident("a column name, PRIMARY KEY or WATERMARK")}
+	ct.Columns = append(ct.Columns, col)
+	if p.acceptKw("AS") {
+		col.Computed = p.expr()
+	} else {
+		col.Type = p.dataType()
+	}
+	for {
+		switch {
+		case col.Computed == nil && p.acceptKw("METADATA"):
+			col.Metadata = true
+			if p.acceptKw("FROM") {
+				col.MetadataKey = p.stringLit("a metadata key string")
+			}
+			col.Virtual = p.acceptKw("VIRTUAL")
+		case p.isKw("CONSTRAINT") || p.isKw("PRIMARY"):
+			p.primaryKey(ct, col)
+		case p.acceptKw("COMMENT"):
+			col.Comment = p.stringLit("a comment string")
+		default:
+			return
+		}
+	}
+}
+
+// primaryKey parses [CONSTRAINT name] PRIMARY KEY [(cols)] [NOT ENFORCED];
+// the column list is absent when the key is declared inline on col.
+func (p *parser) primaryKey(ct *ast.CreateTable, col *ast.ColumnDef) {
+	pos := p.tok().pos
+	if p.acceptKw("CONSTRAINT") {
+		p.ident("a constraint name")
+	}
+	p.expectKw("PRIMARY", "KEY")
+	if ct.PrimaryKey != nil {
+		p.failAt(pos, "a table can have only one PRIMARY KEY")
+	}
+	if col != nil {
+		ct.PrimaryKey = []string{col.Name}
+	} else {
+		ct.PrimaryKey = p.identList("a column name")
+	}
+	ct.PKPos = pos
+	ct.PKEnforced = !p.acceptKw("NOT", "ENFORCED")
+	if ct.PKEnforced {
+		p.acceptKw("ENFORCED")
+	}
+}
+
+// options parses ('key' = 'value', ...).
+func (p *parser) options() []*ast.Option {
+	open := p.expectOp("(").pos
+	var opts []*ast.Option
+	for !p.isOp(")") {
+		o := &ast.Option{Pos: p.tok().pos, Key: p.stringLit("an option key string")}
+		p.expectOp("=")
+		o.Value = p.stringLit("an option value string")
+		opts = append(opts, o)
+		if !p.acceptOp(",") {
+			break
+		}
+	}
+	p.closeParen(open)
+	return opts
+}
+
+func (p *parser) drop() ast.Statement {
+	d := &ast.Drop{Pos: p.next().pos}
+	d.Temporary = p.acceptKw("TEMPORARY")
+	switch {
+	case p.acceptKw("VIEW"):
+		d.View = true
+	case p.acceptKw("TABLE"):
+	default:
+		p.unexpected("TABLE or VIEW")
+	}
+	d.IfExists = p.acceptKw("IF", "EXISTS")
+	what := "a table name"
+	if d.View {
+		what = "a view name"
+	}
+	d.Name = p.objectName(what)
+	return d
+}
+
+func (p *parser) insert() *ast.Insert {
+	ins := &ast.Insert{Pos: p.expectKw("INSERT").pos}
+	switch {
+	case p.acceptKw("INTO"):
+	case p.acceptKw("OVERWRITE"):
+		ins.Overwrite = true
+	default:
+		p.unexpected("INTO or OVERWRITE")
+	}
+	ins.Table = p.objectName("a table name")
+	if p.isOp("(") && !p.queryAhead() {
+		ins.Columns = p.identList("a column name")
+	}
+	ins.Query = p.query()
+	return ins
+}
+
+// set parses SET, SET 'key' = 'value' and the unquoted SET key = value.
+func (p *parser) set() ast.Statement {
+	s := &ast.Set{Pos: p.next().pos}
+	if p.tok().kind == tEOF {
+		return s
+	}
+	rest := p.rest()
+	eq := slices.IndexFunc(rest, func(t token) bool { return isOp(t, "=") })
+	switch {
+	case eq == 0:
+		p.failAt(rest[0].pos, "expected a configuration key before '='")
+	case eq < 0:
+		last := rest[len(rest)-1]
+		p.failAt(last.endPos, "expected '=' and a value after the configuration key")
+	case eq == len(rest)-1:
+		p.failAt(rest[eq].endPos, "expected a value after '='")
+	}
+	s.HasKey = true
+	s.Key = p.rawText(rest[:eq])
+	s.Value = p.rawText(rest[eq+1:])
+	return s
+}
+
+// reset parses RESET and RESET 'key' (or an unquoted key).
+func (p *parser) reset() ast.Statement {
+	r := &ast.Reset{Pos: p.next().pos}
+	if p.tok().kind != tEOF {
+		r.Key = p.rawText(p.rest())
+	}
+	return r
+}
+
+// rest consumes and returns the remaining tokens of the statement, which
+// must not contain an unterminated string, identifier or comment.
+func (p *parser) rest() []token {
+	start := p.i
+	for p.tok().kind != tEOF {
+		if t := p.tok(); t.kind == tIllegal && strings.HasPrefix(t.text, "unterminated") {
+			p.unexpected("")
+		}
+		p.next()
+	}
+	return p.toks[start:p.i]
+}
+
+// rawText returns the source text of toks, unquoted if it is a single
+// string or quoted identifier.
+func (p *parser) rawText(toks []token) string {
+	if len(toks) == 1 && (toks[0].kind == tString || toks[0].kind == tQuoted) {
+		return toks[0].text
+	}
+	return p.src[toks[0].off:toks[len(toks)-1].end]
+}
+
+func (p *parser) show() ast.Statement {
+	s := &ast.Show{Pos: p.next().pos}
+	t := p.tok()
+	switch word(t) {
+	case "TABLES":
+		s.Kind = ast.ShowTables
+	case "VIEWS":
+		s.Kind = ast.ShowViews
+	case "FUNCTIONS":
+		s.Kind = ast.ShowFunctions
+	case "JOBS":
+		s.Kind = ast.ShowJobs
+	case "CATALOGS":
+		s.Kind = ast.ShowCatalogs
+	case "DATABASES":
+		s.Kind = ast.ShowDatabases
+	case "CREATE":
+		p.next()
+		p.expectKw("TABLE")
+		s.Kind = ast.ShowCreateTable
+		s.Name = p.objectName("a table name")
+		return s
+	default:
+		p.unexpected("TABLES, VIEWS, FUNCTIONS, JOBS, CATALOGS, DATABASES or CREATE TABLE")
+	}
+	p.next()
+	return s
+}

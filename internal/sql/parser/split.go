@@ -1,0 +1,120 @@
+package parser
+
+import "strings"
+
+// Chunk is the text of one statement of a script, as found by
+// SplitStatements.
+type Chunk struct {
+	// Text runs from the statement's first token to its last one; the
+	// terminating ';' and surrounding comments and blanks are not included.
+	Text string
+	// Line and Col are the 1-based position of Text in the script.
+	Line, Col int
+	// Terminated reports whether the statement ends with a ';' outside
+	// quotes and comments, i.e. whether it is complete.
+	Terminated bool
+}
+
+// SplitStatements splits a script into statements at each ';' that is not
+// inside a string, a quoted identifier or a comment. A statement set
+// (BEGIN STATEMENT SET; ...; END or EXECUTE STATEMENT SET BEGIN ...; END)
+// stays one chunk, including its inner ';'s. Chunks holding only comments
+// or blanks are dropped. An unterminated string or comment runs to the end
+// of the script, so the last chunk is then not Terminated.
+func SplitStatements(src string) []Chunk {
+	toks := lex(src)
+	var chunks []Chunk
+	for _, sp := range splitTokens(toks) {
+		first, last := sp.toks[0], sp.toks[len(sp.toks)-1]
+		chunks = append(chunks, Chunk{
+			Text:       src[first.off:last.end],
+			Line:       first.pos.Line,
+			Col:        first.pos.Col,
+			Terminated: sp.terminated,
+		})
+	}
+	return chunks
+}
+
+// span is the tokens of one statement, without its terminating ';' or EOF.
+type span struct {
+	toks       []token
+	terminated bool
+}
+
+// splitTokens cuts a token stream (ending with tEOF) into statements.
+func splitTokens(toks []token) []span {
+	var spans []span
+	start := 0
+	// setStart is the first token of an open statement set, or -1.
+	setStart := -1
+	for i, t := range toks {
+		if t.kind != tEOF && !(t.kind == tOp && t.text == ";") {
+			continue
+		}
+		piece := toks[start:i]
+		start = i + 1
+		switch {
+		case setStart >= 0:
+			if !isSetEnd(piece) && t.kind != tEOF {
+				continue
+			}
+		case len(piece) == 0:
+			continue
+		case opensStatementSet(piece) && !isSetEnd(piece[len(piece)-1:]):
+			if t.kind == tEOF {
+				spans = append(spans, span{toks: piece})
+				continue
+			}
+			setStart = i - len(piece)
+			continue
+		default:
+			spans = append(spans, span{toks: piece, terminated: t.kind != tEOF})
+			continue
+		}
+		// End of a statement set.
+		all := toks[setStart:i]
+		for len(all) > 0 && all[len(all)-1].kind == tOp && all[len(all)-1].text == ";" {
+			all = all[:len(all)-1]
+		}
+		spans = append(spans, span{toks: all, terminated: t.kind != tEOF})
+		setStart = -1
+	}
+	return spans
+}
+
+// opensStatementSet reports whether a statement begins a statement set whose
+// body continues past the next ';': BEGIN STATEMENT SET, or
+// [EXPLAIN [PLAN FOR]] [EXECUTE] STATEMENT SET BEGIN ....
+func opensStatementSet(piece []token) bool {
+	if len(piece) == 3 && isWords(piece, "BEGIN", "STATEMENT", "SET") {
+		return true
+	}
+	for len(piece) > 0 && piece[0].kind == tIdent {
+		switch strings.ToUpper(piece[0].text) {
+		case "EXPLAIN", "PLAN", "FOR", "EXECUTE":
+			piece = piece[1:]
+			continue
+		}
+		break
+	}
+	return isWords(piece, "STATEMENT", "SET", "BEGIN")
+}
+
+// isSetEnd reports whether a statement is the END closing a statement set.
+func isSetEnd(piece []token) bool {
+	return len(piece) == 1 && isWords(piece, "END")
+}
+
+// isWords reports whether toks starts with the given unquoted words.
+func isWords(toks []token, words ...string) bool {
+	if len(toks) < len(words) {
+		return false
+	}
+	for i, w := range words {
+		if toks[i].kind != tIdent || !strings.EqualFold(toks[i].text, w) {
+			return false
+		}
+	}
+	return true
+}
