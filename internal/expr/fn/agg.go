@@ -1,0 +1,653 @@
+package fn
+
+import (
+	"cmp"
+	"math"
+	"math/big"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// Aggregate functions, after Flink's "Aggregate Functions" documentation and
+// the retractable implementations in org.apache.flink.table.planner.functions.aggfunctions.
+// All of them retract. NULL inputs are ignored (COUNT(*) counts rows).
+// Any aggregate may be DISTINCT: each distinct argument tuple is then fed to
+// the function once, on its first arrival, and retracted on its last
+// departure.
+
+func init() {
+	registerAgg(bindCount, "COUNT")
+	registerAgg(bindSum("SUM", false), "SUM")
+	registerAgg(bindSum("SUM0", true), "SUM0")
+	registerAgg(bindAvg, "AVG")
+	registerAgg(bindMinMax("MIN", -1), "MIN")
+	registerAgg(bindMinMax("MAX", 1), "MAX")
+	registerAgg(bindFirstLast("FIRST_VALUE", true), "FIRST_VALUE")
+	registerAgg(bindFirstLast("LAST_VALUE", false), "LAST_VALUE")
+	registerAgg(bindListAgg, "LISTAGG")
+	for name, k := range varianceKinds {
+		registerAgg(bindVariance(name, k), name)
+	}
+}
+
+// aggBind is the signature of Aggregate.Bind.
+type aggBind = func(args []Arg, distinct bool) (types.Type, func() Accumulator, error)
+
+// withDistinct wraps a factory so that each distinct argument tuple is
+// accumulated once when distinct is set.
+func withDistinct(args []Arg, distinct bool, f func() Accumulator) func() Accumulator {
+	if !distinct {
+		return f
+	}
+	phys := make([]types.Physical, len(args))
+	for i, a := range args {
+		phys[i] = a.Type.Physical()
+	}
+	return func() Accumulator { return &distinctAcc{inner: f(), phys: phys, seen: map[string]int64{}} }
+}
+
+// distinctAcc counts each argument tuple and forwards only its first Add
+// and its last Retract.
+type distinctAcc struct {
+	inner Accumulator
+	phys  []types.Physical
+	seen  map[string]int64
+}
+
+func (d *distinctAcc) key(args []types.Value) string {
+	var e encoder
+	for i, v := range args {
+		e.value(d.phys[i], v)
+	}
+	return string(e.b)
+}
+
+func (d *distinctAcc) Add(args []types.Value) {
+	k := d.key(args)
+	d.seen[k]++
+	if d.seen[k] == 1 {
+		d.inner.Add(args)
+	}
+}
+
+func (d *distinctAcc) Retract(args []types.Value) error {
+	k := d.key(args)
+	n, ok := d.seen[k]
+	if !ok {
+		return nil // retracting a value never added: nothing to undo
+	}
+	if n > 1 {
+		d.seen[k] = n - 1
+		return nil
+	}
+	delete(d.seen, k)
+	return d.inner.Retract(args)
+}
+
+func (d *distinctAcc) Result() types.Value { return d.inner.Result() }
+
+func (d *distinctAcc) MarshalState() []byte {
+	var e encoder
+	e.str(string(d.inner.MarshalState()))
+	keys := make([]string, 0, len(d.seen))
+	for k := range d.seen {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	e.int(int64(len(keys)))
+	for _, k := range keys {
+		e.str(k)
+		e.int(d.seen[k])
+	}
+	return e.b
+}
+
+func (d *distinctAcc) UnmarshalState(b []byte) error {
+	dec := decoder{b: b}
+	inner := dec.str()
+	n := dec.int()
+	seen := map[string]int64{}
+	for i := int64(0); i < n && dec.err == nil; i++ {
+		k := dec.str()
+		seen[k] = dec.int()
+	}
+	if err := dec.done(); err != nil {
+		return err
+	}
+	if err := d.inner.UnmarshalState([]byte(inner)); err != nil {
+		return err
+	}
+	d.seen = seen
+	return nil
+}
+
+// ---------------------------------------------------------------- COUNT
+
+// COUNT(*) counts rows; COUNT(x [, y ...]) counts rows where no argument is
+// NULL. The result is BIGINT NOT NULL.
+func bindCount(args []Arg, distinct bool) (types.Type, func() Accumulator, error) {
+	for _, a := range args {
+		if a.Unit != "" {
+			return types.Type{}, nil, sigError("COUNT", "(*) or (any [, any ...])", args)
+		}
+	}
+	return types.BigIntType.WithNotNull(true), withDistinct(args, distinct, func() Accumulator { return &countAcc{} }), nil
+}
+
+type countAcc struct{ n int64 }
+
+func anyNull(args []types.Value) bool {
+	return slices.ContainsFunc(args, func(v types.Value) bool { return v.Null })
+}
+
+func (c *countAcc) Add(args []types.Value) {
+	if !anyNull(args) {
+		c.n++
+	}
+}
+
+func (c *countAcc) Retract(args []types.Value) error {
+	if !anyNull(args) {
+		c.n--
+	}
+	return nil
+}
+
+func (c *countAcc) Result() types.Value  { return types.IntValue(c.n) }
+func (c *countAcc) MarshalState() []byte { e := encoder{}; e.int(c.n); return e.b }
+
+func (c *countAcc) UnmarshalState(b []byte) error {
+	d := decoder{b: b}
+	n := d.int()
+	if err := d.done(); err != nil {
+		return err
+	}
+	c.n = n
+	return nil
+}
+
+// ---------------------------------------------------------------- SUM, SUM0, AVG
+
+// sumAcc keeps the sum of the non-NULL inputs and their count, as Flink's
+// SumWithRetractAggFunction does. Integer and decimal sums are int64
+// (wrapping, so retraction is exact); approximate sums are float64.
+type sumAcc struct {
+	i     int64
+	f     float64
+	n     int64
+	float bool
+	// result turns the state into the aggregate's value.
+	result func(*sumAcc) types.Value
+}
+
+func (s *sumAcc) Add(args []types.Value)           { s.step(args[0], 1) }
+func (s *sumAcc) Retract(args []types.Value) error { s.step(args[0], -1); return nil }
+func (s *sumAcc) Result() types.Value              { return s.result(s) }
+
+func (s *sumAcc) step(v types.Value, sign int64) {
+	if v.Null {
+		return
+	}
+	s.n += sign
+	if s.float {
+		s.f += float64(sign) * v.F
+	} else {
+		s.i += sign * v.I
+	}
+}
+
+func (s *sumAcc) MarshalState() []byte {
+	var e encoder
+	e.int(s.n)
+	if s.float {
+		e.float(s.f)
+	} else {
+		e.int(s.i)
+	}
+	return e.b
+}
+
+func (s *sumAcc) UnmarshalState(b []byte) error {
+	d := decoder{b: b}
+	n := d.int()
+	var i int64
+	var f float64
+	if s.float {
+		f = d.float()
+	} else {
+		i = d.int()
+	}
+	if err := d.done(); err != nil {
+		return err
+	}
+	s.n, s.i, s.f = n, i, f
+	return nil
+}
+
+func numericArg(name string, args []Arg) (types.Type, error) {
+	if !match(args, numeric) || args[0].Type.Kind == types.Null {
+		return types.Type{}, sigError(name, "(NUMERIC)", args)
+	}
+	return args[0].Type.Plain(), nil
+}
+
+// SUM(x) has x's type, except that DECIMAL(p, s) sums to DECIMAL(38, s) in
+// Flink, DECIMAL(18, s) here (a sum past 18 digits is NULL); it is NULL when
+// there are no non-NULL inputs. SUM0 is 0 then, and NOT NULL. Integer sums
+// wrap around like Java.
+func bindSum(name string, zero bool) aggBind {
+	return func(args []Arg, distinct bool) (types.Type, func() Accumulator, error) {
+		t, err := numericArg(name, args)
+		if err != nil {
+			return types.Type{}, nil, err
+		}
+		rt := t.Nullable()
+		if t.Kind == types.Decimal {
+			rt = types.DecimalType(maxDecimalPrecision, t.Scale)
+		}
+		if zero {
+			rt = rt.WithNotNull(true)
+		}
+		float, k := t.Physical() == types.PhysFloat, t.Kind
+		result := func(s *sumAcc) types.Value {
+			switch {
+			case s.n == 0 && !zero:
+				return types.NullValue
+			case float && k == types.Float:
+				return types.FloatValue(float64(float32(s.f)))
+			case float:
+				return types.FloatValue(s.f)
+			case k == types.Decimal:
+				return fitDecimal(big.NewInt(s.i), maxDecimalPrecision)
+			}
+			return types.IntValue(wrapInt(k, s.i))
+		}
+		return rt, withDistinct(args, distinct, func() Accumulator {
+			return &sumAcc{float: float, result: result}
+		}), nil
+	}
+}
+
+// AVG(x) has x's type (Flink's AvgAggFunction): the integer average
+// truncates toward zero; DOUBLE divides the sum by the count; DECIMAL(p, s)
+// averages to DECIMAL(38, max(6, s)) in Flink, DECIMAL(18, max(6, s)) here,
+// rounding HALF_UP. It is NULL when there are no non-NULL inputs.
+func bindAvg(args []Arg, distinct bool) (types.Type, func() Accumulator, error) {
+	t, err := numericArg("AVG", args)
+	if err != nil {
+		return types.Type{}, nil, err
+	}
+	rt := avgType(t)
+	k, s, rs := t.Kind, scaleOf(t), scaleOf(rt)
+	result := func(a *sumAcc) types.Value {
+		switch {
+		case a.n == 0:
+			return types.NullValue
+		case k == types.Float:
+			return types.FloatValue(float64(float32(a.f / float64(a.n))))
+		case k == types.Double:
+			return types.FloatValue(a.f / float64(a.n))
+		case k == types.Decimal:
+			num := rescaleBig(big.NewInt(a.i), s, rs)
+			return fitDecimal(divHalfUp(num, big.NewInt(a.n)), maxDecimalPrecision)
+		}
+		return types.IntValue(wrapInt(k, a.i/a.n))
+	}
+	float := t.Physical() == types.PhysFloat
+	return rt, withDistinct(args, distinct, func() Accumulator {
+		return &sumAcc{float: float, result: result}
+	}), nil
+}
+
+// avgType is the result type of AVG and the variance functions.
+func avgType(t types.Type) types.Type {
+	if t.Kind == types.Decimal {
+		return types.DecimalType(maxDecimalPrecision, max(minAdjustedScale, t.Scale))
+	}
+	return t.Nullable()
+}
+
+// varianceKinds describes VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP and
+// their aliases VARIANCE and STDDEV (the sample forms).
+var varianceKinds = map[string]struct{ sample, sqrt bool }{
+	"VAR_POP":     {false, false},
+	"VAR_SAMP":    {true, false},
+	"VARIANCE":    {true, false},
+	"STDDEV_POP":  {false, true},
+	"STDDEV_SAMP": {true, true},
+	"STDDEV":      {true, true},
+}
+
+// varianceAcc keeps the count, sum and sum of squares of the inputs.
+type varianceAcc struct {
+	n            int64
+	sum, sumSq   float64
+	toF          func(types.Value) float64
+	sample, sqrt bool
+	result       func(float64) types.Value
+}
+
+func (v *varianceAcc) Add(args []types.Value)           { v.step(args[0], 1) }
+func (v *varianceAcc) Retract(args []types.Value) error { v.step(args[0], -1); return nil }
+
+func (v *varianceAcc) step(x types.Value, sign float64) {
+	if x.Null {
+		return
+	}
+	f := v.toF(x)
+	v.n += int64(sign)
+	v.sum += sign * f
+	v.sumSq += sign * f * f
+}
+
+// Result follows Flink's rewrite of these functions (Calcite's
+// AggregateReduceFunctionsRule): (SUM(x*x) - SUM(x)*SUM(x)/COUNT(x)) /
+// COUNT(x), or / (COUNT(x) - 1) and NULL for a single row in the sample
+// forms, then the square root for the deviations. It is computed in DOUBLE
+// and converted to the result type (AVG's).
+func (v *varianceAcc) Result() types.Value {
+	n := float64(v.n)
+	if v.n == 0 || v.sample && v.n == 1 {
+		return types.NullValue
+	}
+	r := v.sumSq - v.sum*v.sum/n
+	if v.sample {
+		r /= n - 1
+	} else {
+		r /= n
+	}
+	if v.sqrt {
+		r = math.Sqrt(r)
+	}
+	return v.result(r)
+}
+
+func (v *varianceAcc) MarshalState() []byte {
+	var e encoder
+	e.int(v.n)
+	e.float(v.sum)
+	e.float(v.sumSq)
+	return e.b
+}
+
+func (v *varianceAcc) UnmarshalState(b []byte) error {
+	d := decoder{b: b}
+	n, sum, sumSq := d.int(), d.float(), d.float()
+	if err := d.done(); err != nil {
+		return err
+	}
+	v.n, v.sum, v.sumSq = n, sum, sumSq
+	return nil
+}
+
+func bindVariance(name string, kind struct{ sample, sqrt bool }) aggBind {
+	return func(args []Arg, distinct bool) (types.Type, func() Accumulator, error) {
+		t, err := numericArg(name, args)
+		if err != nil {
+			return types.Type{}, nil, err
+		}
+		rt := avgType(t)
+		result := fromFloat(rt)
+		toF := toFloat(t)
+		return rt, withDistinct(args, distinct, func() Accumulator {
+			return &varianceAcc{toF: toF, sample: kind.sample, sqrt: kind.sqrt, result: result}
+		}), nil
+	}
+}
+
+// fromFloat converts a DOUBLE to numeric type t: integers truncate like
+// Java's cast, decimals round HALF_UP (NULL past the precision).
+func fromFloat(t types.Type) func(float64) types.Value {
+	switch t.Kind {
+	case types.Float:
+		return func(f float64) types.Value { return types.FloatValue(float64(float32(f))) }
+	case types.Double:
+		return types.FloatValue
+	case types.Decimal:
+		p, s := t.Precision, t.Scale
+		return func(f float64) types.Value {
+			r := math.Round(f * math.Pow10(s)) // half away from zero: HALF_UP
+			if math.IsNaN(r) || math.Abs(r) >= float64(pow10[p]) {
+				return types.NullValue
+			}
+			return types.IntValue(int64(r))
+		}
+	}
+	k := t.Kind
+	return func(f float64) types.Value { return types.IntValue(wrapInt(k, javaLong(f))) }
+}
+
+// ---------------------------------------------------------------- MIN, MAX
+
+// valueOrder returns the total order of values of type t used by MIN, MAX
+// and sorting: numbers by value, strings by UTF-8 bytes, the rest by their
+// int64 form.
+func valueOrder(t types.Type) func(a, b types.Value) int {
+	switch t.Physical() {
+	case types.PhysFloat:
+		return func(a, b types.Value) int { return cmp.Compare(a.F, b.F) }
+	case types.PhysString:
+		return cmpString
+	}
+	return cmpInt
+}
+
+// countedValue is a value with its multiplicity.
+type countedValue struct {
+	v types.Value
+	n int64
+}
+
+// multiset is a sorted multiset of non-NULL values, the state of MIN and MAX
+// with retraction (Flink's MaxWithRetractAggFunction keeps a value→count map).
+type multiset struct {
+	order func(a, b types.Value) int
+	phys  types.Physical
+	items []countedValue
+}
+
+func (m *multiset) find(v types.Value) (int, bool) {
+	return sort.Find(len(m.items), func(i int) int { return m.order(v, m.items[i].v) })
+}
+
+func (m *multiset) Add(args []types.Value) {
+	v := args[0]
+	if v.Null {
+		return
+	}
+	i, ok := m.find(v)
+	if ok {
+		m.items[i].n++
+		return
+	}
+	m.items = slices.Insert(m.items, i, countedValue{v: v, n: 1})
+}
+
+func (m *multiset) Retract(args []types.Value) error {
+	v := args[0]
+	if v.Null {
+		return nil
+	}
+	i, ok := m.find(v)
+	if !ok {
+		return nil // never added: nothing to undo
+	}
+	if m.items[i].n--; m.items[i].n == 0 {
+		m.items = slices.Delete(m.items, i, i+1)
+	}
+	return nil
+}
+
+func (m *multiset) MarshalState() []byte {
+	var e encoder
+	e.int(int64(len(m.items)))
+	for _, it := range m.items {
+		e.value(m.phys, it.v)
+		e.int(it.n)
+	}
+	return e.b
+}
+
+func (m *multiset) UnmarshalState(b []byte) error {
+	d := decoder{b: b}
+	n := d.int()
+	var items []countedValue
+	for i := int64(0); i < n && d.err == nil; i++ {
+		v := d.value(m.phys)
+		items = append(items, countedValue{v: v, n: d.int()})
+	}
+	if err := d.done(); err != nil {
+		return err
+	}
+	m.items = items
+	return nil
+}
+
+// extremeAcc is MIN (end -1) or MAX (end 1) over a multiset.
+type extremeAcc struct {
+	multiset
+	end int
+}
+
+func (x *extremeAcc) Result() types.Value {
+	switch {
+	case len(x.items) == 0:
+		return types.NullValue
+	case x.end < 0:
+		return x.items[0].v
+	}
+	return x.items[len(x.items)-1].v
+}
+
+// MIN(x) / MAX(x) have x's type (nullable) and take any comparable type.
+func bindMinMax(name string, end int) aggBind {
+	return func(args []Arg, distinct bool) (types.Type, func() Accumulator, error) {
+		if len(args) != 1 || args[0].Unit != "" || args[0].Type.Kind == types.Null {
+			return types.Type{}, nil, sigError(name, "(any comparable type)", args)
+		}
+		t := args[0].Type.Plain()
+		order, phys := valueOrder(t), t.Physical()
+		return t.Nullable(), func() Accumulator {
+			return &extremeAcc{multiset: multiset{order: order, phys: phys}, end: end}
+		}, nil
+	}
+}
+
+// ---------------------------------------------------------------- FIRST_VALUE, LAST_VALUE, LISTAGG
+
+// sequence keeps the non-NULL inputs in arrival order; retraction removes
+// the earliest equal value, as Flink's FirstValueWithRetractAggFunction and
+// ListAggWithRetractAggFunction drop a retracted value from their lists.
+type sequence struct {
+	phys  types.Physical
+	order func(a, b types.Value) int
+	items []types.Value
+}
+
+func (s *sequence) Add(args []types.Value) {
+	if !args[0].Null {
+		s.items = append(s.items, args[0])
+	}
+}
+
+func (s *sequence) Retract(args []types.Value) error {
+	if args[0].Null {
+		return nil
+	}
+	i := slices.IndexFunc(s.items, func(v types.Value) bool { return s.order(v, args[0]) == 0 })
+	if i >= 0 {
+		s.items = slices.Delete(s.items, i, i+1)
+	}
+	return nil
+}
+
+func (s *sequence) MarshalState() []byte {
+	var e encoder
+	e.int(int64(len(s.items)))
+	for _, v := range s.items {
+		e.value(s.phys, v)
+	}
+	return e.b
+}
+
+func (s *sequence) UnmarshalState(b []byte) error {
+	d := decoder{b: b}
+	n := d.int()
+	var items []types.Value
+	for i := int64(0); i < n && d.err == nil; i++ {
+		items = append(items, d.value(s.phys))
+	}
+	if err := d.done(); err != nil {
+		return err
+	}
+	s.items = items
+	return nil
+}
+
+type firstLastAcc struct {
+	sequence
+	first bool
+}
+
+func (f *firstLastAcc) Result() types.Value {
+	switch {
+	case len(f.items) == 0:
+		return types.NullValue
+	case f.first:
+		return f.items[0]
+	}
+	return f.items[len(f.items)-1]
+}
+
+// FIRST_VALUE(x) / LAST_VALUE(x): "Returns the first/last value in an
+// ordered set of values", ignoring NULLs; the order is arrival order.
+func bindFirstLast(name string, first bool) aggBind {
+	return func(args []Arg, distinct bool) (types.Type, func() Accumulator, error) {
+		if len(args) != 1 || args[0].Unit != "" || args[0].Type.Kind == types.Null {
+			return types.Type{}, nil, sigError(name, "(any type)", args)
+		}
+		t := args[0].Type.Plain()
+		order, phys := valueOrder(t), t.Physical()
+		return t.Nullable(), withDistinct(args, distinct, func() Accumulator {
+			return &firstLastAcc{sequence: sequence{phys: phys, order: order}, first: first}
+		}), nil
+	}
+}
+
+type listAggAcc struct {
+	sequence
+	sep string
+}
+
+func (l *listAggAcc) Result() types.Value {
+	if len(l.items) == 0 {
+		return types.NullValue
+	}
+	parts := make([]string, len(l.items))
+	for i, v := range l.items {
+		parts[i] = v.S
+	}
+	return types.StringValue(strings.Join(parts, l.sep))
+}
+
+// LISTAGG(expression [, separator]): "Concatenates the values of string
+// expressions and places separator values between them. The separator is not
+// added at the end of string. The default value of separator is ','." The
+// separator must be a constant; NULL values are skipped and an empty group
+// gives NULL.
+func bindListAgg(args []Arg, distinct bool) (types.Type, func() Accumulator, error) {
+	sep := ","
+	ok := match(args, str)
+	if match(args, str, str) {
+		sep, ok = constString(args[1])
+	}
+	if !ok {
+		return types.Type{}, nil, sigError("LISTAGG", "(STRING [, constant STRING separator])", args)
+	}
+	return types.StringType, withDistinct(args, distinct, func() Accumulator {
+		return &listAggAcc{sequence: sequence{phys: types.PhysString, order: cmpString}, sep: sep}
+	}), nil
+}

@@ -1,0 +1,326 @@
+package fn
+
+import (
+	"math/big"
+
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// Arithmetic operators, after Flink's ScalarOperatorGens and
+// LogicalTypeMerging:
+//
+//   - two integers yield the wider integer type and wrap around on overflow
+//     like Java (INT + INT is INT); / is integer division truncating toward
+//     zero and fails with "/ by zero"; % (MOD) yields the type of the divisor;
+//   - a DOUBLE operand makes the result DOUBLE (FLOAT with FLOAT or an
+//     integer stays FLOAT; FLOAT with DECIMAL is DOUBLE); / by zero gives
+//     Infinity or NaN as in Java;
+//   - otherwise the operation is on DECIMAL with Flink's precision/scale
+//     derivation (p1+p2+1 / s1+s2 for *, max(6, s1+p2+1) scale for /, ...),
+//     capped at precision 18; results round HALF_UP and overflow to NULL,
+//     as Flink's DecimalData does.
+
+// arithOp describes one binary arithmetic operator.
+type arithOp struct {
+	name    string
+	intOp   func(a, b int64) (int64, error)
+	floatOp func(a, b float64) float64 // nil: approximate operands rejected
+	// decType derives the result DECIMAL type from the operand types.
+	decType func(p1, s1, p2, s2 int) types.Type
+	// decOp computes on unscaled operands with scales s1, s2, returning the
+	// unscaled result at scale rs.
+	decOp func(a, b *big.Int, s1, s2, rs int) (*big.Int, error)
+}
+
+// errDivZero is the message of Java's ArithmeticException for integers.
+const errDivZero = "/ by zero"
+
+var arithOps = []*arithOp{
+	{
+		name:    "+",
+		intOp:   func(a, b int64) (int64, error) { return a + b, nil },
+		floatOp: func(a, b float64) float64 { return a + b },
+		decType: addDecType,
+		decOp: func(a, b *big.Int, s1, s2, rs int) (*big.Int, error) {
+			s := max(s1, s2)
+			x := new(big.Int).Add(rescaleBig(a, s1, s), rescaleBig(b, s2, s))
+			return rescaleBig(x, s, rs), nil
+		},
+	},
+	{
+		name:    "-",
+		intOp:   func(a, b int64) (int64, error) { return a - b, nil },
+		floatOp: func(a, b float64) float64 { return a - b },
+		decType: addDecType,
+		decOp: func(a, b *big.Int, s1, s2, rs int) (*big.Int, error) {
+			s := max(s1, s2)
+			x := new(big.Int).Sub(rescaleBig(a, s1, s), rescaleBig(b, s2, s))
+			return rescaleBig(x, s, rs), nil
+		},
+	},
+	{
+		name:    "*",
+		intOp:   func(a, b int64) (int64, error) { return a * b, nil },
+		floatOp: func(a, b float64) float64 { return a * b },
+		decType: func(p1, s1, p2, s2 int) types.Type { return adjustDecimal(p1+p2+1, s1+s2) },
+		decOp: func(a, b *big.Int, s1, s2, rs int) (*big.Int, error) {
+			return rescaleBig(new(big.Int).Mul(a, b), s1+s2, rs), nil
+		},
+	},
+	{
+		name: "/",
+		intOp: func(a, b int64) (int64, error) {
+			if b == 0 {
+				return 0, runtimeError("/", errDivZero)
+			}
+			return a / b, nil
+		},
+		floatOp: func(a, b float64) float64 { return a / b },
+		decType: func(p1, s1, p2, s2 int) types.Type {
+			s := max(minAdjustedScale, s1+p2+1)
+			return adjustDecimal(p1-s1+s2+s, s)
+		},
+		decOp: func(a, b *big.Int, s1, s2, rs int) (*big.Int, error) {
+			if b.Sign() == 0 {
+				return nil, runtimeError("/", "Division by zero")
+			}
+			// a/10^s1 / (b/10^s2) = (a * 10^(rs+s2-s1) / b) / 10^rs
+			num, den := new(big.Int).Set(a), new(big.Int).Set(b)
+			if e := rs + s2 - s1; e >= 0 {
+				num.Mul(num, bigPow10(e))
+			} else {
+				den.Mul(den, bigPow10(-e))
+			}
+			return divHalfUp(num, den), nil
+		},
+	},
+	{
+		name: "%",
+		intOp: func(a, b int64) (int64, error) {
+			if b == 0 {
+				return 0, runtimeError("%", errDivZero)
+			}
+			return a % b, nil
+		},
+		decType: func(p1, s1, p2, s2 int) types.Type {
+			s := max(s1, s2)
+			return adjustDecimal(min(p1-s1, p2-s2)+s, s)
+		},
+		decOp: func(a, b *big.Int, s1, s2, rs int) (*big.Int, error) {
+			if b.Sign() == 0 {
+				return nil, runtimeError("%", "Division by zero")
+			}
+			s := max(s1, s2)
+			x := new(big.Int).Rem(rescaleBig(a, s1, s), rescaleBig(b, s2, s))
+			return rescaleBig(x, s, rs), nil
+		},
+	},
+}
+
+func addDecType(p1, s1, p2, s2 int) types.Type {
+	s := max(s1, s2)
+	return adjustDecimal(max(p1-s1, p2-s2)+s+1, s)
+}
+
+func init() {
+	for _, op := range arithOps {
+		register(op.bind, op.name)
+	}
+	scalars["MOD"] = &Scalar{Name: "MOD", Bind: scalars["%"].Bind}
+	register(bindNeg, "NEG")
+}
+
+// bind resolves the operator for its operand types.
+func (op *arithOp) bind(args []Arg) (types.Type, Eval, error) {
+	if len(args) == 2 && (isTemporal(args[0].Type) || isTemporal(args[1].Type)) &&
+		(op.name == "+" || op.name == "-" || op.name == "*") {
+		return bindTemporalArith(op.name, args)
+	}
+	if !match(args, numeric, numeric) || (op.floatOp == nil && !match(args, exactNum, exactNum)) {
+		expects := "(NUMERIC, NUMERIC)"
+		if op.floatOp == nil {
+			expects = "(exact NUMERIC, exact NUMERIC)"
+		}
+		return types.Type{}, nil, sigError(op.name, expects, args)
+	}
+	a, b := args[0].Type, args[1].Type
+	if a.Kind == types.Null {
+		a = b
+	}
+	if b.Kind == types.Null {
+		b = a
+	}
+	if a.Kind == types.Null {
+		a, b = types.IntType, types.IntType
+	}
+	nullable := anyNullable(args)
+	switch {
+	case a.Kind == types.Float || a.Kind == types.Double || b.Kind == types.Float || b.Kind == types.Double:
+		rt := numericCommon(a, b)
+		fa, fb, f := toFloat(a), toFloat(b), op.floatOp
+		narrow := rt.Kind == types.Float
+		return rt.WithNotNull(!nullable), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+			r := f(fa(v[0]), fb(v[1]))
+			if narrow {
+				r = float64(float32(r))
+			}
+			return types.FloatValue(r), nil
+		}), nil
+	case a.Kind == types.Decimal || b.Kind == types.Decimal:
+		da, db := asDecimalType(a), asDecimalType(b)
+		rt := op.decType(da.Precision, da.Scale, db.Precision, db.Scale)
+		if op.name == "%" && da.Scale == 0 && db.Scale == 0 {
+			rt = b.Plain() // Flink's DECIMAL_MOD keeps the divisor's type
+		}
+		s1, s2, rs, rp, f := scaleOf(a), scaleOf(b), scaleOf(rt), rt.Precision, op.decOp
+		if rt.Kind != types.Decimal {
+			rp = 18
+		}
+		return rt.Nullable(), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+			r, err := f(bigOf(v[0]), bigOf(v[1]), s1, s2, rs)
+			if err != nil {
+				return types.Value{}, err
+			}
+			return fitDecimal(r, rp), nil
+		}), nil
+	}
+	rt := numericCommon(a, b)
+	if op.name == "%" {
+		rt = types.Type{Kind: b.Kind}
+	}
+	k, f := rt.Kind, op.intOp
+	return rt.WithNotNull(!nullable), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+		r, err := f(v[0].I, v[1].I)
+		return types.IntValue(wrapInt(k, r)), err
+	}), nil
+}
+
+// bindNeg is unary minus on numbers and intervals. Integer negation wraps
+// like Java (-(-2147483648) is -2147483648 for INT).
+func bindNeg(args []Arg) (types.Type, Eval, error) {
+	if len(args) != 1 || args[0].Unit != "" {
+		return types.Type{}, nil, sigError("-", "(NUMERIC) or (INTERVAL)", args)
+	}
+	t := args[0].Type
+	switch t.Kind {
+	case types.Float, types.Double:
+		return t.Plain(), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+			return types.FloatValue(-v[0].F), nil
+		}), nil
+	case types.TinyInt, types.SmallInt, types.Int, types.BigInt, types.Decimal,
+		types.IntervalDayTime, types.IntervalYearMonth, types.Null:
+		k := t.Kind
+		return t.Plain(), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+			return types.IntValue(wrapInt(k, -v[0].I)), nil
+		}), nil
+	}
+	return types.Type{}, nil, sigError("-", "(NUMERIC) or (INTERVAL)", args)
+}
+
+func isTemporal(t types.Type) bool {
+	switch t.Kind {
+	case types.Date, types.Time, types.Timestamp, types.TimestampLTZ,
+		types.IntervalDayTime, types.IntervalYearMonth:
+		return true
+	}
+	return false
+}
+
+const (
+	nanosPerMilli  = int64(1_000_000)
+	nanosPerSecond = int64(1_000_000_000)
+	millisPerDay   = int64(86_400_000)
+	nanosPerDay    = millisPerDay * nanosPerMilli
+)
+
+// bindTemporalArith handles datetime ± interval, interval ± interval and
+// interval * number, following Flink's generateTemporalPlusMinus:
+// DATE + day-time interval adds whole days (the interval's milliseconds
+// divided by a day); TIMESTAMP and TIMESTAMP_LTZ + year-month interval add
+// calendar months on the UTC representation (the day is clamped to the end
+// of the month); TIME + day-time interval wraps around midnight. Flink has no
+// datetime - datetime operator (use TIMESTAMPDIFF).
+func bindTemporalArith(op string, args []Arg) (types.Type, Eval, error) {
+	a, b := args[0].Type, args[1].Type
+	sign := int64(1)
+	if op == "-" {
+		sign = -1
+	}
+	fail := func() (types.Type, Eval, error) {
+		return types.Type{}, nil, sigError(op, "(DATETIME, INTERVAL), (INTERVAL, DATETIME) for +, (INTERVAL, INTERVAL) or (INTERVAL, NUMERIC) for *", args)
+	}
+	if op == "*" {
+		iv, n := a, b
+		swap := false
+		if !isInterval(iv) {
+			iv, n, swap = b, a, true
+		}
+		if !isInterval(iv) || !numeric(n) {
+			return fail()
+		}
+		toF := toFloat(n)
+		return iv.Plain().WithNotNull(!anyNullable(args)), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+			x, y := v[0], v[1]
+			if swap {
+				x, y = y, x
+			}
+			if n.IsInteger() {
+				return types.IntValue(x.I * y.I), nil
+			}
+			return types.IntValue(int64(float64(x.I) * toF(y))), nil
+		}), nil
+	}
+	swapped := false
+	if isInterval(a) && !isInterval(b) {
+		if op == "-" {
+			return fail()
+		}
+		a, b, swapped = b, a, true
+	}
+	var f func(x, iv int64) int64
+	switch {
+	case isInterval(a) && a.Kind == b.Kind:
+		f = func(x, iv int64) int64 { return x + sign*iv }
+	case a.Kind == types.Date && b.Kind == types.IntervalDayTime:
+		f = func(x, iv int64) int64 { return x + sign*iv/millisPerDay }
+	case a.Kind == types.Date && b.Kind == types.IntervalYearMonth:
+		f = func(x, iv int64) int64 { return addMonthsDays(x, sign*iv) }
+	case a.IsTimestamp() && b.Kind == types.IntervalDayTime:
+		f = func(x, iv int64) int64 { return x + sign*iv*nanosPerMilli }
+	case a.IsTimestamp() && b.Kind == types.IntervalYearMonth:
+		f = func(x, iv int64) int64 { return addMonthsNanos(x, sign*iv) }
+	case a.Kind == types.Time && b.Kind == types.IntervalDayTime:
+		f = func(x, iv int64) int64 { return floorMod(x+sign*iv*nanosPerMilli, nanosPerDay) }
+	default:
+		return fail()
+	}
+	return a.Plain().WithNotNull(!anyNullable(args)), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+		x, iv := v[0].I, v[1].I
+		if swapped {
+			x, iv = iv, x
+		}
+		return types.IntValue(f(x, iv)), nil
+	}), nil
+}
+
+func isInterval(t types.Type) bool {
+	return t.Kind == types.IntervalDayTime || t.Kind == types.IntervalYearMonth
+}
+
+// floorMod is Java's Math.floorMod.
+func floorMod(x, y int64) int64 {
+	m := x % y
+	if m != 0 && (m < 0) != (y < 0) {
+		m += y
+	}
+	return m
+}
+
+// floorDiv is Java's Math.floorDiv.
+func floorDiv(x, y int64) int64 {
+	q := x / y
+	if (x%y != 0) && ((x < 0) != (y < 0)) {
+		q--
+	}
+	return q
+}

@@ -1,0 +1,178 @@
+package fn
+
+import (
+	"cmp"
+	"math/big"
+	"strings"
+
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// unordered is what a float comparison returns when either side is NaN:
+// every ordering predicate is then false and <> is true, as with Java's
+// primitive double comparisons in Flink's generated code.
+const unordered = 2
+
+// comparison compares two values of (possibly different) comparable types.
+type comparison struct {
+	// conv, when non-nil, maps the left or right value into the common
+	// representation before comparing (it may need the session time zone).
+	conv [2]func(*Context, types.Value) types.Value
+	cmp  func(a, b types.Value) int
+}
+
+func (c *comparison) compare(ctx *Context, a, b types.Value) int {
+	if f := c.conv[0]; f != nil {
+		a = f(ctx, a)
+	}
+	if f := c.conv[1]; f != nil {
+		b = f(ctx, b)
+	}
+	return c.cmp(a, b)
+}
+
+func cmpInt(a, b types.Value) int    { return cmp.Compare(a.I, b.I) }
+func cmpString(a, b types.Value) int { return strings.Compare(a.S, b.S) }
+
+func cmpFloat(a, b types.Value) int {
+	switch {
+	case a.F < b.F:
+		return -1
+	case a.F > b.F:
+		return 1
+	case a.F == b.F:
+		return 0
+	}
+	return unordered
+}
+
+// newComparison returns how values of types a and b compare, or false if
+// Flink does not compare them. Numbers of any type are compared after
+// widening; character strings by their UTF-8 bytes (as Flink's
+// BinaryStringData.compareTo); DATE with TIMESTAMP as midnight of the day;
+// TIMESTAMP with TIMESTAMP_LTZ by reading the TIMESTAMP in the session time
+// zone.
+func newComparison(a, b types.Type) (*comparison, bool) {
+	switch {
+	case a.Kind == types.Null || b.Kind == types.Null:
+		return &comparison{cmp: cmpInt}, true
+	case a.IsNumeric() && b.IsNumeric():
+		return numericComparison(a, b), true
+	case a.IsString() && b.IsString(), binaryStr(a) && binaryStr(b):
+		return &comparison{cmp: cmpString}, true
+	case a.Kind == b.Kind && a.Kind != types.Null:
+		return &comparison{cmp: cmpInt}, true
+	case datetime(a) && datetime(b):
+		c := &comparison{cmp: cmpInt}
+		ltz := a.Kind == types.TimestampLTZ || b.Kind == types.TimestampLTZ
+		for i, t := range [2]types.Type{a, b} {
+			c.conv[i] = toInstantConv(t, ltz)
+		}
+		return c, true
+	}
+	return nil, false
+}
+
+// toInstantConv converts DATE or TIMESTAMP values to nanoseconds comparable
+// with TIMESTAMP (ltz false) or TIMESTAMP_LTZ (ltz true) values.
+func toInstantConv(t types.Type, ltz bool) func(*Context, types.Value) types.Value {
+	switch {
+	case t.Kind == types.Date && ltz:
+		return func(ctx *Context, v types.Value) types.Value {
+			return types.IntValue(wallToInstant(v.I*nanosPerDay, ctx.loc()))
+		}
+	case t.Kind == types.Date:
+		return func(_ *Context, v types.Value) types.Value { return types.IntValue(v.I * nanosPerDay) }
+	case t.Kind == types.Timestamp && ltz:
+		return func(ctx *Context, v types.Value) types.Value {
+			return types.IntValue(wallToInstant(v.I, ctx.loc()))
+		}
+	}
+	return nil
+}
+
+func numericComparison(a, b types.Type) *comparison {
+	switch {
+	case a.Kind == types.Float || a.Kind == types.Double || b.Kind == types.Float || b.Kind == types.Double:
+		fa, fb := toFloat(a), toFloat(b)
+		return &comparison{
+			conv: [2]func(*Context, types.Value) types.Value{
+				func(_ *Context, v types.Value) types.Value { return types.FloatValue(fa(v)) },
+				func(_ *Context, v types.Value) types.Value { return types.FloatValue(fb(v)) },
+			},
+			cmp: cmpFloat,
+		}
+	case scaleOf(a) != scaleOf(b):
+		sa, sb := scaleOf(a), scaleOf(b)
+		s := max(sa, sb)
+		return &comparison{cmp: func(x, y types.Value) int {
+			return rescaleBig(bigOf(x), sa, s).Cmp(rescaleBig(bigOf(y), sb, s))
+		}}
+	}
+	return &comparison{cmp: cmpInt}
+}
+
+// compareOps maps each comparison operator to its test on a three-way
+// comparison result.
+var compareOps = map[string]func(c int) bool{
+	"=":  func(c int) bool { return c == 0 },
+	"<>": func(c int) bool { return c != 0 },
+	"<":  func(c int) bool { return c == -1 },
+	"<=": func(c int) bool { return c == -1 || c == 0 },
+	">":  func(c int) bool { return c == 1 },
+	">=": func(c int) bool { return c == 1 || c == 0 },
+}
+
+func init() {
+	for op, test := range compareOps {
+		register(bindCompare(op, test), op)
+	}
+	register(bindDistinct("IS DISTINCT FROM", true), "IS DISTINCT FROM")
+	register(bindDistinct("IS NOT DISTINCT FROM", false), "IS NOT DISTINCT FROM")
+}
+
+func comparisonFor(name string, args []Arg) (*comparison, error) {
+	if len(args) == 2 && args[0].Unit == "" && args[1].Unit == "" {
+		if c, ok := newComparison(args[0].Type, args[1].Type); ok {
+			return c, nil
+		}
+	}
+	return nil, sigError(name, "two comparable operands (numbers, strings, booleans, binary strings, dates and timestamps, times, intervals of one kind)", args)
+}
+
+func bindCompare(op string, test func(int) bool) bindFunc {
+	return func(args []Arg) (types.Type, Eval, error) {
+		c, err := comparisonFor(op, args)
+		if err != nil {
+			return types.Type{}, nil, err
+		}
+		return strictType(types.BooleanType, args), strict(func(ctx *Context, v []types.Value) (types.Value, error) {
+			return types.BoolValue(test(c.compare(ctx, v[0], v[1]))), nil
+		}), nil
+	}
+}
+
+// bindDistinct is IS [NOT] DISTINCT FROM: equality where NULL equals NULL;
+// never NULL itself.
+func bindDistinct(name string, distinct bool) bindFunc {
+	return func(args []Arg) (types.Type, Eval, error) {
+		c, err := comparisonFor(name, args)
+		if err != nil {
+			return types.Type{}, nil, err
+		}
+		return types.BooleanType.WithNotNull(true), func(ctx *Context, v []types.Value) (types.Value, error) {
+			var same bool
+			switch {
+			case v[0].Null || v[1].Null:
+				same = v[0].Null == v[1].Null
+			default:
+				same = c.compare(ctx, v[0], v[1]) == 0
+			}
+			return types.BoolValue(same != distinct), nil
+		}, nil
+	}
+}
+
+// decimalBig returns the value of an exact numeric as an unscaled big.Int
+// at the given scale.
+func decimalBig(v types.Value, from, to int) *big.Int { return rescaleBig(bigOf(v), from, to) }

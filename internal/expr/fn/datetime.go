@@ -1,0 +1,692 @@
+package fn
+
+import (
+	"math"
+	"time"
+
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// Time functions, after Flink's "Temporal Functions" documentation and
+// org.apache.flink.table.utils.DateTimeUtils. TIMESTAMP values are wall
+// clocks (read as UTC); TIMESTAMP_LTZ values are instants, read in the
+// session time zone (Context.Loc) wherever Flink does.
+//
+// Sluice stores timestamps as int64 nanoseconds, so the representable range
+// is 1677-09-21 to 2262-04-11; conversions that leave it yield NULL.
+
+// wallClock returns the UTC time whose fields are the wall clock of a
+// TIMESTAMP value.
+func wallClock(ns int64) time.Time { return time.Unix(0, ns).UTC() }
+
+// wallNanos is the inverse of wallClock for a time in any location: the
+// nanoseconds of its wall clock read as UTC.
+func wallNanos(t time.Time) int64 {
+	_, off := t.Zone()
+	return t.UnixNano() + int64(off)*nanosPerSecond
+}
+
+// wallToInstant reads a wall clock in loc (TIMESTAMP to TIMESTAMP_LTZ). In a
+// daylight-saving gap the clock moves forward, as java.time does.
+func wallToInstant(ns int64, loc *time.Location) int64 {
+	w := wallClock(ns)
+	return time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), loc).UnixNano()
+}
+
+// instantToWall is the wall clock in loc of an instant (TIMESTAMP_LTZ to
+// TIMESTAMP).
+func instantToWall(ns int64, loc *time.Location) int64 {
+	return wallNanos(time.Unix(0, ns).In(loc))
+}
+
+// timeReader returns how to read a DATE, TIMESTAMP or TIMESTAMP_LTZ value as
+// a time.Time whose fields are the SQL wall clock (LTZ in the session zone).
+func timeReader(t types.Type) func(*Context, types.Value) time.Time {
+	switch t.Kind {
+	case types.Date:
+		return func(_ *Context, v types.Value) time.Time { return time.Unix(v.I*86400, 0).UTC() }
+	case types.TimestampLTZ:
+		return func(ctx *Context, v types.Value) time.Time { return time.Unix(0, v.I).In(ctx.loc()) }
+	}
+	return func(_ *Context, v types.Value) time.Time { return wallClock(v.I) }
+}
+
+// epochDays is the DATE of a wall clock.
+func epochDays(t time.Time) int64 {
+	return floorDiv(wallNanos(t), nanosPerDay)
+}
+
+// timeFromUnix converts a count of units since the epoch to nanoseconds,
+// reporting false outside the representable range.
+func timeFromUnix(n int64, unit int64) (int64, bool) {
+	if n > math.MaxInt64/unit || n < math.MinInt64/unit {
+		return 0, false
+	}
+	return n * unit, true
+}
+
+// addMonthsNanos adds calendar months to a wall clock, clamping the day to
+// the end of the month (Calcite's DateTimeUtils.addMonths).
+func addMonthsNanos(ns, months int64) int64 {
+	day := floorDiv(ns, nanosPerDay)
+	return addMonthsDays(day, months)*nanosPerDay + floorMod(ns, nanosPerDay)
+}
+
+// addMonthsDays adds calendar months to a DATE.
+func addMonthsDays(days, months int64) int64 {
+	t := time.Unix(days*86400, 0).UTC()
+	m := int64(t.Year())*12 + int64(t.Month()) - 1 + months
+	y, mo := int(floorDiv(m, 12)), int(floorMod(m, 12))+1
+	d := min(t.Day(), daysIn(y, mo))
+	return time.Date(y, time.Month(mo), d, 0, 0, 0, 0, time.UTC).Unix() / 86400
+}
+
+// diffMonths is the number of whole months from t1 to t0 (negative when t0
+// is earlier), as Calcite's DateTimeUtils.subtractMonths: a month is complete
+// once the same day (clamped to the month's end) and time are reached.
+func diffMonths(t0, t1 int64) int64 {
+	if t0 < t1 {
+		return -diffMonths(t1, t0)
+	}
+	a, b := wallClock(t0), wallClock(t1)
+	m := int64(a.Year()-b.Year())*12 + int64(a.Month()-b.Month())
+	if m > 0 && addMonthsNanos(t1, m) > t0 {
+		m--
+	}
+	return m
+}
+
+// unitNanos is the length of the fixed-length time units.
+var unitNanos = map[string]int64{
+	"NANOSECOND":  1,
+	"MICROSECOND": 1_000,
+	"MILLISECOND": nanosPerMilli,
+	"SECOND":      nanosPerSecond,
+	"MINUTE":      60 * nanosPerSecond,
+	"HOUR":        3600 * nanosPerSecond,
+	"DAY":         nanosPerDay,
+	"WEEK":        7 * nanosPerDay,
+}
+
+// unitMonths is the length of the calendar units.
+var unitMonths = map[string]int64{"MONTH": 1, "QUARTER": 3, "YEAR": 12}
+
+func init() {
+	register(bindFromUnixtime, "FROM_UNIXTIME")
+	registerDynamic(bindUnixTimestamp, "UNIX_TIMESTAMP")
+	register(bindToTimestamp, "TO_TIMESTAMP")
+	register(bindToTimestampLTZ, "TO_TIMESTAMP_LTZ")
+	register(bindToDate, "TO_DATE")
+	register(bindDateFormat, "DATE_FORMAT")
+	register(bindTimestampDiff, "TIMESTAMPDIFF")
+	register(bindTimestampAdd, "TIMESTAMPADD")
+	register(bindExtract, "EXTRACT")
+	for name, unit := range extractShorthands {
+		register(bindExtractShorthand(name, unit), name)
+	}
+	for name, f := range nowFuncs {
+		registerDynamic(nowFunc(name, f.t, f.read), name)
+	}
+}
+
+// asNanos maps a DATE, TIMESTAMP or TIMESTAMP_LTZ value to nanoseconds: the
+// wall clock for DATE and TIMESTAMP; the instant for TIMESTAMP_LTZ.
+func asNanos(t types.Type) func(types.Value) int64 {
+	if t.Kind == types.Date {
+		return func(v types.Value) int64 { return v.I * nanosPerDay }
+	}
+	return func(v types.Value) int64 { return v.I }
+}
+
+// formatArg returns the date format given as argument i, compiled once when
+// it is a constant.
+func formatArg(args []Arg, i int) (func(types.Value) (*dateFormat, error), error) {
+	if i >= len(args) {
+		f, err := compileDateFormat(defaultTimestampFormat)
+		return func(types.Value) (*dateFormat, error) { return f, nil }, err
+	}
+	if s, ok := constString(args[i]); ok {
+		f, err := compileDateFormat(s)
+		return func(types.Value) (*dateFormat, error) { return f, nil }, err
+	}
+	return func(v types.Value) (*dateFormat, error) { return cachedDateFormat(v.S) }, nil
+}
+
+// FROM_UNIXTIME(numeric[, format]): "Returns a representation of the numeric
+// argument as a value in string format (default is 'yyyy-MM-dd HH:mm:ss').
+// numeric is an internal timestamp value representing seconds since
+// '1970-01-01 00:00:00' UTC ... E.g., FROM_UNIXTIME(44) returns
+// '1970-01-01 00:00:44' if in UTC time zone". The time zone is the session's
+// (DateTimeUtils.formatUnixTimestamp); DOUBLE and DECIMAL seconds truncate.
+func bindFromUnixtime(args []Arg) (types.Type, Eval, error) {
+	if !match(args, numeric) && !match(args, numeric, str) {
+		return types.Type{}, nil, sigError("FROM_UNIXTIME", "(NUMERIC [, STRING format])", args)
+	}
+	format, err := formatArg(args, 1)
+	if err != nil {
+		return types.Type{}, nil, err
+	}
+	secs := truncToInt(args[0].Type)
+	return strictType(types.StringType, args), strict(func(ctx *Context, v []types.Value) (types.Value, error) {
+		f, err := format(argOr(v, 1))
+		if err != nil {
+			return types.Value{}, runtimeError("FROM_UNIXTIME", "%v", err)
+		}
+		return types.StringValue(f.format(time.Unix(secs(v[0]), 0).In(ctx.loc()))), nil
+	}), nil
+}
+
+// argOr returns v[i] or a zero value when the call has fewer arguments.
+func argOr(v []types.Value, i int) types.Value {
+	if i < len(v) {
+		return v[i]
+	}
+	return types.Value{}
+}
+
+// truncToInt converts a numeric value to int64, truncating toward zero as
+// Java's (long) cast does (saturating for doubles).
+func truncToInt(t types.Type) func(types.Value) int64 {
+	switch t.Kind {
+	case types.Float, types.Double:
+		return func(v types.Value) int64 { return javaLong(v.F) }
+	case types.Decimal:
+		p := pow10[t.Scale]
+		return func(v types.Value) int64 { return v.I / p }
+	}
+	return func(v types.Value) int64 { return v.I }
+}
+
+// javaLong is Java's (long) cast of a double: truncation, saturating at the
+// int64 range, NaN to 0.
+func javaLong(f float64) int64 {
+	switch {
+	case math.IsNaN(f):
+		return 0
+	case f >= math.MaxInt64:
+		return math.MaxInt64
+	case f <= math.MinInt64:
+		return math.MinInt64
+	}
+	return int64(f)
+}
+
+// UNIX_TIMESTAMP() is the current time in seconds. UNIX_TIMESTAMP(string[,
+// format]) parses string (default format 'yyyy-MM-dd HH:mm:ss') in the
+// session time zone with SimpleDateFormat's rules and returns seconds; a
+// string that does not parse yields Long.MIN_VALUE (-9223372036854775808),
+// as DateTimeUtils.unixTimestamp does.
+func bindUnixTimestamp(args []Arg) (types.Type, Eval, error) {
+	if len(args) == 0 {
+		return types.BigIntType.WithNotNull(true), func(ctx *Context, _ []types.Value) (types.Value, error) {
+			return types.IntValue(ctx.now().Unix()), nil
+		}, nil
+	}
+	if !match(args, str) && !match(args, str, str) {
+		return types.Type{}, nil, sigError("UNIX_TIMESTAMP", "() or (STRING [, STRING format])", args)
+	}
+	format, err := formatArg(args, 1)
+	if err != nil {
+		return types.Type{}, nil, err
+	}
+	return strictType(types.BigIntType, args), strict(func(ctx *Context, v []types.Value) (types.Value, error) {
+		f, err := format(argOr(v, 1))
+		if err != nil {
+			return types.Value{}, runtimeError("UNIX_TIMESTAMP", "%v", err)
+		}
+		t, ok := f.parse(v[0].S, ctx.loc(), simpleDateFormatMode)
+		if !ok {
+			return types.IntValue(math.MinInt64), nil
+		}
+		return types.IntValue(t.UnixMilli() / 1000), nil
+	}), nil
+}
+
+// TO_TIMESTAMP(string[, format]) → TIMESTAMP(3): "Converts date time string
+// string1 with format string2 (by default: 'yyyy-MM-dd HH:mm:ss') to a
+// timestamp, without time zone." Without a format the text is read like
+// DateTimeUtils' default formatter (yyyy-M-d[ H:m:s[.fraction]]); with one,
+// like DateTimeFormatter, falling back to the default reading; text that
+// does not parse yields NULL.
+func bindToTimestamp(args []Arg) (types.Type, Eval, error) {
+	if !match(args, str) && !match(args, str, str) {
+		return types.Type{}, nil, sigError("TO_TIMESTAMP", "(STRING [, STRING format])", args)
+	}
+	var format func(types.Value) (*dateFormat, error)
+	if len(args) == 2 {
+		var err error
+		if format, err = formatArg(args, 1); err != nil {
+			return types.Type{}, nil, err
+		}
+	}
+	return types.TimestampType(3), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+		ns, ok := int64(0), false
+		if format != nil {
+			f, err := format(v[1])
+			if err != nil {
+				return types.Value{}, runtimeError("TO_TIMESTAMP", "%v", err)
+			}
+			if t, parsed := f.parse(v[0].S, time.UTC, dateTimeFormatMode); parsed {
+				ns, ok = inRange(t)
+			}
+		}
+		if !ok {
+			ns, ok = parseDefaultTimestamp(trimSpace(v[0].S, format != nil))
+		}
+		if !ok {
+			return types.NullValue, nil
+		}
+		return types.IntValue(ns - floorMod(ns, nanosPerMilli)), nil
+	}), nil
+}
+
+func trimSpace(s string, trim bool) string {
+	if !trim {
+		return s
+	}
+	return trimChars(s, " ", true, true)
+}
+
+// inRange returns the wall-clock nanoseconds of t if representable.
+func inRange(t time.Time) (int64, bool) {
+	if t.Year() < 1678 || t.Year() > 2261 {
+		return 0, false
+	}
+	return wallNanos(t), true
+}
+
+// parseDefaultTimestamp reads yyyy-M-d[ H:m:s[.fraction]] (one or two digits
+// for every field but the year, up to nine fraction digits).
+func parseDefaultTimestamp(s string) (int64, bool) {
+	var f [6]int
+	seps := "-- ::"
+	pos := 0
+	n := 3
+	if len(s) > 10 || indexByte(s, ' ') >= 0 {
+		n = 6
+	}
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			if pos >= len(s) || s[pos] != seps[i-1] {
+				return 0, false
+			}
+			pos++
+		}
+		width := 2
+		if i == 0 {
+			width = 4
+		}
+		v, digits, k := parseDigits(s[pos:], 0)
+		if k == 0 || digits > width || digits != k || i == 0 && digits != 4 {
+			return 0, false
+		}
+		f[i], pos = v, pos+k
+	}
+	nanos := 0
+	if n == 6 && pos < len(s) && s[pos] == '.' {
+		v, digits, k := parseDigits(s[pos+1:], 0)
+		if digits > 9 || digits != k {
+			return 0, false
+		}
+		for ; digits < 9; digits++ {
+			v *= 10
+		}
+		nanos, pos = v, pos+1+k
+	}
+	if pos != len(s) || f[1] < 1 || f[1] > 12 || f[2] < 1 || f[2] > daysIn(f[0], f[1]) ||
+		f[3] > 23 || f[4] > 59 || f[5] > 59 {
+		return 0, false
+	}
+	return inRange(time.Date(f[0], time.Month(f[1]), f[2], f[3], f[4], f[5], nanos, time.UTC))
+}
+
+func indexByte(s string, c byte) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// TO_TIMESTAMP_LTZ(numeric[, precision]) → TIMESTAMP_LTZ(3): "Converts an
+// epoch seconds or epoch milliseconds to a TIMESTAMP_LTZ, the valid
+// precision is 0 or 3, the 0 represents TO_TIMESTAMP_LTZ(epochSeconds, 0),
+// the 3 represents TO_TIMESTAMP_LTZ(epochMilliseconds, 3)." The precision
+// defaults to 3 and must be a constant; DOUBLE and DECIMAL inputs keep
+// their fraction for seconds (DateTimeUtils.toTimestampData).
+func bindToTimestampLTZ(args []Arg) (types.Type, Eval, error) {
+	if !match(args, numeric) && !match(args, numeric, integer) {
+		return types.Type{}, nil, sigError("TO_TIMESTAMP_LTZ", "(NUMERIC [, INT precision 0 or 3])", args)
+	}
+	precision := int64(3)
+	if len(args) == 2 {
+		p, ok := constInt(args[1])
+		if !ok || p != 0 && p != 3 {
+			return types.Type{}, nil, sigError("TO_TIMESTAMP_LTZ", "(NUMERIC [, INT precision 0 or 3]) with a constant precision", args)
+		}
+		precision = p
+	}
+	unit := nanosPerSecond
+	if precision == 3 {
+		unit = nanosPerMilli
+	}
+	toF := toFloat(args[0].Type)
+	exact := args[0].Type.IsInteger()
+	return types.TimestampLTZType(3), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+		var ns int64
+		if exact {
+			var ok bool
+			if ns, ok = timeFromUnix(v[0].I, unit); !ok {
+				return types.NullValue, nil
+			}
+		} else {
+			f := toF(v[0]) * float64(unit)
+			if math.IsNaN(f) || f >= math.MaxInt64 || f <= math.MinInt64 {
+				return types.NullValue, nil
+			}
+			ns = int64(f)
+		}
+		return types.IntValue(ns - floorMod(ns, nanosPerMilli)), nil
+	}), nil
+}
+
+// TO_DATE(string[, format]) → DATE: "Converts a date string string1 with
+// format string2 (by default 'yyyy-MM-dd') to a date." Without a format the
+// text is read as DateTimeUtils.parseDate does (y-m-d, with an optional time
+// part ignored); text that does not parse yields NULL.
+func bindToDate(args []Arg) (types.Type, Eval, error) {
+	if !match(args, str) && !match(args, str, str) {
+		return types.Type{}, nil, sigError("TO_DATE", "(STRING [, STRING format])", args)
+	}
+	var format func(types.Value) (*dateFormat, error)
+	if len(args) == 2 {
+		var err error
+		if format, err = formatArg(args, 1); err != nil {
+			return types.Type{}, nil, err
+		}
+	}
+	return types.Type{Kind: types.Date}, strict(func(_ *Context, v []types.Value) (types.Value, error) {
+		if format == nil {
+			d, ok := parseLenientDate(v[0].S)
+			if !ok {
+				return types.NullValue, nil
+			}
+			return types.IntValue(d), nil
+		}
+		f, err := format(v[1])
+		if err != nil {
+			return types.Value{}, runtimeError("TO_DATE", "%v", err)
+		}
+		t, ok := f.parse(v[0].S, time.UTC, simpleDateFormatMode)
+		if !ok {
+			return types.NullValue, nil
+		}
+		return types.IntValue(epochDays(t)), nil
+	}), nil
+}
+
+// parseLenientDate reads [space]y[-m[-d]][ anything] with unpadded fields,
+// as DateTimeUtils.parseDate(String).
+func parseLenientDate(s string) (int64, bool) {
+	if i := indexByte(s, ' '); i > 0 {
+		s = s[:i]
+	}
+	var f = [3]int{0, 1, 1}
+	for i := range 3 {
+		part := s
+		if j := indexByte(s, '-'); j >= 0 && i < 2 {
+			part, s = s[:j], s[j+1:]
+		} else {
+			s = ""
+		}
+		part = trimChars(part, " ", true, true)
+		v, _, n := parseDigits(part, 0)
+		if n == 0 || n != len(part) {
+			return 0, false
+		}
+		f[i] = v
+		if s == "" {
+			break
+		}
+	}
+	if s != "" || f[1] < 1 || f[1] > 12 || f[2] < 1 || f[2] > daysIn(f[0], f[1]) {
+		return 0, false
+	}
+	return time.Date(f[0], time.Month(f[1]), f[2], 0, 0, 0, 0, time.UTC).Unix() / 86400, true
+}
+
+// DATE_FORMAT(timestamp|string, format) → STRING: "Converts timestamp to a
+// value of string in the format specified by the date format string. The
+// format string is compatible with Java's SimpleDateFormat." A
+// TIMESTAMP_LTZ is shown in the session time zone; a string is first read
+// with 'yyyy-MM-dd HH:mm:ss' (DateTimeUtils.formatTimestampString), NULL if
+// it does not parse.
+func bindDateFormat(args []Arg) (types.Type, Eval, error) {
+	if !match(args, datetime, str) && !match(args, str, str) {
+		return types.Type{}, nil, sigError("DATE_FORMAT", "(TIMESTAMP|TIMESTAMP_LTZ|DATE|STRING, STRING format)", args)
+	}
+	format, err := formatArg(args, 1)
+	if err != nil {
+		return types.Type{}, nil, err
+	}
+	if args[0].Type.IsString() {
+		in, _ := compileDateFormat(defaultTimestampFormat)
+		return types.StringType, strict(func(_ *Context, v []types.Value) (types.Value, error) {
+			f, err := format(v[1])
+			if err != nil {
+				return types.Value{}, runtimeError("DATE_FORMAT", "%v", err)
+			}
+			t, ok := in.parse(v[0].S, time.UTC, simpleDateFormatMode)
+			if !ok {
+				return types.NullValue, nil
+			}
+			return types.StringValue(f.format(t)), nil
+		}), nil
+	}
+	read := timeReader(args[0].Type)
+	return strictType(types.StringType, args), strict(func(ctx *Context, v []types.Value) (types.Value, error) {
+		f, err := format(v[1])
+		if err != nil {
+			return types.Value{}, runtimeError("DATE_FORMAT", "%v", err)
+		}
+		return types.StringValue(f.format(read(ctx, v[0]))), nil
+	}), nil
+}
+
+// TIMESTAMPDIFF(unit, t1, t2) → INT: "Returns the (signed) number of
+// timepointunit between timepoint1 and timepoint2." E.g.
+// TIMESTAMPDIFF(DAY, TIMESTAMP '2003-01-02 10:00:00', TIMESTAMP
+// '2003-01-03 10:00:00') leads to 1. Fixed units divide the difference,
+// truncating; MONTH, QUARTER and YEAR count whole calendar months
+// (DateTimeUtils.subtractMonths). Both points are DATE or TIMESTAMP, or
+// both TIMESTAMP_LTZ. The INT result wraps like Java's (int) cast.
+func bindTimestampDiff(args []Arg) (types.Type, Eval, error) {
+	fail := func() (types.Type, Eval, error) {
+		return types.Type{}, nil, sigError("TIMESTAMPDIFF", "(unit, DATE|TIMESTAMP, DATE|TIMESTAMP) or (unit, TIMESTAMP_LTZ, TIMESTAMP_LTZ) with unit SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER or YEAR", args)
+	}
+	if len(args) != 3 || args[0].Unit == "" || !match(args[1:], datetime, datetime) ||
+		(args[1].Type.Kind == types.TimestampLTZ) != (args[2].Type.Kind == types.TimestampLTZ) {
+		return fail()
+	}
+	unit := args[0].Unit
+	a, b := asNanos(args[1].Type), asNanos(args[2].Type)
+	var diff func(t1, t2 int64) int64
+	if months, ok := unitMonths[unit]; ok {
+		diff = func(t1, t2 int64) int64 { return diffMonths(t2, t1) / months }
+	} else if n, ok := unitNanos[unit]; ok && n >= nanosPerSecond {
+		// Flink computes on milliseconds
+		diff = func(t1, t2 int64) int64 {
+			return (floorDiv(t2, nanosPerMilli) - floorDiv(t1, nanosPerMilli)) / (n / nanosPerMilli)
+		}
+	} else {
+		return fail()
+	}
+	return strictType(types.IntType, args[1:]), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+		return types.IntValue(int64(int32(diff(a(v[1]), b(v[2]))))), nil
+	}), nil
+}
+
+// TIMESTAMPADD(unit, interval, timepoint): "Returns a new time value that
+// adds a (signed) integer interval to timepoint." The result has the type
+// of timepoint, except that a DATE plus a unit below a day is a TIMESTAMP(0)
+// (as Calcite's SqlTimestampAddFunction derives).
+func bindTimestampAdd(args []Arg) (types.Type, Eval, error) {
+	fail := func() (types.Type, Eval, error) {
+		return types.Type{}, nil, sigError("TIMESTAMPADD", "(unit, INT, DATE|TIMESTAMP|TIMESTAMP_LTZ|TIME)", args)
+	}
+	if len(args) != 3 || args[0].Unit == "" || !match(args[1:], integer, anyType) {
+		return fail()
+	}
+	unit, t := args[0].Unit, args[2].Type
+	rt := t.Plain()
+	var add func(x, n int64) int64
+	months, calendar := unitMonths[unit]
+	step, fixed := unitNanos[unit]
+	switch {
+	case calendar && t.Kind == types.Date:
+		add = func(x, n int64) int64 { return addMonthsDays(x, n*months) }
+	case calendar && t.IsTimestamp():
+		add = func(x, n int64) int64 { return addMonthsNanos(x, n*months) }
+	case fixed && t.Kind == types.Date && step >= nanosPerDay:
+		add = func(x, n int64) int64 { return x + n*(step/nanosPerDay) }
+	case fixed && t.Kind == types.Date:
+		rt = types.TimestampType(0)
+		add = func(x, n int64) int64 { return x*nanosPerDay + n*step }
+	case fixed && t.IsTimestamp():
+		add = func(x, n int64) int64 { return x + n*step }
+	case fixed && t.Kind == types.Time:
+		add = func(x, n int64) int64 { return floorMod(x+n*step, nanosPerDay) }
+	default:
+		return fail()
+	}
+	return strictType(rt, args[1:]), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+		return types.IntValue(add(v[2].I, v[1].I)), nil
+	}), nil
+}
+
+// extractShorthands are the functions that are EXTRACT of one unit:
+// YEAR(date) is EXTRACT(YEAR FROM date), and so on.
+var extractShorthands = map[string]string{
+	"YEAR": "YEAR", "QUARTER": "QUARTER", "MONTH": "MONTH", "WEEK": "WEEK",
+	"DAYOFYEAR": "DOY", "DAYOFMONTH": "DAY", "DAYOFWEEK": "DOW",
+	"HOUR": "HOUR", "MINUTE": "MINUTE", "SECOND": "SECOND",
+}
+
+func bindExtractShorthand(name, unit string) bindFunc {
+	return func(args []Arg) (types.Type, Eval, error) {
+		if !match(args, datetime) {
+			return types.Type{}, nil, sigError(name, "(DATE|TIMESTAMP|TIMESTAMP_LTZ)", args)
+		}
+		return bindExtract(append([]Arg{{Unit: unit}}, args...))
+	}
+}
+
+// extractors compute EXTRACT units from a wall clock, after Calcite's
+// DateTimeUtils.unixDateExtract / unixTimeExtract: WEEK is the ISO week,
+// DOW counts from Sunday = 1, MILLISECOND and MICROSECOND include the
+// seconds (SECOND * 1000 + milliseconds), EPOCH is seconds since
+// 1970-01-01 00:00:00 of the wall clock.
+var extractors = map[string]func(t time.Time) int64{
+	"YEAR":        func(t time.Time) int64 { return int64(t.Year()) },
+	"QUARTER":     func(t time.Time) int64 { return int64(t.Month()+2) / 3 },
+	"MONTH":       func(t time.Time) int64 { return int64(t.Month()) },
+	"WEEK":        func(t time.Time) int64 { _, w := t.ISOWeek(); return int64(w) },
+	"DAY":         func(t time.Time) int64 { return int64(t.Day()) },
+	"DOW":         func(t time.Time) int64 { return int64(t.Weekday()) + 1 },
+	"DOY":         func(t time.Time) int64 { return int64(t.YearDay()) },
+	"HOUR":        func(t time.Time) int64 { return int64(t.Hour()) },
+	"MINUTE":      func(t time.Time) int64 { return int64(t.Minute()) },
+	"SECOND":      func(t time.Time) int64 { return int64(t.Second()) },
+	"MILLISECOND": func(t time.Time) int64 { return int64(t.Second())*1000 + int64(t.Nanosecond())/1e6 },
+	"MICROSECOND": func(t time.Time) int64 { return int64(t.Second())*1e6 + int64(t.Nanosecond())/1e3 },
+	"NANOSECOND":  func(t time.Time) int64 { return int64(t.Second())*1e9 + int64(t.Nanosecond()) },
+	"EPOCH":       func(t time.Time) int64 { return floorDiv(wallNanos(t), nanosPerSecond) },
+}
+
+// intervalExtractors take units of intervals (milliseconds or months).
+var intervalExtractors = map[types.Kind]map[string]func(int64) int64{
+	types.IntervalDayTime: {
+		"DAY":         func(ms int64) int64 { return ms / millisPerDay },
+		"HOUR":        func(ms int64) int64 { return ms % millisPerDay / 3_600_000 },
+		"MINUTE":      func(ms int64) int64 { return ms % 3_600_000 / 60_000 },
+		"SECOND":      func(ms int64) int64 { return ms % 60_000 / 1000 },
+		"MILLISECOND": func(ms int64) int64 { return ms % 60_000 },
+		"EPOCH":       func(ms int64) int64 { return ms / 1000 },
+	},
+	types.IntervalYearMonth: {
+		"YEAR":    func(m int64) int64 { return m / 12 },
+		"QUARTER": func(m int64) int64 { return m % 12 / 3 },
+		"MONTH":   func(m int64) int64 { return m % 12 },
+	},
+}
+
+// EXTRACT(unit FROM temporal) → BIGINT: "Returns a long value extracted from
+// the timeintervalunit part of temporal. E.g., EXTRACT(DAY FROM DATE
+// '2006-06-05') returns 5." TIMESTAMP_LTZ is read in the session time zone.
+func bindExtract(args []Arg) (types.Type, Eval, error) {
+	fail := func() (types.Type, Eval, error) {
+		return types.Type{}, nil, sigError("EXTRACT", "(unit FROM DATE|TIME|TIMESTAMP|TIMESTAMP_LTZ|INTERVAL)", args)
+	}
+	if len(args) != 2 || args[0].Unit == "" || args[1].Unit != "" {
+		return fail()
+	}
+	unit, t := args[0].Unit, args[1].Type
+	rt := strictType(types.BigIntType, args[1:])
+	if m, ok := intervalExtractors[t.Kind]; ok {
+		f, ok := m[unit]
+		if !ok {
+			return fail()
+		}
+		return rt, strict(func(_ *Context, v []types.Value) (types.Value, error) {
+			return types.IntValue(f(v[1].I)), nil
+		}), nil
+	}
+	f, ok := extractors[unit]
+	if !ok || !datetime(t) && t.Kind != types.Time {
+		return fail()
+	}
+	read := timeReader(t)
+	if t.Kind == types.Time {
+		read = func(_ *Context, v types.Value) time.Time { return wallClock(v.I) }
+	}
+	return rt, strict(func(ctx *Context, v []types.Value) (types.Value, error) {
+		return types.IntValue(f(read(ctx, v[1]))), nil
+	}), nil
+}
+
+// nowFuncs are the current-time functions. "CURRENT_TIMESTAMP: Returns the
+// current SQL timestamp in the local time zone, the return type is
+// TIMESTAMP_LTZ(3)"; LOCALTIMESTAMP is TIMESTAMP(3), CURRENT_DATE a DATE and
+// CURRENT_TIME / LOCALTIME a TIME(0), all in the session time zone. NOW() is
+// CURRENT_TIMESTAMP; CURRENT_ROW_TIMESTAMP() is too (Flink evaluates both per
+// record in streaming mode).
+var nowFuncs = map[string]struct {
+	t    types.Type
+	read func(time.Time) int64
+}{
+	"CURRENT_TIMESTAMP":     {types.TimestampLTZType(3), instantMillis},
+	"NOW":                   {types.TimestampLTZType(3), instantMillis},
+	"CURRENT_ROW_TIMESTAMP": {types.TimestampLTZType(3), instantMillis},
+	"LOCALTIMESTAMP":        {types.TimestampType(3), func(t time.Time) int64 { return wallNanos(t.Truncate(time.Millisecond)) }},
+	"CURRENT_DATE":          {types.Type{Kind: types.Date}, epochDays},
+	"CURRENT_TIME":          {types.Type{Kind: types.Time}, secondOfDayNanos},
+	"LOCALTIME":             {types.Type{Kind: types.Time}, secondOfDayNanos},
+}
+
+func instantMillis(t time.Time) int64 { return t.UnixMilli() * nanosPerMilli }
+
+func secondOfDayNanos(t time.Time) int64 {
+	return floorMod(wallNanos(t.Truncate(time.Second)), nanosPerDay)
+}
+
+func nowFunc(name string, t types.Type, read func(time.Time) int64) bindFunc {
+	return func(args []Arg) (types.Type, Eval, error) {
+		if len(args) != 0 {
+			return types.Type{}, nil, sigError(name, "()", args)
+		}
+		return t.WithNotNull(true), func(ctx *Context, _ []types.Value) (types.Value, error) {
+			return types.IntValue(read(ctx.now().In(ctx.loc()))), nil
+		}, nil
+	}
+}
