@@ -1,0 +1,204 @@
+package planner
+
+import (
+	"github.com/sluicesql/sluice/internal/expr"
+	"github.com/sluicesql/sluice/internal/expr/fn"
+	"github.com/sluicesql/sluice/internal/sql/ast"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// aggregate plans GROUP BY and aggregate calls. It returns the aggregated
+// relation and a hook that maps group expressions and aggregate calls of
+// the select list and HAVING onto its columns. Grouping by window_start and
+// window_end of a window table function becomes a window aggregation.
+func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncCall) (*relation, func(ast.Expr) (expr.Expr, bool, error), error) {
+	in := &exprBinder{b: b, sc: rel.sc, where: "GROUP BY"}
+	tvf, _ := rel.node.(*WindowTableFunction)
+	var win *Window
+	winCols := map[int]int{} // TVF column -> position among window_start/end/time
+	if tvf != nil {
+		n := len(tvf.Input.Schema())
+		w := tvf.Window
+		win = &w
+		for _, g := range groupBy {
+			if id, ok := g.(*ast.Ident); ok {
+				if i, err := rel.sc.resolve(id); err == nil && i >= n {
+					winCols[i] = i - n
+				}
+			}
+		}
+		_, hasStart := winCols[n]
+		_, hasEnd := winCols[n+1]
+		if !hasStart || !hasEnd {
+			win = nil
+		}
+	}
+	var pre []expr.Expr
+	var preSchema types.Schema
+	add := func(e expr.Expr, name string) int {
+		pre = append(pre, e)
+		preSchema = append(preSchema, types.Field{Name: name, Type: e.Type()})
+		return len(pre) - 1
+	}
+	type group struct {
+		ast  ast.Expr
+		col  int // position in the output
+		name string
+		qual string
+	}
+	var groups []group
+	var keys []int
+	var winGroups []group
+	for i, g := range groupBy {
+		e, err := in.bind(g)
+		if err != nil {
+			return nil, nil, err
+		}
+		if _, isAgg := e.(*expr.Call); isAgg && len(findAggregates(g)) > 0 {
+			return nil, nil, errorf(g, "Aggregate functions are not allowed in GROUP BY")
+		}
+		name, qual := "$f"+itoa(i), ""
+		if c, ok := e.(*expr.Column); ok {
+			name, qual = rel.sc.cols[c.Index].name, rel.sc.cols[c.Index].qual
+			if win != nil {
+				if pos, isWin := winCols[c.Index]; isWin {
+					winGroups = append(winGroups, group{ast: g, col: pos, name: name, qual: qual})
+					continue
+				}
+			}
+		}
+		groups = append(groups, group{ast: g, col: len(keys), name: name, qual: qual})
+		keys = append(keys, add(e, name))
+	}
+	aggs := make([]AggCall, len(calls))
+	for j, c := range calls {
+		a, err := b.aggCall(in, c, add)
+		if err != nil {
+			return nil, nil, err
+		}
+		aggs[j] = a
+	}
+	var out types.Schema
+	for _, g := range groups {
+		out = append(out, types.Field{Name: g.name, Type: preSchema[g.col].Type.Plain()})
+	}
+	for j := range aggs {
+		out = append(out, types.Field{Name: "$agg" + itoa(j), Type: aggs[j].Type})
+	}
+	var node Node
+	if win != nil {
+		if len(findTimeUse(pre, len(tvf.Input.Schema()))) > 0 {
+			return nil, nil, errorf(groupBy[0], "window columns can only be grouped by, not used in expressions of a window aggregation")
+		}
+		w := *win
+		w.TimeCol = add(&expr.Column{Index: win.TimeCol, Name: tvf.Input.Schema()[win.TimeCol].Name, T: tvf.Input.Schema()[win.TimeCol].Type}, tvf.Input.Schema()[win.TimeCol].Name)
+		ts := types.TimestampType(3).WithNotNull(true)
+		wt := ts
+		wt.Attr = types.RowTime
+		out = append(out, types.Field{Name: "window_start", Type: ts}, types.Field{Name: "window_end", Type: ts}, types.Field{Name: "window_time", Type: wt})
+		node = &WindowAggregate{base: base{schema: out}, Input: newCalc(tvf.Input, pre, nil, preSchema), Window: w, Keys: seq(len(keys)), Aggs: aggs}
+	} else {
+		node = &GroupAggregate{base: base{schema: out}, Input: newCalc(rel.node, pre, nil, preSchema), Keys: seq(len(keys)), Aggs: aggs}
+	}
+	sc := &scope{}
+	for _, f := range out {
+		sc.cols = append(sc.cols, scopeCol{name: f.Name, typ: f.Type})
+	}
+	for _, g := range groups {
+		sc.cols[g.col].qual = g.qual
+	}
+	winBase := len(groups) + len(aggs)
+	hook := func(e ast.Expr) (expr.Expr, bool, error) {
+		if f, ok := e.(*ast.FuncCall); ok {
+			for j, c := range calls {
+				if c == f {
+					col := len(groups) + j
+					return &expr.Column{Index: col, Name: out[col].Name, T: out[col].Type}, true, nil
+				}
+			}
+		}
+		for _, g := range groups {
+			if sameExpr(e, g.ast) {
+				return &expr.Column{Index: g.col, Name: g.name, T: out[g.col].Type}, true, nil
+			}
+		}
+		for _, g := range winGroups {
+			if sameExpr(e, g.ast) {
+				col := winBase + g.col
+				return &expr.Column{Index: col, Name: out[col].Name, T: out[col].Type}, true, nil
+			}
+		}
+		if id, ok := e.(*ast.Ident); ok {
+			if win != nil && id.Parts[len(id.Parts)-1] == "window_time" {
+				col := winBase + 2
+				return &expr.Column{Index: col, Name: "window_time", T: out[col].Type}, true, nil
+			}
+			if _, err := rel.sc.resolve(id); err == nil {
+				return nil, false, errorf(id, "Expression '%s' is not being grouped", exprTextAST(id))
+			}
+		}
+		return nil, false, nil
+	}
+	return &relation{node: node, sc: sc}, hook, nil
+}
+
+// aggCall binds one aggregate call, adding its arguments to the
+// pre-aggregation projection through add.
+func (b *Binder) aggCall(in *exprBinder, c *ast.FuncCall, add func(expr.Expr, string) int) (AggCall, error) {
+	f, _ := fn.LookupAggregate(c.Name)
+	a := AggCall{Name: f.Name, Distinct: c.Distinct, Filter: -1}
+	var fargs []fn.Arg
+	for _, arg := range c.Args {
+		if len(findAggregates(arg)) > 0 {
+			return a, errorf(arg, "nested aggregate calls are not allowed")
+		}
+		e, err := in.bind(arg)
+		if err != nil {
+			return a, err
+		}
+		a.Args = append(a.Args, add(e, "$arg"))
+		fa := fn.Arg{Type: e.Type()}
+		if lit, ok := e.(*expr.Literal); ok {
+			v := lit.V
+			fa.Const = &v
+		}
+		fargs = append(fargs, fa)
+	}
+	if c.Filter != nil {
+		e, err := in.bind(c.Filter)
+		if err != nil {
+			return a, err
+		}
+		if err := wantBoolean(c.Filter, e); err != nil {
+			return a, err
+		}
+		a.Filter = add(e, "$filter")
+	}
+	t, newAcc, err := f.Bind(fargs, c.Distinct)
+	if err != nil {
+		return a, errorf(c, "%v", err)
+	}
+	a.Type, a.New = t, newAcc
+	return a, nil
+}
+
+func seq(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// findTimeUse lists the columns >= n that es read.
+func findTimeUse(es []expr.Expr, n int) []int {
+	var out []int
+	for _, e := range es {
+		expr.Walk(e, func(x expr.Expr) {
+			if c, ok := x.(*expr.Column); ok && c.Index >= n {
+				out = append(out, c.Index)
+			}
+		})
+	}
+	return out
+}

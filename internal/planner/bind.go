@@ -1,0 +1,351 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/sluicesql/sluice/internal/catalog"
+	"github.com/sluicesql/sluice/internal/connector"
+	"github.com/sluicesql/sluice/internal/expr"
+	"github.com/sluicesql/sluice/internal/expr/fn"
+	"github.com/sluicesql/sluice/internal/sql/ast"
+	"github.com/sluicesql/sluice/internal/sql/parser"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// Binder plans statements against a catalog.
+type Binder struct {
+	Catalog *catalog.Catalog
+	// TimeZone is table.local-time-zone.
+	TimeZone *time.Location
+	ctes     map[string]*ast.CTE
+}
+
+func (b *Binder) loc() *time.Location {
+	if b.TimeZone == nil {
+		return time.UTC
+	}
+	return b.TimeZone
+}
+
+// relation is a bound FROM item or query: a plan node and the scope its
+// columns are visible under.
+type relation struct {
+	node Node
+	sc   *scope
+}
+
+// CreateTable validates a CREATE TABLE statement and returns the table.
+func (b *Binder) CreateTable(ct *ast.CreateTable, ddl string) (*catalog.Table, error) {
+	if ct.AsQuery != nil {
+		return nil, errorf(ct, "CREATE TABLE ... AS SELECT is not supported yet")
+	}
+	t := &catalog.Table{Name: ct.Name.Parts[len(ct.Name.Parts)-1], Pos: ct.Pos, Comment: ct.Comment,
+		Options: map[string]string{}, OptionPos: map[string]ast.Pos{}, DDL: ddl}
+	seen := map[string]bool{}
+	physical := &scope{}
+	for _, c := range ct.Columns {
+		if seen[c.Name] {
+			return nil, errorf(c, "A column named '%s' already exists in the table", c.Name)
+		}
+		seen[c.Name] = true
+		if c.Computed == nil {
+			physical.cols = append(physical.cols, scopeCol{name: c.Name, typ: c.Type})
+		}
+	}
+	for _, c := range ct.Columns {
+		col := catalog.Column{Name: c.Name, Type: c.Type, Computed: c.Computed, Metadata: c.Metadata,
+			MetadataKey: c.MetadataKey, Virtual: c.Virtual, Comment: c.Comment, Pos: c.Pos}
+		if c.Computed != nil {
+			e, err := (&exprBinder{b: b, sc: physical, where: "a computed column"}).bind(c.Computed)
+			if err != nil {
+				return nil, err
+			}
+			col.Type = e.Type().Plain()
+		}
+		t.Columns = append(t.Columns, col)
+	}
+	if ct.PrimaryKey != nil {
+		if ct.PKEnforced {
+			return nil, errorf(ct, "Flink doesn't support ENFORCED mode for PRIMARY KEY constraint. ENFORCED/NOT ENFORCED controls if the constraint checks are performed on the incoming/outgoing data. Flink does not own the data therefore the only supported mode is the NOT ENFORCED mode")
+		}
+		for _, k := range ct.PrimaryKey {
+			i := t.Schema().Index(k)
+			if i < 0 {
+				return nil, &Error{Pos: ct.PKPos, Msg: fmt.Sprintf("Primary key column '%s' is not defined in the schema", k)}
+			}
+			if !t.Columns[i].IsPhysical() {
+				return nil, &Error{Pos: ct.PKPos, Msg: fmt.Sprintf("Could not create a PRIMARY KEY with column '%s': only physical columns can be part of a primary key", k)}
+			}
+			t.Columns[i].Type.NotNull = true // primary key columns are NOT NULL
+		}
+		t.PrimaryKey = ct.PrimaryKey
+	}
+	if ct.Watermark != nil {
+		if err := b.checkWatermark(t, ct.Watermark); err != nil {
+			return nil, err
+		}
+		t.Watermark = ct.Watermark
+	}
+	for _, o := range ct.Options {
+		t.Options[o.Key] = o.Value
+		t.OptionPos[o.Key] = o.Pos
+	}
+	f, err := connector.For(t)
+	if err != nil {
+		return nil, &Error{Pos: ct.Pos, Msg: err.Error()}
+	}
+	if err := f.Validate(t); err != nil {
+		return nil, &Error{Pos: ct.Pos, Msg: fmt.Sprintf("invalid options for table '%s': %v", t.Name, err)}
+	}
+	return t, nil
+}
+
+func (b *Binder) checkWatermark(t *catalog.Table, w *ast.WatermarkDef) error {
+	i := t.Schema().Index(w.Column)
+	if i < 0 {
+		return errorf(w, "The rowtime attribute field '%s' is not defined in the table schema, at line %d, column %d", w.Column, w.Pos.Line, w.Pos.Col)
+	}
+	ct := t.Columns[i].Type
+	if !ct.IsTimestamp() || ct.Precision > 3 {
+		return errorf(w, "Invalid data type of time field for watermark definition. The field must be of type TIMESTAMP(p) or TIMESTAMP_LTZ(p), the supported precision 'p' is from 0 to 3, but the time field type is %s", ct)
+	}
+	e, err := (&exprBinder{b: b, sc: newScope("", t.Schema()), where: "a watermark"}).bind(w.Expr)
+	if err != nil {
+		return err
+	}
+	if !e.Type().IsTimestamp() {
+		return errorf(w.Expr, "Watermark strategy %s must be of type TIMESTAMP or TIMESTAMP_LTZ but is of type '%s'", exprTextAST(w.Expr), e.Type().Plain())
+	}
+	return nil
+}
+
+// Query plans a query run for its result.
+func (b *Binder) Query(q ast.Query) (Node, error) {
+	rel, err := b.query(q)
+	if err != nil {
+		return nil, err
+	}
+	out := &Collect{base: base{schema: rel.node.Schema()}, Input: rel.node}
+	if err := finalize(out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Insert plans INSERT INTO: the query's columns are mapped to the table's
+// by position and cast where Flink casts implicitly.
+func (b *Binder) Insert(ins *ast.Insert) (*Sink, error) {
+	name := ins.Table.Parts[len(ins.Table.Parts)-1]
+	t, ok := b.Catalog.Table(name)
+	if !ok {
+		if _, isView := b.Catalog.View(name); isView {
+			return nil, errorf(&ins.Table, "View '%s' cannot be written to", name)
+		}
+		return nil, errorf(&ins.Table, "Object '%s' not found", name)
+	}
+	if ins.Overwrite {
+		return nil, errorf(ins, "INSERT OVERWRITE is not supported for streaming tables")
+	}
+	rel, err := b.query(ins.Query)
+	if err != nil {
+		return nil, err
+	}
+	var targets []int // table column index per query column
+	if len(ins.Columns) > 0 {
+		for _, c := range ins.Columns {
+			i := t.Schema().Index(c)
+			if i < 0 {
+				return nil, errorf(ins, "Unknown target column '%s'", c)
+			}
+			targets = append(targets, i)
+		}
+	} else {
+		for i, c := range t.Columns {
+			if c.Computed == nil && !c.Virtual {
+				targets = append(targets, i)
+			}
+		}
+	}
+	in := rel.node.Schema()
+	if len(in) != len(targets) {
+		return nil, errorf(ins.Query, "Column types of query result and sink for 'default_catalog.default_database.%s' do not match.\nCause: Different number of columns.\n\nQuery schema: [%s]\nSink schema:  [%s]", name, schemaText(in), schemaText(writable(t, targets)))
+	}
+	// One projection in sink column order; columns not written are NULL.
+	var out types.Schema
+	var projects []expr.Expr
+	for i, c := range t.Columns {
+		if c.Computed != nil || c.Virtual {
+			continue
+		}
+		pos := -1
+		for q, ti := range targets {
+			if ti == i {
+				pos = q
+			}
+		}
+		ft := c.Type
+		out = append(out, types.Field{Name: c.Name, Type: ft})
+		if pos < 0 {
+			if ft.NotNull {
+				return nil, errorf(ins, "Column '%s' has no default value and does not allow NULLs", c.Name)
+			}
+			projects = append(projects, &expr.Literal{V: types.NullValue, T: ft, Text: "null:" + ft.String()})
+			continue
+		}
+		src := in[pos].Type.Plain()
+		col := &expr.Column{Index: pos, Name: in[pos].Name, T: src}
+		if src.Kind != types.Null && !types.ImplicitCast(src, ft.Nullable()) {
+			return nil, errorf(ins.Query, "Column types of query result and sink for 'default_catalog.default_database.%s' do not match.\nCause: Incompatible types for sink column '%s' at position %d.\n\nQuery schema: [%s]\nSink schema:  [%s]", name, c.Name, pos, schemaText(in), schemaText(writable(t, targets)))
+		}
+		projects = append(projects, coerce(col, ft.WithNotNull(src.NotNull)))
+	}
+	input := newCalc(rel.node, projects, nil, out)
+	upsert := len(t.PrimaryKey) > 0 && t.Options["connector"] == "upsert-kafka"
+	if !upsert && input.Mode() != connector.InsertOnly {
+		return nil, errorf(ins, "Table sink 'default_catalog.default_database.%s' doesn't support consuming update changes which is produced by node %s", name, updatingNode(input).Describe())
+	}
+	sink := &Sink{base: base{schema: out}, Input: input, Table: t, Upsert: upsert}
+	if err := finalize(sink); err != nil {
+		return nil, err
+	}
+	return sink, nil
+}
+
+func writable(t *catalog.Table, idx []int) types.Schema {
+	var s types.Schema
+	for _, i := range idx {
+		s = append(s, types.Field{Name: t.Columns[i].Name, Type: t.Columns[i].Type})
+	}
+	return s
+}
+
+func schemaText(s types.Schema) string {
+	parts := make([]string, len(s))
+	for i, f := range s {
+		parts[i] = f.Name + ": " + f.Type.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+// updatingNode finds the node that first produces updates.
+func updatingNode(n Node) Node {
+	for _, in := range n.Inputs() {
+		if in.Mode() != connector.InsertOnly {
+			return updatingNode(in)
+		}
+	}
+	return n
+}
+
+// newCalc builds a Calc, merging it into an input Calc when possible and
+// dropping it when it is an identity.
+func newCalc(in Node, projects []expr.Expr, filter expr.Expr, out types.Schema) Node {
+	if filter == nil && isIdentity(projects, in.Schema(), out) {
+		return in
+	}
+	if c, ok := in.(*Calc); ok {
+		sub := func(col *expr.Column) expr.Expr { return c.Projects[col.Index] }
+		merged := make([]expr.Expr, len(projects))
+		for i, p := range projects {
+			merged[i] = expr.Remap(p, sub)
+		}
+		f := c.Filter
+		if filter != nil {
+			nf := expr.Remap(filter, sub)
+			if f == nil {
+				f = nf
+			} else {
+				f = &expr.Logic{Args: []expr.Expr{f, nf}}
+			}
+		}
+		return &Calc{base: base{schema: out}, Input: c.Input, Projects: merged, Filter: f}
+	}
+	return &Calc{base: base{schema: out}, Input: in, Projects: projects, Filter: filter}
+}
+
+func isIdentity(projects []expr.Expr, in, out types.Schema) bool {
+	if len(projects) != len(in) {
+		return false
+	}
+	for i, p := range projects {
+		c, ok := p.(*expr.Column)
+		if !ok || c.Index != i || in[i].Name != out[i].Name || in[i].Type != out[i].Type {
+			return false
+		}
+	}
+	return true
+}
+
+// identity returns column references for every column of s.
+func identity(s types.Schema) []expr.Expr {
+	out := make([]expr.Expr, len(s))
+	for i, f := range s {
+		out[i] = &expr.Column{Index: i, Name: f.Name, T: f.Type}
+	}
+	return out
+}
+
+// scan plans the read of a table: computed columns, the watermark, and
+// normalization of upsert sources.
+func (b *Binder) scan(t *catalog.Table, ref ast.Node) (Node, error) {
+	schema := t.Schema()
+	s := &Scan{Table: t, Computed: make([]expr.Expr, len(schema))}
+	physical := &scope{}
+	for _, c := range t.Columns {
+		if c.Computed == nil {
+			physical.cols = append(physical.cols, scopeCol{name: c.Name, typ: c.Type})
+		}
+	}
+	for i, c := range t.Columns {
+		if c.Computed == nil {
+			continue
+		}
+		e, err := (&exprBinder{b: b, sc: physical}).bind(c.Computed)
+		if err != nil {
+			return nil, err
+		}
+		// Computed expressions read the physical row; remap to table positions.
+		s.Computed[i] = expr.Remap(e, func(col *expr.Column) expr.Expr {
+			return &expr.Column{Index: schema.Index(col.Name), Name: col.Name, T: col.T}
+		})
+	}
+	if t.Watermark != nil {
+		e, err := (&exprBinder{b: b, sc: newScope("", schema)}).bind(t.Watermark.Expr)
+		if err != nil {
+			return nil, err
+		}
+		s.Watermark = e
+		i := schema.Index(t.Watermark.Column)
+		schema[i].Type.Attr = types.RowTime
+	}
+	s.schema = schema
+	s.Upsert = t.Options["connector"] == "upsert-kafka"
+	if m, ok := t.Options["scan.bounded.mode"]; ok && m != "unbounded" {
+		s.Bounded = true
+	}
+	if s.Upsert {
+		if len(t.PrimaryKey) == 0 {
+			return nil, errorf(ref, "table '%s' uses upsert-kafka but declares no PRIMARY KEY", t.Name)
+		}
+		return &Normalize{base: base{schema: schema}, Input: s, Keys: t.PrimaryKeyIndexes()}, nil
+	}
+	return s, nil
+}
+
+// constRow evaluates a VALUES row at plan time.
+func (b *Binder) constRow(es []expr.Expr) (types.Row, error) {
+	row := make(types.Row, len(es))
+	ctx := &expr.Context{Fn: &fn.Context{Loc: b.loc()}}
+	for i, e := range es {
+		v, err := expr.Compile(e)(ctx, nil)
+		if err != nil {
+			return nil, err
+		}
+		row[i] = v
+	}
+	return row, nil
+}
+
+func exprTextAST(e ast.Expr) string { return parser.FormatExpr(e) }

@@ -1,0 +1,688 @@
+package planner
+
+import (
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/sluicesql/sluice/internal/expr"
+	"github.com/sluicesql/sluice/internal/expr/fn"
+	"github.com/sluicesql/sluice/internal/sql/ast"
+	"github.com/sluicesql/sluice/internal/sql/parser"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// exprBinder binds scalar expressions over a scope. hook, when set, is
+// consulted first for every node: it lets aggregation and window-function
+// binding substitute already computed columns.
+type exprBinder struct {
+	b     *Binder
+	sc    *scope
+	hook  func(e ast.Expr) (expr.Expr, bool, error)
+	where string // clause name for "not allowed here" errors
+}
+
+func (x *exprBinder) bind(e ast.Expr) (expr.Expr, error) {
+	if x.hook != nil {
+		if out, ok, err := x.hook(e); ok || err != nil {
+			return out, err
+		}
+	}
+	switch n := e.(type) {
+	case *ast.Ident:
+		i, err := x.sc.resolve(n)
+		if err != nil {
+			return nil, err
+		}
+		c := x.sc.cols[i]
+		return &expr.Column{Index: i, Name: c.name, T: c.typ}, nil
+	case *ast.Literal:
+		return literal(n)
+	case *ast.TypedLiteral:
+		v, err := types.ParseValue(n.Type, n.Value, x.b.loc())
+		if err != nil {
+			return nil, errorf(n, "%v", err)
+		}
+		return &expr.Literal{V: v, T: n.Type.WithNotNull(true), Text: n.Type.Plain().String() + " '" + n.Value + "'"}, nil
+	case *ast.IntervalLiteral:
+		return interval(n)
+	case *ast.Unary:
+		in, err := x.bind(n.X)
+		if err != nil {
+			return nil, err
+		}
+		switch n.Op {
+		case "NOT":
+			if err := wantBoolean(n.X, in); err != nil {
+				return nil, err
+			}
+			return &expr.Not{X: in}, nil
+		case "+":
+			return in, nil
+		}
+		return x.call(n, "NEG", []expr.Expr{in}, nil)
+	case *ast.Binary:
+		return x.binary(n)
+	case *ast.Between:
+		return x.between(n)
+	case *ast.In:
+		return x.in(n)
+	case *ast.Like:
+		args := []ast.Expr{n.X, n.Pattern}
+		if n.Escape != nil {
+			args = append(args, n.Escape)
+		}
+		name := "LIKE"
+		if n.Similar {
+			name = "SIMILAR TO"
+		}
+		out, err := x.callAST(n, name, args)
+		if err != nil || !n.Not {
+			return out, err
+		}
+		return &expr.Not{X: out}, nil
+	case *ast.IsPredicate:
+		return x.isPredicate(n)
+	case *ast.IsDistinctFrom:
+		name := "IS DISTINCT FROM"
+		if n.Not {
+			name = "IS NOT DISTINCT FROM"
+		}
+		return x.callAST(n, name, []ast.Expr{n.L, n.R})
+	case *ast.Case:
+		return x.caseExpr(n)
+	case *ast.Cast:
+		in, err := x.bind(n.X)
+		if err != nil {
+			return nil, err
+		}
+		if in.Type().Kind != types.Null && !types.CanCast(in.Type(), n.Type) {
+			return nil, errorf(n, "Cast function cannot convert value of type %s to type %s", in.Type().Plain(), n.Type)
+		}
+		t := n.Type.WithNotNull(in.Type().NotNull && !n.Try)
+		if in.Type().Kind == types.Null {
+			return &expr.Literal{V: types.NullValue, T: t.WithNotNull(false), Text: "null:" + t.String()}, nil
+		}
+		return &expr.Cast{X: in, T: t, Try: n.Try}, nil
+	case *ast.FuncCall:
+		return x.funcCall(n)
+	case *ast.SubqueryExpr:
+		return nil, errorf(n, "subqueries in expressions are not supported yet")
+	case *ast.RowExpr:
+		return nil, errorf(n, "ROW values are not supported yet")
+	case *ast.Descriptor:
+		return nil, errorf(n, "DESCRIPTOR is only allowed as an argument of a window table function")
+	case *ast.TableArg:
+		return nil, errorf(n, "TABLE arguments are only allowed in table functions")
+	case *ast.TimeUnitExpr:
+		return nil, errorf(n, "unexpected time unit %s", n.Unit)
+	}
+	return nil, errorf(e, "unsupported expression")
+}
+
+func wantBoolean(n ast.Node, e expr.Expr) error {
+	if k := e.Type().Kind; k != types.Boolean && k != types.Null {
+		return errorf(n, "expected a BOOLEAN expression, got %s", e.Type().Plain())
+	}
+	return nil
+}
+
+// literal types numbers the way Flink does: integers as INT (BIGINT when
+// they do not fit), decimals as DECIMAL(p, s), exponents as DOUBLE; strings
+// as CHAR(n) NOT NULL.
+func literal(n *ast.Literal) (expr.Expr, error) {
+	switch n.Kind {
+	case ast.NullLit:
+		return &expr.Literal{V: types.NullValue, T: types.NullType, Text: "null"}, nil
+	case ast.BoolLit:
+		b := strings.EqualFold(n.Text, "TRUE")
+		return &expr.Literal{V: types.BoolValue(b), T: types.BooleanType.WithNotNull(true), Text: strings.ToLower(n.Text)}, nil
+	case ast.StringLit:
+		t := types.Type{Kind: types.Char, Length: max(1, len([]rune(n.Text))), NotNull: true}
+		if n.Text == "" {
+			t = types.Type{Kind: types.Char, Length: 0, NotNull: true}
+		}
+		return &expr.Literal{V: types.StringValue(n.Text), T: t, Text: "'" + strings.ReplaceAll(n.Text, "'", "''") + "'"}, nil
+	case ast.BinaryLit:
+		b, err := hexBytes(n.Text)
+		if err != nil {
+			return nil, errorf(n, "invalid binary literal: %v", err)
+		}
+		return &expr.Literal{V: types.StringValue(string(b)), T: types.Type{Kind: types.Binary, Length: len(b), NotNull: true}, Text: "X'" + n.Text + "'"}, nil
+	}
+	text := n.Text
+	if strings.ContainsAny(text, "eE") {
+		f, err := strconv.ParseFloat(text, 64)
+		if err != nil {
+			return nil, errorf(n, "invalid number %s", text)
+		}
+		return &expr.Literal{V: types.FloatValue(f), T: types.DoubleType.WithNotNull(true), Text: text}, nil
+	}
+	if !strings.Contains(text, ".") {
+		i, err := strconv.ParseInt(text, 10, 64)
+		if err != nil {
+			return nil, errorf(n, "number %s is out of range", text)
+		}
+		t := types.IntType
+		if i > math.MaxInt32 || i < math.MinInt32 {
+			t = types.BigIntType
+		}
+		return &expr.Literal{V: types.IntValue(i), T: t.WithNotNull(true), Text: text}, nil
+	}
+	intPart, frac, _ := strings.Cut(text, ".")
+	intPart = strings.TrimLeft(intPart, "0")
+	digits := intPart + frac
+	p, s := max(len(strings.TrimLeft(digits, "0")), len(frac), 1), len(frac)
+	if p < s {
+		p = s
+	}
+	if p > 18 {
+		return nil, errorf(n, "DECIMAL literal %s needs precision %d; precision above 18 is not supported yet", text, p)
+	}
+	u, ok := new(big.Int).SetString(digits, 10)
+	if !ok && digits != "" {
+		return nil, errorf(n, "invalid number %s", text)
+	}
+	var unscaled int64
+	if u != nil {
+		unscaled = u.Int64()
+	}
+	return &expr.Literal{V: types.IntValue(unscaled), T: types.DecimalType(p, s).WithNotNull(true), Text: text}, nil
+}
+
+func hexBytes(s string) ([]byte, error) {
+	if len(s)%2 != 0 {
+		return nil, strconv.ErrSyntax
+	}
+	out := make([]byte, len(s)/2)
+	for i := range out {
+		v, err := strconv.ParseUint(s[2*i:2*i+2], 16, 8)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = byte(v)
+	}
+	return out, nil
+}
+
+// unitMillis is the length of fixed time units in milliseconds.
+var unitMillis = map[ast.TimeUnit]int64{
+	ast.Day: 86400000, ast.Hour: 3600000, ast.Minute: 60000, ast.Second: 1000, ast.Millisecond: 1,
+}
+
+// interval evaluates an interval literal: day-time intervals in
+// milliseconds, year-month intervals in months.
+func interval(n *ast.IntervalLiteral) (expr.Expr, error) {
+	sign := int64(1)
+	if n.Negative {
+		sign = -1
+	}
+	val := strings.TrimSpace(n.Value)
+	if strings.HasPrefix(val, "-") {
+		sign, val = -sign, val[1:]
+	}
+	text := "INTERVAL '" + n.Value + "' " + string(n.Unit)
+	if n.ToUnit != "" {
+		text += " TO " + string(n.ToUnit)
+	}
+	if n.Unit == ast.Year || n.Unit == ast.Month || n.Unit == ast.Quarter {
+		months, err := yearMonth(n, val)
+		if err != nil {
+			return nil, err
+		}
+		return &expr.Literal{V: types.IntValue(sign * months), T: types.Type{Kind: types.IntervalYearMonth, NotNull: true}, Text: text}, nil
+	}
+	ms, err := dayTime(n, val)
+	if err != nil {
+		return nil, err
+	}
+	return &expr.Literal{V: types.IntValue(sign * ms), T: types.Type{Kind: types.IntervalDayTime, NotNull: true, Precision: 3}, Text: text}, nil
+}
+
+func yearMonth(n *ast.IntervalLiteral, val string) (int64, error) {
+	bad := errorf(n, "invalid interval literal '%s' for %s", n.Value, n.Unit)
+	if n.ToUnit == ast.Month && n.Unit == ast.Year {
+		y, m, ok := strings.Cut(val, "-")
+		yi, e1 := strconv.ParseInt(y, 10, 64)
+		mi, e2 := strconv.ParseInt(m, 10, 64)
+		if !ok || e1 != nil || e2 != nil {
+			return 0, bad
+		}
+		return yi*12 + mi, nil
+	}
+	v, err := strconv.ParseInt(val, 10, 64)
+	if err != nil {
+		return 0, bad
+	}
+	switch n.Unit {
+	case ast.Year:
+		return v * 12, nil
+	case ast.Quarter:
+		return v * 3, nil
+	}
+	return v, nil
+}
+
+// dayTime parses 'n' for a single unit, or 'd hh:mm:ss.fff'-style values
+// for unit TO unit ranges.
+func dayTime(n *ast.IntervalLiteral, val string) (int64, error) {
+	bad := errorf(n, "invalid interval literal '%s' for %s", n.Value, n.Unit)
+	if _, ok := unitMillis[n.Unit]; !ok {
+		return 0, errorf(n, "unsupported interval unit %s", n.Unit)
+	}
+	if n.ToUnit == "" {
+		if n.Unit == ast.Second {
+			f, err := strconv.ParseFloat(val, 64)
+			if err != nil {
+				return 0, bad
+			}
+			return int64(math.Round(f * 1000)), nil
+		}
+		v, err := strconv.ParseInt(val, 10, 64)
+		if err != nil {
+			return 0, bad
+		}
+		return v * unitMillis[n.Unit], nil
+	}
+	order := []ast.TimeUnit{ast.Day, ast.Hour, ast.Minute, ast.Second}
+	start, end := -1, -1
+	for i, u := range order {
+		if u == n.Unit {
+			start = i
+		}
+		if u == n.ToUnit {
+			end = i
+		}
+	}
+	if start < 0 || end <= start {
+		return 0, bad
+	}
+	fields := strings.FieldsFunc(val, func(r rune) bool { return r == ' ' || r == ':' })
+	if len(fields) != end-start+1 {
+		return 0, bad
+	}
+	var total int64
+	for i, f := range fields {
+		u := order[start+i]
+		if u == ast.Second {
+			sec, err := strconv.ParseFloat(f, 64)
+			if err != nil {
+				return 0, bad
+			}
+			total += int64(math.Round(sec * 1000))
+			continue
+		}
+		v, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return 0, bad
+		}
+		total += v * unitMillis[u]
+	}
+	return total, nil
+}
+
+func (x *exprBinder) binary(n *ast.Binary) (expr.Expr, error) {
+	if n.Op == "AND" || n.Op == "OR" {
+		l, err := x.bind(n.L)
+		if err != nil {
+			return nil, err
+		}
+		r, err := x.bind(n.R)
+		if err != nil {
+			return nil, err
+		}
+		if err := wantBoolean(n.L, l); err != nil {
+			return nil, err
+		}
+		if err := wantBoolean(n.R, r); err != nil {
+			return nil, err
+		}
+		or := n.Op == "OR"
+		var args []expr.Expr
+		for _, a := range []expr.Expr{l, r} {
+			if lg, ok := a.(*expr.Logic); ok && lg.Or == or {
+				args = append(args, lg.Args...)
+			} else {
+				args = append(args, a)
+			}
+		}
+		return &expr.Logic{Or: or, Args: args}, nil
+	}
+	return x.callAST(n, n.Op, []ast.Expr{n.L, n.R})
+}
+
+func (x *exprBinder) between(n *ast.Between) (expr.Expr, error) {
+	v, err := x.bind(n.X)
+	if err != nil {
+		return nil, err
+	}
+	lo, err := x.bind(n.Lo)
+	if err != nil {
+		return nil, err
+	}
+	hi, err := x.bind(n.Hi)
+	if err != nil {
+		return nil, err
+	}
+	ge, err := x.call(n, ">=", []expr.Expr{v, lo}, nil)
+	if err != nil {
+		return nil, err
+	}
+	le, err := x.call(n, "<=", []expr.Expr{v, hi}, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out expr.Expr = &expr.Logic{Args: []expr.Expr{ge, le}}
+	if n.Symmetric {
+		ge2, _ := x.call(n, ">=", []expr.Expr{v, hi}, nil)
+		le2, _ := x.call(n, "<=", []expr.Expr{v, lo}, nil)
+		out = &expr.Logic{Or: true, Args: []expr.Expr{out, &expr.Logic{Args: []expr.Expr{ge2, le2}}}}
+	}
+	if n.Not {
+		out = &expr.Not{X: out}
+	}
+	return out, nil
+}
+
+func (x *exprBinder) in(n *ast.In) (expr.Expr, error) {
+	if n.Subquery != nil {
+		return nil, errorf(n, "IN with a subquery is not supported yet")
+	}
+	v, err := x.bind(n.X)
+	if err != nil {
+		return nil, err
+	}
+	out := &expr.In{X: v, Neg: n.Not}
+	eq, _ := fn.LookupScalar("=")
+	for _, item := range n.List {
+		it, err := x.bind(item)
+		if err != nil {
+			return nil, err
+		}
+		_, ev, err := eq.Bind([]fn.Arg{{Type: v.Type()}, {Type: it.Type()}})
+		if err != nil {
+			return nil, errorf(item, "cannot compare %s with %s in IN list", v.Type().Plain(), it.Type().Plain())
+		}
+		out.List = append(out.List, it)
+		out.Eq = append(out.Eq, ev)
+	}
+	return out, nil
+}
+
+func (x *exprBinder) isPredicate(n *ast.IsPredicate) (expr.Expr, error) {
+	v, err := x.bind(n.X)
+	if err != nil {
+		return nil, err
+	}
+	var out expr.Expr
+	switch n.What {
+	case "NULL", "UNKNOWN":
+		return &expr.IsNull{X: v, Neg: n.Not}, nil
+	case "TRUE":
+		out = &expr.Coalesce{Args: []expr.Expr{v, falseLit()}, T: types.BooleanType.WithNotNull(true)}
+	default:
+		out = &expr.Coalesce{Args: []expr.Expr{&expr.Not{X: v}, falseLit()}, T: types.BooleanType.WithNotNull(true)}
+	}
+	if n.Not {
+		out = &expr.Not{X: out}
+	}
+	return out, nil
+}
+
+func falseLit() expr.Expr {
+	return &expr.Literal{V: types.BoolValue(false), T: types.BooleanType.WithNotNull(true), Text: "false"}
+}
+
+// commonType finds the type all of es can be converted to, or an error at n.
+func commonType(n ast.Node, what string, es ...expr.Expr) (types.Type, error) {
+	var t types.Type
+	first := true
+	for _, e := range es {
+		if e == nil {
+			continue
+		}
+		if first {
+			t, first = e.Type().Plain(), false
+			continue
+		}
+		c, ok := types.CommonType(t, e.Type().Plain())
+		if !ok {
+			return t, errorf(n, "cannot find a common type for %s: %s and %s", what, t, e.Type().Plain())
+		}
+		t = c
+	}
+	if first {
+		return types.NullType, nil
+	}
+	return t, nil
+}
+
+// coerce wraps e in a cast to t when its kind or parameters differ.
+func coerce(e expr.Expr, t types.Type) expr.Expr {
+	et := e.Type()
+	if types.Equal(et.WithNotNull(t.NotNull), t) {
+		return e
+	}
+	if et.Kind == types.Null {
+		return &expr.Literal{V: types.NullValue, T: t.WithNotNull(false), Text: "null:" + t.String()}
+	}
+	return &expr.Cast{X: e, T: t.WithNotNull(et.NotNull && t.NotNull)}
+}
+
+func (x *exprBinder) caseExpr(n *ast.Case) (expr.Expr, error) {
+	out := &expr.Case{}
+	var operand expr.Expr
+	if n.Operand != nil {
+		var err error
+		if operand, err = x.bind(n.Operand); err != nil {
+			return nil, err
+		}
+	}
+	results := []expr.Expr{}
+	for _, w := range n.Whens {
+		var cond expr.Expr
+		var err error
+		if operand != nil {
+			v, err := x.bind(w.Cond)
+			if err != nil {
+				return nil, err
+			}
+			if cond, err = x.call(w, "=", []expr.Expr{operand, v}, nil); err != nil {
+				return nil, err
+			}
+		} else if cond, err = x.bind(w.Cond); err != nil {
+			return nil, err
+		} else if err := wantBoolean(w.Cond, cond); err != nil {
+			return nil, err
+		}
+		then, err := x.bind(w.Result)
+		if err != nil {
+			return nil, err
+		}
+		out.Whens = append(out.Whens, expr.When{Cond: cond, Then: then})
+		results = append(results, then)
+	}
+	if n.Else != nil {
+		e, err := x.bind(n.Else)
+		if err != nil {
+			return nil, err
+		}
+		out.Else = e
+		results = append(results, e)
+	}
+	t, err := commonType(n, "CASE branches", results...)
+	if err != nil {
+		return nil, err
+	}
+	notNull := n.Else != nil
+	for _, r := range results {
+		notNull = notNull && r.Type().NotNull
+	}
+	t = t.WithNotNull(notNull)
+	for i := range out.Whens {
+		out.Whens[i].Then = coerce(out.Whens[i].Then, t)
+	}
+	if out.Else != nil {
+		out.Else = coerce(out.Else, t)
+	}
+	out.T = t
+	return out, nil
+}
+
+func (x *exprBinder) funcCall(n *ast.FuncCall) (expr.Expr, error) {
+	if n.Over != nil {
+		return nil, errorf(n, "window function %s is only supported in the select list of a Top-N or deduplication query", n.Name)
+	}
+	if _, ok := fn.LookupAggregate(n.Name); ok {
+		return nil, errorf(n, "aggregate function %s is not allowed %s", n.Name, x.whereText())
+	}
+	switch n.Name {
+	case "CURRENT_WATERMARK":
+		if len(n.Args) != 1 {
+			return nil, errorf(n, "CURRENT_WATERMARK expects one rowtime attribute argument")
+		}
+		a, err := x.bind(n.Args[0])
+		if err != nil {
+			return nil, err
+		}
+		if a.Type().Attr != types.RowTime {
+			return nil, errorf(n.Args[0], "CURRENT_WATERMARK expects a rowtime attribute, got %s", a.Type())
+		}
+		return &expr.CurrentWatermark{T: a.Type().Plain().Nullable()}, nil
+	case "COALESCE":
+		args, err := x.bindAll(n.Args)
+		if err != nil {
+			return nil, err
+		}
+		t, err := commonType(n, "COALESCE arguments", args...)
+		if err != nil {
+			return nil, err
+		}
+		notNull := false
+		for _, a := range args {
+			notNull = notNull || a.Type().NotNull
+		}
+		t = t.WithNotNull(notNull)
+		for i := range args {
+			args[i] = coerce(args[i], t)
+		}
+		return &expr.Coalesce{Args: args, T: t}, nil
+	}
+	args := make([]expr.Expr, 0, len(n.Args)+1)
+	units := make([]string, 0, len(n.Args)+1)
+	if n.TrimMode != "" || n.Name == "TRIM" {
+		mode := n.TrimMode
+		if mode == "" {
+			mode = "BOTH"
+		}
+		args = append(args, nil)
+		units = append(units, mode)
+	}
+	for _, a := range n.Args {
+		if u, ok := a.(*ast.TimeUnitExpr); ok {
+			args = append(args, nil)
+			units = append(units, string(u.Unit))
+			continue
+		}
+		e, err := x.bind(a)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, e)
+		units = append(units, "")
+	}
+	return x.call(n, n.Name, args, units)
+}
+
+func (x *exprBinder) whereText() string {
+	if x.where == "" {
+		return "here"
+	}
+	return "in " + x.where
+}
+
+func (x *exprBinder) bindAll(es []ast.Expr) ([]expr.Expr, error) {
+	out := make([]expr.Expr, len(es))
+	for i, e := range es {
+		b, err := x.bind(e)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = b
+	}
+	return out, nil
+}
+
+func (x *exprBinder) callAST(n ast.Node, name string, args []ast.Expr) (expr.Expr, error) {
+	bound, err := x.bindAll(args)
+	if err != nil {
+		return nil, err
+	}
+	return x.call(n, name, bound, nil)
+}
+
+// call binds a built-in scalar; nil args with a units entry are bare units.
+func (x *exprBinder) call(n ast.Node, name string, args []expr.Expr, units []string) (expr.Expr, error) {
+	f, ok := fn.LookupScalar(name)
+	if !ok {
+		return nil, errorf(n, "No match found for function signature %s; unknown function '%s'", name, name)
+	}
+	fargs := make([]fn.Arg, len(args))
+	for i, a := range args {
+		if a == nil {
+			fargs[i] = fn.Arg{Unit: units[i]}
+			continue
+		}
+		fargs[i] = fn.Arg{Type: a.Type()}
+		if lit, ok := a.(*expr.Literal); ok {
+			v := lit.V
+			fargs[i].Const = &v
+		}
+	}
+	t, ev, err := f.Bind(fargs)
+	if err != nil {
+		return nil, errorf(n, "%v", err)
+	}
+	for i, a := range args {
+		if a == nil {
+			args[i] = &expr.Literal{V: types.Value{}, T: types.NullType, Text: units[i]}
+		}
+	}
+	call := &expr.Call{Name: f.Name, Args: args, T: t, Eval: ev, Units: units}
+	if !f.Dynamic && allLiterals(args) {
+		return x.fold(call), nil
+	}
+	return call, nil
+}
+
+func allLiterals(args []expr.Expr) bool {
+	for _, a := range args {
+		if _, ok := a.(*expr.Literal); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// fold evaluates a call on constants at plan time in the session time zone
+// (as Flink's planner reduces constant expressions); errors stay run-time
+// errors.
+func (x *exprBinder) fold(c *expr.Call) expr.Expr {
+	v, err := expr.Compile(c)(&expr.Context{Fn: &fn.Context{Loc: x.b.loc()}}, nil)
+	if err != nil {
+		return c
+	}
+	return &expr.Literal{V: v, T: c.T, Text: c.String()}
+}
+
+// exprName is the column name Flink gives a select item without alias.
+func exprName(e ast.Expr, i int) string {
+	if id, ok := e.(*ast.Ident); ok {
+		return id.Parts[len(id.Parts)-1]
+	}
+	return "EXPR$" + strconv.Itoa(i)
+}
+
+// sameExpr reports whether two expressions are written the same way.
+func sameExpr(a, b ast.Expr) bool { return parser.FormatExpr(a) == parser.FormatExpr(b) }

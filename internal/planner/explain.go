@@ -1,0 +1,326 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sluicesql/sluice/internal/connector"
+	"github.com/sluicesql/sluice/internal/expr"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// Inputs implements Node.
+func (n *Scan) Inputs() []Node { return nil }
+
+// Inputs implements Node.
+func (n *Values) Inputs() []Node { return nil }
+
+// Inputs implements Node.
+func (n *Calc) Inputs() []Node { return []Node{n.Input} }
+
+// Inputs implements Node.
+func (n *Normalize) Inputs() []Node { return []Node{n.Input} }
+
+// Inputs implements Node.
+func (n *GroupAggregate) Inputs() []Node { return []Node{n.Input} }
+
+// Inputs implements Node.
+func (n *WindowTableFunction) Inputs() []Node { return []Node{n.Input} }
+
+// Inputs implements Node.
+func (n *WindowAggregate) Inputs() []Node { return []Node{n.Input} }
+
+// Inputs implements Node.
+func (n *Rank) Inputs() []Node { return []Node{n.Input} }
+
+// Inputs implements Node.
+func (n *Deduplicate) Inputs() []Node { return []Node{n.Input} }
+
+// Inputs implements Node.
+func (n *Join) Inputs() []Node { return []Node{n.Left, n.Right} }
+
+// Inputs implements Node.
+func (n *Union) Inputs() []Node { return n.Items }
+
+// Inputs implements Node.
+func (n *Limit) Inputs() []Node { return []Node{n.Input} }
+
+// Inputs implements Node.
+func (n *Sort) Inputs() []Node { return []Node{n.Input} }
+
+// Inputs implements Node.
+func (n *Sink) Inputs() []Node { return []Node{n.Input} }
+
+// Inputs implements Node.
+func (n *Collect) Inputs() []Node { return []Node{n.Input} }
+
+// Mode implements Node.
+func (n *Scan) Mode() Mode {
+	if n.Upsert {
+		return connector.Upsert
+	}
+	return connector.InsertOnly
+}
+
+// Mode implements Node.
+func (n *Values) Mode() Mode { return connector.InsertOnly }
+
+// Mode implements Node.
+func (n *Calc) Mode() Mode { return n.Input.Mode() }
+
+// Mode implements Node.
+func (n *Normalize) Mode() Mode { return connector.Retract }
+
+// Mode implements Node.
+func (n *GroupAggregate) Mode() Mode { return connector.Retract }
+
+// Mode implements Node.
+func (n *WindowTableFunction) Mode() Mode { return n.Input.Mode() }
+
+// Mode implements Node.
+func (n *WindowAggregate) Mode() Mode { return connector.InsertOnly }
+
+// Mode implements Node.
+func (n *Rank) Mode() Mode {
+	if n.Window != nil {
+		return connector.InsertOnly
+	}
+	return connector.Retract
+}
+
+// Mode implements Node.
+func (n *Deduplicate) Mode() Mode {
+	if n.Window != nil || (!n.KeepLast && !n.RowTime) {
+		return connector.InsertOnly
+	}
+	return connector.Retract
+}
+
+// Mode implements Node.
+func (n *Join) Mode() Mode {
+	if n.Kind == InnerJoin && n.Left.Mode() == connector.InsertOnly && n.Right.Mode() == connector.InsertOnly {
+		return connector.InsertOnly
+	}
+	return connector.Retract
+}
+
+// Mode implements Node.
+func (n *IntervalJoin) Mode() Mode { return connector.InsertOnly }
+
+// Mode implements Node.
+func (n *Union) Mode() Mode {
+	m := connector.InsertOnly
+	for _, in := range n.Items {
+		if in.Mode() != connector.InsertOnly {
+			m = connector.Retract
+		}
+	}
+	return m
+}
+
+// Mode implements Node.
+func (n *Limit) Mode() Mode { return connector.InsertOnly }
+
+// Mode implements Node.
+func (n *Sort) Mode() Mode { return connector.InsertOnly }
+
+// Mode implements Node.
+func (n *Sink) Mode() Mode { return n.Input.Mode() }
+
+// Mode implements Node.
+func (n *Collect) Mode() Mode { return n.Input.Mode() }
+
+func names(s types.Schema, cols []int) string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = s[c].Name
+	}
+	return strings.Join(out, ", ")
+}
+
+// Describe implements Node.
+func (n *Scan) Describe() string {
+	return fmt.Sprintf("TableSourceScan(table=[[default_catalog, default_database, %s]], fields=[%s])", n.Table.Name, strings.Join(n.schema.Names(), ", "))
+}
+
+// Describe implements Node.
+func (n *Values) Describe() string {
+	return fmt.Sprintf("Values(tuples=[%d rows], values=[%s])", len(n.Rows), strings.Join(n.schema.Names(), ", "))
+}
+
+// Describe implements Node.
+func (n *Calc) Describe() string {
+	in := n.Input.Schema()
+	items := make([]string, len(n.Projects))
+	for i, p := range n.Projects {
+		items[i] = exprText(p, in)
+		if c, ok := p.(*expr.Column); !ok || in[c.Index].Name != n.schema[i].Name {
+			items[i] += " AS " + n.schema[i].Name
+		}
+	}
+	s := "Calc(select=[" + strings.Join(items, ", ") + "]"
+	if n.Filter != nil {
+		s += ", where=[" + exprText(n.Filter, in) + "]"
+	}
+	return s + ")"
+}
+
+// exprText renders e naming the columns of in.
+func exprText(e expr.Expr, in types.Schema) string {
+	return expr.Remap(e, func(c *expr.Column) expr.Expr {
+		return &expr.Column{Index: c.Index, Name: in[c.Index].Name, T: c.T}
+	}).String()
+}
+
+// Describe implements Node.
+func (n *Normalize) Describe() string {
+	return fmt.Sprintf("ChangelogNormalize(key=[%s])", names(n.Input.Schema(), n.Keys))
+}
+
+func aggSelect(in, out types.Schema, keys []int, aggs []AggCall) string {
+	items := make([]string, 0, len(keys)+len(aggs))
+	for _, k := range keys {
+		items = append(items, in[k].Name)
+	}
+	for i, a := range aggs {
+		items = append(items, a.String(in)+" AS "+out[len(keys)+i].Name)
+	}
+	return strings.Join(items, ", ")
+}
+
+// Describe implements Node.
+func (n *GroupAggregate) Describe() string {
+	in := n.Input.Schema()
+	if len(n.Keys) == 0 {
+		return fmt.Sprintf("GroupAggregate(select=[%s])", aggSelect(in, n.schema, n.Keys, n.Aggs))
+	}
+	return fmt.Sprintf("GroupAggregate(groupBy=[%s], select=[%s])", names(in, n.Keys), aggSelect(in, n.schema, n.Keys, n.Aggs))
+}
+
+// Describe implements Node.
+func (n *WindowTableFunction) Describe() string {
+	return fmt.Sprintf("WindowTableFunction(window=[%s])", n.Window.String(n.Input.Schema()))
+}
+
+// Describe implements Node.
+func (n *WindowAggregate) Describe() string {
+	in := n.Input.Schema()
+	s := "WindowAggregate("
+	if len(n.Keys) > 0 {
+		s += "groupBy=[" + names(in, n.Keys) + "], "
+	}
+	return s + fmt.Sprintf("window=[%s], select=[%s, start('w$) AS window_start, end('w$) AS window_end, rowtime('w$) AS window_time])", n.Window.String(in), aggSelect(in, n.schema, n.Keys, n.Aggs))
+}
+
+func orderText(in types.Schema, keys []SortKey) string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		dir := "ASC"
+		if k.Desc {
+			dir = "DESC"
+		}
+		out[i] = in[k.Col].Name + " " + dir
+	}
+	return strings.Join(out, ", ")
+}
+
+// Describe implements Node.
+func (n *Rank) Describe() string {
+	in := n.Input.Schema()
+	kind := "Rank"
+	if n.Window != nil {
+		kind = "WindowRank"
+	}
+	return fmt.Sprintf("%s(rankType=[ROW_NUMBER], rankRange=[rankStart=%d, rankEnd=%d], partitionBy=[%s], orderBy=[%s], select=[%s%s])",
+		kind, n.Start, n.End, names(in, n.PartitionKeys), orderText(in, n.Order), strings.Join(in.Names(), ", "), map[bool]string{true: ", w0$o0", false: ""}[n.OutputRankNumber])
+}
+
+// Describe implements Node.
+func (n *Deduplicate) Describe() string {
+	in := n.Input.Schema()
+	keep := "FirstRow"
+	if n.KeepLast {
+		keep = "LastRow"
+	}
+	kind := "Deduplicate"
+	if n.Window != nil {
+		kind = "WindowDeduplicate"
+	}
+	order := "PROCTIME"
+	if n.RowTime {
+		order = "ROWTIME"
+	}
+	return fmt.Sprintf("%s(keep=[%s], key=[%s], order=[%s])", kind, keep, names(in, n.Keys), order)
+}
+
+func (n *Join) joinText() string {
+	ls, rs := n.Left.Schema(), n.Right.Schema()
+	both := append(append(types.Schema{}, ls...), rs...)
+	conds := make([]string, 0, len(n.LeftKeys)+1)
+	for i := range n.LeftKeys {
+		conds = append(conds, fmt.Sprintf("=(%s, %s)", ls[n.LeftKeys[i]].Name, rs[n.RightKeys[i]].Name))
+	}
+	if n.Cond != nil {
+		conds = append(conds, exprText(n.Cond, both))
+	}
+	where := strings.Join(conds, ", ")
+	if len(conds) > 1 {
+		where = "AND(" + where + ")"
+	}
+	return fmt.Sprintf("joinType=[%s], where=[%s], select=[%s]", n.Kind, where, strings.Join(n.schema.Names(), ", "))
+}
+
+// Describe implements Node.
+func (n *Join) Describe() string { return "Join(" + n.joinText() + ")" }
+
+// Describe implements Node.
+func (n *IntervalJoin) Describe() string {
+	return fmt.Sprintf("IntervalJoin(%s, windowBounds=[isRowTime=true, leftLowerBound=%d, leftUpperBound=%d, leftTimeIndex=%d, rightTimeIndex=%d])",
+		n.joinText(), -n.Upper/1e6, -n.Lower/1e6, n.LeftTime, n.RightTime)
+}
+
+// Describe implements Node.
+func (n *Union) Describe() string { return "Union(all=[true], union=[" + strings.Join(n.schema.Names(), ", ") + "])" }
+
+// Describe implements Node.
+func (n *Limit) Describe() string { return fmt.Sprintf("Limit(offset=[0], fetch=[%d])", n.N) }
+
+// Describe implements Node.
+func (n *Sort) Describe() string {
+	s := "TemporalSort(orderBy=[" + orderText(n.Input.Schema(), n.Keys) + "]"
+	if n.N >= 0 {
+		s += fmt.Sprintf(", fetch=[%d]", n.N)
+	}
+	return s + ")"
+}
+
+// Describe implements Node.
+func (n *Sink) Describe() string {
+	return fmt.Sprintf("Sink(table=[default_catalog.default_database.%s], fields=[%s])", n.Table.Name, strings.Join(n.Input.Schema().Names(), ", "))
+}
+
+// Describe implements Node.
+func (n *Collect) Describe() string {
+	return fmt.Sprintf("Collect(fields=[%s])", strings.Join(n.schema.Names(), ", "))
+}
+
+// Explain renders the plan as an indented tree, one node per line with its
+// changelog mode, the way Flink's EXPLAIN prints the optimized physical plan.
+func Explain(n Node) string {
+	var b strings.Builder
+	b.WriteString("== Optimized Physical Plan ==\n")
+	explainNode(&b, n, "", "")
+	return b.String()
+}
+
+func explainNode(b *strings.Builder, n Node, first, rest string) {
+	d := n.Describe()
+	mode := "changelogMode=[" + n.Mode().String() + "]"
+	if _, ok := n.(*Sink); ok {
+		mode = "changelogMode=[NONE]"
+	}
+	fmt.Fprintf(b, "%s%s, %s)\n", first, strings.TrimSuffix(d, ")"), mode)
+	for _, in := range n.Inputs() {
+		explainNode(b, in, rest+"+- ", rest+"   ")
+	}
+}

@@ -1,0 +1,192 @@
+package planner
+
+import (
+	"github.com/sluicesql/sluice/internal/expr"
+	"github.com/sluicesql/sluice/internal/sql/ast"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// join plans a join: equality conjuncts between the sides become keys; when
+// both sides carry rowtime attributes and the rest of the condition bounds
+// one by the other, it is an interval join, otherwise a regular join.
+func (b *Binder) join(j *ast.Join) (*relation, error) {
+	l, err := b.from(j.Left)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.from(j.Right)
+	if err != nil {
+		return nil, err
+	}
+	sc := l.sc.join(r.sc)
+	nl := len(l.sc.cols)
+	var cond expr.Expr
+	switch {
+	case len(j.Using) > 0:
+		var eqs []expr.Expr
+		x := &exprBinder{b: b, sc: sc}
+		for _, u := range j.Using {
+			li, err := l.sc.resolve(&ast.Ident{Pos: j.Pos, Parts: []string{u}})
+			if err != nil {
+				return nil, err
+			}
+			ri, err := r.sc.resolve(&ast.Ident{Pos: j.Pos, Parts: []string{u}})
+			if err != nil {
+				return nil, err
+			}
+			eq, err := x.call(j, "=", []expr.Expr{
+				&expr.Column{Index: li, Name: u, T: l.sc.cols[li].typ},
+				&expr.Column{Index: nl + ri, Name: u, T: r.sc.cols[ri].typ}}, nil)
+			if err != nil {
+				return nil, err
+			}
+			eqs = append(eqs, eq)
+		}
+		cond = and(eqs)
+	case j.On != nil:
+		if cond, err = (&exprBinder{b: b, sc: sc, where: "a join condition"}).bind(j.On); err != nil {
+			return nil, err
+		}
+		if err := wantBoolean(j.On, cond); err != nil {
+			return nil, err
+		}
+	}
+	kind := map[ast.JoinKind]JoinKind{ast.InnerJoin: InnerJoin, ast.CrossJoin: InnerJoin, ast.LeftJoin: LeftJoin, ast.RightJoin: RightJoin, ast.FullJoin: FullJoin}[j.Kind]
+	jn := Join{Left: l.node, Right: r.node, Kind: kind}
+	var rest []expr.Expr
+	if cond != nil {
+		for _, c := range conjuncts(cond) {
+			if lk, rk, ok := equiKey(c, nl); ok {
+				jn.LeftKeys = append(jn.LeftKeys, lk)
+				jn.RightKeys = append(jn.RightKeys, rk-nl)
+				continue
+			}
+			rest = append(rest, c)
+		}
+	}
+	ls, rs := l.node.Schema(), r.node.Schema()
+	iv, rest := intervalBounds(rest, ls, rs)
+	var schema types.Schema
+	for i, f := range append(append(types.Schema{}, ls...), rs...) {
+		t := f.Type
+		if iv == nil {
+			t = t.Plain()
+		}
+		if (i < nl && (kind == RightJoin || kind == FullJoin)) || (i >= nl && (kind == LeftJoin || kind == FullJoin)) {
+			t = t.Nullable()
+		}
+		schema = append(schema, types.Field{Name: f.Name, Type: t})
+	}
+	jn.schema = schema
+	jn.Cond = and(rest)
+	out := &scope{cols: append([]scopeCol{}, sc.cols...)}
+	for i := range out.cols {
+		out.cols[i].typ = schema[i].Type
+	}
+	if iv != nil {
+		iv.Join = jn
+		return &relation{node: iv, sc: out}, nil
+	}
+	return &relation{node: &jn, sc: out}, nil
+}
+
+// equiKey recognizes `left_col = right_col` (either order).
+func equiKey(e expr.Expr, nl int) (int, int, bool) {
+	c, ok := e.(*expr.Call)
+	if !ok || c.Name != "=" {
+		return 0, 0, false
+	}
+	a, aok := c.Args[0].(*expr.Column)
+	b, bok := c.Args[1].(*expr.Column)
+	if !aok || !bok {
+		return 0, 0, false
+	}
+	switch {
+	case a.Index < nl && b.Index >= nl:
+		return a.Index, b.Index, true
+	case b.Index < nl && a.Index >= nl:
+		return b.Index, a.Index, true
+	}
+	return 0, 0, false
+}
+
+// timeTerm is `column [+|- interval]` over a rowtime attribute.
+type timeTerm struct {
+	col    int
+	offset int64 // nanoseconds
+}
+
+func asTimeTerm(e expr.Expr) (timeTerm, bool) {
+	if c, ok := e.(*expr.Column); ok {
+		return timeTerm{col: c.Index}, c.T.Attr == types.RowTime
+	}
+	call, ok := e.(*expr.Call)
+	if !ok || (call.Name != "+" && call.Name != "-") || len(call.Args) != 2 {
+		return timeTerm{}, false
+	}
+	c, cok := call.Args[0].(*expr.Column)
+	lit, lok := call.Args[1].(*expr.Literal)
+	if !cok || !lok || c.T.Attr != types.RowTime || lit.T.Kind != types.IntervalDayTime {
+		return timeTerm{}, false
+	}
+	off := lit.V.I * 1e6
+	if call.Name == "-" {
+		off = -off
+	}
+	return timeTerm{col: c.Index, offset: off}, true
+}
+
+// intervalBounds looks for conditions that bound the right side's rowtime
+// by the left side's: right.t >= left.t + lower and right.t <= left.t +
+// upper (strict comparisons shift by one millisecond, as Flink does).
+func intervalBounds(conds []expr.Expr, ls, rs types.Schema) (*IntervalJoin, []expr.Expr) {
+	nl := len(ls)
+	var lower, upper *int64
+	iv := &IntervalJoin{LeftTime: -1, RightTime: -1}
+	var rest []expr.Expr
+	for _, c := range conds {
+		call, ok := c.(*expr.Call)
+		if !ok || len(call.Args) != 2 {
+			rest = append(rest, c)
+			continue
+		}
+		a, aok := asTimeTerm(call.Args[0])
+		b, bok := asTimeTerm(call.Args[1])
+		op := call.Name
+		if !aok || !bok || (a.col < nl) == (b.col < nl) {
+			rest = append(rest, c)
+			continue
+		}
+		// Normalize to: right.t - left.t <op> d.
+		if a.col < nl {
+			a, b = b, a
+			op = map[string]string{"<": ">", "<=": ">=", ">": "<", ">=": "<="}[op]
+		}
+		// a is right, b is left: right.t + a.off <op> left.t + b.off.
+		d := b.offset - a.offset
+		if (iv.LeftTime >= 0 && iv.LeftTime != b.col) || (iv.RightTime >= 0 && iv.RightTime != a.col-nl) {
+			rest = append(rest, c)
+			continue
+		}
+		iv.LeftTime, iv.RightTime = b.col, a.col-nl
+		switch op {
+		case ">=":
+			lower = &d
+		case ">":
+			v := d + 1e6
+			lower = &v
+		case "<=":
+			upper = &d
+		case "<":
+			v := d - 1e6
+			upper = &v
+		default:
+			rest = append(rest, c)
+		}
+	}
+	if lower == nil || upper == nil {
+		return nil, conds
+	}
+	iv.Lower, iv.Upper = *lower, *upper
+	return iv, rest
+}

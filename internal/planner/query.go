@@ -1,0 +1,489 @@
+package planner
+
+import (
+	"math"
+
+	"github.com/sluicesql/sluice/internal/expr"
+	"github.com/sluicesql/sluice/internal/expr/fn"
+	"github.com/sluicesql/sluice/internal/sql/ast"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// unbounded marks a Rank whose range has not been set by a filter yet.
+const unbounded = math.MaxInt64
+
+func (b *Binder) query(q ast.Query) (*relation, error) {
+	switch n := q.(type) {
+	case *ast.Select:
+		return b.selectQuery(n)
+	case *ast.Values:
+		return b.values(n)
+	case *ast.SetOp:
+		return b.setOp(n)
+	case *ast.With:
+		saved := b.ctes
+		b.ctes = map[string]*ast.CTE{}
+		for k, v := range saved {
+			b.ctes[k] = v
+		}
+		for _, c := range n.CTEs {
+			b.ctes[c.Name] = c
+		}
+		defer func() { b.ctes = saved }()
+		return b.query(n.Body)
+	}
+	return nil, errorf(q, "unsupported query")
+}
+
+func (b *Binder) values(v *ast.Values) (*relation, error) {
+	x := &exprBinder{b: b, sc: &scope{}, where: "VALUES"}
+	var rows [][]expr.Expr
+	for _, r := range v.Rows {
+		if len(rows) > 0 && len(r) != len(rows[0]) {
+			return nil, errorf(v, "Values rows have different numbers of columns: %d and %d", len(rows[0]), len(r))
+		}
+		bound, err := x.bindAll(r)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, bound)
+	}
+	if len(rows) == 0 {
+		return nil, errorf(v, "VALUES needs at least one row")
+	}
+	schema := make(types.Schema, len(rows[0]))
+	for c := range schema {
+		col := make([]expr.Expr, len(rows))
+		notNull := true
+		for i, r := range rows {
+			col[i] = r[c]
+			notNull = notNull && r[c].Type().NotNull
+		}
+		t, err := commonType(v, "VALUES column", col...)
+		if err != nil {
+			return nil, err
+		}
+		if t.Kind == types.Char {
+			t = types.Type{Kind: types.Char, Length: maxLength(col)}
+			if !sameLength(col) {
+				t.Kind = types.Varchar
+			}
+		}
+		schema[c] = types.Field{Name: "EXPR$" + itoa(c), Type: t.WithNotNull(notNull)}
+	}
+	out := &Values{base: base{schema: schema}}
+	for _, r := range rows {
+		for c := range r {
+			r[c] = coerce(r[c], schema[c].Type)
+		}
+		row, err := b.constRow(r)
+		if err != nil {
+			return nil, errorf(v, "%v", err)
+		}
+		out.Rows = append(out.Rows, row)
+	}
+	return &relation{node: out, sc: newScope("", schema)}, nil
+}
+
+func maxLength(es []expr.Expr) int {
+	m := 0
+	for _, e := range es {
+		m = max(m, e.Type().Length)
+	}
+	return m
+}
+
+func sameLength(es []expr.Expr) bool {
+	for _, e := range es {
+		if e.Type().Length != es[0].Type().Length {
+			return false
+		}
+	}
+	return true
+}
+
+func itoa(i int) string { return types.FormatValue(types.IntType, types.IntValue(int64(i)), nil) }
+
+func (b *Binder) setOp(s *ast.SetOp) (*relation, error) {
+	if s.Op != "UNION" {
+		return nil, errorf(s, "%s is not supported yet", s.Op)
+	}
+	l, err := b.query(s.Left)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.query(s.Right)
+	if err != nil {
+		return nil, err
+	}
+	ls, rs := l.node.Schema(), r.node.Schema()
+	if len(ls) != len(rs) {
+		return nil, errorf(s, "Column count mismatch in UNION: %d and %d", len(ls), len(rs))
+	}
+	schema := make(types.Schema, len(ls))
+	for i := range ls {
+		t, ok := types.CommonType(ls[i].Type.Plain(), rs[i].Type.Plain())
+		if !ok {
+			return nil, errorf(s, "Type mismatch in column %d of UNION: %s and %s", i+1, ls[i].Type.Plain(), rs[i].Type.Plain())
+		}
+		schema[i] = types.Field{Name: ls[i].Name, Type: t}
+	}
+	cast := func(n Node) Node {
+		ps := identity(n.Schema())
+		for i := range ps {
+			ps[i] = coerce(ps[i], schema[i].Type)
+		}
+		return newCalc(n, ps, nil, schema)
+	}
+	var node Node = &Union{base: base{schema: schema}, Items: []Node{cast(l.node), cast(r.node)}}
+	if !s.All {
+		keys := make([]int, len(schema))
+		for i := range keys {
+			keys[i] = i
+		}
+		node = &GroupAggregate{base: base{schema: schema}, Input: node, Keys: keys}
+	}
+	if len(s.OrderBy) > 0 || s.Limit != nil {
+		return b.orderLimit(&relation{node: node, sc: newScope("", schema)}, s.OrderBy, s.Limit)
+	}
+	return &relation{node: node, sc: newScope("", schema)}, nil
+}
+
+// from binds one FROM item.
+func (b *Binder) from(ref ast.TableRef) (*relation, error) {
+	switch n := ref.(type) {
+	case *ast.TableName:
+		return b.tableName(n)
+	case *ast.SubqueryRef:
+		rel, err := b.query(n.Query)
+		if err != nil {
+			return nil, err
+		}
+		return aliased(rel, n.Alias, n.ColumnAliases, n)
+	case *ast.Join:
+		return b.join(n)
+	case *ast.TableFunctionRef:
+		rel, err := b.windowTVF(n)
+		if err != nil {
+			return nil, err
+		}
+		return aliased(rel, n.Alias, n.ColumnAliases, n)
+	}
+	return nil, errorf(ref, "unsupported FROM item")
+}
+
+// aliased renames a relation's qualifier and, optionally, its columns.
+func aliased(rel *relation, alias string, cols []string, at ast.Node) (*relation, error) {
+	sc := &scope{cols: append([]scopeCol{}, rel.sc.cols...)}
+	for i := range sc.cols {
+		sc.cols[i].qual = alias
+	}
+	if len(cols) > 0 {
+		if len(cols) != len(sc.cols) {
+			return nil, errorf(at, "List of column aliases must have same degree as table; table has %d columns, whereas alias list has %d columns", len(sc.cols), len(cols))
+		}
+		schema := rel.node.Schema()
+		out := make(types.Schema, len(schema))
+		for i := range sc.cols {
+			sc.cols[i].name = cols[i]
+			out[i] = types.Field{Name: cols[i], Type: schema[i].Type}
+		}
+		return &relation{node: newCalc(rel.node, identity(schema), nil, out), sc: sc}, nil
+	}
+	return &relation{node: rel.node, sc: sc}, nil
+}
+
+func (b *Binder) tableName(n *ast.TableName) (*relation, error) {
+	name := n.Name.Parts[len(n.Name.Parts)-1]
+	if n.AsOf != nil {
+		return nil, errorf(n.AsOf, "temporal joins (FOR SYSTEM_TIME AS OF) are not supported yet")
+	}
+	alias := n.Alias
+	if alias == "" {
+		alias = name
+	}
+	if c, ok := b.ctes[name]; ok {
+		rel, err := b.query(c.Query)
+		if err != nil {
+			return nil, err
+		}
+		if rel, err = aliased(rel, name, c.Columns, c); err != nil {
+			return nil, err
+		}
+		return aliased(rel, alias, n.ColumnAliases, n)
+	}
+	if t, ok := b.Catalog.Table(name); ok {
+		node, err := b.scan(t, n)
+		if err != nil {
+			return nil, err
+		}
+		return aliased(&relation{node: node, sc: newScope(alias, node.Schema())}, alias, n.ColumnAliases, n)
+	}
+	if v, ok := b.Catalog.View(name); ok {
+		rel, err := b.query(v.Query)
+		if err != nil {
+			return nil, err
+		}
+		if rel, err = aliased(rel, name, v.Columns, n); err != nil {
+			return nil, err
+		}
+		return aliased(rel, alias, n.ColumnAliases, n)
+	}
+	return nil, errorf(n, "Object '%s' not found", name)
+}
+
+// selectQuery binds SELECT ... FROM ... WHERE ... GROUP BY ... HAVING ...
+// ORDER BY ... LIMIT.
+func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
+	var rel *relation
+	if s.From == nil {
+		v := &Values{base: base{schema: types.Schema{}}, Rows: []types.Row{{}}}
+		rel = &relation{node: v, sc: &scope{}}
+	} else {
+		var err error
+		if rel, err = b.from(s.From); err != nil {
+			return nil, err
+		}
+	}
+	if s.Where != nil {
+		if agg := findAggregates(s.Where); len(agg) > 0 {
+			return nil, errorf(agg[0], "Aggregate functions are not allowed in WHERE")
+		}
+		f, err := (&exprBinder{b: b, sc: rel.sc, where: "WHERE"}).bind(s.Where)
+		if err != nil {
+			return nil, err
+		}
+		if err := wantBoolean(s.Where, f); err != nil {
+			return nil, err
+		}
+		node, rest := foldRank(rel.node, f)
+		schema := node.Schema()
+		if rest != nil {
+			node = newCalc(node, identity(schema), rest, schema)
+		}
+		rel = &relation{node: node, sc: rel.sc}
+	}
+	items, err := expandStars(s.Items, rel.sc)
+	if err != nil {
+		return nil, err
+	}
+	var aggCalls []*ast.FuncCall
+	for _, it := range items {
+		aggCalls = append(aggCalls, findAggregates(it.Expr)...)
+	}
+	if s.Having != nil {
+		aggCalls = append(aggCalls, findAggregates(s.Having)...)
+	}
+	var hook func(ast.Expr) (expr.Expr, bool, error)
+	if len(s.GroupBy) > 0 || len(aggCalls) > 0 {
+		if rel, hook, err = b.aggregate(rel, s.GroupBy, aggCalls); err != nil {
+			return nil, err
+		}
+	} else if s.Having != nil {
+		return nil, errorf(s.Having, "HAVING requires GROUP BY or an aggregate")
+	}
+	var overs []*ast.FuncCall
+	for _, it := range items {
+		overs = append(overs, findOvers(it.Expr)...)
+	}
+	if len(overs) > 0 {
+		if hook != nil {
+			return nil, errorf(overs[0], "window functions over aggregated results are not supported yet")
+		}
+		if rel, hook, err = b.overRank(rel, overs); err != nil {
+			return nil, err
+		}
+	}
+	x := &exprBinder{b: b, sc: rel.sc, hook: hook, where: "the select list"}
+	var filter expr.Expr
+	if s.Having != nil {
+		if filter, err = x.bind(s.Having); err != nil {
+			return nil, err
+		}
+	}
+	projects := make([]expr.Expr, len(items))
+	schema := make(types.Schema, len(items))
+	outScope := &scope{}
+	for i, it := range items {
+		e, err := x.bind(it.Expr)
+		if err != nil {
+			return nil, err
+		}
+		name := it.Alias
+		if name == "" {
+			name = exprName(it.Expr, i)
+		}
+		projects[i] = e
+		schema[i] = types.Field{Name: name, Type: e.Type()}
+		qual := ""
+		if c, ok := e.(*expr.Column); ok && it.Alias == "" {
+			qual = rel.sc.cols[c.Index].qual
+		}
+		outScope.cols = append(outScope.cols, scopeCol{qual: qual, name: name, typ: e.Type()})
+	}
+	out := &relation{node: newCalc(rel.node, projects, filter, schema), sc: outScope}
+	if s.Distinct {
+		keys := make([]int, len(schema))
+		for i := range keys {
+			keys[i] = i
+		}
+		out.node = &GroupAggregate{base: base{schema: plainSchema(schema)}, Input: out.node, Keys: keys}
+	}
+	if len(s.OrderBy) > 0 || s.Limit != nil {
+		return b.orderLimit(out, s.OrderBy, s.Limit)
+	}
+	return out, nil
+}
+
+func plainSchema(s types.Schema) types.Schema {
+	out := make(types.Schema, len(s))
+	for i, f := range s {
+		out[i] = types.Field{Name: f.Name, Type: f.Type.Plain()}
+	}
+	return out
+}
+
+func expandStars(items []*ast.SelectItem, sc *scope) ([]*ast.SelectItem, error) {
+	var out []*ast.SelectItem
+	for _, it := range items {
+		if !it.Star {
+			out = append(out, it)
+			continue
+		}
+		var qual string
+		if len(it.StarQualifier) > 0 {
+			qual = it.StarQualifier[len(it.StarQualifier)-1]
+			if !sc.hasQualifier(qual) {
+				return nil, errorf(it, "Unknown identifier '%s'", qual)
+			}
+		}
+		for _, c := range sc.cols {
+			if (qual != "" && c.qual != qual) || isHidden(c.name) {
+				continue
+			}
+			parts := []string{c.name}
+			if c.qual != "" {
+				parts = []string{c.qual, c.name}
+			}
+			out = append(out, &ast.SelectItem{Pos: it.Pos, Expr: &ast.Ident{Pos: it.Pos, Parts: parts}})
+		}
+	}
+	return out, nil
+}
+
+// isHidden tells internal helper columns, which `*` does not expand to.
+func isHidden(name string) bool { return len(name) > 0 && name[0] == '$' }
+
+// findAggregates returns the aggregate calls in e that are not inside an
+// OVER clause or a nested aggregate.
+func findAggregates(e ast.Expr) []*ast.FuncCall {
+	var out []*ast.FuncCall
+	walkAST(e, func(n ast.Expr) bool {
+		if f, ok := n.(*ast.FuncCall); ok && f.Over == nil {
+			if _, isAgg := fn.LookupAggregate(f.Name); isAgg {
+				out = append(out, f)
+				return false
+			}
+		}
+		return true
+	})
+	return out
+}
+
+func findOvers(e ast.Expr) []*ast.FuncCall {
+	var out []*ast.FuncCall
+	walkAST(e, func(n ast.Expr) bool {
+		if f, ok := n.(*ast.FuncCall); ok && f.Over != nil {
+			out = append(out, f)
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+// walkAST visits e and its sub-expressions while f returns true.
+func walkAST(e ast.Expr, f func(ast.Expr) bool) {
+	if e == nil || !f(e) {
+		return
+	}
+	switch n := e.(type) {
+	case *ast.Unary:
+		walkAST(n.X, f)
+	case *ast.Binary:
+		walkAST(n.L, f)
+		walkAST(n.R, f)
+	case *ast.Between:
+		walkAST(n.X, f)
+		walkAST(n.Lo, f)
+		walkAST(n.Hi, f)
+	case *ast.In:
+		walkAST(n.X, f)
+		for _, a := range n.List {
+			walkAST(a, f)
+		}
+	case *ast.Like:
+		walkAST(n.X, f)
+		walkAST(n.Pattern, f)
+		walkAST(n.Escape, f)
+	case *ast.IsPredicate:
+		walkAST(n.X, f)
+	case *ast.IsDistinctFrom:
+		walkAST(n.L, f)
+		walkAST(n.R, f)
+	case *ast.Case:
+		walkAST(n.Operand, f)
+		for _, w := range n.Whens {
+			walkAST(w.Cond, f)
+			walkAST(w.Result, f)
+		}
+		walkAST(n.Else, f)
+	case *ast.Cast:
+		walkAST(n.X, f)
+	case *ast.FuncCall:
+		for _, a := range n.Args {
+			walkAST(a, f)
+		}
+		walkAST(n.Filter, f)
+	}
+}
+
+// orderLimit plans ORDER BY and LIMIT on a query's output.
+func (b *Binder) orderLimit(rel *relation, order []*ast.OrderItem, limit ast.Expr) (*relation, error) {
+	n := int64(-1)
+	if limit != nil {
+		l, ok := limit.(*ast.Literal)
+		if !ok || l.Kind != ast.NumberLit {
+			return nil, errorf(limit, "LIMIT expects an integer literal")
+		}
+		v, err := literal(l)
+		if err != nil || !v.Type().IsInteger() || v.(*expr.Literal).V.I < 0 {
+			return nil, errorf(limit, "LIMIT expects a non-negative integer literal")
+		}
+		n = v.(*expr.Literal).V.I
+	}
+	if len(order) == 0 {
+		return &relation{node: &Limit{base: base{schema: rel.node.Schema()}, Input: rel.node, N: n}, sc: rel.sc}, nil
+	}
+	var keys []SortKey
+	for _, o := range order {
+		e, err := (&exprBinder{b: b, sc: rel.sc, where: "ORDER BY"}).bind(o.Expr)
+		if err != nil {
+			return nil, err
+		}
+		c, ok := e.(*expr.Column)
+		if !ok {
+			return nil, errorf(o, "ORDER BY supports only columns of the select list")
+		}
+		nf := !o.Desc
+		if o.NullsFirst != nil {
+			nf = *o.NullsFirst
+		}
+		keys = append(keys, SortKey{Col: c.Index, Desc: o.Desc, NullsFirst: nf})
+	}
+	first := rel.node.Schema()[keys[0].Col].Type
+	if first.Attr != types.RowTime || keys[0].Desc {
+		return nil, errorf(order[0], "Sort on a non-time-attribute field is not supported.")
+	}
+	return &relation{node: &Sort{base: base{schema: rel.node.Schema()}, Input: rel.node, Keys: keys, N: n}, sc: rel.sc}, nil
+}

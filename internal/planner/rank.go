@@ -1,0 +1,225 @@
+package planner
+
+import (
+	"github.com/sluicesql/sluice/internal/expr"
+	"github.com/sluicesql/sluice/internal/sql/ast"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// overRank plans ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...) in a
+// select list as a Rank whose range a filter of the enclosing query sets
+// (Flink's Top-N and deduplication patterns).
+func (b *Binder) overRank(rel *relation, overs []*ast.FuncCall) (*relation, func(ast.Expr) (expr.Expr, bool, error), error) {
+	call := overs[0]
+	if call.Name != "ROW_NUMBER" {
+		return nil, nil, errorf(call, "OVER windows with %s are not supported yet; only ROW_NUMBER() in Top-N and deduplication queries", call.Name)
+	}
+	for _, o := range overs[1:] {
+		if !sameExpr(o, call) {
+			return nil, nil, errorf(o, "only one ROW_NUMBER() per select list is supported")
+		}
+	}
+	spec := call.Over
+	if len(spec.OrderBy) == 0 {
+		return nil, nil, errorf(call, "ROW_NUMBER() requires ORDER BY in its OVER clause")
+	}
+	in := &exprBinder{b: b, sc: rel.sc, where: "OVER"}
+	schema := rel.node.Schema()
+	pre := identity(schema)
+	preSchema := append(types.Schema{}, schema...)
+	sc := &scope{cols: append([]scopeCol{}, rel.sc.cols...)}
+	column := func(a ast.Expr) (int, error) {
+		e, err := in.bind(a)
+		if err != nil {
+			return 0, err
+		}
+		if c, ok := e.(*expr.Column); ok {
+			return c.Index, nil
+		}
+		pre = append(pre, e)
+		name := "$rk" + itoa(len(pre))
+		preSchema = append(preSchema, types.Field{Name: name, Type: e.Type()})
+		sc.cols = append(sc.cols, scopeCol{name: name, typ: e.Type()})
+		return len(pre) - 1, nil
+	}
+	r := &Rank{Start: 1, End: unbounded}
+	for _, p := range spec.PartitionBy {
+		c, err := column(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		r.PartitionKeys = append(r.PartitionKeys, c)
+	}
+	for _, o := range spec.OrderBy {
+		c, err := column(o.Expr)
+		if err != nil {
+			return nil, nil, err
+		}
+		nf := !o.Desc // Flink's default: NULLS FIRST for ASC, NULLS LAST for DESC
+		if o.NullsFirst != nil {
+			nf = *o.NullsFirst
+		}
+		r.Order = append(r.Order, SortKey{Col: c, Desc: o.Desc, NullsFirst: nf})
+	}
+	r.Input = newCalc(rel.node, pre, nil, preSchema)
+	rn := types.Field{Name: "$rownum", Type: types.BigIntType.WithNotNull(true)}
+	r.schema = append(append(types.Schema{}, preSchema...), rn)
+	sc.cols = append(sc.cols, scopeCol{name: rn.Name, typ: rn.Type})
+	col := len(r.schema) - 1
+	hook := func(e ast.Expr) (expr.Expr, bool, error) {
+		for _, o := range overs {
+			if e == ast.Expr(o) {
+				return &expr.Column{Index: col, Name: rn.Name, T: rn.Type}, true, nil
+			}
+		}
+		return nil, false, nil
+	}
+	return &relation{node: r, sc: sc}, hook, nil
+}
+
+// foldRank applies a filter to a relation; when the relation is an
+// unbounded Rank (possibly under a projection) and the filter bounds its
+// row number, the bound becomes the Rank's range. It returns the new node
+// and the part of the filter still to apply.
+func foldRank(node Node, filter expr.Expr) (Node, expr.Expr) {
+	calc, _ := node.(*Calc)
+	rank, _ := node.(*Rank)
+	rnCol := -1
+	if calc != nil && calc.Filter == nil {
+		rank, _ = calc.Input.(*Rank)
+	}
+	if rank == nil || rank.End != unbounded {
+		return node, filter
+	}
+	last := len(rank.schema) - 1
+	if calc != nil {
+		for j, p := range calc.Projects {
+			if c, ok := p.(*expr.Column); ok && c.Index == last {
+				rnCol = j
+			}
+		}
+	} else {
+		rnCol = last
+	}
+	start, end := int64(1), int64(unbounded)
+	var rest []expr.Expr
+	for _, c := range conjuncts(filter) {
+		if lo, hi, ok := rowNumberBound(c, rnCol); ok {
+			start, end = max(start, lo), min(end, hi)
+			continue
+		}
+		rest = append(rest, c)
+	}
+	if end == unbounded {
+		return node, filter
+	}
+	r := *rank
+	r.Start, r.End = start, end
+	var out Node = &r
+	if r.Start == 1 && r.End == 1 && len(r.Order) == 1 {
+		t := r.Input.Schema()[r.Order[0].Col].Type
+		if t.Attr != types.NoTimeAttr {
+			out = &Deduplicate{base: r.base, Input: r.Input, Keys: r.PartitionKeys, KeepLast: r.Order[0].Desc, TimeCol: r.Order[0].Col, RowTime: t.Attr == types.RowTime}
+		}
+	}
+	if calc != nil {
+		c := *calc
+		c.Input = out
+		out = &c
+	}
+	return out, and(rest)
+}
+
+func conjuncts(e expr.Expr) []expr.Expr {
+	if l, ok := e.(*expr.Logic); ok && !l.Or {
+		return l.Args
+	}
+	return []expr.Expr{e}
+}
+
+func and(es []expr.Expr) expr.Expr {
+	switch len(es) {
+	case 0:
+		return nil
+	case 1:
+		return es[0]
+	}
+	return &expr.Logic{Args: es}
+}
+
+// rowNumberBound recognizes `rn <op> n` and `n <op> rn` for an integer
+// literal n, returning the inclusive range it allows.
+func rowNumberBound(e expr.Expr, col int) (lo, hi int64, ok bool) {
+	c, isCall := e.(*expr.Call)
+	if !isCall || len(c.Args) != 2 {
+		return 0, 0, false
+	}
+	op := c.Name
+	l, r := c.Args[0], c.Args[1]
+	if lit, isLit := l.(*expr.Literal); isLit {
+		l, r = r, lit
+		op = map[string]string{"<": ">", "<=": ">=", ">": "<", ">=": "<=", "=": "="}[op]
+	}
+	lc, isCol := l.(*expr.Column)
+	lit, isLit := r.(*expr.Literal)
+	if !isCol || lc.Index != col || !isLit || lit.V.Null || !lit.T.IsInteger() {
+		return 0, 0, false
+	}
+	n := lit.V.I
+	switch op {
+	case "<":
+		return 1, n - 1, true
+	case "<=":
+		return 1, n, true
+	case "=":
+		return n, n, true
+	case ">":
+		return n + 1, unbounded, true
+	case ">=":
+		return n, unbounded, true
+	}
+	return 0, 0, false
+}
+
+// finalize checks the whole plan once it is built: every Rank must have a
+// range, and a Rank or Deduplicate outputs its row number only when a
+// projection above reads it.
+func finalize(n Node) error {
+	for _, in := range n.Inputs() {
+		if err := finalize(in); err != nil {
+			return err
+		}
+		reads := true
+		if c, ok := n.(*Calc); ok {
+			reads = readsColumn(c, len(in.Schema())-1)
+		}
+		switch r := in.(type) {
+		case *Rank:
+			if r.End == unbounded {
+				return &Error{Msg: "ROW_NUMBER() needs a filter on its result (for example WHERE rownum <= 3): only Top-N and deduplication queries are supported in streaming mode"}
+			}
+			r.OutputRankNumber = reads
+		case *Deduplicate:
+			r.OutputRankNumber = reads
+		}
+	}
+	return nil
+}
+
+func readsColumn(c *Calc, col int) bool {
+	found := false
+	check := func(e expr.Expr) {
+		expr.Walk(e, func(x expr.Expr) {
+			if cc, ok := x.(*expr.Column); ok && cc.Index == col {
+				found = true
+			}
+		})
+	}
+	for _, p := range c.Projects {
+		check(p)
+	}
+	if c.Filter != nil {
+		check(c.Filter)
+	}
+	return found
+}

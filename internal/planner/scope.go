@@ -1,0 +1,86 @@
+package planner
+
+import (
+	"strings"
+
+	"github.com/sluicesql/sluice/internal/sql/ast"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// scopeCol is a column visible to expressions: its qualifier (table name or
+// alias), name and type, at its position in the input row.
+type scopeCol struct {
+	qual string
+	name string
+	typ  types.Type
+}
+
+// scope is the list of columns of the row an expression is evaluated on.
+type scope struct {
+	cols []scopeCol
+}
+
+func newScope(qual string, s types.Schema) *scope {
+	sc := &scope{cols: make([]scopeCol, len(s))}
+	for i, f := range s {
+		sc.cols[i] = scopeCol{qual: qual, name: f.Name, typ: f.Type}
+	}
+	return sc
+}
+
+func (s *scope) schema() types.Schema {
+	out := make(types.Schema, len(s.cols))
+	for i, c := range s.cols {
+		out[i] = types.Field{Name: c.name, Type: c.typ}
+	}
+	return out
+}
+
+// join returns the scope of left's columns followed by right's.
+func (s *scope) join(r *scope) *scope {
+	return &scope{cols: append(append([]scopeCol{}, s.cols...), r.cols...)}
+}
+
+// resolve finds the column id names. Names are case-sensitive as in Flink;
+// a near miss in case is suggested.
+func (s *scope) resolve(id *ast.Ident) (int, error) {
+	name := id.Parts[len(id.Parts)-1]
+	var qual string
+	if len(id.Parts) > 1 {
+		qual = id.Parts[len(id.Parts)-2]
+	}
+	found := -1
+	for i, c := range s.cols {
+		if c.name != name || (qual != "" && c.qual != qual) {
+			continue
+		}
+		if found >= 0 {
+			return 0, errorf(id, "Column '%s' is ambiguous", name)
+		}
+		found = i
+	}
+	if found >= 0 {
+		return found, nil
+	}
+	if qual != "" && !s.hasQualifier(qual) {
+		return 0, errorf(id, "Table '%s' not found", qual)
+	}
+	for _, c := range s.cols {
+		if strings.EqualFold(c.name, name) {
+			return 0, errorf(id, "Column '%s' not found in any table; did you mean '%s'?", strings.Join(id.Parts, "."), c.name)
+		}
+	}
+	if qual != "" {
+		return 0, errorf(id, "Column '%s' not found in table '%s'", name, qual)
+	}
+	return 0, errorf(id, "Column '%s' not found in any table", name)
+}
+
+func (s *scope) hasQualifier(q string) bool {
+	for _, c := range s.cols {
+		if c.qual == q {
+			return true
+		}
+	}
+	return false
+}
