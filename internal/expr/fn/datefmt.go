@@ -23,7 +23,7 @@ import (
 //	s second            S fraction of second (n digits, truncated)
 //	z zone name         Z offset +0800       X offset Z, +08, +0800, +08:00
 //
-// Text in single quotes is literal (” is a quote); other non-letters are
+// Text in single quotes is literal (two quotes stand for one); other non-letters are
 // literal. Any other letter is an error, as in Java.
 type dateFormat struct {
 	items []fmtItem

@@ -353,7 +353,8 @@ func bindConcat(args []Arg) (types.Type, Eval, error) {
 
 // CONCAT_WS(sep, s1, s2, ...): "Returns NULL If string1 is NULL. Compared
 // with concat(), concat_ws() automatically skips NULL arguments. E.g.,
-// concat_ws('~', 'AA', Null(STRING), 'BB', ”, 'CC') returns 'AA~BB~~CC'."
+// concat_ws('~', 'AA', Null(STRING), 'BB', <empty string>, 'CC') returns
+// 'AA~BB~~CC'."
 func bindConcatWS(args []Arg) (types.Type, Eval, error) {
 	if len(args) < 2 {
 		return types.Type{}, nil, sigError("CONCAT_WS", "(STRING separator, STRING, ...)", args)

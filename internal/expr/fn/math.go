@@ -1,0 +1,458 @@
+package fn
+
+import (
+	"crypto/rand"
+	"fmt"
+	"math"
+	"math/big"
+	mrand "math/rand/v2"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// Arithmetic functions, after Flink's "Arithmetic Functions" documentation
+// and SqlFunctionUtils. Functions of DOUBLE follow java.lang.Math (NaN for
+// a negative LN or SQRT argument, no error).
+
+// doubleFuncs map DOUBLE to DOUBLE; any numeric argument is widened.
+var doubleFuncs = map[string]func(float64) float64{
+	"SQRT":    math.Sqrt,
+	"EXP":     math.Exp,
+	"LN":      math.Log,
+	"LOG10":   math.Log10,
+	"LOG2":    math.Log2,
+	"SIN":     math.Sin,
+	"COS":     math.Cos,
+	"TAN":     math.Tan,
+	"COT":     func(x float64) float64 { return 1 / math.Tan(x) },
+	"ASIN":    math.Asin,
+	"ACOS":    math.Acos,
+	"ATAN":    math.Atan,
+	"SINH":    math.Sinh,
+	"COSH":    math.Cosh,
+	"TANH":    math.Tanh,
+	"DEGREES": func(x float64) float64 { return x * 180 / math.Pi },
+	"RADIANS": func(x float64) float64 { return x / 180 * math.Pi },
+}
+
+// doubleFuncs2 map two DOUBLEs to a DOUBLE.
+var doubleFuncs2 = map[string]func(a, b float64) float64{
+	"POWER": math.Pow,
+	"ATAN2": math.Atan2,
+}
+
+func init() {
+	for name, f := range doubleFuncs {
+		register(bindDoubleFunc(name, f), name)
+	}
+	for name, f := range doubleFuncs2 {
+		register(bindDoubleFunc2(name, f), name)
+	}
+	scalars["POW"] = &Scalar{Name: "POW", Bind: scalars["POWER"].Bind}
+	register(bindLog, "LOG")
+	register(bindConstant("PI", math.Pi), "PI")
+	register(bindConstant("E", math.E), "E")
+	register(bindAbs, "ABS")
+	register(bindSign, "SIGN")
+	register(bindRound("ROUND", true), "ROUND")
+	register(bindRound("TRUNCATE", false), "TRUNCATE")
+	register(bindFloorCeil("FLOOR", false), "FLOOR")
+	register(bindFloorCeil("CEIL", true), "CEIL", "CEILING")
+	register(bindBin, "BIN")
+	register(bindHex, "HEX")
+	registerDynamic(bindRand, "RAND")
+	registerDynamic(bindRandInteger, "RAND_INTEGER")
+	registerDynamic(bindUUID, "UUID")
+}
+
+func bindDoubleFunc(name string, f func(float64) float64) bindFunc {
+	return func(args []Arg) (types.Type, Eval, error) {
+		if !match(args, numeric) {
+			return types.Type{}, nil, sigError(name, "(NUMERIC)", args)
+		}
+		x := toFloat(args[0].Type)
+		return strictType(types.DoubleType, args), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+			return types.FloatValue(f(x(v[0]))), nil
+		}), nil
+	}
+}
+
+func bindDoubleFunc2(name string, f func(a, b float64) float64) bindFunc {
+	return func(args []Arg) (types.Type, Eval, error) {
+		if !match(args, numeric, numeric) {
+			return types.Type{}, nil, sigError(name, "(NUMERIC, NUMERIC)", args)
+		}
+		x, y := toFloat(args[0].Type), toFloat(args[1].Type)
+		return strictType(types.DoubleType, args), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+			return types.FloatValue(f(x(v[0]), y(v[1]))), nil
+		}), nil
+	}
+}
+
+// LOG(x) is the natural logarithm; LOG(base, x) is LN(x) / LN(base).
+func bindLog(args []Arg) (types.Type, Eval, error) {
+	if match(args, numeric) {
+		return bindDoubleFunc("LOG", math.Log)(args)
+	}
+	if match(args, numeric, numeric) {
+		return bindDoubleFunc2("LOG", func(b, x float64) float64 { return math.Log(x) / math.Log(b) })(args)
+	}
+	return types.Type{}, nil, sigError("LOG", "(NUMERIC) or (NUMERIC base, NUMERIC)", args)
+}
+
+func bindConstant(name string, c float64) bindFunc {
+	return func(args []Arg) (types.Type, Eval, error) {
+		if len(args) != 0 {
+			return types.Type{}, nil, sigError(name, "()", args)
+		}
+		return types.DoubleType.WithNotNull(true), func(*Context, []types.Value) (types.Value, error) {
+			return types.FloatValue(c), nil
+		}, nil
+	}
+}
+
+// numericUnary binds a function from a numeric type to itself, with one
+// implementation for int64-held values (integers, unscaled decimals) and
+// one for floats.
+func numericUnary(name string, args []Arg, i func(t types.Type) func(int64) int64, f func(float64) float64) (types.Type, Eval, error) {
+	if !match(args, numeric) || args[0].Type.Kind == types.Null {
+		return types.Type{}, nil, sigError(name, "(NUMERIC)", args)
+	}
+	t := args[0].Type.Plain()
+	if t.Physical() == types.PhysFloat {
+		return t, strict(func(_ *Context, v []types.Value) (types.Value, error) {
+			return types.FloatValue(f(v[0].F)), nil
+		}), nil
+	}
+	g, k := i(t), t.Kind
+	return t, strict(func(_ *Context, v []types.Value) (types.Value, error) {
+		return types.IntValue(wrapInt(k, g(v[0].I))), nil
+	}), nil
+}
+
+// ABS(x) has x's type; the integer minimum stays negative as with Java's
+// Math.abs.
+func bindAbs(args []Arg) (types.Type, Eval, error) {
+	return numericUnary("ABS", args, func(types.Type) func(int64) int64 {
+		return func(x int64) int64 {
+			if x < 0 {
+				return -x
+			}
+			return x
+		}
+	}, math.Abs)
+}
+
+// SIGN(x) is -1, 0 or 1 in x's type (NaN stays NaN).
+func bindSign(args []Arg) (types.Type, Eval, error) {
+	return numericUnary("SIGN", args, func(t types.Type) func(int64) int64 {
+		one := pow10[scaleOf(t)]
+		return func(x int64) int64 {
+			switch {
+			case x > 0:
+				return one
+			case x < 0:
+				return -one
+			}
+			return 0
+		}
+	}, func(x float64) float64 {
+		switch {
+		case x > 0:
+			return 1
+		case x < 0:
+			return -1
+		}
+		return x
+	})
+}
+
+// bindRound is ROUND(x[, d]) (HALF_UP) or TRUNCATE(x[, d]) (toward zero).
+// d defaults to 0 and may be negative. The result type is x's, except for
+// DECIMAL(p, s) with a constant d < s: DECIMAL(1+p-s+d, d), or
+// DECIMAL(1+p-s, 0) for d < 0 (LogicalTypeMerging.findRoundDecimalType).
+// DOUBLE is rounded on its shortest decimal form, as Flink's
+// SqlFunctionUtils.sround does through BigDecimal.valueOf.
+func bindRound(name string, halfUp bool) bindFunc {
+	return func(args []Arg) (types.Type, Eval, error) {
+		if (!match(args, numeric) && !match(args, numeric, integer)) || args[0].Type.Kind == types.Null {
+			return types.Type{}, nil, sigError(name, "(NUMERIC [, INT digits])", args)
+		}
+		t := args[0].Type.Plain()
+		digits := func([]types.Value) int64 { return 0 }
+		rt := strictType(t, args)
+		if len(args) == 2 {
+			if d, ok := constInt(args[1]); ok {
+				digits = func([]types.Value) int64 { return d }
+				if t.Kind == types.Decimal && int(d) < t.Scale {
+					p, s := t.Precision, t.Scale
+					if d < 0 {
+						rt = types.DecimalType(min(maxDecimalPrecision, 1+p-s), 0)
+					} else {
+						rt = types.DecimalType(min(maxDecimalPrecision, 1+p-s+int(d)), int(d))
+					}
+				}
+			} else if t.Kind == types.Decimal {
+				return types.Type{}, nil, sigError(name, "(DECIMAL, constant INT digits)", args)
+			} else {
+				digits = func(v []types.Value) int64 { return v[1].I }
+			}
+		}
+		rt = rt.WithNotNull(!anyNullable(args))
+		if t.Physical() == types.PhysFloat {
+			narrow := t.Kind == types.Float
+			return rt, strict(func(_ *Context, v []types.Value) (types.Value, error) {
+				r := roundFloat(v[0].F, digits(v), halfUp)
+				if narrow {
+					r = float64(float32(r))
+				}
+				return types.FloatValue(r), nil
+			}), nil
+		}
+		s, rs, k := scaleOf(t), scaleOf(rt), t.Kind
+		if rt.Kind == types.Decimal {
+			rt = rt.Nullable() // rounding up may overflow the precision
+		}
+		return rt, strict(func(_ *Context, v []types.Value) (types.Value, error) {
+			d := min(digits(v), int64(s))
+			x := roundDigits(v[0].I, int64(s)-d, halfUp)
+			if k == types.Decimal {
+				r := rescaleBig(big.NewInt(x), s, rs)
+				return fitDecimal(r, rt.Precision), nil
+			}
+			return types.IntValue(wrapInt(k, x)), nil
+		}), nil
+	}
+}
+
+// roundDigits rounds unscaled x to a multiple of 10^n (n > 0), keeping the
+// scale: HALF_UP or toward zero.
+func roundDigits(x, n int64, halfUp bool) int64 {
+	if n <= 0 {
+		return x
+	}
+	if n > 18 {
+		return 0
+	}
+	p := pow10[n]
+	if halfUp {
+		return roundHalfUp64(x, int(n)) * p
+	}
+	return x / p * p
+}
+
+// roundFloat rounds f to d decimal digits on its shortest decimal
+// representation (Double.toString's digits).
+func roundFloat(f float64, d int64, halfUp bool) float64 {
+	if math.IsNaN(f) || math.IsInf(f, 0) || d > 300 {
+		return f
+	}
+	r, ok := new(big.Rat).SetString(strconv.FormatFloat(f, 'g', -1, 64))
+	if !ok {
+		return f
+	}
+	scale := new(big.Rat).SetInt(bigPow10(int(max(d, -d))))
+	if d >= 0 {
+		r.Mul(r, scale)
+	} else {
+		r.Quo(r, scale)
+	}
+	q := new(big.Int).Quo(r.Num(), r.Denom())
+	if halfUp {
+		q = divHalfUp(r.Num(), r.Denom())
+	}
+	out := new(big.Rat).SetInt(q)
+	if d >= 0 {
+		out.Quo(out, scale)
+	} else {
+		out.Mul(out, scale)
+	}
+	x, _ := out.Float64()
+	return x
+}
+
+// bindFloorCeil is FLOOR/CEIL of a number (integers unchanged, DECIMAL(p, s)
+// to DECIMAL(p, 0), DOUBLE to DOUBLE) or, with a unit, of a date or
+// timestamp: FLOOR(ts TO unit) rounds down to the start of the unit,
+// CEIL(ts TO unit) up to the next start unless already on one. Weeks
+// start on Sunday (Calcite's julian floor); TIMESTAMP_LTZ is rounded in the
+// session time zone.
+func bindFloorCeil(name string, ceil bool) bindFunc {
+	return func(args []Arg) (types.Type, Eval, error) {
+		if len(args) == 2 && args[1].Unit != "" && match(args[:1], datetime) {
+			return bindTimeFloorCeil(name, ceil, args)
+		}
+		if !match(args, numeric) || args[0].Type.Kind == types.Null {
+			return types.Type{}, nil, sigError(name, "(NUMERIC) or (DATE|TIMESTAMP|TIMESTAMP_LTZ TO unit)", args)
+		}
+		t := args[0].Type.Plain()
+		fl := math.Floor
+		if ceil {
+			fl = math.Ceil
+		}
+		if t.Kind == types.Decimal {
+			rt := types.DecimalType(t.Precision, 0).WithNotNull(!anyNullable(args))
+			p := pow10[t.Scale]
+			return rt, strict(func(_ *Context, v []types.Value) (types.Value, error) {
+				q := floorDiv(v[0].I, p)
+				if ceil && q*p != v[0].I {
+					q++
+				}
+				return types.IntValue(q), nil
+			}), nil
+		}
+		return numericUnary(name, args, func(types.Type) func(int64) int64 {
+			return func(x int64) int64 { return x }
+		}, fl)
+	}
+}
+
+func bindTimeFloorCeil(name string, ceil bool, args []Arg) (types.Type, Eval, error) {
+	t, unit := args[0].Type, args[1].Unit
+	var floor func(w int64) int64 // on wall-clock nanoseconds
+	if m, ok := unitMonths[unit]; ok {
+		floor = func(w int64) int64 {
+			c := wallClock(w)
+			month := (int64(c.Month()) - 1) / m * m
+			return (time.Date(c.Year(), time.Month(month+1), 1, 0, 0, 0, 0, time.UTC)).UnixNano()
+		}
+	} else if n, ok := unitNanos[unit]; ok {
+		if unit == "WEEK" {
+			// weeks start on Sunday; 1970-01-01 was a Thursday
+			floor = func(w int64) int64 { return floorDiv(w+4*nanosPerDay, n)*n - 4*nanosPerDay }
+		} else {
+			floor = func(w int64) int64 { return floorDiv(w, n) * n }
+		}
+	} else {
+		return types.Type{}, nil, sigError(name, "(DATE|TIMESTAMP|TIMESTAMP_LTZ TO YEAR|QUARTER|MONTH|WEEK|DAY|HOUR|MINUTE|SECOND|MILLISECOND)", args)
+	}
+	round := floor
+	if ceil {
+		round = func(w int64) int64 {
+			f := floor(w)
+			if f == w {
+				return w
+			}
+			if m, ok := unitMonths[unit]; ok {
+				return addMonthsNanos(f, m)
+			}
+			return f + unitNanos[unit]
+		}
+	}
+	var eval func(ctx *Context, x int64) int64
+	switch t.Kind {
+	case types.Date:
+		eval = func(_ *Context, x int64) int64 { return floorDiv(round(x*nanosPerDay), nanosPerDay) }
+	case types.TimestampLTZ:
+		eval = func(ctx *Context, x int64) int64 {
+			return wallToInstant(round(instantToWall(x, ctx.loc())), ctx.loc())
+		}
+	default:
+		eval = func(_ *Context, x int64) int64 { return round(x) }
+	}
+	return t.Plain().WithNotNull(!anyNullable(args[:1])), strict(func(ctx *Context, v []types.Value) (types.Value, error) {
+		return types.IntValue(eval(ctx, v[0].I)), nil
+	}), nil
+}
+
+// BIN(x): "Returns a string representation of integer in binary format",
+// two's complement for negatives (Long.toBinaryString).
+func bindBin(args []Arg) (types.Type, Eval, error) {
+	if !match(args, integer) {
+		return types.Type{}, nil, sigError("BIN", "(INTEGER)", args)
+	}
+	return strictType(types.StringType, args), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+		return types.StringValue(strconv.FormatUint(uint64(v[0].I), 2)), nil
+	}), nil
+}
+
+// HEX(x): "Returns a string representation of an integer NUMERIC value or
+// a STRING in hex format. E.g. a numeric 20 leads to "14", a numeric 100
+// leads to "64", a string "hello,world" leads to "68656C6C6F2C776F726C64"."
+func bindHex(args []Arg) (types.Type, Eval, error) {
+	switch {
+	case match(args, integer):
+		return strictType(types.StringType, args), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+			return types.StringValue(strings.ToUpper(strconv.FormatUint(uint64(v[0].I), 16))), nil
+		}), nil
+	case match(args, str):
+		return strictType(types.StringType, args), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+			return types.StringValue(fmt.Sprintf("%X", v[0].S)), nil
+		}), nil
+	}
+	return types.Type{}, nil, sigError("HEX", "(INTEGER) or (STRING)", args)
+}
+
+// randSource returns the generator of a RAND call: seeded calls repeat the
+// same sequence, as Flink's RAND(seed) does per call site (not Java's
+// sequence, though).
+func randSource(args []Arg) (*mrand.Rand, error) {
+	if len(args) == 0 {
+		return nil, nil
+	}
+	seed, ok := constInt(args[0])
+	if !ok {
+		return nil, fmt.Errorf("seed must be a constant integer")
+	}
+	return mrand.New(mrand.NewPCG(uint64(seed), 0)), nil
+}
+
+// RAND([seed]): "Returns a pseudorandom double value in the range [0.0,
+// 1.0)".
+func bindRand(args []Arg) (types.Type, Eval, error) {
+	if !match(args) && !match(args, integer) {
+		return types.Type{}, nil, sigError("RAND", "([INT seed])", args)
+	}
+	r, err := randSource(args)
+	if err != nil {
+		return types.Type{}, nil, sigError("RAND", "([constant INT seed])", args)
+	}
+	return types.DoubleType.WithNotNull(true), func(*Context, []types.Value) (types.Value, error) {
+		if r != nil {
+			return types.FloatValue(r.Float64()), nil
+		}
+		return types.FloatValue(mrand.Float64()), nil
+	}, nil
+}
+
+// RAND_INTEGER([seed, ] bound): "Returns a pseudorandom integer value in the
+// range [0, integer)".
+func bindRandInteger(args []Arg) (types.Type, Eval, error) {
+	if !match(args, integer) && !match(args, integer, integer) {
+		return types.Type{}, nil, sigError("RAND_INTEGER", "([INT seed, ] INT bound)", args)
+	}
+	r, err := randSource(args[:len(args)-1])
+	if err != nil {
+		return types.Type{}, nil, sigError("RAND_INTEGER", "([constant INT seed, ] INT bound)", args)
+	}
+	b := len(args) - 1
+	return strictType(types.IntType, args), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+		bound := v[b].I
+		if bound <= 0 {
+			return types.Value{}, runtimeError("RAND_INTEGER", "bound must be positive")
+		}
+		if r != nil {
+			return types.IntValue(r.Int64N(bound)), nil
+		}
+		return types.IntValue(mrand.Int64N(bound)), nil
+	}), nil
+}
+
+// UUID(): "Returns an UUID (Universally Unique Identifier) string (e.g.,
+// "3d3c68f7-f608-473f-b60c-b0c44ad4cc4e") according to RFC 4122 type 4 (pseudo
+// randomly generated) UUID."
+func bindUUID(args []Arg) (types.Type, Eval, error) {
+	if len(args) != 0 {
+		return types.Type{}, nil, sigError("UUID", "()", args)
+	}
+	return types.StringType.WithNotNull(true), func(*Context, []types.Value) (types.Value, error) {
+		var b [16]byte
+		_, _ = rand.Read(b[:])
+		b[6] = b[6]&0x0f | 0x40
+		b[8] = b[8]&0x3f | 0x80
+		return types.StringValue(fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])), nil
+	}, nil
+}

@@ -1,0 +1,305 @@
+package fn
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// Regular expressions. Flink uses java.util.regex; Sluice uses Go's RE2,
+// whose syntax agrees for classes, groups (also named ones), quantifiers,
+// anchors, flags like (?i) and \Q...\E. RE2 cannot run these Java
+// constructs, which are reported as errors rather than silently
+// mismatching: lookahead and lookbehind ((?=, (?!, (?<=, (?<!), atomic
+// groups ((?>), backreferences (\1, \k<name>), possessive quantifiers
+// (*+, ++, ?+, }+), \Z, \G, \R, \h, \X and \p{javaX} classes. A pattern that
+// is invalid in Java too makes the function return NULL (REGEXP: FALSE), as
+// Flink does when it catches the PatternSyntaxException.
+
+// javaOnly lists Java regex constructs RE2 lacks, with the text that spots
+// them (a scan of the pattern, outside \Q...\E).
+var javaOnly = []struct{ token, what string }{
+	{"(?=", "lookahead"}, {"(?!", "negative lookahead"},
+	{"(?<=", "lookbehind"}, {"(?<!", "negative lookbehind"},
+	{"(?>", "atomic group"}, {`\k<`, "named backreference"},
+	{"*+", "possessive quantifier"}, {"++", "possessive quantifier"},
+	{"?+", "possessive quantifier"}, {"}+", "possessive quantifier"},
+	{`\Z`, `\Z`}, {`\G`, `\G`}, {`\R`, `\R`}, {`\h`, `\h`}, {`\X`, `\X`},
+	{`\p{java`, "java character class"},
+}
+
+// unsupportedRegex names the first Java-only construct in p, if any.
+func unsupportedRegex(p string) string {
+	for i := 0; i < len(p); i++ {
+		if strings.HasPrefix(p[i:], `\Q`) {
+			end := strings.Index(p[i:], `\E`)
+			if end < 0 {
+				return ""
+			}
+			i += end + 1
+			continue
+		}
+		if p[i] == '\\' && i+1 < len(p) && p[i+1] >= '1' && p[i+1] <= '9' {
+			return "backreference " + p[i:i+2]
+		}
+		for _, j := range javaOnly {
+			if strings.HasPrefix(p[i:], j.token) {
+				return j.what + " " + j.token
+			}
+		}
+		if p[i] == '\\' {
+			i++ // skip the escaped character
+		}
+	}
+	return ""
+}
+
+// compiledRegex is a compiled pattern, or nil for a pattern that is
+// invalid in Java too.
+type compiledRegex = *regexp.Regexp
+
+var regexCache = struct {
+	sync.Mutex
+	m map[string]compiledRegex
+}{m: map[string]compiledRegex{}}
+
+// compileRegex compiles a Java pattern. It fails for Java constructs RE2
+// cannot run; a pattern that is simply invalid yields nil.
+func compileRegex(name, p string) (compiledRegex, error) {
+	regexCache.Lock()
+	defer regexCache.Unlock()
+	if re, ok := regexCache.m[p]; ok {
+		return re, nil
+	}
+	re, err := regexp.Compile(p)
+	if err != nil {
+		if what := unsupportedRegex(p); what != "" {
+			return nil, fmt.Errorf("%s: the Java regular expression construct %s in %q is not supported", name, what, p)
+		}
+		re = nil
+	}
+	if len(regexCache.m) >= 256 {
+		clear(regexCache.m)
+	}
+	regexCache.m[p] = re
+	return re, nil
+}
+
+// regexArg returns the pattern given as argument i, compiled once when it
+// is a constant.
+func regexArg(name string, args []Arg, i int) (func(types.Value) (compiledRegex, error), error) {
+	if p, ok := constString(args[i]); ok {
+		re, err := compileRegex(name, p)
+		return func(types.Value) (compiledRegex, error) { return re, nil }, err
+	}
+	return func(v types.Value) (compiledRegex, error) { return compileRegex(name, v.S) }, nil
+}
+
+func init() {
+	register(bindRegexpExtract, "REGEXP_EXTRACT")
+	register(bindRegexpReplace, "REGEXP_REPLACE")
+	register(bindRegexp, "REGEXP")
+	register(bindLike, "LIKE")
+	register(bindSimilar, "SIMILAR TO")
+}
+
+// REGEXP_EXTRACT(str, regex[, index]): "Returns a string from string1 which
+// extracted with a specified regular expression string2 and a regex match
+// group index integer. The regex match group index starts from 1 and 0 means
+// matching the whole regex. E.g. REGEXP_EXTRACT('foothebar',
+// 'foo(.*?)(bar)', 2) returns "bar"." No match, a bad index or an invalid
+// pattern give NULL (SqlFunctionUtils.regexpExtract).
+func bindRegexpExtract(args []Arg) (types.Type, Eval, error) {
+	if !match(args, str, str) && !match(args, str, str, integer) {
+		return types.Type{}, nil, sigError("REGEXP_EXTRACT", "(STRING, STRING regex [, INT group])", args)
+	}
+	pattern, err := regexArg("REGEXP_EXTRACT", args, 1)
+	if err != nil {
+		return types.Type{}, nil, err
+	}
+	return types.StringType, strict(func(_ *Context, v []types.Value) (types.Value, error) {
+		re, err := pattern(v[1])
+		if re == nil || err != nil {
+			return types.NullValue, err
+		}
+		group := argOr(v, 2).I
+		m := re.FindStringSubmatchIndex(v[0].S)
+		if m == nil || group < 0 || group > int64(re.NumSubexp()) || m[2*group] < 0 {
+			return types.NullValue, nil
+		}
+		return types.StringValue(v[0].S[m[2*group]:m[2*group+1]]), nil
+	}), nil
+}
+
+// REGEXP_REPLACE(str, regex, replacement): "Returns a string from string1
+// with all the substrings that match a regular expression string2
+// consecutively being replaced with string3. E.g.,
+// REGEXP_REPLACE('foobar', 'oo|ar', ”) returns "fb"." The replacement is
+// literal (Flink quotes it with Matcher.quoteReplacement); an invalid
+// pattern gives NULL.
+func bindRegexpReplace(args []Arg) (types.Type, Eval, error) {
+	if !match(args, str, str, str) {
+		return types.Type{}, nil, sigError("REGEXP_REPLACE", "(STRING, STRING regex, STRING replacement)", args)
+	}
+	pattern, err := regexArg("REGEXP_REPLACE", args, 1)
+	if err != nil {
+		return types.Type{}, nil, err
+	}
+	return types.StringType, strict(func(_ *Context, v []types.Value) (types.Value, error) {
+		re, err := pattern(v[1])
+		if re == nil || err != nil {
+			return types.NullValue, err
+		}
+		return types.StringValue(re.ReplaceAllLiteralString(v[0].S, v[2].S)), nil
+	}), nil
+}
+
+// REGEXP(str, regex): "Returns TRUE if any (possibly empty) substring of
+// string1 matches the Java regular expression string2, otherwise FALSE."
+// An empty or invalid pattern gives FALSE (SqlFunctionUtils.regExp).
+func bindRegexp(args []Arg) (types.Type, Eval, error) {
+	if !match(args, str, str) {
+		return types.Type{}, nil, sigError("REGEXP", "(STRING, STRING regex)", args)
+	}
+	pattern, err := regexArg("REGEXP", args, 1)
+	if err != nil {
+		return types.Type{}, nil, err
+	}
+	return strictType(types.BooleanType, args), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+		re, err := pattern(v[1])
+		if err != nil || re == nil || v[1].S == "" {
+			return types.BoolValue(false), err
+		}
+		return types.BoolValue(re.MatchString(v[0].S)), nil
+	}), nil
+}
+
+// likeTranslator turns a LIKE or SIMILAR TO pattern into an anchored RE2
+// expression.
+type likeTranslator func(pattern string, escape rune) (string, error)
+
+// likeToRegex translates LIKE: % is any sequence, _ any character, the
+// escape character (none unless given) makes the next %, _ or escape
+// literal; anything else after it is an error, as in Calcite's
+// SqlLikeUtils.sqlToRegexLike.
+func likeToRegex(p string, escape rune) (string, error) {
+	var b strings.Builder
+	b.WriteString(`(?s)\A`)
+	r := []rune(p)
+	for i := 0; i < len(r); i++ {
+		c := r[i]
+		switch {
+		case c == escape:
+			if i+1 >= len(r) || r[i+1] != '%' && r[i+1] != '_' && r[i+1] != escape {
+				return "", fmt.Errorf("invalid escape sequence in LIKE pattern %q", p)
+			}
+			i++
+			b.WriteString(regexp.QuoteMeta(string(r[i])))
+		case c == '%':
+			b.WriteString(".*")
+		case c == '_':
+			b.WriteString(".")
+		default:
+			b.WriteString(regexp.QuoteMeta(string(c)))
+		}
+	}
+	b.WriteString(`\z`)
+	return b.String(), nil
+}
+
+// similarToRegex translates SIMILAR TO: % and _ as in LIKE, the regular
+// expression operators | * + ? {m,n} ( ) [ ] kept, other characters literal.
+func similarToRegex(p string, escape rune) (string, error) {
+	var b strings.Builder
+	b.WriteString(`(?s)\A(?:`)
+	r := []rune(p)
+	inClass := false
+	for i := 0; i < len(r); i++ {
+		c := r[i]
+		switch {
+		case c == escape:
+			if i+1 >= len(r) {
+				return "", fmt.Errorf("invalid escape sequence in SIMILAR TO pattern %q", p)
+			}
+			i++
+			b.WriteString(regexp.QuoteMeta(string(r[i])))
+		case c == '[':
+			inClass = true
+			b.WriteRune(c)
+		case c == ']':
+			inClass = false
+			b.WriteRune(c)
+		case inClass:
+			if c == '\\' {
+				b.WriteString(`\\`)
+			} else {
+				b.WriteRune(c)
+			}
+		case c == '%':
+			b.WriteString(".*")
+		case c == '_':
+			b.WriteString(".")
+		case strings.ContainsRune("|*+?{}(),0123456789", c):
+			b.WriteRune(c)
+		default:
+			b.WriteString(regexp.QuoteMeta(string(c)))
+		}
+	}
+	b.WriteString(`)\z`)
+	return b.String(), nil
+}
+
+func bindLike(args []Arg) (types.Type, Eval, error) {
+	return bindPatternMatch("LIKE", likeToRegex, args)
+}
+
+func bindSimilar(args []Arg) (types.Type, Eval, error) {
+	return bindPatternMatch("SIMILAR TO", similarToRegex, args)
+}
+
+// bindPatternMatch binds x LIKE|SIMILAR TO pattern [ESCAPE e]; the pattern
+// and escape are compiled once when constant.
+func bindPatternMatch(name string, translate likeTranslator, args []Arg) (types.Type, Eval, error) {
+	if !match(args, str, str) && !match(args, str, str, str) {
+		return types.Type{}, nil, sigError(name, "(STRING, STRING pattern [, STRING escape])", args)
+	}
+	compile := func(p, esc string) (*regexp.Regexp, error) {
+		escape := rune(-1)
+		if len(esc) > 0 {
+			if len([]rune(esc)) != 1 {
+				return nil, fmt.Errorf("%s: the escape must be one character, got %q", name, esc)
+			}
+			escape = []rune(esc)[0]
+		}
+		expr, err := translate(p, escape)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		return compileRegex(name, expr)
+	}
+	p, pConst := constString(args[1])
+	esc, escConst := "", len(args) == 2
+	if len(args) == 3 {
+		esc, escConst = constString(args[2])
+	}
+	var fixed *regexp.Regexp
+	if pConst && escConst {
+		var err error
+		if fixed, err = compile(p, esc); err != nil {
+			return types.Type{}, nil, err
+		}
+	}
+	return strictType(types.BooleanType, args), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+		re := fixed
+		if re == nil {
+			var err error
+			if re, err = compile(v[1].S, argOr(v, 2).S); err != nil {
+				return types.Value{}, err
+			}
+		}
+		return types.BoolValue(re.MatchString(v[0].S)), nil
+	}), nil
+}
