@@ -105,8 +105,9 @@ func appendValue(b []byte, t Type, v Value, loc *time.Location, printing bool) [
 // fraction digit, "100.0"), otherwise computerized scientific notation
 // ("1.0E10", "1.0E-5"); "NaN", "Infinity", "-Infinity", "-0.0".
 //
-// The digits are those of JDK 19+ (Raffaello Giulietti's shortest
-// algorithm); older JDKs occasionally print one digit more.
+// The digits are those of JDK 19+ (Raffaello Giulietti's algorithm: the
+// shortest decimal that rounds back, but at least two digits); older JDKs
+// occasionally print one digit more.
 func FormatDouble(f float64) string { return string(appendJavaFloat(nil, f, 64)) }
 
 // FormatFloat renders f as Java's Float.toString does (see FormatDouble).
@@ -133,6 +134,16 @@ func appendJavaFloat(b []byte, f float64, bitSize int) []byte {
 	// Shortest round-trip digits as d.ddde±x, split into digits and exponent.
 	var buf [32]byte
 	sci := strconv.AppendFloat(buf[:0], f, 'e', -1, bitSize)
+	if len(sci) > 1 && sci[1] == 'e' {
+		// Java prints at least two significant digits, choosing the two-digit
+		// decimal closest to the value; it differs from d.0 only for
+		// subnormals such as Double.MIN_VALUE ("4.9E-324").
+		var buf2 [32]byte
+		two := strconv.AppendFloat(buf2[:0], f, 'e', 1, bitSize)
+		if back, err := strconv.ParseFloat(string(two), bitSize); err == nil && back == f && two[2] != '0' {
+			sci = append(buf[:0], two...)
+		}
+	}
 	ePos := strings.IndexByte(string(sci), 'e')
 	exp, _ := strconv.Atoi(string(sci[ePos+1:]))
 	digits := make([]byte, 0, ePos)
@@ -412,11 +423,13 @@ func ParseValue(t Type, s string, loc *time.Location) (Value, error) {
 		}
 		return NullValue, parseError(s, t, "")
 	case Timestamp, TimestampLTZ:
-		zone := time.UTC
-		if t.Kind == TimestampLTZ && loc != nil {
-			zone = loc
-		}
-		if ns, ok := parseTimestamp(s, t.Precision, zone); ok {
+		if ns, ok := parseTimestamp(s, t.Precision); ok {
+			if t.Kind == TimestampLTZ {
+				if loc == nil {
+					loc = time.UTC
+				}
+				ns = wallToInstant(ns, loc)
+			}
 			return IntValue(ns), nil
 		}
 		return NullValue, parseError(s, t, "")
@@ -642,11 +655,15 @@ func signed(v int64, neg bool) int64 {
 	return v
 }
 
-// digitCount returns the number of decimal digits of v >= 0.
+// digitCount returns the number of decimal digits of |v|.
 func digitCount(v int64) int {
+	mag := uint64(v)
+	if v < 0 {
+		mag = -mag
+	}
 	n := 1
-	for v >= 10 {
-		v /= 10
+	for mag >= 10 {
+		mag /= 10
 		n++
 	}
 	return n
@@ -775,9 +792,9 @@ func parseFraction(v string) int {
 
 // parseTimestamp follows DateTimeUtils.parseTimestampData: the pattern
 // "yyyy-[MM][M]-[dd][d][ [HH][H]:[mm][m]:[ss][s][.fffffffff]]", nanoseconds
-// cut to precision digits. It returns the wall-clock fields in loc as
-// nanoseconds since the epoch.
-func parseTimestamp(s string, precision int, loc *time.Location) (int64, bool) {
+// cut to precision digits. It returns the wall clock as nanoseconds since
+// 1970-01-01T00:00 read as UTC.
+func parseTimestamp(s string, precision int) (int64, bool) {
 	date, clock, hasClock := strings.Cut(s, " ")
 	ymd := strings.Split(date, "-")
 	if len(ymd) != 3 || len(ymd[0]) < 4 || !isDigits(ymd[0]) {
@@ -810,11 +827,8 @@ func parseTimestamp(s string, precision int, loc *time.Location) (int64, bool) {
 			nanos, _ = strconv.Atoi((frac + "000000000")[:9])
 		}
 	}
-	if precision < 9 {
-		unit := int(math.Pow10(9 - precision))
-		nanos -= nanos % unit
-	}
-	return time.Date(y, time.Month(m), d, hh, mm, ss, nanos, loc).UnixNano(), true
+	wall := time.Date(y, time.Month(m), d, hh, mm, ss, nanos, time.UTC).UnixNano()
+	return truncateNanos(wall, precision), true
 }
 
 // shortField parses a one- or two-digit field, Java's "[MM][M]" pattern.
