@@ -1,0 +1,105 @@
+package ops
+
+import (
+	"github.com/sluicesql/sluice/internal/runtime"
+	"github.com/sluicesql/sluice/internal/state"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// ChangelogNormalizeConfig configures a ChangelogNormalize.
+type ChangelogNormalizeConfig struct {
+	// InputTypes are the input's column types (also the output's).
+	InputTypes []types.Type
+	// Keys are the primary key columns of the upsert stream.
+	Keys []int
+	// GenerateUpdateBefore emits -U(previous) before each +U.
+	GenerateUpdateBefore bool
+}
+
+// ChangelogNormalize turns an upsert stream (+I/+U carry the full row of a
+// key, -U/-D remove the key and may carry only its key columns, as Kafka
+// tombstones do) into a complete changelog, after Flink's
+// ChangelogNormalize (ProcTimeDeduplicateKeepLastRowFunction on a changelog
+// input, i.e. DeduplicateFunctionHelper.processLastRowOnChangelog):
+//
+//   - +I/+U for a new key emits +I;
+//   - +I/+U for a known key emits -U(previous) (with GenerateUpdateBefore)
+//     and +U(new), or nothing when the row equals the previous one (values
+//     compared, row kinds ignored);
+//   - -U/-D for a known key emits -D(previous row, which has the full
+//     content) and forgets the key; for an unknown key it is ignored.
+type ChangelogNormalize struct {
+	passThrough
+	cfg  ChangelogNormalizeConfig
+	st   *state.Memory
+	last lastRows
+	out  *output
+	key  []byte
+}
+
+// NewChangelogNormalize returns a ChangelogNormalize for cfg.
+func NewChangelogNormalize(cfg ChangelogNormalizeConfig) (*ChangelogNormalize, error) {
+	if err := checkCols("normalize key", cfg.Keys, len(cfg.InputTypes)); err != nil {
+		return nil, err
+	}
+	n := &ChangelogNormalize{cfg: cfg, st: state.NewMemory(), out: newOutput(cfg.InputTypes)}
+	n.last = newLastRows(n.st, cfg.InputTypes, cfg.GenerateUpdateBefore)
+	return n, nil
+}
+
+// State implements Stateful.
+func (n *ChangelogNormalize) State() state.Backend { return n.st }
+
+// ProcessChunk implements runtime.Operator.
+func (n *ChangelogNormalize) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter) error {
+	w := n.out.to(out)
+	defer w.flush()
+	for i := range c.Len() {
+		n.key = state.AppendChunkKey(n.key[:0], c, i, n.cfg.Keys)
+		if c.Ops[i].IsAccumulate() {
+			n.last.upsert(w, n.key, c.Row(i))
+		} else {
+			n.last.remove(w, n.key)
+		}
+	}
+	return nil
+}
+
+// lastRows keeps the latest row per key and emits its changes, as Flink's
+// DeduplicateFunctionHelper does for keep-last-row on processing time
+// (processLastRowOnProcTime with generateInsert) and on changelogs
+// (processLastRowOnChangelog).
+type lastRows struct {
+	rows                 *state.Table[types.Row]
+	generateUpdateBefore bool
+}
+
+func newLastRows(st state.Backend, ts []types.Type, generateUpdateBefore bool) lastRows {
+	return lastRows{rows: state.NewTable(st, "last", state.RowCodec(ts)), generateUpdateBefore: generateUpdateBefore}
+}
+
+// upsert makes row the key's latest row: +I for a new key, -U/+U for a
+// changed row, nothing for an equal one.
+func (l lastRows) upsert(w *output, key []byte, row types.Row) {
+	prev, ok := l.rows.Get(key)
+	switch {
+	case !ok:
+		w.add(types.Insert, row)
+	case rowsEqual(prev, row):
+		return
+	default:
+		if l.generateUpdateBefore {
+			w.add(types.UpdateBefore, prev)
+		}
+		w.add(types.UpdateAfter, row)
+	}
+	l.rows.Put(key, row)
+}
+
+// remove forgets the key, emitting -D of its latest row if it had one.
+func (l lastRows) remove(w *output, key []byte) {
+	if prev, ok := l.rows.Get(key); ok {
+		w.add(types.Delete, prev)
+		l.rows.Delete(key)
+	}
+}

@@ -1,0 +1,72 @@
+package ops
+
+import (
+	"sync"
+
+	"github.com/sluicesql/sluice/internal/runtime"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// Change is one row of a changelog delivered to a client.
+type Change struct {
+	Kind types.RowKind
+	Row  types.Row
+}
+
+// Collector is the sink of a query whose result goes to a client: it
+// buffers changes until the client takes them, so a slow reader never
+// stalls the job's channels.
+type Collector struct {
+	mu      sync.Mutex
+	changes []Change
+	ended   bool
+	notify  chan struct{}
+}
+
+// NewCollector returns an empty collector.
+func NewCollector() *Collector { return &Collector{notify: make(chan struct{}, 1)} }
+
+// Open implements runtime.Operator.
+func (c *Collector) Open(*runtime.Context) error { return nil }
+
+// ProcessChunk implements runtime.Operator.
+func (c *Collector) ProcessChunk(_ int, ch *types.Chunk, _ runtime.Emitter) error {
+	c.mu.Lock()
+	for i := 0; i < ch.Len(); i++ {
+		c.changes = append(c.changes, Change{Kind: ch.Ops[i], Row: ch.Row(i)})
+	}
+	c.mu.Unlock()
+	c.wake()
+	return nil
+}
+
+// ProcessWatermark implements runtime.Operator.
+func (c *Collector) ProcessWatermark(int64, runtime.Emitter) error { return nil }
+
+// Finish implements runtime.Operator.
+func (c *Collector) Finish(runtime.Emitter) error {
+	c.mu.Lock()
+	c.ended = true
+	c.mu.Unlock()
+	c.wake()
+	return nil
+}
+
+func (c *Collector) wake() {
+	select {
+	case c.notify <- struct{}{}:
+	default:
+	}
+}
+
+// Take returns the changes buffered so far and whether the input ended.
+func (c *Collector) Take() ([]Change, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := c.changes
+	c.changes = nil
+	return out, c.ended
+}
+
+// Ready is signalled when new changes may be available.
+func (c *Collector) Ready() <-chan struct{} { return c.notify }

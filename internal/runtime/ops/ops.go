@@ -1,0 +1,187 @@
+// Package ops implements Sluice's stream operators with the semantics of
+// Flink's table runtime (org.apache.flink.table.runtime.operators): group
+// and window aggregation, changelog normalization, deduplication, Top-N,
+// regular and interval joins, limit and temporal sort.
+//
+// Each operator is built from a plain config struct and implements
+// runtime.Operator. Expressions arrive as Go closures over rows, so this
+// package does not depend on the planner. Operators keep their state in a
+// state.Backend (see Stateful) so it can be snapshotted and restored.
+package ops
+
+import (
+	"cmp"
+	"fmt"
+
+	"github.com/sluicesql/sluice/internal/runtime"
+	"github.com/sluicesql/sluice/internal/state"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// Stateful is implemented by every operator that keeps state.
+type Stateful interface {
+	// State returns the operator's state backend; its Len is the number of
+	// state entries the operator holds.
+	State() state.Backend
+}
+
+// output builds an operator's output chunks of up to types.ChunkSize rows
+// and emits each when full or on flush.
+type output struct {
+	types []types.Type
+	out   runtime.Emitter
+	c     *types.Chunk
+}
+
+func newOutput(ts []types.Type) *output { return &output{types: ts} }
+
+// to directs the following rows to out; callers flush before returning.
+func (o *output) to(out runtime.Emitter) *output {
+	o.out = out
+	return o
+}
+
+// add appends one row; r is copied.
+func (o *output) add(k types.RowKind, r types.Row) {
+	if o.c == nil {
+		o.c = types.NewChunk(o.types, 64)
+	}
+	o.c.AppendRow(k, r)
+	if o.c.Len() >= types.ChunkSize {
+		o.flush()
+	}
+}
+
+// flush emits the pending rows, if any.
+func (o *output) flush() {
+	if o.c != nil && o.c.Len() > 0 {
+		o.out.Emit(o.c)
+	}
+	o.c = nil
+}
+
+// keyTypes returns the types of columns cols of ts.
+func keyTypes(ts []types.Type, cols []int) []types.Type {
+	out := make([]types.Type, len(cols))
+	for i, c := range cols {
+		out[i] = ts[c]
+	}
+	return out
+}
+
+// appendCols appends the values of columns cols of r to dst.
+func appendCols(dst, r types.Row, cols []int) types.Row {
+	for _, c := range cols {
+		dst = append(dst, r[c])
+	}
+	return dst
+}
+
+// checkCols reports a column index outside a row of width n.
+func checkCols(what string, cols []int, n int) error {
+	for _, c := range cols {
+		if c < 0 || c >= n {
+			return fmt.Errorf("%s: column %d out of range (row has %d columns)", what, c, n)
+		}
+	}
+	return nil
+}
+
+// valueEqual reports whether two values are the same: both NULL, or equal
+// in every physical field (NaN equals NaN, as Flink's binary equality has it).
+func valueEqual(a, b types.Value) bool {
+	if a.Null || b.Null {
+		return a.Null == b.Null
+	}
+	return a.I == b.I && a.S == b.S && (a.F == b.F || a.F != a.F && b.F != b.F)
+}
+
+// rowsEqual reports whether two rows hold the same values.
+func rowsEqual(a, b types.Row) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !valueEqual(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// SortKey is one ORDER BY key.
+type SortKey struct {
+	// Col is the column to order by.
+	Col int
+	// Desc orders descending.
+	Desc bool
+	// NullsFirst puts NULLs before all values (whatever the direction);
+	// otherwise after them.
+	NullsFirst bool
+}
+
+// comparator orders rows by sort keys, as Flink's generated
+// RecordComparator does: NULL placement is independent of the direction,
+// strings compare by their UTF-8 bytes.
+type comparator struct {
+	keys []SortKey
+	phys []types.Physical
+}
+
+func newComparator(keys []SortKey, ts []types.Type) comparator {
+	phys := make([]types.Physical, len(keys))
+	for i, k := range keys {
+		phys[i] = ts[k.Col].Physical()
+	}
+	return comparator{keys: keys, phys: phys}
+}
+
+// compare returns -1, 0 or +1 as a sorts before, with or after b.
+func (c comparator) compare(a, b types.Row) int {
+	for i, k := range c.keys {
+		x, y := a[k.Col], b[k.Col]
+		if x.Null || y.Null {
+			switch {
+			case x.Null && y.Null:
+				continue
+			case x.Null == k.NullsFirst:
+				return -1
+			default:
+				return 1
+			}
+		}
+		var r int
+		switch c.phys[i] {
+		case types.PhysFloat:
+			r = cmp.Compare(x.F, y.F)
+		case types.PhysString:
+			r = cmp.Compare(x.S, y.S)
+		default:
+			r = cmp.Compare(x.I, y.I)
+		}
+		if r != 0 {
+			if k.Desc {
+				return -r
+			}
+			return r
+		}
+	}
+	return 0
+}
+
+// passThrough provides the runtime.Operator methods of an operator that
+// needs nothing at open and finish and forwards watermarks unchanged;
+// operators embed it and override what they need.
+type passThrough struct{}
+
+// Open implements runtime.Operator.
+func (passThrough) Open(*runtime.Context) error { return nil }
+
+// ProcessWatermark implements runtime.Operator.
+func (passThrough) ProcessWatermark(wm int64, out runtime.Emitter) error {
+	out.EmitWatermark(wm)
+	return nil
+}
+
+// Finish implements runtime.Operator.
+func (passThrough) Finish(runtime.Emitter) error { return nil }
