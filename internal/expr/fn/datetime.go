@@ -1,6 +1,7 @@
 package fn
 
 import (
+	"fmt"
 	"math"
 	"time"
 
@@ -578,7 +579,13 @@ func bindExtractShorthand(name, unit string) bindFunc {
 		if !match(args, datetime) {
 			return types.Type{}, nil, sigError(name, "(DATE|TIMESTAMP|TIMESTAMP_LTZ)", args)
 		}
-		return bindExtract(append([]Arg{{Unit: unit}}, args...))
+		f, err := extractor(unit, args[0].Type)
+		if err != nil {
+			return types.Type{}, nil, sigError(name, err.Error(), args)
+		}
+		return strictType(types.BigIntType, args), strict(func(ctx *Context, v []types.Value) (types.Value, error) {
+			return types.IntValue(f(ctx, v[0])), nil
+		}), nil
 	}
 }
 
@@ -625,34 +632,32 @@ var intervalExtractors = map[types.Kind]map[string]func(int64) int64{
 // the timeintervalunit part of temporal. E.g., EXTRACT(DAY FROM DATE
 // '2006-06-05') returns 5." TIMESTAMP_LTZ is read in the session time zone.
 func bindExtract(args []Arg) (types.Type, Eval, error) {
-	fail := func() (types.Type, Eval, error) {
+	if len(args) != 2 || args[0].Unit == "" || args[1].Unit != "" {
 		return types.Type{}, nil, sigError("EXTRACT", "(unit FROM DATE|TIME|TIMESTAMP|TIMESTAMP_LTZ|INTERVAL)", args)
 	}
-	if len(args) != 2 || args[0].Unit == "" || args[1].Unit != "" {
-		return fail()
+	f, err := extractor(args[0].Unit, args[1].Type)
+	if err != nil {
+		return types.Type{}, nil, sigError("EXTRACT", err.Error(), args)
 	}
-	unit, t := args[0].Unit, args[1].Type
-	rt := strictType(types.BigIntType, args[1:])
-	if m, ok := intervalExtractors[t.Kind]; ok {
-		f, ok := m[unit]
-		if !ok {
-			return fail()
-		}
-		return rt, strict(func(_ *Context, v []types.Value) (types.Value, error) {
-			return types.IntValue(f(v[1].I)), nil
-		}), nil
-	}
-	f, ok := extractors[unit]
-	if !ok || !datetime(t) && t.Kind != types.Time {
-		return fail()
-	}
-	read := timeReader(t)
-	if t.Kind == types.Time {
-		read = func(_ *Context, v types.Value) time.Time { return wallClock(v.I) }
-	}
-	return rt, strict(func(ctx *Context, v []types.Value) (types.Value, error) {
-		return types.IntValue(f(read(ctx, v[1]))), nil
+	return strictType(types.BigIntType, args[1:]), strict(func(ctx *Context, v []types.Value) (types.Value, error) {
+		return types.IntValue(f(ctx, v[1])), nil
 	}), nil
+}
+
+// extractor returns how to extract unit from values of type t.
+func extractor(unit string, t types.Type) (func(*Context, types.Value) int64, error) {
+	if m, ok := intervalExtractors[t.Kind]; ok {
+		if f, ok := m[unit]; ok {
+			return func(_ *Context, v types.Value) int64 { return f(v.I) }, nil
+		}
+	} else if f, ok := extractors[unit]; ok && (datetime(t) || t.Kind == types.Time) {
+		read := timeReader(t)
+		if t.Kind == types.Time {
+			read = func(_ *Context, v types.Value) time.Time { return wallClock(v.I) }
+		}
+		return func(ctx *Context, v types.Value) int64 { return f(read(ctx, v)) }, nil
+	}
+	return nil, fmt.Errorf("(unit FROM DATE|TIME|TIMESTAMP|TIMESTAMP_LTZ|INTERVAL) with a unit valid for the type")
 }
 
 // nowFuncs are the current-time functions. "CURRENT_TIMESTAMP: Returns the
