@@ -1,0 +1,385 @@
+package format
+
+import (
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Text conversions that reproduce what the Java library calls inside Flink's
+// formats produce or accept: Double.toString, Float.toString,
+// BigDecimal.toString / toPlainString, Integer.parseInt, Double.parseDouble,
+// new BigDecimal(String) and new String(bytes, UTF_8).
+
+// appendJavaDouble appends Double.toString(f) (Float.toString when bits is
+// 32): plain notation for 1e-3 <= |f| < 1e7, else d.dddE±n, always with a
+// fraction digit, and the shortest digits that round-trip.
+func appendJavaDouble(dst []byte, f float64, bits int) []byte {
+	switch {
+	case math.IsNaN(f):
+		return append(dst, "NaN"...)
+	case math.IsInf(f, 1):
+		return append(dst, "Infinity"...)
+	case math.IsInf(f, -1):
+		return append(dst, "-Infinity"...)
+	case f == 0:
+		if math.Signbit(f) {
+			return append(dst, "-0.0"...)
+		}
+		return append(dst, "0.0"...)
+	}
+	var buf [32]byte
+	e := strconv.AppendFloat(buf[:0], f, 'e', -1, bits) // -d.ddde±xx
+	if e[0] == '-' {
+		dst = append(dst, '-')
+		e = e[1:]
+	}
+	mant, exps, _ := strings.Cut(string(e), "e")
+	exp, _ := strconv.Atoi(exps)
+	digits := strings.Replace(mant, ".", "", 1)
+	if exp >= -3 && exp < 7 {
+		if exp < 0 {
+			dst = append(dst, "0."...)
+			for i := -1; i > exp; i-- {
+				dst = append(dst, '0')
+			}
+			return append(dst, digits...)
+		}
+		for len(digits) <= exp {
+			digits += "0"
+		}
+		dst = append(dst, digits[:exp+1]...)
+		dst = append(dst, '.')
+		if frac := digits[exp+1:]; frac != "" {
+			return append(dst, frac...)
+		}
+		return append(dst, '0')
+	}
+	dst = append(dst, digits[0], '.')
+	if len(digits) > 1 {
+		dst = append(dst, digits[1:]...)
+	} else {
+		dst = append(dst, '0')
+	}
+	dst = append(dst, 'E')
+	return strconv.AppendInt(dst, int64(exp), 10)
+}
+
+// bigDec is a decimal number as BigDecimal holds it: the digits of the
+// unscaled magnitude (no leading zeros, "0" for zero), a sign and a scale.
+type bigDec struct {
+	neg    bool
+	digits string
+	scale  int
+}
+
+// decFromUnscaled returns the BigDecimal with the given unscaled value and
+// scale.
+func decFromUnscaled(u int64, scale int) bigDec {
+	d := bigDec{scale: scale, neg: u < 0}
+	d.digits = strconv.FormatUint(absU64(u), 10)
+	return d
+}
+
+func absU64(u int64) uint64 {
+	if u < 0 {
+		return uint64(-u)
+	}
+	return uint64(u)
+}
+
+// stripTrailingZeros is BigDecimal.stripTrailingZeros, except that zero
+// becomes BigDecimal.ZERO (scale 0) as Jackson's JsonNodeFactory makes it.
+func (d bigDec) stripTrailingZeros() bigDec {
+	if d.digits == "0" {
+		return bigDec{digits: "0"}
+	}
+	for len(d.digits) > 1 && d.digits[len(d.digits)-1] == '0' {
+		d.digits = d.digits[:len(d.digits)-1]
+		d.scale--
+	}
+	return d
+}
+
+// appendTo appends BigDecimal.toString() (plain false) or toPlainString().
+func (d bigDec) appendTo(dst []byte, plain bool) []byte {
+	if d.neg && d.digits != "0" {
+		dst = append(dst, '-')
+	}
+	n := len(d.digits)
+	adjusted := n - 1 - d.scale
+	if plain || (d.scale >= 0 && adjusted >= -6) {
+		switch {
+		case d.scale <= 0:
+			dst = append(dst, d.digits...)
+			if d.digits != "0" {
+				for i := 0; i < -d.scale; i++ {
+					dst = append(dst, '0')
+				}
+			}
+		case n > d.scale:
+			dst = append(dst, d.digits[:n-d.scale]...)
+			dst = append(dst, '.')
+			dst = append(dst, d.digits[n-d.scale:]...)
+		default:
+			dst = append(dst, "0."...)
+			for i := n; i < d.scale; i++ {
+				dst = append(dst, '0')
+			}
+			dst = append(dst, d.digits...)
+		}
+		return dst
+	}
+	dst = append(dst, d.digits[0])
+	if n > 1 {
+		dst = append(dst, '.')
+		dst = append(dst, d.digits[1:]...)
+	}
+	dst = append(dst, 'E')
+	if adjusted > 0 {
+		dst = append(dst, '+')
+	}
+	return strconv.AppendInt(dst, int64(adjusted), 10)
+}
+
+var errSyntax = errors.New("syntax")
+
+// parseBigDec parses the text new BigDecimal(String) accepts: an optional
+// sign, digits with an optional point, an optional exponent.
+func parseBigDec(s string) (bigDec, error) {
+	var d bigDec
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		d.neg = s[i] == '-'
+		i++
+	}
+	var digits []byte
+	seenDigit, seenPoint := false, false
+	for ; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			seenDigit = true
+			if len(digits) > 0 || c != '0' {
+				digits = append(digits, c)
+			}
+			if seenPoint {
+				d.scale++
+			}
+			continue
+		case c == '.' && !seenPoint:
+			seenPoint = true
+			continue
+		}
+		break
+	}
+	if !seenDigit {
+		return d, errSyntax
+	}
+	if i < len(s) {
+		if s[i] != 'e' && s[i] != 'E' {
+			return d, errSyntax
+		}
+		exp, err := strconv.ParseInt(s[i+1:], 10, 32)
+		if err != nil {
+			return d, errSyntax
+		}
+		d.scale -= int(exp)
+	}
+	if len(digits) == 0 {
+		digits = append(digits, '0')
+	}
+	d.digits = string(digits)
+	return d, nil
+}
+
+// unscaled rescales d to scale with HALF_UP rounding and returns the unscaled
+// value, or ok false if it needs more than precision digits — the rule of
+// Flink's DecimalData.fromBigDecimal (which then yields NULL).
+func (d bigDec) unscaled(precision, scale int) (int64, bool) {
+	digits := d.digits
+	shift := scale - d.scale
+	if shift < 0 {
+		keep := len(digits) + shift
+		roundUp := keep >= 0 && keep < len(digits) && digits[keep] >= '5'
+		if keep <= 0 {
+			digits = "0"
+		} else {
+			digits = digits[:keep]
+		}
+		if roundUp {
+			digits = incDigits(digits)
+		}
+	} else if digits != "0" {
+		digits += strings.Repeat("0", min(shift, 40))
+	}
+	digits = strings.TrimLeft(digits, "0")
+	if len(digits) > precision || len(digits) > 18 {
+		return 0, false
+	}
+	var u int64
+	for i := 0; i < len(digits); i++ {
+		u = u*10 + int64(digits[i]-'0')
+	}
+	if d.neg {
+		u = -u
+	}
+	return u, true
+}
+
+// incDigits adds one to a decimal digit string.
+func incDigits(s string) string {
+	b := []byte(s)
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] < '9' {
+			b[i]++
+			return string(b)
+		}
+		b[i] = '0'
+	}
+	return "1" + string(b)
+}
+
+// javaTrim is String.trim: it drops leading and trailing chars <= ' '.
+func javaTrim(s string) string {
+	i, j := 0, len(s)
+	for i < j && s[i] <= ' ' {
+		i++
+	}
+	for j > i && s[j-1] <= ' ' {
+		j--
+	}
+	return s[i:j]
+}
+
+// parseJavaInt is Integer.parseInt / Long.parseLong / Short.parseShort /
+// Byte.parseByte for the given bit size: an optional sign and decimal digits.
+func parseJavaInt(s string, bits int) (int64, error) {
+	if s == "" || s[0] == '_' || strings.ContainsRune(s, '_') {
+		return 0, errSyntax
+	}
+	if len(s) > 1 && s[0] == '+' && (s[1] == '+' || s[1] == '-') {
+		return 0, errSyntax
+	}
+	return strconv.ParseInt(s, 10, bits)
+}
+
+// parseJavaDouble is Double.parseDouble (Float.parseFloat when bits is 32)
+// on an already trimmed string: decimal or hexadecimal notation, "NaN",
+// "Infinity", an optional sign and an optional type suffix (f, F, d, D).
+func parseJavaDouble(s string, bits int) (float64, error) {
+	body, sign := s, ""
+	if body != "" && (body[0] == '+' || body[0] == '-') {
+		sign, body = body[:1], body[1:]
+	}
+	switch body {
+	case "NaN":
+		return math.NaN(), nil
+	case "Infinity":
+		if sign == "-" {
+			return math.Inf(-1), nil
+		}
+		return math.Inf(1), nil
+	}
+	if n := len(body); n > 1 && strings.IndexByte("fFdD", body[n-1]) >= 0 {
+		body = body[:n-1]
+	}
+	hex := len(body) > 2 && body[0] == '0' && body[1]|0x20 == 'x'
+	if strings.ContainsRune(body, '_') || hex && !strings.ContainsAny(body, "pP") || !hex && !isDecimalFloat(body) {
+		return 0, errSyntax
+	}
+	f, err := strconv.ParseFloat(sign+body, bits)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, errSyntax
+	}
+	return f, nil
+}
+
+// isDecimalFloat reports whether s is digits with an optional point and an
+// optional signed exponent, with at least one mantissa digit.
+func isDecimalFloat(s string) bool {
+	i, mant := 0, 0
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		mant++
+	}
+	if i < len(s) && s[i] == '.' {
+		for i++; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+			mant++
+		}
+	}
+	if mant == 0 {
+		return false
+	}
+	if i == len(s) {
+		return true
+	}
+	if s[i] != 'e' && s[i] != 'E' {
+		return false
+	}
+	i++
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	exp := 0
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		exp++
+	}
+	return exp > 0 && i == len(s)
+}
+
+// javaString returns b as Java's new String(b, UTF_8) sees it: valid UTF-8
+// is kept, and each maximal ill-formed subsequence becomes U+FFFD.
+func javaString(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	out := make([]byte, 0, len(b)+8)
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r != utf8.RuneError || n > 1 {
+			out = append(out, b[i:i+n]...)
+			i += n
+			continue
+		}
+		out = utf8.AppendRune(out, utf8.RuneError)
+		i += illFormedLen(b[i:])
+	}
+	return string(out)
+}
+
+// illFormedLen is the length of the maximal ill-formed subsequence at the
+// start of b (Unicode's "maximal subpart" rule, which Java's decoder follows).
+func illFormedLen(b []byte) int {
+	c := b[0]
+	var need int
+	lo, hi := byte(0x80), byte(0xbf)
+	switch {
+	case c >= 0xc2 && c <= 0xdf:
+		need = 1
+	case c == 0xe0:
+		need, lo = 2, 0xa0
+	case c >= 0xe1 && c <= 0xef:
+		need = 2
+		if c == 0xed {
+			hi = 0x9f
+		}
+	case c == 0xf0:
+		need, lo = 3, 0x90
+	case c >= 0xf1 && c <= 0xf3:
+		need = 3
+	case c == 0xf4:
+		need, hi = 3, 0x8f
+	default:
+		return 1
+	}
+	n := 1
+	for ; n <= need && n < len(b); n++ {
+		if b[n] < lo || b[n] > hi {
+			break
+		}
+		lo, hi = 0x80, 0xbf
+	}
+	return n
+}

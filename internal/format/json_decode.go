@@ -1,0 +1,706 @@
+package format
+
+import (
+	"encoding/base64"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// JSON decoding. A hand-written scanner validates the whole message the way
+// Jackson's readTree does (strict JSON, UTF-8, anything after the root value
+// ignored), records where each table field's value lies, and converts those
+// values straight into the column vectors. The conversions follow
+// JsonToRowDataConverters, which works on Jackson nodes: numbers given as
+// strings are accepted where Flink parses JsonNode.asText(), fractions are
+// truncated into integer columns, and so on.
+
+type jsonKind uint8
+
+const (
+	jsonNull jsonKind = iota + 1
+	jsonFalse
+	jsonTrue
+	jsonNumber
+	jsonString
+	jsonObject
+	jsonArray
+)
+
+var jsonKindNames = [...]string{
+	jsonNull: "null", jsonFalse: "boolean", jsonTrue: "boolean", jsonNumber: "number",
+	jsonString: "string", jsonObject: "object", jsonArray: "array",
+}
+
+// jsonSpan locates one value in the message. For strings the span excludes
+// the quotes.
+type jsonSpan struct {
+	kind       jsonKind
+	start, end int
+	escaped    bool // a string with escapes
+	fraction   bool // a number with a fraction or exponent
+}
+
+// jsonScanner validates JSON text.
+type jsonScanner struct {
+	data  []byte
+	pos   int
+	stack []byte
+}
+
+type jsonSyntaxError struct {
+	msg string
+	pos int
+}
+
+func (e *jsonSyntaxError) Error() string {
+	return fmt.Sprintf("invalid JSON: %s at offset %d", e.msg, e.pos)
+}
+
+func (s *jsonScanner) fail(msg string) error { return &jsonSyntaxError{msg, s.pos} }
+
+func (s *jsonScanner) unexpected() error {
+	if s.pos >= len(s.data) {
+		return s.fail("unexpected end of input")
+	}
+	c := s.data[s.pos]
+	if c >= 0x20 && c < 0x7f {
+		return s.fail(fmt.Sprintf("unexpected character '%c'", c))
+	}
+	return s.fail(fmt.Sprintf("unexpected byte 0x%02x", c))
+}
+
+func (s *jsonScanner) ws() {
+	for s.pos < len(s.data) {
+		switch s.data[s.pos] {
+		case ' ', '\t', '\n', '\r':
+			s.pos++
+		default:
+			return
+		}
+	}
+}
+
+// scalar scans a non-container value at s.pos.
+func (s *jsonScanner) scalar() (jsonSpan, error) {
+	if s.pos >= len(s.data) {
+		return jsonSpan{}, s.unexpected()
+	}
+	switch c := s.data[s.pos]; c {
+	case '"':
+		return s.str()
+	case 't':
+		return s.literal("true", jsonTrue)
+	case 'f':
+		return s.literal("false", jsonFalse)
+	case 'n':
+		return s.literal("null", jsonNull)
+	default:
+		if c == '-' || c >= '0' && c <= '9' {
+			return s.number()
+		}
+		return jsonSpan{}, s.unexpected()
+	}
+}
+
+// value scans any value at s.pos.
+func (s *jsonScanner) value() (jsonSpan, error) {
+	if s.pos < len(s.data) && (s.data[s.pos] == '{' || s.data[s.pos] == '[') {
+		return s.container()
+	}
+	return s.scalar()
+}
+
+func isIdentByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
+}
+
+func (s *jsonScanner) literal(word string, k jsonKind) (jsonSpan, error) {
+	start := s.pos
+	end := start + len(word)
+	if end > len(s.data) || string(s.data[start:end]) != word || end < len(s.data) && isIdentByte(s.data[end]) {
+		return jsonSpan{}, s.fail("unrecognized token")
+	}
+	s.pos = end
+	return jsonSpan{kind: k, start: start, end: end}, nil
+}
+
+func (s *jsonScanner) digits() int {
+	n := 0
+	for s.pos < len(s.data) && s.data[s.pos] >= '0' && s.data[s.pos] <= '9' {
+		s.pos++
+		n++
+	}
+	return n
+}
+
+func (s *jsonScanner) number() (jsonSpan, error) {
+	sp := jsonSpan{kind: jsonNumber, start: s.pos}
+	if s.data[s.pos] == '-' {
+		s.pos++
+	}
+	first := s.pos
+	if s.digits() == 0 {
+		return sp, s.fail("invalid number")
+	}
+	if s.data[first] == '0' && s.pos-first > 1 {
+		return sp, s.fail("invalid number: leading zeroes")
+	}
+	if s.pos < len(s.data) && s.data[s.pos] == '.' {
+		s.pos++
+		sp.fraction = true
+		if s.digits() == 0 {
+			return sp, s.fail("invalid number: no digit after the decimal point")
+		}
+	}
+	if s.pos < len(s.data) && (s.data[s.pos] == 'e' || s.data[s.pos] == 'E') {
+		s.pos++
+		sp.fraction = true
+		if s.pos < len(s.data) && (s.data[s.pos] == '+' || s.data[s.pos] == '-') {
+			s.pos++
+		}
+		if s.digits() == 0 {
+			return sp, s.fail("invalid number: no digit in the exponent")
+		}
+	}
+	sp.end = s.pos
+	return sp, nil
+}
+
+// str scans a string: escapes must be valid, control characters escaped and
+// the text valid UTF-8 (Jackson rejects all three).
+func (s *jsonScanner) str() (jsonSpan, error) {
+	s.pos++
+	sp := jsonSpan{kind: jsonString, start: s.pos}
+	for s.pos < len(s.data) {
+		c := s.data[s.pos]
+		switch {
+		case c == '"':
+			sp.end = s.pos
+			s.pos++
+			return sp, nil
+		case c == '\\':
+			sp.escaped = true
+			if s.pos+1 >= len(s.data) {
+				s.pos++
+				return sp, s.unexpected()
+			}
+			switch s.data[s.pos+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				s.pos += 2
+			case 'u':
+				if s.pos+6 > len(s.data) || !isHex4(s.data[s.pos+2:s.pos+6]) {
+					return sp, s.fail("invalid \\u escape")
+				}
+				s.pos += 6
+			default:
+				return sp, s.fail("invalid escape")
+			}
+		case c < 0x20:
+			return sp, s.fail("unescaped control character in string")
+		case c < 0x80:
+			s.pos++
+		default:
+			r, n := utf8.DecodeRune(s.data[s.pos:])
+			if r == utf8.RuneError && n <= 1 {
+				return sp, s.fail("invalid UTF-8")
+			}
+			s.pos += n
+		}
+	}
+	return sp, s.unexpected()
+}
+
+func isHex4(b []byte) bool {
+	for _, c := range b {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// container scans an object or array at s.pos, iteratively (no recursion,
+// whatever the nesting depth).
+func (s *jsonScanner) container() (jsonSpan, error) {
+	sp := jsonSpan{kind: jsonObject, start: s.pos}
+	if s.data[s.pos] == '[' {
+		sp.kind = jsonArray
+	}
+	stack := s.stack[:0]
+	defer func() { s.stack = stack[:0] }()
+	for {
+		// A value is due at s.pos.
+		if c := s.data[s.pos]; c == '{' || c == '[' {
+			stack = append(stack, c)
+			s.pos++
+			s.ws()
+			if s.pos < len(s.data) && s.data[s.pos] == c+2 { // '}' or ']'
+				s.pos++
+				stack = stack[:len(stack)-1]
+			} else {
+				if c == '{' {
+					if err := s.key(); err != nil {
+						return sp, err
+					}
+				}
+				if s.pos >= len(s.data) {
+					return sp, s.unexpected()
+				}
+				continue
+			}
+		} else if _, err := s.scalar(); err != nil {
+			return sp, err
+		}
+		// After a value: a comma, or closing brackets.
+		for {
+			if len(stack) == 0 {
+				sp.end = s.pos
+				return sp, nil
+			}
+			s.ws()
+			if s.pos >= len(s.data) {
+				return sp, s.unexpected()
+			}
+			top := stack[len(stack)-1]
+			if c := s.data[s.pos]; c == ',' {
+				s.pos++
+				s.ws()
+				if top == '{' {
+					if err := s.key(); err != nil {
+						return sp, err
+					}
+				}
+				if s.pos >= len(s.data) {
+					return sp, s.unexpected()
+				}
+				break
+			} else if c != top+2 {
+				return sp, s.unexpected()
+			}
+			s.pos++
+			stack = stack[:len(stack)-1]
+		}
+	}
+}
+
+// key scans a member name and the colon after it, leaving s.pos at the
+// value.
+func (s *jsonScanner) key() error {
+	if s.pos >= len(s.data) || s.data[s.pos] != '"' {
+		return s.unexpected()
+	}
+	if _, err := s.str(); err != nil {
+		return err
+	}
+	s.ws()
+	if s.pos >= len(s.data) || s.data[s.pos] != ':' {
+		return s.unexpected()
+	}
+	s.pos++
+	s.ws()
+	return nil
+}
+
+func (c *jsonCodec) Decode(data []byte, cols []*types.Vector) error {
+	if data == nil {
+		return ErrNoRow
+	}
+	err := c.parse(data)
+	c.scan.data = nil
+	if err != nil {
+		if c.ignoreErrors {
+			return ErrNoRow
+		}
+		return err
+	}
+	for i, f := range c.fields {
+		sp := c.spans[i]
+		if sp.kind == 0 {
+			if c.failOnMissing {
+				return fmt.Errorf("could not find field with name '%s'", f.Name)
+			}
+			c.row[i] = types.NullValue
+			continue
+		}
+		v, err := c.convert(data, f.Type, sp)
+		if err != nil {
+			if !c.ignoreErrors {
+				return fmt.Errorf("field '%s' (%s): %w", f.Name, f.Type, err)
+			}
+			v = types.NullValue
+		}
+		c.row[i] = v
+	}
+	for i, col := range cols {
+		col.Append(c.row[i])
+	}
+	return nil
+}
+
+// parse scans the message and records the span of each field's value.
+func (c *jsonCodec) parse(data []byte) error {
+	clear(c.spans)
+	s := &c.scan
+	s.data, s.pos = data, 0
+	s.ws()
+	if s.pos == len(data) {
+		return ErrNoRow // Jackson reads no content as a missing node
+	}
+	if data[s.pos] != '{' {
+		sp, err := s.value()
+		if err != nil {
+			return err
+		}
+		if sp.kind == jsonNull {
+			return ErrNoRow
+		}
+		return fmt.Errorf("invalid JSON row: expected an object, got %s", jsonKindNames[sp.kind])
+	}
+	s.pos++
+	s.ws()
+	if s.pos < len(data) && data[s.pos] == '}' {
+		return nil
+	}
+	for {
+		if s.pos >= len(data) || data[s.pos] != '"' {
+			return s.unexpected()
+		}
+		ksp, err := s.str()
+		if err != nil {
+			return err
+		}
+		var idx int
+		var known bool
+		if ksp.escaped {
+			idx, known = c.index[unescapeJSON(data[ksp.start:ksp.end])]
+		} else {
+			idx, known = c.index[string(data[ksp.start:ksp.end])]
+		}
+		s.ws()
+		if s.pos >= len(data) || data[s.pos] != ':' {
+			return s.unexpected()
+		}
+		s.pos++
+		s.ws()
+		vsp, err := s.value()
+		if err != nil {
+			return err
+		}
+		if known {
+			c.spans[idx] = vsp // a repeated member replaces the earlier one
+		}
+		s.ws()
+		if s.pos >= len(data) {
+			return s.unexpected()
+		}
+		switch data[s.pos] {
+		case ',':
+			s.pos++
+			s.ws()
+		case '}':
+			return nil // anything after the root object is ignored, as by Jackson
+		default:
+			return s.unexpected()
+		}
+	}
+}
+
+// unescapeJSON decodes the body of a JSON string that has escapes. A lone
+// surrogate becomes U+FFFD.
+func unescapeJSON(raw []byte) string {
+	out := make([]byte, 0, len(raw))
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		i++
+		switch raw[i] {
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r := rune(hex4(raw[i+1:]))
+			i += 4
+			if utf16.IsSurrogate(r) && i+6 < len(raw) && raw[i+1] == '\\' && raw[i+2] == 'u' {
+				if r2 := rune(hex4(raw[i+3:])); utf16.DecodeRune(r, r2) != utf8.RuneError {
+					r = utf16.DecodeRune(r, r2)
+					i += 6
+				}
+			}
+			out = utf8.AppendRune(out, r) // lone surrogates append U+FFFD
+		default: // '"', '\\', '/'
+			out = append(out, raw[i])
+		}
+	}
+	return string(out)
+}
+
+func hex4(b []byte) int {
+	v := 0
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		default:
+			c -= 'A' - 10
+		}
+		v = v<<4 | int(c)
+	}
+	return v
+}
+
+// text returns a string value's text.
+func text(data []byte, sp jsonSpan) string {
+	if sp.escaped {
+		return unescapeJSON(data[sp.start:sp.end])
+	}
+	return string(data[sp.start:sp.end])
+}
+
+// asText is JsonNode.asText() for a scalar: a string's text, a number as
+// Jackson's node prints it, "true" or "false"; containers give "".
+func (c *jsonCodec) asText(data []byte, sp jsonSpan) string {
+	raw := data[sp.start:sp.end]
+	switch sp.kind {
+	case jsonString:
+		return text(data, sp)
+	case jsonNumber:
+		return string(c.appendNumber(nil, raw, sp.fraction))
+	case jsonTrue:
+		return "true"
+	case jsonFalse:
+		return "false"
+	case jsonNull:
+		return "null"
+	}
+	return ""
+}
+
+// appendNumber appends a JSON number as Jackson's node for it prints:
+// integers as they are ("-0" as "0"), fractions as Double.toString or, when
+// read as BigDecimal, as the normalised BigDecimal.
+func (c *jsonCodec) appendNumber(dst, raw []byte, fraction bool) []byte {
+	if !fraction {
+		if string(raw) == "-0" {
+			return append(dst, '0')
+		}
+		return append(dst, raw...)
+	}
+	if c.bigDecimals {
+		d, _ := parseBigDec(string(raw))
+		return d.stripTrailingZeros().appendTo(dst, false)
+	}
+	f, _ := strconv.ParseFloat(string(raw), 64)
+	return appendJavaDouble(dst, f, 64)
+}
+
+// compact re-serialises a container value the way Jackson's
+// JsonNode.toString() does: no whitespace, strings re-escaped, numbers
+// re-printed.
+func (c *jsonCodec) compact(raw []byte) string {
+	s := jsonScanner{data: raw}
+	out := make([]byte, 0, len(raw))
+	for s.pos < len(raw) {
+		switch ch := raw[s.pos]; {
+		case ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r':
+			s.pos++
+		case ch == '"':
+			sp, _ := s.str()
+			out = appendJSONString(out, text(raw, sp))
+		case ch == '-' || ch >= '0' && ch <= '9':
+			sp, _ := s.number()
+			out = c.appendNumber(out, raw[sp.start:sp.end], sp.fraction)
+		default:
+			out = append(out, ch)
+			s.pos++
+		}
+	}
+	return string(out)
+}
+
+var (
+	errNotANumber = fmt.Errorf("not a number")
+	errRange      = fmt.Errorf("out of range")
+)
+
+// convert turns one JSON value into a value of type t, following
+// JsonToRowDataConverters.
+func (c *jsonCodec) convert(data []byte, t types.Type, sp jsonSpan) (types.Value, error) {
+	if sp.kind == jsonNull || t.Kind == types.Null {
+		return types.NullValue, nil
+	}
+	raw := data[sp.start:sp.end]
+	switch t.Kind {
+	case types.Boolean:
+		// Boolean.parseBoolean: anything but "true" (any case) is false.
+		switch sp.kind {
+		case jsonTrue:
+			return types.BoolValue(true), nil
+		case jsonString:
+			s := javaTrim(text(data, sp))
+			return types.BoolValue(len(s) == 4 && (s[0]|0x20) == 't' && (s[1]|0x20) == 'r' && (s[2]|0x20) == 'u' && (s[3]|0x20) == 'e'), nil
+		}
+		return types.BoolValue(false), nil
+	case types.TinyInt, types.SmallInt:
+		// Byte.parseByte / Short.parseShort on asText().trim().
+		bits := 8
+		if t.Kind == types.SmallInt {
+			bits = 16
+		}
+		return c.parseIntText(data, sp, bits)
+	case types.Int, types.IntervalYearMonth, types.BigInt, types.IntervalDayTime:
+		bits := 64
+		if t.Kind == types.Int || t.Kind == types.IntervalYearMonth {
+			bits = 32
+		}
+		if sp.kind != jsonNumber {
+			return c.parseIntText(data, sp, bits)
+		}
+		if !sp.fraction {
+			i, err := strconv.ParseInt(string(raw), 10, bits)
+			if err != nil {
+				return types.Value{}, fmt.Errorf("%s: %w", raw, errRange)
+			}
+			return types.IntValue(i), nil
+		}
+		// canConvertToInt/Long, then asInt/asLong: truncation.
+		return truncToInt(string(raw), bits, c.bigDecimals)
+	case types.Float, types.Double:
+		bits := 64
+		if t.Kind == types.Float {
+			bits = 32
+		}
+		if sp.kind == jsonNumber {
+			if sp.fraction && !c.bigDecimals && bits == 32 {
+				f, _ := strconv.ParseFloat(string(raw), 64) // (float) asDouble()
+				return types.FloatValue(float64(float32(f))), nil
+			}
+			f, _ := strconv.ParseFloat(string(raw), bits)
+			return types.FloatValue(f), nil
+		}
+		s := javaTrim(c.asText(data, sp))
+		f, err := parseJavaDouble(s, bits)
+		if err != nil {
+			return types.Value{}, fmt.Errorf("%q: %w", s, errNotANumber)
+		}
+		return types.FloatValue(f), nil
+	case types.Decimal:
+		s := string(raw)
+		if sp.kind != jsonNumber {
+			s = c.asText(data, sp)
+		}
+		d, err := parseBigDec(s)
+		if err != nil {
+			return types.Value{}, fmt.Errorf("%q: %w", s, errNotANumber)
+		}
+		u, ok := d.unscaled(t.Precision, t.Scale)
+		if !ok {
+			return types.NullValue, nil // DecimalData.fromBigDecimal overflow
+		}
+		return types.IntValue(u), nil
+	case types.Char, types.Varchar:
+		switch sp.kind {
+		case jsonString:
+			return types.StringValue(text(data, sp)), nil
+		case jsonObject, jsonArray:
+			return types.StringValue(c.compact(raw)), nil
+		}
+		return types.StringValue(c.asText(data, sp)), nil
+	case types.Binary, types.Varbinary:
+		if sp.kind != jsonString {
+			return types.NullValue, nil // JsonNode.binaryValue() is null
+		}
+		b, err := base64.StdEncoding.DecodeString(text(data, sp))
+		if err != nil {
+			return types.Value{}, fmt.Errorf("unable to deserialize byte array: %w", err)
+		}
+		return types.StringValue(string(b)), nil
+	}
+	// Dates and times parse asText().
+	s := c.asText(data, sp)
+	var n int64
+	var err error
+	switch t.Kind {
+	case types.Date:
+		n, err = parseLocalDate(s)
+	case types.Time:
+		n, err = parseSQLTime(s)
+		n -= n % nanosPerSecond // only whole seconds are kept
+	case types.Timestamp, types.TimestampLTZ:
+		n, err = parseTimestamp(s, c.iso, t.Kind == types.TimestampLTZ)
+	default:
+		return types.Value{}, fmt.Errorf("unsupported type %s", t)
+	}
+	if err != nil {
+		return types.Value{}, fmt.Errorf("cannot parse %q as %s", s, t.Plain().Nullable())
+	}
+	return types.IntValue(n), nil
+}
+
+// parseIntText parses asText().trim() as a Java integer of the given size.
+func (c *jsonCodec) parseIntText(data []byte, sp jsonSpan, bits int) (types.Value, error) {
+	s := javaTrim(c.asText(data, sp))
+	i, err := parseJavaInt(s, bits)
+	if err != nil {
+		return types.Value{}, fmt.Errorf("%q: %w", s, errNotANumber)
+	}
+	return types.IntValue(i), nil
+}
+
+// truncToInt converts a JSON number with a fraction or exponent to an
+// integer of the given size by truncation, failing when out of range — what
+// canConvertToInt/asInt do on a DoubleNode or, when exact is set, on a
+// DecimalNode.
+func truncToInt(raw string, bits int, exact bool) (types.Value, error) {
+	if exact {
+		d, _ := parseBigDec(raw)
+		digits := d.digits
+		if d.scale > 0 {
+			digits = digits[:max(len(digits)-d.scale, 0)]
+		} else if digits != "0" && -d.scale <= 20 {
+			digits += strings.Repeat("0", -d.scale)
+		} else if digits != "0" {
+			return types.Value{}, fmt.Errorf("%s: %w", raw, errRange)
+		}
+		if digits == "" {
+			digits = "0"
+		}
+		if d.neg {
+			digits = "-" + digits
+		}
+		i, err := strconv.ParseInt(digits, 10, bits)
+		if err != nil {
+			return types.Value{}, fmt.Errorf("%s: %w", raw, errRange)
+		}
+		return types.IntValue(i), nil
+	}
+	f, _ := strconv.ParseFloat(raw, 64)
+	lo, hi := float64(math.MinInt32), float64(math.MaxInt32)
+	if bits == 64 {
+		lo, hi = math.MinInt64, math.MaxInt64 // both exact powers of two as doubles
+	}
+	if !(f >= lo && f <= hi) {
+		return types.Value{}, fmt.Errorf("%s: %w", raw, errRange)
+	}
+	if f >= hi && bits == 64 {
+		return types.IntValue(math.MaxInt64), nil // Java's (long) saturates
+	}
+	return types.IntValue(int64(f)), nil
+}

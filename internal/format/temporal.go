@@ -1,0 +1,269 @@
+package format
+
+import (
+	"errors"
+	"math"
+	"strconv"
+	"time"
+)
+
+// Date and time text in the shapes of Flink's TimeFormats
+// (org.apache.flink.formats.common.TimeFormats) and java.time's
+// ISO_LOCAL_DATE / ISO_LOCAL_TIME, which its formatters are built from.
+
+const (
+	nanosPerSecond = int64(time.Second)
+	nanosPerMilli  = int64(time.Millisecond)
+	secondsPerDay  = 86400
+)
+
+// floorDiv returns a/b rounded towards negative infinity and a-b*q.
+func floorDiv(a, b int64) (q, r int64) {
+	q, r = a/b, a%b
+	if r < 0 {
+		q--
+		r += b
+	}
+	return q, r
+}
+
+// appendYear appends a year as ISO_LOCAL_DATE does: four digits, a sign
+// when negative or wider than four digits.
+func appendYear(dst []byte, y int) []byte {
+	switch {
+	case y > 9999:
+		dst = append(dst, '+')
+	case y < 0:
+		dst = append(dst, '-')
+		y = -y
+	}
+	if y < 1000 {
+		dst = append(dst, "000"[:4-digitCount(y)]...)
+	}
+	return strconv.AppendInt(dst, int64(y), 10)
+}
+
+func digitCount(y int) int {
+	n := 1
+	for ; y >= 10; y /= 10 {
+		n++
+	}
+	return n
+}
+
+func append2(dst []byte, v int) []byte {
+	return append(dst, byte('0'+v/10), byte('0'+v%10))
+}
+
+// appendDate appends the date days after 1970-01-01 as yyyy-MM-dd.
+func appendDate(dst []byte, days int64) []byte {
+	y, m, d := time.Unix(days*secondsPerDay, 0).UTC().Date()
+	dst = appendYear(dst, y)
+	dst = append(dst, '-')
+	dst = append2(dst, int(m))
+	dst = append(dst, '-')
+	return append2(dst, d)
+}
+
+// appendClock appends HH:mm:ss for a second of the day, then the nanosecond
+// fraction with as many digits as needed (none when zero), as
+// appendFraction(NANO_OF_SECOND, 0, 9, true) does.
+func appendClock(dst []byte, secOfDay, nanos int64) []byte {
+	dst = append2(dst, int(secOfDay/3600))
+	dst = append(dst, ':')
+	dst = append2(dst, int(secOfDay/60%60))
+	dst = append(dst, ':')
+	dst = append2(dst, int(secOfDay%60))
+	if nanos == 0 {
+		return dst
+	}
+	var frac [9]byte
+	for i := 8; i >= 0; i-- {
+		frac[i] = byte('0' + nanos%10)
+		nanos /= 10
+	}
+	n := 9
+	for frac[n-1] == '0' {
+		n--
+	}
+	dst = append(dst, '.')
+	return append(dst, frac[:n]...)
+}
+
+// appendTimestamp appends the timestamp (nanoseconds since the epoch, read as
+// UTC wall-clock time) as date, sep, clock and fraction.
+func appendTimestamp(dst []byte, nanos int64, sep byte) []byte {
+	secs, ns := floorDiv(nanos, nanosPerSecond)
+	days, sod := floorDiv(secs, secondsPerDay)
+	dst = appendDate(dst, days)
+	dst = append(dst, sep)
+	return appendClock(dst, sod, ns)
+}
+
+var errTemporal = errors.New("invalid date or time")
+
+// textCursor walks a date/time string.
+type textCursor struct {
+	s   string
+	pos int
+}
+
+func (c *textCursor) lit(b byte) bool {
+	if c.pos < len(c.s) && c.s[c.pos] == b {
+		c.pos++
+		return true
+	}
+	return false
+}
+
+// digits reads exactly n digits.
+func (c *textCursor) digits(n int) (int, bool) {
+	if c.pos+n > len(c.s) {
+		return 0, false
+	}
+	v := 0
+	for _, ch := range []byte(c.s[c.pos : c.pos+n]) {
+		if ch < '0' || ch > '9' {
+			return 0, false
+		}
+		v = v*10 + int(ch-'0')
+	}
+	c.pos += n
+	return v, true
+}
+
+// year reads an ISO_LOCAL_DATE year: four digits, or a sign and 4 to 9
+// digits.
+func (c *textCursor) year() (int, bool) {
+	neg := false
+	signed := c.pos < len(c.s) && (c.s[c.pos] == '+' || c.s[c.pos] == '-')
+	if signed {
+		neg = c.s[c.pos] == '-'
+		c.pos++
+	}
+	start := c.pos
+	for c.pos < len(c.s) && c.pos-start < 9 && c.s[c.pos] >= '0' && c.s[c.pos] <= '9' {
+		c.pos++
+	}
+	n := c.pos - start
+	if n < 4 || n > 4 && !signed {
+		return 0, false
+	}
+	y, _ := strconv.Atoi(c.s[start:c.pos])
+	if neg {
+		y = -y
+	}
+	return y, true
+}
+
+// date reads yyyy-MM-dd. With smart set, a day of month past the end of the
+// month (up to 31) is moved to the month's last day, as java.time's SMART
+// resolver does; otherwise it is an error (STRICT).
+func (c *textCursor) date(smart bool) (int64, bool) {
+	y, ok := c.year()
+	if !ok || !c.lit('-') {
+		return 0, false
+	}
+	m, ok := c.digits(2)
+	if !ok || m < 1 || m > 12 || !c.lit('-') {
+		return 0, false
+	}
+	d, ok := c.digits(2)
+	if !ok || d < 1 || d > 31 {
+		return 0, false
+	}
+	if last := daysIn(y, time.Month(m)); d > last {
+		if !smart {
+			return 0, false
+		}
+		d = last
+	}
+	return time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC).Unix() / secondsPerDay, true
+}
+
+func daysIn(y int, m time.Month) int {
+	return time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
+}
+
+// clock reads HH:mm, then :ss (optional when optSeconds), then an optional
+// fraction of up to nine digits. It returns the second of day and the
+// nanoseconds; hour 24 is returned as is for the caller to resolve.
+func (c *textCursor) clock(optSeconds bool) (sod, nanos int64, ok bool) {
+	h, ok := c.digits(2)
+	if !ok || h > 24 || !c.lit(':') {
+		return 0, 0, false
+	}
+	mi, ok := c.digits(2)
+	if !ok || mi > 59 {
+		return 0, 0, false
+	}
+	sec := 0
+	if c.lit(':') {
+		if sec, ok = c.digits(2); !ok || sec > 59 {
+			return 0, 0, false
+		}
+		if c.lit('.') {
+			scale := int64(100_000_000)
+			for i := 0; i < 9 && c.pos < len(c.s) && c.s[c.pos] >= '0' && c.s[c.pos] <= '9'; i++ {
+				nanos += int64(c.s[c.pos]-'0') * scale
+				scale /= 10
+				c.pos++
+			}
+		}
+	} else if !optSeconds {
+		return 0, 0, false
+	}
+	return int64(h*3600 + mi*60 + sec), nanos, true
+}
+
+// parseSQLTime parses SQL_TIME_FORMAT text (HH:mm:ss with an optional
+// fraction) and returns the nanosecond of the day.
+func parseSQLTime(s string) (int64, error) {
+	c := textCursor{s: s}
+	sod, nanos, ok := c.clock(false)
+	if !ok || c.pos != len(s) || sod >= secondsPerDay {
+		return 0, errTemporal
+	}
+	return sod*nanosPerSecond + nanos, nil
+}
+
+// parseLocalDate parses ISO_LOCAL_DATE text strictly into days since epoch.
+func parseLocalDate(s string) (int64, error) {
+	c := textCursor{s: s}
+	days, ok := c.date(false)
+	if !ok || c.pos != len(s) {
+		return 0, errTemporal
+	}
+	return days, nil
+}
+
+// parseTimestamp parses a timestamp into nanoseconds since the epoch. iso
+// selects ISO-8601 (date 'T' ISO_LOCAL_TIME, strict) over SQL (date ' '
+// HH:mm:ss, SMART resolution: month-end clamping and 24:00:00 as the next
+// midnight); zulu requires a trailing 'Z' (the TIMESTAMP_LTZ formats).
+func parseTimestamp(s string, iso, zulu bool) (int64, error) {
+	c := textCursor{s: s}
+	days, ok := c.date(!iso)
+	if !ok {
+		return 0, errTemporal
+	}
+	sep := byte(' ')
+	if iso {
+		sep = 'T'
+	}
+	if !c.lit(sep) {
+		return 0, errTemporal
+	}
+	sod, nanos, ok := c.clock(iso)
+	if !ok || zulu && !c.lit('Z') || c.pos != len(s) {
+		return 0, errTemporal
+	}
+	if sod >= secondsPerDay && (iso || sod != secondsPerDay || nanos != 0) {
+		return 0, errTemporal
+	}
+	secs := days*secondsPerDay + sod
+	if secs > math.MaxInt64/nanosPerSecond-1 || secs < math.MinInt64/nanosPerSecond+1 {
+		return 0, errTemporal
+	}
+	return secs*nanosPerSecond + nanos, nil
+}
