@@ -183,7 +183,7 @@ func lookupCharset(name string) (charset, error) {
 // utf8Charset keeps bytes as they are, as Flink's StringData.fromBytes does.
 type utf8Charset struct{}
 
-func (utf8Charset) decode(b []byte) string              { return string(b) }
+func (utf8Charset) decode(b []byte) string             { return string(b) }
 func (utf8Charset) encode(dst []byte, s string) []byte { return append(dst, s...) }
 
 // singleByteCharset maps bytes up to its value to the same code point;
