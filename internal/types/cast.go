@@ -73,11 +73,8 @@ func Cast(v Value, from, to Type, loc *time.Location) (Value, error) {
 	}
 	switch to.Kind {
 	case Char, Varchar:
-		var s string
-		switch {
-		case from.IsString():
-			s = v.S
-		default:
+		s := v.S
+		if !from.IsString() {
 			s = FormatValue(from, v, loc)
 		}
 		return StringValue(fitChars(s, to)), nil
@@ -128,8 +125,8 @@ func CanCast(from, to Type) bool { return ValidateCast(from, to) == nil }
 const (
 	errTimestampToNumeric = "The cast from TIMESTAMP type to NUMERIC type is not allowed. " +
 		"It's recommended to use UNIX_TIMESTAMP(CAST(timestamp_col AS STRING)) instead."
-	errLTZToNumeric      = "The cast from TIMESTAMP_LTZ type to NUMERIC type is not allowed."
-	errNumericToTimestap = "The cast from NUMERIC type to TIMESTAMP type is not allowed. " +
+	errLTZToNumeric       = "The cast from TIMESTAMP_LTZ type to NUMERIC type is not allowed."
+	errNumericToTimestamp = "The cast from NUMERIC type to TIMESTAMP type is not allowed. " +
 		"It's recommended to use TO_TIMESTAMP(FROM_UNIXTIME(numeric_col)) instead, " +
 		"note the numeric is in seconds."
 	errNumericToLTZ = "The cast from NUMERIC type to TIMESTAMP_LTZ type is not allowed. " +
@@ -141,22 +138,22 @@ const (
 func ValidateCast(from, to Type) error {
 	switch {
 	case to.Kind == Decimal && to.Precision > MaxDecimalPrecision:
-		return errors.New("DECIMAL precision above " + strconv.Itoa(MaxDecimalPrecision) + " is not supported: " + to.String())
+		return errors.New("DECIMAL precision above " + strconv.Itoa(MaxDecimalPrecision) + " is not supported: " + typeName(to))
 	case from.Kind == Timestamp && to.IsNumeric():
 		return errors.New(errTimestampToNumeric)
 	case from.Kind == TimestampLTZ && to.IsNumeric():
 		return errors.New(errLTZToNumeric)
 	case from.IsNumeric() && to.Kind == Timestamp:
-		return errors.New(errNumericToTimestap)
+		return errors.New(errNumericToTimestamp)
 	case from.IsNumeric() && to.Kind == TimestampLTZ:
 		return errors.New(errNumericToLTZ)
 	case isInterval(to.Kind) && (from.IsString() || from.IsNumeric()),
 		isInterval(from.Kind) && to.IsNumeric():
-		return errors.New("CAST from " + from.Nullable().String() + " to " + to.Nullable().String() + " is not supported")
+		return errors.New("CAST from " + typeName(from) + " to " + typeName(to) + " is not supported")
 	}
 	if !supportsCast(from, to, true) {
-		return errors.New("Cast function cannot convert value of type " + from.Nullable().String() +
-			" to type " + to.Nullable().String())
+		return errors.New("Cast function cannot convert value of type " + typeName(from) +
+			" to type " + typeName(to))
 	}
 	return nil
 }
@@ -172,6 +169,10 @@ func ImplicitCast(from, to Type) bool {
 	}
 	return supportsCast(from, to, false)
 }
+
+// typeName is t as error messages show it: without nullability and time
+// attribute.
+func typeName(t Type) string { return t.Plain().Nullable().String() }
 
 func isInterval(k Kind) bool { return k == IntervalDayTime || k == IntervalYearMonth }
 

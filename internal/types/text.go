@@ -3,7 +3,6 @@ package types
 import (
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -379,7 +378,7 @@ func appendIntervalYearMonth(b []byte, months int64) []byte {
 //     (DateTimeUtils.parseTimestampData).
 //   - CHAR(n), VARCHAR(n), BINARY(n), VARBINARY(n): as Cast from STRING.
 //
-// Intervals cannot be cast from strings in Flink; ParseValue reports that.
+// Strings cannot be converted to intervals; ParseValue reports that.
 func ParseValue(t Type, s string, loc *time.Location) (Value, error) {
 	switch t.Kind {
 	case Boolean:
@@ -438,12 +437,12 @@ func ParseValue(t Type, s string, loc *time.Location) (Value, error) {
 	case Binary, Varbinary:
 		return StringValue(fitBytes(s, t)), nil
 	}
-	return NullValue, fmt.Errorf("cannot cast a string to %s: not supported", t.Nullable())
+	return NullValue, errors.New("cannot cast a string to " + typeName(t) + ": not supported")
 }
 
 // parseError is the error of a failed string conversion.
 func parseError(s string, t Type, reason string) error {
-	msg := "cannot cast '" + s + "' to " + t.Nullable().String()
+	msg := "cannot cast '" + s + "' to " + typeName(t)
 	if reason != "" {
 		msg += ": " + reason
 	}
