@@ -29,7 +29,7 @@ import (
 //   - To DECIMAL(p, s) from a number or BOOLEAN: rounded HALF_UP to s digits
 //     (doubles through their Double.toString digits, BigDecimal.valueOf);
 //     a value that needs more than p digits becomes NULL
-//     (DecimalData.fromBigDecimal), as do NaN and infinities.
+//     (DecimalData.fromBigDecimal); NaN and infinities fail.
 //   - BOOLEAN to a number is 1 or 0; an integer to BOOLEAN is "<> 0".
 //   - To CHAR(n)/VARCHAR(n): the text of FormatValue, cut to n characters,
 //     CHAR padded with spaces (CharVarCharTrimPadCastRule, since 1.16);
@@ -96,7 +96,7 @@ func Cast(v Value, from, to Type, loc *time.Location) (Value, error) {
 		}
 		return FloatValue(f), nil
 	case Decimal:
-		return toDecimal(v, from, to), nil
+		return toDecimal(v, from, to)
 	case Date:
 		return IntValue(floorDiv(wallNanos(v.I, from, loc), nanosPerDay)), nil
 	case Time:
@@ -308,8 +308,9 @@ func toFloat64(v Value, from Type) float64 {
 	return float64(v.I)
 }
 
-// toDecimal converts a number or BOOLEAN to DECIMAL(p, s), NULL on overflow.
-func toDecimal(v Value, from, to Type) Value {
+// toDecimal converts a number or BOOLEAN to DECIMAL(p, s), NULL on
+// overflow. NaN and infinities fail, as BigDecimal.valueOf does.
+func toDecimal(v Value, from, to Type) (Value, error) {
 	var (
 		unscaled int64
 		overflow bool
@@ -317,7 +318,7 @@ func toDecimal(v Value, from, to Type) Value {
 	switch from.Kind {
 	case Float, Double:
 		if math.IsNaN(v.F) || math.IsInf(v.F, 0) {
-			return NullValue
+			return NullValue, errors.New("cannot cast " + FormatDouble(v.F) + " to " + typeName(to))
 		}
 		// BigDecimal.valueOf(double): the Double.toString digits; a FLOAT
 		// is widened to double first.
@@ -330,9 +331,9 @@ func toDecimal(v Value, from, to Type) Value {
 		unscaled, overflow = rescale(v.I, 0, to.Scale)
 	}
 	if overflow || digitCount(unscaled) > to.Precision {
-		return NullValue
+		return NullValue, nil
 	}
-	return IntValue(unscaled)
+	return IntValue(unscaled), nil
 }
 
 // rescale changes the scale of an unscaled decimal value, rounding HALF_UP

@@ -49,7 +49,6 @@ func TestCast(t *testing.T) {
 		{"negative double rounds half up", FloatValue(-1.005), DoubleType, DecimalType(4, 2), nil, IntValue(-101)},
 		{"large double to decimal", FloatValue(1e10), DoubleType, DecimalType(12, 1), nil, IntValue(100000000000)},
 		{"float widens before decimal", FloatValue(float64(float32(0.1))), floatType, DecimalType(10, 9), nil, IntValue(100000001)},
-		{"NaN to decimal is NULL", FloatValue(math.NaN()), DoubleType, DecimalType(10, 2), nil, NullValue},
 		{"decimal rescale half up", IntValue(12345), DecimalType(5, 3), DecimalType(4, 2), nil, IntValue(1235)},
 		{"negative decimal rescale", IntValue(-12345), DecimalType(5, 3), DecimalType(4, 2), nil, IntValue(-1235)},
 		{"decimal rescale overflow is NULL", IntValue(99999), DecimalType(5, 2), DecimalType(4, 1), nil, NullValue},
@@ -135,10 +134,14 @@ func TestCastErrors(t *testing.T) {
 	}
 }
 
-func TestCastFromBadString(t *testing.T) {
+func TestCastFailsOnValue(t *testing.T) {
 	_, err := Cast(StringValue("abc"), StringType, IntType, nil)
 	if err == nil || !strings.Contains(err.Error(), "cannot cast 'abc' to INT") {
-		t.Errorf("got %v", err)
+		t.Errorf("bad string: %v", err)
+	}
+	_, err = Cast(FloatValue(math.NaN()), DoubleType, DecimalType(10, 2), nil)
+	if err == nil || err.Error() != "cannot cast NaN to DECIMAL(10, 2)" {
+		t.Errorf("NaN to DECIMAL: %v", err)
 	}
 }
 
