@@ -265,13 +265,14 @@ func appendDate(b []byte, days int64) []byte {
 // appendTime appends a TIME of day given in milliseconds as HH:mm:ss plus,
 // for precision > 0, the fraction as DateTimeUtils.formatTimestampMillis
 // writes it: at least one digit, at most precision digits, and no trailing
-// zeros after the first ("01:02:03.0", "01:02:03.12").
+// zeros after the first ("01:02:03.0", "01:02:03.12"). Like Flink it moves
+// negative times into the day but prints the last two digits of an hour
+// beyond it.
 func appendTime(b []byte, ms int64, precision int) []byte {
-	ms %= millisPerDay
-	if ms < 0 {
+	for ms < 0 {
 		ms += millisPerDay
 	}
-	b = appendPadded(b, ms/millisPerHour, 2)
+	b = appendPadded(b, ms/millisPerHour%100, 2)
 	b = append(b, ':')
 	b = appendPadded(b, ms%millisPerHour/millisPerMin, 2)
 	b = append(b, ':')

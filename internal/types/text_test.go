@@ -106,6 +106,8 @@ func TestFormatValue(t *testing.T) {
 		{Type{Kind: Time, Precision: 3}, IntValue(int64(time.Hour)), nil, "01:00:00.0"},
 		{Type{Kind: Time, Precision: 3}, IntValue(int64(time.Hour + 120*time.Millisecond)), nil, "01:00:00.12"},
 		{Type{Kind: Time, Precision: 1}, IntValue(int64(time.Hour + 123*time.Millisecond)), nil, "01:00:00.1"},
+		{Type{Kind: Time}, IntValue(-int64(time.Hour)), nil, "23:00:00"},
+		{Type{Kind: Time}, IntValue(int64(25 * time.Hour)), nil, "25:00:00"},
 		{TimestampType(3), IntValue(ts), nil, "2023-07-09 00:00:00.000"},
 		{TimestampType(0), IntValue(ts), nil, "2023-07-09 00:00:00"},
 		{TimestampType(0), IntValue(ts + 500*int64(time.Millisecond)), nil, "2023-07-09 00:00:00.5"},
