@@ -32,7 +32,7 @@ type ChangelogNormalize struct {
 	passThrough
 	cfg  ChangelogNormalizeConfig
 	st   *state.Memory
-	last lastRows
+	last *lastRows
 	out  *output
 	key  []byte
 }
@@ -72,34 +72,51 @@ func (n *ChangelogNormalize) ProcessChunk(_ int, c *types.Chunk, out runtime.Emi
 type lastRows struct {
 	rows                 *state.Table[types.Row]
 	generateUpdateBefore bool
+	// rankOne appends a constant row number 1 to every output row.
+	rankOne bool
+	buf     types.Row
 }
 
-func newLastRows(st state.Backend, ts []types.Type, generateUpdateBefore bool) lastRows {
-	return lastRows{rows: state.NewTable(st, "last", state.RowCodec(ts)), generateUpdateBefore: generateUpdateBefore}
+func newLastRows(st state.Backend, ts []types.Type, generateUpdateBefore bool) *lastRows {
+	return &lastRows{rows: state.NewTable(st, "last", state.RowCodec(ts)), generateUpdateBefore: generateUpdateBefore}
 }
 
 // upsert makes row the key's latest row: +I for a new key, -U/+U for a
 // changed row, nothing for an equal one.
-func (l lastRows) upsert(w *output, key []byte, row types.Row) {
+func (l *lastRows) upsert(w *output, key []byte, row types.Row) {
 	prev, ok := l.rows.Get(key)
-	switch {
-	case !ok:
-		w.add(types.Insert, row)
-	case rowsEqual(prev, row):
+	if ok && rowsEqual(prev, row) {
 		return
-	default:
+	}
+	l.replace(w, key, prev, ok, row)
+}
+
+// replace makes row the key's latest row, emitting +I when there was no
+// previous row and -U(prev)/+U(row) otherwise (DeduplicateFunctionHelper.
+// updateDeduplicateResult).
+func (l *lastRows) replace(w *output, key []byte, prev types.Row, hadPrev bool, row types.Row) {
+	if !hadPrev {
+		l.emit(w, types.Insert, row)
+	} else {
 		if l.generateUpdateBefore {
-			w.add(types.UpdateBefore, prev)
+			l.emit(w, types.UpdateBefore, prev)
 		}
-		w.add(types.UpdateAfter, row)
+		l.emit(w, types.UpdateAfter, row)
 	}
 	l.rows.Put(key, row)
 }
 
 // remove forgets the key, emitting -D of its latest row if it had one.
-func (l lastRows) remove(w *output, key []byte) {
+func (l *lastRows) remove(w *output, key []byte) {
 	if prev, ok := l.rows.Get(key); ok {
-		w.add(types.Delete, prev)
+		l.emit(w, types.Delete, prev)
 		l.rows.Delete(key)
 	}
+}
+
+func (l *lastRows) emit(w *output, k types.RowKind, row types.Row) {
+	if l.rankOne {
+		row = appendRank(&l.buf, row, 1)
+	}
+	w.add(k, row)
 }

@@ -103,6 +103,9 @@ func ts(s string) int64 {
 	return t.UnixNano()
 }
 
+// ms returns n milliseconds in nanoseconds.
+func ms(n int64) int64 { return n * 1e6 }
+
 // aggCall binds a built-in aggregate over argument columns of ts.
 func aggCall(t *testing.T, name string, in []types.Type, args ...int) AggSpec {
 	t.Helper()

@@ -1,0 +1,123 @@
+package ops
+
+import (
+	"errors"
+
+	"github.com/sluicesql/sluice/internal/runtime"
+	"github.com/sluicesql/sluice/internal/state"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// DeduplicateConfig configures a Deduplicate.
+type DeduplicateConfig struct {
+	// InputTypes are the input's column types.
+	InputTypes []types.Type
+	// Keys are the PARTITION BY columns.
+	Keys []int
+	// KeepLast keeps the last row per key (ORDER BY time DESC); otherwise
+	// the first (ORDER BY time ASC).
+	KeepLast bool
+	// TimeCol is the time attribute in the ORDER BY; read only when RowTime
+	// is set (a processing-time order is the arrival order).
+	TimeCol int
+	// RowTime says the order is on an event-time attribute.
+	RowTime bool
+	// GenerateUpdateBefore emits -U rows before +U rows.
+	GenerateUpdateBefore bool
+	// OutputRankNumber appends the row number, always 1, as a BIGINT NOT
+	// NULL column.
+	OutputRankNumber bool
+}
+
+// Deduplicate is ROW_NUMBER() OVER (PARTITION BY keys ORDER BY time) = 1
+// over an insert-only input, after Flink's deduplicate functions:
+//
+//   - processing time, keep first (ProcTimeDeduplicateKeepFirstRowFunction):
+//     the first row of a key is emitted as +I, later ones are dropped; the
+//     output is insert-only.
+//   - processing time, keep last (ProcTimeDeduplicateKeepLastRowFunction,
+//     DeduplicateFunctionHelper.processLastRowOnProcTime): +I for the first
+//     row, then -U(previous)/+U(new) for each later row, nothing when the new
+//     row equals the previous one.
+//   - event time (RowTimeDeduplicateFunction, DeduplicateFunctionHelper.
+//     shouldKeepCurrentRow): keep-first replaces the kept row only with a row
+//     of strictly smaller time, keep-last with a row of greater or equal
+//     time; a replacement emits -U(previous)/+U(new) even when the rows are
+//     equal, the first row +I. A NULL time reads as 0, as Flink reads the
+//     long of a null field.
+type Deduplicate struct {
+	passThrough
+	cfg  DeduplicateConfig
+	st   *state.Memory
+	seen *state.Table[struct{}]
+	last *lastRows
+	out  *output
+	key  []byte
+}
+
+// NewDeduplicate returns a Deduplicate for cfg.
+func NewDeduplicate(cfg DeduplicateConfig) (*Deduplicate, error) {
+	if err := checkCols("deduplicate key", cfg.Keys, len(cfg.InputTypes)); err != nil {
+		return nil, err
+	}
+	if cfg.RowTime {
+		if err := checkCols("deduplicate time column", []int{cfg.TimeCol}, len(cfg.InputTypes)); err != nil {
+			return nil, err
+		}
+	}
+	d := &Deduplicate{cfg: cfg, st: state.NewMemory(), out: newOutput(rankOutputTypes(cfg.InputTypes, cfg.OutputRankNumber))}
+	if !cfg.KeepLast && !cfg.RowTime {
+		d.seen = state.NewTable(d.st, "seen", state.Codec[struct{}]{
+			Append: func(b []byte, _ struct{}) []byte { return b },
+			Decode: func(b []byte) (struct{}, error) { return struct{}{}, state.NewReader(b).Done() },
+		})
+	} else {
+		d.last = newLastRows(d.st, cfg.InputTypes, cfg.GenerateUpdateBefore)
+		d.last.rankOne = cfg.OutputRankNumber
+	}
+	return d, nil
+}
+
+// State implements Stateful.
+func (d *Deduplicate) State() state.Backend { return d.st }
+
+// ProcessChunk implements runtime.Operator.
+func (d *Deduplicate) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter) error {
+	w := d.out.to(out)
+	defer w.flush()
+	for i := range c.Len() {
+		if c.Ops[i] != types.Insert {
+			return errors.New("deduplicate: input must be insert-only")
+		}
+		d.key = state.AppendChunkKey(d.key[:0], c, i, d.cfg.Keys)
+		switch {
+		case d.seen != nil:
+			if _, ok := d.seen.Get(d.key); !ok {
+				d.seen.Put(d.key, struct{}{})
+				row := c.Row(i)
+				if d.cfg.OutputRankNumber {
+					row = append(row, types.IntValue(1))
+				}
+				w.add(types.Insert, row)
+			}
+		case !d.cfg.RowTime:
+			d.last.upsert(w, d.key, c.Row(i))
+		default:
+			prev, ok := d.last.rows.Get(d.key)
+			row := c.Row(i)
+			if !ok || d.keep(prev, row) {
+				d.last.replace(w, d.key, prev, ok, row)
+			}
+		}
+	}
+	return nil
+}
+
+// keep reports whether row replaces prev on event time.
+func (d *Deduplicate) keep(prev, row types.Row) bool {
+	p, r := prev[d.cfg.TimeCol].I, row[d.cfg.TimeCol].I
+	if d.cfg.KeepLast {
+		return p <= r
+	}
+	return r < p
+}
