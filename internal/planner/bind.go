@@ -122,7 +122,7 @@ func (b *Binder) checkWatermark(t *catalog.Table, w *ast.WatermarkDef) error {
 }
 
 // Query plans a query run for its result.
-func (b *Binder) Query(q ast.Query) (Node, error) {
+func (b *Binder) Query(q ast.Query) (*Collect, error) {
 	rel, err := b.query(q)
 	if err != nil {
 		return nil, err

@@ -280,7 +280,9 @@ func (n *IntervalJoin) Describe() string {
 }
 
 // Describe implements Node.
-func (n *Union) Describe() string { return "Union(all=[true], union=[" + strings.Join(n.schema.Names(), ", ") + "])" }
+func (n *Union) Describe() string {
+	return "Union(all=[true], union=[" + strings.Join(n.schema.Names(), ", ") + "])"
+}
 
 // Describe implements Node.
 func (n *Limit) Describe() string { return fmt.Sprintf("Limit(offset=[0], fetch=[%d])", n.N) }

@@ -242,7 +242,9 @@ const (
 	FullJoin
 )
 
-func (k JoinKind) String() string { return [...]string{"InnerJoin", "LeftOuterJoin", "RightOuterJoin", "FullOuterJoin"}[k] }
+func (k JoinKind) String() string {
+	return [...]string{"InnerJoin", "LeftOuterJoin", "RightOuterJoin", "FullOuterJoin"}[k]
+}
 
 // Join is a regular streaming join on equality keys plus a residual
 // condition over the concatenated row.

@@ -1,0 +1,134 @@
+// Command sluice is the Sluice SQL client and tools.
+//
+//	sluice                  interactive SQL client on an embedded Kafka broker and Schema Registry
+//	sluice sql -f FILE      run a SQL script
+//	sluice test FILE.sql... run golden tests (FILE.out beside each)
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/sluicesql/sluice"
+	"github.com/sluicesql/sluice/internal/client"
+	"github.com/sluicesql/sluice/internal/devcluster"
+	"github.com/sluicesql/sluice/sqltest"
+)
+
+func main() {
+	args := os.Args[1:]
+	cmd := "sql"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		cmd, args = args[0], args[1:]
+	}
+	var err error
+	switch cmd {
+	case "sql":
+		err = runSQL(args)
+	case "test":
+		err = runTests(args)
+	case "help":
+		usage()
+	default:
+		fmt.Fprintf(os.Stderr, "sluice: unknown command %q\n\n", cmd)
+		usage()
+		os.Exit(2)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "sluice:", err)
+		os.Exit(1)
+	}
+}
+
+func usage() {
+	fmt.Fprint(os.Stderr, `Usage:
+  sluice [sql] [flags]        interactive SQL client (embedded Kafka broker and Schema Registry)
+  sluice sql -f FILE [flags]  run a SQL script and exit
+  sluice test [-parallelism N] FILE.sql...
+                              run golden tests: compare each script's last query with FILE.out
+
+Run 'sluice sql -h' or 'sluice test -h' for flags.
+`)
+}
+
+func runSQL(args []string) error {
+	fs := flag.NewFlagSet("sql", flag.ExitOnError)
+	file := fs.String("f", "", "run the statements of this SQL script, then exit")
+	kafkaPort := fs.Int("kafka-port", 9092, "port of the embedded Kafka broker (0: any free port)")
+	registryPort := fs.Int("registry-port", 8081, "port of the embedded Schema Registry (0: any free port)")
+	dataDir := fs.String("data-dir", "", "keep the embedded broker's data in this directory across restarts")
+	external := fs.Bool("external", false, "do not start the embedded cluster (tables name their own brokers and registries)")
+	_ = fs.Parse(args)
+
+	if !*external {
+		cluster, err := startCluster(*kafkaPort, *registryPort, *dataDir)
+		if err != nil {
+			return err
+		}
+		defer cluster.Close()
+		fmt.Fprintf(os.Stderr, "Embedded Kafka broker at %s, Schema Registry at %s\n", cluster.BootstrapServers(), cluster.RegistryURL())
+	}
+	e := sluice.NewEngine()
+	defer e.Close()
+	c := &client.Client{Engine: e, Out: os.Stdout, Interrupts: client.NotifyInterrupts()}
+	ctx := context.Background()
+	if *file != "" {
+		script, err := os.ReadFile(*file)
+		if err != nil {
+			return err
+		}
+		if !c.Execute(ctx, string(script)) {
+			return fmt.Errorf("script %s failed", *file)
+		}
+		return nil
+	}
+	c.Interactive = isTerminal(os.Stdin)
+	return c.Run(ctx, os.Stdin)
+}
+
+// startCluster starts the embedded cluster on the given ports, falling back
+// to free ports when they are taken.
+func startCluster(kafkaPort, registryPort int, dataDir string) (*devcluster.Cluster, error) {
+	c, err := devcluster.Start(devcluster.Options{KafkaPort: kafkaPort, RegistryPort: registryPort, DataDir: dataDir})
+	if err == nil {
+		return c, nil
+	}
+	fmt.Fprintf(os.Stderr, "ports %d/%d unavailable (%v); using free ports\n", kafkaPort, registryPort, err)
+	return devcluster.Start(devcluster.Options{DataDir: dataDir})
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func runTests(args []string) error {
+	fs := flag.NewFlagSet("test", flag.ExitOnError)
+	parallelism := fs.Int("parallelism", 0, "set parallelism.default before each script (0: leave the default)")
+	_ = fs.Parse(args)
+	if fs.NArg() == 0 {
+		return fmt.Errorf("test: no SQL files given")
+	}
+	failed := 0
+	for _, path := range fs.Args() {
+		res, err := sqltest.RunFile(path, sqltest.Options{Parallelism: *parallelism})
+		switch {
+		case err != nil:
+			failed++
+			fmt.Printf("FAIL %s\n%v\n", path, err)
+		case !res.OK():
+			failed++
+			fmt.Printf("FAIL %s\nexpected lines missing (-) and unexpected lines printed (+):\n%s\nprinted:\n%s\n", path, res.Diff(), res.Got)
+		default:
+			fmt.Printf("PASS %s\n", path)
+		}
+	}
+	fmt.Printf("%d passed, %d failed\n", fs.NArg()-failed, failed)
+	if failed > 0 {
+		return fmt.Errorf("%d of %d tests failed", failed, fs.NArg())
+	}
+	return nil
+}

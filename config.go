@@ -1,0 +1,158 @@
+package sluice
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Configuration keys Sluice understands, with Flink's names.
+const (
+	ConfParallelism      = "parallelism.default"
+	ConfTimeZone         = "table.local-time-zone"
+	ConfResultMode       = "sql-client.execution.result-mode"
+	ConfWatermarkInteval = "pipeline.auto-watermark-interval"
+	ConfIdleTimeout      = "table.exec.source.idle-timeout"
+)
+
+// defaults are the session configuration before any SET.
+var defaults = map[string]string{
+	ConfParallelism:      "1",
+	ConfTimeZone:         "default",
+	ConfResultMode:       "table",
+	ConfWatermarkInteval: "200 ms",
+	ConfIdleTimeout:      "0 ms",
+}
+
+// Config is a session's configuration (SET / RESET).
+type Config struct {
+	values map[string]string
+}
+
+// NewConfig returns the default configuration.
+func NewConfig() *Config { return &Config{values: map[string]string{}} }
+
+// Set validates and stores key = value.
+func (c *Config) Set(key, value string) error {
+	switch key {
+	case ConfParallelism:
+		n, err := strconv.Atoi(value)
+		if err != nil || n < 1 {
+			return fmt.Errorf("invalid value '%s' for '%s': expected a positive integer", value, key)
+		}
+	case ConfTimeZone:
+		if _, err := loadZone(value); err != nil {
+			return err
+		}
+	case ConfResultMode:
+		switch strings.ToLower(value) {
+		case "table", "tableau", "changelog":
+		default:
+			return fmt.Errorf("invalid value '%s' for '%s': expected one of table, tableau, changelog", value, key)
+		}
+	case ConfWatermarkInteval, ConfIdleTimeout:
+		if _, err := ParseDuration(value); err != nil {
+			return fmt.Errorf("invalid value '%s' for '%s': %v", value, key, err)
+		}
+	}
+	c.values[key] = value
+	return nil
+}
+
+// Reset removes key (or every key when key is empty).
+func (c *Config) Reset(key string) {
+	if key == "" {
+		c.values = map[string]string{}
+		return
+	}
+	delete(c.values, key)
+}
+
+// Get returns the value of key, falling back to its default.
+func (c *Config) Get(key string) string {
+	if v, ok := c.values[key]; ok {
+		return v
+	}
+	return defaults[key]
+}
+
+// All returns every set or defaulted key, sorted.
+func (c *Config) All() [][2]string {
+	m := map[string]string{}
+	for k, v := range defaults {
+		m[k] = v
+	}
+	for k, v := range c.values {
+		m[k] = v
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([][2]string, len(keys))
+	for i, k := range keys {
+		out[i] = [2]string{k, m[k]}
+	}
+	return out
+}
+
+// Parallelism returns parallelism.default.
+func (c *Config) Parallelism() int {
+	n, _ := strconv.Atoi(c.Get(ConfParallelism))
+	return max(n, 1)
+}
+
+// TimeZone returns table.local-time-zone ("default" is the system zone).
+func (c *Config) TimeZone() *time.Location {
+	loc, _ := loadZone(c.Get(ConfTimeZone))
+	return loc
+}
+
+func (c *Config) duration(key string) time.Duration {
+	d, _ := ParseDuration(c.Get(key))
+	return d
+}
+
+func loadZone(name string) (*time.Location, error) {
+	if name == "default" {
+		return time.Local, nil
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, fmt.Errorf("invalid time zone '%s' for '%s': %v", name, ConfTimeZone, err)
+	}
+	return loc, nil
+}
+
+// ParseDuration parses Flink's duration syntax: a number and an optional
+// unit (ms, s, min, h, d, and their long forms), e.g. "200 ms" or "5s".
+// A bare number is milliseconds.
+func ParseDuration(s string) (time.Duration, error) {
+	s = strings.TrimSpace(strings.ToLower(s))
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		return 0, fmt.Errorf("expected a duration such as '200 ms'")
+	}
+	n, err := strconv.ParseInt(s[:i], 10, 64)
+	if err != nil {
+		return 0, err
+	}
+	units := map[string]time.Duration{
+		"": time.Millisecond, "ms": time.Millisecond, "milli": time.Millisecond, "millis": time.Millisecond, "millisecond": time.Millisecond, "milliseconds": time.Millisecond,
+		"s": time.Second, "sec": time.Second, "secs": time.Second, "second": time.Second, "seconds": time.Second,
+		"m": time.Minute, "min": time.Minute, "mins": time.Minute, "minute": time.Minute, "minutes": time.Minute,
+		"h": time.Hour, "hour": time.Hour, "hours": time.Hour,
+		"d": 24 * time.Hour, "day": 24 * time.Hour, "days": 24 * time.Hour,
+	}
+	u, ok := units[strings.TrimSpace(s[i:])]
+	if !ok {
+		return 0, fmt.Errorf("unknown time unit '%s'", strings.TrimSpace(s[i:]))
+	}
+	return time.Duration(n) * u, nil
+}

@@ -1,0 +1,273 @@
+// Package job turns a physical plan into a runnable dataflow graph: it
+// chooses each stage's parallelism and exchange, creates the connectors'
+// sources and sinks, and compiles expressions for the operators.
+package job
+
+import (
+	"fmt"
+
+	"github.com/sluicesql/sluice/internal/catalog"
+	"github.com/sluicesql/sluice/internal/connector"
+	"github.com/sluicesql/sluice/internal/expr"
+	"github.com/sluicesql/sluice/internal/expr/fn"
+	"github.com/sluicesql/sluice/internal/planner"
+	"github.com/sluicesql/sluice/internal/runtime"
+	"github.com/sluicesql/sluice/internal/runtime/ops"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// Options are the settings a graph is built with.
+type Options struct {
+	// Parallelism is parallelism.default: the number of instances of each
+	// keyed stage and of each source.
+	Parallelism int
+	// Env is what connectors need from the session.
+	Env connector.Env
+}
+
+// Graph is a built plan ready to start.
+type Graph struct {
+	*runtime.Graph
+	// Collector receives the rows of a query planned with a Collect root.
+	Collector *ops.Collector
+}
+
+type builder struct {
+	opts  Options
+	g     *runtime.Graph
+	fnCtx *fn.Context
+	out   *ops.Collector
+}
+
+// Build translates root into a runnable graph.
+func Build(root planner.Node, opts Options) (*Graph, error) {
+	if opts.Parallelism < 1 {
+		opts.Parallelism = 1
+	}
+	b := &builder{opts: opts, g: &runtime.Graph{}, fnCtx: &fn.Context{Loc: opts.Env.TimeZone}}
+	if _, err := b.node(root); err != nil {
+		return nil, err
+	}
+	return &Graph{Graph: b.g, Collector: b.out}, nil
+}
+
+// stage adds a stage and returns its index and parallelism.
+func (b *builder) stage(s *runtime.Stage) (int, int) {
+	b.g.Stages = append(b.g.Stages, s)
+	return len(b.g.Stages) - 1, s.Parallelism
+}
+
+type built struct {
+	stage, parallelism int
+}
+
+// operator adds a stage of p instances of newOp fed by inputs.
+func (b *builder) operator(name string, p int, inputs []runtime.Input, newOp func() (runtime.Operator, error)) built {
+	s, par := b.stage(&runtime.Stage{Name: name, Parallelism: p, Inputs: inputs,
+		NewOperator: func(int) (runtime.Operator, error) { return newOp() }})
+	return built{s, par}
+}
+
+// keyed connects in to a stage keyed by keys: hashed across the default
+// parallelism, or everything to one instance when there are no keys.
+func (b *builder) keyed(in built, keys []int) (int, runtime.Input) {
+	if len(keys) == 0 {
+		return 1, runtime.Input{Stage: in.stage, Exchange: runtime.Single}
+	}
+	return b.opts.Parallelism, runtime.Input{Stage: in.stage, Exchange: runtime.Hash, Keys: keys}
+}
+
+func (b *builder) node(n planner.Node) (built, error) {
+	switch x := n.(type) {
+	case *planner.Scan:
+		return b.scan(x)
+	case *planner.Values:
+		v := &ops.Values{Rows: x.Rows, Types: x.Schema().Types()}
+		s, p := b.stage(&runtime.Stage{Name: "Values", Parallelism: 1, NewSource: func(int) (runtime.Source, error) { return v, nil }})
+		return built{s, p}, nil
+	case *planner.Calc:
+		in, err := b.node(x.Input)
+		if err != nil {
+			return built{}, err
+		}
+		cfg := b.calcConfig(x)
+		return b.operator("Calc", in.parallelism, []runtime.Input{{Stage: in.stage, Exchange: runtime.Forward}},
+			func() (runtime.Operator, error) { return ops.NewCalc(cfg), nil }), nil
+	case *planner.Normalize:
+		in, err := b.node(x.Input)
+		if err != nil {
+			return built{}, err
+		}
+		p, input := b.keyed(in, x.Keys)
+		cfg := ops.ChangelogNormalizeConfig{InputTypes: x.Input.Schema().Types(), Keys: x.Keys, GenerateUpdateBefore: true}
+		return b.operator("ChangelogNormalize", p, []runtime.Input{input}, func() (runtime.Operator, error) { return ops.NewChangelogNormalize(cfg) }), nil
+	case *planner.GroupAggregate:
+		in, err := b.node(x.Input)
+		if err != nil {
+			return built{}, err
+		}
+		p, input := b.keyed(in, x.Keys)
+		cfg := ops.GroupAggregateConfig{InputTypes: x.Input.Schema().Types(), Keys: x.Keys, Aggs: aggSpecs(x.Aggs), GenerateUpdateBefore: true}
+		return b.operator("GroupAggregate", p, []runtime.Input{input}, func() (runtime.Operator, error) { return ops.NewGroupAggregate(cfg) }), nil
+	case *planner.Union:
+		var inputs []runtime.Input
+		all := seq(len(x.Schema()))
+		for _, it := range x.Items {
+			in, err := b.node(it)
+			if err != nil {
+				return built{}, err
+			}
+			inputs = append(inputs, runtime.Input{Stage: in.stage, Exchange: runtime.Hash, Keys: all})
+		}
+		return b.operator("Union", b.opts.Parallelism, inputs, func() (runtime.Operator, error) { return ops.NewUnion(), nil }), nil
+	case *planner.Sink:
+		return b.sink(x)
+	case *planner.Collect:
+		in, err := b.node(x.Input)
+		if err != nil {
+			return built{}, err
+		}
+		b.out = ops.NewCollector()
+		out := b.out
+		return b.operator("Collect", 1, []runtime.Input{{Stage: in.stage, Exchange: runtime.Single}}, func() (runtime.Operator, error) { return out, nil }), nil
+	}
+	return b.advanced(n)
+}
+
+func seq(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+func aggSpecs(calls []planner.AggCall) []ops.AggSpec {
+	out := make([]ops.AggSpec, len(calls))
+	for i, a := range calls {
+		out[i] = ops.AggSpec{New: a.New, Args: a.Args, Filter: a.Filter, Type: a.Type}
+	}
+	return out
+}
+
+func (b *builder) calcConfig(c *planner.Calc) ops.CalcConfig {
+	cfg := ops.CalcConfig{OutputTypes: c.Schema().Types(), Context: expr.Context{Fn: b.fnCtx}}
+	for _, p := range c.Projects {
+		cfg.Projects = append(cfg.Projects, expr.Compile(p))
+	}
+	if c.Filter != nil {
+		cfg.Filter = expr.Predicate(c.Filter)
+	}
+	return cfg
+}
+
+func (b *builder) scan(s *planner.Scan) (built, error) {
+	f, err := connector.For(s.Table)
+	if err != nil {
+		return built{}, err
+	}
+	spec := connector.SourceSpec{Env: b.opts.Env}
+	ctx := &expr.Context{Fn: b.fnCtx}
+	var computed []int
+	for i, e := range s.Computed {
+		if e != nil {
+			computed = append(computed, i)
+		}
+	}
+	if len(computed) > 0 {
+		evals := make([]expr.Evaluator, len(s.Computed))
+		for _, i := range computed {
+			evals[i] = expr.Compile(s.Computed[i])
+		}
+		spec.Complete = func(c *types.Chunk) error { return fillComputed(ctx, c, computed, evals) }
+	}
+	if s.Watermark != nil {
+		wm := expr.Compile(s.Watermark)
+		t := s.Watermark.Type()
+		spec.Watermark = func(c *types.Chunk) (*types.Vector, error) { return evalColumn(ctx, c, wm, t) }
+	}
+	src, err := f.NewSource(s.Table, spec)
+	if err != nil {
+		return built{}, fmt.Errorf("table '%s': %w", s.Table.Name, err)
+	}
+	p := b.opts.Parallelism
+	if src.Bounded() && p < 1 {
+		p = 1
+	}
+	idx, par := b.stage(&runtime.Stage{Name: "Source: " + s.Table.Name, Parallelism: p,
+		NewSource: func(i int) (runtime.Source, error) { return src.NewInstance(i, p) }})
+	return built{idx, par}, nil
+}
+
+// fillComputed evaluates computed columns row by row.
+func fillComputed(ctx *expr.Context, c *types.Chunk, cols []int, evals []expr.Evaluator) error {
+	var row types.Row
+	for i := 0; i < c.Len(); i++ {
+		row = row[:0]
+		for _, col := range c.Cols {
+			if col.Len() > i {
+				row = append(row, col.Get(i))
+			} else {
+				row = append(row, types.NullValue)
+			}
+		}
+		for _, k := range cols {
+			v, err := evals[k](ctx, row)
+			if err != nil {
+				return err
+			}
+			row[k] = v
+			c.Cols[k].Append(v)
+		}
+	}
+	return nil
+}
+
+// evalColumn evaluates e on every row of c.
+func evalColumn(ctx *expr.Context, c *types.Chunk, e expr.Evaluator, t types.Type) (*types.Vector, error) {
+	out := types.NewVector(t, c.Len())
+	var row types.Row
+	for i := 0; i < c.Len(); i++ {
+		row = row[:0]
+		for _, col := range c.Cols {
+			row = append(row, col.Get(i))
+		}
+		v, err := e(ctx, row)
+		if err != nil {
+			return nil, err
+		}
+		out.Append(v)
+	}
+	return out, nil
+}
+
+func (b *builder) sink(s *planner.Sink) (built, error) {
+	in, err := b.node(s.Input)
+	if err != nil {
+		return built{}, err
+	}
+	f, err := connector.For(s.Table)
+	if err != nil {
+		return built{}, err
+	}
+	target, err := f.NewSink(s.Table, b.opts.Env)
+	if err != nil {
+		return built{}, fmt.Errorf("table '%s': %w", s.Table.Name, err)
+	}
+	p, input := in.parallelism, runtime.Input{Stage: in.stage, Exchange: runtime.Forward}
+	if s.Upsert {
+		// Keep each key's changes in order on one instance.
+		p, input = b.keyed(in, pkPositions(s.Table, s.Schema()))
+	}
+	idx, par := b.stage(&runtime.Stage{Name: "Sink: " + s.Table.Name, Parallelism: p, Inputs: []runtime.Input{input},
+		NewOperator: func(i int) (runtime.Operator, error) { return target.NewInstance(i, p) }})
+	return built{idx, par}, nil
+}
+
+func pkPositions(t *catalog.Table, s types.Schema) []int {
+	var out []int
+	for _, k := range t.PrimaryKey {
+		out = append(out, s.Index(k))
+	}
+	return out
+}

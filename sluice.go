@@ -1,0 +1,531 @@
+// Package sluice is Sluice's Go API: an Engine runs Flink SQL statements
+// against Kafka topics, the way Flink's TableEnvironment.executeSql does.
+//
+//	e := sluice.NewEngine()
+//	defer e.Close()
+//	res, err := e.Execute(ctx, "CREATE TABLE t (...) WITH (...)")
+package sluice
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sluicesql/sluice/internal/catalog"
+	"github.com/sluicesql/sluice/internal/connector"
+	_ "github.com/sluicesql/sluice/internal/connector/kafka" // registers kafka and upsert-kafka
+	"github.com/sluicesql/sluice/internal/expr/fn"
+	"github.com/sluicesql/sluice/internal/job"
+	"github.com/sluicesql/sluice/internal/planner"
+	"github.com/sluicesql/sluice/internal/runtime"
+	"github.com/sluicesql/sluice/internal/runtime/ops"
+	"github.com/sluicesql/sluice/internal/sql/ast"
+	"github.com/sluicesql/sluice/internal/sql/parser"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// ResultKind tells what a statement produced.
+type ResultKind int
+
+// Result kinds.
+const (
+	// ResultOK is a statement that only changed the session (DDL, SET).
+	ResultOK ResultKind = iota
+	// ResultTable is a small static table (SHOW, DESCRIBE, SET).
+	ResultTable
+	// ResultStream is a query whose changelog is read from Stream.
+	ResultStream
+	// ResultJob is an INSERT submitted as a job.
+	ResultJob
+	// ResultText is preformatted text (EXPLAIN).
+	ResultText
+)
+
+// Result is the outcome of one statement.
+type Result struct {
+	Kind ResultKind
+	// Headers and Rows hold a ResultTable.
+	Headers []string
+	Rows    [][]string
+	// Stream delivers a ResultStream.
+	Stream *Stream
+	// JobID identifies a ResultJob.
+	JobID string
+	// Text holds a ResultText.
+	Text string
+}
+
+// Engine is a session: a catalog, a configuration and the jobs it started.
+type Engine struct {
+	mu      sync.Mutex
+	catalog *catalog.Catalog
+	config  *Config
+	jobs    map[string]*Job
+	order   []string
+}
+
+// Job is a running INSERT INTO.
+type Job struct {
+	ID        string
+	Statement string
+	Started   time.Time
+	run       *runtime.Job
+}
+
+// Status returns RUNNING, FINISHED, CANCELED or FAILED with the reason.
+func (j *Job) Status() string {
+	select {
+	case <-j.run.Done():
+		if err := j.run.Err(); err != nil {
+			return "FAILED: " + err.Error()
+		}
+		return "FINISHED"
+	default:
+		return "RUNNING"
+	}
+}
+
+// NewEngine returns an engine with an empty catalog and default settings.
+func NewEngine() *Engine {
+	return &Engine{catalog: catalog.New(), config: NewConfig(), jobs: map[string]*Job{}}
+}
+
+// Config returns the session configuration.
+func (e *Engine) Config() *Config { return e.config }
+
+// Close cancels every job the engine started.
+func (e *Engine) Close() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, j := range e.jobs {
+		j.run.Cancel()
+	}
+}
+
+// Execute parses and runs every statement of a script, stopping at the
+// first error. Errors carry the statement's line and column.
+func (e *Engine) Execute(ctx context.Context, script string) ([]*Result, error) {
+	stmts, err := parser.ParseScript(script)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Result
+	for _, st := range stmts {
+		r, err := e.run(ctx, st, script)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// run executes one parsed statement; src is the text positions refer to.
+func (e *Engine) run(ctx context.Context, st ast.Statement, src string) (*Result, error) {
+	r, err := e.exec(ctx, st, src)
+	if err != nil {
+		if pe, ok := err.(*planner.Error); ok && pe.Pos.Line > 0 {
+			return nil, &StatementError{Msg: parser.FormatError(src, pe.Pos, "validation", pe.Msg), Cause: err}
+		}
+		return nil, err
+	}
+	return r, nil
+}
+
+// StatementError is a validation error rendered with its source line and
+// a caret under the position.
+type StatementError struct {
+	Msg   string
+	Cause error
+}
+
+func (e *StatementError) Error() string { return e.Msg }
+
+// Unwrap returns the underlying error.
+func (e *StatementError) Unwrap() error { return e.Cause }
+
+func (e *Engine) binder() *planner.Binder {
+	return &planner.Binder{Catalog: e.catalog, TimeZone: e.config.TimeZone()}
+}
+
+func (e *Engine) exec(ctx context.Context, st ast.Statement, src string) (*Result, error) {
+	switch s := st.(type) {
+	case *ast.CreateTable:
+		t, err := e.binder().CreateTable(s, statementText(src, s.Pos))
+		if err != nil {
+			return nil, err
+		}
+		return &Result{Kind: ResultOK}, e.catalog.AddTable(t, s.IfNotExists)
+	case *ast.CreateView:
+		v := &catalog.View{Name: s.Name.Parts[len(s.Name.Parts)-1], Columns: s.Columns, Query: s.Query, SQL: statementText(src, s.Pos)}
+		if _, err := e.binder().Query(s.Query); err != nil {
+			return nil, err
+		}
+		return &Result{Kind: ResultOK}, e.catalog.AddView(v, s.IfNotExists)
+	case *ast.Drop:
+		return &Result{Kind: ResultOK}, e.catalog.Drop(s.Name.Parts[len(s.Name.Parts)-1], s.View, s.IfExists)
+	case *ast.Set:
+		if !s.HasKey {
+			res := &Result{Kind: ResultTable, Headers: []string{"key", "value"}}
+			for _, kv := range e.config.All() {
+				res.Rows = append(res.Rows, []string{kv[0], kv[1]})
+			}
+			return res, nil
+		}
+		return &Result{Kind: ResultOK}, e.config.Set(s.Key, s.Value)
+	case *ast.Reset:
+		e.config.Reset(s.Key)
+		return &Result{Kind: ResultOK}, nil
+	case *ast.Show:
+		return e.show(s)
+	case *ast.Describe:
+		return e.describe(s)
+	case *ast.Explain:
+		root, err := e.plan(s.Statement)
+		if err != nil {
+			return nil, err
+		}
+		return &Result{Kind: ResultText, Text: planner.Explain(root)}, nil
+	case *ast.QueryStatement:
+		root, err := e.binder().Query(s.Query)
+		if err != nil {
+			return nil, err
+		}
+		stream, err := e.startQuery(ctx, root)
+		if err != nil {
+			return nil, err
+		}
+		return &Result{Kind: ResultStream, Stream: stream}, nil
+	case *ast.Insert:
+		sink, err := e.binder().Insert(s)
+		if err != nil {
+			return nil, err
+		}
+		j, err := e.startJob(sink, statementText(src, s.Pos))
+		if err != nil {
+			return nil, err
+		}
+		return &Result{Kind: ResultJob, JobID: j.ID}, nil
+	case *ast.StatementSet:
+		var ids []string
+		for _, ins := range s.Inserts {
+			sink, err := e.binder().Insert(ins)
+			if err != nil {
+				return nil, err
+			}
+			j, err := e.startJob(sink, statementText(src, ins.Pos))
+			if err != nil {
+				return nil, err
+			}
+			ids = append(ids, j.ID)
+		}
+		return &Result{Kind: ResultJob, JobID: strings.Join(ids, ", ")}, nil
+	case *ast.StopJob:
+		e.mu.Lock()
+		j, ok := e.jobs[s.ID]
+		e.mu.Unlock()
+		if !ok {
+			return nil, fmt.Errorf("could not stop job '%s': no such job", s.ID)
+		}
+		j.run.Cancel()
+		<-j.run.Done()
+		return &Result{Kind: ResultOK}, nil
+	}
+	return nil, fmt.Errorf("unsupported statement at line %d, column %d", st.Position().Line, st.Position().Col)
+}
+
+// plan plans a query or INSERT for EXPLAIN.
+func (e *Engine) plan(st ast.Statement) (planner.Node, error) {
+	switch s := st.(type) {
+	case *ast.QueryStatement:
+		return e.binder().Query(s.Query)
+	case *ast.Insert:
+		return e.binder().Insert(s)
+	}
+	return nil, fmt.Errorf("EXPLAIN supports queries and INSERT statements")
+}
+
+func (e *Engine) show(s *ast.Show) (*Result, error) {
+	one := func(header string, names []string) *Result {
+		r := &Result{Kind: ResultTable, Headers: []string{header}}
+		for _, n := range names {
+			r.Rows = append(r.Rows, []string{n})
+		}
+		return r
+	}
+	switch s.Kind {
+	case ast.ShowTables:
+		return one("table name", e.catalog.TableNames()), nil
+	case ast.ShowViews:
+		return one("view name", e.catalog.ViewNames()), nil
+	case ast.ShowFunctions:
+		return one("function name", fn.Names()), nil
+	case ast.ShowCatalogs:
+		return one("catalog name", []string{"default_catalog"}), nil
+	case ast.ShowDatabases:
+		return one("database name", []string{"default_database"}), nil
+	case ast.ShowJobs:
+		r := &Result{Kind: ResultTable, Headers: []string{"job id", "job name", "status", "start time"}}
+		e.mu.Lock()
+		for _, id := range e.order {
+			j := e.jobs[id]
+			r.Rows = append(r.Rows, []string{j.ID, "insert-into_" + j.Statement, j.Status(), j.Started.Format("2006-01-02T15:04:05.000Z07:00")})
+		}
+		e.mu.Unlock()
+		return r, nil
+	case ast.ShowCreateTable:
+		t, ok := e.catalog.Table(s.Name.Parts[len(s.Name.Parts)-1])
+		if !ok {
+			return nil, fmt.Errorf("table '%s' does not exist", strings.Join(s.Name.Parts, "."))
+		}
+		return &Result{Kind: ResultText, Text: t.DDL + "\n"}, nil
+	}
+	return nil, fmt.Errorf("unsupported SHOW statement")
+}
+
+// describe lists a table's columns the way Flink's DESCRIBE does.
+func (e *Engine) describe(s *ast.Describe) (*Result, error) {
+	name := s.Name.Parts[len(s.Name.Parts)-1]
+	var schema types.Schema
+	var pk []string
+	var wm map[string]string
+	if t, ok := e.catalog.Table(name); ok {
+		node, err := e.binder().Query(&ast.Select{Items: []*ast.SelectItem{{Star: true}}, From: &ast.TableName{Name: s.Name}})
+		if err != nil {
+			return nil, err
+		}
+		schema, pk = node.Schema(), t.PrimaryKey
+		if t.Watermark != nil {
+			wm = map[string]string{t.Watermark.Column: "`" + t.Watermark.Column + "` AS " + parser.FormatExpr(t.Watermark.Expr)}
+		}
+	} else if _, ok := e.catalog.View(name); ok {
+		node, err := e.binder().Query(&ast.Select{Items: []*ast.SelectItem{{Star: true}}, From: &ast.TableName{Name: s.Name}})
+		if err != nil {
+			return nil, err
+		}
+		schema = node.Schema()
+	} else {
+		return nil, &planner.Error{Pos: s.Name.Pos, Msg: fmt.Sprintf("Tables or views with the identifier '%s' doesn't exist", strings.Join(s.Name.Parts, "."))}
+	}
+	r := &Result{Kind: ResultTable, Headers: []string{"name", "type", "null", "key", "extras", "watermark"}}
+	for _, f := range schema {
+		key := ""
+		for _, k := range pk {
+			if k == f.Name {
+				key = "PRI(" + strings.Join(pk, ", ") + ")"
+			}
+		}
+		t := f.Type
+		null := "TRUE"
+		if t.NotNull {
+			null = "FALSE"
+		}
+		r.Rows = append(r.Rows, []string{f.Name, t.Nullable().String(), null, key, "", wm[f.Name]})
+	}
+	return r, nil
+}
+
+// statementText cuts the statement starting at pos out of src, up to its
+// terminating semicolon.
+func statementText(src string, pos ast.Pos) string {
+	off := offsetOf(src, pos)
+	rest := src[off:]
+	chunks := parser.SplitStatements(rest)
+	if len(chunks) > 0 {
+		return strings.TrimSuffix(strings.TrimSpace(chunks[0].Text), ";")
+	}
+	return strings.TrimSpace(rest)
+}
+
+func offsetOf(src string, pos ast.Pos) int {
+	line, off := 1, 0
+	for off < len(src) && line < pos.Line {
+		if src[off] == '\n' {
+			line++
+		}
+		off++
+	}
+	off += pos.Col - 1
+	return min(max(off, 0), len(src))
+}
+
+func (e *Engine) buildOptions() job.Options {
+	return job.Options{Parallelism: e.config.Parallelism(), Env: connector.Env{
+		TimeZone:          e.config.TimeZone(),
+		WatermarkInterval: e.config.duration(ConfWatermarkInteval),
+		IdleTimeout:       e.config.duration(ConfIdleTimeout),
+	}}
+}
+
+func newJobID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func (e *Engine) startJob(sink *planner.Sink, text string) (*Job, error) {
+	g, err := job.Build(sink, e.buildOptions())
+	if err != nil {
+		return nil, err
+	}
+	run, err := runtime.Start(context.Background(), g.Graph)
+	if err != nil {
+		return nil, err
+	}
+	j := &Job{ID: newJobID(), Statement: text, Started: time.Now(), run: run}
+	e.mu.Lock()
+	e.jobs[j.ID] = j
+	e.order = append(e.order, j.ID)
+	e.mu.Unlock()
+	return j, nil
+}
+
+// Jobs returns the jobs started so far, oldest first.
+func (e *Engine) Jobs() []*Job {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := make([]*Job, 0, len(e.order))
+	for _, id := range e.order {
+		out = append(out, e.jobs[id])
+	}
+	return out
+}
+
+func (e *Engine) startQuery(ctx context.Context, root *planner.Collect) (*Stream, error) {
+	g, err := job.Build(root, e.buildOptions())
+	if err != nil {
+		return nil, err
+	}
+	run, err := runtime.Start(ctx, g.Graph)
+	if err != nil {
+		return nil, err
+	}
+	return &Stream{Schema: root.Schema(), TimeZone: e.config.TimeZone(), run: run, out: g.Collector}, nil
+}
+
+// Stream is the changelog of a running query.
+type Stream struct {
+	Schema   types.Schema
+	TimeZone *time.Location
+	run      *runtime.Job
+	out      *ops.Collector
+	pending  []ops.Change
+}
+
+// Change is one changelog row of a query result.
+type Change = ops.Change
+
+// Next returns the next batch of changes, waiting until some arrive, the
+// query ends (io.EOF-like: ok false with a nil error), it fails, or ctx ends.
+func (s *Stream) Next(ctx context.Context) ([]Change, bool, error) {
+	for {
+		changes, ended := s.out.Take()
+		if len(changes) > 0 {
+			return changes, true, nil
+		}
+		if ended {
+			return nil, false, nil
+		}
+		select {
+		case <-s.out.Ready():
+		case <-s.run.Done():
+			if err := s.run.Err(); err != nil {
+				return nil, false, err
+			}
+			if changes, _ := s.out.Take(); len(changes) > 0 {
+				return changes, true, nil
+			}
+			return nil, false, nil
+		case <-ctx.Done():
+			return nil, false, ctx.Err()
+		}
+	}
+}
+
+// Drain returns the changes available now without waiting.
+func (s *Stream) Drain() []Change {
+	changes, _ := s.out.Take()
+	return changes
+}
+
+// Err returns the query's failure, if it failed.
+func (s *Stream) Err() error { return s.run.Err() }
+
+// Close cancels the query.
+func (s *Stream) Close() {
+	s.run.Cancel()
+	<-s.run.Done()
+}
+
+// Quiet reports whether the query has processed all input available now.
+func (s *Stream) Quiet(ctx context.Context) (bool, error) { return s.run.Quiet(ctx) }
+
+// WaitQuiet blocks until every running job and the given streams have
+// processed all input available, checked twice in a row so that data
+// moving between jobs through Kafka is not missed. It fails when a job fails.
+func (e *Engine) WaitQuiet(ctx context.Context, streams ...*Stream) error {
+	stable := 0
+	for stable < 2 {
+		quiet, err := e.quietOnce(ctx, streams)
+		if err != nil {
+			return err
+		}
+		if quiet {
+			stable++
+		} else {
+			stable = 0
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	return nil
+}
+
+func (e *Engine) quietOnce(ctx context.Context, streams []*Stream) (bool, error) {
+	var runs []*runtime.Job
+	for _, j := range e.Jobs() {
+		runs = append(runs, j.run)
+	}
+	for _, s := range streams {
+		runs = append(runs, s.run)
+	}
+	for _, r := range runs {
+		select {
+		case <-r.Done():
+			if err := r.Err(); err != nil {
+				return false, err
+			}
+			continue
+		default:
+		}
+		q, err := r.Quiet(ctx)
+		if err != nil || !q {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// JobIDs returns the ids of the running jobs, sorted.
+func (e *Engine) JobIDs() []string {
+	var out []string
+	for _, j := range e.Jobs() {
+		out = append(out, j.ID)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ExecuteStatement runs one parsed statement; src is the script text its
+// positions refer to (for error carets and SHOW CREATE TABLE).
+func (e *Engine) ExecuteStatement(ctx context.Context, st ast.Statement, src string) (*Result, error) {
+	return e.run(ctx, st, src)
+}

@@ -1,0 +1,178 @@
+// Package sqltest runs golden SQL tests: a NAME.sql script runs against an
+// embedded Kafka broker and Schema Registry, and the rows its last query
+// prints are compared with NAME.out as a set of lines, whitespace kept.
+//
+// Scripts use the placeholders KAFKA_PORT and SCHEMA_REGISTRY_PORT for the
+// embedded cluster's ports. The last query is read until every job and the
+// query itself have processed all available input (no sleeps).
+package sqltest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sluicesql/sluice"
+	"github.com/sluicesql/sluice/internal/client/tableau"
+	"github.com/sluicesql/sluice/internal/devcluster"
+	"github.com/sluicesql/sluice/internal/sql/ast"
+	"github.com/sluicesql/sluice/internal/sql/parser"
+)
+
+// Options tune a run.
+type Options struct {
+	// Parallelism, when positive, sets parallelism.default before the
+	// script runs (the script may still SET it).
+	Parallelism int
+	// Timeout bounds the whole run; 0 means one minute.
+	Timeout time.Duration
+}
+
+// Result is the outcome of one golden test.
+type Result struct {
+	// Got is what the last query printed.
+	Got string
+	// Want is the expected output.
+	Want string
+	// Missing and Extra are the expected lines not printed and the printed
+	// lines not expected.
+	Missing, Extra []string
+}
+
+// OK reports whether the output matched.
+func (r *Result) OK() bool { return len(r.Missing) == 0 && len(r.Extra) == 0 }
+
+// Diff renders the mismatch readably.
+func (r *Result) Diff() string {
+	var b strings.Builder
+	for _, l := range r.Missing {
+		fmt.Fprintf(&b, "- %s\n", l)
+	}
+	for _, l := range r.Extra {
+		fmt.Fprintf(&b, "+ %s\n", l)
+	}
+	return b.String()
+}
+
+// RunFile runs sqlPath and compares with the .out file beside it.
+func RunFile(sqlPath string, opts Options) (*Result, error) {
+	script, err := os.ReadFile(sqlPath)
+	if err != nil {
+		return nil, err
+	}
+	want, err := os.ReadFile(strings.TrimSuffix(sqlPath, ".sql") + ".out")
+	if err != nil {
+		return nil, err
+	}
+	got, err := Run(string(script), opts)
+	if err != nil {
+		return nil, err
+	}
+	return Compare(got, string(want)), nil
+}
+
+// Compare compares printed output with the expected one as sets of lines.
+func Compare(got, want string) *Result {
+	g, w := lineSet(got), lineSet(want)
+	r := &Result{Got: got, Want: want}
+	for l := range w {
+		if !g[l] {
+			r.Missing = append(r.Missing, l)
+		}
+	}
+	for l := range g {
+		if !w[l] {
+			r.Extra = append(r.Extra, l)
+		}
+	}
+	sort.Strings(r.Missing)
+	sort.Strings(r.Extra)
+	return r
+}
+
+func lineSet(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		out[strings.TrimRight(l, "\r")] = true
+	}
+	return out
+}
+
+// Run executes script on a fresh embedded cluster and returns what its last
+// query printed in tableau mode once the pipeline is quiescent.
+func Run(script string, opts Options) (string, error) {
+	timeout := opts.Timeout
+	if timeout == 0 {
+		timeout = time.Minute
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cluster, err := devcluster.Start(devcluster.Options{})
+	if err != nil {
+		return "", err
+	}
+	defer cluster.Close()
+	script = strings.NewReplacer(
+		"KAFKA_PORT", strconv.Itoa(cluster.KafkaPort()),
+		"SCHEMA_REGISTRY_PORT", strconv.Itoa(cluster.RegistryPort()),
+	).Replace(script)
+
+	e := sluice.NewEngine()
+	defer e.Close()
+	if opts.Parallelism > 0 {
+		if err := e.Config().Set(sluice.ConfParallelism, strconv.Itoa(opts.Parallelism)); err != nil {
+			return "", err
+		}
+	}
+	stmts, err := parser.ParseScript(script)
+	if err != nil {
+		return "", err
+	}
+	last := -1
+	for i, st := range stmts {
+		if _, ok := st.(*ast.QueryStatement); ok {
+			last = i
+		}
+	}
+	if last < 0 {
+		return "", fmt.Errorf("the script has no query to compare")
+	}
+	var stream *sluice.Stream
+	for i, st := range stmts {
+		res, err := e.ExecuteStatement(ctx, st, script)
+		if err != nil {
+			return "", err
+		}
+		if res.Kind != sluice.ResultStream {
+			continue
+		}
+		if i != last {
+			res.Stream.Close()
+			continue
+		}
+		stream = res.Stream
+	}
+	defer stream.Close()
+	if err := e.WaitQuiet(ctx, stream); err != nil {
+		return "", fmt.Errorf("waiting for the pipeline to settle: %w", err)
+	}
+	var out bytes.Buffer
+	p := tableau.NewStreaming(&out, stream.Schema, stream.TimeZone)
+	if err := p.Header(); err != nil {
+		return "", err
+	}
+	for _, c := range stream.Drain() {
+		if err := p.Row(c.Kind, c.Row); err != nil {
+			return "", err
+		}
+	}
+	if err := stream.Err(); err != nil {
+		return "", err
+	}
+	return out.String(), nil
+}
