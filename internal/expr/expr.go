@@ -123,7 +123,9 @@ func (e *Case) Type() types.Type { return e.T }
 func (e *Coalesce) Type() types.Type { return e.T }
 
 // Type implements Expr.
-func (e *In) Type() types.Type { return nullability(types.BooleanType, append([]Expr{e.X}, e.List...)...) }
+func (e *In) Type() types.Type {
+	return nullability(types.BooleanType, append([]Expr{e.X}, e.List...)...)
+}
 
 // Type implements Expr.
 func (e *CurrentWatermark) Type() types.Type { return e.T }
