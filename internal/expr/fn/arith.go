@@ -25,8 +25,9 @@ type arithOp struct {
 	name    string
 	intOp   func(a, b int64) (int64, error)
 	floatOp func(a, b float64) float64 // nil: approximate operands rejected
-	// decType derives the result DECIMAL type from the operand types.
-	decType func(p1, s1, p2, s2 int) types.Type
+	// decType derives Flink's result DECIMAL type from the operand types
+	// (before Sluice's precision cap).
+	decType func(a, b types.Type) types.Type
 	// decOp computes on unscaled operands with scales s1, s2, returning the
 	// unscaled result at scale rs.
 	decOp func(a, b *big.Int, s1, s2, rs int) (*big.Int, error)
@@ -40,7 +41,7 @@ var arithOps = []*arithOp{
 		name:    "+",
 		intOp:   func(a, b int64) (int64, error) { return a + b, nil },
 		floatOp: func(a, b float64) float64 { return a + b },
-		decType: addDecType,
+		decType: types.DecimalAddType,
 		decOp: func(a, b *big.Int, s1, s2, rs int) (*big.Int, error) {
 			s := max(s1, s2)
 			x := new(big.Int).Add(rescaleBig(a, s1, s), rescaleBig(b, s2, s))
@@ -51,7 +52,7 @@ var arithOps = []*arithOp{
 		name:    "-",
 		intOp:   func(a, b int64) (int64, error) { return a - b, nil },
 		floatOp: func(a, b float64) float64 { return a - b },
-		decType: addDecType,
+		decType: types.DecimalAddType,
 		decOp: func(a, b *big.Int, s1, s2, rs int) (*big.Int, error) {
 			s := max(s1, s2)
 			x := new(big.Int).Sub(rescaleBig(a, s1, s), rescaleBig(b, s2, s))
@@ -62,7 +63,7 @@ var arithOps = []*arithOp{
 		name:    "*",
 		intOp:   func(a, b int64) (int64, error) { return a * b, nil },
 		floatOp: func(a, b float64) float64 { return a * b },
-		decType: func(p1, s1, p2, s2 int) types.Type { return adjustDecimal(p1+p2+1, s1+s2) },
+		decType: types.DecimalMultiplyType,
 		decOp: func(a, b *big.Int, s1, s2, rs int) (*big.Int, error) {
 			return rescaleBig(new(big.Int).Mul(a, b), s1+s2, rs), nil
 		},
@@ -76,10 +77,7 @@ var arithOps = []*arithOp{
 			return a / b, nil
 		},
 		floatOp: func(a, b float64) float64 { return a / b },
-		decType: func(p1, s1, p2, s2 int) types.Type {
-			s := max(minAdjustedScale, s1+p2+1)
-			return adjustDecimal(p1-s1+s2+s, s)
-		},
+		decType: types.DecimalDivideType,
 		decOp: func(a, b *big.Int, s1, s2, rs int) (*big.Int, error) {
 			if b.Sign() == 0 {
 				return nil, runtimeError("/", "Division by zero")
@@ -102,10 +100,7 @@ var arithOps = []*arithOp{
 			}
 			return a % b, nil
 		},
-		decType: func(p1, s1, p2, s2 int) types.Type {
-			s := max(s1, s2)
-			return adjustDecimal(min(p1-s1, p2-s2)+s, s)
-		},
+		decType: types.DecimalModType,
 		decOp: func(a, b *big.Int, s1, s2, rs int) (*big.Int, error) {
 			if b.Sign() == 0 {
 				return nil, runtimeError("%", "Division by zero")
@@ -115,11 +110,6 @@ var arithOps = []*arithOp{
 			return rescaleBig(x, s, rs), nil
 		},
 	},
-}
-
-func addDecType(p1, s1, p2, s2 int) types.Type {
-	s := max(s1, s2)
-	return adjustDecimal(max(p1-s1, p2-s2)+s+1, s)
 }
 
 func init() {
@@ -154,9 +144,10 @@ func (op *arithOp) bind(args []Arg) (types.Type, Eval, error) {
 		a, b = types.IntType, types.IntType
 	}
 	nullable := anyNullable(args)
+	common, _ := types.CommonType(a.Plain(), b.Plain())
 	switch {
 	case a.Kind == types.Float || a.Kind == types.Double || b.Kind == types.Float || b.Kind == types.Double:
-		rt := numericCommon(a, b)
+		rt := common
 		fa, fb, f := toFloat(a), toFloat(b), op.floatOp
 		narrow := rt.Kind == types.Float
 		return rt.WithNotNull(!nullable), strict(func(_ *Context, v []types.Value) (types.Value, error) {
@@ -167,9 +158,8 @@ func (op *arithOp) bind(args []Arg) (types.Type, Eval, error) {
 			return types.FloatValue(r), nil
 		}), nil
 	case a.Kind == types.Decimal || b.Kind == types.Decimal:
-		da, db := asDecimalType(a), asDecimalType(b)
-		rt := op.decType(da.Precision, da.Scale, db.Precision, db.Scale)
-		if op.name == "%" && da.Scale == 0 && db.Scale == 0 {
+		rt := capDecimal(op.decType(a, b))
+		if op.name == "%" && scaleOf(a) == 0 && scaleOf(b) == 0 {
 			rt = b.Plain() // Flink's DECIMAL_MOD keeps the divisor's type
 		}
 		s1, s2, rs, rp, f := scaleOf(a), scaleOf(b), scaleOf(rt), rt.Precision, op.decOp
@@ -184,7 +174,7 @@ func (op *arithOp) bind(args []Arg) (types.Type, Eval, error) {
 			return fitDecimal(r, rp), nil
 		}), nil
 	}
-	rt := numericCommon(a, b)
+	rt := common
 	if op.name == "%" {
 		rt = types.Type{Kind: b.Kind}
 	}

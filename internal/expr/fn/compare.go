@@ -2,7 +2,6 @@ package fn
 
 import (
 	"cmp"
-	"math/big"
 	"strings"
 
 	"github.com/sluicesql/sluice/internal/types"
@@ -172,7 +171,3 @@ func bindDistinct(name string, distinct bool) bindFunc {
 		}, nil
 	}
 }
-
-// decimalBig returns the value of an exact numeric as an unscaled big.Int
-// at the given scale.
-func decimalBig(v types.Value, from, to int) *big.Int { return rescaleBig(bigOf(v), from, to) }

@@ -240,6 +240,3 @@ func constInt(a Arg) (int64, bool) {
 	}
 	return a.Const.I, true
 }
-
-// isNullLit reports whether a is the untyped NULL literal.
-func isNullLit(a Arg) bool { return a.Unit == "" && a.Type.Kind == types.Null }

@@ -182,24 +182,21 @@ func bindRound(name string, halfUp bool) bindFunc {
 			return types.Type{}, nil, sigError(name, "(NUMERIC [, INT digits])", args)
 		}
 		t := args[0].Type.Plain()
-		digits := func([]types.Value) int64 { return 0 }
 		rt := strictType(t, args)
+		d, constant := int64(0), true
 		if len(args) == 2 {
-			if d, ok := constInt(args[1]); ok {
-				digits = func([]types.Value) int64 { return d }
-				if t.Kind == types.Decimal && int(d) < t.Scale {
-					p, s := t.Precision, t.Scale
-					if d < 0 {
-						rt = types.DecimalType(min(maxDecimalPrecision, 1+p-s), 0)
-					} else {
-						rt = types.DecimalType(min(maxDecimalPrecision, 1+p-s+int(d)), int(d))
-					}
-				}
-			} else if t.Kind == types.Decimal {
-				return types.Type{}, nil, sigError(name, "(DECIMAL, constant INT digits)", args)
-			} else {
-				digits = func(v []types.Value) int64 { return v[1].I }
+			d, constant = constInt(args[1])
+		}
+		digits := func(v []types.Value) int64 { return v[1].I }
+		switch {
+		case constant:
+			digits = func([]types.Value) int64 { return d }
+			if t.Kind == types.Decimal && int(d) < t.Scale {
+				p, s := t.Precision, t.Scale
+				rt = types.DecimalType(min(maxDecimalPrecision, 1+p-s+max(int(d), 0)), max(int(d), 0))
 			}
+		case t.Kind == types.Decimal:
+			return types.Type{}, nil, sigError(name, "(DECIMAL, constant INT digits)", args)
 		}
 		rt = rt.WithNotNull(!anyNullable(args))
 		if t.Physical() == types.PhysFloat {

@@ -9,7 +9,7 @@ import (
 
 // maxDecimalPrecision is Sluice's DECIMAL precision limit: decimals are held
 // unscaled in an int64. Where Flink derives DECIMAL(38, s) Sluice uses 18.
-const maxDecimalPrecision = 18
+const maxDecimalPrecision = types.MaxDecimalPrecision
 
 // minAdjustedScale is the scale Flink keeps at least when a derived decimal
 // precision overflows (LogicalTypeMerging.MINIMUM_ADJUSTED_SCALE).
@@ -61,21 +61,6 @@ func match(args []Arg, preds ...typePred) bool {
 	return true
 }
 
-// intRank orders the integer kinds by width.
-func intRank(k types.Kind) int {
-	switch k {
-	case types.TinyInt:
-		return 1
-	case types.SmallInt:
-		return 2
-	case types.Int:
-		return 3
-	case types.BigInt:
-		return 4
-	}
-	return 0
-}
-
 // wrapInt truncates x to the width of integer kind k, as Java's narrowing
 // conversions do (INT arithmetic overflows silently).
 func wrapInt(k types.Kind, x int64) int64 {
@@ -90,27 +75,12 @@ func wrapInt(k types.Kind, x int64) int64 {
 	return x
 }
 
-// asDecimalType returns the decimal type an exact numeric converts to when
-// mixed with a DECIMAL: TINYINT DECIMAL(3,0), SMALLINT (5,0), INT (10,0),
-// BIGINT (19,0) as in Flink (capped at Sluice's precision limit).
-func asDecimalType(t types.Type) types.Type {
-	switch t.Kind {
-	case types.TinyInt:
-		return types.DecimalType(3, 0)
-	case types.SmallInt:
-		return types.DecimalType(5, 0)
-	case types.Int:
-		return types.DecimalType(10, 0)
-	case types.BigInt:
-		return types.DecimalType(19, 0)
-	}
-	return t
-}
-
-// adjustDecimal caps a derived decimal type at the precision limit,
-// sacrificing scale (down to 6 digits) before integer digits, after Flink's
-// LogicalTypeMerging.adjustPrecisionScale.
-func adjustDecimal(p, s int) types.Type {
+// capDecimal fits a DECIMAL type derived the way Flink does (up to
+// precision 38) into Sluice's precision limit, sacrificing scale (down to 6
+// digits) before integer digits as Flink's
+// LogicalTypeMerging.adjustPrecisionScale does at 38.
+func capDecimal(t types.Type) types.Type {
+	p, s := t.Precision, t.Scale
 	if p <= maxDecimalPrecision {
 		return types.DecimalType(p, s)
 	}
@@ -209,26 +179,4 @@ func roundHalfUp64(x int64, d int) int64 {
 		q--
 	}
 	return q
-}
-
-// numericCommon returns the type two numeric operands are widened to for
-// comparison: DOUBLE if either is approximate (FLOAT if both are FLOAT),
-// DECIMAL if either is a decimal, else the wider integer.
-func numericCommon(a, b types.Type) types.Type {
-	switch {
-	case a.Kind == types.Double || b.Kind == types.Double:
-		return types.DoubleType
-	case a.Kind == types.Float || b.Kind == types.Float:
-		if a.Kind == types.Decimal || b.Kind == types.Decimal {
-			return types.DoubleType
-		}
-		return types.Type{Kind: types.Float}
-	case a.Kind == types.Decimal || b.Kind == types.Decimal:
-		da, db := asDecimalType(a), asDecimalType(b)
-		s := max(da.Scale, db.Scale)
-		return adjustDecimal(max(da.Precision-da.Scale, db.Precision-db.Scale)+s, s)
-	case intRank(a.Kind) >= intRank(b.Kind):
-		return types.Type{Kind: a.Kind}
-	}
-	return types.Type{Kind: b.Kind}
 }
