@@ -15,7 +15,8 @@ import (
 
 // appendJavaDouble appends Double.toString(f) (Float.toString when bits is
 // 32): plain notation for 1e-3 <= |f| < 1e7, else d.dddE±n, always with a
-// fraction digit, and the shortest digits that round-trip.
+// fraction digit, and the shortest digits that round-trip (as JDK 19+
+// prints; older JDKs print a longer form for a few values).
 func appendJavaDouble(dst []byte, f float64, bits int) []byte {
 	switch {
 	case math.IsNaN(f):
@@ -57,12 +58,18 @@ func appendJavaDouble(dst []byte, f float64, bits int) []byte {
 		}
 		return append(dst, '0')
 	}
-	dst = append(dst, digits[0], '.')
-	if len(digits) > 1 {
-		dst = append(dst, digits[1:]...)
-	} else {
-		dst = append(dst, '0')
+	if len(digits) == 1 {
+		// The mantissa needs a fraction digit; Java picks the two-digit
+		// decimal closest to the value (4.9E-324 for Double.MIN_VALUE).
+		e = strconv.AppendFloat(buf[:0], math.Abs(f), 'e', 1, bits)
+		if _, e2, _ := strings.Cut(string(e), "e"); e2 == exps {
+			digits = string(e[0]) + string(e[2])
+		} else {
+			digits += "0"
+		}
 	}
+	dst = append(dst, digits[0], '.')
+	dst = append(dst, digits[1:]...)
 	dst = append(dst, 'E')
 	return strconv.AppendInt(dst, int64(exp), 10)
 }
