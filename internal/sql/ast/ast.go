@@ -531,10 +531,12 @@ type Descriptor struct {
 	Columns []string
 }
 
-// TableArg is `TABLE name`, a table argument of a table function.
+// TableArg is `TABLE name [PARTITION BY cols]`, a table argument of a table
+// function; PARTITION BY is used by SESSION windows.
 type TableArg struct {
 	Pos
-	Name ObjectName
+	Name        ObjectName
+	PartitionBy []string
 }
 
 // SubqueryExpr is a scalar subquery `(SELECT ...)` or EXISTS (SELECT ...).

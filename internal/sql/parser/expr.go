@@ -11,7 +11,11 @@ import (
 // Operator precedence, loosest first: OR, AND, NOT, comparisons and the
 // IS / BETWEEN / IN / LIKE predicates, + - ||, * / %, unary + -.
 
-func (p *parser) expr() ast.Expr { return p.or() }
+func (p *parser) expr() ast.Expr {
+	p.enter()
+	defer p.leave()
+	return p.or()
+}
 
 // exprList parses one or more comma-separated expressions.
 func (p *parser) exprList() []ast.Expr {
@@ -39,7 +43,9 @@ func (p *parser) and() ast.Expr {
 }
 
 func (p *parser) not() ast.Expr {
-	if t := p.tok(); word(t) == "NOT" {
+	if t := p.tok(); p.pending == nil && word(t) == "NOT" {
+		p.enter()
+		defer p.leave()
 		p.next()
 		return &ast.Unary{Pos: t.pos, Op: "NOT", X: p.not()}
 	}
@@ -164,7 +170,9 @@ func (p *parser) multiplicative() ast.Expr {
 }
 
 func (p *parser) unary() ast.Expr {
-	if t := p.tok(); isOp(t, "-") || isOp(t, "+") {
+	if t := p.tok(); p.pending == nil && (isOp(t, "-") || isOp(t, "+")) {
+		p.enter()
+		defer p.leave()
 		p.next()
 		return &ast.Unary{Pos: t.pos, Op: t.text, X: p.unary()}
 	}
@@ -181,6 +189,10 @@ var niladic = map[string]bool{
 }
 
 func (p *parser) primary() ast.Expr {
+	if e := p.pending; e != nil {
+		p.pending = nil
+		return e
+	}
 	t := p.tok()
 	switch t.kind {
 	case tNumber:
@@ -217,7 +229,16 @@ func (p *parser) primary() ast.Expr {
 	case "TABLE":
 		if isName(p.peek(1)) {
 			p.next()
-			return &ast.TableArg{Pos: t.pos, Name: p.objectName("a table name")}
+			arg := &ast.TableArg{Pos: t.pos, Name: p.objectName("a table name")}
+			if p.acceptKw("PARTITION") {
+				p.expectKw("BY")
+				if p.isOp("(") {
+					arg.PartitionBy = p.identList("a column name")
+				} else {
+					arg.PartitionBy = []string{p.ident("a column name")}
+				}
+			}
+			return arg
 		}
 	}
 	if niladic[w] && !isOp(p.peek(1), "(") {
@@ -236,29 +257,44 @@ func (p *parser) primary() ast.Expr {
 // subquery.
 func (p *parser) paren() ast.Expr {
 	open := p.tok().pos
-	switch word(p.peek(1)) {
-	case "SELECT", "WITH", "VALUES":
-		p.next()
-		q := p.query()
-		p.closeParen(open)
+	q, e := p.parenthesized()
+	if q != nil {
 		return &ast.SubqueryExpr{Pos: open, Query: q}
 	}
-	if p.queryAhead() {
-		// Either a parenthesized query or an expression that starts with
-		// one, as in ((SELECT 1) + 1): try the query first.
-		start := p.i
-		var q ast.Query
-		err := p.catch(func() {
-			p.next()
-			q = p.query()
-			p.closeParen(open)
-		})
-		if err == nil {
-			return &ast.SubqueryExpr{Pos: open, Query: q}
-		}
-		p.i = start
+	return e
+}
+
+// parenthesized parses '(' ... ')' holding either a query or an expression
+// (or row) and returns the one it found. An expression may itself start
+// with a parenthesized query, as in ((SELECT 1) + 1), so a leading
+// parenthesized query is parsed first and then continued as whichever it
+// turns out to begin.
+func (p *parser) parenthesized() (ast.Query, ast.Expr) {
+	p.enter()
+	defer p.leave()
+	open := p.next().pos
+	switch word(p.tok()) {
+	case "SELECT", "WITH", "VALUES":
+		q := p.query()
+		p.closeParen(open)
+		return q, nil
 	}
-	p.next()
+	if p.isOp("(") && p.queryAhead() {
+		inner := p.tok().pos
+		q, e := p.parenthesized()
+		if q != nil {
+			switch w := word(p.tok()); {
+			case p.isOp(")"), w == "UNION", w == "INTERSECT", w == "EXCEPT", w == "MINUS",
+				w == "ORDER", w == "LIMIT", w == "OFFSET", w == "FETCH":
+				p.pendingQuery = q
+				q = p.query()
+				p.closeParen(open)
+				return q, nil
+			}
+			e = &ast.SubqueryExpr{Pos: inner, Query: q}
+		}
+		p.pending = e
+	}
 	e := p.expr()
 	if p.isOp(",") {
 		row := &ast.RowExpr{Pos: open, Items: []ast.Expr{e}}
@@ -268,7 +304,7 @@ func (p *parser) paren() ast.Expr {
 		e = row
 	}
 	p.closeParen(open)
-	return e
+	return nil, e
 }
 
 // identOrCall parses a possibly qualified identifier, or a function call

@@ -171,6 +171,11 @@ func (f *formatter) expr(e ast.Expr) {
 		f.WriteString(")")
 	case *ast.TableArg:
 		f.WriteString("TABLE " + formatName(e.Name.Parts))
+		if len(e.PartitionBy) > 0 {
+			f.WriteString(" PARTITION BY (")
+			f.names(e.PartitionBy)
+			f.WriteString(")")
+		}
 	case *ast.SubqueryExpr:
 		if e.Exists {
 			f.WriteString("EXISTS ")
@@ -512,21 +517,24 @@ func formatName(parts []string) string {
 	return strings.Join(quoted, ".")
 }
 
-// formatFuncName renders a function name, backquoting the parts that would
-// not read back unchanged (function names are upper-cased when unquoted).
+// formatFuncName renders a function name. Unquoted function names and
+// argument names are upper-cased when parsed, so parts that are not upper
+// case are backquoted to read back unchanged.
 func formatFuncName(name string) string {
 	parts := strings.Split(name, ".")
 	for i, p := range parts {
-		if !plainFunc.MatchString(p) || reserved[p] {
-			parts[i] = "`" + strings.ReplaceAll(p, "`", "``") + "`"
+		if reserved[p] {
+			parts[i] = "`" + p + "`"
+		} else {
+			parts[i] = formatArgName(p)
 		}
 	}
 	return strings.Join(parts, ".")
 }
 
-// formatArgName renders the name of a named argument; any word may be one.
+// formatArgName renders the name of a named argument, which may be any word.
 func formatArgName(name string) string {
-	if plainIdent.MatchString(name) {
+	if plainFunc.MatchString(name) {
 		return name
 	}
 	return "`" + strings.ReplaceAll(name, "`", "``") + "`"

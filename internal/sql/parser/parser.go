@@ -87,10 +87,29 @@ func errorAt(src string, pos ast.Pos, msg string) *Error {
 // Syntax errors abort parsing by panicking with an *Error, which catch
 // turns back into an error value.
 type parser struct {
-	src  string
-	toks []token // ends with tEOF
-	i    int
+	src   string
+	toks  []token // ends with tEOF
+	i     int
+	depth int // nesting of expressions, queries and table references
+
+	// pending and pendingQuery hold an already parsed leading operand that
+	// the next expression or query starts with; see parenthesized.
+	pending      ast.Expr
+	pendingQuery ast.Query
 }
+
+// maxDepth bounds the nesting of expressions and queries, which keeps the
+// recursion of the parser within reasonable limits.
+const maxDepth = 200
+
+func (p *parser) enter() {
+	p.depth++
+	if p.depth > maxDepth {
+		p.failAt(p.tok().pos, "expression or query nested too deeply (more than %d levels)", maxDepth)
+	}
+}
+
+func (p *parser) leave() { p.depth-- }
 
 // catch runs f and returns the syntax error it raised, if any.
 func (p *parser) catch(f func()) (err error) {
@@ -211,6 +230,9 @@ func (p *parser) unexpected(expected string) {
 func describe(t token) string {
 	const max = 40
 	text := t.text
+	if i := strings.IndexAny(text, "\r\n"); i >= 0 {
+		text = text[:i] + "..."
+	}
 	if len(text) > max {
 		text = text[:max] + "..."
 	}

@@ -1,8 +1,13 @@
 package parser
 
 import (
+	"errors"
+	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sluicesql/sluice/internal/sql/ast"
@@ -211,5 +216,635 @@ func TestAcceptanceAggregateCount(t *testing.T) {
 	}
 	if q.Pos != (ast.Pos{Line: 53, Col: 1}) {
 		t.Errorf("SELECT at %v", q.Pos)
+	}
+}
+
+func TestTutorialStatements(t *testing.T) {
+	src, err := os.ReadFile("testdata/tutorials.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stmts := parseFile(t, string(src))
+	if len(stmts) != 42 {
+		t.Errorf("got %d statements, want 42", len(stmts))
+	}
+	last := stmts[len(stmts)-1].(*ast.Set)
+	if last.Key != "sql-client.execution.result-mode" || last.Value != "tableau" {
+		t.Errorf("last SET = %+v", last)
+	}
+}
+
+// dump renders a statement compactly for comparisons.
+func dump(s ast.Statement) string {
+	var b strings.Builder
+	switch s := s.(type) {
+	case *ast.CreateTable:
+		fmt.Fprintf(&b, "CREATE TABLE %s", strings.Join(s.Name.Parts, "."))
+		mark(&b, s.Temporary, "temporary")
+		mark(&b, s.IfNotExists, "if-not-exists")
+		for _, c := range s.Columns {
+			b.WriteString(" [" + c.Name)
+			if c.Computed != nil {
+				b.WriteString(" AS " + FormatExpr(c.Computed))
+			} else {
+				b.WriteString(" " + c.Type.String())
+			}
+			if c.Metadata {
+				b.WriteString(" METADATA")
+				if c.MetadataKey != "" {
+					b.WriteString(" FROM " + c.MetadataKey)
+				}
+				mark(&b, c.Virtual, "VIRTUAL")
+			}
+			if c.Comment != "" {
+				b.WriteString(" COMMENT " + c.Comment)
+			}
+			b.WriteString("]")
+		}
+		if s.PrimaryKey != nil {
+			fmt.Fprintf(&b, " pk=%v", s.PrimaryKey)
+			mark(&b, s.PKEnforced, "enforced")
+		}
+		if s.Watermark != nil {
+			fmt.Fprintf(&b, " watermark=%s:%s", s.Watermark.Column, FormatExpr(s.Watermark.Expr))
+		}
+		if s.Comment != "" {
+			b.WriteString(" comment=" + s.Comment)
+		}
+		for _, o := range s.Options {
+			fmt.Fprintf(&b, " %s=%s", o.Key, o.Value)
+		}
+		if s.AsQuery != nil {
+			b.WriteString(" AS " + FormatQuery(s.AsQuery))
+		}
+	case *ast.CreateView:
+		fmt.Fprintf(&b, "CREATE VIEW %s", strings.Join(s.Name.Parts, "."))
+		mark(&b, s.Temporary, "temporary")
+		mark(&b, s.IfNotExists, "if-not-exists")
+		if s.Columns != nil {
+			fmt.Fprintf(&b, " %v", s.Columns)
+		}
+		b.WriteString(" AS " + FormatQuery(s.Query))
+	case *ast.Drop:
+		what := "TABLE"
+		if s.View {
+			what = "VIEW"
+		}
+		fmt.Fprintf(&b, "DROP %s %s", what, strings.Join(s.Name.Parts, "."))
+		mark(&b, s.Temporary, "temporary")
+		mark(&b, s.IfExists, "if-exists")
+	case *ast.Insert:
+		fmt.Fprintf(&b, "INSERT %s", strings.Join(s.Table.Parts, "."))
+		mark(&b, s.Overwrite, "overwrite")
+		if s.Columns != nil {
+			fmt.Fprintf(&b, " %v", s.Columns)
+		}
+		b.WriteString(" " + FormatQuery(s.Query))
+	case *ast.QueryStatement:
+		b.WriteString(FormatQuery(s.Query))
+	case *ast.Explain:
+		b.WriteString("EXPLAIN " + dump(s.Statement))
+	case *ast.Set:
+		if s.HasKey {
+			fmt.Fprintf(&b, "SET %q=%q", s.Key, s.Value)
+		} else {
+			b.WriteString("SET")
+		}
+	case *ast.Reset:
+		fmt.Fprintf(&b, "RESET %q", s.Key)
+	case *ast.Show:
+		fmt.Fprintf(&b, "SHOW %d", s.Kind)
+		if s.Name.Parts != nil {
+			b.WriteString(" " + strings.Join(s.Name.Parts, "."))
+		}
+	case *ast.Describe:
+		b.WriteString("DESCRIBE " + strings.Join(s.Name.Parts, "."))
+	case *ast.StopJob:
+		b.WriteString("STOP JOB " + s.ID)
+	case *ast.StatementSet:
+		b.WriteString("STATEMENT SET")
+		for _, ins := range s.Inserts {
+			b.WriteString(" {" + dump(ins) + "}")
+		}
+	default:
+		fmt.Fprintf(&b, "%T", s)
+	}
+	return b.String()
+}
+
+func mark(b *strings.Builder, on bool, name string) {
+	if on {
+		b.WriteString(" " + name)
+	}
+}
+
+func TestStatements(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{`CREATE TEMPORARY TABLE IF NOT EXISTS c.d.t (
+			a INT NOT NULL PRIMARY KEY NOT ENFORCED COMMENT 'the key',
+			b AS a + 1 COMMENT 'computed',
+			m TIMESTAMP_LTZ(3) METADATA FROM 'timestamp' VIRTUAL,
+			o BIGINT METADATA VIRTUAL,
+			p INT METADATA,
+			ts TIMESTAMP(3),
+			WATERMARK FOR ts AS ts - INTERVAL '5' SECOND
+		) COMMENT 'tbl' WITH ('connector' = 'kafka', 'topic' = 'it''s')`,
+			"CREATE TABLE c.d.t temporary if-not-exists [a INT NOT NULL COMMENT the key] [b AS (a + 1) COMMENT computed]" +
+				" [m TIMESTAMP_LTZ(3) METADATA FROM timestamp VIRTUAL] [o BIGINT METADATA VIRTUAL] [p INT METADATA] [ts TIMESTAMP(3)]" +
+				" pk=[a] watermark=ts:(ts - INTERVAL '5' SECOND) comment=tbl connector=kafka topic=it's"},
+		{"CREATE TABLE t (a INT, b STRING, CONSTRAINT pk PRIMARY KEY (a, b) NOT ENFORCED) WITH ('x' = 'y')",
+			"CREATE TABLE t [a INT] [b STRING] pk=[a b] x=y"},
+		{"create table t (a int, primary key (a))", "CREATE TABLE t [a INT] pk=[a] enforced"},
+		{"CREATE TABLE t (`my col` STRING, `select` INT)", "CREATE TABLE t [my col STRING] [select INT]"},
+		{"CREATE TABLE t2 WITH ('connector' = 'kafka') AS SELECT * FROM t",
+			"CREATE TABLE t2 connector=kafka AS SELECT * FROM t"},
+		{"CREATE TEMPORARY VIEW IF NOT EXISTS v (x, y) AS SELECT a, b FROM t",
+			"CREATE VIEW v temporary if-not-exists [x y] AS SELECT a, b FROM t"},
+		{"CREATE VIEW v AS SELECT 1", "CREATE VIEW v AS SELECT 1"},
+		{"DROP TABLE IF EXISTS t", "DROP TABLE t if-exists"},
+		{"DROP TEMPORARY VIEW db.v", "DROP VIEW db.v temporary"},
+		{"INSERT INTO t (a, b) SELECT 1, 2", "INSERT t [a b] SELECT 1, 2"},
+		{"INSERT OVERWRITE t VALUES (1), (2)", "INSERT t overwrite VALUES (1), (2)"},
+		{"INSERT INTO t (SELECT * FROM u)", "INSERT t SELECT * FROM u"},
+		{"INSERT INTO t VALUES (1, 'a')", "INSERT t VALUES (1, 'a')"},
+		{"EXPLAIN SELECT 1", "EXPLAIN SELECT 1"},
+		{"EXPLAIN PLAN FOR INSERT INTO t SELECT 1", "EXPLAIN INSERT t SELECT 1"},
+		{"SET", "SET"},
+		{"SET 'a.b' = 'c'", `SET "a.b"="c"`},
+		{"SET table.local-time-zone=UTC", `SET "table.local-time-zone"="UTC"`},
+		{"  set sql-client.execution.result-mode = tableau ;", `SET "sql-client.execution.result-mode"="tableau"`},
+		{"SET 'x' = 'it''s'", `SET "x"="it's"`},
+		{"SET pipeline.name = 'my job'", `SET "pipeline.name"="my job"`},
+		{"SET execution.checkpointing.interval = 10 s", `SET "execution.checkpointing.interval"="10 s"`},
+		{"RESET", `RESET ""`},
+		{"RESET 'a.b'", `RESET "a.b"`},
+		{"RESET table.local-time-zone", `RESET "table.local-time-zone"`},
+		{"SHOW TABLES", "SHOW 0"},
+		{"show views", "SHOW 1"},
+		{"SHOW FUNCTIONS", "SHOW 2"},
+		{"SHOW JOBS", "SHOW 3"},
+		{"SHOW CREATE TABLE a.b", "SHOW 4 a.b"},
+		{"SHOW CATALOGS", "SHOW 5"},
+		{"SHOW DATABASES", "SHOW 6"},
+		{"DESCRIBE t", "DESCRIBE t"},
+		{"desc cat.db.t", "DESCRIBE cat.db.t"},
+		{"STOP JOB 'abc123'", "STOP JOB abc123"},
+		{"EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT 1; INSERT INTO b SELECT 2; END",
+			"STATEMENT SET {INSERT a SELECT 1} {INSERT b SELECT 2}"},
+		{"BEGIN STATEMENT SET;\nINSERT INTO a SELECT 1;\nINSERT INTO b VALUES (2);\nEND;",
+			"STATEMENT SET {INSERT a SELECT 1} {INSERT b VALUES (2)}"},
+		{"EXPLAIN STATEMENT SET BEGIN INSERT INTO a SELECT 1; END", "EXPLAIN STATEMENT SET {INSERT a SELECT 1}"},
+		{"select * from t;", "SELECT * FROM t"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.src, func(t *testing.T) {
+			s, err := ParseStatement(tt.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := dump(s); got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestQueries(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"SELECT a, b AS c, d e, `f g` FROM t", "SELECT a, b AS c, d AS e, `f g` FROM t"},
+		{"SELECT t.*, u.v.* FROM t", "SELECT t.*, u.v.* FROM t"},
+		{"SELECT DISTINCT a FROM t WHERE a > 1 GROUP BY a HAVING COUNT(*) > 1 ORDER BY a DESC, b ASC NULLS FIRST LIMIT 10 OFFSET 5 ROWS",
+			"SELECT DISTINCT a FROM t WHERE (a > 1) GROUP BY a HAVING (COUNT(*) > 1) ORDER BY a DESC, b NULLS FIRST LIMIT 10 OFFSET 5 ROWS"},
+		{"SELECT a FROM t FETCH FIRST 3 ROWS ONLY", "SELECT a FROM t LIMIT 3"},
+		{"SELECT 1", "SELECT 1"},
+		{"SELECT a FROM t UNION ALL SELECT b FROM u", "(SELECT a FROM t) UNION ALL (SELECT b FROM u)"},
+		{"SELECT a FROM t UNION SELECT b FROM u INTERSECT SELECT c FROM v",
+			"(SELECT a FROM t) UNION ((SELECT b FROM u) INTERSECT (SELECT c FROM v))"},
+		{"SELECT a FROM t EXCEPT SELECT b FROM u MINUS SELECT c FROM v",
+			"((SELECT a FROM t) EXCEPT (SELECT b FROM u)) EXCEPT (SELECT c FROM v)"},
+		{"(SELECT a FROM t) UNION (SELECT a FROM u) ORDER BY a LIMIT 1",
+			"(SELECT a FROM t) UNION (SELECT a FROM u) ORDER BY a LIMIT 1"},
+		{"(SELECT a FROM t LIMIT 2) LIMIT 1", "SELECT * FROM (SELECT a FROM t LIMIT 2) LIMIT 1"},
+		{"VALUES (1, 'a'), (2, 'b')", "VALUES (1, 'a'), (2, 'b')"},
+		{"WITH a AS (SELECT 1 AS x), b (y) AS (SELECT x FROM a) SELECT * FROM b ORDER BY y",
+			"WITH a AS (SELECT 1 AS x), b (y) AS (SELECT x FROM a) SELECT * FROM b ORDER BY y"},
+		{"SELECT * FROM (VALUES (1), (2)) AS t(a)", "SELECT * FROM (VALUES (1), (2)) AS t(a)"},
+		{"SELECT * FROM (SELECT 1) x", "SELECT * FROM (SELECT 1) AS x"},
+		{"SELECT * FROM cat.db.t AS x (a, b)", "SELECT * FROM cat.db.t AS x(a, b)"},
+		{"SELECT * FROM a JOIN b ON a.k = b.k LEFT OUTER JOIN c USING (k) RIGHT JOIN d ON TRUE FULL OUTER JOIN e ON TRUE CROSS JOIN f",
+			"SELECT * FROM a INNER JOIN b ON (a.k = b.k) LEFT JOIN c USING (k) RIGHT JOIN d ON TRUE FULL JOIN e ON TRUE CROSS JOIN f"},
+		{"SELECT * FROM a, b JOIN c ON TRUE", "SELECT * FROM a CROSS JOIN (b INNER JOIN c ON TRUE)"},
+		{"SELECT * FROM (a JOIN b ON TRUE)", "SELECT * FROM a INNER JOIN b ON TRUE"},
+		{"SELECT * FROM o JOIN r FOR SYSTEM_TIME AS OF o.proc AS rr ON o.k = rr.k",
+			"SELECT * FROM o INNER JOIN r FOR SYSTEM_TIME AS OF o.proc AS rr ON (o.k = rr.k)"},
+		{"SELECT * FROM o JOIN r AS rr FOR SYSTEM_TIME AS OF o.proc ON TRUE",
+			"SELECT * FROM o INNER JOIN r FOR SYSTEM_TIME AS OF o.proc AS rr ON TRUE"},
+		{"SELECT * FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '6' HOURS))",
+			"SELECT * FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '6' HOUR))"},
+		{"SELECT * FROM TABLE(HOP(DATA => TABLE t, TIMECOL => DESCRIPTOR(ts), SLIDE => INTERVAL '5' MINUTES, SIZE => INTERVAL '10' MINUTES))",
+			"SELECT * FROM TABLE(HOP(DATA => TABLE t, TIMECOL => DESCRIPTOR(ts), SLIDE => INTERVAL '5' MINUTE, SIZE => INTERVAL '10' MINUTE))"},
+		{"SELECT * FROM TABLE(CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' HOUR, INTERVAL '1' DAY)) w",
+			"SELECT * FROM TABLE(CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' HOUR, INTERVAL '1' DAY)) AS w"},
+		{"SELECT * FROM TABLE(SESSION(TABLE t PARTITION BY k, DESCRIPTOR(ts), INTERVAL '1' HOUR))",
+			"SELECT * FROM TABLE(SESSION(TABLE t PARTITION BY (k), DESCRIPTOR(ts), INTERVAL '1' HOUR))"},
+		{"SELECT a, s FROM t, LATERAL TABLE(split(a)) AS T(s)",
+			"SELECT a, s FROM t CROSS JOIN LATERAL TABLE(SPLIT(a)) AS T(s)"},
+		{"SELECT a FROM t LEFT JOIN LATERAL TABLE(split(a)) AS T(s) ON TRUE",
+			"SELECT a FROM t LEFT JOIN LATERAL TABLE(SPLIT(a)) AS T(s) ON TRUE"},
+		{"SELECT a FROM t WHERE a IN (SELECT b FROM u) AND EXISTS (SELECT 1 FROM v)",
+			"SELECT a FROM t WHERE ((a IN (SELECT b FROM u)) AND EXISTS (SELECT 1 FROM v))"},
+		{"SELECT ((SELECT 1) + 1)", "SELECT ((SELECT 1) + 1)"},
+		{"SELECT ((SELECT 1))", "SELECT (SELECT 1)"},
+		// Keywords are never taken as implicit aliases.
+		{"SELECT a FROM t o inner join u ON TRUE WHERE b GROUP BY c",
+			"SELECT a FROM t AS o INNER JOIN u ON TRUE WHERE b GROUP BY c"},
+		{"SELECT x FROM t ORDER BY x LIMIT 1", "SELECT x FROM t ORDER BY x LIMIT 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.src, func(t *testing.T) {
+			s, err := ParseStatement(tt.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := dump(s); got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestExprs(t *testing.T) {
+	tests := []struct{ src, want string }{
+		// Precedence.
+		{"a + b * c - d / e % f || g", "(((a + (b * c)) - ((d / e) % f)) || g)"},
+		{"a OR b AND c", "(a OR (b AND c))"},
+		{"NOT a = 1 AND b OR c IS NOT NULL", "((NOT (a = 1) AND b) OR (c IS NOT NULL))"},
+		{"NOT NOT a", "NOT NOT a"},
+		{"-a * b", "(-a * b)"},
+		{"- -1", "-(-1)"},
+		{"-(a + b)", "-(a + b)"},
+		{"+a", "+a"},
+		{"a = b + 1", "(a = (b + 1))"},
+		{"a || b = c", "((a || b) = c)"},
+		{"a < b AND b <= c AND c > d AND d >= e AND e <> f AND f != g",
+			"((((((a < b) AND (b <= c)) AND (c > d)) AND (d >= e)) AND (e <> f)) AND (f <> g))"},
+		{"x BETWEEN 1 AND 2 AND y", "((x BETWEEN 1 AND 2) AND y)"},
+		{"x NOT BETWEEN SYMMETRIC a + 1 AND b * 2", "(x NOT BETWEEN SYMMETRIC (a + 1) AND (b * 2))"},
+		{"x BETWEEN ASYMMETRIC 1 AND 2", "(x BETWEEN 1 AND 2)"},
+		{"a = 1 AND ts BETWEEN lo AND hi + INTERVAL '7' DAY", "((a = 1) AND (ts BETWEEN lo AND (hi + INTERVAL '7' DAY)))"},
+		// Predicates.
+		{"a IN (1, 2, 3)", "(a IN (1, 2, 3))"},
+		{"a NOT IN (SELECT x FROM u)", "(a NOT IN (SELECT x FROM u))"},
+		{"c LIKE 'a%' ESCAPE '!'", "(c LIKE 'a%' ESCAPE '!')"},
+		{"c NOT LIKE 'a%'", "(c NOT LIKE 'a%')"},
+		{"d SIMILAR TO 'x'", "(d SIMILAR TO 'x')"},
+		{"d NOT SIMILAR TO 'x'", "(d NOT SIMILAR TO 'x')"},
+		{"a IS NULL", "(a IS NULL)"},
+		{"a IS NOT TRUE", "(a IS NOT TRUE)"},
+		{"a IS FALSE", "(a IS FALSE)"},
+		{"a IS UNKNOWN", "(a IS UNKNOWN)"},
+		{"a IS DISTINCT FROM b", "(a IS DISTINCT FROM b)"},
+		{"a IS NOT DISTINCT FROM b + 1", "(a IS NOT DISTINCT FROM (b + 1))"},
+		{"EXISTS (SELECT 1)", "EXISTS (SELECT 1)"},
+		{"(SELECT MAX(x) FROM t)", "(SELECT MAX(x) FROM t)"},
+		// Literals.
+		{"TRUE", "TRUE"},
+		{"false", "FALSE"},
+		{"null", "NULL"},
+		{"12", "12"},
+		{"1.5e-3", "1.5e-3"},
+		{".5", ".5"},
+		{"'it''s'", "'it''s'"},
+		{"X'0aFF'", "X'0aFF'"},
+		{"DATE '2020-01-01'", "DATE '2020-01-01'"},
+		{"TIME '12:00:00'", "TIME '12:00:00'"},
+		{"TIMESTAMP '2020-01-01 00:00:00.123'", "TIMESTAMP '2020-01-01 00:00:00.123'"},
+		{"TIMESTAMP_LTZ '2020-01-01 00:00:00'", "TIMESTAMP_LTZ '2020-01-01 00:00:00'"},
+		{"INTERVAL '6' HOURS", "INTERVAL '6' HOUR"},
+		{"INTERVAL -'1' DAYS", "INTERVAL -'1' DAY"},
+		{"INTERVAL '1:30' HOUR TO MINUTE", "INTERVAL '1:30' HOUR TO MINUTE"},
+		{"INTERVAL '1-2' YEAR TO MONTH", "INTERVAL '1-2' YEAR TO MONTH"},
+		{"INTERVAL '6' HOUR(2)", "INTERVAL '6' HOUR"},
+		{"INTERVAL '1 02:03:04.5' DAY(2) TO SECOND(3)", "INTERVAL '1 02:03:04.5' DAY TO SECOND"},
+		{"INTERVAL '2' YEARS", "INTERVAL '2' YEAR"},
+		{"INTERVAL '3' MONTHS + INTERVAL '10' SECONDS", "(INTERVAL '3' MONTH + INTERVAL '10' SECOND)"},
+		// Identifiers.
+		{"a.b.c", "a.b.c"},
+		{"`weird col`.`x``y`", "`weird col`.`x``y`"},
+		{"`select`", "`select`"},
+		{"MixedCase", "MixedCase"},
+		// CASE and CAST.
+		{"CASE WHEN a > 1 THEN 'x' WHEN a < 0 THEN 'y' ELSE 'z' END",
+			"CASE WHEN (a > 1) THEN 'x' WHEN (a < 0) THEN 'y' ELSE 'z' END"},
+		{"CASE a WHEN 1 THEN 2 END", "CASE a WHEN 1 THEN 2 END"},
+		{"CAST(a AS BIGINT)", "CAST(a AS BIGINT)"},
+		{"TRY_CAST(b AS DECIMAL(10, 2))", "TRY_CAST(b AS DECIMAL(10, 2))"},
+		{"CAST(c AS VARCHAR(5) NOT NULL)", "CAST(c AS VARCHAR(5) NOT NULL)"},
+		{"CAST(d AS TIMESTAMP(3) WITH LOCAL TIME ZONE)", "CAST(d AS TIMESTAMP_LTZ(3))"},
+		// Function calls.
+		{"count(*)", "COUNT(*)"},
+		{"COUNT(DISTINCT x)", "COUNT(DISTINCT x)"},
+		{"SUM(ALL x)", "SUM(x)"},
+		{"SUM(y) FILTER (WHERE y > 0)", "SUM(y) FILTER (WHERE (y > 0))"},
+		{"ROW_NUMBER() OVER (PARTITION BY a ORDER BY b DESC)", "ROW_NUMBER() OVER (PARTITION BY a ORDER BY b DESC)"},
+		{"SUM(x) OVER (PARTITION BY a ORDER BY ts ROWS BETWEEN 2 PRECEDING AND CURRENT ROW)",
+			"SUM(x) OVER (PARTITION BY a ORDER BY ts ROWS BETWEEN 2 PRECEDING AND CURRENT ROW)"},
+		{"AVG(x) OVER (ORDER BY ts RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW)",
+			"AVG(x) OVER (ORDER BY ts RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW)"},
+		{"MAX(x) OVER (ORDER BY ts ROWS UNBOUNDED PRECEDING)",
+			"MAX(x) OVER (ORDER BY ts ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)"},
+		{"MIN(x) OVER (ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)",
+			"MIN(x) OVER (ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)"},
+		{"LAG(x) OVER ()", "LAG(x) OVER ()"},
+		{"my_udf(a => 1, `b` => 'x')", "MY_UDF(A => 1, `b` => 'x')"},
+		{"HOP(DATA => TABLE t, OFFSET => INTERVAL '1' MINUTE)", "HOP(DATA => TABLE t, OFFSET => INTERVAL '1' MINUTE)"},
+		{"`myFunc`(1)", "`myFunc`(1)"},
+		{"db.fn(1)", "DB.FN(1)"},
+		{"EXTRACT(HOUR FROM ts)", "EXTRACT(HOUR FROM ts)"},
+		{"EXTRACT(DOW FROM ts)", "EXTRACT(DOW FROM ts)"},
+		{"FLOOR(ts TO DAY)", "FLOOR(ts TO DAY)"},
+		{"CEIL(ts TO HOUR)", "CEIL(ts TO HOUR)"},
+		{"CEILING(1.5)", "CEIL(1.5)"},
+		{"FLOOR(1.5)", "FLOOR(1.5)"},
+		{"TIMESTAMPDIFF(DAY, a, b)", "TIMESTAMPDIFF(DAY, a, b)"},
+		{"TIMESTAMPADD(MINUTES, 5, ts)", "TIMESTAMPADD(MINUTE, 5, ts)"},
+		{"SUBSTRING(s FROM 2 FOR 3)", "SUBSTRING(s, 2, 3)"},
+		{"SUBSTRING(s FROM 2)", "SUBSTRING(s, 2)"},
+		{"SUBSTRING(s, 1, 2)", "SUBSTRING(s, 1, 2)"},
+		{"POSITION('a' IN s)", "POSITION('a' IN s)"},
+		{"TRIM(BOTH 'x' FROM s)", "TRIM(BOTH 'x' FROM s)"},
+		{"TRIM(LEADING FROM s)", "TRIM(LEADING FROM s)"},
+		{"TRIM(TRAILING ' ' FROM s)", "TRIM(TRAILING ' ' FROM s)"},
+		{"TRIM(' ' FROM s)", "TRIM(BOTH ' ' FROM s)"},
+		{"TRIM(s)", "TRIM(BOTH FROM s)"},
+		{"OVERLAY(s PLACING 'x' FROM 2 FOR 1)", "OVERLAY(s PLACING 'x' FROM 2 FOR 1)"},
+		{"CURRENT_TIMESTAMP", "CURRENT_TIMESTAMP"},
+		{"current_date", "CURRENT_DATE"},
+		{"CURRENT_TIME", "CURRENT_TIME"},
+		{"LOCALTIMESTAMP", "LOCALTIMESTAMP"},
+		{"CURRENT_ROW_TIMESTAMP()", "CURRENT_ROW_TIMESTAMP()"},
+		{"PROCTIME()", "PROCTIME()"},
+		{"proctime", "proctime"},
+		{"TO_TIMESTAMP(FROM_UNIXTIME(click_ts_raw))", "TO_TIMESTAMP(FROM_UNIXTIME(click_ts_raw))"},
+		// Rows, descriptors, table arguments.
+		{"ROW(1, 'a')", "ROW(1, 'a')"},
+		{"(1, 2)", "ROW(1, 2)"},
+		{"((a))", "a"},
+		{"DESCRIPTOR(a, b)", "DESCRIPTOR(a, b)"},
+		{"TABLE t", "TABLE t"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.src, func(t *testing.T) {
+			e, err := ParseExpr(tt.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := FormatExpr(e); got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+			// The canonical form reads back as itself.
+			again, err := ParseExpr(tt.want)
+			if err != nil {
+				t.Fatalf("reparsing %s: %v", tt.want, err)
+			}
+			if got := FormatExpr(again); got != tt.want {
+				t.Errorf("reparsed as %s", got)
+			}
+		})
+	}
+}
+
+func TestExprNodes(t *testing.T) {
+	e, err := ParseExpr("COUNT(*)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := e.(*ast.FuncCall); !c.Star || c.Args != nil {
+		t.Errorf("COUNT(*) = %#v", c)
+	}
+	e, _ = ParseExpr("TIMESTAMP '2020-01-01 00:00:00.123'")
+	if lit := e.(*ast.TypedLiteral); lit.Type != (types.Type{Kind: types.Timestamp, Precision: 3, NotNull: true}) {
+		t.Errorf("timestamp literal type %v", lit.Type)
+	}
+	e, _ = ParseExpr("INTERVAL '1:30' HOUR TO MINUTE")
+	if iv := e.(*ast.IntervalLiteral); iv.Unit != ast.Hour || iv.ToUnit != ast.Minute || iv.Value != "1:30" {
+		t.Errorf("interval %#v", iv)
+	}
+	e, _ = ParseExpr("TRIM(LEADING 'x' FROM s)")
+	if c := e.(*ast.FuncCall); c.TrimMode != "LEADING" || FormatExpr(c.Args[0]) != "s" || FormatExpr(c.Args[1]) != "'x'" {
+		t.Errorf("TRIM = %#v", c)
+	}
+	e, _ = ParseExpr("f(a) OVER (ORDER BY ts ROWS 5 PRECEDING)")
+	fr := e.(*ast.FuncCall).Over.Frame
+	if !fr.Rows || fr.Lo.Kind != "PRECEDING" || FormatExpr(fr.Lo.Offset) != "5" || fr.Hi.Kind != "CURRENT ROW" {
+		t.Errorf("frame %#v", fr)
+	}
+	e, _ = ParseExpr("ts BETWEEN a AND b")
+	if b := e.(*ast.Between); b.Not || b.Symmetric {
+		t.Errorf("BETWEEN %#v", b)
+	}
+}
+
+func TestTypes(t *testing.T) {
+	tests := []struct {
+		src  string
+		want types.Type
+	}{
+		{"BOOLEAN", types.Type{Kind: types.Boolean}},
+		{"TINYINT", types.Type{Kind: types.TinyInt}},
+		{"SMALLINT", types.Type{Kind: types.SmallInt}},
+		{"INT", types.IntType},
+		{"integer NOT NULL", types.Type{Kind: types.Int, NotNull: true}},
+		{"BIGINT NULL", types.BigIntType},
+		{"FLOAT", types.Type{Kind: types.Float}},
+		{"REAL", types.Type{Kind: types.Float}},
+		{"DOUBLE", types.DoubleType},
+		{"DOUBLE PRECISION", types.DoubleType},
+		{"DECIMAL", types.DecimalType(10, 0)},
+		{"DEC(5)", types.DecimalType(5, 0)},
+		{"NUMERIC(38, 18)", types.DecimalType(38, 18)},
+		{"CHAR", types.Type{Kind: types.Char, Length: 1}},
+		{"CHAR(3)", types.Type{Kind: types.Char, Length: 3}},
+		{"VARCHAR", types.StringType},
+		{"VARCHAR(10)", types.Type{Kind: types.Varchar, Length: 10}},
+		{"STRING", types.StringType},
+		{"STRING NOT NULL", types.StringType.WithNotNull(true)},
+		{"BINARY", types.Type{Kind: types.Binary, Length: 1}},
+		{"BINARY(16)", types.Type{Kind: types.Binary, Length: 16}},
+		{"VARBINARY(4)", types.Type{Kind: types.Varbinary, Length: 4}},
+		{"BYTES", types.Type{Kind: types.Varbinary, Length: types.MaxVarcharLength}},
+		{"DATE", types.Type{Kind: types.Date}},
+		{"TIME", types.Type{Kind: types.Time}},
+		{"TIME(3)", types.Type{Kind: types.Time, Precision: 3}},
+		{"TIMESTAMP", types.TimestampType(6)},
+		{"TIMESTAMP(3)", types.TimestampType(3)},
+		{"TIMESTAMP(9) WITHOUT TIME ZONE", types.TimestampType(9)},
+		{"TIMESTAMP WITH LOCAL TIME ZONE", types.TimestampLTZType(6)},
+		{"TIMESTAMP(3) WITH LOCAL TIME ZONE NOT NULL", types.TimestampLTZType(3).WithNotNull(true)},
+		{"TIMESTAMP_LTZ", types.TimestampLTZType(6)},
+		{"TIMESTAMP_LTZ(3)", types.TimestampLTZType(3)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.src, func(t *testing.T) {
+			e, err := ParseExpr("CAST(x AS " + tt.src + ")")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := e.(*ast.Cast).Type; got != tt.want {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestPositions(t *testing.T) {
+	src := "SET 'a' = 'b';\n-- comment; with a semicolon\nSELECT a,\n       f(b) AS c\nFROM t;\n  INSERT INTO u\n  SELECT `x;y` FROM v WHERE s = ';';\n"
+	stmts := parseFile(t, src)
+	if len(stmts) != 3 {
+		t.Fatalf("got %d statements", len(stmts))
+	}
+	pos := func(n ast.Node, line, col int) {
+		t.Helper()
+		if got := n.Position(); got != (ast.Pos{Line: line, Col: col}) {
+			t.Errorf("%T at %v, want %d:%d", n, got, line, col)
+		}
+	}
+	pos(stmts[0], 1, 1)
+	q := stmts[1].(*ast.QueryStatement)
+	pos(q, 3, 1)
+	sel := q.Query.(*ast.Select)
+	pos(sel, 3, 1)
+	pos(sel.Items[0].Expr, 3, 8)
+	pos(sel.Items[1], 4, 8)
+	pos(sel.Items[1].Expr, 4, 8)
+	pos(sel.Items[1].Expr.(*ast.FuncCall).Args[0], 4, 10)
+	pos(sel.From, 5, 6)
+	ins := stmts[2].(*ast.Insert)
+	pos(ins, 6, 3)
+	pos(ins.Table, 6, 15)
+	isel := ins.Query.(*ast.Select)
+	pos(isel, 7, 3)
+	if got := isel.Items[0].Expr.(*ast.Ident).Parts[0]; got != "x;y" {
+		t.Errorf("quoted identifier %q", got)
+	}
+	w := isel.Where.(*ast.Binary)
+	pos(w, 7, 29)
+	pos(w.R, 7, 33)
+
+	// Multi-byte characters count as one column.
+	s, err := ParseStatement("SELECT 'héllo', x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos(s.(*ast.QueryStatement).Query.(*ast.Select).Items[1].Expr, 1, 17)
+}
+
+func TestSplitStatements(t *testing.T) {
+	src := "SELECT ';' -- ;\n FROM t /* ; */;\n\n  -- only a comment;\nBEGIN STATEMENT SET;\nINSERT INTO a SELECT 1;\nEND;\nSELECT `a;b`;\nSELECT 'unfinished"
+	want := []Chunk{
+		{Text: "SELECT ';' -- ;\n FROM t", Line: 1, Col: 1, Terminated: true},
+		{Text: "BEGIN STATEMENT SET;\nINSERT INTO a SELECT 1;\nEND", Line: 5, Col: 1, Terminated: true},
+		{Text: "SELECT `a;b`", Line: 8, Col: 1, Terminated: true},
+		{Text: "SELECT 'unfinished", Line: 9, Col: 1},
+	}
+	got := SplitStatements(src)
+	if !slices.Equal(got, want) {
+		t.Errorf("got  %+v\nwant %+v", got, want)
+	}
+
+	tests := []struct {
+		src      string
+		complete bool
+	}{
+		{"SELECT 1;", true},
+		{"SELECT 1", false},
+		{"SELECT ';'", false},
+		{"SELECT 1 /* ; */", false},
+		{"SELECT 1; -- trailing", true},
+		{"BEGIN STATEMENT SET;", false},
+		{"BEGIN STATEMENT SET; INSERT INTO a SELECT 1;", false},
+		{"BEGIN STATEMENT SET; INSERT INTO a SELECT 1; END;", true},
+		{"EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT 1;", false},
+		{"EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT 1; END;", true},
+	}
+	for _, tt := range tests {
+		chunks := SplitStatements(tt.src)
+		complete := len(chunks) > 0 && chunks[len(chunks)-1].Terminated
+		if complete != tt.complete {
+			t.Errorf("%q: complete = %v", tt.src, complete)
+		}
+	}
+}
+
+func TestParseScriptStopsAtError(t *testing.T) {
+	stmts, err := ParseScript("SET 'a' = 'b';\nSHOW TABLES;\nSELECT FROM t;\nSHOW JOBS;")
+	if len(stmts) != 2 {
+		t.Errorf("got %d statements before the error", len(stmts))
+	}
+	var pe *Error
+	if !errors.As(err, &pe) || pe.Pos != (ast.Pos{Line: 3, Col: 8}) || pe.Line != "SELECT FROM t;" {
+		t.Errorf("error = %#v", err)
+	}
+}
+
+func TestParseStatementRejectsTwo(t *testing.T) {
+	_, err := ParseStatement("SELECT 1; SELECT 2")
+	want := "SQL parse error at line 1, column 11: expected end of input, found 'SELECT'\n  SELECT 1; SELECT 2\n            ^"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v", err)
+	}
+	if _, err := ParseStatement(" -- nothing\n"); err == nil {
+		t.Error("empty input parsed")
+	}
+}
+
+func TestFormatError(t *testing.T) {
+	src := "SELECT a\nFROM\tt\tWHERE x"
+	got := FormatError(src, ast.Pos{Line: 2, Col: 8}, "validation", "column 'x' not found")
+	want := "SQL validation error at line 2, column 8: column 'x' not found\n  FROM\tt\tWHERE x\n      \t \t^"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if got := FormatError(src, ast.Pos{Line: 9, Col: 1}, "validation", "m"); got != "SQL validation error at line 9, column 1: m" {
+		t.Errorf("out of range: %q", got)
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+// TestErrorGolden parses each testdata/errors/*.sql, which must fail, and
+// compares the rendered error with the matching .err file.
+func TestErrorGolden(t *testing.T) {
+	paths, err := filepath.Glob("testdata/errors/*.sql")
+	if err != nil || len(paths) == 0 {
+		t.Fatal("no golden error cases")
+	}
+	for _, path := range paths {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, perr := ParseScript(string(src))
+			var pe *Error
+			if !errors.As(perr, &pe) {
+				t.Fatalf("got %v, want a parse error", perr)
+			}
+			got := pe.Error() + "\n"
+			golden := strings.TrimSuffix(path, ".sql") + ".err"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != string(want) {
+				t.Errorf("got\n%s\nwant\n%s", got, want)
+			}
+		})
 	}
 }

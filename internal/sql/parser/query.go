@@ -7,7 +7,9 @@ import (
 // query parses [WITH ...] set-expression [ORDER BY ...] [LIMIT n]
 // [OFFSET n [ROWS]] [FETCH FIRST n ROWS ONLY].
 func (p *parser) query() ast.Query {
-	if p.isKw("WITH") {
+	p.enter()
+	defer p.leave()
+	if p.pendingQuery == nil && p.isKw("WITH") {
 		w := &ast.With{Pos: p.next().pos}
 		for {
 			w.CTEs = append(w.CTEs, p.cte())
@@ -83,6 +85,10 @@ func (p *parser) setQuantifier() bool {
 }
 
 func (p *parser) queryPrimary() ast.Query {
+	if q := p.pendingQuery; q != nil {
+		p.pendingQuery = nil
+		return q
+	}
 	t := p.tok()
 	switch {
 	case word(t) == "SELECT":
@@ -315,6 +321,8 @@ func (p *parser) joinKind() (ast.JoinKind, bool) {
 }
 
 func (p *parser) tableRef() ast.TableRef {
+	p.enter()
+	defer p.leave()
 	t := p.tok()
 	switch {
 	case word(t) == "LATERAL":

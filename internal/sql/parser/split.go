@@ -72,12 +72,8 @@ func splitTokens(toks []token) []span {
 			spans = append(spans, span{toks: piece, terminated: t.kind != tEOF})
 			continue
 		}
-		// End of a statement set.
-		all := toks[setStart:i]
-		for len(all) > 0 && all[len(all)-1].kind == tOp && all[len(all)-1].text == ";" {
-			all = all[:len(all)-1]
-		}
-		spans = append(spans, span{toks: all, terminated: t.kind != tEOF})
+		// End of a statement set, or of the input inside one.
+		spans = append(spans, span{toks: toks[setStart:i], terminated: t.kind != tEOF})
 		setStart = -1
 	}
 	return spans

@@ -1,0 +1,4 @@
+CREATE TABLE t (
+    a INT,
+    b TEXT
+) WITH ('connector' = 'kafka');

@@ -1,0 +1,3 @@
+SELECT
+	x,
+	y AS FROM t;

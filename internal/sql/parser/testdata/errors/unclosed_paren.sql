@@ -1,0 +1,3 @@
+SELECT a,
+    (b + c
+FROM t;

@@ -1,0 +1,2 @@
+SELECT a /* never closed
+FROM t;
