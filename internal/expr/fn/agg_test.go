@@ -1,0 +1,191 @@
+package fn
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// step is one Add (retract false) or Retract of a row.
+type step struct {
+	retract bool
+	row     []types.Value
+}
+
+func add(vs ...types.Value) step     { return step{row: vs} }
+func retract(vs ...types.Value) step { return step{retract: true, row: vs} }
+
+var (
+	i64 = types.IntValue
+	f64 = types.FloatValue
+	s   = types.StringValue
+	nul = types.NullValue
+)
+
+type aggCase struct {
+	name     string
+	distinct bool
+	args     []types.Type
+	steps    []step
+	want     string
+	wantType string
+}
+
+func runAggCases(t *testing.T, cases []aggCase) {
+	t.Helper()
+	for _, c := range cases {
+		a, ok := LookupAggregate(c.name)
+		if !ok {
+			t.Fatalf("no aggregate %s", c.name)
+		}
+		args := make([]Arg, len(c.args))
+		for i, at := range c.args {
+			args[i] = Arg{Type: at}
+		}
+		rt, newAcc, err := a.Bind(args, c.distinct)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		acc := newAcc()
+		for i, st := range c.steps {
+			if st.retract {
+				if err := acc.Retract(st.row); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				acc.Add(st.row)
+			}
+			// every intermediate state survives a round trip
+			state := acc.MarshalState()
+			restored := newAcc()
+			if err := restored.UnmarshalState(state); err != nil {
+				t.Fatalf("%s step %d: %v", c.name, i, err)
+			}
+			if !bytes.Equal(restored.MarshalState(), state) {
+				t.Errorf("%s step %d: state changed in a round trip", c.name, i)
+			}
+			if got, want := show(rt, restored.Result()), show(rt, acc.Result()); got != want {
+				t.Errorf("%s step %d: restored result %s, want %s", c.name, i, got, want)
+			}
+			acc = restored
+		}
+		if got := show(rt, acc.Result()); got != c.want {
+			t.Errorf("%s(distinct=%v) %v = %s, want %s", c.name, c.distinct, c.steps, got, c.want)
+		}
+		if c.wantType != "" && rt.String() != c.wantType {
+			t.Errorf("%s type %s, want %s", c.name, rt, c.wantType)
+		}
+	}
+}
+
+func TestAggregates(t *testing.T) {
+	intT, dblT, strT := types.IntType, types.DoubleType, types.StringType
+	dec := types.DecimalType(5, 2)
+	runAggCases(t, []aggCase{
+		{name: "COUNT", steps: []step{add(), add(), add(), retract()}, want: "2", wantType: "BIGINT NOT NULL"},
+		{name: "COUNT", args: []types.Type{intT}, steps: []step{add(i64(1)), add(nul), add(i64(1))}, want: "2"},
+		{name: "COUNT", args: []types.Type{intT}, steps: []step{add(nul)}, want: "0"},
+		{name: "COUNT", distinct: true, args: []types.Type{intT},
+			steps: []step{add(i64(1)), add(i64(1)), add(i64(2)), add(nul), retract(i64(1))}, want: "2"},
+		{name: "COUNT", distinct: true, args: []types.Type{intT},
+			steps: []step{add(i64(1)), add(i64(1)), retract(i64(1)), retract(i64(1)), add(i64(3))}, want: "1"},
+		{name: "SUM", args: []types.Type{intT}, steps: []step{add(i64(1)), add(i64(2)), add(nul)}, want: "3", wantType: "INT"},
+		// INT sums wrap around like Java ints
+		{name: "SUM", args: []types.Type{intT}, steps: []step{add(i64(2147483647)), add(i64(1))}, want: "-2147483648"},
+		{name: "SUM", args: []types.Type{intT}, steps: []step{add(nul)}, want: "NULL"},
+		{name: "SUM", args: []types.Type{intT}, steps: []step{add(i64(5)), retract(i64(5))}, want: "NULL"},
+		{name: "SUM", args: []types.Type{dec}, steps: []step{add(i64(125)), add(i64(250))}, want: "3.75", wantType: "DECIMAL(18, 2)"},
+		{name: "SUM", args: []types.Type{dblT}, steps: []step{add(f64(0.5)), add(f64(0.25)), retract(f64(0.5))}, want: "0.25"},
+		{name: "SUM", distinct: true, args: []types.Type{intT}, steps: []step{add(i64(2)), add(i64(2)), add(i64(3))}, want: "5"},
+		{name: "SUM0", args: []types.Type{intT}, steps: []step{add(nul)}, want: "0", wantType: "INT NOT NULL"},
+		// AVG of DOUBLE 8.2 and 4.5 is 6.35
+		{name: "AVG", args: []types.Type{dblT}, steps: []step{add(f64(8.2)), add(f64(4.5))}, want: "6.35", wantType: "DOUBLE"},
+		// integer AVG truncates: AVG(1, 2) = 1, AVG(-1, -2) = -1
+		{name: "AVG", args: []types.Type{intT}, steps: []step{add(i64(1)), add(i64(2))}, want: "1", wantType: "INT"},
+		{name: "AVG", args: []types.Type{intT}, steps: []step{add(i64(-1)), add(i64(-2))}, want: "-1"},
+		{name: "AVG", args: []types.Type{intT}, steps: []step{add(i64(1)), add(i64(5)), retract(i64(1))}, want: "5"},
+		{name: "AVG", args: []types.Type{intT}, steps: []step{add(nul)}, want: "NULL"},
+		{name: "AVG", args: []types.Type{dec}, steps: []step{add(i64(100)), add(i64(200)), add(i64(200))}, want: "1.666667", wantType: "DECIMAL(18, 6)"},
+		{name: "MIN", args: []types.Type{intT},
+			steps: []step{add(i64(3)), add(i64(1)), add(i64(1)), add(i64(2)), retract(i64(1)), retract(i64(1))}, want: "2"},
+		{name: "MAX", args: []types.Type{intT},
+			steps: []step{add(i64(3)), add(i64(5)), add(nul), retract(i64(5)), add(i64(4))}, want: "4"},
+		{name: "MAX", args: []types.Type{intT}, steps: []step{add(i64(3)), retract(i64(3))}, want: "NULL"},
+		{name: "MAX", args: []types.Type{strT}, steps: []step{add(s("b")), add(s("ab")), add(s("a"))}, want: "b", wantType: "STRING"},
+		{name: "MIN", args: []types.Type{dblT}, steps: []step{add(f64(-0.5)), add(f64(2))}, want: "-0.5"},
+		{name: "MIN", args: []types.Type{dec}, steps: []step{add(i64(-5)), add(i64(7))}, want: "-0.05"},
+		{name: "FIRST_VALUE", args: []types.Type{strT}, steps: []step{add(nul), add(s("a")), add(s("b")), retract(s("a"))}, want: "b"},
+		{name: "LAST_VALUE", args: []types.Type{strT}, steps: []step{add(s("a")), add(s("b")), add(nul), retract(s("b"))}, want: "a"},
+		// "LISTAGG(expression [, separator]) ... The default value of
+		// separator is ','."
+		{name: "LISTAGG", args: []types.Type{strT}, steps: []step{add(s("a")), add(nul), add(s("b")), add(s("a"))}, want: "a,b,a"},
+		{name: "LISTAGG", args: []types.Type{strT}, steps: []step{add(s("a")), add(s("b")), retract(s("a"))}, want: "b"},
+		{name: "LISTAGG", args: []types.Type{strT}, steps: []step{add(nul)}, want: "NULL"},
+		{name: "LISTAGG", distinct: true, args: []types.Type{strT}, steps: []step{add(s("a")), add(s("a")), add(s("b"))}, want: "a,b"},
+		{name: "VAR_POP", args: []types.Type{dblT}, steps: []step{add(f64(1)), add(f64(2)), add(f64(3)), add(f64(4))}, want: "1.25"},
+		{name: "VAR_SAMP", args: []types.Type{dblT}, steps: []step{add(f64(1)), add(f64(2)), add(f64(3)), add(f64(4))}, want: "1.6666666666666667"},
+		{name: "VAR_SAMP", args: []types.Type{dblT}, steps: []step{add(f64(1))}, want: "NULL"},
+		{name: "STDDEV_POP", args: []types.Type{dblT}, steps: []step{add(f64(2)), add(f64(4)), add(f64(4)), add(f64(4)), add(f64(5)), add(f64(5)), add(f64(7)), add(f64(9))}, want: "2"},
+		{name: "STDDEV_SAMP", args: []types.Type{intT}, steps: []step{add(i64(1)), add(i64(2)), add(i64(3)), add(i64(9)), retract(i64(9))}, want: "1"},
+	})
+}
+
+func TestListAggSeparator(t *testing.T) {
+	a, _ := LookupAggregate("LISTAGG")
+	sep := types.StringValue(";")
+	_, newAcc, err := a.Bind([]Arg{{Type: types.StringType}, {Type: types.StringType, Const: &sep}}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc := newAcc()
+	acc.Add([]types.Value{s("a"), sep})
+	acc.Add([]types.Value{s("b"), sep})
+	if got := acc.Result().S; got != "a;b" {
+		t.Errorf("LISTAGG(x, ';') = %s", got)
+	}
+	if _, _, err := a.Bind([]Arg{{Type: types.StringType}, {Type: types.StringType}}, false); err == nil {
+		t.Error("LISTAGG accepted a non-constant separator")
+	}
+}
+
+func TestAggregateBindErrors(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		args []Arg
+		want string
+	}{
+		{"SUM", []Arg{{Type: types.StringType}}, "SUM expects (NUMERIC); got (STRING)"},
+		{"AVG", nil, "AVG expects (NUMERIC); got ()"},
+		{"MAX", []Arg{{Type: types.IntType}, {Type: types.IntType}}, "MAX expects (any comparable type); got (INT, INT)"},
+	} {
+		a, _ := LookupAggregate(c.name)
+		if _, _, err := a.Bind(c.args, false); err == nil || err.Error() != c.want {
+			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
+// States encode deterministically: the same contents give the same bytes
+// whatever the order they were reached in.
+func TestAggregateStateDeterministic(t *testing.T) {
+	a, _ := LookupAggregate("COUNT")
+	_, newAcc, _ := a.Bind([]Arg{{Type: types.StringType}}, true)
+	x, y := newAcc(), newAcc()
+	for _, v := range []string{"a", "b", "c", "d"} {
+		x.Add([]types.Value{s(v)})
+	}
+	for _, v := range []string{"d", "c", "b", "a"} {
+		y.Add([]types.Value{s(v)})
+	}
+	if !bytes.Equal(x.MarshalState(), y.MarshalState()) {
+		t.Error("COUNT(DISTINCT) state depends on arrival order")
+	}
+	if err := x.UnmarshalState([]byte{0xff}); err == nil {
+		t.Error("corrupt state accepted")
+	}
+	if err := x.UnmarshalState(append(y.MarshalState(), 0)); err == nil {
+		t.Error("state with trailing bytes accepted")
+	}
+}
