@@ -166,6 +166,17 @@ func (op *arithOp) bind(args []Arg) (types.Type, Eval, error) {
 		if rt.Kind != types.Decimal {
 			rp = 18
 		}
+		if (op.name == "+" || op.name == "-") && s1 == rs && s2 == rs {
+			// same scale: |a|, |b| < 10^18, so int64 cannot overflow
+			g, limit := op.intOp, pow10[rp]
+			return rt.Nullable(), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+				r, _ := g(v[0].I, v[1].I)
+				if r >= limit || r <= -limit {
+					return types.NullValue, nil
+				}
+				return types.IntValue(r), nil
+			}), nil
+		}
 		return rt.Nullable(), strict(func(_ *Context, v []types.Value) (types.Value, error) {
 			r, err := f(bigOf(v[0]), bigOf(v[1]), s1, s2, rs)
 			if err != nil {

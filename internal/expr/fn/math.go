@@ -8,6 +8,7 @@ import (
 	mrand "math/rand/v2"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/sluicesql/sluice/internal/types"
@@ -383,18 +384,42 @@ func bindHex(args []Arg) (types.Type, Eval, error) {
 	return types.Type{}, nil, sigError("HEX", "(INTEGER) or (STRING)", args)
 }
 
-// randSource returns the generator of a RAND call: seeded calls repeat the
+// randSource is the generator of one RAND call site: seeded calls repeat the
 // same sequence, as Flink's RAND(seed) does per call site (not Java's
-// sequence, though).
-func randSource(args []Arg) (*mrand.Rand, error) {
+// sequence, though); unseeded ones use the global generator. It is safe for
+// concurrent use.
+type randSource struct {
+	mu sync.Mutex
+	r  *mrand.Rand
+}
+
+func newRandSource(args []Arg) (*randSource, error) {
 	if len(args) == 0 {
-		return nil, nil
+		return &randSource{}, nil
 	}
 	seed, ok := constInt(args[0])
 	if !ok {
 		return nil, fmt.Errorf("seed must be a constant integer")
 	}
-	return mrand.New(mrand.NewPCG(uint64(seed), 0)), nil
+	return &randSource{r: mrand.New(mrand.NewPCG(uint64(seed), 0))}, nil
+}
+
+func (s *randSource) float64() float64 {
+	if s.r == nil {
+		return mrand.Float64()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.r.Float64()
+}
+
+func (s *randSource) int64n(n int64) int64 {
+	if s.r == nil {
+		return mrand.Int64N(n)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.r.Int64N(n)
 }
 
 // RAND([seed]): "Returns a pseudorandom double value in the range [0.0,
@@ -403,15 +428,12 @@ func bindRand(args []Arg) (types.Type, Eval, error) {
 	if !match(args) && !match(args, integer) {
 		return types.Type{}, nil, sigError("RAND", "([INT seed])", args)
 	}
-	r, err := randSource(args)
+	r, err := newRandSource(args)
 	if err != nil {
 		return types.Type{}, nil, sigError("RAND", "([constant INT seed])", args)
 	}
 	return types.DoubleType.WithNotNull(true), func(*Context, []types.Value) (types.Value, error) {
-		if r != nil {
-			return types.FloatValue(r.Float64()), nil
-		}
-		return types.FloatValue(mrand.Float64()), nil
+		return types.FloatValue(r.float64()), nil
 	}, nil
 }
 
@@ -421,7 +443,7 @@ func bindRandInteger(args []Arg) (types.Type, Eval, error) {
 	if !match(args, integer) && !match(args, integer, integer) {
 		return types.Type{}, nil, sigError("RAND_INTEGER", "([INT seed, ] INT bound)", args)
 	}
-	r, err := randSource(args[:len(args)-1])
+	r, err := newRandSource(args[:len(args)-1])
 	if err != nil {
 		return types.Type{}, nil, sigError("RAND_INTEGER", "([constant INT seed, ] INT bound)", args)
 	}
@@ -431,10 +453,7 @@ func bindRandInteger(args []Arg) (types.Type, Eval, error) {
 		if bound <= 0 {
 			return types.Value{}, runtimeError("RAND_INTEGER", "bound must be positive")
 		}
-		if r != nil {
-			return types.IntValue(r.Int64N(bound)), nil
-		}
-		return types.IntValue(mrand.Int64N(bound)), nil
+		return types.IntValue(r.int64n(bound)), nil
 	}), nil
 }
 

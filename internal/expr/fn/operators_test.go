@@ -40,6 +40,8 @@ func TestArithmetic(t *testing.T) {
 		{name: "+", args: []in{dec(15, 3, 1), dbl(1)}, want: "2.5"},
 		// overflowing the DECIMAL precision gives NULL, as Flink's DecimalData
 		{name: "*", args: []in{dec(999999999999999999, 18, 0), dec(999999999999999999, 18, 0)}, want: "NULL"},
+		{name: "+", args: []in{dec(999999999999999999, 18, 0), dec(1, 18, 0)}, want: "NULL"},
+		{name: "-", args: []in{dec(-5, 18, 2), dec(5, 18, 2)}, want: "-0.10"},
 		{name: "+", args: []in{int_(1), null(types.IntType)}, want: "NULL"},
 		{name: "+", args: []in{int_(1), str_("a")}, wantErr: "+ expects (NUMERIC, NUMERIC); got (INT, STRING)"},
 		{name: "%", args: []in{dbl(1), dbl(2)}, wantErr: "% expects (exact NUMERIC, exact NUMERIC)"},
