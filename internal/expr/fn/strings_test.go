@@ -268,3 +268,49 @@ func TestNames(t *testing.T) {
 		t.Error("CURRENT_WATERMARK is the planner's")
 	}
 }
+
+// Strict functions return NULL as soon as any argument is NULL.
+func TestNullPropagation(t *testing.T) {
+	samples := []struct {
+		name string
+		args []in
+	}{
+		{"+", []in{int_(1), int_(2)}},
+		{"/", []in{dec(10, 2, 1), dec(30, 2, 1)}},
+		{"=", []in{str_("a"), str_("a")}},
+		{"FROM_UNIXTIME", []in{bigint(1), str_("yyyy")}},
+		{"UNIX_TIMESTAMP", []in{str_("2023-01-01 00:00:00")}},
+		{"TO_TIMESTAMP", []in{str_("2023-01-01 00:00:00"), str_("yyyy-MM-dd HH:mm:ss")}},
+		{"TO_TIMESTAMP_LTZ", []in{bigint(1)}},
+		{"TO_DATE", []in{str_("2023-01-01")}},
+		{"DATE_FORMAT", []in{ts("2023-01-01 00:00:00"), str_("yyyy")}},
+		{"TIMESTAMPDIFF", []in{unit("DAY"), ts("2023-01-01 00:00:00"), ts("2023-01-02 00:00:00")}},
+		{"TIMESTAMPADD", []in{unit("DAY"), int_(1), ts("2023-01-01 00:00:00")}},
+		{"EXTRACT", []in{unit("DAY"), date("2023-01-01")}},
+		{"FLOOR", []in{ts("2023-01-01 00:00:00"), unit("DAY")}},
+		{"CONCAT", []in{str_("a"), str_("b")}},
+		{"SUBSTRING", []in{str_("abc"), int_(1), int_(2)}},
+		{"TRIM", []in{unit("BOTH"), str_(" a "), str_(" ")}},
+		{"REGEXP_EXTRACT", []in{str_("abc"), str_("b"), int_(0)}},
+		{"REGEXP_REPLACE", []in{str_("abc"), str_("b"), str_("x")}},
+		{"LIKE", []in{str_("abc"), str_("a%"), str_("!")}},
+		{"LPAD", []in{str_("a"), int_(3), str_("x")}},
+		{"SPLIT_INDEX", []in{str_("a,b"), str_(","), int_(0)}},
+		{"ROUND", []in{dbl(1.5), int_(0)}},
+		{"POWER", []in{dbl(2), dbl(3)}},
+		{"GREATEST", []in{int_(1), int_(2)}},
+	}
+	for _, c := range samples {
+		for i, a := range c.args {
+			if a.arg.Unit != "" {
+				continue
+			}
+			args := append([]in(nil), c.args...)
+			args[i] = col(null(a.arg.Type))
+			_, v, err := call(utc, c.name, args...)
+			if err != nil || !v.Null {
+				t.Errorf("%s with argument %d NULL = %v, %v; want NULL", c.name, i+1, v, err)
+			}
+		}
+	}
+}
