@@ -3,6 +3,7 @@ package fn
 import (
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/sluicesql/sluice/internal/types"
@@ -272,20 +273,17 @@ func bindToTimestamp(args []Arg) (types.Type, Eval, error) {
 			}
 		}
 		if !ok {
-			ns, ok = parseDefaultTimestamp(trimSpace(v[0].S, format != nil))
+			text := v[0].S
+			if format != nil {
+				text = strings.TrimSpace(text) // the fallback trims, as Flink's does
+			}
+			ns, ok = parseDefaultTimestamp(text)
 		}
 		if !ok {
 			return types.NullValue, nil
 		}
 		return types.IntValue(ns - floorMod(ns, nanosPerMilli)), nil
 	}), nil
-}
-
-func trimSpace(s string, trim bool) string {
-	if !trim {
-		return s
-	}
-	return trimChars(s, " ", true, true)
 }
 
 // inRange returns the wall-clock nanoseconds of t if representable.
@@ -303,7 +301,7 @@ func parseDefaultTimestamp(s string) (int64, bool) {
 	seps := "-- ::"
 	pos := 0
 	n := 3
-	if len(s) > 10 || indexByte(s, ' ') >= 0 {
+	if len(s) > 10 || strings.IndexByte(s, ' ') >= 0 {
 		n = 6
 	}
 	for i := 0; i < n; i++ {
@@ -339,15 +337,6 @@ func parseDefaultTimestamp(s string) (int64, bool) {
 		return 0, false
 	}
 	return inRange(time.Date(f[0], time.Month(f[1]), f[2], f[3], f[4], f[5], nanos, time.UTC))
-}
-
-func indexByte(s string, c byte) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			return i
-		}
-	}
-	return -1
 }
 
 // TO_TIMESTAMP_LTZ(numeric[, precision]) → TIMESTAMP_LTZ(3): "Converts an
@@ -430,18 +419,18 @@ func bindToDate(args []Arg) (types.Type, Eval, error) {
 // parseLenientDate reads [space]y[-m[-d]][ anything] with unpadded fields,
 // as DateTimeUtils.parseDate(String).
 func parseLenientDate(s string) (int64, bool) {
-	if i := indexByte(s, ' '); i > 0 {
+	if i := strings.IndexByte(s, ' '); i > 0 {
 		s = s[:i]
 	}
 	var f = [3]int{0, 1, 1}
 	for i := range 3 {
 		part := s
-		if j := indexByte(s, '-'); j >= 0 && i < 2 {
+		if j := strings.IndexByte(s, '-'); j >= 0 && i < 2 {
 			part, s = s[:j], s[j+1:]
 		} else {
 			s = ""
 		}
-		part = trimChars(part, " ", true, true)
+		part = strings.TrimSpace(part)
 		v, _, n := parseDigits(part, 0)
 		if n == 0 || n != len(part) {
 			return 0, false

@@ -29,8 +29,8 @@ type strFunc struct {
 	eval     func(v []types.Value) (types.Value, error)
 }
 
-// bind checks the arguments against params and the optional trailing
-// parameters (a call may omit parameters from the end down to minArgs).
+// bindWith checks the arguments against params; a call may omit trailing
+// parameters down to minArgs.
 func (f strFunc) bindWith(name string, minArgs int) bindFunc {
 	return func(args []Arg) (types.Type, Eval, error) {
 		if len(args) < minArgs || !match(args, f.params[:len(args)]...) {
