@@ -220,6 +220,9 @@ func (r *Reader) Row(ts []types.Type) types.Row {
 	return row
 }
 
+// Err returns the first failure, if any.
+func (r *Reader) Err() error { return r.err }
+
 // Done returns the first failure, or an error if input is left over.
 func (r *Reader) Done() error {
 	if r.err == nil && len(r.b) != 0 {

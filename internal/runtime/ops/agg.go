@@ -88,6 +88,27 @@ func (a *aggregator) apply(accs []Accumulator, c *types.Chunk, i int, retract bo
 	return nil
 }
 
+// group is the aggregation state of one key: its accumulators and the
+// number of rows accumulated minus rows retracted (Flink's RecordCounter).
+type group struct {
+	accs  []Accumulator
+	count int64
+}
+
+// update applies row i of c to g: +I/+U accumulate, -U/-D retract.
+func (a *aggregator) update(g *group, c *types.Chunk, i int) error {
+	retract := !c.Ops[i].IsAccumulate()
+	if err := a.apply(g.accs, c, i, retract); err != nil {
+		return err
+	}
+	if retract {
+		g.count--
+	} else {
+		g.count++
+	}
+	return nil
+}
+
 // appendResults appends the calls' current results to dst.
 func (a *aggregator) appendResults(dst types.Row, accs []Accumulator) types.Row {
 	for _, acc := range accs {
@@ -96,7 +117,7 @@ func (a *aggregator) appendResults(dst types.Row, accs []Accumulator) types.Row 
 	return dst
 }
 
-// appendState appends the accumulators' state.
+// appendAccs appends the accumulators' state.
 func appendAccs(b []byte, accs []Accumulator) []byte {
 	for _, acc := range accs {
 		b = state.AppendBytes(b, acc.MarshalState())
@@ -113,4 +134,23 @@ func (a *aggregator) readAccs(r *state.Reader) ([]Accumulator, error) {
 		}
 	}
 	return accs, nil
+}
+
+// groupCodec encodes a group's row count and accumulators.
+func groupCodec(agg *aggregator) state.Codec[*group] {
+	return state.Codec[*group]{
+		Append: func(b []byte, v *group) []byte {
+			return appendAccs(state.AppendVarint(b, v.count), v.accs)
+		},
+		Decode: func(b []byte) (*group, error) {
+			r := state.NewReader(b)
+			v := &group{count: r.Varint()}
+			accs, err := agg.readAccs(r)
+			if err != nil {
+				return nil, err
+			}
+			v.accs = accs
+			return v, r.Done()
+		},
+	}
 }

@@ -44,12 +44,6 @@ type GroupAggregate struct {
 	next   types.Row
 }
 
-// group is the state of one key.
-type group struct {
-	accs  []Accumulator
-	count int64
-}
-
 // NewGroupAggregate returns a GroupAggregate for cfg.
 func NewGroupAggregate(cfg GroupAggregateConfig) (*GroupAggregate, error) {
 	if err := checkCols("group key", cfg.Keys, len(cfg.InputTypes)); err != nil {
@@ -60,21 +54,7 @@ func NewGroupAggregate(cfg GroupAggregateConfig) (*GroupAggregate, error) {
 		return nil, err
 	}
 	g := &GroupAggregate{cfg: cfg, agg: agg, st: state.NewMemory()}
-	g.groups = state.NewTable(g.st, "groups", state.Codec[*group]{
-		Append: func(b []byte, v *group) []byte {
-			return appendAccs(state.AppendVarint(b, v.count), v.accs)
-		},
-		Decode: func(b []byte) (*group, error) {
-			r := state.NewReader(b)
-			v := &group{count: r.Varint()}
-			accs, err := agg.readAccs(r)
-			if err != nil {
-				return nil, err
-			}
-			v.accs = accs
-			return v, r.Done()
-		},
-	})
+	g.groups = state.NewTable(g.st, "groups", groupCodec(agg))
 	g.out = newOutput(append(keyTypes(cfg.InputTypes, cfg.Keys), agg.resultTypes()...))
 	return g, nil
 }
@@ -106,13 +86,8 @@ func (g *GroupAggregate) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter
 		if ok {
 			g.prev = g.agg.appendResults(g.prev, grp.accs)
 		}
-		if err := g.agg.apply(grp.accs, c, i, retract); err != nil {
+		if err := g.agg.update(grp, c, i); err != nil {
 			return err
-		}
-		if retract {
-			grp.count--
-		} else {
-			grp.count++
 		}
 		if grp.count <= 0 {
 			if ok {

@@ -185,3 +185,33 @@ func (passThrough) ProcessWatermark(wm int64, out runtime.Emitter) error {
 
 // Finish implements runtime.Operator.
 func (passThrough) Finish(runtime.Emitter) error { return nil }
+
+// onWatermark provides the runtime.Operator methods of an operator that
+// emits results when the watermark advances: it records the watermark,
+// calls fire, then forwards the watermark; at the end of input everything
+// left fires.
+type onWatermark struct {
+	// wm is the current watermark.
+	wm   int64
+	fire func(wm int64, out runtime.Emitter) error
+}
+
+func newOnWatermark(fire func(wm int64, out runtime.Emitter) error) onWatermark {
+	return onWatermark{wm: runtime.MinWatermark, fire: fire}
+}
+
+// Open implements runtime.Operator.
+func (o *onWatermark) Open(*runtime.Context) error { return nil }
+
+// ProcessWatermark implements runtime.Operator.
+func (o *onWatermark) ProcessWatermark(wm int64, out runtime.Emitter) error {
+	o.wm = wm
+	if err := o.fire(wm, out); err != nil {
+		return err
+	}
+	out.EmitWatermark(wm)
+	return nil
+}
+
+// Finish implements runtime.Operator.
+func (o *onWatermark) Finish(out runtime.Emitter) error { return o.fire(runtime.MaxWatermark, out) }

@@ -281,12 +281,9 @@ func rowsCodec(ts []types.Type) state.Codec[[]types.Row] {
 		Decode: func(b []byte) ([]types.Row, error) {
 			r := state.NewReader(b)
 			n := r.Uvarint()
-			if n > uint64(len(b)) {
-				return nil, errors.New("bad row count")
-			}
-			rows := make([]types.Row, n)
-			for i := range rows {
-				rows[i] = r.Row(ts)
+			var rows []types.Row
+			for i := uint64(0); i < n && r.Err() == nil; i++ {
+				rows = append(rows, r.Row(ts))
 			}
 			return rows, r.Done()
 		},

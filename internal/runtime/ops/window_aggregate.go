@@ -1,0 +1,169 @@
+package ops
+
+import (
+	"github.com/sluicesql/sluice/internal/runtime"
+	"github.com/sluicesql/sluice/internal/state"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// WindowAggregateConfig configures a WindowAggregate.
+type WindowAggregateConfig struct {
+	// InputTypes are the input's column types.
+	InputTypes []types.Type
+	// Window is the window function over the input; its TimeCol is the
+	// event-time attribute.
+	Window Window
+	// Keys are the GROUP BY columns other than window_start/window_end
+	// (for SESSION windows they also partition the sessions).
+	Keys []int
+	// Aggs are the aggregate calls, in output order.
+	Aggs []AggSpec
+}
+
+// WindowAggregate aggregates per key and window and emits each window's
+// results once, when the watermark passes the window, after Flink's
+// WindowAggOperator with the slicing (TUMBLE, HOP, CUMULATE) and
+// unslicing (SESSION) processors.
+//
+// Output rows are insert-only: the key columns, one column per aggregate
+// call, then window_start, window_end (TIMESTAMP(3)) and window_time (the
+// window's last millisecond, a rowtime attribute).
+//
+// A window [start, end) fires when the watermark reaches end - 1ms (Flink's
+// isWindowFired: watermark >= toEpochMillsForTimer(end - 1)). Windows fire
+// in order of end; the keys of one window in order of first arrival. A row
+// is added to each of its windows that has not fired; when all have fired
+// it is late and dropped (AbstractWindowAggProcessor drops an element when
+// the last window of its slice has fired). Rows with a NULL time are
+// dropped too. Retractions are accepted: a key whose rows were all
+// retracted emits nothing. At the end of a bounded input the maximum
+// watermark fires every window.
+type WindowAggregate struct {
+	counter
+	onWatermark
+	cfg      WindowAggregateConfig
+	agg      *aggregator
+	clock    clock
+	st       *state.Memory
+	windows  *windowed[*group]
+	sessions *sessions
+	keyTypes []types.Type
+	out      *output
+	key      []byte
+	spans    []span
+	buf      types.Row
+}
+
+// NewWindowAggregate returns a WindowAggregate for cfg.
+func NewWindowAggregate(cfg WindowAggregateConfig) (*WindowAggregate, error) {
+	if err := cfg.Window.validate(cfg.InputTypes); err != nil {
+		return nil, err
+	}
+	if err := checkCols("window group key", cfg.Keys, len(cfg.InputTypes)); err != nil {
+		return nil, err
+	}
+	agg, err := newAggregator(cfg.Aggs, len(cfg.InputTypes))
+	if err != nil {
+		return nil, err
+	}
+	a := &WindowAggregate{
+		cfg:      cfg,
+		agg:      agg,
+		clock:    newClock(cfg.Window, cfg.InputTypes),
+		st:       state.NewMemory(),
+		keyTypes: keyTypes(cfg.InputTypes, cfg.Keys),
+	}
+	if cfg.Window.Kind == Session {
+		a.sessions = newSessions(a.st, cfg.InputTypes, cfg.Window.Gap, a.clock)
+	} else {
+		a.windows = newWindowed(a.st, a.clock, groupCodec(agg))
+	}
+	outTypes := append(append(a.keyTypes, agg.resultTypes()...), windowColumnTypes(cfg.InputTypes[cfg.Window.TimeCol])...)
+	a.out = newOutput(outTypes)
+	a.onWatermark = newOnWatermark(a.fire)
+	return a, nil
+}
+
+// State implements Stateful; its Len is the number of open windows (or,
+// for sessions, of keys with open sessions).
+func (a *WindowAggregate) State() state.Backend { return a.st }
+
+// ProcessChunk implements runtime.Operator.
+func (a *WindowAggregate) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter) error {
+	tc := c.Cols[a.cfg.Window.TimeCol]
+	for i := range c.Len() {
+		if tc.Nulls[i] {
+			a.n.Add(1)
+			continue
+		}
+		t := a.clock.local(tc.I64[i])
+		a.key = state.AppendChunkKey(a.key[:0], c, i, a.cfg.Keys)
+		if a.sessions != nil {
+			if !a.sessions.add(a.key, t, c.Ops[i], c.Row(i), a.wm) {
+				a.n.Add(1)
+			}
+			continue
+		}
+		a.spans = a.cfg.Window.assign(a.spans[:0], t)
+		added := false
+		for _, s := range a.spans {
+			if a.windows.fired(s.end, a.wm) {
+				continue
+			}
+			added = true
+			win, grp, ok := a.windows.get(s, a.key)
+			if !ok {
+				grp = &group{accs: a.agg.create()}
+			}
+			if err := a.agg.update(grp, c, i); err != nil {
+				return err
+			}
+			a.windows.put(win, a.key, grp)
+		}
+		if !added {
+			a.n.Add(1)
+		}
+	}
+	return nil
+}
+
+func (a *WindowAggregate) fire(wm int64, out runtime.Emitter) error {
+	w := a.out.to(out)
+	defer w.flush()
+	if a.sessions != nil {
+		return a.sessions.fire(wm, func(key string, s *session) error {
+			grp := &group{accs: a.agg.create()}
+			c := s.chunk(a.cfg.InputTypes)
+			for i := range c.Len() {
+				if err := a.agg.update(grp, c, i); err != nil {
+					return err
+				}
+			}
+			return a.emit(w, key, grp, s.span)
+		})
+	}
+	return a.windows.fire(wm, func(win *windowKeys[*group]) error {
+		for _, key := range win.keys {
+			if err := a.emit(w, key, win.vals[key], win.span); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// emit outputs the result of one key in one window, unless all its rows
+// were retracted.
+func (a *WindowAggregate) emit(w *output, key string, grp *group, s span) error {
+	if grp.count <= 0 {
+		return nil
+	}
+	keyRow, _, err := state.DecodeRow([]byte(key), a.keyTypes)
+	if err != nil {
+		return err
+	}
+	a.buf = append(a.buf[:0], keyRow...)
+	a.buf = a.agg.appendResults(a.buf, grp.accs)
+	w.add(types.Insert, a.clock.appendWindow(a.buf, s))
+	return nil
+}
