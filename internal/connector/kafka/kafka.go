@@ -1,0 +1,96 @@
+// Package kafka implements the 'kafka' and 'upsert-kafka' table connectors
+// after Flink's Apache Kafka and Upsert Kafka SQL connectors, on franz-go.
+//
+// A source instance i of n reads, for the k-th topic of 'topic', the
+// partitions p with (k + p) mod n = i, assigned directly (no consumer group
+// membership). Records become rows whose columns follow the table schema:
+// key columns from the record key, value columns from the value, metadata
+// columns from the record. Watermarks are tracked per partition and emitted
+// periodically. A sink instance encodes rows into records and produces them
+// asynchronously; input rows hold the table's persisted columns (see
+// sinkTarget).
+//
+// Missing topics are created with the broker's defaults before use, as a
+// broker that auto-creates topics would.
+package kafka
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/sluicesql/sluice/internal/catalog"
+	"github.com/sluicesql/sluice/internal/connector"
+)
+
+const (
+	kafkaName  = "kafka"
+	upsertName = "upsert-kafka"
+)
+
+func init() {
+	connector.Register(&factory{name: kafkaName, specs: kafkaOptions})
+	connector.Register(&factory{name: upsertName, specs: upsertOptions})
+}
+
+// factory is the connector.Factory of 'kafka' and 'upsert-kafka'.
+type factory struct {
+	name  string
+	specs []connector.OptionSpec
+}
+
+// Name implements connector.Factory.
+func (f *factory) Name() string { return f.name }
+
+// Options implements connector.Factory.
+func (f *factory) Options() []connector.OptionSpec { return f.specs }
+
+// Validate implements connector.Factory.
+func (f *factory) Validate(t *catalog.Table) error {
+	_, err := parseTable(t, f.name, f.specs)
+	return err
+}
+
+// NewSource implements connector.Factory.
+func (f *factory) NewSource(t *catalog.Table, spec connector.SourceSpec) (connector.ScanSource, error) {
+	cfg, err := parseTable(t, f.name, f.specs)
+	if err != nil {
+		return nil, err
+	}
+	if (cfg.startup.mode == modeGroup || cfg.bounded.mode == modeGroup) && cfg.groupID == "" {
+		return nil, fmt.Errorf("Property group.id is required when using committed offset for offsets initializer")
+	}
+	return &scanSource{cfg: cfg, spec: spec}, nil
+}
+
+// NewSink implements connector.Factory.
+func (f *factory) NewSink(t *catalog.Table, env connector.Env) (connector.SinkTarget, error) {
+	cfg, err := parseTable(t, f.name, f.specs)
+	if err != nil {
+		return nil, err
+	}
+	if len(cfg.topics) > 1 {
+		return nil, fmt.Errorf("The '%s' sink writes to a single topic, but '%s' lists %d: %s",
+			f.name, optTopic, len(cfg.topics), strings.Join(cfg.topics, ";"))
+	}
+	var input []int
+	for i, c := range t.Columns {
+		if c.IsPhysical() {
+			input = append(input, i)
+		}
+	}
+	for _, m := range cfg.meta {
+		if m.virtual {
+			continue
+		}
+		if m.key != metaTimestamp {
+			return nil, fmt.Errorf("Invalid metadata key '%s' in column '%s' of table '%s'. The '%s' connector supports the following metadata keys for writing:\n%s\n"+
+				"Declare the column VIRTUAL to read it without writing it.",
+				m.key, cfg.schema[m.col].Name, t.Name, f.name, metaTimestamp)
+		}
+		input = append(input, m.col)
+	}
+	// Declaration order: metadata columns may sit between physical ones.
+	slices.Sort(input)
+	return &sinkTarget{cfg: cfg, env: env, input: input}, nil
+}

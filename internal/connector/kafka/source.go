@@ -1,0 +1,731 @@
+package kafka
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/sluicesql/sluice/internal/connector"
+	"github.com/sluicesql/sluice/internal/format"
+	"github.com/sluicesql/sluice/internal/runtime"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+const (
+	defaultWatermarkInterval = 200 * time.Millisecond
+	// commitInterval is how often emitted offsets are committed to
+	// 'properties.group.id' (Kafka's auto.commit.interval.ms default).
+	commitInterval = 5 * time.Second
+	// shutdownTimeout bounds the final offset commit of a stopping source.
+	shutdownTimeout = 5 * time.Second
+)
+
+// scanSource is a table being read.
+type scanSource struct {
+	cfg  *tableConfig
+	spec connector.SourceSpec
+}
+
+// ChangelogMode implements connector.ScanSource.
+func (s *scanSource) ChangelogMode() connector.ChangelogMode {
+	if s.cfg.upsert {
+		return connector.Upsert
+	}
+	return connector.InsertOnly
+}
+
+// Bounded implements connector.ScanSource.
+func (s *scanSource) Bounded() bool { return s.cfg.bounded.mode != modeUnbounded }
+
+// Describe implements connector.ScanSource.
+func (s *scanSource) Describe() string { return "topic=[" + strings.Join(s.cfg.topics, ", ") + "]" }
+
+// NewInstance implements connector.ScanSource.
+func (s *scanSource) NewInstance(i, n int) (runtime.Source, error) {
+	key, value, err := s.cfg.codecs(s.spec.TimeZone)
+	if err != nil {
+		return nil, err
+	}
+	src := &sourceInstance{
+		cfg:      s.cfg,
+		spec:     s.spec,
+		instance: i,
+		n:        n,
+		key:      key,
+		value:    value,
+		colTypes: s.cfg.schema.Types(),
+		inValue:  map[int]bool{},
+		parts:    map[topicPartition]*partState{},
+	}
+	if src.spec.WatermarkInterval <= 0 {
+		src.spec.WatermarkInterval = defaultWatermarkInterval
+	}
+	if src.spec.TimeZone == nil {
+		src.spec.TimeZone = time.UTC
+	}
+	if s.spec.Watermark != nil {
+		src.tracker = runtime.NewWatermarkTracker(s.spec.IdleTimeout)
+	}
+	for _, c := range s.cfg.value.cols {
+		src.inValue[c] = true
+	}
+	if s.cfg.key != nil {
+		for _, f := range s.cfg.key.fields {
+			src.keyScratch = append(src.keyScratch, types.NewVector(f.Type, 1))
+		}
+	}
+	src.newChunk()
+	return src, nil
+}
+
+type topicPartition struct {
+	topic     string
+	partition int32
+}
+
+// partState is the progress of one assigned partition.
+type partState struct {
+	tp topicPartition
+	id int32 // the partition's key in the watermark tracker
+	// next is the offset after the last emitted record: where reading
+	// resumes, and what is committed.
+	next      int64
+	committed int64
+	// end is where a bounded source stops (exclusive), or -1.
+	end int64
+}
+
+func (p *partState) done() bool { return p.end >= 0 && p.next >= p.end }
+
+// sourceInstance reads the partitions p of each topic for which
+// (topic index + p) mod n equals its instance number. It implements
+// runtime.Quiescer.
+type sourceInstance struct {
+	cfg         *tableConfig
+	spec        connector.SourceSpec
+	instance, n int
+	key, value  format.Codec
+	colTypes    []types.Type
+	inValue     map[int]bool // table columns the value format fills
+	keyScratch  []*types.Vector
+
+	// Rows being collected for the next emit.
+	chunk     *types.Chunk
+	valueCols []*types.Vector
+	rowParts  []*partState
+	advance   map[*partState]int64
+	idle      bool
+
+	// Shared with CaughtUp.
+	mu      sync.Mutex
+	adm     *kadm.Client
+	parts   map[topicPartition]*partState
+	tracker *runtime.WatermarkTracker
+	ready   bool
+	stopped bool
+}
+
+func (s *sourceInstance) newChunk() {
+	s.chunk = types.NewChunk(s.colTypes, types.ChunkSize)
+	s.valueCols = s.valueCols[:0]
+	for _, c := range s.cfg.value.cols {
+		s.valueCols = append(s.valueCols, s.chunk.Cols[c])
+	}
+	s.rowParts = s.rowParts[:0]
+	s.advance = map[*partState]int64{}
+}
+
+func (s *sourceInstance) errorf(f string, args ...any) error {
+	return fmt.Errorf(s.cfg.connector+" source: "+f, args...)
+}
+
+// Run implements runtime.Source.
+func (s *sourceInstance) Run(ctx *runtime.SourceContext, out runtime.Emitter) error {
+	cl, err := kgo.NewClient(append(slices.Clone(s.cfg.clientOpts), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))...)
+	if err != nil {
+		return s.errorf("%v", err)
+	}
+	defer cl.Close()
+	defer s.stop()
+	adm := kadm.NewClient(cl)
+	if err := ensureTopics(ctx.Ctx, adm, s.cfg.topics); err != nil {
+		return s.errorf("%v", err)
+	}
+	owned, err := s.ownedPartitions(ctx.Ctx, adm)
+	if err != nil {
+		return err
+	}
+	if err := s.assign(ctx.Ctx, cl, adm, owned, s.cfg.startup); err != nil {
+		if ctx.Ctx.Err() != nil {
+			return nil
+		}
+		return err
+	}
+	s.mu.Lock()
+	s.adm, s.ready = adm, true
+	s.mu.Unlock()
+
+	bounded := s.cfg.bounded.mode != modeUnbounded
+	now := time.Now()
+	nextWatermark := now.Add(s.spec.WatermarkInterval)
+	nextCommit := now.Add(commitInterval)
+	nextDiscovery := now.Add(s.cfg.discovery)
+	discover := !bounded && s.cfg.discovery > 0
+	if len(owned) == 0 {
+		ctx.MarkIdle()
+		s.idle = true
+	}
+	for {
+		if bounded && s.allDone() {
+			return s.commit(adm)
+		}
+		deadline := nextWatermark
+		if discover && nextDiscovery.Before(deadline) {
+			deadline = nextDiscovery
+		}
+		pctx, cancel := context.WithDeadline(ctx.Ctx, deadline)
+		fetches := cl.PollRecords(pctx, types.ChunkSize)
+		cancel()
+		if ctx.Ctx.Err() != nil {
+			return s.commit(adm)
+		}
+		if err := s.fetchError(fetches); err != nil {
+			return err
+		}
+		if err := s.process(cl, fetches, out); err != nil {
+			return err
+		}
+		now = time.Now()
+		if !now.Before(nextWatermark) {
+			s.emitWatermark(ctx, out, now)
+			nextWatermark = now.Add(s.spec.WatermarkInterval)
+		}
+		if !now.Before(nextCommit) {
+			if err := s.commit(adm); err != nil {
+				return err
+			}
+			nextCommit = now.Add(commitInterval)
+		}
+		if discover && !now.Before(nextDiscovery) {
+			if err := s.discoverPartitions(ctx.Ctx, cl, adm); err != nil && ctx.Ctx.Err() == nil {
+				return err
+			}
+			nextDiscovery = now.Add(s.cfg.discovery)
+		}
+	}
+}
+
+func (s *sourceInstance) stop() {
+	s.mu.Lock()
+	s.stopped = true
+	s.mu.Unlock()
+}
+
+// ownedPartitions lists the partitions this instance reads.
+func (s *sourceInstance) ownedPartitions(ctx context.Context, adm *kadm.Client) ([]topicPartition, error) {
+	details, err := adm.ListTopics(ctx, s.cfg.topics...)
+	if err != nil {
+		return nil, s.errorf("listing partitions: %v", err)
+	}
+	var owned []topicPartition
+	for ti, t := range s.cfg.topics {
+		d := details[t]
+		if d.Err != nil {
+			return nil, s.errorf("topic '%s': %v", t, d.Err)
+		}
+		for _, p := range d.Partitions.Numbers() {
+			if (ti+int(p))%s.n == s.instance {
+				owned = append(owned, topicPartition{t, p})
+			}
+		}
+	}
+	return owned, nil
+}
+
+// assign starts reading the given partitions at the offsets the start spec
+// resolves to, bounded by the bounded mode's end offsets.
+func (s *sourceInstance) assign(ctx context.Context, cl *kgo.Client, adm *kadm.Client, tps []topicPartition, start offsetSpec) error {
+	if len(tps) == 0 {
+		return nil
+	}
+	starts, err := s.resolve(ctx, adm, start, tps, s.cfg.props["auto.offset.reset"])
+	if err != nil {
+		return err
+	}
+	var ends map[topicPartition]int64
+	if s.cfg.bounded.mode != modeUnbounded {
+		if ends, err = s.resolve(ctx, adm, s.cfg.bounded, tps, ""); err != nil {
+			return err
+		}
+	}
+	consume := map[string]map[int32]kgo.Offset{}
+	now := time.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, tp := range tps {
+		ps := &partState{tp: tp, id: int32(len(s.parts)), next: starts[tp], committed: starts[tp], end: -1}
+		if ends != nil {
+			ps.end = ends[tp]
+		}
+		s.parts[tp] = ps
+		if s.tracker != nil {
+			s.tracker.AddPartition(ps.id, now)
+		}
+		if ps.done() {
+			continue
+		}
+		if consume[tp.topic] == nil {
+			consume[tp.topic] = map[int32]kgo.Offset{}
+		}
+		consume[tp.topic][tp.partition] = kgo.NewOffset().At(ps.next)
+	}
+	cl.AddConsumePartitions(consume)
+	return nil
+}
+
+// resolve turns an offset spec into concrete offsets for tps. reset is
+// 'auto.offset.reset', used for 'group-offsets' when the group has no
+// committed offset ("" and "none" fail).
+func (s *sourceInstance) resolve(ctx context.Context, adm *kadm.Client, spec offsetSpec, tps []topicPartition, reset string) (map[topicPartition]int64, error) {
+	topics := topicsOf(tps)
+	list := func(l kadm.ListedOffsets, err error) (map[topicPartition]int64, error) {
+		if err != nil {
+			return nil, s.errorf("listing offsets: %v", err)
+		}
+		out := map[topicPartition]int64{}
+		for _, tp := range tps {
+			o, ok := l.Lookup(tp.topic, tp.partition)
+			if !ok {
+				return nil, s.errorf("no offset listed for topic '%s' partition %d", tp.topic, tp.partition)
+			}
+			if o.Err != nil {
+				return nil, s.errorf("listing offsets of topic '%s' partition %d: %v", tp.topic, tp.partition, o.Err)
+			}
+			out[tp] = o.Offset
+		}
+		return out, nil
+	}
+	switch spec.mode {
+	case modeEarliest:
+		return list(adm.ListStartOffsets(ctx, topics...))
+	case modeLatest:
+		return list(adm.ListEndOffsets(ctx, topics...))
+	case modeTimestamp:
+		return list(adm.ListOffsetsAfterMilli(ctx, spec.millis, topics...))
+	}
+	// group-offsets, and the partitions specific-offsets leaves out
+	// (Flink's SpecifiedOffsetsInitializer: committed, else earliest).
+	var committed kadm.OffsetResponses
+	if s.cfg.groupID != "" {
+		var err error
+		if committed, err = adm.FetchOffsets(ctx, s.cfg.groupID); err != nil {
+			return nil, s.errorf("fetching committed offsets of group '%s': %v", s.cfg.groupID, err)
+		}
+	}
+	out := map[topicPartition]int64{}
+	var rest []topicPartition
+	for _, tp := range tps {
+		if off, ok := spec.specific[tp.partition]; ok && spec.mode == modeSpecific {
+			out[tp] = off
+		} else if c, ok := committed.Lookup(tp.topic, tp.partition); ok && c.Err == nil && c.At >= 0 {
+			out[tp] = c.At
+		} else {
+			rest = append(rest, tp)
+		}
+	}
+	if len(rest) == 0 {
+		return out, nil
+	}
+	fallback := spec.mode
+	if spec.mode == modeGroup {
+		switch reset {
+		case "earliest":
+			fallback = modeEarliest
+		case "latest":
+			fallback = modeLatest
+		default:
+			tp := rest[0]
+			return nil, s.errorf("undefined offset with no reset policy for topic '%s' partition %d: group '%s' has no committed offset; "+
+				"set 'properties.auto.offset.reset' to 'earliest' or 'latest'", tp.topic, tp.partition, s.cfg.groupID)
+		}
+	} else {
+		fallback = modeEarliest
+	}
+	more, err := s.resolve(ctx, adm, offsetSpec{mode: fallback}, rest, "")
+	if err != nil {
+		return nil, err
+	}
+	for tp, o := range more {
+		out[tp] = o
+	}
+	return out, nil
+}
+
+func topicsOf(tps []topicPartition) []string {
+	var ts []string
+	for _, tp := range tps {
+		if !slices.Contains(ts, tp.topic) {
+			ts = append(ts, tp.topic)
+		}
+	}
+	return ts
+}
+
+// discoverPartitions starts reading partitions added since the last look,
+// from their earliest offset, as Flink does for discovered partitions.
+func (s *sourceInstance) discoverPartitions(ctx context.Context, cl *kgo.Client, adm *kadm.Client) error {
+	owned, err := s.ownedPartitions(ctx, adm)
+	if err != nil {
+		return err
+	}
+	var added []topicPartition
+	s.mu.Lock()
+	for _, tp := range owned {
+		if s.parts[tp] == nil {
+			added = append(added, tp)
+		}
+	}
+	s.mu.Unlock()
+	return s.assign(ctx, cl, adm, added, offsetSpec{mode: modeEarliest})
+}
+
+func (s *sourceInstance) allDone() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, ps := range s.parts {
+		if !ps.done() {
+			return false
+		}
+	}
+	return true
+}
+
+// fetchError returns the first error of a poll that the client does not
+// retry by itself.
+func (s *sourceInstance) fetchError(fs kgo.Fetches) error {
+	for _, fe := range fs.Errors() {
+		switch {
+		case errors.Is(fe.Err, context.DeadlineExceeded), errors.Is(fe.Err, context.Canceled),
+			kerr.IsRetriable(fe.Err):
+			continue
+		}
+		var loss *kgo.ErrDataLoss
+		if errors.As(fe.Err, &loss) {
+			continue // the client resumed at the next available offset
+		}
+		return s.errorf("reading topic '%s' partition %d: %v", fe.Topic, fe.Partition, fe.Err)
+	}
+	return nil
+}
+
+// process turns fetched records into rows, emitting full chunks, then the
+// remainder.
+func (s *sourceInstance) process(cl *kgo.Client, fs kgo.Fetches, out runtime.Emitter) error {
+	var finished map[string][]int32
+	var err error
+	fs.EachPartition(func(p kgo.FetchTopicPartition) {
+		if err != nil {
+			return
+		}
+		s.mu.Lock()
+		ps := s.parts[topicPartition{p.Topic, p.Partition}]
+		s.mu.Unlock()
+		if ps == nil {
+			return
+		}
+		for _, r := range p.Records {
+			if ps.end >= 0 && r.Offset >= ps.end {
+				s.advance[ps] = ps.end
+				break
+			}
+			if err = s.appendRecord(r, ps); err != nil {
+				return
+			}
+			s.advance[ps] = r.Offset + 1
+			if s.chunk.Len() == types.ChunkSize {
+				if err = s.flush(out); err != nil {
+					return
+				}
+			}
+		}
+		if ps.end >= 0 && s.advance[ps] >= ps.end {
+			if finished == nil {
+				finished = map[string][]int32{}
+			}
+			finished[p.Topic] = append(finished[p.Topic], p.Partition)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if err := s.flush(out); err != nil {
+		return err
+	}
+	if finished != nil {
+		cl.RemoveConsumePartitions(finished)
+	}
+	return nil
+}
+
+// appendRecord adds the row of one record to the chunk. A record the value
+// format yields no row for is skipped.
+func (s *sourceInstance) appendRecord(r *kgo.Record, ps *partState) error {
+	c := s.chunk
+	kind := types.Insert
+	if r.Value == nil && s.cfg.upsert {
+		// A tombstone deletes the row with the record's key.
+		kind = types.Delete
+		for _, col := range s.cfg.value.cols {
+			if !slices.Contains(s.cfg.key.cols, col) {
+				c.Cols[col].AppendNull()
+			}
+		}
+		if err := s.appendKey(r, true); err != nil {
+			return err
+		}
+	} else {
+		if err := s.value.Decode(r.Value, s.valueCols); err != nil {
+			if errors.Is(err, format.ErrNoRow) {
+				return nil
+			}
+			return s.decodeError("value", r, err)
+		}
+		if s.key != nil {
+			if err := s.appendKey(r, false); err != nil {
+				return err
+			}
+		}
+	}
+	for _, m := range s.cfg.meta {
+		s.appendMeta(c.Cols[m.col], m, r)
+	}
+	c.Ops = append(c.Ops, kind)
+	s.rowParts = append(s.rowParts, ps)
+	return nil
+}
+
+// appendKey decodes the record key and appends the key columns the value
+// does not hold (all key columns when all is set). A key the format yields
+// no row for gives NULL key columns.
+func (s *sourceInstance) appendKey(r *kgo.Record, all bool) error {
+	for _, v := range s.keyScratch {
+		v.Reset()
+	}
+	err := s.key.Decode(r.Key, s.keyScratch)
+	noRow := errors.Is(err, format.ErrNoRow)
+	if err != nil && !noRow {
+		return s.decodeError("key", r, err)
+	}
+	for j, col := range s.cfg.key.cols {
+		switch {
+		case !all && s.inValue[col]:
+		case noRow:
+			s.chunk.Cols[col].AppendNull()
+		default:
+			s.chunk.Cols[col].Append(s.keyScratch[j].Get(0))
+		}
+	}
+	return nil
+}
+
+func (s *sourceInstance) decodeError(what string, r *kgo.Record, err error) error {
+	return s.errorf("cannot decode %s of record at topic '%s' partition %d offset %d: %v", what, r.Topic, r.Partition, r.Offset, err)
+}
+
+func (s *sourceInstance) appendMeta(v *types.Vector, m metaColumn, r *kgo.Record) {
+	switch m.key {
+	case metaTopic:
+		v.AppendString(r.Topic)
+	case metaPartition:
+		v.AppendInt(int64(r.Partition))
+	case metaLeaderEpoch:
+		if r.LeaderEpoch < 0 {
+			v.AppendNull()
+		} else {
+			v.AppendInt(int64(r.LeaderEpoch))
+		}
+	case metaOffset:
+		v.AppendInt(r.Offset)
+	case metaTimestamp:
+		v.AppendInt(timestampValue(r.Timestamp.UnixMilli(), m.typ, s.spec.TimeZone))
+	case metaTimestampType:
+		v.AppendString(timestampTypeName(r.Attrs.TimestampType()))
+	}
+}
+
+// timestampTypeName names a record's timestamp type as Kafka's
+// TimestampType.toString does.
+func timestampTypeName(t int8) string {
+	switch t {
+	case 0:
+		return "CreateTime"
+	case 1:
+		return "LogAppendTime"
+	}
+	return "NoTimestampType"
+}
+
+// timestampValue converts epoch milliseconds to a value of t: the instant
+// for TIMESTAMP_LTZ, the wall-clock time in loc for TIMESTAMP (Flink's cast
+// from TIMESTAMP_LTZ to TIMESTAMP).
+func timestampValue(ms int64, t types.Type, loc *time.Location) int64 {
+	if t.Kind == types.TimestampLTZ {
+		return ms * int64(time.Millisecond)
+	}
+	_, offset := time.UnixMilli(ms).In(loc).Zone()
+	return ms*int64(time.Millisecond) + int64(offset)*int64(time.Second)
+}
+
+// flush completes and emits the collected rows, then records the progress
+// of the partitions they came from.
+func (s *sourceInstance) flush(out runtime.Emitter) error {
+	var wms *types.Vector
+	if s.chunk.Len() > 0 {
+		if s.spec.Complete != nil {
+			if err := s.spec.Complete(s.chunk); err != nil {
+				return s.errorf("%v", err)
+			}
+		}
+		if s.spec.Watermark != nil {
+			var err error
+			if wms, err = s.spec.Watermark(s.chunk); err != nil {
+				return s.errorf("%v", err)
+			}
+		}
+		out.Emit(s.chunk)
+		s.idle = false
+	} else if len(s.advance) == 0 {
+		return nil
+	}
+	s.mu.Lock()
+	if wms != nil {
+		now := time.Now()
+		for i, ps := range s.rowParts {
+			if wms.Nulls[i] {
+				s.tracker.Touch(ps.id, now)
+			} else {
+				s.tracker.Observe(ps.id, wms.I64[i], now)
+			}
+		}
+	}
+	for ps, next := range s.advance {
+		ps.next = next
+	}
+	s.mu.Unlock()
+	s.newChunk()
+	return nil
+}
+
+// emitWatermark sends the merged watermark of the partitions if it
+// advanced, or marks the instance idle when all of them are.
+func (s *sourceInstance) emitWatermark(ctx *runtime.SourceContext, out runtime.Emitter, now time.Time) {
+	if s.tracker == nil {
+		return
+	}
+	// The lock is held while sending so that CaughtUp never sees the
+	// watermark as sent before it is on its way.
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if wm, ok := s.tracker.Due(now); ok {
+		out.EmitWatermark(wm)
+		s.idle = false
+	} else if _, allIdle := s.tracker.Current(now); allIdle && !s.idle {
+		ctx.MarkIdle()
+		s.idle = true
+	}
+}
+
+// commit stores the offsets of the emitted records in the consumer group,
+// if there is one.
+func (s *sourceInstance) commit(adm *kadm.Client) error {
+	if s.cfg.groupID == "" {
+		return nil
+	}
+	offsets := kadm.Offsets{}
+	s.mu.Lock()
+	for _, ps := range s.parts {
+		if ps.next > ps.committed {
+			offsets.AddOffset(ps.tp.topic, ps.tp.partition, ps.next, -1)
+		}
+	}
+	s.mu.Unlock()
+	if len(offsets) == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	resp, err := adm.CommitOffsets(ctx, s.cfg.groupID, offsets)
+	if err == nil {
+		err = resp.Error()
+	}
+	if err != nil {
+		return s.errorf("committing offsets of group '%s': %v", s.cfg.groupID, err)
+	}
+	s.mu.Lock()
+	offsets.Each(func(o kadm.Offset) {
+		s.parts[topicPartition{o.Topic, o.Partition}].committed = o.At
+	})
+	s.mu.Unlock()
+	return nil
+}
+
+// CaughtUp implements runtime.Quiescer: every emitted offset has reached
+// the partition's current end offset (or the bounded end) and no watermark
+// is waiting to be sent.
+func (s *sourceInstance) CaughtUp(ctx context.Context) (bool, error) {
+	s.mu.Lock()
+	if s.stopped {
+		s.mu.Unlock()
+		return true, nil
+	}
+	if !s.ready || s.tracker != nil && s.tracker.Pending(time.Now()) {
+		s.mu.Unlock()
+		return false, nil
+	}
+	type progress struct{ next, end int64 }
+	parts := map[topicPartition]progress{}
+	for tp, ps := range s.parts {
+		parts[tp] = progress{ps.next, ps.end}
+	}
+	adm := s.adm
+	s.mu.Unlock()
+	if len(parts) == 0 {
+		return true, nil
+	}
+	tps := make([]topicPartition, 0, len(parts))
+	for tp := range parts {
+		tps = append(tps, tp)
+	}
+	ends, err := adm.ListEndOffsets(ctx, topicsOf(tps)...)
+	if err == nil {
+		err = ends.Error()
+	}
+	if err != nil {
+		s.mu.Lock()
+		stopped := s.stopped
+		s.mu.Unlock()
+		if stopped {
+			return true, nil
+		}
+		return false, s.errorf("listing end offsets: %v", err)
+	}
+	for tp, p := range parts {
+		o, _ := ends.Lookup(tp.topic, tp.partition)
+		target := o.Offset
+		if p.end >= 0 && p.end < target {
+			target = p.end
+		}
+		if p.next < target {
+			return false, nil
+		}
+	}
+	return true, nil
+}

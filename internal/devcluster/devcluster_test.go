@@ -1,0 +1,144 @@
+package devcluster
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/sr"
+)
+
+func client(t *testing.T, c *Cluster, opts ...kgo.Opt) *kgo.Client {
+	t.Helper()
+	cl, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers(c.BootstrapServers())}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	return cl
+}
+
+func TestProduceConsumeAndRegistry(t *testing.T) {
+	c, err := Start(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+
+	// Auto-creation is on, with one partition by default (Kafka's
+	// num.partitions default).
+	p := client(t, c, kgo.AllowAutoTopicCreation())
+	if err := p.ProduceSync(ctx, &kgo.Record{Topic: "t", Key: []byte("k"), Value: []byte("v")}).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+	topics, err := kadm.NewClient(p).ListTopics(ctx, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(topics["t"].Partitions); n != 1 {
+		t.Fatalf("auto-created topic has %d partitions, want 1", n)
+	}
+
+	cons := client(t, c, kgo.ConsumeTopics("t"), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+	fs := cons.PollFetches(ctx)
+	if err := fs.Err(); err != nil {
+		t.Fatal(err)
+	}
+	recs := fs.Records()
+	if len(recs) != 1 || string(recs[0].Key) != "k" || string(recs[0].Value) != "v" {
+		t.Fatalf("got %v", recs)
+	}
+
+	reg, err := sr.NewClient(sr.URLs(c.RegistryURL()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss, err := reg.CreateSchema(ctx, "t-value", sr.Schema{Schema: `"string"`, Type: sr.TypeAvro})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := reg.SchemaByID(ctx, ss.ID)
+	if err != nil || got.Schema != `"string"` {
+		t.Fatalf("schema by id: %v %v", got, err)
+	}
+}
+
+func TestPartitionsAndPorts(t *testing.T) {
+	c, err := Start(Options{Partitions: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if c.KafkaPort() == 0 || c.RegistryPort() == 0 {
+		t.Fatalf("ports not picked: %d %d", c.KafkaPort(), c.RegistryPort())
+	}
+	ctx := context.Background()
+	adm := kadm.NewClient(client(t, c))
+	if _, err := adm.CreateTopic(ctx, -1, -1, nil, "three"); err != nil {
+		t.Fatal(err)
+	}
+	topics, err := adm.ListTopics(ctx, "three")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(topics["three"].Partitions); n != 3 {
+		t.Fatalf("got %d partitions, want 3", n)
+	}
+
+	// A second cluster cannot take the same ports.
+	if _, err := Start(Options{KafkaPort: c.KafkaPort()}); err == nil {
+		t.Fatal("expected an error for a port in use")
+	}
+	if _, err := Start(Options{RegistryPort: c.RegistryPort()}); err == nil {
+		t.Fatal("expected an error for a registry port in use")
+	}
+}
+
+func TestDataDirSurvivesRestart(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+
+	c, err := Start(Options{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := c.KafkaPort()
+	p := client(t, c, kgo.AllowAutoTopicCreation())
+	if err := p.ProduceSync(ctx, &kgo.Record{Topic: "kept", Value: []byte("1")}).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+	p.Close()
+	c.Close()
+
+	c, err = Start(Options{DataDir: dir, KafkaPort: port})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ends, err := kadm.NewClient(client(t, c)).ListEndOffsets(ctx, "kept")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, _ := ends.Lookup("kept", 0); o.Offset != 1 {
+		t.Fatalf("end offset after restart = %d, want 1", o.Offset)
+	}
+}
+
+func TestRegistryClosed(t *testing.T) {
+	c, err := Start(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := c.RegistryURL()
+	c.Close()
+	if resp, err := http.Get(url + "/subjects"); err == nil {
+		resp.Body.Close()
+		t.Fatal("registry still serving after Close")
+	}
+}
