@@ -25,6 +25,11 @@ func FuzzParseScript(f *testing.F) {
 		}
 		f.Add(string(b))
 	}
+	for _, tests := range [][]struct{ src, want string }{statementTests, queryTests, exprTests} {
+		for _, tt := range tests {
+			f.Add(tt.src)
+		}
+	}
 	f.Fuzz(func(t *testing.T, src string) {
 		SplitStatements(src)
 		if e, err := ParseExpr(src); err == nil {

@@ -19,9 +19,12 @@ import (
 	"github.com/sluicesql/sluice/internal/sql/ast"
 )
 
-// ParseScript parses a script of statements separated by ';'. On a syntax
-// error it returns the statements before the faulty one together with the
-// error, so that a caller may run what precedes it.
+// ParseScript parses a script of statements separated by ';', split as by
+// SplitStatements: a statement set (BEGIN STATEMENT SET; ...; END or EXECUTE
+// STATEMENT SET BEGIN ...; END) is one statement. Positions are relative to
+// the whole script. On a syntax error it returns the statements before the
+// faulty one together with the error, so that a caller may run what
+// precedes it.
 func ParseScript(src string) ([]ast.Statement, error) {
 	var stmts []ast.Statement
 	for _, sp := range splitTokens(lex(src)) {
@@ -42,8 +45,10 @@ func ParseStatement(src string) (ast.Statement, error) {
 	case 0:
 		eof := toks[len(toks)-1]
 		return nil, errorAt(src, eof.pos, "unexpected end of input, expected a statement")
-	case 1:
-		return parseSpan(src, spans[0].toks)
+	}
+	s, err := parseSpan(src, spans[0].toks)
+	if err != nil || len(spans) == 1 {
+		return s, err
 	}
 	p := &parser{src: src, toks: spans[1].toks}
 	return nil, p.catch(func() { p.unexpected("end of input") })
@@ -100,7 +105,7 @@ type parser struct {
 
 // maxDepth bounds the nesting of expressions and queries, which keeps the
 // recursion of the parser within reasonable limits.
-const maxDepth = 200
+const maxDepth = 500
 
 func (p *parser) enter() {
 	p.depth++

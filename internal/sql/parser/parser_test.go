@@ -338,65 +338,67 @@ func mark(b *strings.Builder, on bool, name string) {
 	}
 }
 
+// statementTests pairs source text with its expected rendering.
+var statementTests = []struct{ src, want string }{
+	{`CREATE TEMPORARY TABLE IF NOT EXISTS c.d.t (
+		a INT NOT NULL PRIMARY KEY NOT ENFORCED COMMENT 'the key',
+		b AS a + 1 COMMENT 'computed',
+		m TIMESTAMP_LTZ(3) METADATA FROM 'timestamp' VIRTUAL,
+		o BIGINT METADATA VIRTUAL,
+		p INT METADATA,
+		ts TIMESTAMP(3),
+		WATERMARK FOR ts AS ts - INTERVAL '5' SECOND
+	) COMMENT 'tbl' WITH ('connector' = 'kafka', 'topic' = 'it''s')`,
+		"CREATE TABLE c.d.t temporary if-not-exists [a INT NOT NULL COMMENT the key] [b AS (a + 1) COMMENT computed]" +
+			" [m TIMESTAMP_LTZ(3) METADATA FROM timestamp VIRTUAL] [o BIGINT METADATA VIRTUAL] [p INT METADATA] [ts TIMESTAMP(3)]" +
+			" pk=[a] watermark=ts:(ts - INTERVAL '5' SECOND) comment=tbl connector=kafka topic=it's"},
+	{"CREATE TABLE t (a INT, b STRING, CONSTRAINT pk PRIMARY KEY (a, b) NOT ENFORCED) WITH ('x' = 'y')",
+		"CREATE TABLE t [a INT] [b STRING] pk=[a b] x=y"},
+	{"create table t (a int, primary key (a))", "CREATE TABLE t [a INT] pk=[a] enforced"},
+	{"CREATE TABLE t (`my col` STRING, `select` INT)", "CREATE TABLE t [my col STRING] [select INT]"},
+	{"CREATE TABLE t2 WITH ('connector' = 'kafka') AS SELECT * FROM t",
+		"CREATE TABLE t2 connector=kafka AS SELECT * FROM t"},
+	{"CREATE TEMPORARY VIEW IF NOT EXISTS v (x, y) AS SELECT a, b FROM t",
+		"CREATE VIEW v temporary if-not-exists [x y] AS SELECT a, b FROM t"},
+	{"CREATE VIEW v AS SELECT 1", "CREATE VIEW v AS SELECT 1"},
+	{"DROP TABLE IF EXISTS t", "DROP TABLE t if-exists"},
+	{"DROP TEMPORARY VIEW db.v", "DROP VIEW db.v temporary"},
+	{"INSERT INTO t (a, b) SELECT 1, 2", "INSERT t [a b] SELECT 1, 2"},
+	{"INSERT OVERWRITE t VALUES (1), (2)", "INSERT t overwrite VALUES (1), (2)"},
+	{"INSERT INTO t (SELECT * FROM u)", "INSERT t SELECT * FROM u"},
+	{"INSERT INTO t VALUES (1, 'a')", "INSERT t VALUES (1, 'a')"},
+	{"EXPLAIN SELECT 1", "EXPLAIN SELECT 1"},
+	{"EXPLAIN PLAN FOR INSERT INTO t SELECT 1", "EXPLAIN INSERT t SELECT 1"},
+	{"SET", "SET"},
+	{"SET 'a.b' = 'c'", `SET "a.b"="c"`},
+	{"SET table.local-time-zone=UTC", `SET "table.local-time-zone"="UTC"`},
+	{"  set sql-client.execution.result-mode = tableau ;", `SET "sql-client.execution.result-mode"="tableau"`},
+	{"SET 'x' = 'it''s'", `SET "x"="it's"`},
+	{"SET pipeline.name = 'my job'", `SET "pipeline.name"="my job"`},
+	{"SET execution.checkpointing.interval = 10 s", `SET "execution.checkpointing.interval"="10 s"`},
+	{"RESET", `RESET ""`},
+	{"RESET 'a.b'", `RESET "a.b"`},
+	{"RESET table.local-time-zone", `RESET "table.local-time-zone"`},
+	{"SHOW TABLES", "SHOW 0"},
+	{"show views", "SHOW 1"},
+	{"SHOW FUNCTIONS", "SHOW 2"},
+	{"SHOW JOBS", "SHOW 3"},
+	{"SHOW CREATE TABLE a.b", "SHOW 4 a.b"},
+	{"SHOW CATALOGS", "SHOW 5"},
+	{"SHOW DATABASES", "SHOW 6"},
+	{"DESCRIBE t", "DESCRIBE t"},
+	{"desc cat.db.t", "DESCRIBE cat.db.t"},
+	{"STOP JOB 'abc123'", "STOP JOB abc123"},
+	{"EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT 1; INSERT INTO b SELECT 2; END",
+		"STATEMENT SET {INSERT a SELECT 1} {INSERT b SELECT 2}"},
+	{"BEGIN STATEMENT SET;\nINSERT INTO a SELECT 1;\nINSERT INTO b VALUES (2);\nEND;",
+		"STATEMENT SET {INSERT a SELECT 1} {INSERT b VALUES (2)}"},
+	{"EXPLAIN STATEMENT SET BEGIN INSERT INTO a SELECT 1; END", "EXPLAIN STATEMENT SET {INSERT a SELECT 1}"},
+	{"select * from t;", "SELECT * FROM t"},
+}
+
 func TestStatements(t *testing.T) {
-	tests := []struct{ src, want string }{
-		{`CREATE TEMPORARY TABLE IF NOT EXISTS c.d.t (
-			a INT NOT NULL PRIMARY KEY NOT ENFORCED COMMENT 'the key',
-			b AS a + 1 COMMENT 'computed',
-			m TIMESTAMP_LTZ(3) METADATA FROM 'timestamp' VIRTUAL,
-			o BIGINT METADATA VIRTUAL,
-			p INT METADATA,
-			ts TIMESTAMP(3),
-			WATERMARK FOR ts AS ts - INTERVAL '5' SECOND
-		) COMMENT 'tbl' WITH ('connector' = 'kafka', 'topic' = 'it''s')`,
-			"CREATE TABLE c.d.t temporary if-not-exists [a INT NOT NULL COMMENT the key] [b AS (a + 1) COMMENT computed]" +
-				" [m TIMESTAMP_LTZ(3) METADATA FROM timestamp VIRTUAL] [o BIGINT METADATA VIRTUAL] [p INT METADATA] [ts TIMESTAMP(3)]" +
-				" pk=[a] watermark=ts:(ts - INTERVAL '5' SECOND) comment=tbl connector=kafka topic=it's"},
-		{"CREATE TABLE t (a INT, b STRING, CONSTRAINT pk PRIMARY KEY (a, b) NOT ENFORCED) WITH ('x' = 'y')",
-			"CREATE TABLE t [a INT] [b STRING] pk=[a b] x=y"},
-		{"create table t (a int, primary key (a))", "CREATE TABLE t [a INT] pk=[a] enforced"},
-		{"CREATE TABLE t (`my col` STRING, `select` INT)", "CREATE TABLE t [my col STRING] [select INT]"},
-		{"CREATE TABLE t2 WITH ('connector' = 'kafka') AS SELECT * FROM t",
-			"CREATE TABLE t2 connector=kafka AS SELECT * FROM t"},
-		{"CREATE TEMPORARY VIEW IF NOT EXISTS v (x, y) AS SELECT a, b FROM t",
-			"CREATE VIEW v temporary if-not-exists [x y] AS SELECT a, b FROM t"},
-		{"CREATE VIEW v AS SELECT 1", "CREATE VIEW v AS SELECT 1"},
-		{"DROP TABLE IF EXISTS t", "DROP TABLE t if-exists"},
-		{"DROP TEMPORARY VIEW db.v", "DROP VIEW db.v temporary"},
-		{"INSERT INTO t (a, b) SELECT 1, 2", "INSERT t [a b] SELECT 1, 2"},
-		{"INSERT OVERWRITE t VALUES (1), (2)", "INSERT t overwrite VALUES (1), (2)"},
-		{"INSERT INTO t (SELECT * FROM u)", "INSERT t SELECT * FROM u"},
-		{"INSERT INTO t VALUES (1, 'a')", "INSERT t VALUES (1, 'a')"},
-		{"EXPLAIN SELECT 1", "EXPLAIN SELECT 1"},
-		{"EXPLAIN PLAN FOR INSERT INTO t SELECT 1", "EXPLAIN INSERT t SELECT 1"},
-		{"SET", "SET"},
-		{"SET 'a.b' = 'c'", `SET "a.b"="c"`},
-		{"SET table.local-time-zone=UTC", `SET "table.local-time-zone"="UTC"`},
-		{"  set sql-client.execution.result-mode = tableau ;", `SET "sql-client.execution.result-mode"="tableau"`},
-		{"SET 'x' = 'it''s'", `SET "x"="it's"`},
-		{"SET pipeline.name = 'my job'", `SET "pipeline.name"="my job"`},
-		{"SET execution.checkpointing.interval = 10 s", `SET "execution.checkpointing.interval"="10 s"`},
-		{"RESET", `RESET ""`},
-		{"RESET 'a.b'", `RESET "a.b"`},
-		{"RESET table.local-time-zone", `RESET "table.local-time-zone"`},
-		{"SHOW TABLES", "SHOW 0"},
-		{"show views", "SHOW 1"},
-		{"SHOW FUNCTIONS", "SHOW 2"},
-		{"SHOW JOBS", "SHOW 3"},
-		{"SHOW CREATE TABLE a.b", "SHOW 4 a.b"},
-		{"SHOW CATALOGS", "SHOW 5"},
-		{"SHOW DATABASES", "SHOW 6"},
-		{"DESCRIBE t", "DESCRIBE t"},
-		{"desc cat.db.t", "DESCRIBE cat.db.t"},
-		{"STOP JOB 'abc123'", "STOP JOB abc123"},
-		{"EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT 1; INSERT INTO b SELECT 2; END",
-			"STATEMENT SET {INSERT a SELECT 1} {INSERT b SELECT 2}"},
-		{"BEGIN STATEMENT SET;\nINSERT INTO a SELECT 1;\nINSERT INTO b VALUES (2);\nEND;",
-			"STATEMENT SET {INSERT a SELECT 1} {INSERT b VALUES (2)}"},
-		{"EXPLAIN STATEMENT SET BEGIN INSERT INTO a SELECT 1; END", "EXPLAIN STATEMENT SET {INSERT a SELECT 1}"},
-		{"select * from t;", "SELECT * FROM t"},
-	}
-	for _, tt := range tests {
+	for _, tt := range statementTests {
 		t.Run(tt.src, func(t *testing.T) {
 			s, err := ParseStatement(tt.src)
 			if err != nil {
@@ -407,60 +409,62 @@ func TestStatements(t *testing.T) {
 			}
 		})
 	}
+}
+
+// queryTests pairs source text with its expected rendering.
+var queryTests = []struct{ src, want string }{
+	{"SELECT a, b AS c, d e, `f g` FROM t", "SELECT a, b AS c, d AS e, `f g` FROM t"},
+	{"SELECT t.*, u.v.* FROM t", "SELECT t.*, u.v.* FROM t"},
+	{"SELECT DISTINCT a FROM t WHERE a > 1 GROUP BY a HAVING COUNT(*) > 1 ORDER BY a DESC, b ASC NULLS FIRST LIMIT 10 OFFSET 5 ROWS",
+		"SELECT DISTINCT a FROM t WHERE (a > 1) GROUP BY a HAVING (COUNT(*) > 1) ORDER BY a DESC, b NULLS FIRST LIMIT 10 OFFSET 5 ROWS"},
+	{"SELECT a FROM t FETCH FIRST 3 ROWS ONLY", "SELECT a FROM t LIMIT 3"},
+	{"SELECT 1", "SELECT 1"},
+	{"SELECT a FROM t UNION ALL SELECT b FROM u", "(SELECT a FROM t) UNION ALL (SELECT b FROM u)"},
+	{"SELECT a FROM t UNION SELECT b FROM u INTERSECT SELECT c FROM v",
+		"(SELECT a FROM t) UNION ((SELECT b FROM u) INTERSECT (SELECT c FROM v))"},
+	{"SELECT a FROM t EXCEPT SELECT b FROM u MINUS SELECT c FROM v",
+		"((SELECT a FROM t) EXCEPT (SELECT b FROM u)) EXCEPT (SELECT c FROM v)"},
+	{"(SELECT a FROM t) UNION (SELECT a FROM u) ORDER BY a LIMIT 1",
+		"(SELECT a FROM t) UNION (SELECT a FROM u) ORDER BY a LIMIT 1"},
+	{"(SELECT a FROM t LIMIT 2) LIMIT 1", "SELECT * FROM (SELECT a FROM t LIMIT 2) LIMIT 1"},
+	{"VALUES (1, 'a'), (2, 'b')", "VALUES (1, 'a'), (2, 'b')"},
+	{"WITH a AS (SELECT 1 AS x), b (y) AS (SELECT x FROM a) SELECT * FROM b ORDER BY y",
+		"WITH a AS (SELECT 1 AS x), b (y) AS (SELECT x FROM a) SELECT * FROM b ORDER BY y"},
+	{"SELECT * FROM (VALUES (1), (2)) AS t(a)", "SELECT * FROM (VALUES (1), (2)) AS t(a)"},
+	{"SELECT * FROM (SELECT 1) x", "SELECT * FROM (SELECT 1) AS x"},
+	{"SELECT * FROM cat.db.t AS x (a, b)", "SELECT * FROM cat.db.t AS x(a, b)"},
+	{"SELECT * FROM a JOIN b ON a.k = b.k LEFT OUTER JOIN c USING (k) RIGHT JOIN d ON TRUE FULL OUTER JOIN e ON TRUE CROSS JOIN f",
+		"SELECT * FROM a INNER JOIN b ON (a.k = b.k) LEFT JOIN c USING (k) RIGHT JOIN d ON TRUE FULL JOIN e ON TRUE CROSS JOIN f"},
+	{"SELECT * FROM a, b JOIN c ON TRUE", "SELECT * FROM a CROSS JOIN (b INNER JOIN c ON TRUE)"},
+	{"SELECT * FROM (a JOIN b ON TRUE)", "SELECT * FROM a INNER JOIN b ON TRUE"},
+	{"SELECT * FROM o JOIN r FOR SYSTEM_TIME AS OF o.proc AS rr ON o.k = rr.k",
+		"SELECT * FROM o INNER JOIN r FOR SYSTEM_TIME AS OF o.proc AS rr ON (o.k = rr.k)"},
+	{"SELECT * FROM o JOIN r AS rr FOR SYSTEM_TIME AS OF o.proc ON TRUE",
+		"SELECT * FROM o INNER JOIN r FOR SYSTEM_TIME AS OF o.proc AS rr ON TRUE"},
+	{"SELECT * FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '6' HOURS))",
+		"SELECT * FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '6' HOUR))"},
+	{"SELECT * FROM TABLE(HOP(DATA => TABLE t, TIMECOL => DESCRIPTOR(ts), SLIDE => INTERVAL '5' MINUTES, SIZE => INTERVAL '10' MINUTES))",
+		"SELECT * FROM TABLE(HOP(DATA => TABLE t, TIMECOL => DESCRIPTOR(ts), SLIDE => INTERVAL '5' MINUTE, SIZE => INTERVAL '10' MINUTE))"},
+	{"SELECT * FROM TABLE(CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' HOUR, INTERVAL '1' DAY)) w",
+		"SELECT * FROM TABLE(CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' HOUR, INTERVAL '1' DAY)) AS w"},
+	{"SELECT * FROM TABLE(SESSION(TABLE t PARTITION BY k, DESCRIPTOR(ts), INTERVAL '1' HOUR))",
+		"SELECT * FROM TABLE(SESSION(TABLE t PARTITION BY (k), DESCRIPTOR(ts), INTERVAL '1' HOUR))"},
+	{"SELECT a, s FROM t, LATERAL TABLE(split(a)) AS T(s)",
+		"SELECT a, s FROM t CROSS JOIN LATERAL TABLE(SPLIT(a)) AS T(s)"},
+	{"SELECT a FROM t LEFT JOIN LATERAL TABLE(split(a)) AS T(s) ON TRUE",
+		"SELECT a FROM t LEFT JOIN LATERAL TABLE(SPLIT(a)) AS T(s) ON TRUE"},
+	{"SELECT a FROM t WHERE a IN (SELECT b FROM u) AND EXISTS (SELECT 1 FROM v)",
+		"SELECT a FROM t WHERE ((a IN (SELECT b FROM u)) AND EXISTS (SELECT 1 FROM v))"},
+	{"SELECT ((SELECT 1) + 1)", "SELECT ((SELECT 1) + 1)"},
+	{"SELECT ((SELECT 1))", "SELECT (SELECT 1)"},
+	// Keywords are never taken as implicit aliases.
+	{"SELECT a FROM t o inner join u ON TRUE WHERE b GROUP BY c",
+		"SELECT a FROM t AS o INNER JOIN u ON TRUE WHERE b GROUP BY c"},
+	{"SELECT x FROM t ORDER BY x LIMIT 1", "SELECT x FROM t ORDER BY x LIMIT 1"},
 }
 
 func TestQueries(t *testing.T) {
-	tests := []struct{ src, want string }{
-		{"SELECT a, b AS c, d e, `f g` FROM t", "SELECT a, b AS c, d AS e, `f g` FROM t"},
-		{"SELECT t.*, u.v.* FROM t", "SELECT t.*, u.v.* FROM t"},
-		{"SELECT DISTINCT a FROM t WHERE a > 1 GROUP BY a HAVING COUNT(*) > 1 ORDER BY a DESC, b ASC NULLS FIRST LIMIT 10 OFFSET 5 ROWS",
-			"SELECT DISTINCT a FROM t WHERE (a > 1) GROUP BY a HAVING (COUNT(*) > 1) ORDER BY a DESC, b NULLS FIRST LIMIT 10 OFFSET 5 ROWS"},
-		{"SELECT a FROM t FETCH FIRST 3 ROWS ONLY", "SELECT a FROM t LIMIT 3"},
-		{"SELECT 1", "SELECT 1"},
-		{"SELECT a FROM t UNION ALL SELECT b FROM u", "(SELECT a FROM t) UNION ALL (SELECT b FROM u)"},
-		{"SELECT a FROM t UNION SELECT b FROM u INTERSECT SELECT c FROM v",
-			"(SELECT a FROM t) UNION ((SELECT b FROM u) INTERSECT (SELECT c FROM v))"},
-		{"SELECT a FROM t EXCEPT SELECT b FROM u MINUS SELECT c FROM v",
-			"((SELECT a FROM t) EXCEPT (SELECT b FROM u)) EXCEPT (SELECT c FROM v)"},
-		{"(SELECT a FROM t) UNION (SELECT a FROM u) ORDER BY a LIMIT 1",
-			"(SELECT a FROM t) UNION (SELECT a FROM u) ORDER BY a LIMIT 1"},
-		{"(SELECT a FROM t LIMIT 2) LIMIT 1", "SELECT * FROM (SELECT a FROM t LIMIT 2) LIMIT 1"},
-		{"VALUES (1, 'a'), (2, 'b')", "VALUES (1, 'a'), (2, 'b')"},
-		{"WITH a AS (SELECT 1 AS x), b (y) AS (SELECT x FROM a) SELECT * FROM b ORDER BY y",
-			"WITH a AS (SELECT 1 AS x), b (y) AS (SELECT x FROM a) SELECT * FROM b ORDER BY y"},
-		{"SELECT * FROM (VALUES (1), (2)) AS t(a)", "SELECT * FROM (VALUES (1), (2)) AS t(a)"},
-		{"SELECT * FROM (SELECT 1) x", "SELECT * FROM (SELECT 1) AS x"},
-		{"SELECT * FROM cat.db.t AS x (a, b)", "SELECT * FROM cat.db.t AS x(a, b)"},
-		{"SELECT * FROM a JOIN b ON a.k = b.k LEFT OUTER JOIN c USING (k) RIGHT JOIN d ON TRUE FULL OUTER JOIN e ON TRUE CROSS JOIN f",
-			"SELECT * FROM a INNER JOIN b ON (a.k = b.k) LEFT JOIN c USING (k) RIGHT JOIN d ON TRUE FULL JOIN e ON TRUE CROSS JOIN f"},
-		{"SELECT * FROM a, b JOIN c ON TRUE", "SELECT * FROM a CROSS JOIN (b INNER JOIN c ON TRUE)"},
-		{"SELECT * FROM (a JOIN b ON TRUE)", "SELECT * FROM a INNER JOIN b ON TRUE"},
-		{"SELECT * FROM o JOIN r FOR SYSTEM_TIME AS OF o.proc AS rr ON o.k = rr.k",
-			"SELECT * FROM o INNER JOIN r FOR SYSTEM_TIME AS OF o.proc AS rr ON (o.k = rr.k)"},
-		{"SELECT * FROM o JOIN r AS rr FOR SYSTEM_TIME AS OF o.proc ON TRUE",
-			"SELECT * FROM o INNER JOIN r FOR SYSTEM_TIME AS OF o.proc AS rr ON TRUE"},
-		{"SELECT * FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '6' HOURS))",
-			"SELECT * FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '6' HOUR))"},
-		{"SELECT * FROM TABLE(HOP(DATA => TABLE t, TIMECOL => DESCRIPTOR(ts), SLIDE => INTERVAL '5' MINUTES, SIZE => INTERVAL '10' MINUTES))",
-			"SELECT * FROM TABLE(HOP(DATA => TABLE t, TIMECOL => DESCRIPTOR(ts), SLIDE => INTERVAL '5' MINUTE, SIZE => INTERVAL '10' MINUTE))"},
-		{"SELECT * FROM TABLE(CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' HOUR, INTERVAL '1' DAY)) w",
-			"SELECT * FROM TABLE(CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' HOUR, INTERVAL '1' DAY)) AS w"},
-		{"SELECT * FROM TABLE(SESSION(TABLE t PARTITION BY k, DESCRIPTOR(ts), INTERVAL '1' HOUR))",
-			"SELECT * FROM TABLE(SESSION(TABLE t PARTITION BY (k), DESCRIPTOR(ts), INTERVAL '1' HOUR))"},
-		{"SELECT a, s FROM t, LATERAL TABLE(split(a)) AS T(s)",
-			"SELECT a, s FROM t CROSS JOIN LATERAL TABLE(SPLIT(a)) AS T(s)"},
-		{"SELECT a FROM t LEFT JOIN LATERAL TABLE(split(a)) AS T(s) ON TRUE",
-			"SELECT a FROM t LEFT JOIN LATERAL TABLE(SPLIT(a)) AS T(s) ON TRUE"},
-		{"SELECT a FROM t WHERE a IN (SELECT b FROM u) AND EXISTS (SELECT 1 FROM v)",
-			"SELECT a FROM t WHERE ((a IN (SELECT b FROM u)) AND EXISTS (SELECT 1 FROM v))"},
-		{"SELECT ((SELECT 1) + 1)", "SELECT ((SELECT 1) + 1)"},
-		{"SELECT ((SELECT 1))", "SELECT (SELECT 1)"},
-		// Keywords are never taken as implicit aliases.
-		{"SELECT a FROM t o inner join u ON TRUE WHERE b GROUP BY c",
-			"SELECT a FROM t AS o INNER JOIN u ON TRUE WHERE b GROUP BY c"},
-		{"SELECT x FROM t ORDER BY x LIMIT 1", "SELECT x FROM t ORDER BY x LIMIT 1"},
-	}
-	for _, tt := range tests {
+	for _, tt := range queryTests {
 		t.Run(tt.src, func(t *testing.T) {
 			s, err := ParseStatement(tt.src)
 			if err != nil {
@@ -473,127 +477,129 @@ func TestQueries(t *testing.T) {
 	}
 }
 
+// exprTests pairs source text with its expected rendering.
+var exprTests = []struct{ src, want string }{
+	// Precedence.
+	{"a + b * c - d / e % f || g", "(((a + (b * c)) - ((d / e) % f)) || g)"},
+	{"a OR b AND c", "(a OR (b AND c))"},
+	{"NOT a = 1 AND b OR c IS NOT NULL", "((NOT (a = 1) AND b) OR (c IS NOT NULL))"},
+	{"NOT NOT a", "NOT NOT a"},
+	{"-a * b", "(-a * b)"},
+	{"- -1", "-(-1)"},
+	{"-(a + b)", "-(a + b)"},
+	{"+a", "+a"},
+	{"a = b + 1", "(a = (b + 1))"},
+	{"a || b = c", "((a || b) = c)"},
+	{"a < b AND b <= c AND c > d AND d >= e AND e <> f AND f != g",
+		"((((((a < b) AND (b <= c)) AND (c > d)) AND (d >= e)) AND (e <> f)) AND (f <> g))"},
+	{"x BETWEEN 1 AND 2 AND y", "((x BETWEEN 1 AND 2) AND y)"},
+	{"x NOT BETWEEN SYMMETRIC a + 1 AND b * 2", "(x NOT BETWEEN SYMMETRIC (a + 1) AND (b * 2))"},
+	{"x BETWEEN ASYMMETRIC 1 AND 2", "(x BETWEEN 1 AND 2)"},
+	{"a = 1 AND ts BETWEEN lo AND hi + INTERVAL '7' DAY", "((a = 1) AND (ts BETWEEN lo AND (hi + INTERVAL '7' DAY)))"},
+	// Predicates.
+	{"a IN (1, 2, 3)", "(a IN (1, 2, 3))"},
+	{"a NOT IN (SELECT x FROM u)", "(a NOT IN (SELECT x FROM u))"},
+	{"c LIKE 'a%' ESCAPE '!'", "(c LIKE 'a%' ESCAPE '!')"},
+	{"c NOT LIKE 'a%'", "(c NOT LIKE 'a%')"},
+	{"d SIMILAR TO 'x'", "(d SIMILAR TO 'x')"},
+	{"d NOT SIMILAR TO 'x'", "(d NOT SIMILAR TO 'x')"},
+	{"a IS NULL", "(a IS NULL)"},
+	{"a IS NOT TRUE", "(a IS NOT TRUE)"},
+	{"a IS FALSE", "(a IS FALSE)"},
+	{"a IS UNKNOWN", "(a IS UNKNOWN)"},
+	{"a IS DISTINCT FROM b", "(a IS DISTINCT FROM b)"},
+	{"a IS NOT DISTINCT FROM b + 1", "(a IS NOT DISTINCT FROM (b + 1))"},
+	{"EXISTS (SELECT 1)", "EXISTS (SELECT 1)"},
+	{"(SELECT MAX(x) FROM t)", "(SELECT MAX(x) FROM t)"},
+	// Literals.
+	{"TRUE", "TRUE"},
+	{"false", "FALSE"},
+	{"null", "NULL"},
+	{"12", "12"},
+	{"1.5e-3", "1.5e-3"},
+	{".5", ".5"},
+	{"'it''s'", "'it''s'"},
+	{"X'0aFF'", "X'0aFF'"},
+	{"DATE '2020-01-01'", "DATE '2020-01-01'"},
+	{"TIME '12:00:00'", "TIME '12:00:00'"},
+	{"TIMESTAMP '2020-01-01 00:00:00.123'", "TIMESTAMP '2020-01-01 00:00:00.123'"},
+	{"TIMESTAMP_LTZ '2020-01-01 00:00:00'", "TIMESTAMP_LTZ '2020-01-01 00:00:00'"},
+	{"INTERVAL '6' HOURS", "INTERVAL '6' HOUR"},
+	{"INTERVAL -'1' DAYS", "INTERVAL -'1' DAY"},
+	{"INTERVAL '1:30' HOUR TO MINUTE", "INTERVAL '1:30' HOUR TO MINUTE"},
+	{"INTERVAL '1-2' YEAR TO MONTH", "INTERVAL '1-2' YEAR TO MONTH"},
+	{"INTERVAL '6' HOUR(2)", "INTERVAL '6' HOUR"},
+	{"INTERVAL '1 02:03:04.5' DAY(2) TO SECOND(3)", "INTERVAL '1 02:03:04.5' DAY TO SECOND"},
+	{"INTERVAL '2' YEARS", "INTERVAL '2' YEAR"},
+	{"INTERVAL '3' MONTHS + INTERVAL '10' SECONDS", "(INTERVAL '3' MONTH + INTERVAL '10' SECOND)"},
+	// Identifiers.
+	{"a.b.c", "a.b.c"},
+	{"`weird col`.`x``y`", "`weird col`.`x``y`"},
+	{"`select`", "`select`"},
+	{"MixedCase", "MixedCase"},
+	// CASE and CAST.
+	{"CASE WHEN a > 1 THEN 'x' WHEN a < 0 THEN 'y' ELSE 'z' END",
+		"CASE WHEN (a > 1) THEN 'x' WHEN (a < 0) THEN 'y' ELSE 'z' END"},
+	{"CASE a WHEN 1 THEN 2 END", "CASE a WHEN 1 THEN 2 END"},
+	{"CAST(a AS BIGINT)", "CAST(a AS BIGINT)"},
+	{"TRY_CAST(b AS DECIMAL(10, 2))", "TRY_CAST(b AS DECIMAL(10, 2))"},
+	{"CAST(c AS VARCHAR(5) NOT NULL)", "CAST(c AS VARCHAR(5) NOT NULL)"},
+	{"CAST(d AS TIMESTAMP(3) WITH LOCAL TIME ZONE)", "CAST(d AS TIMESTAMP_LTZ(3))"},
+	// Function calls.
+	{"count(*)", "COUNT(*)"},
+	{"COUNT(DISTINCT x)", "COUNT(DISTINCT x)"},
+	{"SUM(ALL x)", "SUM(x)"},
+	{"SUM(y) FILTER (WHERE y > 0)", "SUM(y) FILTER (WHERE (y > 0))"},
+	{"ROW_NUMBER() OVER (PARTITION BY a ORDER BY b DESC)", "ROW_NUMBER() OVER (PARTITION BY a ORDER BY b DESC)"},
+	{"SUM(x) OVER (PARTITION BY a ORDER BY ts ROWS BETWEEN 2 PRECEDING AND CURRENT ROW)",
+		"SUM(x) OVER (PARTITION BY a ORDER BY ts ROWS BETWEEN 2 PRECEDING AND CURRENT ROW)"},
+	{"AVG(x) OVER (ORDER BY ts RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW)",
+		"AVG(x) OVER (ORDER BY ts RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW)"},
+	{"MAX(x) OVER (ORDER BY ts ROWS UNBOUNDED PRECEDING)",
+		"MAX(x) OVER (ORDER BY ts ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)"},
+	{"MIN(x) OVER (ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)",
+		"MIN(x) OVER (ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)"},
+	{"LAG(x) OVER ()", "LAG(x) OVER ()"},
+	{"my_udf(a => 1, `b` => 'x')", "MY_UDF(A => 1, `b` => 'x')"},
+	{"HOP(DATA => TABLE t, OFFSET => INTERVAL '1' MINUTE)", "HOP(DATA => TABLE t, OFFSET => INTERVAL '1' MINUTE)"},
+	{"`myFunc`(1)", "`myFunc`(1)"},
+	{"db.fn(1)", "DB.FN(1)"},
+	{"EXTRACT(HOUR FROM ts)", "EXTRACT(HOUR FROM ts)"},
+	{"EXTRACT(DOW FROM ts)", "EXTRACT(DOW FROM ts)"},
+	{"FLOOR(ts TO DAY)", "FLOOR(ts TO DAY)"},
+	{"CEIL(ts TO HOUR)", "CEIL(ts TO HOUR)"},
+	{"CEILING(1.5)", "CEIL(1.5)"},
+	{"FLOOR(1.5)", "FLOOR(1.5)"},
+	{"TIMESTAMPDIFF(DAY, a, b)", "TIMESTAMPDIFF(DAY, a, b)"},
+	{"TIMESTAMPADD(MINUTES, 5, ts)", "TIMESTAMPADD(MINUTE, 5, ts)"},
+	{"SUBSTRING(s FROM 2 FOR 3)", "SUBSTRING(s, 2, 3)"},
+	{"SUBSTRING(s FROM 2)", "SUBSTRING(s, 2)"},
+	{"SUBSTRING(s, 1, 2)", "SUBSTRING(s, 1, 2)"},
+	{"POSITION('a' IN s)", "POSITION('a' IN s)"},
+	{"TRIM(BOTH 'x' FROM s)", "TRIM(BOTH 'x' FROM s)"},
+	{"TRIM(LEADING FROM s)", "TRIM(LEADING FROM s)"},
+	{"TRIM(TRAILING ' ' FROM s)", "TRIM(TRAILING ' ' FROM s)"},
+	{"TRIM(' ' FROM s)", "TRIM(BOTH ' ' FROM s)"},
+	{"TRIM(s)", "TRIM(BOTH FROM s)"},
+	{"OVERLAY(s PLACING 'x' FROM 2 FOR 1)", "OVERLAY(s PLACING 'x' FROM 2 FOR 1)"},
+	{"CURRENT_TIMESTAMP", "CURRENT_TIMESTAMP"},
+	{"current_date", "CURRENT_DATE"},
+	{"CURRENT_TIME", "CURRENT_TIME"},
+	{"LOCALTIMESTAMP", "LOCALTIMESTAMP"},
+	{"CURRENT_ROW_TIMESTAMP()", "CURRENT_ROW_TIMESTAMP()"},
+	{"PROCTIME()", "PROCTIME()"},
+	{"proctime", "proctime"},
+	{"TO_TIMESTAMP(FROM_UNIXTIME(click_ts_raw))", "TO_TIMESTAMP(FROM_UNIXTIME(click_ts_raw))"},
+	// Rows, descriptors, table arguments.
+	{"ROW(1, 'a')", "ROW(1, 'a')"},
+	{"(1, 2)", "ROW(1, 2)"},
+	{"((a))", "a"},
+	{"DESCRIPTOR(a, b)", "DESCRIPTOR(a, b)"},
+	{"TABLE t", "TABLE t"},
+}
+
 func TestExprs(t *testing.T) {
-	tests := []struct{ src, want string }{
-		// Precedence.
-		{"a + b * c - d / e % f || g", "(((a + (b * c)) - ((d / e) % f)) || g)"},
-		{"a OR b AND c", "(a OR (b AND c))"},
-		{"NOT a = 1 AND b OR c IS NOT NULL", "((NOT (a = 1) AND b) OR (c IS NOT NULL))"},
-		{"NOT NOT a", "NOT NOT a"},
-		{"-a * b", "(-a * b)"},
-		{"- -1", "-(-1)"},
-		{"-(a + b)", "-(a + b)"},
-		{"+a", "+a"},
-		{"a = b + 1", "(a = (b + 1))"},
-		{"a || b = c", "((a || b) = c)"},
-		{"a < b AND b <= c AND c > d AND d >= e AND e <> f AND f != g",
-			"((((((a < b) AND (b <= c)) AND (c > d)) AND (d >= e)) AND (e <> f)) AND (f <> g))"},
-		{"x BETWEEN 1 AND 2 AND y", "((x BETWEEN 1 AND 2) AND y)"},
-		{"x NOT BETWEEN SYMMETRIC a + 1 AND b * 2", "(x NOT BETWEEN SYMMETRIC (a + 1) AND (b * 2))"},
-		{"x BETWEEN ASYMMETRIC 1 AND 2", "(x BETWEEN 1 AND 2)"},
-		{"a = 1 AND ts BETWEEN lo AND hi + INTERVAL '7' DAY", "((a = 1) AND (ts BETWEEN lo AND (hi + INTERVAL '7' DAY)))"},
-		// Predicates.
-		{"a IN (1, 2, 3)", "(a IN (1, 2, 3))"},
-		{"a NOT IN (SELECT x FROM u)", "(a NOT IN (SELECT x FROM u))"},
-		{"c LIKE 'a%' ESCAPE '!'", "(c LIKE 'a%' ESCAPE '!')"},
-		{"c NOT LIKE 'a%'", "(c NOT LIKE 'a%')"},
-		{"d SIMILAR TO 'x'", "(d SIMILAR TO 'x')"},
-		{"d NOT SIMILAR TO 'x'", "(d NOT SIMILAR TO 'x')"},
-		{"a IS NULL", "(a IS NULL)"},
-		{"a IS NOT TRUE", "(a IS NOT TRUE)"},
-		{"a IS FALSE", "(a IS FALSE)"},
-		{"a IS UNKNOWN", "(a IS UNKNOWN)"},
-		{"a IS DISTINCT FROM b", "(a IS DISTINCT FROM b)"},
-		{"a IS NOT DISTINCT FROM b + 1", "(a IS NOT DISTINCT FROM (b + 1))"},
-		{"EXISTS (SELECT 1)", "EXISTS (SELECT 1)"},
-		{"(SELECT MAX(x) FROM t)", "(SELECT MAX(x) FROM t)"},
-		// Literals.
-		{"TRUE", "TRUE"},
-		{"false", "FALSE"},
-		{"null", "NULL"},
-		{"12", "12"},
-		{"1.5e-3", "1.5e-3"},
-		{".5", ".5"},
-		{"'it''s'", "'it''s'"},
-		{"X'0aFF'", "X'0aFF'"},
-		{"DATE '2020-01-01'", "DATE '2020-01-01'"},
-		{"TIME '12:00:00'", "TIME '12:00:00'"},
-		{"TIMESTAMP '2020-01-01 00:00:00.123'", "TIMESTAMP '2020-01-01 00:00:00.123'"},
-		{"TIMESTAMP_LTZ '2020-01-01 00:00:00'", "TIMESTAMP_LTZ '2020-01-01 00:00:00'"},
-		{"INTERVAL '6' HOURS", "INTERVAL '6' HOUR"},
-		{"INTERVAL -'1' DAYS", "INTERVAL -'1' DAY"},
-		{"INTERVAL '1:30' HOUR TO MINUTE", "INTERVAL '1:30' HOUR TO MINUTE"},
-		{"INTERVAL '1-2' YEAR TO MONTH", "INTERVAL '1-2' YEAR TO MONTH"},
-		{"INTERVAL '6' HOUR(2)", "INTERVAL '6' HOUR"},
-		{"INTERVAL '1 02:03:04.5' DAY(2) TO SECOND(3)", "INTERVAL '1 02:03:04.5' DAY TO SECOND"},
-		{"INTERVAL '2' YEARS", "INTERVAL '2' YEAR"},
-		{"INTERVAL '3' MONTHS + INTERVAL '10' SECONDS", "(INTERVAL '3' MONTH + INTERVAL '10' SECOND)"},
-		// Identifiers.
-		{"a.b.c", "a.b.c"},
-		{"`weird col`.`x``y`", "`weird col`.`x``y`"},
-		{"`select`", "`select`"},
-		{"MixedCase", "MixedCase"},
-		// CASE and CAST.
-		{"CASE WHEN a > 1 THEN 'x' WHEN a < 0 THEN 'y' ELSE 'z' END",
-			"CASE WHEN (a > 1) THEN 'x' WHEN (a < 0) THEN 'y' ELSE 'z' END"},
-		{"CASE a WHEN 1 THEN 2 END", "CASE a WHEN 1 THEN 2 END"},
-		{"CAST(a AS BIGINT)", "CAST(a AS BIGINT)"},
-		{"TRY_CAST(b AS DECIMAL(10, 2))", "TRY_CAST(b AS DECIMAL(10, 2))"},
-		{"CAST(c AS VARCHAR(5) NOT NULL)", "CAST(c AS VARCHAR(5) NOT NULL)"},
-		{"CAST(d AS TIMESTAMP(3) WITH LOCAL TIME ZONE)", "CAST(d AS TIMESTAMP_LTZ(3))"},
-		// Function calls.
-		{"count(*)", "COUNT(*)"},
-		{"COUNT(DISTINCT x)", "COUNT(DISTINCT x)"},
-		{"SUM(ALL x)", "SUM(x)"},
-		{"SUM(y) FILTER (WHERE y > 0)", "SUM(y) FILTER (WHERE (y > 0))"},
-		{"ROW_NUMBER() OVER (PARTITION BY a ORDER BY b DESC)", "ROW_NUMBER() OVER (PARTITION BY a ORDER BY b DESC)"},
-		{"SUM(x) OVER (PARTITION BY a ORDER BY ts ROWS BETWEEN 2 PRECEDING AND CURRENT ROW)",
-			"SUM(x) OVER (PARTITION BY a ORDER BY ts ROWS BETWEEN 2 PRECEDING AND CURRENT ROW)"},
-		{"AVG(x) OVER (ORDER BY ts RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW)",
-			"AVG(x) OVER (ORDER BY ts RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW)"},
-		{"MAX(x) OVER (ORDER BY ts ROWS UNBOUNDED PRECEDING)",
-			"MAX(x) OVER (ORDER BY ts ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)"},
-		{"MIN(x) OVER (ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)",
-			"MIN(x) OVER (ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)"},
-		{"LAG(x) OVER ()", "LAG(x) OVER ()"},
-		{"my_udf(a => 1, `b` => 'x')", "MY_UDF(A => 1, `b` => 'x')"},
-		{"HOP(DATA => TABLE t, OFFSET => INTERVAL '1' MINUTE)", "HOP(DATA => TABLE t, OFFSET => INTERVAL '1' MINUTE)"},
-		{"`myFunc`(1)", "`myFunc`(1)"},
-		{"db.fn(1)", "DB.FN(1)"},
-		{"EXTRACT(HOUR FROM ts)", "EXTRACT(HOUR FROM ts)"},
-		{"EXTRACT(DOW FROM ts)", "EXTRACT(DOW FROM ts)"},
-		{"FLOOR(ts TO DAY)", "FLOOR(ts TO DAY)"},
-		{"CEIL(ts TO HOUR)", "CEIL(ts TO HOUR)"},
-		{"CEILING(1.5)", "CEIL(1.5)"},
-		{"FLOOR(1.5)", "FLOOR(1.5)"},
-		{"TIMESTAMPDIFF(DAY, a, b)", "TIMESTAMPDIFF(DAY, a, b)"},
-		{"TIMESTAMPADD(MINUTES, 5, ts)", "TIMESTAMPADD(MINUTE, 5, ts)"},
-		{"SUBSTRING(s FROM 2 FOR 3)", "SUBSTRING(s, 2, 3)"},
-		{"SUBSTRING(s FROM 2)", "SUBSTRING(s, 2)"},
-		{"SUBSTRING(s, 1, 2)", "SUBSTRING(s, 1, 2)"},
-		{"POSITION('a' IN s)", "POSITION('a' IN s)"},
-		{"TRIM(BOTH 'x' FROM s)", "TRIM(BOTH 'x' FROM s)"},
-		{"TRIM(LEADING FROM s)", "TRIM(LEADING FROM s)"},
-		{"TRIM(TRAILING ' ' FROM s)", "TRIM(TRAILING ' ' FROM s)"},
-		{"TRIM(' ' FROM s)", "TRIM(BOTH ' ' FROM s)"},
-		{"TRIM(s)", "TRIM(BOTH FROM s)"},
-		{"OVERLAY(s PLACING 'x' FROM 2 FOR 1)", "OVERLAY(s PLACING 'x' FROM 2 FOR 1)"},
-		{"CURRENT_TIMESTAMP", "CURRENT_TIMESTAMP"},
-		{"current_date", "CURRENT_DATE"},
-		{"CURRENT_TIME", "CURRENT_TIME"},
-		{"LOCALTIMESTAMP", "LOCALTIMESTAMP"},
-		{"CURRENT_ROW_TIMESTAMP()", "CURRENT_ROW_TIMESTAMP()"},
-		{"PROCTIME()", "PROCTIME()"},
-		{"proctime", "proctime"},
-		{"TO_TIMESTAMP(FROM_UNIXTIME(click_ts_raw))", "TO_TIMESTAMP(FROM_UNIXTIME(click_ts_raw))"},
-		// Rows, descriptors, table arguments.
-		{"ROW(1, 'a')", "ROW(1, 'a')"},
-		{"(1, 2)", "ROW(1, 2)"},
-		{"((a))", "a"},
-		{"DESCRIPTOR(a, b)", "DESCRIPTOR(a, b)"},
-		{"TABLE t", "TABLE t"},
-	}
-	for _, tt := range tests {
+	for _, tt := range exprTests {
 		t.Run(tt.src, func(t *testing.T) {
 			e, err := ParseExpr(tt.src)
 			if err != nil {
@@ -846,5 +852,28 @@ func TestErrorGolden(t *testing.T) {
 				t.Errorf("got\n%s\nwant\n%s", got, want)
 			}
 		})
+	}
+}
+
+func TestDeepNesting(t *testing.T) {
+	_, err := ParseStatement("SELECT " + strings.Repeat("(", 10000) + "1")
+	if err == nil || !strings.Contains(err.Error(), "nested too deeply") {
+		t.Errorf("got %v", err)
+	}
+	_, err = ParseStatement("SELECT " + strings.Repeat("-", 10000) + "1")
+	if err == nil || !strings.Contains(err.Error(), "nested too deeply") {
+		t.Errorf("got %v", err)
+	}
+	// Parentheses that may open either a query or an expression are parsed
+	// once, not retried, so this fails quickly.
+	if _, err := ParseStatement(strings.Repeat("((SELECT (", 30)); err == nil {
+		t.Error("unbalanced input parsed")
+	}
+	s, err := ParseStatement("SELECT " + strings.Repeat("(", 50) + "SELECT 1" + strings.Repeat(")", 50))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := dump(s); got != "SELECT (SELECT 1)" {
+		t.Errorf("got %s", got)
 	}
 }
