@@ -860,7 +860,7 @@ func TestDeepNesting(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "nested too deeply") {
 		t.Errorf("got %v", err)
 	}
-	_, err = ParseStatement("SELECT " + strings.Repeat("-", 10000) + "1")
+	_, err = ParseStatement("SELECT " + strings.Repeat("- ", 10000) + "1")
 	if err == nil || !strings.Contains(err.Error(), "nested too deeply") {
 		t.Errorf("got %v", err)
 	}
