@@ -1,0 +1,358 @@
+package ops
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/sluicesql/sluice/internal/runtime"
+	"github.com/sluicesql/sluice/internal/state"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// JoinKind is the kind of a join.
+type JoinKind int
+
+// Join kinds.
+const (
+	InnerJoin JoinKind = iota
+	LeftJoin
+	RightJoin
+	FullJoin
+)
+
+// leftOuter reports whether unmatched left rows are kept (null-padded).
+func (k JoinKind) leftOuter() bool { return k == LeftJoin || k == FullJoin }
+
+// rightOuter reports whether unmatched right rows are kept.
+func (k JoinKind) rightOuter() bool { return k == RightJoin || k == FullJoin }
+
+// JoinSpec is what regular and interval joins share.
+type JoinSpec struct {
+	// Kind is INNER, LEFT, RIGHT or FULL.
+	Kind JoinKind
+	// LeftTypes and RightTypes are the column types of input 0 (left) and
+	// input 1 (right). Output rows are the left columns then the right
+	// columns.
+	LeftTypes, RightTypes []types.Type
+	// LeftKeys and RightKeys are the equi-join columns, pairwise equal in
+	// number and type. A row with a NULL key column never matches (SQL
+	// `=`), except in columns marked in NullSafeKeys.
+	LeftKeys, RightKeys []int
+	// NullSafeKeys marks key pairs compared with IS NOT DISTINCT FROM
+	// (NULL matches NULL); nil means none.
+	NullSafeKeys []bool
+	// Cond is the remaining join condition over a left and a right row; nil
+	// means TRUE.
+	Cond func(left, right types.Row) (bool, error)
+}
+
+// joiner holds what joins share: key encoding, the residual condition and
+// the construction of joined and null-padded output rows.
+type joiner struct {
+	spec JoinSpec
+	out  *output
+	key  []byte
+	buf  types.Row
+}
+
+func newJoiner(spec JoinSpec) (*joiner, error) {
+	if len(spec.LeftKeys) != len(spec.RightKeys) {
+		return nil, fmt.Errorf("join: %d left keys but %d right keys", len(spec.LeftKeys), len(spec.RightKeys))
+	}
+	if err := checkCols("join left key", spec.LeftKeys, len(spec.LeftTypes)); err != nil {
+		return nil, err
+	}
+	if err := checkCols("join right key", spec.RightKeys, len(spec.RightTypes)); err != nil {
+		return nil, err
+	}
+	if spec.NullSafeKeys != nil && len(spec.NullSafeKeys) != len(spec.LeftKeys) {
+		return nil, fmt.Errorf("join: %d null-safe flags for %d keys", len(spec.NullSafeKeys), len(spec.LeftKeys))
+	}
+	lt, rt := spec.LeftTypes, spec.RightTypes
+	if spec.Kind.rightOuter() {
+		lt = nullable(lt)
+	}
+	if spec.Kind.leftOuter() {
+		rt = nullable(rt)
+	}
+	return &joiner{spec: spec, out: newOutput(append(slices.Clone(lt), rt...))}, nil
+}
+
+// nullable returns ts with every type nullable.
+func nullable(ts []types.Type) []types.Type {
+	out := make([]types.Type, len(ts))
+	for i, t := range ts {
+		out[i] = t.Nullable()
+	}
+	return out
+}
+
+// sideKey encodes the join key of row i of c arriving on the left (input
+// 0) or right; ok is false when a NULL makes it match nothing.
+func (j *joiner) sideKey(c *types.Chunk, i int, left bool) (key []byte, ok bool) {
+	cols := j.spec.RightKeys
+	if left {
+		cols = j.spec.LeftKeys
+	}
+	for n, col := range cols {
+		if c.Cols[col].Nulls[i] && (j.spec.NullSafeKeys == nil || !j.spec.NullSafeKeys[n]) {
+			return nil, false
+		}
+	}
+	j.key = state.AppendChunkKey(j.key[:0], c, i, cols)
+	return j.key, true
+}
+
+// matches evaluates the residual condition.
+func (j *joiner) matches(left, right types.Row) (bool, error) {
+	if j.spec.Cond == nil {
+		return true, nil
+	}
+	return j.spec.Cond(left, right)
+}
+
+// emit outputs the joined row left+right.
+func (j *joiner) emit(w *output, k types.RowKind, left, right types.Row) {
+	j.buf = append(append(j.buf[:0], left...), right...)
+	w.add(k, j.buf)
+}
+
+// emitPadded outputs row padded with NULLs for the other side.
+func (j *joiner) emitPadded(w *output, k types.RowKind, row types.Row, left bool) {
+	j.buf = j.buf[:0]
+	if !left {
+		j.buf = appendNulls(j.buf, len(j.spec.LeftTypes))
+	}
+	j.buf = append(j.buf, row...)
+	if left {
+		j.buf = appendNulls(j.buf, len(j.spec.RightTypes))
+	}
+	w.add(k, j.buf)
+}
+
+func appendNulls(r types.Row, n int) types.Row {
+	for range n {
+		r = append(r, types.NullValue)
+	}
+	return r
+}
+
+// pair orders a row of the side `left` and a row of the other side as
+// (left row, right row).
+func pair(row, other types.Row, left bool) (types.Row, types.Row) {
+	if left {
+		return row, other
+	}
+	return other, row
+}
+
+// Join is a regular streaming equi-join of two changelogs, after Flink's
+// StreamingJoinOperator. Each side keeps its rows per join key with their
+// multiplicity and, on an outer side, the number of rows of the other side
+// each is joined with. Input 0 is the left side, input 1 the right.
+//
+// An accumulating row (+I/+U) is stored and joined with the matching rows of
+// the other side; a retracting row (-U/-D) is removed and its joined rows
+// retracted. The output kinds follow Flink: an inner join forwards the
+// input's kind (+I/+U, -D/-U) when the other side is inner; as soon as an
+// outer side is involved, joined rows are +I and -D. On an outer side, a
+// row without matches is emitted null-padded (+I, and -D when it is
+// retracted); the padded row of the other side is retracted (-D) when it
+// gets its first match, before the joined rows, and re-emitted (+I) after
+// the joined rows are retracted when it loses its last match.
+type Join struct {
+	passThrough
+	*joiner
+	st          *state.Memory
+	left, right *state.Table[[]*joinRecord]
+	assoc       []joinMatch
+}
+
+// joinRecord is a stored row with its multiplicity and, on an outer side,
+// its number of matches on the other side.
+type joinRecord struct {
+	row   types.Row
+	count int64
+	assoc int64
+}
+
+// joinMatch is a stored row of the other side that matches the input row.
+type joinMatch struct {
+	rec   *joinRecord
+	assoc int64 // rec.assoc when the match was found
+}
+
+// NewJoin returns a Join for spec.
+func NewJoin(spec JoinSpec) (*Join, error) {
+	jn, err := newJoiner(spec)
+	if err != nil {
+		return nil, err
+	}
+	j := &Join{joiner: jn, st: state.NewMemory()}
+	j.left = state.NewTable(j.st, "left", joinRecordsCodec(spec.LeftTypes))
+	j.right = state.NewTable(j.st, "right", joinRecordsCodec(spec.RightTypes))
+	return j, nil
+}
+
+// State implements Stateful; its Len is the number of join keys with rows
+// stored, over both sides.
+func (j *Join) State() state.Backend { return j.st }
+
+// ProcessChunk implements runtime.Operator.
+func (j *Join) ProcessChunk(input int, c *types.Chunk, out runtime.Emitter) error {
+	w := j.out.to(out)
+	defer w.flush()
+	left := input == 0
+	own, other := j.left, j.right
+	ownOuter, otherOuter := j.spec.Kind.leftOuter(), j.spec.Kind.rightOuter()
+	if !left {
+		own, other = other, own
+		ownOuter, otherOuter = otherOuter, ownOuter
+	}
+	for i := range c.Len() {
+		row, kind := c.Row(i), c.Ops[i]
+		key, ok := j.sideKey(c, i, left)
+		j.assoc = j.assoc[:0]
+		if ok {
+			recs, _ := other.Get(key)
+			for _, rec := range recs {
+				l, r := pair(row, rec.row, left)
+				m, err := j.matches(l, r)
+				if err != nil {
+					return err
+				}
+				if m {
+					j.assoc = append(j.assoc, joinMatch{rec, rec.assoc})
+				}
+			}
+		}
+		matched := int64(0)
+		for _, m := range j.assoc {
+			matched += m.rec.count
+		}
+		if kind.IsAccumulate() {
+			if ok {
+				addJoinRecord(own, key, row, matched)
+			}
+			if len(j.assoc) == 0 {
+				if ownOuter {
+					j.emitPadded(w, types.Insert, row, left)
+				}
+				continue
+			}
+			outKind := kind
+			if ownOuter || otherOuter {
+				outKind = types.Insert
+			}
+			if otherOuter {
+				for _, m := range j.assoc {
+					if m.assoc == 0 {
+						for range m.rec.count {
+							j.emitPadded(w, types.Delete, m.rec.row, !left)
+						}
+					}
+					m.rec.assoc = m.assoc + 1
+				}
+			}
+			j.emitMatches(w, outKind, row, left)
+		} else {
+			if ok {
+				retractJoinRecord(own, key, row)
+			}
+			if len(j.assoc) == 0 {
+				if ownOuter {
+					j.emitPadded(w, types.Delete, row, left)
+				}
+				continue
+			}
+			outKind := kind
+			if ownOuter {
+				outKind = types.Delete
+			}
+			j.emitMatches(w, outKind, row, left)
+			if otherOuter {
+				for _, m := range j.assoc {
+					if m.assoc == 1 {
+						for range m.rec.count {
+							j.emitPadded(w, types.Insert, m.rec.row, !left)
+						}
+					}
+					m.rec.assoc = m.assoc - 1
+				}
+			}
+		}
+		if otherOuter {
+			recs, _ := other.Get(key)
+			other.Put(key, recs) // write back the association counts
+		}
+	}
+	return nil
+}
+
+// emitMatches outputs row joined with each match, repeated by multiplicity.
+func (j *Join) emitMatches(w *output, k types.RowKind, row types.Row, left bool) {
+	for _, m := range j.assoc {
+		l, r := pair(row, m.rec.row, left)
+		for range m.rec.count {
+			j.emit(w, k, l, r)
+		}
+	}
+}
+
+// addJoinRecord stores one more row under key; assoc is its number of
+// matches (kept on outer sides).
+func addJoinRecord(t *state.Table[[]*joinRecord], key []byte, row types.Row, assoc int64) {
+	recs, _ := t.Get(key)
+	for _, rec := range recs {
+		if rowsEqual(rec.row, row) {
+			rec.count++
+			rec.assoc = assoc
+			t.Put(key, recs)
+			return
+		}
+	}
+	t.Put(key, append(recs, &joinRecord{row: row, count: 1, assoc: assoc}))
+}
+
+// retractJoinRecord removes one row equal to row under key, if any.
+func retractJoinRecord(t *state.Table[[]*joinRecord], key []byte, row types.Row) {
+	recs, _ := t.Get(key)
+	for n, rec := range recs {
+		if !rowsEqual(rec.row, row) {
+			continue
+		}
+		if rec.count--; rec.count > 0 {
+			t.Put(key, recs)
+		} else if recs = slices.Delete(recs, n, n+1); len(recs) == 0 {
+			t.Delete(key)
+		} else {
+			t.Put(key, recs)
+		}
+		return
+	}
+}
+
+// joinRecordsCodec encodes the stored rows of one join key.
+func joinRecordsCodec(ts []types.Type) state.Codec[[]*joinRecord] {
+	return state.Codec[[]*joinRecord]{
+		Append: func(b []byte, recs []*joinRecord) []byte {
+			b = state.AppendUvarint(b, uint64(len(recs)))
+			for _, rec := range recs {
+				b = state.AppendVarint(b, rec.count)
+				b = state.AppendVarint(b, rec.assoc)
+				b = state.AppendRow(b, ts, rec.row)
+			}
+			return b
+		},
+		Decode: func(b []byte) ([]*joinRecord, error) {
+			r := state.NewReader(b)
+			var recs []*joinRecord
+			for n := r.Uvarint(); n > 0 && r.Err() == nil; n-- {
+				rec := &joinRecord{count: r.Varint(), assoc: r.Varint()}
+				rec.row = r.Row(ts)
+				recs = append(recs, rec)
+			}
+			return recs, r.Done()
+		},
+	}
+}

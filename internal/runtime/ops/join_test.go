@@ -1,0 +1,110 @@
+package ops
+
+import (
+	"testing"
+
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// orders are (order_id, amount); shipments are (order_id, warehouse).
+var (
+	orderTypes    = []types.Type{types.IntType, types.BigIntType}
+	shipmentTypes = []types.Type{types.IntType, types.StringType}
+)
+
+func newJoin(t *testing.T, kind JoinKind) *Join {
+	t.Helper()
+	j, err := NewJoin(JoinSpec{
+		Kind: kind, LeftTypes: orderTypes, RightTypes: shipmentTypes,
+		LeftKeys: []int{0}, RightKeys: []int{0},
+		Cond: func(l, r types.Row) (bool, error) { return r[1].S != "nowhere", nil },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
+func feedSide(t *testing.T, j *Join, r *recorder, input int, c *types.Chunk) []string {
+	t.Helper()
+	if err := j.ProcessChunk(input, c, r); err != nil {
+		t.Fatal(err)
+	}
+	return r.take()
+}
+
+func TestInnerJoinForwardsRowKinds(t *testing.T) {
+	j, r := newJoin(t, InnerJoin), &recorder{}
+	expect(t, feedSide(t, j, r, 0, chunk(orderTypes, ins(1, 100), ins(1, 100), ins(2, 50), ins(nil, 7))))
+	expect(t, feedSide(t, j, r, 1, chunk(shipmentTypes, ins(1, "Boston"), ins(1, "nowhere"), ins(nil, "x"))),
+		"+I[1, 100, 1, Boston]", "+I[1, 100, 1, Boston]")
+	expect(t, feedSide(t, j, r, 0, chunk(orderTypes, ub(2, 50), ua(2, 60), ub(1, 100), ua(1, 101))),
+		"-U[1, 100, 1, Boston]", "+U[1, 101, 1, Boston]")
+	expect(t, feedSide(t, j, r, 1, chunk(shipmentTypes, ins(2, "Providence"), del(1, "Boston"))),
+		"+I[2, 60, 2, Providence]", "-D[1, 100, 1, Boston]", "-D[1, 101, 1, Boston]")
+	expect(t, feedSide(t, j, r, 1, chunk(shipmentTypes, del(1, "nowhere"))))
+	expect(t, feedSide(t, j, r, 0, chunk(orderTypes, del(1, 100), del(1, 101))))
+	// left: 2/60; right: 2/Providence.
+	if n := j.State().Len(); n != 2 {
+		t.Fatalf("state has %d keys, want 2", n)
+	}
+}
+
+func TestLeftJoinPaddingAndRetraction(t *testing.T) {
+	j, r := newJoin(t, LeftJoin), &recorder{}
+	expect(t, feedSide(t, j, r, 0, chunk(orderTypes, ins(1, 100), ins(nil, 5))),
+		"+I[1, 100, NULL, NULL]", "+I[NULL, 5, NULL, NULL]")
+	// First match: the padded row is retracted before the joined row.
+	expect(t, feedSide(t, j, r, 1, chunk(shipmentTypes, ins(1, "Boston"), ins(1, "Austin"))),
+		"-D[1, 100, NULL, NULL]", "+I[1, 100, 1, Boston]", "+I[1, 100, 1, Austin]")
+	// A right row that fails the condition changes nothing.
+	expect(t, feedSide(t, j, r, 1, chunk(shipmentTypes, ins(1, "nowhere"))))
+	// An update on the outer side: -D/+I, never -U/+U.
+	expect(t, feedSide(t, j, r, 0, chunk(orderTypes, ub(1, 100), ua(1, 200))),
+		"-D[1, 100, 1, Boston]", "-D[1, 100, 1, Austin]", "+I[1, 200, 1, Boston]", "+I[1, 200, 1, Austin]")
+	// Last match gone: the padded row comes back after the retraction.
+	expect(t, feedSide(t, j, r, 1, chunk(shipmentTypes, del(1, "Boston"), del(1, "Austin"))),
+		"-D[1, 200, 1, Boston]", "-D[1, 200, 1, Austin]", "+I[1, 200, NULL, NULL]")
+	expect(t, feedSide(t, j, r, 0, chunk(orderTypes, del(1, 200), del(nil, 5))),
+		"-D[1, 200, NULL, NULL]", "-D[NULL, 5, NULL, NULL]")
+	if n := j.State().Len(); n != 1 { // the "nowhere" shipment
+		t.Fatalf("state has %d keys, want 1", n)
+	}
+}
+
+func TestRightAndFullJoin(t *testing.T) {
+	j, r := newJoin(t, RightJoin), &recorder{}
+	expect(t, feedSide(t, j, r, 1, chunk(shipmentTypes, ins(3, "Boston"))), "+I[NULL, NULL, 3, Boston]")
+	expect(t, feedSide(t, j, r, 0, chunk(orderTypes, ins(3, 1), ins(4, 2))),
+		"-D[NULL, NULL, 3, Boston]", "+I[3, 1, 3, Boston]")
+	expect(t, feedSide(t, j, r, 0, chunk(orderTypes, del(3, 1))),
+		"-D[3, 1, 3, Boston]", "+I[NULL, NULL, 3, Boston]")
+
+	f, r := newJoin(t, FullJoin), &recorder{}
+	expect(t, feedSide(t, f, r, 0, chunk(orderTypes, ins(1, 10), ins(1, 10))),
+		"+I[1, 10, NULL, NULL]", "+I[1, 10, NULL, NULL]")
+	// Both copies of the padded left row are retracted.
+	expect(t, feedSide(t, f, r, 1, chunk(shipmentTypes, ins(1, "Boston"))),
+		"-D[1, 10, NULL, NULL]", "-D[1, 10, NULL, NULL]", "+I[1, 10, 1, Boston]", "+I[1, 10, 1, Boston]")
+	expect(t, feedSide(t, f, r, 1, chunk(shipmentTypes, ins(1, "Austin"))),
+		"+I[1, 10, 1, Austin]", "+I[1, 10, 1, Austin]")
+	g, _ := NewJoin(f.spec)
+	moveState(t, f, g)
+	expect(t, feedSide(t, g, r, 0, chunk(orderTypes, del(1, 10))),
+		"-D[1, 10, 1, Boston]", "-D[1, 10, 1, Austin]")
+	expect(t, feedSide(t, g, r, 0, chunk(orderTypes, del(1, 10))),
+		"-D[1, 10, 1, Boston]", "-D[1, 10, 1, Austin]", "+I[NULL, NULL, 1, Boston]", "+I[NULL, NULL, 1, Austin]")
+}
+
+func TestJoinNullSafeKeys(t *testing.T) {
+	j, err := NewJoin(JoinSpec{
+		Kind: InnerJoin, LeftTypes: orderTypes, RightTypes: shipmentTypes,
+		LeftKeys: []int{0}, RightKeys: []int{0}, NullSafeKeys: []bool{true},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &recorder{}
+	feedSide(t, j, r, 0, chunk(orderTypes, ins(nil, 1)))
+	expect(t, feedSide(t, j, r, 1, chunk(shipmentTypes, ins(nil, "x"))), "+I[NULL, 1, NULL, x]")
+}
