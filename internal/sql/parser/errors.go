@@ -39,13 +39,14 @@ func render(heading string, pos ast.Pos, msg, line string) string {
 	if strings.TrimSpace(line) == "" {
 		return b.String()
 	}
+	line, caret := clip(line, pos.Col)
 	b.WriteString("\n  ")
 	b.WriteString(line)
 	b.WriteString("\n  ")
 	// Copy tabs so that the caret lines up however tabs are displayed.
 	col := 1
 	for _, r := range line {
-		if col >= pos.Col {
+		if col >= caret {
 			break
 		}
 		if r == '\t' {
@@ -55,11 +56,34 @@ func render(heading string, pos ast.Pos, msg, line string) string {
 		}
 		col++
 	}
-	for ; col < pos.Col; col++ {
+	for ; col < caret; col++ {
 		b.WriteByte(' ')
 	}
 	b.WriteByte('^')
 	return b.String()
+}
+
+// maxSnippet is the most characters of a source line shown under an error.
+const maxSnippet = 100
+
+// clip shortens a long line to a window around column col, marking the cut
+// ends with "...", and returns it with the column moved accordingly.
+func clip(line string, col int) (string, int) {
+	runes := []rune(line)
+	if len(runes) <= maxSnippet {
+		return line, col
+	}
+	end := min(len(runes), max(col-1, 0)+maxSnippet/2)
+	start := max(0, end-maxSnippet)
+	end = min(len(runes), start+maxSnippet)
+	prefix, suffix := "", ""
+	if start > 0 {
+		prefix = "..."
+	}
+	if end < len(runes) {
+		suffix = "..."
+	}
+	return prefix + string(runes[start:end]) + suffix, col - start + len(prefix)
 }
 
 // sourceLine returns line n (1-based) of src without its line terminator, or

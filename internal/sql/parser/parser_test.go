@@ -814,6 +814,17 @@ func TestFormatError(t *testing.T) {
 	if got := FormatError(src, ast.Pos{Line: 9, Col: 1}, "validation", "m"); got != "SQL validation error at line 9, column 1: m" {
 		t.Errorf("out of range: %q", got)
 	}
+	long := strings.Repeat("a, ", 100) + "x"
+	got = FormatError(long, ast.Pos{Line: 1, Col: 301}, "parse", "m")
+	want = "SQL parse error at line 1, column 301: m\n  ..." + long[len(long)-100:] + "\n" + strings.Repeat(" ", 104) + "^"
+	if got != want {
+		t.Errorf("long line:\n%s\nwant\n%s", got, want)
+	}
+	got = FormatError(long, ast.Pos{Line: 1, Col: 1}, "parse", "m")
+	want = "SQL parse error at line 1, column 1: m\n  " + long[:100] + "...\n  ^"
+	if got != want {
+		t.Errorf("long line:\n%s\nwant\n%s", got, want)
+	}
 }
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
