@@ -748,9 +748,9 @@ func TestPositions(t *testing.T) {
 func TestSplitStatements(t *testing.T) {
 	src := "SELECT ';' -- ;\n FROM t /* ; */;\n\n  -- only a comment;\nBEGIN STATEMENT SET;\nINSERT INTO a SELECT 1;\nEND;\nSELECT `a;b`;\nSELECT 'unfinished"
 	want := []Chunk{
-		{Text: "SELECT ';' -- ;\n FROM t", Line: 1, Col: 1, Terminated: true},
-		{Text: "BEGIN STATEMENT SET;\nINSERT INTO a SELECT 1;\nEND", Line: 5, Col: 1, Terminated: true},
-		{Text: "SELECT `a;b`", Line: 8, Col: 1, Terminated: true},
+		{Text: "SELECT ';' -- ;\n FROM t /* ; */;", Line: 1, Col: 1, Terminated: true},
+		{Text: "BEGIN STATEMENT SET;\nINSERT INTO a SELECT 1;\nEND;", Line: 5, Col: 1, Terminated: true},
+		{Text: "SELECT `a;b`;", Line: 8, Col: 1, Terminated: true},
 		{Text: "SELECT 'unfinished", Line: 9, Col: 1},
 	}
 	got := SplitStatements(src)

@@ -5,8 +5,8 @@ import "strings"
 // Chunk is the text of one statement of a script, as found by
 // SplitStatements.
 type Chunk struct {
-	// Text runs from the statement's first token to its last one; the
-	// terminating ';' and surrounding comments and blanks are not included.
+	// Text runs from the statement's first token through its terminating
+	// ';' if it has one; comments and blanks around it are not included.
 	Text string
 	// Line and Col are the 1-based position of Text in the script.
 	Line, Col int
@@ -25,9 +25,9 @@ func SplitStatements(src string) []Chunk {
 	toks := lex(src)
 	var chunks []Chunk
 	for _, sp := range splitTokens(toks) {
-		first, last := sp.toks[0], sp.toks[len(sp.toks)-1]
+		first := sp.toks[0]
 		chunks = append(chunks, Chunk{
-			Text:       src[first.off:last.end],
+			Text:       src[first.off:sp.end],
 			Line:       first.pos.Line,
 			Col:        first.pos.Col,
 			Terminated: sp.terminated,
@@ -36,9 +36,11 @@ func SplitStatements(src string) []Chunk {
 	return chunks
 }
 
-// span is the tokens of one statement, without its terminating ';' or EOF.
+// span is the tokens of one statement, without its terminating ';' or EOF;
+// end is the offset just past the statement and its ';', if any.
 type span struct {
 	toks       []token
+	end        int
 	terminated bool
 }
 
@@ -63,20 +65,28 @@ func splitTokens(toks []token) []span {
 			continue
 		case opensStatementSet(piece) && !isSetEnd(piece[len(piece)-1:]):
 			if t.kind == tEOF {
-				spans = append(spans, span{toks: piece})
+				spans = append(spans, newSpan(piece, t))
 				continue
 			}
 			setStart = i - len(piece)
 			continue
 		default:
-			spans = append(spans, span{toks: piece, terminated: t.kind != tEOF})
+			spans = append(spans, newSpan(piece, t))
 			continue
 		}
 		// End of a statement set, or of the input inside one.
-		spans = append(spans, span{toks: toks[setStart:i], terminated: t.kind != tEOF})
+		spans = append(spans, newSpan(toks[setStart:i], t))
 		setStart = -1
 	}
 	return spans
+}
+
+// newSpan makes the span of toks, which stop at term, a ';' or EOF.
+func newSpan(toks []token, term token) span {
+	if term.kind == tEOF {
+		return span{toks: toks, end: toks[len(toks)-1].end}
+	}
+	return span{toks: toks, end: term.end, terminated: true}
 }
 
 // opensStatementSet reports whether a statement begins a statement set whose
