@@ -236,6 +236,92 @@ func (d bigDec) unscaled(precision, scale int) (int64, bool) {
 	return u, true
 }
 
+var pow10 = [...]uint64{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18}
+
+// parseDecimal parses s as new BigDecimal(s) does and rescales it as
+// bigDec.unscaled does, without allocating when the number has at most 18
+// significant digits.
+func parseDecimal(s string, precision, scale int) (u int64, ok bool, err error) {
+	slow := func() (int64, bool, error) {
+		d, err := parseBigDec(s)
+		if err != nil {
+			return 0, false, err
+		}
+		u, ok := d.unscaled(precision, scale)
+		return u, ok, nil
+	}
+	i, neg := 0, false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	var mant uint64
+	sig, frac := 0, 0
+	seenDigit, seenPoint := false, false
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c >= '0' && c <= '9' {
+			seenDigit = true
+			if seenPoint {
+				frac++
+			}
+			if mant == 0 && c == '0' {
+				continue
+			}
+			if sig == 18 {
+				return slow()
+			}
+			mant = mant*10 + uint64(c-'0')
+			sig++
+			continue
+		}
+		if c == '.' && !seenPoint {
+			seenPoint = true
+			continue
+		}
+		break
+	}
+	if !seenDigit {
+		return 0, false, errSyntax
+	}
+	exp := 0
+	if i < len(s) {
+		if s[i] != 'e' && s[i] != 'E' {
+			return 0, false, errSyntax
+		}
+		e, err := strconv.ParseInt(s[i+1:], 10, 32)
+		if err != nil {
+			return 0, false, errSyntax
+		}
+		exp = int(e)
+	}
+	shift := scale - frac + exp
+	switch {
+	case shift > 18 || shift < -18:
+		return slow()
+	case shift >= 0:
+		if mant != 0 && sig+shift > 18 {
+			return 0, false, nil
+		}
+		mant *= pow10[shift]
+	default:
+		div := pow10[-shift]
+		q, r := mant/div, mant%div
+		if 2*r >= div {
+			q++
+		}
+		mant = q
+	}
+	if mant >= pow10[min(precision, 18)] {
+		return 0, false, nil
+	}
+	if neg {
+		return -int64(mant), true, nil
+	}
+	return int64(mant), true, nil
+}
+
 // incDigits adds one to a decimal digit string.
 func incDigits(s string) string {
 	b := []byte(s)

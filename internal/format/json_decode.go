@@ -606,11 +606,10 @@ func (c *jsonCodec) convert(data []byte, t types.Type, sp jsonSpan) (types.Value
 		if sp.kind != jsonNumber {
 			s = c.asText(data, sp)
 		}
-		d, err := parseBigDec(s)
+		u, ok, err := parseDecimal(s, t.Precision, t.Scale)
 		if err != nil {
 			return types.Value{}, fmt.Errorf("%q: %w", s, errNotANumber)
 		}
-		u, ok := d.unscaled(t.Precision, t.Scale)
 		if !ok {
 			return types.NullValue, nil // DecimalData.fromBigDecimal overflow
 		}

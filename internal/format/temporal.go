@@ -55,14 +55,58 @@ func append2(dst []byte, v int) []byte {
 	return append(dst, byte('0'+v/10), byte('0'+v%10))
 }
 
+// daysFromCivil returns the days from 1970-01-01 to y-m-d in the proleptic
+// Gregorian calendar (Howard Hinnant's days_from_civil).
+func daysFromCivil(y, m, d int64) int64 {
+	if m <= 2 {
+		y--
+	}
+	era, yoe := floorDiv(y, 400)
+	doy := (153*((m+9)%12)+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return era*146097 + doe - 719468
+}
+
+// civilFromDays is the inverse of daysFromCivil.
+func civilFromDays(days int64) (y, m, d int64) {
+	era, doe := floorDiv(days+719468, 146097)
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
+	doy := doe - (365*yoe + yoe/4 - yoe/100)
+	mp := (5*doy + 2) / 153
+	d = doy - (153*mp+2)/5 + 1
+	m = mp + 3
+	if m > 12 {
+		m -= 12
+	}
+	y = yoe + era*400
+	if m <= 2 {
+		y++
+	}
+	return y, m, d
+}
+
+// daysIn returns the number of days in month m of year y.
+func daysIn(y, m int64) int64 {
+	switch m {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
 // appendDate appends the date days after 1970-01-01 as yyyy-MM-dd.
 func appendDate(dst []byte, days int64) []byte {
-	y, m, d := time.Unix(days*secondsPerDay, 0).UTC().Date()
-	dst = appendYear(dst, y)
+	y, m, d := civilFromDays(days)
+	dst = appendYear(dst, int(y))
 	dst = append(dst, '-')
 	dst = append2(dst, int(m))
 	dst = append(dst, '-')
-	return append2(dst, d)
+	return append2(dst, int(d))
 }
 
 // appendClock appends HH:mm:ss for a second of the day, then the nanosecond
@@ -172,17 +216,13 @@ func (c *textCursor) date(smart bool) (int64, bool) {
 	if !ok || d < 1 || d > 31 {
 		return 0, false
 	}
-	if last := daysIn(y, time.Month(m)); d > last {
+	if last := int(daysIn(int64(y), int64(m))); d > last {
 		if !smart {
 			return 0, false
 		}
 		d = last
 	}
-	return time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC).Unix() / secondsPerDay, true
-}
-
-func daysIn(y int, m time.Month) int {
-	return time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
+	return daysFromCivil(int64(y), int64(m), int64(d)), true
 }
 
 // clock reads HH:mm, then :ss (optional when optSeconds), then an optional
