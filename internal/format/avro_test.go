@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math"
 	"math/big"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -421,5 +422,59 @@ func TestAvroResolutionConversions(t *testing.T) {
 		types.NullValue, types.StringValue("a\uFFFDb"), types.IntValue(-3)} // 12345 needs 5 digits: NULL
 	if !sameRow(got, want) {
 		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// avroJSON renders an Avro binary body in Avro's JSON encoding, as
+// kafka-avro-console-consumer prints it (records, unions, primitives).
+func avroJSON(t *testing.T, s avro.Schema, r *avroReader) string {
+	t.Helper()
+	switch s := s.(type) {
+	case *avro.RecordSchema:
+		parts := make([]string, len(s.Fields()))
+		for i, f := range s.Fields() {
+			parts[i] = `"` + f.Name() + `":` + avroJSON(t, f.Type(), r)
+		}
+		return "{" + strings.Join(parts, ",") + "}"
+	case *avro.UnionSchema:
+		i, err := r.int()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := s.Types()[i]
+		if b.Type() == avro.Null {
+			return "null"
+		}
+		return `{"` + string(b.Type()) + `":` + avroJSON(t, b, r) + "}"
+	}
+	switch s.Type() {
+	case avro.Long, avro.Int:
+		n, err := r.long()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strconv.FormatInt(n, 10)
+	case avro.String:
+		b, err := r.bytes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strconv.Quote(string(b))
+	}
+	t.Fatalf("avroJSON: unhandled type %s", s.Type())
+	return ""
+}
+
+func TestConfluentConsoleConsumerView(t *testing.T) {
+	reg, cl := registry(t)
+	fields := types.Schema{field("tickets_sold", types.BigIntType)}
+	c := newCodec(t, "avro-confluent", fields, map[string]string{"url": reg.URL()})
+	data := mustEncode(t, c, types.Row{types.IntValue(1)})
+	s, err := cl.SchemaByID(context.Background(), int(binary.BigEndian.Uint32(data[1:5])))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := avroJSON(t, avro.MustParse(s.Schema), &avroReader{b: data[5:]}); got != `{"tickets_sold":{"long":1}}` {
+		t.Errorf("console view %s", got)
 	}
 }
