@@ -189,23 +189,11 @@ func clientOptions(props map[string]string) ([]kgo.Opt, error) {
 
 // ensureTopics creates the topics that do not exist yet, with the broker's
 // default partition count and replication factor, as a broker with
-// auto.create.topics.enable would on first use.
+// auto.create.topics.enable would on first use. It asks for the creation
+// directly rather than listing first: a listing of a missing topic would
+// sit in the client's metadata cache and hide the topic once created.
 func ensureTopics(ctx context.Context, adm *kadm.Client, topics []string) error {
-	details, err := adm.ListTopics(ctx, topics...)
-	if err != nil {
-		return fmt.Errorf("listing topics: %w", err)
-	}
-	var missing []string
-	for _, t := range topics {
-		if d, ok := details[t]; !ok || errors.Is(d.Err, kerr.UnknownTopicOrPartition) {
-			missing = append(missing, t)
-		} else if d.Err != nil {
-			return fmt.Errorf("topic '%s': %w", t, d.Err)
-		}
-	}
-	if len(missing) == 0 {
-		return nil
-	}
+	missing := topics
 	resp, err := adm.CreateTopics(ctx, -1, -1, nil, missing...)
 	if err != nil {
 		return fmt.Errorf("creating topics: %w", err)
