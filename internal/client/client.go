@@ -52,7 +52,7 @@ func (c *Client) Run(ctx context.Context, in io.Reader) error {
 				return nil
 			}
 			chunks := parser.SplitStatements(text)
-			complete := len(chunks) > 0 && strings.HasSuffix(strings.TrimSpace(chunks[len(chunks)-1].Text), ";")
+			complete := len(chunks) > 0 && chunks[len(chunks)-1].Terminated
 			if complete || strings.TrimSpace(stripComments(text)) == "" {
 				if strings.TrimSpace(stripComments(text)) != "" {
 					c.Execute(ctx, text)
