@@ -1,0 +1,110 @@
+package ops
+
+import (
+	"errors"
+	"slices"
+
+	"github.com/sluicesql/sluice/internal/runtime"
+	"github.com/sluicesql/sluice/internal/state"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// TemporalSortConfig configures a TemporalSort.
+type TemporalSortConfig struct {
+	// InputTypes are the input's column types.
+	InputTypes []types.Type
+	// TimeCol is the event-time attribute the rows are sorted on first,
+	// ascending.
+	TimeCol int
+	// Order holds the secondary sort keys, applied among rows of equal
+	// time.
+	Order []SortKey
+}
+
+// TemporalSort is ORDER BY rowtime [, more keys] without LIMIT over an
+// insert-only input of parallelism 1, after Flink's RowTimeSortOperator:
+// rows are buffered by time and emitted in time order as the watermark
+// passes their time, rows of one time sorted by the secondary keys (stably).
+// A row whose time is not after the last time emitted is late and dropped;
+// a row behind the watermark but after that time waits for the next
+// watermark.
+type TemporalSort struct {
+	counter
+	onWatermark
+	cfg  TemporalSortConfig
+	cmp  comparator
+	st   *state.Memory
+	rows *state.Table[[]types.Row]
+	last *state.Table[int64]
+	tkey []byte
+}
+
+// lastKey is the key of the one entry of the last-emitted-time table.
+var lastKey = []byte{}
+
+// NewTemporalSort returns a TemporalSort for cfg.
+func NewTemporalSort(cfg TemporalSortConfig) (*TemporalSort, error) {
+	if err := checkCols("temporal sort time column", []int{cfg.TimeCol}, len(cfg.InputTypes)); err != nil {
+		return nil, err
+	}
+	if err := checkSortKeys(cfg.Order, len(cfg.InputTypes)); err != nil {
+		return nil, err
+	}
+	s := &TemporalSort{cfg: cfg, cmp: newComparator(cfg.Order, cfg.InputTypes), st: state.NewMemory()}
+	s.rows = state.NewTable(s.st, "rows", rowsCodec(cfg.InputTypes))
+	s.last = state.NewTable(s.st, "last", state.Int64Codec)
+	out := newOutput(cfg.InputTypes)
+	s.onWatermark = newOnWatermark(func(wm int64, e runtime.Emitter) error { return s.fire(wm, out.to(e)) })
+	return s, nil
+}
+
+// State implements Stateful; its Len is the number of buffered distinct
+// times (plus one once a time has been emitted).
+func (s *TemporalSort) State() state.Backend { return s.st }
+
+// ProcessChunk implements runtime.Operator.
+func (s *TemporalSort) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter) error {
+	last, emitted := s.last.Get(lastKey)
+	tc := c.Cols[s.cfg.TimeCol]
+	for i := range c.Len() {
+		if c.Ops[i] != types.Insert {
+			return errors.New("temporal sort: input must be insert-only")
+		}
+		t := tc.Get(i).I
+		if emitted && t <= last {
+			s.n.Add(1)
+			continue
+		}
+		s.tkey = state.AppendVarint(s.tkey[:0], t)
+		rows, _ := s.rows.Get(s.tkey)
+		s.rows.Put(s.tkey, append(rows, c.Row(i)))
+	}
+	return nil
+}
+
+// fire emits the rows of every time up to wm, in order.
+func (s *TemporalSort) fire(wm int64, w *output) error {
+	defer w.flush()
+	var due []int64
+	for k := range s.rows.All() {
+		t, err := state.Int64Codec.Decode([]byte(k))
+		if err != nil {
+			return err
+		}
+		if t <= wm {
+			due = append(due, t)
+		}
+	}
+	slices.Sort(due)
+	for _, t := range due {
+		s.tkey = state.AppendVarint(s.tkey[:0], t)
+		rows, _ := s.rows.Get(s.tkey)
+		slices.SortStableFunc(rows, s.cmp.compare)
+		for _, r := range rows {
+			w.add(types.Insert, r)
+		}
+		s.rows.Delete(s.tkey)
+		s.last.Put(lastKey, t)
+	}
+	return nil
+}
