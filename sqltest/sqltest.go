@@ -106,17 +106,23 @@ func lineSet(s string) map[string]bool {
 // Run executes script on a fresh embedded cluster and returns what its last
 // query printed in tableau mode once the pipeline is quiescent.
 func Run(script string, opts Options) (string, error) {
+	cluster, err := devcluster.Start(devcluster.Options{})
+	if err != nil {
+		return "", err
+	}
+	defer cluster.Close()
+	return RunOn(cluster, script, opts)
+}
+
+// RunOn is Run on a given embedded cluster, which stays up afterwards so a
+// test can inspect the topics the script wrote.
+func RunOn(cluster *devcluster.Cluster, script string, opts Options) (string, error) {
 	timeout := opts.Timeout
 	if timeout == 0 {
 		timeout = time.Minute
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cluster, err := devcluster.Start(devcluster.Options{})
-	if err != nil {
-		return "", err
-	}
-	defer cluster.Close()
 	script = strings.NewReplacer(
 		"KAFKA_PORT", strconv.Itoa(cluster.KafkaPort()),
 		"SCHEMA_REGISTRY_PORT", strconv.Itoa(cluster.RegistryPort()),
