@@ -139,7 +139,7 @@ func (r *avroReader) skip(s avro.Schema, depth int) error {
 	case *avro.ArraySchema:
 		return r.skipBlocks(depth, s.Items(), nil)
 	case *avro.MapSchema:
-		return r.skipBlocks(depth, s.Values(), avro.NewPrimitiveSchema(avro.String, nil))
+		return r.skipBlocks(depth, s.Values(), avroStringSchema)
 	default:
 		switch s.Type() {
 		case avro.Boolean:
@@ -158,6 +158,9 @@ func (r *avroReader) skip(s avro.Schema, depth int) error {
 	}
 	return err
 }
+
+// avroStringSchema is the schema of map keys.
+var avroStringSchema = avro.NewPrimitiveSchema(avro.String, nil)
 
 // skipBlocks skips the blocks of an array (key nil) or a map.
 func (r *avroReader) skipBlocks(depth int, item, key avro.Schema) error {
@@ -597,7 +600,7 @@ func decimalFromBytes(b []byte, precision int) (types.Value, error) {
 	for _, c := range b {
 		u = u<<8 | int64(c)
 	}
-	if len(decFromUnscaled(u, 0).digits) > precision {
+	if absU64(u) >= pow10[precision] {
 		return types.NullValue, nil
 	}
 	return types.IntValue(u), nil

@@ -350,13 +350,7 @@ func javaTrim(s string) string {
 // parseJavaInt is Integer.parseInt / Long.parseLong / Short.parseShort /
 // Byte.parseByte for the given bit size: an optional sign and decimal digits.
 func parseJavaInt(s string, bits int) (int64, error) {
-	if s == "" || s[0] == '_' || strings.ContainsRune(s, '_') {
-		return 0, errSyntax
-	}
-	if len(s) > 1 && s[0] == '+' && (s[1] == '+' || s[1] == '-') {
-		return 0, errSyntax
-	}
-	return strconv.ParseInt(s, 10, bits)
+	return strconv.ParseInt(s, 10, bits) // base 10 takes no underscores or prefixes
 }
 
 // parseJavaDouble is Double.parseDouble (Float.parseFloat when bits is 32)

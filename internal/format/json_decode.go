@@ -18,7 +18,11 @@ import (
 // values straight into the column vectors. The conversions follow
 // JsonToRowDataConverters, which works on Jackson nodes: numbers given as
 // strings are accepted where Flink parses JsonNode.asText(), fractions are
-// truncated into integer columns, and so on.
+// truncated into integer columns, and so on. That is the decoding of Flink
+// 1.16-1.19; 1.20 adds 'decode.json-parser.enabled' (default true), whose
+// streaming converters (JsonParserToRowDataConverters) agree on well-typed
+// input and differ in corner cases (a number read into a string column keeps
+// its literal text there), which Sluice does not reproduce.
 
 type jsonKind uint8
 
@@ -474,8 +478,8 @@ func text(data []byte, sp jsonSpan) string {
 	return string(data[sp.start:sp.end])
 }
 
-// asText is JsonNode.asText() for a scalar: a string's text, a number as
-// Jackson's node prints it, "true" or "false"; containers give "".
+// asText is JsonNode.asText() for a non-null value: a string's text, a
+// number as Jackson's node prints it, "true" or "false"; containers give "".
 func (c *jsonCodec) asText(data []byte, sp jsonSpan) string {
 	raw := data[sp.start:sp.end]
 	switch sp.kind {
@@ -487,8 +491,6 @@ func (c *jsonCodec) asText(data []byte, sp jsonSpan) string {
 		return "true"
 	case jsonFalse:
 		return "false"
-	case jsonNull:
-		return "null"
 	}
 	return ""
 }
@@ -504,8 +506,10 @@ func (c *jsonCodec) appendNumber(dst, raw []byte, fraction bool) []byte {
 		return append(dst, raw...)
 	}
 	if c.bigDecimals {
-		d, _ := parseBigDec(string(raw))
-		return d.stripTrailingZeros().appendTo(dst, false)
+		if d, err := parseBigDec(string(raw)); err == nil {
+			return d.stripTrailingZeros().appendTo(dst, false)
+		}
+		return append(dst, raw...) // an exponent out of BigDecimal's range
 	}
 	f, _ := strconv.ParseFloat(string(raw), 64)
 	return appendJavaDouble(dst, f, 64)
@@ -669,7 +673,10 @@ func (c *jsonCodec) parseIntText(data []byte, sp jsonSpan, bits int) (types.Valu
 // DecimalNode.
 func truncToInt(raw string, bits int, exact bool) (types.Value, error) {
 	if exact {
-		d, _ := parseBigDec(raw)
+		d, err := parseBigDec(raw)
+		if err != nil { // an exponent BigDecimal cannot hold
+			return types.Value{}, fmt.Errorf("%s: %w", raw, errRange)
+		}
 		digits := d.digits
 		if d.scale > 0 {
 			digits = digits[:max(len(digits)-d.scale, 0)]
