@@ -119,7 +119,12 @@ func (n *Union) Mode() Mode {
 }
 
 // Mode implements Node.
-func (n *Limit) Mode() Mode { return connector.InsertOnly }
+func (n *Limit) Mode() Mode {
+	if len(n.Order) == 0 && n.Input.Mode() == connector.InsertOnly {
+		return connector.InsertOnly
+	}
+	return connector.Retract
+}
 
 // Mode implements Node.
 func (n *Sort) Mode() Mode { return connector.InsertOnly }
@@ -285,15 +290,16 @@ func (n *Union) Describe() string {
 }
 
 // Describe implements Node.
-func (n *Limit) Describe() string { return fmt.Sprintf("Limit(offset=[0], fetch=[%d])", n.N) }
+func (n *Limit) Describe() string {
+	if len(n.Order) > 0 {
+		return fmt.Sprintf("SortLimit(orderBy=[%s], offset=[0], fetch=[%d])", orderText(n.Input.Schema(), n.Order), n.N)
+	}
+	return fmt.Sprintf("Limit(offset=[0], fetch=[%d])", n.N)
+}
 
 // Describe implements Node.
 func (n *Sort) Describe() string {
-	s := "TemporalSort(orderBy=[" + orderText(n.Input.Schema(), n.Keys) + "]"
-	if n.N >= 0 {
-		s += fmt.Sprintf(", fetch=[%d]", n.N)
-	}
-	return s + ")"
+	return "TemporalSort(orderBy=[" + orderText(n.Input.Schema(), n.Keys) + "])"
 }
 
 // Describe implements Node.

@@ -270,21 +270,21 @@ type Union struct {
 	Items []Node
 }
 
-// Limit keeps the first N rows (global).
+// Limit keeps the first N rows (global), in arrival order or, with Order,
+// the N first by that order (a global Top-N that updates as rows arrive).
 type Limit struct {
 	base
 	Input Node
+	Order []SortKey
 	N     int64
 }
 
 // Sort orders rows by a leading ascending time attribute, emitting them as
-// the watermark passes (Flink's temporal sort), then keeps at most N when
-// N >= 0.
+// the watermark passes (Flink's temporal sort).
 type Sort struct {
 	base
 	Input Node
 	Keys  []SortKey
-	N     int64
 }
 
 // Sink writes a query's result into a table.

@@ -481,9 +481,12 @@ func (b *Binder) orderLimit(rel *relation, order []*ast.OrderItem, limit ast.Exp
 		}
 		keys = append(keys, SortKey{Col: c.Index, Desc: o.Desc, NullsFirst: nf})
 	}
+	if n >= 0 {
+		return &relation{node: &Limit{base: base{schema: rel.node.Schema()}, Input: rel.node, Order: keys, N: n}, sc: rel.sc}, nil
+	}
 	first := rel.node.Schema()[keys[0].Col].Type
 	if first.Attr != types.RowTime || keys[0].Desc {
 		return nil, errorf(order[0], "Sort on a non-time-attribute field is not supported.")
 	}
-	return &relation{node: &Sort{base: base{schema: rel.node.Schema()}, Input: rel.node, Keys: keys, N: n}, sc: rel.sc}, nil
+	return &relation{node: &Sort{base: base{schema: rel.node.Schema()}, Input: rel.node, Keys: keys}, sc: rel.sc}, nil
 }
