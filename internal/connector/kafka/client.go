@@ -15,6 +15,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 	"github.com/twmb/franz-go/pkg/sasl/plain"
 	"github.com/twmb/franz-go/pkg/sasl/scram"
 )
@@ -189,19 +190,70 @@ func clientOptions(props map[string]string) ([]kgo.Opt, error) {
 
 // ensureTopics creates the topics that do not exist yet, with the broker's
 // default partition count and replication factor, as a broker with
-// auto.create.topics.enable would on first use. It asks for the creation
-// directly rather than listing first: a listing of a missing topic would
-// sit in the client's metadata cache and hide the topic once created.
+// auto.create.topics.enable would on first use. A client not allowed to
+// create topics goes on: the topics may well exist.
 func ensureTopics(ctx context.Context, adm *kadm.Client, topics []string) error {
-	missing := topics
-	resp, err := adm.CreateTopics(ctx, -1, -1, nil, missing...)
+	resp, err := adm.CreateTopics(ctx, -1, -1, nil, topics...)
 	if err != nil {
 		return fmt.Errorf("creating topics: %w", err)
 	}
 	for _, r := range resp {
-		if r.Err != nil && !errors.Is(r.Err, kerr.TopicAlreadyExists) {
+		switch {
+		case r.Err == nil, errors.Is(r.Err, kerr.TopicAlreadyExists),
+			errors.Is(r.Err, kerr.TopicAuthorizationFailed), errors.Is(r.Err, kerr.ClusterAuthorizationFailed):
+		default:
 			return fmt.Errorf("creating topic '%s': %w", r.Topic, r.Err)
 		}
 	}
 	return nil
+}
+
+// metadataWait is how long a topic may take to appear in the brokers'
+// metadata after it was created.
+const metadataWait = 10 * time.Second
+
+// topicPartitions asks the cluster for the partitions of topics, bypassing
+// the client's metadata cache so that new partitions are seen at once.
+// Topics the brokers do not know yet are asked for again for a while.
+func topicPartitions(ctx context.Context, cl *kgo.Client, topics []string) (map[string][]int32, error) {
+	deadline := time.Now().Add(metadataWait)
+	for {
+		req := kmsg.NewPtrMetadataRequest()
+		for _, t := range topics {
+			rt := kmsg.NewMetadataRequestTopic()
+			rt.Topic = kmsg.StringPtr(t)
+			req.Topics = append(req.Topics, rt)
+		}
+		resp, err := req.RequestWith(ctx, cl)
+		if err != nil {
+			return nil, fmt.Errorf("listing partitions: %w", err)
+		}
+		out := map[string][]int32{}
+		retry := false
+		for _, t := range resp.Topics {
+			var name string
+			if t.Topic != nil {
+				name = *t.Topic
+			}
+			if err := kerr.ErrorForCode(t.ErrorCode); err != nil {
+				if errors.Is(err, kerr.UnknownTopicOrPartition) && time.Now().Before(deadline) {
+					retry = true
+					continue
+				}
+				return nil, fmt.Errorf("topic '%s': %w", name, err)
+			}
+			for _, p := range t.Partitions {
+				out[name] = append(out[name], p.Partition)
+			}
+			slices.Sort(out[name])
+		}
+		if !retry {
+			return out, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }

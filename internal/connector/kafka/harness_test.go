@@ -58,10 +58,21 @@ func createTopic(t *testing.T, c *devcluster.Cluster, topic string, partitions i
 // produce writes records synchronously with a plain client.
 func produce(t *testing.T, c *devcluster.Cluster, rs ...*kgo.Record) {
 	t.Helper()
-	cl := newClient(t, c, kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.AllowAutoTopicCreation())
-	if err := cl.ProduceSync(testContext(t), rs...).FirstErr(); err != nil {
+	if err := tryProduce(c, rs...); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// tryProduce is produce for goroutines other than the test's.
+func tryProduce(c *devcluster.Cluster, rs ...*kgo.Record) error {
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.BootstrapServers()), kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.AllowAutoTopicCreation())
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	return cl.ProduceSync(ctx, rs...).FirstErr()
 }
 
 func rec(topic string, partition int32, key, value string) *kgo.Record {

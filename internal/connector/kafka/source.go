@@ -159,7 +159,7 @@ func (s *sourceInstance) Run(ctx *runtime.SourceContext, out runtime.Emitter) er
 	if err := ensureTopics(ctx.Ctx, adm, s.cfg.topics); err != nil {
 		return s.errorf("%v", err)
 	}
-	owned, err := s.ownedPartitions(ctx.Ctx, adm)
+	owned, err := s.ownedPartitions(ctx.Ctx, cl)
 	if err != nil {
 		return err
 	}
@@ -230,18 +230,14 @@ func (s *sourceInstance) stop() {
 }
 
 // ownedPartitions lists the partitions this instance reads.
-func (s *sourceInstance) ownedPartitions(ctx context.Context, adm *kadm.Client) ([]topicPartition, error) {
-	details, err := adm.ListTopics(ctx, s.cfg.topics...)
+func (s *sourceInstance) ownedPartitions(ctx context.Context, cl *kgo.Client) ([]topicPartition, error) {
+	parts, err := topicPartitions(ctx, cl, s.cfg.topics)
 	if err != nil {
-		return nil, s.errorf("listing partitions: %v", err)
+		return nil, s.errorf("%v", err)
 	}
 	var owned []topicPartition
 	for ti, t := range s.cfg.topics {
-		d := details[t]
-		if d.Err != nil {
-			return nil, s.errorf("topic '%s': %v", t, d.Err)
-		}
-		for _, p := range d.Partitions.Numbers() {
+		for _, p := range parts[t] {
 			if (ti+int(p))%s.n == s.instance {
 				owned = append(owned, topicPartition{t, p})
 			}
@@ -326,7 +322,8 @@ func (s *sourceInstance) resolve(ctx context.Context, adm *kadm.Client, spec off
 	var committed kadm.OffsetResponses
 	if s.cfg.groupID != "" {
 		var err error
-		if committed, err = adm.FetchOffsets(ctx, s.cfg.groupID); err != nil {
+		// A group that never committed is not found: it has no offsets.
+		if committed, err = adm.FetchOffsets(ctx, s.cfg.groupID); err != nil && !errors.Is(err, kerr.GroupIDNotFound) {
 			return nil, s.errorf("fetching committed offsets of group '%s': %v", s.cfg.groupID, err)
 		}
 	}
@@ -382,7 +379,7 @@ func topicsOf(tps []topicPartition) []string {
 // discoverPartitions starts reading partitions added since the last look,
 // from their earliest offset, as Flink does for discovered partitions.
 func (s *sourceInstance) discoverPartitions(ctx context.Context, cl *kgo.Client, adm *kadm.Client) error {
-	owned, err := s.ownedPartitions(ctx, adm)
+	owned, err := s.ownedPartitions(ctx, cl)
 	if err != nil {
 		return err
 	}

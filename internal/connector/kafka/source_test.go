@@ -1,0 +1,419 @@
+package kafka
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/sluicesql/sluice/internal/catalog"
+	"github.com/sluicesql/sluice/internal/connector"
+	"github.com/sluicesql/sluice/internal/runtime"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// stamped returns a record with a timestamp in epoch milliseconds.
+func stamped(topic string, partition int32, ms int64, value string) *kgo.Record {
+	r := rec(topic, partition, "", value)
+	r.Timestamp = time.UnixMilli(ms)
+	return r
+}
+
+// numbered returns n JSON records {"id":i} for i = 0..n-1 with timestamps
+// (i+1) seconds after the epoch.
+func numbered(topic string, partition int32, n int) []*kgo.Record {
+	var rs []*kgo.Record
+	for i := range n {
+		rs = append(rs, stamped(topic, partition, int64(i+1)*1000, fmt.Sprintf(`{"id":%d}`, i)))
+	}
+	return rs
+}
+
+var idCols = []catalog.Column{column("id", types.BigIntType)}
+
+func ids(n ...int) []string {
+	var out []string
+	for _, i := range n {
+		out = append(out, fmt.Sprintf("+I[%d]", i))
+	}
+	return slices.Sorted(slices.Values(out))
+}
+
+func TestKeyValueAndMetadataColumns(t *testing.T) {
+	c := startCluster(t, 1)
+	cols := []catalog.Column{
+		column("k_id", types.BigIntType),
+		column("name", types.StringType),
+		metadata("topic", types.StringType, "", true),
+		metadata("part", types.IntType, "partition", true),
+		metadata("off", types.BigIntType, "offset", true),
+		metadata("ts", types.TimestampLTZType(3), "timestamp", false),
+		metadata("local_ts", types.TimestampType(3), "timestamp", true),
+		metadata("tt", types.StringType, "timestamp-type", true),
+		metadata("epoch", types.IntType, "leader-epoch", true),
+	}
+	tbl := table(cols, options(c, "people", "key.format", "json", "key.fields", "k_id", "key.fields-prefix", "k_",
+		"value.fields-include", "EXCEPT_KEY", "scan.bounded.mode", "latest-offset"))
+	r := rec("people", 0, `{"id":7}`, `{"name":"ann"}`)
+	r.Timestamp = time.Date(2024, 1, 2, 3, 4, 5, 678e6, time.UTC)
+	nokey := rec("people", 0, "", `{"name":"bob"}`)
+	nokey.Timestamp = r.Timestamp
+	produce(t, c, r, nokey)
+
+	shanghai, err := time.LoadLocation("Asia/Shanghai")
+	if err != nil {
+		t.Fatal(err)
+	}
+	job, coll, _ := runSource(t, tbl, connector.SourceSpec{Env: connector.Env{TimeZone: shanghai}}, 1)
+	if err := waitDone(t, job); err != nil {
+		t.Fatal(err)
+	}
+	// TIMESTAMP_LTZ prints in UTC here; TIMESTAMP is the wall-clock time
+	// in the session zone.
+	want := []string{
+		"+I[7, ann, people, 0, 0, 2024-01-02 03:04:05.678, 2024-01-02 11:04:05.678, CreateTime, 0]",
+		"+I[<NULL>, bob, people, 0, 1, 2024-01-02 03:04:05.678, 2024-01-02 11:04:05.678, CreateTime, 0]",
+	}
+	if got := coll.sorted(); !slices.Equal(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+}
+
+func TestValueWinsOverKeyWithAll(t *testing.T) {
+	c := startCluster(t, 1)
+	cols := []catalog.Column{column("id", types.BigIntType), column("name", types.StringType)}
+	tbl := table(cols, options(c, "kv", "key.format", "json", "key.fields", "id", "scan.bounded.mode", "latest-offset"))
+	produce(t, c, rec("kv", 0, `{"id":1}`, `{"id":2,"name":"x"}`))
+	job, coll, _ := runSource(t, tbl, connector.SourceSpec{}, 1)
+	if err := waitDone(t, job); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := coll.sorted(), []string{"+I[2, x]"}; !slices.Equal(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+}
+
+func TestNullValuesAreSkippedByJSON(t *testing.T) {
+	c := startCluster(t, 1)
+	produce(t, c, rec("n", 0, "", `{"id":1}`), &kgo.Record{Topic: "n"}, rec("n", 0, "", `{"id":2}`))
+	job, coll, _ := runSource(t, table(idCols, options(c, "n")), connector.SourceSpec{}, 1)
+	waitQuiet(t, job)
+	if got := coll.sorted(); !slices.Equal(got, ids(1, 2)) {
+		t.Fatalf("got %v", got)
+	}
+}
+
+func TestDecodeErrorStopsTheJob(t *testing.T) {
+	c := startCluster(t, 1)
+	produce(t, c, rec("ratings", 0, "", `{"id":1}`), rec("ratings", 0, "", `{"id":`))
+	job, _, _ := runSource(t, table(idCols, options(c, "ratings")), connector.SourceSpec{}, 1)
+	err := waitDone(t, job)
+	const want = "source: kafka source: cannot decode value of record at topic 'ratings' partition 0 offset 1: "
+	if err == nil || !strings.HasPrefix(err.Error(), want) || len(err.Error()) == len(want) {
+		t.Fatalf("got %v, want %q and a reason", err, want)
+	}
+}
+
+func TestStartupModes(t *testing.T) {
+	c := startCluster(t, 1)
+	produce(t, c, numbered("s", 0, 5)...)
+	adm := kadm.NewClient(newClient(t, c))
+	var committed kadm.Offsets
+	committed.AddOffset("s", 0, 3, -1)
+	if _, err := adm.CommitOffsets(testContext(t), "g", committed); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		opts []string
+		want []string
+	}{
+		{"earliest", nil, ids(0, 1, 2, 3, 4)},
+		{"timestamp", []string{"scan.startup.mode", "timestamp", "scan.startup.timestamp-millis", "3000"}, ids(2, 3, 4)},
+		{"timestamp after the end", []string{"scan.startup.mode", "timestamp", "scan.startup.timestamp-millis", "9000"}, nil},
+		{"specific", []string{"scan.startup.mode", "specific-offsets", "scan.startup.specific-offsets", "partition:0,offset:4"}, ids(4)},
+		{"group", []string{"scan.startup.mode", "group-offsets", "properties.group.id", "g"}, ids(3, 4)},
+		{"group without commits", []string{"scan.startup.mode", "group-offsets", "properties.group.id", "new", "properties.auto.offset.reset", "earliest"}, ids(0, 1, 2, 3, 4)},
+		{"latest", []string{"scan.startup.mode", "latest-offset"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := append([]string{"scan.bounded.mode", "latest-offset"}, tc.opts...)
+			job, coll, _ := runSource(t, table(idCols, options(c, "s", opts...)), connector.SourceSpec{}, 1)
+			if err := waitDone(t, job); err != nil {
+				t.Fatal(err)
+			}
+			if got := coll.sorted(); !slices.Equal(got, tc.want) {
+				t.Fatalf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+
+	t.Run("group without commits or reset", func(t *testing.T) {
+		job, _, _ := runSource(t, table(idCols, options(c, "s", "scan.startup.mode", "group-offsets", "properties.group.id", "other")), connector.SourceSpec{}, 1)
+		err := waitDone(t, job)
+		want := "source: kafka source: undefined offset with no reset policy for topic 's' partition 0: group 'other' has no committed offset; " +
+			"set 'properties.auto.offset.reset' to 'earliest' or 'latest'"
+		if err == nil || err.Error() != want {
+			t.Fatalf("got %v, want %q", err, want)
+		}
+	})
+
+	t.Run("latest reads new records", func(t *testing.T) {
+		job, coll, _ := runSource(t, table(idCols, options(c, "s", "scan.startup.mode", "latest-offset")), connector.SourceSpec{}, 1)
+		waitQuiet(t, job)
+		produce(t, c, rec("s", 0, "", `{"id":10}`))
+		waitQuiet(t, job)
+		if got := coll.sorted(); !slices.Equal(got, ids(10)) {
+			t.Fatalf("got %v", got)
+		}
+	})
+}
+
+func TestBoundedModes(t *testing.T) {
+	c := startCluster(t, 2)
+	produce(t, c, numbered("b", 0, 5)...)
+	produce(t, c, numbered("b", 1, 2)...)
+	adm := kadm.NewClient(newClient(t, c))
+	var committed kadm.Offsets
+	committed.AddOffset("b", 0, 2, -1)
+	committed.AddOffset("b", 1, 1, -1)
+	if _, err := adm.CommitOffsets(testContext(t), "g", committed); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		opts []string
+		want []string
+	}{
+		{"timestamp", []string{"scan.bounded.mode", "timestamp", "scan.bounded.timestamp-millis", "2000"}, ids(0, 0)},
+		{"specific", []string{"scan.bounded.mode", "specific-offsets", "scan.bounded.specific-offsets", "partition:0,offset:3"}, ids(0, 1, 2)},
+		{"group", []string{"scan.bounded.mode", "group-offsets", "properties.group.id", "g"}, ids(0, 0, 1)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			job, coll, src := runSource(t, table(idCols, options(c, "b", tc.opts...)), connector.SourceSpec{}, 1)
+			if !src.Bounded() {
+				t.Fatal("source should be bounded")
+			}
+			if err := waitDone(t, job); err != nil {
+				t.Fatal(err)
+			}
+			if got := coll.sorted(); !slices.Equal(got, tc.want) {
+				t.Fatalf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+
+	t.Run("latest offsets are fixed at start", func(t *testing.T) {
+		tbl := table(idCols, options(c, "b", "scan.bounded.mode", "latest-offset"))
+		var more sync.Once
+		// Records written once reading has begun are past the end.
+		spec := connector.SourceSpec{Complete: func(*types.Chunk) error {
+			var err error
+			more.Do(func() { err = tryProduce(c, rec("b", 0, "", `{"id":100}`), rec("b", 1, "", `{"id":101}`)) })
+			return err
+		}}
+		job, coll, _ := runSource(t, tbl, spec, 2)
+		if err := waitDone(t, job); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := coll.sorted(), ids(0, 0, 1, 1, 2, 3, 4); !slices.Equal(got, want) {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+		coll.mu.Lock()
+		defer coll.mu.Unlock()
+		if !coll.finished || coll.wms[len(coll.wms)-1] != runtime.MaxWatermark {
+			t.Fatalf("finished=%v watermarks=%v: a bounded source ends with the max watermark", coll.finished, coll.wms)
+		}
+	})
+}
+
+func TestInstancesSplitPartitions(t *testing.T) {
+	c := startCluster(t, 4)
+	cols := append(slices.Clone(idCols), metadata("part", types.IntType, "partition", true))
+	var rs []*kgo.Record
+	var want []string
+	for p := range int32(4) {
+		for i := range 3 {
+			rs = append(rs, rec("parts", p, "", fmt.Sprintf(`{"id":%d}`, int(p)*10+i)))
+			want = append(want, fmt.Sprintf("+I[%d, %d]", int(p)*10+i, p))
+		}
+	}
+	produce(t, c, rs...)
+	slices.Sort(want)
+	job, coll, _ := runSource(t, table(cols, options(c, "parts")), connector.SourceSpec{}, 3)
+	waitQuiet(t, job)
+	if got := coll.sorted(); !slices.Equal(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+
+	// Instance i reads the partitions p with p mod n = i.
+	src, err := factoryFor(t, table(cols, options(c, "parts"))).NewSource(table(cols, options(c, "parts")), connector.SourceSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := newClient(t, c)
+	for i, want := range [][]int32{{0, 3}, {1}, {2}} {
+		in, err := src.NewInstance(i, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		owned, err := in.(*sourceInstance).ownedPartitions(testContext(t), cl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int32
+		for _, tp := range owned {
+			got = append(got, tp.partition)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("instance %d reads %v, want %v", i, got, want)
+		}
+	}
+}
+
+func TestMultipleTopics(t *testing.T) {
+	c := startCluster(t, 1)
+	produce(t, c, rec("ta", 0, "", `{"id":1}`), rec("tb", 0, "", `{"id":2}`))
+	cols := append(slices.Clone(idCols), metadata("topic", types.StringType, "", true))
+	job, coll, src := runSource(t, table(cols, options(c, "ta;tb")), connector.SourceSpec{}, 2)
+	waitQuiet(t, job)
+	if got, want := coll.sorted(), []string{"+I[1, ta]", "+I[2, tb]"}; !slices.Equal(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	if src.Describe() != "topic=[ta, tb]" {
+		t.Fatalf("describe: %q", src.Describe())
+	}
+}
+
+// tsWatermark is a watermark strategy on the 'ts' column (the last one):
+// WATERMARK FOR ts AS ts.
+func tsWatermark(c *types.Chunk) (*types.Vector, error) { return c.Cols[len(c.Cols)-1], nil }
+
+var tsCols = append(slices.Clone(idCols), metadata("ts", types.TimestampLTZType(3), "timestamp", false))
+
+func ms(n int64) int64 { return n * int64(time.Millisecond) }
+
+// waitWatermark waits until coll has received wm.
+func waitWatermark(t *testing.T, coll *collector, wm int64) {
+	t.Helper()
+	waitFor(t, fmt.Sprintf("watermark %d", wm), func() (bool, error) {
+		return slices.Contains(coll.watermarks(), wm), nil
+	})
+}
+
+func TestWatermarksArePerPartition(t *testing.T) {
+	c := startCluster(t, 2)
+	produce(t, c, stamped("w", 0, 5000, `{"id":1}`), stamped("w", 1, 3000, `{"id":2}`))
+	spec := connector.SourceSpec{Env: connector.Env{WatermarkInterval: 10 * time.Millisecond}, Watermark: tsWatermark}
+
+	// One instance, two partitions: the minimum.
+	job, coll, _ := runSource(t, table(tsCols, options(c, "w")), spec, 1)
+	waitWatermark(t, coll, ms(3000))
+	waitQuiet(t, job)
+	produce(t, c, stamped("w", 1, 9000, `{"id":3}`))
+	waitWatermark(t, coll, ms(5000))
+	waitQuiet(t, job)
+	for _, wm := range coll.watermarks() {
+		if wm > ms(5000) {
+			t.Fatalf("watermarks %v pass partition 0", coll.watermarks())
+		}
+	}
+	job.Cancel()
+
+	// Three instances on two partitions: the third is idle and does not
+	// hold the watermark back.
+	job, coll, _ = runSource(t, table(tsCols, options(c, "w")), spec, 3)
+	waitWatermark(t, coll, ms(5000))
+	waitQuiet(t, job)
+}
+
+func TestIdlePartitionReleasesWatermark(t *testing.T) {
+	c := startCluster(t, 2)
+	produce(t, c, stamped("idle", 0, 5000, `{"id":1}`))
+	spec := connector.SourceSpec{
+		Env:       connector.Env{WatermarkInterval: 10 * time.Millisecond, IdleTimeout: 50 * time.Millisecond},
+		Watermark: tsWatermark,
+	}
+	_, coll, _ := runSource(t, table(tsCols, options(c, "idle")), spec, 1)
+	// Partition 0 keeps receiving data; partition 1 never does, and after
+	// the idle timeout it is left out.
+	waitFor(t, "watermark 5000", func() (bool, error) {
+		produce(t, c, stamped("idle", 0, 5000, `{"id":1}`))
+		return slices.Contains(coll.watermarks(), ms(5000)), nil
+	})
+}
+
+func TestCaughtUpWaitsForUnreadRecords(t *testing.T) {
+	c := startCluster(t, 1)
+	entered, release := make(chan struct{}), make(chan struct{})
+	first := true
+	spec := connector.SourceSpec{Complete: func(*types.Chunk) error {
+		if first {
+			first = false
+			close(entered)
+			<-release
+		}
+		return nil
+	}}
+	job, coll, _ := runSource(t, table(idCols, options(c, "cu")), spec, 1)
+	waitQuiet(t, job) // an empty topic: caught up
+	produce(t, c, rec("cu", 0, "", `{"id":1}`), rec("cu", 0, "", `{"id":2}`))
+	<-entered
+	// The records are fetched but not emitted yet.
+	if quiet, err := job.Quiet(testContext(t)); err != nil || quiet {
+		t.Fatalf("quiet=%v err=%v with unemitted records", quiet, err)
+	}
+	close(release)
+	waitQuiet(t, job)
+	if got := coll.sorted(); !slices.Equal(got, ids(1, 2)) {
+		t.Fatalf("got %v", got)
+	}
+}
+
+func TestPartitionDiscovery(t *testing.T) {
+	c := startCluster(t, 1)
+	produce(t, c, rec("grow", 0, "", `{"id":1}`))
+	tbl := table(idCols, options(c, "grow", "scan.topic-partition-discovery.interval", "20 ms"))
+	job, coll, _ := runSource(t, tbl, connector.SourceSpec{}, 2)
+	waitQuiet(t, job)
+	if _, err := kadm.NewClient(newClient(t, c)).CreatePartitions(testContext(t), 1, "grow"); err != nil {
+		t.Fatal(err)
+	}
+	produce(t, c, rec("grow", 1, "", `{"id":2}`))
+	waitFor(t, "the new partition's record", func() (bool, error) {
+		return slices.Equal(coll.sorted(), ids(1, 2)), job.Err()
+	})
+}
+
+func TestGroupOffsetsAreCommitted(t *testing.T) {
+	c := startCluster(t, 1)
+	produce(t, c, numbered("g", 0, 3)...)
+	tbl := table(idCols, options(c, "g", "properties.group.id", "readers"))
+	job, coll, _ := runSource(t, tbl, connector.SourceSpec{}, 1)
+	waitQuiet(t, job)
+	job.Cancel()
+	<-job.Done()
+	if got := coll.sorted(); !slices.Equal(got, ids(0, 1, 2)) {
+		t.Fatalf("got %v", got)
+	}
+	offsets, err := kadm.NewClient(newClient(t, c)).FetchOffsets(testContext(t), "readers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, ok := offsets.Lookup("g", 0); !ok || o.At != 3 {
+		t.Fatalf("committed %+v, want offset 3", o)
+	}
+
+	// The next run resumes after the committed offset.
+	produce(t, c, rec("g", 0, "", `{"id":3}`))
+	job, coll, _ = runSource(t, table(idCols, options(c, "g", "properties.group.id", "readers", "scan.startup.mode", "group-offsets")), connector.SourceSpec{}, 1)
+	waitQuiet(t, job)
+	if got := coll.sorted(); !slices.Equal(got, ids(3)) {
+		t.Fatalf("got %v", got)
+	}
+}
