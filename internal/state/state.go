@@ -4,9 +4,9 @@
 // each a map from an encoded key (see AppendKey) to a value of one Go type
 // with a Codec. Snapshot encodes every table of a backend to bytes and
 // Restore reads them back, so checkpoints and recovery work the same for
-// every operator. Values are written back with Put after every change,
-// which is what a backend that keeps values serialized needs; the memory
-// backend makes a Put of an existing key cheap.
+// every operator. The memory backend keeps values as they are: a value that
+// is a pointer may be updated in place without a Put, and a Put over an
+// existing key does not allocate.
 package state
 
 import (

@@ -96,7 +96,9 @@ func (g *GroupAggregate) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter
 			g.groups.Delete(g.key)
 			continue
 		}
-		g.groups.Put(g.key, grp)
+		if !ok {
+			g.groups.Put(g.key, grp) // existing groups are updated in place
+		}
 		g.next = g.agg.appendResults(g.next, grp.accs)
 		switch {
 		case !ok:

@@ -107,7 +107,7 @@ func ts(s string) int64 {
 func ms(n int64) int64 { return n * 1e6 }
 
 // aggCall binds a built-in aggregate over argument columns of ts.
-func aggCall(t *testing.T, name string, in []types.Type, args ...int) AggSpec {
+func aggCall(t testing.TB, name string, in []types.Type, args ...int) AggSpec {
 	t.Helper()
 	a, ok := fn.LookupAggregate(name)
 	if !ok {

@@ -31,6 +31,8 @@ type output struct {
 	types []types.Type
 	out   runtime.Emitter
 	c     *types.Chunk
+	// last is the length of the previous chunk, the capacity of the next.
+	last int
 }
 
 func newOutput(ts []types.Type) *output { return &output{types: ts} }
@@ -44,7 +46,7 @@ func (o *output) to(out runtime.Emitter) *output {
 // add appends one row; r is copied.
 func (o *output) add(k types.RowKind, r types.Row) {
 	if o.c == nil {
-		o.c = types.NewChunk(o.types, 64)
+		o.c = types.NewChunk(o.types, max(o.last, 16))
 	}
 	o.c.AppendRow(k, r)
 	if o.c.Len() >= types.ChunkSize {
@@ -56,6 +58,7 @@ func (o *output) add(k types.RowKind, r types.Row) {
 func (o *output) flush() {
 	if o.c != nil && o.c.Len() > 0 {
 		o.out.Emit(o.c)
+		o.last = o.c.Len()
 	}
 	o.c = nil
 }

@@ -201,9 +201,10 @@ type windowed[V any] struct {
 // windowKeys is the state of one window: a value per key, in order of the
 // keys' first arrival.
 type windowKeys[V any] struct {
-	span span
-	keys []string
-	vals map[string]V
+	span  span
+	index map[string]int // key -> position in keys and vals
+	keys  []string
+	vals  []V
 }
 
 func newWindowed[V any](st state.Backend, c clock, vc state.Codec[V]) *windowed[V] {
@@ -212,24 +213,24 @@ func newWindowed[V any](st state.Backend, c clock, vc state.Codec[V]) *windowed[
 			b = state.AppendVarint(b, w.span.start)
 			b = state.AppendVarint(b, w.span.end)
 			b = state.AppendUvarint(b, uint64(len(w.keys)))
-			for _, k := range w.keys {
+			for i, k := range w.keys {
 				b = state.AppendBytes(b, []byte(k))
-				b = state.AppendBytes(b, vc.Append(nil, w.vals[k]))
+				b = state.AppendBytes(b, vc.Append(nil, w.vals[i]))
 			}
 			return b
 		},
 		Decode: func(b []byte) (*windowKeys[V], error) {
 			r := state.NewReader(b)
-			w := &windowKeys[V]{span: span{r.Varint(), r.Varint()}, vals: map[string]V{}}
-			n := r.Uvarint()
-			for i := uint64(0); i < n && r.Err() == nil; i++ {
+			w := &windowKeys[V]{span: span{r.Varint(), r.Varint()}, index: map[string]int{}}
+			for n := r.Uvarint(); n > 0 && r.Err() == nil; n-- {
 				k := string(r.Bytes())
 				v, err := vc.Decode(r.Bytes())
 				if err != nil {
 					return nil, err
 				}
+				w.index[k] = len(w.keys)
 				w.keys = append(w.keys, k)
-				w.vals[k] = v
+				w.vals = append(w.vals, v)
 			}
 			return w, r.Done()
 		},
@@ -240,26 +241,32 @@ func newWindowed[V any](st state.Backend, c clock, vc state.Codec[V]) *windowed[
 // fired reports whether the window ending at end fired at watermark wm.
 func (w *windowed[V]) fired(end, wm int64) bool { return w.clock.windowTime(end) <= wm }
 
-// get returns the value of key in window s, creating the window if needed;
-// ok is false when the key has no value yet.
-func (w *windowed[V]) get(s span, key []byte) (win *windowKeys[V], v V, ok bool) {
+// get returns window s, creating it if needed, and the position of key in
+// it, or -1 when the key has no value yet. A window is one table entry
+// updated in place by put.
+func (w *windowed[V]) get(s span, key []byte) (*windowKeys[V], int) {
 	w.wkey = state.AppendVarint(w.wkey[:0], s.end)
 	win, found := w.table.Get(w.wkey)
 	if !found {
-		win = &windowKeys[V]{span: s, vals: map[string]V{}}
+		win = &windowKeys[V]{span: s, index: map[string]int{}}
+		w.table.Put(w.wkey, win)
 	}
-	v, ok = win.vals[string(key)]
-	return win, v, ok
+	if i, ok := win.index[string(key)]; ok {
+		return win, i
+	}
+	return win, -1
 }
 
-// put stores the value of key in window win.
-func (w *windowed[V]) put(win *windowKeys[V], key []byte, v V) {
-	if _, ok := win.vals[string(key)]; !ok {
+// put stores v as the value of key, at position i (-1 for a new key), in
+// window win.
+func (w *windowed[V]) put(win *windowKeys[V], i int, key []byte, v V) {
+	if i < 0 {
+		win.index[string(key)] = len(win.keys)
 		win.keys = append(win.keys, string(key))
+		win.vals = append(win.vals, v)
+	} else {
+		win.vals[i] = v
 	}
-	win.vals[string(key)] = v
-	w.wkey = state.AppendVarint(w.wkey[:0], win.span.end)
-	w.table.Put(w.wkey, win)
 }
 
 // fire removes the windows that fired at watermark wm and calls f for each,

@@ -111,14 +111,17 @@ func (a *WindowAggregate) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter)
 				continue
 			}
 			added = true
-			win, grp, ok := a.windows.get(s, a.key)
-			if !ok {
+			win, pos := a.windows.get(s, a.key)
+			var grp *group
+			if pos < 0 {
 				grp = &group{accs: a.agg.create()}
+			} else {
+				grp = win.vals[pos]
 			}
 			if err := a.agg.update(grp, c, i); err != nil {
 				return err
 			}
-			a.windows.put(win, a.key, grp)
+			a.windows.put(win, pos, a.key, grp)
 		}
 		if !added {
 			a.n.Add(1)
@@ -143,8 +146,8 @@ func (a *WindowAggregate) fire(wm int64, out runtime.Emitter) error {
 		})
 	}
 	return a.windows.fire(wm, func(win *windowKeys[*group]) error {
-		for _, key := range win.keys {
-			if err := a.emit(w, key, win.vals[key], win.span); err != nil {
+		for i, key := range win.keys {
+			if err := a.emit(w, key, win.vals[i], win.span); err != nil {
 				return err
 			}
 		}

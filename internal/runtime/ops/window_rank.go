@@ -155,8 +155,12 @@ func (r *WindowRank) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter) erro
 			continue
 		}
 		r.key = state.AppendChunkKey(r.key[:0], c, i, r.parts)
-		win, rows, _ := r.windows.get(span{end: ec.I64[i]}, r.key)
-		r.windows.put(win, r.key, r.combine(rows, c.Row(i)))
+		win, pos := r.windows.get(span{end: ec.I64[i]}, r.key)
+		var rows []types.Row
+		if pos >= 0 {
+			rows = win.vals[pos]
+		}
+		r.windows.put(win, pos, r.key, r.combine(rows, c.Row(i)))
 	}
 	return nil
 }
@@ -165,8 +169,7 @@ func (r *WindowRank) fire(wm int64, out runtime.Emitter) error {
 	w := r.out.to(out)
 	defer w.flush()
 	return r.windows.fire(wm, func(win *windowKeys[[]types.Row]) error {
-		for _, key := range win.keys {
-			rows := win.vals[key]
+		for _, rows := range win.vals {
 			for k := r.start; k <= min(r.end, len(rows)); k++ {
 				row := rows[k-1]
 				if r.number {

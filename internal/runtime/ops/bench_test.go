@@ -1,0 +1,119 @@
+package ops
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// discard is an Emitter that drops its input.
+type discard struct{}
+
+func (discard) Emit(*types.Chunk)   {}
+func (discard) EmitWatermark(int64) {}
+
+// benchChunks returns n chunks of (key STRING, v BIGINT, ts TIMESTAMP(3))
+// rows with keys keys distinct keys and times rising 1ms per row.
+func benchChunks(n, keys int) []*types.Chunk {
+	in := []types.Type{types.StringType, types.BigIntType, types.TimestampType(3)}
+	names := make([]string, keys)
+	for i := range names {
+		names[i] = fmt.Sprintf("key-%d", i)
+	}
+	cs := make([]*types.Chunk, n)
+	row := 0
+	for i := range cs {
+		c := types.NewChunk(in, types.ChunkSize)
+		for range types.ChunkSize {
+			c.AppendRow(types.Insert, types.Row{
+				types.StringValue(names[(row*7919)%keys]), types.IntValue(int64(row % 100)), types.IntValue(int64(row) * int64(time.Millisecond)),
+			})
+			row++
+		}
+		cs[i] = c
+	}
+	return cs
+}
+
+func reportRows(b *testing.B, rows int) {
+	b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
+}
+
+func BenchmarkGroupAggregate(b *testing.B) {
+	cs := benchChunks(64, 10_000)
+	in := cs[0].Types()
+	g, err := NewGroupAggregate(GroupAggregateConfig{
+		InputTypes: in, Keys: []int{0},
+		Aggs:                 []AggSpec{aggCall(b, "COUNT", in), aggCall(b, "SUM", in, 1)},
+		GenerateUpdateBefore: true,
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rows := 0
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		if err := g.ProcessChunk(0, cs[i%len(cs)], discard{}); err != nil {
+			b.Fatal(err)
+		}
+		rows += types.ChunkSize
+	}
+	reportRows(b, rows)
+}
+
+func BenchmarkWindowAggregate(b *testing.B) {
+	for _, w := range []Window{
+		{Kind: Tumble, Size: int64(time.Minute)},
+		{Kind: Hop, Size: int64(time.Minute), Slide: int64(10 * time.Second)},
+	} {
+		name := map[WindowKind]string{Tumble: "tumble", Hop: "hop6"}[w.Kind]
+		b.Run(name, func(b *testing.B) {
+			cs := benchChunks(64, 1_000)
+			in := cs[0].Types()
+			w.TimeCol = 2
+			a, err := NewWindowAggregate(WindowAggregateConfig{
+				InputTypes: in, Window: w, Keys: []int{0},
+				Aggs: []AggSpec{aggCall(b, "COUNT", in), aggCall(b, "SUM", in, 1)},
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+			rows := 0
+			shift := int64(0) // keeps time rising across rounds of the chunks
+			b.ResetTimer()
+			for i := 0; b.Loop(); i++ {
+				c := cs[i%len(cs)]
+				if i > 0 && i%len(cs) == 0 {
+					shift += int64(len(cs)*types.ChunkSize) * int64(time.Millisecond)
+				}
+				if shift != 0 {
+					c = shifted(c, shift)
+				}
+				if err := a.ProcessChunk(0, c, discard{}); err != nil {
+					b.Fatal(err)
+				}
+				last := c.Cols[2].I64[c.Len()-1]
+				if err := a.ProcessWatermark(last, discard{}); err != nil {
+					b.Fatal(err)
+				}
+				rows += types.ChunkSize
+			}
+			reportRows(b, rows)
+		})
+	}
+}
+
+// shifted returns c with its time column moved by d (the other columns
+// are shared).
+func shifted(c *types.Chunk, d int64) *types.Chunk {
+	out := &types.Chunk{Ops: c.Ops, Cols: append([]*types.Vector(nil), c.Cols...)}
+	tc := *c.Cols[2]
+	tc.I64 = make([]int64, len(tc.I64))
+	for i, t := range c.Cols[2].I64 {
+		tc.I64[i] = t + d
+	}
+	out.Cols[2] = &tc
+	return out
+}
