@@ -50,11 +50,7 @@ func (f avroFactory) New(cfg Config) (Codec, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &avroCodec{
-		avroRows: newAvroRows(cfg.Fields),
-		enc:      newDerivedEncoder(cfg.Fields, cols),
-		top:      top,
-	}, nil
+	return &avroCodec{enc: newDerivedEncoder(cfg.Fields, cols), top: top}, nil
 }
 
 // parseAvroSchema parses schema text on its own (named types do not leak
@@ -71,32 +67,19 @@ func parseAvroSchemaWith(text string, cache *avro.SchemaCache) (avro.Schema, err
 	return s, nil
 }
 
-// avroRows holds what the Avro codecs share: the fields and a scratch row
-// that a record is decoded into before it is appended, so that a bad record
-// appends nothing.
-type avroRows struct {
-	fields types.Schema
-	row    types.Row
-}
-
-func newAvroRows(fields types.Schema) avroRows {
-	return avroRows{fields: fields, row: make(types.Row, len(fields))}
-}
-
-// decodeBody decodes an Avro body with top and appends the row to cols.
-func (a *avroRows) decodeBody(top *avroTopLevel, body []byte, cols []*types.Vector) error {
+// decodeAvroBody decodes an Avro body with top straight into cols; a bad
+// record leaves cols as they were.
+func decodeAvroBody(top *avroTopLevel, body []byte, cols []*types.Vector) error {
+	n := height(cols)
 	r := avroReader{b: body}
-	if err := top.decode(&r, a.row); err != nil {
+	if err := top.decode(&r, cols); err != nil {
+		truncate(cols, n)
 		return fmt.Errorf("invalid Avro record: %w", err)
-	}
-	for i, col := range cols {
-		col.Append(a.row[i])
 	}
 	return nil
 }
 
 type avroCodec struct {
-	avroRows
 	enc *avroRowEncoder
 	top *avroTopLevel
 }
@@ -105,7 +88,7 @@ func (c *avroCodec) Decode(data []byte, cols []*types.Vector) error {
 	if data == nil {
 		return ErrNoRow
 	}
-	return c.decodeBody(c.top, data, cols)
+	return decodeAvroBody(c.top, data, cols)
 }
 
 func (c *avroCodec) Encode(dst []byte, row types.Row) ([]byte, error) {

@@ -315,7 +315,7 @@ type avroStep struct {
 	err      string      // opFail
 }
 
-// avroProgram decodes one writer record into a row.
+// avroProgram decodes one writer record into a row of columns.
 type avroProgram struct {
 	steps   []avroStep
 	missing []int // reader columns absent from the writer: NULL
@@ -457,8 +457,9 @@ func resolveValue(w avro.Schema, f types.Field, c avroColumn, col int) avroStep 
 	return avroStep{op: wireOp(base), col: col, t: f.Type, store: c}
 }
 
-// decode reads one message body into row.
-func (top *avroTopLevel) decode(r *avroReader, row types.Row) error {
+// decode reads one message body, appending a value to each column. On
+// error some columns may have grown; the caller truncates them.
+func (top *avroTopLevel) decode(r *avroReader, cols []*types.Vector) error {
 	p := top.record
 	if p == nil {
 		i, err := r.int()
@@ -473,17 +474,17 @@ func (top *avroTopLevel) decode(r *avroReader, row types.Row) error {
 		}
 	}
 	for i := range p.steps {
-		if err := p.steps[i].run(r, row); err != nil {
+		if err := p.steps[i].run(r, cols); err != nil {
 			return err
 		}
 	}
 	for _, i := range p.missing {
-		row[i] = types.NullValue
+		cols[i].AppendNull()
 	}
 	return nil
 }
 
-func (st *avroStep) run(r *avroReader, row types.Row) error {
+func (st *avroStep) run(r *avroReader, cols []*types.Vector) error {
 	var v types.Value
 	switch st.op {
 	case opNull:
@@ -538,14 +539,14 @@ func (st *avroStep) run(r *avroReader, row types.Row) error {
 		if i < 0 || int(i) >= len(st.branches) {
 			return fmt.Errorf("union index %d out of range", i)
 		}
-		return st.branches[i].run(r, row)
+		return st.branches[i].run(r, cols)
 	case opSkip:
 		return r.skip(st.skip, 0)
 	case opFail:
 		return errors.New(st.err)
 	}
 	if st.col >= 0 {
-		row[st.col] = v
+		cols[st.col].Append(v)
 	}
 	return nil
 }

@@ -95,7 +95,7 @@ func (f confluentFactory) New(cfg Config) (Codec, error) {
 		}
 	}
 	return &confluentCodec{
-		avroRows:      newAvroRows(cfg.Fields),
+		fields:        cfg.Fields,
 		cols:          cols,
 		schemaText:    text,
 		enc:           enc,
@@ -242,7 +242,7 @@ func sameAvroType(s avro.Schema, c avroColumn) bool {
 }
 
 type confluentCodec struct {
-	avroRows
+	fields        types.Schema
 	cols          []avroColumn
 	schemaText    string
 	enc           *avroRowEncoder
@@ -300,7 +300,7 @@ func (c *confluentCodec) Decode(data []byte, cols []*types.Vector) error {
 	if err != nil {
 		return err
 	}
-	return c.decodeBody(top, data[confluentHeaderSize:], cols)
+	return decodeAvroBody(top, data[confluentHeaderSize:], cols)
 }
 
 // reader returns the compiled reader for writer schema id, fetching the

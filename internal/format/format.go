@@ -150,6 +150,25 @@ func Extract(all map[string]string, sidePrefix, name string) map[string]string {
 	return out
 }
 
+// height returns the number of values in the columns (0 without columns).
+func height(cols []*types.Vector) int {
+	if len(cols) == 0 {
+		return 0
+	}
+	return cols[0].Len()
+}
+
+// truncate cuts every column back to n values: decoders append straight
+// into the columns and undo a partly decoded row with it.
+func truncate(cols []*types.Vector, n int) {
+	for _, c := range cols {
+		c.Nulls = c.Nulls[:min(n, len(c.Nulls))]
+		c.I64 = c.I64[:min(n, len(c.I64))]
+		c.F64 = c.F64[:min(n, len(c.F64))]
+		c.Str = c.Str[:min(n, len(c.Str))]
+	}
+}
+
 // options gives typed, validated access to a Config's options.
 type options struct {
 	format string

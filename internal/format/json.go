@@ -84,7 +84,6 @@ func (f jsonFactory) New(cfg Config) (Codec, error) {
 		c.names = append(c.names, string(append(name, ':')))
 	}
 	c.spans = make([]jsonSpan, len(cfg.Fields))
-	c.row = make(types.Row, len(cfg.Fields))
 	return c, nil
 }
 
@@ -112,7 +111,6 @@ type jsonCodec struct {
 
 	scan  jsonScanner
 	spans []jsonSpan
-	row   types.Row
 }
 
 func (c *jsonCodec) Encode(dst []byte, row types.Row) ([]byte, error) {

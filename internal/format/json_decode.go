@@ -323,26 +323,26 @@ func (c *jsonCodec) Decode(data []byte, cols []*types.Vector) error {
 		}
 		return err
 	}
+	n := height(cols)
 	for i, f := range c.fields {
 		sp := c.spans[i]
 		if sp.kind == 0 {
 			if c.failOnMissing {
+				truncate(cols, n)
 				return fmt.Errorf("could not find field with name '%s'", f.Name)
 			}
-			c.row[i] = types.NullValue
+			cols[i].AppendNull()
 			continue
 		}
 		v, err := c.convert(data, f.Type, sp)
 		if err != nil {
 			if !c.ignoreErrors {
+				truncate(cols, n)
 				return fmt.Errorf("field '%s' (%s): %w", f.Name, f.Type, err)
 			}
 			v = types.NullValue
 		}
-		c.row[i] = v
-	}
-	for i, col := range cols {
-		col.Append(c.row[i])
+		cols[i].Append(v)
 	}
 	return nil
 }

@@ -67,3 +67,47 @@ func TestRawRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeErrorKeepsColumns checks that a bad message leaves columns that
+// already hold rows as they were.
+func TestDecodeErrorKeepsColumns(t *testing.T) {
+	reg := srfake.New()
+	defer reg.Close()
+	for _, tc := range []struct {
+		name string
+		opts map[string]string
+		bad  func(good []byte) []byte
+	}{
+		{"json", nil, func([]byte) []byte { return []byte(`{"b":true,"s":"x","ts":"nope"}`) }},
+		{"avro", nil, func(good []byte) []byte { return good[:len(good)-2] }},
+		{"avro-confluent", map[string]string{"url": reg.URL()}, func(good []byte) []byte { return good[:len(good)-2] }},
+	} {
+		c := newCodec(t, tc.name, allTypesSchema, tc.opts)
+		good := mustEncode(t, c, allTypesRow)
+		cols := vectors(allTypesSchema)
+		if err := c.Decode(good, cols); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Decode(tc.bad(good), cols); err == nil {
+			t.Fatalf("%s: bad message decoded", tc.name)
+		}
+		for i, col := range cols {
+			if col.Len() != 1 || len(col.I64)+len(col.F64)+len(col.Str) != 1 {
+				t.Errorf("%s: column %d holds %d values after a failed decode", tc.name, i, col.Len())
+			}
+		}
+	}
+}
+
+func TestNoFields(t *testing.T) {
+	for _, name := range []string{"json", "avro"} {
+		c := newCodec(t, name, nil, nil)
+		data := mustEncode(t, c, nil)
+		if data == nil {
+			t.Errorf("%s: an empty row encoded as a Kafka null", name)
+		}
+		if err := c.Decode(data, nil); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
