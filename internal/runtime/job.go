@@ -128,7 +128,12 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 					return nil, fmt.Errorf("stage %s: single exchange needs parallelism 1", s.Name)
 				}
 			}
+			// A forward input has one sender per instance; the others
+			// receive from every upstream instance.
 			senders[i][n] = up.Parallelism
+			if in.Exchange == Forward {
+				senders[i][n] = 1
+			}
 			outputs[in.Stage] = append(outputs[in.Stage], &edge{input: n, exchange: in.Exchange, keys: in.Keys, inboxes: inboxes[i]})
 		}
 	}
@@ -353,7 +358,7 @@ func (e *emitter) Emit(c *types.Chunk) {
 	for _, ed := range e.edges {
 		switch ed.exchange {
 		case Forward:
-			e.send(ed.inboxes[e.instance], envelope{kind: msgChunk, input: ed.input, sender: e.instance, chunk: c})
+			e.send(ed.inboxes[e.instance], envelope{kind: msgChunk, input: ed.input, sender: 0, chunk: c})
 		case Single:
 			e.send(ed.inboxes[0], envelope{kind: msgChunk, input: ed.input, sender: e.instance, chunk: c})
 		case Hash:
@@ -399,11 +404,12 @@ func (e *emitter) idle() { e.broadcast(envelope{kind: msgIdle}) }
 func (e *emitter) end() { e.broadcast(envelope{kind: msgEnd}) }
 
 func (e *emitter) broadcast(env envelope) {
-	env.sender = e.instance
 	for _, ed := range e.edges {
 		env.input = ed.input
+		env.sender = e.instance
 		switch ed.exchange {
 		case Forward:
+			env.sender = 0 // the only sender of that instance's input
 			e.send(ed.inboxes[e.instance], env)
 		case Single:
 			e.send(ed.inboxes[0], env)

@@ -105,7 +105,7 @@ func (d *Deduplicate) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter) e
 		default:
 			prev, ok := d.last.rows.Get(d.key)
 			row := c.Row(i)
-			if !ok || d.keep(prev, row) {
+			if !ok || shouldKeep(d.cfg.KeepLast, prev[d.cfg.TimeCol].I, row[d.cfg.TimeCol].I) {
 				d.last.replace(w, d.key, prev, ok, row)
 			}
 		}
@@ -113,11 +113,12 @@ func (d *Deduplicate) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter) e
 	return nil
 }
 
-// keep reports whether row replaces prev on event time.
-func (d *Deduplicate) keep(prev, row types.Row) bool {
-	p, r := prev[d.cfg.TimeCol].I, row[d.cfg.TimeCol].I
-	if d.cfg.KeepLast {
-		return p <= r
+// shouldKeep reports whether a row at time t replaces the kept row at time
+// prev (DeduplicateFunctionHelper.shouldKeepCurrentRow): keep-last on a time
+// at least as late, keep-first on a strictly earlier time.
+func shouldKeep(keepLast bool, prev, t int64) bool {
+	if keepLast {
+		return prev <= t
 	}
-	return r < p
+	return t < prev
 }

@@ -72,14 +72,6 @@ func keyTypes(ts []types.Type, cols []int) []types.Type {
 	return out
 }
 
-// appendCols appends the values of columns cols of r to dst.
-func appendCols(dst, r types.Row, cols []int) types.Row {
-	for _, c := range cols {
-		dst = append(dst, r[c])
-	}
-	return dst
-}
-
 // checkCols reports a column index outside a row of width n.
 func checkCols(what string, cols []int, n int) error {
 	for _, c := range cols {

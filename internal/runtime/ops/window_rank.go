@@ -113,8 +113,7 @@ func NewWindowDeduplicate(cfg WindowDeduplicateConfig) (*WindowRank, error) {
 		if len(rows) == 0 {
 			return []types.Row{row}
 		}
-		prev, t := rows[0][tc].I, row[tc].I
-		if cfg.KeepLast && prev <= t || !cfg.KeepLast && t < prev {
+		if shouldKeep(cfg.KeepLast, rows[0][tc].I, row[tc].I) {
 			rows[0] = row
 		}
 		return rows
