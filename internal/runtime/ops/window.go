@@ -116,15 +116,12 @@ func (c clock) local(t int64) int64 {
 
 // instant returns the instant of wall-clock time t (toEpochMillsForTimer).
 func (c clock) instant(t int64) int64 {
-	if c.zone == nil || t == maxTime {
+	if c.zone == nil {
 		return t
 	}
 	u := time.Unix(0, t).UTC()
 	return time.Date(u.Year(), u.Month(), u.Day(), u.Hour(), u.Minute(), u.Second(), u.Nanosecond(), c.zone).UnixNano()
 }
-
-// maxTime is the largest timestamp (and the final watermark).
-const maxTime = int64(^uint64(0) >> 1)
 
 // windowTime returns a window's window_time, the instant of its last
 // millisecond; the window fires when the watermark reaches it.
@@ -182,11 +179,11 @@ func (c clock) appendWindow(r types.Row, s span) types.Row {
 	return append(r, types.IntValue(s.start), types.IntValue(s.end), types.IntValue(c.windowTime(s.end)))
 }
 
-// counter is a metric read from other goroutines.
+// counter counts dropped rows; it may be read from other goroutines.
 type counter struct{ n atomic.Int64 }
 
-// Dropped returns the number of rows dropped for being late (their window
-// had fired when they arrived) or for having a NULL time.
+// Dropped returns the number of input rows dropped as late, or for a NULL
+// time, as the operator's documentation describes.
 func (c *counter) Dropped() int64 { return c.n.Load() }
 
 // windowed holds values of type V per window and key, and fires whole
