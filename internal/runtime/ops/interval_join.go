@@ -95,18 +95,18 @@ func NewIntervalJoin(cfg IntervalJoinConfig) (*IntervalJoin, error) {
 		wm:        runtime.MinWatermark,
 	}
 	j.cleanUp = (j.leftSize + j.rightSize) / 2
-	lc, rc := cachedRowsCodec(cfg.LeftTypes), cachedRowsCodec(cfg.RightTypes)
+	lt, rt := cfg.LeftTypes, cfg.RightTypes
 	j.keys = state.NewTable(j.st, "keys", state.Codec[*intervalKey]{
 		Append: func(b []byte, k *intervalKey) []byte {
 			b = state.AppendVarint(b, k.leftTimer)
 			b = state.AppendVarint(b, k.rightTimer)
-			return rc.Append(lc.Append(b, k.left), k.right)
+			return appendCachedRows(appendCachedRows(b, lt, k.left), rt, k.right)
 		},
 		Decode: func(b []byte) (*intervalKey, error) {
 			r := state.NewReader(b)
 			k := &intervalKey{leftTimer: r.Varint(), rightTimer: r.Varint()}
-			k.left = lc.read(r)
-			k.right = rc.read(r)
+			k.left = readCachedRows(r, lt)
+			k.right = readCachedRows(r, rt)
 			return k, r.Done()
 		},
 	})
@@ -331,10 +331,8 @@ func (j *IntervalJoin) expire(w *output, cache *[]cachedRow, exp int64, left boo
 	return earliest + size + j.cleanUp + 1
 }
 
-// cachedRowsCodec encodes a cache of rows of types ts.
-type cachedRowsCodec []types.Type
-
-func (ts cachedRowsCodec) Append(b []byte, rows []cachedRow) []byte {
+// appendCachedRows appends a cache of rows of types ts.
+func appendCachedRows(b []byte, ts []types.Type, rows []cachedRow) []byte {
 	b = state.AppendUvarint(b, uint64(len(rows)))
 	for _, c := range rows {
 		b = state.AppendVarint(b, c.time)
@@ -348,7 +346,8 @@ func (ts cachedRowsCodec) Append(b []byte, rows []cachedRow) []byte {
 	return b
 }
 
-func (ts cachedRowsCodec) read(r *state.Reader) []cachedRow {
+// readCachedRows reads a cache written by appendCachedRows.
+func readCachedRows(r *state.Reader, ts []types.Type) []cachedRow {
 	var rows []cachedRow
 	for n := r.Uvarint(); n > 0 && r.Err() == nil; n-- {
 		c := cachedRow{time: r.Varint(), emitted: r.Uvarint() == 1}

@@ -289,3 +289,15 @@ func TestWindowRankAndDeduplicate(t *testing.T) {
 		"+I[2023-07-09 01:00:00.000, 2023-07-09 02:00:00.000, e, 3, 1]",
 		"WM 9223372036854775807")
 }
+
+func TestWindowAggregateRetractedKeyEmitsNothing(t *testing.T) {
+	a, r := newRatingsAgg(t, Window{Kind: Tumble, Size: int64(time.Hour)}), &recorder{}
+	feed(t, a, r, chunk(ratingTypes,
+		ins("x", 1.0, ts("2023-07-09 00:10:00")),
+		ins("y", 2.0, ts("2023-07-09 00:20:00")),
+		del("x", 1.0, ts("2023-07-09 00:10:00")),
+	))
+	expect(t, finish(t, a, r),
+		"+I[y, 1, 2.0, 2023-07-09 00:00:00.000, 2023-07-09 01:00:00.000, 2023-07-09 00:59:59.999]",
+		"WM 9223372036854775807")
+}
