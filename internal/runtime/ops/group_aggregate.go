@@ -89,7 +89,7 @@ func (g *GroupAggregate) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter
 		if err := g.agg.update(grp, c, i); err != nil {
 			return err
 		}
-		if grp.count <= 0 {
+		if grp.count == 0 {
 			if ok {
 				w.add(types.Delete, g.prev)
 			}
