@@ -111,6 +111,7 @@ type jsonCodec struct {
 
 	scan  jsonScanner
 	spans []jsonSpan
+	next  int // the field the next member is expected to name
 }
 
 func (c *jsonCodec) Encode(dst []byte, row types.Row) ([]byte, error) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/sluicesql/sluice/internal/types"
 )
@@ -176,6 +177,15 @@ func (s *jsonScanner) number() (jsonSpan, error) {
 	return sp, nil
 }
 
+// jsonPlain marks the bytes a string holds as they are: ASCII other than
+// control characters, the quote and the backslash.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // str scans a string: escapes must be valid, control characters escaped and
 // the text valid UTF-8 (Jackson rejects all three).
 func (s *jsonScanner) str() (jsonSpan, error) {
@@ -183,6 +193,10 @@ func (s *jsonScanner) str() (jsonSpan, error) {
 	sp := jsonSpan{kind: jsonString, start: s.pos}
 	for s.pos < len(s.data) {
 		c := s.data[s.pos]
+		if jsonPlain[c] {
+			s.pos++
+			continue
+		}
 		switch {
 		case c == '"':
 			sp.end = s.pos
@@ -207,8 +221,6 @@ func (s *jsonScanner) str() (jsonSpan, error) {
 			}
 		case c < 0x20:
 			return sp, s.fail("unescaped control character in string")
-		case c < 0x80:
-			s.pos++
 		default:
 			r, n := utf8.DecodeRune(s.data[s.pos:])
 			if r == utf8.RuneError && n <= 1 {
@@ -350,6 +362,7 @@ func (c *jsonCodec) Decode(data []byte, cols []*types.Vector) error {
 // parse scans the message and records the span of each field's value.
 func (c *jsonCodec) parse(data []byte) error {
 	clear(c.spans)
+	c.next = 0
 	s := &c.scan
 	s.data, s.pos = data, 0
 	s.ws()
@@ -379,13 +392,7 @@ func (c *jsonCodec) parse(data []byte) error {
 		if err != nil {
 			return err
 		}
-		var idx int
-		var known bool
-		if ksp.escaped {
-			idx, known = c.index[unescapeJSON(data[ksp.start:ksp.end])]
-		} else {
-			idx, known = c.index[string(data[ksp.start:ksp.end])]
-		}
+		idx, known := c.field(data, ksp)
 		s.ws()
 		if s.pos >= len(data) || data[s.pos] != ':' {
 			return s.unexpected()
@@ -413,6 +420,26 @@ func (c *jsonCodec) parse(data []byte) error {
 			return s.unexpected()
 		}
 	}
+}
+
+// field returns the index of the field a member name names. Members
+// usually come in field order, so the field after the last one found is
+// tried before the map.
+func (c *jsonCodec) field(data []byte, key jsonSpan) (int, bool) {
+	name := data[key.start:key.end]
+	if key.escaped {
+		i, ok := c.index[unescapeJSON(name)]
+		return i, ok
+	}
+	if c.next < len(c.fields) && string(name) == c.fields[c.next].Name {
+		c.next++
+		return c.next - 1, true
+	}
+	i, ok := c.index[string(name)]
+	if ok {
+		c.next = i + 1
+	}
+	return i, ok
 }
 
 // unescapeJSON decodes the body of a JSON string that has escapes. A lone
@@ -476,6 +503,25 @@ func text(data []byte, sp jsonSpan) string {
 		return unescapeJSON(data[sp.start:sp.end])
 	}
 	return string(data[sp.start:sp.end])
+}
+
+// scratchText is asText for text that is parsed and dropped: an unescaped
+// string is returned without copying, so the result must not outlive the
+// message.
+func (c *jsonCodec) scratchText(data []byte, sp jsonSpan) string {
+	if sp.kind == jsonString && !sp.escaped {
+		return scratch(data[sp.start:sp.end])
+	}
+	return c.asText(data, sp)
+}
+
+// scratch returns b as a string without copying; the string must not be
+// kept beyond the message.
+func scratch(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }
 
 // asText is JsonNode.asText() for a non-null value: a string's text, a
@@ -558,7 +604,7 @@ func (c *jsonCodec) convert(data []byte, t types.Type, sp jsonSpan) (types.Value
 		case jsonTrue:
 			return types.BoolValue(true), nil
 		case jsonString:
-			s := javaTrim(text(data, sp))
+			s := javaTrim(c.scratchText(data, sp))
 			return types.BoolValue(len(s) == 4 && (s[0]|0x20) == 't' && (s[1]|0x20) == 'r' && (s[2]|0x20) == 'u' && (s[3]|0x20) == 'e'), nil
 		}
 		return types.BoolValue(false), nil
@@ -599,16 +645,16 @@ func (c *jsonCodec) convert(data []byte, t types.Type, sp jsonSpan) (types.Value
 			f, _ := strconv.ParseFloat(string(raw), bits)
 			return types.FloatValue(f), nil
 		}
-		s := javaTrim(c.asText(data, sp))
+		s := javaTrim(c.scratchText(data, sp))
 		f, err := parseJavaDouble(s, bits)
 		if err != nil {
 			return types.Value{}, fmt.Errorf("%q: %w", s, errNotANumber)
 		}
 		return types.FloatValue(f), nil
 	case types.Decimal:
-		s := string(raw)
+		s := scratch(raw)
 		if sp.kind != jsonNumber {
-			s = c.asText(data, sp)
+			s = c.scratchText(data, sp)
 		}
 		u, ok, err := parseDecimal(s, t.Precision, t.Scale)
 		if err != nil {
@@ -637,7 +683,7 @@ func (c *jsonCodec) convert(data []byte, t types.Type, sp jsonSpan) (types.Value
 		return types.StringValue(string(b)), nil
 	}
 	// Dates and times parse asText().
-	s := c.asText(data, sp)
+	s := c.scratchText(data, sp)
 	var n int64
 	var err error
 	switch t.Kind {
@@ -659,7 +705,7 @@ func (c *jsonCodec) convert(data []byte, t types.Type, sp jsonSpan) (types.Value
 
 // parseIntText parses asText().trim() as a Java integer of the given size.
 func (c *jsonCodec) parseIntText(data []byte, sp jsonSpan, bits int) (types.Value, error) {
-	s := javaTrim(c.asText(data, sp))
+	s := javaTrim(c.scratchText(data, sp))
 	i, err := parseJavaInt(s, bits)
 	if err != nil {
 		return types.Value{}, fmt.Errorf("%q: %w", s, errNotANumber)
