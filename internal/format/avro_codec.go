@@ -235,13 +235,13 @@ func (e *avroRowEncoder) appendRecord(dst []byte, row types.Row) ([]byte, error)
 		} else if v.Null && f.store.base != avroNull {
 			return nil, fmt.Errorf("column '%s' is NOT NULL but the row holds NULL", e.fields[f.col].Name)
 		}
-		dst = appendAvroValue(dst, e.fields[f.col].Type, f.store, v)
+		dst = appendAvroValue(dst, f.store, v)
 	}
 	return dst, nil
 }
 
-// appendAvroValue writes a non-null value of type t stored as c.
-func appendAvroValue(dst []byte, t types.Type, c avroColumn, v types.Value) []byte {
+// appendAvroValue writes a non-null value stored as c.
+func appendAvroValue(dst []byte, c avroColumn, v types.Value) []byte {
 	switch c.base {
 	case avroBoolean:
 		if v.I != 0 {
@@ -281,11 +281,16 @@ func appendAvroValue(dst []byte, t types.Type, c avroColumn, v types.Value) []by
 func unscaledBytes(dst []byte, u int64) []byte {
 	var full [8]byte
 	binary.BigEndian.PutUint64(full[:], uint64(u))
-	b := full[:]
+	return append(dst, trimSignBytes(full[:])...)
+}
+
+// trimSignBytes drops leading bytes of a two's complement number that only
+// repeat the sign.
+func trimSignBytes(b []byte) []byte {
 	for len(b) > 1 && (b[0] == 0 && b[1]&0x80 == 0 || b[0] == 0xff && b[1]&0x80 != 0) {
 		b = b[1:]
 	}
-	return append(dst, b...)
+	return b
 }
 
 // avroOp is what a decoding step reads from the wire.
@@ -588,9 +593,7 @@ func decimalFromBytes(b []byte, precision int) (types.Value, error) {
 	if len(b) == 0 {
 		return types.Value{}, errors.New("decimal: zero length BigInteger")
 	}
-	for len(b) > 1 && (b[0] == 0 && b[1]&0x80 == 0 || b[0] == 0xff && b[1]&0x80 != 0) {
-		b = b[1:]
-	}
+	b = trimSignBytes(b)
 	if len(b) > 8 {
 		return types.NullValue, nil
 	}
