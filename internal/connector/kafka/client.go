@@ -76,8 +76,7 @@ var propertyMappers = map[string]func(v string, props map[string]string) ([]kgo.
 		}
 		return nil, errors.New("expected true or false")
 	},
-	"linger.ms":           millisOption(kgo.ProducerLinger),
-	"delivery.timeout.ms": millisOption(kgo.RecordDeliveryTimeout),
+	"linger.ms": millisOption(kgo.ProducerLinger),
 	"compression.type": func(v string, _ map[string]string) ([]kgo.Opt, error) {
 		codecs := map[string]kgo.CompressionCodec{
 			"none": kgo.NoCompression(), "gzip": kgo.GzipCompression(), "snappy": kgo.SnappyCompression(),
@@ -115,7 +114,7 @@ func validateOneOf(allowed ...string) func(string, map[string]string) ([]kgo.Opt
 	}
 }
 
-func millisOption[O kgo.Opt](opt func(time.Duration) O) func(string, map[string]string) ([]kgo.Opt, error) {
+func millisOption(opt func(time.Duration) kgo.ProducerOpt) func(string, map[string]string) ([]kgo.Opt, error) {
 	return func(v string, _ map[string]string) ([]kgo.Opt, error) {
 		ms, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || ms < 0 {
@@ -171,9 +170,7 @@ func clientOptions(props map[string]string) ([]kgo.Opt, error) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	// Kafka's default delivery.timeout.ms: a record that cannot be written
-	// in two minutes fails the job instead of blocking it forever.
-	opts := []kgo.Opt{kgo.RecordDeliveryTimeout(2 * time.Minute)}
+	var opts []kgo.Opt
 	for _, k := range keys {
 		mapper, ok := propertyMappers[k]
 		if !ok {

@@ -18,6 +18,9 @@ import (
 	"github.com/sluicesql/sluice/internal/types"
 )
 
+// deliveryTimeout bounds the time a record may take to be written.
+const deliveryTimeout = 2 * time.Minute
+
 // sinkTarget is a table being written. Its input rows hold the table's
 // persisted columns: the physical columns and the non-virtual metadata
 // columns, in declaration order (Flink's consumed row type); computed and
@@ -109,6 +112,13 @@ func (s *sinkInstance) errorf(f string, args ...any) error {
 func (s *sinkInstance) Open(ctx *runtime.Context) error {
 	opts := slices.Clone(s.cfg.clientOpts)
 	opts = append(opts, kgo.DefaultProduceTopic(s.cfg.topics[0]))
+	if s.tsCol < 0 {
+		// Kafka's default delivery.timeout.ms: a record that cannot be
+		// written in two minutes fails the job instead of blocking it.
+		// franz-go measures it from the record's timestamp, so it cannot
+		// apply when rows set the timestamp.
+		opts = append(opts, kgo.RecordDeliveryTimeout(deliveryTimeout))
+	}
 	switch s.cfg.partitioner {
 	case partitionFixed:
 		opts = append(opts, kgo.RecordPartitioner(fixedPartitioner(s.instance)))
