@@ -453,6 +453,17 @@ func (s *Stream) Drain() []Change {
 	return changes
 }
 
+// Ended reports whether the query reached the end of its input (bounded
+// sources, LIMIT) and every row has been delivered.
+func (s *Stream) Ended() bool {
+	select {
+	case <-s.run.Done():
+		return s.run.Err() == nil && s.out.Finished()
+	default:
+		return false
+	}
+}
+
 // Err returns the query's failure, if it failed.
 func (s *Stream) Err() error { return s.run.Err() }
 

@@ -150,6 +150,13 @@ func RunOn(cluster *devcluster.Cluster, script string, opts Options) (string, er
 	}
 	var stream *sluice.Stream
 	for i, st := range stmts {
+		if _, isQuery := st.(*ast.QueryStatement); isQuery {
+			// A query sees what the statements before it wrote, as a test
+			// that awaits each INSERT does.
+			if err := e.WaitQuiet(ctx); err != nil {
+				return "", err
+			}
+		}
 		res, err := e.ExecuteStatement(ctx, st, script)
 		if err != nil {
 			return "", err
@@ -172,13 +179,19 @@ func RunOn(cluster *devcluster.Cluster, script string, opts Options) (string, er
 	if err := p.Header(); err != nil {
 		return "", err
 	}
-	for _, c := range stream.Drain() {
+	changes := stream.Drain()
+	for _, c := range changes {
 		if err := p.Row(c.Kind, c.Row); err != nil {
 			return "", err
 		}
 	}
 	if err := stream.Err(); err != nil {
 		return "", err
+	}
+	if stream.Ended() {
+		if err := p.Footer(len(changes)); err != nil {
+			return "", err
+		}
 	}
 	return out.String(), nil
 }

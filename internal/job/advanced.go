@@ -2,6 +2,7 @@ package job
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/sluicesql/sluice/internal/connector"
 	"github.com/sluicesql/sluice/internal/expr"
@@ -17,7 +18,7 @@ func (b *builder) advanced(n planner.Node) (built, error) {
 	switch x := n.(type) {
 	case *planner.Rank:
 		if x.Window != nil {
-			break
+			return b.windowRank(x)
 		}
 		in, err := b.node(x.Input)
 		if err != nil {
@@ -31,7 +32,7 @@ func (b *builder) advanced(n planner.Node) (built, error) {
 		return b.rankNumberColumn(out, x.OutputRankNumber, x.Schema()), nil
 	case *planner.Deduplicate:
 		if x.Window != nil {
-			break
+			return b.windowDeduplicate(x)
 		}
 		in, err := b.node(x.Input)
 		if err != nil {
@@ -95,10 +96,46 @@ func (b *builder) advanced(n planner.Node) (built, error) {
 	return built{}, fmt.Errorf("%s is not supported yet", n.Describe())
 }
 
+// windowRank builds a window Top-N, emitting each window's ranks when the
+// watermark passes its end.
+func (b *builder) windowRank(x *planner.Rank) (built, error) {
+	in, err := b.node(x.Input)
+	if err != nil {
+		return built{}, err
+	}
+	p, input := b.keyed(in, x.PartitionKeys)
+	cfg := ops.WindowRankConfig{InputTypes: x.Input.Schema().Types(), PartitionKeys: x.PartitionKeys, Order: sortKeys(x.Order),
+		Start: x.Start, End: x.End, OutputRankNumber: x.OutputRankNumber, WindowEndCol: x.Window.EndCol, Zone: b.windowZone(*x.Window)}
+	out := b.operator("WindowRank", p, []runtime.Input{input}, func() (runtime.Operator, error) { return ops.NewWindowRank(cfg) })
+	return b.rankNumberColumn(out, x.OutputRankNumber, x.Schema()), nil
+}
+
+// windowDeduplicate builds a window deduplication.
+func (b *builder) windowDeduplicate(x *planner.Deduplicate) (built, error) {
+	in, err := b.node(x.Input)
+	if err != nil {
+		return built{}, err
+	}
+	p, input := b.keyed(in, x.Keys)
+	cfg := ops.WindowDeduplicateConfig{InputTypes: x.Input.Schema().Types(), PartitionKeys: x.Keys, TimeCol: x.TimeCol, KeepLast: x.KeepLast,
+		OutputRankNumber: x.OutputRankNumber, WindowEndCol: x.Window.EndCol, Zone: b.windowZone(*x.Window)}
+	out := b.operator("WindowDeduplicate", p, []runtime.Input{input}, func() (runtime.Operator, error) { return ops.NewWindowDeduplicate(cfg) })
+	return b.rankNumberColumn(out, x.OutputRankNumber, x.Schema()), nil
+}
+
+// windowZone is the zone window bounds are wall-clock times in, for
+// windows over TIMESTAMP_LTZ; nil otherwise.
+func (b *builder) windowZone(w planner.Window) *time.Location {
+	if w.LocalTime {
+		return b.opts.Env.TimeZone
+	}
+	return nil
+}
+
 // window converts a planned window to the operators' form.
 func (b *builder) window(w planner.Window) ops.Window {
 	kinds := map[planner.WindowKind]ops.WindowKind{planner.Tumble: ops.Tumble, planner.Hop: ops.Hop, planner.Cumulate: ops.Cumulate, planner.Session: ops.Session}
-	return ops.Window{Kind: kinds[w.Kind], TimeCol: w.TimeCol, Size: w.Size, Slide: w.Slide, Offset: w.Offset, Gap: w.Gap, Zone: b.opts.Env.TimeZone}
+	return ops.Window{Kind: kinds[w.Kind], TimeCol: w.TimeCol, Size: w.Size, Slide: w.Slide, Offset: w.Offset, Gap: w.Gap, Zone: b.windowZone(w)}
 }
 
 // joinInputs builds both sides of a join and its operator spec.

@@ -93,8 +93,7 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 		w := *win
 		w.TimeCol = add(&expr.Column{Index: win.TimeCol, Name: tvf.Input.Schema()[win.TimeCol].Name, T: tvf.Input.Schema()[win.TimeCol].Type}, tvf.Input.Schema()[win.TimeCol].Name)
 		ts := types.TimestampType(3).WithNotNull(true)
-		wt := ts
-		wt.Attr = types.RowTime
+		wt := windowTime(w)
 		out = append(out, types.Field{Name: "window_start", Type: ts}, types.Field{Name: "window_end", Type: ts}, types.Field{Name: "window_time", Type: wt})
 		node = &WindowAggregate{base: base{schema: out}, Input: newCalc(tvf.Input, pre, nil, preSchema), Window: w, Keys: seq(len(keys)), Aggs: aggs}
 	} else {

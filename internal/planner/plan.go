@@ -136,6 +136,12 @@ type Window struct {
 	Gap     int64 // SESSION gap
 	// PartitionKeys of SESSION windows (PARTITION BY), by input column.
 	PartitionKeys []int
+	// EndCol is the window_end column of the input of a window Top-N or
+	// deduplication.
+	EndCol int
+	// LocalTime is set when TimeCol is a TIMESTAMP_LTZ: windows align to
+	// the session time zone's wall clock.
+	LocalTime bool
 }
 
 // String renders w the way Flink's EXPLAIN does, e.g.

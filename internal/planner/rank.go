@@ -116,7 +116,13 @@ func foldRank(node Node, filter expr.Expr) (Node, expr.Expr) {
 	r := *rank
 	r.Start, r.End = start, end
 	var out Node = &r
-	if r.Start == 1 && r.End == 1 && len(r.Order) == 1 {
+	if w, startCol, endCol, ok := windowOf(r.Input); ok && contains(r.PartitionKeys, startCol) && contains(r.PartitionKeys, endCol) {
+		w.EndCol = endCol
+		r.Window = &w
+		if r.Start == 1 && r.End == 1 && len(r.Order) == 1 && r.Order[0].Col == w.TimeCol && w.TimeCol >= 0 {
+			out = &Deduplicate{base: r.base, Input: r.Input, Keys: r.PartitionKeys, KeepLast: r.Order[0].Desc, TimeCol: w.TimeCol, RowTime: true, Window: &w}
+		}
+	} else if r.Start == 1 && r.End == 1 && len(r.Order) == 1 {
 		t := r.Input.Schema()[r.Order[0].Col].Type
 		if t.Attr != types.NoTimeAttr {
 			out = &Deduplicate{base: r.base, Input: r.Input, Keys: r.PartitionKeys, KeepLast: r.Order[0].Desc, TimeCol: r.Order[0].Col, RowTime: t.Attr == types.RowTime}
@@ -128,6 +134,53 @@ func foldRank(node Node, filter expr.Expr) (Node, expr.Expr) {
 		out = &c
 	}
 	return out, and(rest)
+}
+
+// windowOf finds the window a relation's rows were assigned to: a window
+// table function or window aggregation, possibly under projections that
+// keep its columns in place. It returns the window (TimeCol is -1 after an
+// aggregation) and the positions of window_start and window_end.
+func windowOf(n Node) (Window, int, int, bool) {
+	switch x := n.(type) {
+	case *Calc:
+		w, s, e, ok := windowOf(x.Input)
+		if !ok || !keepsColumns(x, max(s, e, w.TimeCol)+1) {
+			return Window{}, 0, 0, false
+		}
+		return w, s, e, true
+	case *WindowTableFunction:
+		s := len(x.Input.Schema())
+		return x.Window, s, s + 1, true
+	case *WindowAggregate:
+		s := len(x.Keys) + len(x.Aggs)
+		w := x.Window
+		w.TimeCol = -1
+		return w, s, s + 1, true
+	}
+	return Window{}, 0, 0, false
+}
+
+// keepsColumns reports whether c passes its first n input columns through
+// unchanged and unfiltered.
+func keepsColumns(c *Calc, n int) bool {
+	if c.Filter != nil || len(c.Projects) < n {
+		return false
+	}
+	for i := 0; i < n; i++ {
+		if col, ok := c.Projects[i].(*expr.Column); !ok || col.Index != i {
+			return false
+		}
+	}
+	return true
+}
+
+func contains(xs []int, x int) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
 }
 
 func conjuncts(e expr.Expr) []expr.Expr {

@@ -16,15 +16,23 @@ var windowParams = map[string][]string{
 	"SESSION":  {"DATA", "TIMECOL", "GAP"},
 }
 
+// windowTime is the type of window_time: a rowtime attribute of the time
+// column's kind.
+func windowTime(w Window) types.Type {
+	t := types.TimestampType(3).WithNotNull(true)
+	if w.LocalTime {
+		t = types.TimestampLTZType(3).WithNotNull(true)
+	}
+	t.Attr = types.RowTime
+	return t
+}
+
 // windowTVF plans TABLE(TUMBLE|HOP|CUMULATE(TABLE t, DESCRIPTOR(ts), ...)).
 func (b *Binder) windowTVF(ref *ast.TableFunctionRef) (*relation, error) {
 	call := ref.Call
 	params, ok := windowParams[call.Name]
 	if !ok {
 		return nil, errorf(call, "table function %s is not supported; window table functions are TUMBLE, HOP, CUMULATE and SESSION", call.Name)
-	}
-	if call.Name == "SESSION" {
-		return nil, errorf(call, "SESSION window table functions are not supported yet")
 	}
 	args := map[string]ast.Expr{}
 	for i, a := range call.Args {
@@ -59,10 +67,17 @@ func (b *Binder) windowTVF(ref *ast.TableFunctionRef) (*relation, error) {
 	if tt.Attr != types.RowTime {
 		return nil, errorf(desc, "The window function requires the timecol is a time attribute type, but is %s.", tt.Plain())
 	}
-	if tt.Kind != types.Timestamp {
-		return nil, errorf(desc, "windows over %s time attributes are not supported yet", tt.Plain())
+	w := Window{TimeCol: timeCol, LocalTime: tt.Kind == types.TimestampLTZ}
+	for _, k := range data.PartitionBy {
+		i, err := rel.sc.resolve(&ast.Ident{Pos: data.Pos, Parts: []string{k}})
+		if err != nil {
+			return nil, err
+		}
+		w.PartitionKeys = append(w.PartitionKeys, i)
 	}
-	w := Window{TimeCol: timeCol}
+	if len(w.PartitionKeys) > 0 && call.Name != "SESSION" {
+		return nil, errorf(data, "PARTITION BY is only allowed in SESSION windows")
+	}
 	dur := func(name string, required bool) (int64, error) {
 		a, ok := args[name]
 		if !ok {
@@ -82,6 +97,14 @@ func (b *Binder) windowTVF(ref *ast.TableFunctionRef) (*relation, error) {
 		return lit.V.I * 1e6, nil
 	}
 	switch call.Name {
+	case "SESSION":
+		w.Kind = Session
+		if w.Gap, err = dur("GAP", true); err != nil {
+			return nil, err
+		}
+		if w.Gap <= 0 {
+			return nil, errorf(call, "SESSION requires a positive gap")
+		}
 	case "TUMBLE":
 		w.Kind = Tumble
 		if w.Size, err = dur("SIZE", true); err != nil {
@@ -106,7 +129,7 @@ func (b *Binder) windowTVF(ref *ast.TableFunctionRef) (*relation, error) {
 			return nil, errorf(call, "%s requires the size to be an integral multiple of the %s, got size %s and %s %s", call.Name, strings.ToLower(step), duration(w.Size), strings.ToLower(step), duration(w.Slide))
 		}
 	}
-	if w.Size <= 0 {
+	if w.Size <= 0 && w.Kind != Session {
 		return nil, errorf(call, "%s requires a positive window size", call.Name)
 	}
 	if w.Offset, err = dur("OFFSET", false); err != nil {
@@ -118,8 +141,7 @@ func (b *Binder) windowTVF(ref *ast.TableFunctionRef) (*relation, error) {
 		schema = append(schema, types.Field{Name: f.Name, Type: f.Type.Plain()})
 	}
 	ts := types.TimestampType(3).WithNotNull(true)
-	wt := ts
-	wt.Attr = types.RowTime
+	wt := windowTime(w)
 	schema = append(schema, types.Field{Name: "window_start", Type: ts}, types.Field{Name: "window_end", Type: ts}, types.Field{Name: "window_time", Type: wt})
 	node := &WindowTableFunction{base: base{schema: schema}, Input: rel.node, Window: w}
 	return &relation{node: node, sc: newScope("", schema)}, nil

@@ -68,5 +68,12 @@ func (c *Collector) Take() ([]Change, bool) {
 	return out, c.ended
 }
 
+// Finished reports whether the input ended (all rows may not be taken yet).
+func (c *Collector) Finished() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ended
+}
+
 // Ready is signalled when new changes may be available.
 func (c *Collector) Ready() <-chan struct{} { return c.notify }
