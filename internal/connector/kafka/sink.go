@@ -92,7 +92,9 @@ type sinkInstance struct {
 	job       *runtime.Job
 	inFlight  atomic.Int64
 	closeOnce sync.Once
+	closing   atomic.Bool
 	done      chan struct{}
+	flusher   sync.WaitGroup
 
 	errMu sync.Mutex
 	err   error
@@ -144,20 +146,27 @@ func (s *sinkInstance) Open(ctx *runtime.Context) error {
 	}
 	if s.cfg.flushRows > 0 {
 		s.byKey = map[string]int{}
-		go s.flushPeriodically()
+		s.flusher.Go(s.flushPeriodically)
 	}
 	return nil
 }
 
+// close stops the flusher and the client. Records still buffered are
+// dropped: after Finish there are none, and a cancelled job drops them.
 func (s *sinkInstance) close() {
 	s.closeOnce.Do(func() {
+		s.closing.Store(true)
 		close(s.done)
+		s.flusher.Wait()
 		s.cl.Close()
 	})
 }
 
 // fail records the first produce error and stops the job.
 func (s *sinkInstance) fail(err error) {
+	if s.closing.Load() {
+		return // records failed by closing the client
+	}
 	s.errMu.Lock()
 	first := s.err == nil
 	if first {

@@ -149,7 +149,10 @@ func (s *sourceInstance) errorf(f string, args ...any) error {
 
 // Run implements runtime.Source.
 func (s *sourceInstance) Run(ctx *runtime.SourceContext, out runtime.Emitter) error {
-	cl, err := kgo.NewClient(append(slices.Clone(s.cfg.clientOpts), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))...)
+	// Control records (transaction markers) are kept so that reading
+	// advances past them: the last offset of a partition may be one.
+	cl, err := kgo.NewClient(append(slices.Clone(s.cfg.clientOpts),
+		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()), kgo.KeepControlRecords())...)
 	if err != nil {
 		return s.errorf("%v", err)
 	}
@@ -164,9 +167,6 @@ func (s *sourceInstance) Run(ctx *runtime.SourceContext, out runtime.Emitter) er
 		return err
 	}
 	if err := s.assign(ctx.Ctx, cl, adm, owned, s.cfg.startup); err != nil {
-		if ctx.Ctx.Err() != nil {
-			return nil
-		}
 		return err
 	}
 	s.mu.Lock()
@@ -443,6 +443,10 @@ func (s *sourceInstance) process(cl *kgo.Client, fs kgo.Fetches, out runtime.Emi
 				s.advance[ps] = ps.end
 				break
 			}
+			if r.Attrs.IsControl() {
+				s.advance[ps] = r.Offset + 1
+				continue
+			}
 			if err = s.appendRecord(r, ps); err != nil {
 				return
 			}
@@ -701,7 +705,12 @@ func (s *sourceInstance) CaughtUp(ctx context.Context) (bool, error) {
 	for tp := range parts {
 		tps = append(tps, tp)
 	}
-	ends, err := adm.ListEndOffsets(ctx, topicsOf(tps)...)
+	// A read_committed consumer reads up to the last stable offset.
+	list := adm.ListEndOffsets
+	if s.cfg.props["isolation.level"] == "read_committed" {
+		list = adm.ListCommittedOffsets
+	}
+	ends, err := list(ctx, topicsOf(tps)...)
 	if err == nil {
 		err = ends.Error()
 	}

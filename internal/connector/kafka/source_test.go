@@ -417,3 +417,28 @@ func TestGroupOffsetsAreCommitted(t *testing.T) {
 		t.Fatalf("got %v", got)
 	}
 }
+
+func TestCaughtUpAfterTransactionMarkers(t *testing.T) {
+	c := startCluster(t, 1)
+	createTopic(t, c, "tx", 1)
+	p := newClient(t, c, kgo.TransactionalID("writer"), kgo.DefaultProduceTopic("tx"))
+	ctx := testContext(t)
+	if err := p.BeginTransaction(); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.ProduceSync(ctx, rec("tx", 0, "", `{"id":1}`)).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.EndTransaction(ctx, kgo.TryCommit); err != nil {
+		t.Fatal(err)
+	}
+	// The partition ends with a commit marker, which is no row but must be
+	// read past.
+	for _, iso := range []string{"read_uncommitted", "read_committed"} {
+		job, coll, _ := runSource(t, table(idCols, options(c, "tx", "properties.isolation.level", iso)), connector.SourceSpec{}, 1)
+		waitQuiet(t, job)
+		if got := coll.sorted(); !slices.Equal(got, ids(1)) {
+			t.Fatalf("%s: got %v", iso, got)
+		}
+	}
+}
