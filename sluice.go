@@ -414,7 +414,6 @@ type Stream struct {
 	TimeZone *time.Location
 	run      *runtime.Job
 	out      *ops.Collector
-	pending  []ops.Change
 }
 
 // Change is one changelog row of a query result.

@@ -39,7 +39,6 @@ var (
 	integer   typePred = func(t types.Type) bool { return t.IsInteger() || t.Kind == types.Null }
 	str       typePred = func(t types.Type) bool { return t.IsString() || t.Kind == types.Null }
 	boolean   typePred = func(t types.Type) bool { return t.Kind == types.Boolean || t.Kind == types.Null }
-	timestamp typePred = func(t types.Type) bool { return t.IsTimestamp() || t.Kind == types.Null }
 	datetime  typePred = func(t types.Type) bool {
 		return t.IsTimestamp() || t.Kind == types.Date || t.Kind == types.Null
 	}

@@ -1,6 +1,7 @@
 package fn
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -112,7 +113,7 @@ func TestComparison(t *testing.T) {
 		{name: ">=", args: []in{date("2023-01-02"), date("2023-01-01")}, want: "TRUE"},
 		{name: "=", args: []in{date("2023-01-02"), ts("2023-01-02 00:00:00")}, want: "TRUE"},
 		{name: "<", args: []in{boolean_(false), boolean_(true)}, want: "TRUE"},
-		{name: "=", args: []in{dbl(0), dbl(-0.0)}, want: "TRUE"},
+		{name: "=", args: []in{dbl(0), dbl(math.Copysign(0, -1))}, want: "TRUE"},
 		{name: "=", args: []in{int_(1), null(types.IntType)}, want: "NULL"},
 		{name: "=", args: []in{int_(1), str_("1")}, wantErr: "= expects two comparable operands"},
 		{name: "IS DISTINCT FROM", args: []in{int_(1), null(types.IntType)}, want: "TRUE"},
