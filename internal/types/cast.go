@@ -252,7 +252,7 @@ func toInteger(v Value, from Type, to Kind) int64 {
 	switch from.Kind {
 	case Float, Double:
 		if to == BigInt {
-			return javaDoubleToLong(v.F)
+			return JavaDoubleToLong(v.F)
 		}
 		n = int64(javaDoubleToInt(v.F))
 	case Decimal:
@@ -271,8 +271,9 @@ func toInteger(v Value, from Type, to Kind) int64 {
 	return n
 }
 
-// javaDoubleToLong is Java's (long) d: truncation, NaN to 0, saturation.
-func javaDoubleToLong(f float64) int64 {
+// JavaDoubleToLong is Java's (long) d: truncation, NaN to 0, saturation at
+// the int64 range.
+func JavaDoubleToLong(f float64) int64 {
 	switch {
 	case math.IsNaN(f):
 		return 0

@@ -417,7 +417,7 @@ func fromFloat(t types.Type) func(float64) types.Value {
 		}
 	}
 	k := t.Kind
-	return func(f float64) types.Value { return types.IntValue(wrapInt(k, javaLong(f))) }
+	return func(f float64) types.Value { return types.IntValue(wrapInt(k, types.JavaDoubleToLong(f))) }
 }
 
 // ---------------------------------------------------------------- MIN, MAX

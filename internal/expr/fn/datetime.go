@@ -191,26 +191,12 @@ func argOr(v []types.Value, i int) types.Value {
 func truncToInt(t types.Type) func(types.Value) int64 {
 	switch t.Kind {
 	case types.Float, types.Double:
-		return func(v types.Value) int64 { return javaLong(v.F) }
+		return func(v types.Value) int64 { return types.JavaDoubleToLong(v.F) }
 	case types.Decimal:
 		p := pow10[t.Scale]
 		return func(v types.Value) int64 { return v.I / p }
 	}
 	return func(v types.Value) int64 { return v.I }
-}
-
-// javaLong is Java's (long) cast of a double: truncation, saturating at the
-// int64 range, NaN to 0.
-func javaLong(f float64) int64 {
-	switch {
-	case math.IsNaN(f):
-		return 0
-	case f >= math.MaxInt64:
-		return math.MaxInt64
-	case f <= math.MinInt64:
-		return math.MinInt64
-	}
-	return int64(f)
 }
 
 // UNIX_TIMESTAMP() is the current time in seconds. UNIX_TIMESTAMP(string[,

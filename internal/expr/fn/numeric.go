@@ -36,10 +36,10 @@ var (
 	exactNum typePred = func(t types.Type) bool {
 		return t.IsInteger() || t.Kind == types.Decimal || t.Kind == types.Null
 	}
-	integer   typePred = func(t types.Type) bool { return t.IsInteger() || t.Kind == types.Null }
-	str       typePred = func(t types.Type) bool { return t.IsString() || t.Kind == types.Null }
-	boolean   typePred = func(t types.Type) bool { return t.Kind == types.Boolean || t.Kind == types.Null }
-	datetime  typePred = func(t types.Type) bool {
+	integer  typePred = func(t types.Type) bool { return t.IsInteger() || t.Kind == types.Null }
+	str      typePred = func(t types.Type) bool { return t.IsString() || t.Kind == types.Null }
+	boolean  typePred = func(t types.Type) bool { return t.Kind == types.Boolean || t.Kind == types.Null }
+	datetime typePred = func(t types.Type) bool {
 		return t.IsTimestamp() || t.Kind == types.Date || t.Kind == types.Null
 	}
 	binaryStr typePred = func(t types.Type) bool {
