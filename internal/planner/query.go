@@ -203,14 +203,7 @@ func (b *Binder) tableName(n *ast.TableName) (*relation, error) {
 		alias = name
 	}
 	if c, ok := b.ctes[name]; ok {
-		rel, err := b.query(c.Query)
-		if err != nil {
-			return nil, err
-		}
-		if rel, err = aliased(rel, name, c.Columns, c); err != nil {
-			return nil, err
-		}
-		return aliased(rel, alias, n.ColumnAliases, n)
+		return b.namedQuery(c.Query, name, c.Columns, n, alias)
 	}
 	if t, ok := b.Catalog.Table(name); ok {
 		node, err := b.scan(t, n)
@@ -220,16 +213,22 @@ func (b *Binder) tableName(n *ast.TableName) (*relation, error) {
 		return aliased(&relation{node: node, sc: newScope(alias, node.Schema())}, alias, n.ColumnAliases, n)
 	}
 	if v, ok := b.Catalog.View(name); ok {
-		rel, err := b.query(v.Query)
-		if err != nil {
-			return nil, err
-		}
-		if rel, err = aliased(rel, name, v.Columns, n); err != nil {
-			return nil, err
-		}
-		return aliased(rel, alias, n.ColumnAliases, n)
+		return b.namedQuery(v.Query, name, v.Columns, n, alias)
 	}
 	return nil, errorf(n, "Object '%s' not found", name)
+}
+
+// namedQuery binds a view's or common table expression's query under its
+// name and column names, then under the reference's alias.
+func (b *Binder) namedQuery(q ast.Query, name string, cols []string, ref *ast.TableName, alias string) (*relation, error) {
+	rel, err := b.query(q)
+	if err != nil {
+		return nil, err
+	}
+	if rel, err = aliased(rel, name, cols, ref); err != nil {
+		return nil, err
+	}
+	return aliased(rel, alias, ref.ColumnAliases, ref)
 }
 
 // selectQuery binds SELECT ... FROM ... WHERE ... GROUP BY ... HAVING ...
