@@ -236,8 +236,17 @@ func (n *Rank) Describe() string {
 	if n.Window != nil {
 		kind = "WindowRank"
 	}
-	return fmt.Sprintf("%s(rankType=[ROW_NUMBER], rankRange=[rankStart=%d, rankEnd=%d], partitionBy=[%s], orderBy=[%s], select=[%s%s])",
-		kind, n.Start, n.End, names(in, n.PartitionKeys), orderText(in, n.Order), strings.Join(in.Names(), ", "), map[bool]string{true: ", w0$o0", false: ""}[n.OutputRankNumber])
+	strategy := ""
+	if n.Window == nil {
+		// Flink's RankProcessStrategy: an append-only input keeps only the
+		// top rows, an updating one keeps every row to promote on retraction.
+		strategy = "strategy=[RetractStrategy], "
+		if n.Input.Mode() == connector.InsertOnly {
+			strategy = "strategy=[AppendFastStrategy], "
+		}
+	}
+	return fmt.Sprintf("%s(%srankType=[ROW_NUMBER], rankRange=[rankStart=%d, rankEnd=%d], partitionBy=[%s], orderBy=[%s], select=[%s%s])",
+		kind, strategy, n.Start, n.End, names(in, n.PartitionKeys), orderText(in, n.Order), strings.Join(in.Names(), ", "), map[bool]string{true: ", w0$o0", false: ""}[n.OutputRankNumber])
 }
 
 // Describe implements Node.
