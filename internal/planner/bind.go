@@ -55,6 +55,9 @@ func (b *Binder) CreateTable(ct *ast.CreateTable, ddl string) (*catalog.Table, e
 		}
 	}
 	for _, c := range ct.Columns {
+		if c.Computed == nil && c.Type.Kind == types.Decimal && c.Type.Precision > types.MaxDecimalPrecision {
+			return nil, errorf(c, "DECIMAL(%d, %d): precision above %d is not supported yet", c.Type.Precision, c.Type.Scale, types.MaxDecimalPrecision)
+		}
 		col := catalog.Column{Name: c.Name, Type: c.Type, Computed: c.Computed, Metadata: c.Metadata,
 			MetadataKey: c.MetadataKey, Virtual: c.Virtual, Comment: c.Comment, Pos: c.Pos}
 		if c.Computed != nil {
@@ -97,9 +100,24 @@ func (b *Binder) CreateTable(ct *ast.CreateTable, ddl string) (*catalog.Table, e
 		return nil, &Error{Pos: ct.Pos, Msg: err.Error()}
 	}
 	if err := f.Validate(t); err != nil {
-		return nil, &Error{Pos: ct.Pos, Msg: fmt.Sprintf("invalid options for table '%s': %v", t.Name, err)}
+		return nil, &Error{Pos: optionPos(t, err.Error(), ct.Pos), Msg: fmt.Sprintf("invalid options for table '%s': %v", t.Name, err)}
 	}
 	return t, nil
+}
+
+// optionPos points an option error at the option it names (the longest
+// quoted option key in the message), or at the statement.
+func optionPos(t *catalog.Table, msg string, def ast.Pos) ast.Pos {
+	best := ""
+	for k := range t.OptionPos {
+		if len(k) > len(best) && strings.Contains(msg, "'"+k+"'") {
+			best = k
+		}
+	}
+	if best == "" {
+		return def
+	}
+	return t.OptionPos[best]
 }
 
 func (b *Binder) checkWatermark(t *catalog.Table, w *ast.WatermarkDef) error {

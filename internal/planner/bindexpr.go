@@ -626,7 +626,7 @@ func (x *exprBinder) callAST(n ast.Node, name string, args []ast.Expr) (expr.Exp
 func (x *exprBinder) call(n ast.Node, name string, args []expr.Expr, units []string) (expr.Expr, error) {
 	f, ok := fn.LookupScalar(name)
 	if !ok {
-		return nil, errorf(n, "No match found for function signature %s; unknown function '%s'", name, name)
+		return nil, errorf(n, "No match found for function signature %s(%s)", name, argFamilies(args, units))
 	}
 	fargs := make([]fn.Arg, len(args))
 	for i, a := range args {
@@ -654,6 +654,42 @@ func (x *exprBinder) call(n ast.Node, name string, args []expr.Expr, units []str
 		return x.fold(call), nil
 	}
 	return call, nil
+}
+
+// argFamilies renders argument types the way Calcite names type families
+// in "No match found for function signature" errors, e.g. <NUMERIC>.
+func argFamilies(args []expr.Expr, units []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if a == nil {
+			out[i] = units[i]
+			continue
+		}
+		t := a.Type()
+		switch {
+		case t.IsNumeric():
+			out[i] = "<NUMERIC>"
+		case t.IsString():
+			out[i] = "<CHARACTER>"
+		case t.Kind == types.Boolean:
+			out[i] = "<BOOLEAN>"
+		case t.Kind == types.Binary || t.Kind == types.Varbinary:
+			out[i] = "<BINARY>"
+		case t.Kind == types.Date:
+			out[i] = "<DATE>"
+		case t.Kind == types.Time:
+			out[i] = "<TIME>"
+		case t.IsTimestamp():
+			out[i] = "<TIMESTAMP>"
+		case t.Kind == types.IntervalDayTime:
+			out[i] = "<INTERVAL_DAY_TIME>"
+		case t.Kind == types.IntervalYearMonth:
+			out[i] = "<INTERVAL_YEAR_MONTH>"
+		default:
+			out[i] = "<NULL>"
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 func allLiterals(args []expr.Expr) bool {
