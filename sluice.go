@@ -452,9 +452,12 @@ func (s *Stream) Drain() []Change {
 	return changes
 }
 
-// Ended reports whether the query reached the end of its input (bounded
-// sources, LIMIT) and every row has been delivered.
+// Ended reports whether the query's result is complete: its input ended
+// (bounded sources) or a LIMIT has all its rows.
 func (s *Stream) Ended() bool {
+	if s.out.Finished() {
+		return true
+	}
 	select {
 	case <-s.run.Done():
 		return s.run.Err() == nil && s.out.Finished()

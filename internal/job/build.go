@@ -127,7 +127,12 @@ func (b *builder) node(n planner.Node) (built, error) {
 		if err != nil {
 			return built{}, err
 		}
-		b.out = ops.NewCollector()
+		// A LIMIT over an insert-only input is complete after its N rows.
+		limit := int64(-1)
+		if l, ok := x.Input.(*planner.Limit); ok && l.Mode() == connector.InsertOnly {
+			limit = l.N
+		}
+		b.out = ops.NewCollector(limit)
 		out := b.out
 		return b.operator("Collect", 1, []runtime.Input{{Stage: in.stage, Exchange: runtime.Single}}, func() (runtime.Operator, error) { return out, nil }), nil
 	}

@@ -21,10 +21,17 @@ type Collector struct {
 	changes []Change
 	ended   bool
 	notify  chan struct{}
+	// limit, unless negative, ends the result after that many rows: the
+	// query's result is complete then (LIMIT over an insert-only input).
+	limit int64
+	seen  int64
 }
 
-// NewCollector returns an empty collector.
-func NewCollector() *Collector { return &Collector{notify: make(chan struct{}, 1)} }
+// NewCollector returns an empty collector; a limit other than -1 ends the
+// result once that many rows have arrived.
+func NewCollector(limit int64) *Collector {
+	return &Collector{notify: make(chan struct{}, 1), limit: limit, ended: limit == 0}
+}
 
 // Open implements runtime.Operator.
 func (c *Collector) Open(*runtime.Context) error { return nil }
@@ -32,8 +39,10 @@ func (c *Collector) Open(*runtime.Context) error { return nil }
 // ProcessChunk implements runtime.Operator.
 func (c *Collector) ProcessChunk(_ int, ch *types.Chunk, _ runtime.Emitter) error {
 	c.mu.Lock()
-	for i := 0; i < ch.Len(); i++ {
+	for i := 0; i < ch.Len() && !c.ended; i++ {
 		c.changes = append(c.changes, Change{Kind: ch.Ops[i], Row: ch.Row(i)})
+		c.seen++
+		c.ended = c.limit >= 0 && c.seen >= c.limit
 	}
 	c.mu.Unlock()
 	c.wake()
