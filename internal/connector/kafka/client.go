@@ -77,6 +77,8 @@ var propertyMappers = map[string]func(v string, props map[string]string) ([]kgo.
 		return nil, errors.New("expected true or false")
 	},
 	"linger.ms": millisOption(kgo.ProducerLinger),
+	// How long requests other than produce requests are retried.
+	"default.api.timeout.ms": millisOption(kgo.RetryTimeout),
 	"compression.type": func(v string, _ map[string]string) ([]kgo.Opt, error) {
 		codecs := map[string]kgo.CompressionCodec{
 			"none": kgo.NoCompression(), "gzip": kgo.GzipCompression(), "snappy": kgo.SnappyCompression(),
@@ -114,7 +116,7 @@ func validateOneOf(allowed ...string) func(string, map[string]string) ([]kgo.Opt
 	}
 }
 
-func millisOption(opt func(time.Duration) kgo.ProducerOpt) func(string, map[string]string) ([]kgo.Opt, error) {
+func millisOption[O kgo.Opt](opt func(time.Duration) O) func(string, map[string]string) ([]kgo.Opt, error) {
 	return func(v string, _ map[string]string) ([]kgo.Opt, error) {
 		ms, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || ms < 0 {

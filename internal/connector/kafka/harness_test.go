@@ -156,6 +156,7 @@ type collector struct {
 	rows     []string
 	wms      []int64
 	finished bool
+	maxChunk int
 }
 
 func (c *collector) Open(*runtime.Context) error { return nil }
@@ -163,6 +164,7 @@ func (c *collector) Open(*runtime.Context) error { return nil }
 func (c *collector) ProcessChunk(_ int, ch *types.Chunk, _ runtime.Emitter) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.maxChunk = max(c.maxChunk, ch.Len())
 	for i := range ch.Ops {
 		c.rows = append(c.rows, renderRow(ch, i))
 	}

@@ -12,6 +12,9 @@
 //
 // Missing topics are created with the broker's defaults before use, as a
 // broker that auto-creates topics would.
+//
+// Validation messages follow Flink's wording, capitals and full stops
+// included, so that they read the same as Flink's.
 package kafka
 
 import (

@@ -153,7 +153,6 @@ type metaColumn struct {
 // tableConfig is a validated table: everything the source and the sink need.
 type tableConfig struct {
 	connector   string
-	name        string
 	schema      types.Schema
 	topics      []string
 	props       map[string]string // 'properties.*' without the prefix
@@ -254,15 +253,15 @@ func parseDuration(s string) (time.Duration, error) {
 
 // parseTable validates t for the connector described by specs and returns
 // its configuration. It checks options, formats, key and value columns and
-// metadata columns; source-only and sink-only checks are left to
-// checkSource and checkSink.
+// metadata columns; source-only and sink-only checks are left to NewSource
+// and NewSink.
 func parseTable(t *catalog.Table, name string, specs []connector.OptionSpec) (*tableConfig, error) {
 	o := optionReader(t.Options)
 	upsert := name == upsertName
 	if err := checkRequired(o, specs); err != nil {
 		return nil, err
 	}
-	c := &tableConfig{connector: name, name: t.Name, schema: t.Schema(), upsert: upsert, props: map[string]string{}}
+	c := &tableConfig{connector: name, schema: t.Schema(), upsert: upsert, props: map[string]string{}}
 	for k, v := range o {
 		if rest, ok := strings.CutPrefix(k, propertiesPrefix); ok {
 			c.props[rest] = v

@@ -69,7 +69,7 @@ func (s *sinkTarget) NewInstance(i, n int) (runtime.Operator, error) {
 	}
 	in.valueRow = make(types.Row, len(in.valueIdx))
 	for _, m := range s.cfg.meta {
-		if !m.virtual { // only 'timestamp' is writable, see checkSink
+		if !m.virtual { // only 'timestamp' is writable, see NewSink
 			in.tsCol, in.tsType = pos(m.col), m.typ
 		}
 	}

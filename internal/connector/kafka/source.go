@@ -313,7 +313,7 @@ func (s *sourceInstance) resolve(ctx context.Context, adm *kadm.Client, spec off
 	case modeEarliest:
 		return list(adm.ListStartOffsets(ctx, topics...))
 	case modeLatest:
-		return list(adm.ListEndOffsets(ctx, topics...))
+		return list(s.endOffsets(ctx, adm, topics))
 	case modeTimestamp:
 		return list(adm.ListOffsetsAfterMilli(ctx, spec.millis, topics...))
 	}
@@ -341,11 +341,10 @@ func (s *sourceInstance) resolve(ctx context.Context, adm *kadm.Client, spec off
 	if len(rest) == 0 {
 		return out, nil
 	}
-	fallback := spec.mode
+	fallback := modeEarliest
 	if spec.mode == modeGroup {
 		switch reset {
 		case "earliest":
-			fallback = modeEarliest
 		case "latest":
 			fallback = modeLatest
 		default:
@@ -353,8 +352,6 @@ func (s *sourceInstance) resolve(ctx context.Context, adm *kadm.Client, spec off
 			return nil, s.errorf("undefined offset with no reset policy for topic '%s' partition %d: group '%s' has no committed offset; "+
 				"set 'properties.auto.offset.reset' to 'earliest' or 'latest'", tp.topic, tp.partition, s.cfg.groupID)
 		}
-	} else {
-		fallback = modeEarliest
 	}
 	more, err := s.resolve(ctx, adm, offsetSpec{mode: fallback}, rest, "")
 	if err != nil {
@@ -364,6 +361,16 @@ func (s *sourceInstance) resolve(ctx context.Context, adm *kadm.Client, spec off
 		out[tp] = o
 	}
 	return out, nil
+}
+
+// endOffsets lists where reading ends now: the high watermarks, or the last
+// stable offsets for a read_committed consumer (the Kafka consumer's
+// endOffsets).
+func (s *sourceInstance) endOffsets(ctx context.Context, adm *kadm.Client, topics []string) (kadm.ListedOffsets, error) {
+	if s.cfg.props["isolation.level"] == "read_committed" {
+		return adm.ListCommittedOffsets(ctx, topics...)
+	}
+	return adm.ListEndOffsets(ctx, topics...)
 }
 
 func topicsOf(tps []topicPartition) []string {
@@ -457,7 +464,8 @@ func (s *sourceInstance) process(cl *kgo.Client, fs kgo.Fetches, out runtime.Emi
 				}
 			}
 		}
-		if ps.end >= 0 && s.advance[ps] >= ps.end {
+		// The last record may have been emitted by a flush already.
+		if ps.end >= 0 && max(s.advance[ps], ps.next) >= ps.end {
 			if finished == nil {
 				finished = map[string][]int32{}
 			}
@@ -705,12 +713,7 @@ func (s *sourceInstance) CaughtUp(ctx context.Context) (bool, error) {
 	for tp := range parts {
 		tps = append(tps, tp)
 	}
-	// A read_committed consumer reads up to the last stable offset.
-	list := adm.ListEndOffsets
-	if s.cfg.props["isolation.level"] == "read_committed" {
-		list = adm.ListCommittedOffsets
-	}
-	ends, err := list(ctx, topicsOf(tps)...)
+	ends, err := s.endOffsets(ctx, adm, topicsOf(tps))
 	if err == nil {
 		err = ends.Error()
 	}

@@ -442,3 +442,18 @@ func TestCaughtUpAfterTransactionMarkers(t *testing.T) {
 		}
 	}
 }
+
+func TestChunksAreBounded(t *testing.T) {
+	c := startCluster(t, 1)
+	const n = 2*types.ChunkSize + 100
+	produce(t, c, numbered("many", 0, n)...)
+	job, coll, _ := runSource(t, table(idCols, options(c, "many", "scan.bounded.mode", "latest-offset")), connector.SourceSpec{}, 1)
+	if err := waitDone(t, job); err != nil {
+		t.Fatal(err)
+	}
+	coll.mu.Lock()
+	defer coll.mu.Unlock()
+	if len(coll.rows) != n || coll.maxChunk > types.ChunkSize {
+		t.Fatalf("%d rows in chunks of up to %d, want %d in chunks of at most %d", len(coll.rows), coll.maxChunk, n, types.ChunkSize)
+	}
+}

@@ -1,0 +1,80 @@
+package kafka
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/sasl/scram"
+
+	"github.com/sluicesql/sluice/internal/connector"
+)
+
+func TestPropertyErrors(t *testing.T) {
+	for props, want := range map[[2]string]string{
+		{"isolation.level", "dirty"}:        "Invalid value 'dirty' for option 'properties.isolation.level': expected read_uncommitted or read_committed",
+		{"linger.ms", "-5"}:                 "Invalid value '-5' for option 'properties.linger.ms': expected a non-negative number of milliseconds",
+		{"compression.type", "brotli"}:      "Invalid value 'brotli' for option 'properties.compression.type': expected none, gzip, snappy, lz4 or zstd",
+		{"auto.offset.reset", "smallest"}:   "Invalid value 'smallest' for option 'properties.auto.offset.reset': expected one of earliest, latest, none",
+		{"security.protocol", "SASL_SSL"}:   `Invalid value 'SASL_SSL' for option 'properties.security.protocol': SASL needs 'properties.sasl.jaas.config' with username="..." and password="..."`,
+		{"security.protocol", "KERBEROS"}:   "Invalid value 'KERBEROS' for option 'properties.security.protocol': expected PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL",
+		{"enable.idempotence", "sometimes"}: "Invalid value 'sometimes' for option 'properties.enable.idempotence': expected true or false",
+		{"bootstrap.servers", " , "}:        "Invalid value ' , ' for option 'properties.bootstrap.servers': no broker address",
+	} {
+		_, err := clientOptions(map[string]string{props[0]: props[1]})
+		if err == nil || err.Error() != want {
+			t.Errorf("%s=%s: got %v, want %q", props[0], props[1], err, want)
+		}
+	}
+	_, err := clientOptions(map[string]string{"acks": "1", "enable.idempotence": "true"})
+	if want := "Invalid value '1' for option 'properties.acks': idempotence requires acks=all"; err == nil || err.Error() != want {
+		t.Errorf("got %v, want %q", err, want)
+	}
+	if opts, err := clientOptions(map[string]string{"unknown.property": "x", "max.poll.records": "5"}); err != nil || len(opts) != 0 {
+		t.Errorf("unknown properties should be ignored: %v %v", opts, err)
+	}
+}
+
+func TestSASLProperties(t *testing.T) {
+	kc, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.EnableSASL(),
+		kfake.Superuser("SCRAM-SHA-256", "alice", "secret"), kfake.SeedTopics(1, "secure"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kc.Close()
+	brokers := kc.ListenAddrs()[0]
+	p, err := kgo.NewClient(kgo.SeedBrokers(brokers), kgo.SASL(scram.Auth{User: "alice", Pass: "secret"}.AsSha256Mechanism()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if err := p.ProduceSync(testContext(t), rec("secure", 0, "", `{"id":1}`)).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+
+	opts := func(password string) map[string]string {
+		return map[string]string{
+			"connector": "kafka", "topic": "secure", "format": "json",
+			"properties.bootstrap.servers": brokers,
+			"properties.security.protocol": "SASL_PLAINTEXT",
+			"properties.sasl.mechanism":    "SCRAM-SHA-256",
+			"properties.sasl.jaas.config":  `org.apache.kafka.common.security.scram.ScramLoginModule required username="alice" password="` + password + `";`,
+			"scan.startup.mode":            "earliest-offset",
+			"scan.bounded.mode":            "latest-offset",
+		}
+	}
+	job, coll, _ := runSource(t, table(idCols, opts("secret")), connector.SourceSpec{}, 1)
+	if err := waitDone(t, job); err != nil {
+		t.Fatal(err)
+	}
+	if got := coll.sorted(); !slices.Equal(got, ids(1)) {
+		t.Fatalf("got %v", got)
+	}
+	wrong := opts("wrong")
+	wrong["properties.default.api.timeout.ms"] = "500"
+	job, _, _ = runSource(t, table(idCols, wrong), connector.SourceSpec{}, 1)
+	if err := waitDone(t, job); err == nil {
+		t.Fatal("a wrong password should fail the job")
+	}
+}
