@@ -11,6 +11,18 @@ import (
 	"github.com/twmb/franz-go/pkg/sr"
 )
 
+// start runs a cluster until the test ends; clients made afterwards are
+// closed before it.
+func start(t *testing.T, opts Options) *Cluster {
+	t.Helper()
+	c, err := Start(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
+}
+
 func client(t *testing.T, c *Cluster, opts ...kgo.Opt) *kgo.Client {
 	t.Helper()
 	cl, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers(c.BootstrapServers())}, opts...)...)
@@ -22,11 +34,7 @@ func client(t *testing.T, c *Cluster, opts ...kgo.Opt) *kgo.Client {
 }
 
 func TestProduceConsumeAndRegistry(t *testing.T) {
-	c, err := Start(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := start(t, Options{})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 
@@ -69,11 +77,7 @@ func TestProduceConsumeAndRegistry(t *testing.T) {
 }
 
 func TestPartitionsAndPorts(t *testing.T) {
-	c, err := Start(Options{Partitions: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := start(t, Options{Partitions: 3})
 	if c.KafkaPort() == 0 || c.RegistryPort() == 0 {
 		t.Fatalf("ports not picked: %d %d", c.KafkaPort(), c.RegistryPort())
 	}
@@ -116,11 +120,7 @@ func TestDataDirSurvivesRestart(t *testing.T) {
 	p.Close()
 	c.Close()
 
-	c, err = Start(Options{DataDir: dir, KafkaPort: port})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c = start(t, Options{DataDir: dir, KafkaPort: port})
 	ends, err := kadm.NewClient(client(t, c)).ListEndOffsets(ctx, "kept")
 	if err != nil {
 		t.Fatal(err)

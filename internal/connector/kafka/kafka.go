@@ -3,15 +3,21 @@
 //
 // A source instance i of n reads, for the k-th topic of 'topic', the
 // partitions p with (k + p) mod n = i, assigned directly (no consumer group
-// membership). Records become rows whose columns follow the table schema:
-// key columns from the record key, value columns from the value, metadata
-// columns from the record. Watermarks are tracked per partition and emitted
-// periodically. A sink instance encodes rows into records and produces them
-// asynchronously; input rows hold the table's persisted columns (see
-// sinkTarget).
+// membership); with one topic, the partitions p mod n = i. Records become
+// rows whose columns follow the table schema: key columns from the record
+// key, value columns from the value, metadata columns from the record, and
+// computed columns from SourceSpec.Complete. Watermarks are tracked per
+// partition and emitted periodically.
 //
-// Missing topics are created with the broker's defaults before use, as a
-// broker that auto-creates topics would.
+// A sink instance encodes rows into records and produces them
+// asynchronously. Its input rows hold the table's physical and non-virtual
+// metadata columns, in declaration order (Flink's consumed row type). The
+// sink target also has a Parallelism() int method giving
+// 'sink.parallelism' (0 when unset).
+//
+// Missing topics are created with the broker's default partition count and
+// replication factor before use, as a broker that auto-creates topics
+// would.
 //
 // Validation messages follow Flink's wording, capitals and full stops
 // included, so that they read the same as Flink's.
