@@ -197,3 +197,23 @@ func TestSinkProduceErrorStopsTheJob(t *testing.T) {
 type sourceFunc func(ctx *runtime.SourceContext, out runtime.Emitter) error
 
 func (f sourceFunc) Run(ctx *runtime.SourceContext, out runtime.Emitter) error { return f(ctx, out) }
+
+func TestAvroConfluentRoundTrip(t *testing.T) {
+	c := startCluster(t, 1)
+	tbl := table(userCols, options(c, "avro", "format", "", "value.format", "avro-confluent", "value.avro-confluent.url", c.RegistryURL(),
+		"key.format", "avro-confluent", "key.avro-confluent.url", c.RegistryURL(), "key.fields", "id",
+		"scan.bounded.mode", "latest-offset"))
+	writeRows(t, tbl, 0, 1, chunk(tbl.Schema().Types(), []any{1, "ann"}, []any{2, nil}))
+	for _, subject := range []string{"avro-key", "avro-value"} {
+		if !c.Registry().SubjectExists(subject) {
+			t.Errorf("subject %q not registered", subject)
+		}
+	}
+	job, coll, _ := runSource(t, tbl, connector.SourceSpec{}, 1)
+	if err := waitDone(t, job); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := coll.sorted(), []string{"+I[1, ann]", "+I[2, <NULL>]"}; !slices.Equal(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+}
