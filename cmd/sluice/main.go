@@ -30,6 +30,8 @@ func main() {
 		err = runSQL(args)
 	case "test":
 		err = runTests(args)
+	case "bench":
+		err = runBench(args)
 	case "help":
 		usage()
 	default:
@@ -49,6 +51,8 @@ func usage() {
   sluice sql -f FILE [flags]  run a SQL script and exit
   sluice test [-parallelism N] FILE.sql...
                               run golden tests: compare each script's last query with FILE.out
+  sluice bench [-records N] [-parallelism P] [-format avro-confluent|json] [-cpuprofile FILE]
+                              measure SQL pipelines' throughput against a plain Kafka consumer
 
 Run 'sluice sql -h' or 'sluice test -h' for flags.
 `)
