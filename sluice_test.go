@@ -1,0 +1,304 @@
+package sluice
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/sluicesql/sluice/internal/devcluster"
+	"github.com/sluicesql/sluice/internal/sql/parser"
+)
+
+// testTimeout bounds every statement and stream read of these tests, so
+// that a hang fails the test instead of the run.
+const testTimeout = 30 * time.Second
+
+func testContext(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func newEngine(t *testing.T) *Engine {
+	t.Helper()
+	e := NewEngine()
+	t.Cleanup(e.Close)
+	return e
+}
+
+// mustExecute runs a script that must succeed.
+func mustExecute(t *testing.T, e *Engine, script string) []*Result {
+	t.Helper()
+	res, err := e.Execute(testContext(t), script)
+	if err != nil {
+		t.Fatalf("executing\n%s\n: %v", script, err)
+	}
+	return res
+}
+
+// kafkaTable declares a kafka table over topic with the given columns and
+// value format, reading from the earliest offset of brokers.
+func kafkaTable(name, columns, topic, brokers, valueFormat string) string {
+	return fmt.Sprintf(`CREATE TABLE %s (
+    %s
+) WITH (
+    'connector' = 'kafka',
+    'topic' = '%s',
+    'properties.bootstrap.servers' = '%s',
+    'scan.startup.mode' = 'earliest-offset',
+    'value.format' = '%s'
+);
+`, name, columns, topic, brokers, valueFormat)
+}
+
+// errorCatalog is the session the validation errors are raised in. Planning
+// never connects to the brokers it names.
+var errorCatalog = kafkaTable("orders", `id INT,
+    customer STRING,
+    amount DOUBLE,
+    ts TIMESTAMP(3),
+    WATERMARK FOR ts AS ts - INTERVAL '5' SECOND`, "orders", "localhost:9092", "json") +
+	kafkaTable("customers", `id INT,
+    name STRING,
+    created TIMESTAMP(3)`, "customers", "localhost:9092", "json") +
+	kafkaTable("totals", `customer STRING,
+    total DOUBLE`, "totals", "localhost:9092", "json") +
+	kafkaTable("customers_seen", `customer STRING`, "customers-seen", "localhost:9092", "json")
+
+// TestStatementErrors runs bad statements through the Engine: each must fail
+// (not panic or hang) with its message, the line and column it is about, the
+// source line and a caret under that column. Messages follow Flink's where
+// Flink has one.
+func TestStatementErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		sql  string
+		want string
+	}{{
+		name: "syntax error",
+		sql: `SELECT id,
+       customer
+  FROM orders
+ WHERE amount > > 10`,
+		want: `SQL parse error at line 4, column 17: expected an expression, found '>'
+   WHERE amount > > 10
+                  ^`,
+	}, {
+		name: "unknown table",
+		sql: `SELECT *
+FROM orderz`,
+		want: `SQL validation error at line 2, column 6: Object 'orderz' not found
+  FROM orderz
+       ^`,
+	}, {
+		name: "unknown column",
+		sql:  `SELECT id, amout FROM orders`,
+		want: `SQL validation error at line 1, column 12: Column 'amout' not found in any table
+  SELECT id, amout FROM orders
+             ^`,
+	}, {
+		name: "column in the wrong case",
+		sql:  `SELECT id, Customer FROM orders`,
+		want: `SQL validation error at line 1, column 12: Column 'Customer' not found in any table; did you mean 'customer'?
+  SELECT id, Customer FROM orders
+             ^`,
+	}, {
+		name: "ambiguous column in a join",
+		sql: `SELECT o.customer, id
+FROM orders o JOIN customers c ON o.id = c.id`,
+		want: `SQL validation error at line 1, column 20: Column 'id' is ambiguous
+  SELECT o.customer, id
+                     ^`,
+	}, {
+		name: "no connector option",
+		sql:  `CREATE TABLE t (a INT) WITH ('topic' = 't')`,
+		want: `SQL validation error at line 1, column 1: table 't' has no 'connector' option; available connectors: kafka, upsert-kafka
+  CREATE TABLE t (a INT) WITH ('topic' = 't')
+  ^`,
+	}, {
+		name: "unknown connector",
+		sql:  `CREATE TABLE t (a INT) WITH ('connector' = 'kafak', 'topic' = 't')`,
+		want: `SQL validation error at line 1, column 1: unknown connector 'kafak' for table 't'; available connectors: kafka, upsert-kafka
+  CREATE TABLE t (a INT) WITH ('connector' = 'kafak', 'topic' = 't')
+  ^`,
+	}, {
+		name: "missing required kafka option",
+		sql: `CREATE TABLE t (a INT) WITH (
+  'connector' = 'kafka',
+  'topic' = 't',
+  'value.format' = 'raw')`,
+		want: `SQL validation error at line 1, column 1: invalid options for table 't': One or more required options are missing.
+
+Missing required options are:
+
+properties.bootstrap.servers
+  CREATE TABLE t (a INT) WITH (
+  ^`,
+	}, {
+		name: "unknown format",
+		sql: `CREATE TABLE t (a INT) WITH (
+  'connector' = 'kafka',
+  'topic' = 't',
+  'properties.bootstrap.servers' = 'localhost:9092',
+  'value.format' = 'jsn')`,
+		want: `SQL validation error at line 5, column 3: invalid options for table 't': invalid value for option 'value.format': unknown format 'jsn'; available formats: avro, avro-confluent, json, raw
+    'value.format' = 'jsn')
+    ^`,
+	}, {
+		name: "column not grouped",
+		sql: `SELECT customer, amount
+FROM orders
+GROUP BY customer`,
+		want: `SQL validation error at line 1, column 18: Expression 'amount' is not being grouped
+  SELECT customer, amount
+                   ^`,
+	}, {
+		name: "INSERT with too few columns",
+		sql:  `INSERT INTO totals SELECT customer FROM orders`,
+		want: `SQL validation error at line 1, column 20: Column types of query result and sink for 'default_catalog.default_database.totals' do not match.
+Cause: Different number of columns.
+
+Query schema: [customer: STRING]
+Sink schema:  [customer: STRING, total: DOUBLE]
+  INSERT INTO totals SELECT customer FROM orders
+                     ^`,
+	}, {
+		name: "INSERT with an incompatible column type",
+		sql:  `INSERT INTO totals SELECT customer, ts FROM orders`,
+		want: `SQL validation error at line 1, column 20: Column types of query result and sink for 'default_catalog.default_database.totals' do not match.
+Cause: Incompatible types for sink column 'total' at position 1.
+
+Query schema: [customer: STRING, ts: TIMESTAMP(3) *ROWTIME*]
+Sink schema:  [customer: STRING, total: DOUBLE]
+  INSERT INTO totals SELECT customer, ts FROM orders
+                     ^`,
+	}, {
+		name: "updating query into an append-only kafka sink",
+		sql: `INSERT INTO customers_seen
+SELECT customer FROM orders GROUP BY customer`,
+		want: `SQL validation error at line 1, column 1: Table sink 'default_catalog.default_database.customers_seen' doesn't support consuming update changes which is produced by node GroupAggregate(groupBy=[customer], select=[customer])
+  INSERT INTO customers_seen
+  ^`,
+	}, {
+		name: "window over a column that is not a time attribute",
+		sql: `SELECT window_start, COUNT(*)
+FROM TABLE(
+    TUMBLE(TABLE customers, DESCRIPTOR(created), INTERVAL '1' MINUTE))
+GROUP BY window_start, window_end`,
+		want: `SQL validation error at line 3, column 29: The window function requires the timecol is a time attribute type, but is TIMESTAMP(3).
+      TUMBLE(TABLE customers, DESCRIPTOR(created), INTERVAL '1' MINUTE))
+                              ^`,
+	}, {
+		name: "unknown function",
+		sql:  `SELECT customer, FOO(id) FROM orders`,
+		want: `SQL validation error at line 1, column 18: No match found for function signature FOO(<NUMERIC>)
+  SELECT customer, FOO(id) FROM orders
+                   ^`,
+	}, {
+		name: "ORDER BY a column that is not a time attribute, without LIMIT",
+		sql: `SELECT id, amount FROM orders
+ORDER BY amount`,
+		want: `SQL validation error at line 2, column 10: Sort on a non-time-attribute field is not supported.
+  ORDER BY amount
+           ^`,
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEngine(t)
+			mustExecute(t, e, errorCatalog)
+			_, err := e.Execute(testContext(t), tt.sql)
+			if err == nil {
+				t.Fatalf("no error for\n%s", tt.sql)
+			}
+			var parseErr *parser.Error
+			var stmtErr *StatementError
+			if !errors.As(err, &parseErr) && !errors.As(err, &stmtErr) {
+				t.Errorf("error is a %T, not a positioned parse or statement error", err)
+			}
+			if got := err.Error(); got != tt.want {
+				t.Errorf("error:\n%s\nwant:\n%s", got, tt.want)
+			}
+			if jobs := e.Jobs(); len(jobs) != 0 {
+				t.Errorf("a rejected statement started %d job(s)", len(jobs))
+			}
+		})
+	}
+}
+
+// TestUndecodableAvroFailsQuery reads a topic holding records that are not
+// Confluent-framed Avro through an avro-confluent table: the query must fail
+// (not hang or skip the record) with an error naming the topic, partition and
+// offset of the record and what is wrong with it.
+func TestUndecodableAvroFailsQuery(t *testing.T) {
+	cluster, err := devcluster.Start(devcluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cluster.Close)
+	client, err := kgo.NewClient(kgo.SeedBrokers(cluster.BootstrapServers()), kgo.AllowAutoTopicCreation())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(client.Close)
+
+	tests := []struct {
+		name   string
+		values [][]byte // the records of the topic, in order
+		want   string
+	}{{
+		// A record without a value (offset 0) is no row; the next one
+		// fails.
+		name:   "no magic byte",
+		values: [][]byte{nil, []byte("not avro")},
+		want:   "Source: garbage: kafka source: cannot decode value of record at topic 'garbage-no-magic-byte' partition 0 offset 1: invalid Avro record: unknown magic byte 0x6e (expected 0x00)",
+	}, {
+		name:   "too short for the header",
+		values: [][]byte{{0, 0, 1}},
+		want:   "Source: garbage: kafka source: cannot decode value of record at topic 'garbage-too-short-for-the-header' partition 0 offset 0: invalid Avro record: 3 bytes are too few for the Confluent header (5 bytes)",
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			topic := "garbage-" + strings.ReplaceAll(tt.name, " ", "-")
+			ctx := testContext(t)
+			for _, v := range tt.values {
+				if err := client.ProduceSync(ctx, &kgo.Record{Topic: topic, Value: v}).FirstErr(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			e := newEngine(t)
+			mustExecute(t, e, fmt.Sprintf(`CREATE TABLE garbage (
+    title STRING,
+    rating DOUBLE
+) WITH (
+    'connector' = 'kafka',
+    'topic' = '%s',
+    'properties.bootstrap.servers' = '%s',
+    'scan.startup.mode' = 'earliest-offset',
+    'value.format' = 'avro-confluent',
+    'value.avro-confluent.url' = '%s'
+);`, topic, cluster.BootstrapServers(), cluster.RegistryURL()))
+			res := mustExecute(t, e, "SELECT * FROM garbage;")
+			stream := res[0].Stream
+			t.Cleanup(stream.Close)
+			for {
+				changes, ok, err := stream.Next(ctx)
+				if err != nil {
+					if got := err.Error(); got != tt.want {
+						t.Errorf("query failed with\n%s\nwant\n%s", got, tt.want)
+					}
+					return
+				}
+				if !ok {
+					t.Fatal("the query ended without an error")
+				}
+				t.Fatalf("the query emitted %d row(s) from undecodable records", len(changes))
+			}
+		})
+	}
+}
