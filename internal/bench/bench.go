@@ -18,6 +18,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/sluicesql/sluice"
@@ -40,6 +41,9 @@ type Config struct {
 	Parallelism int
 	// Format is the value format: "avro-confluent" or "json".
 	Format string
+	// Rounds is how often every measurement runs, in turn; the fastest
+	// round of each is reported.
+	Rounds int
 	// CPUProfile, when set, is where CPU profiles go: one per measurement,
 	// named by inserting the measurement's name before the extension.
 	CPUProfile string
@@ -77,8 +81,8 @@ type Report struct {
 // Run loads cfg.Records records into a fresh embedded cluster and measures
 // the baseline consumer, then each pipeline.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
-	if cfg.Records < 1 || cfg.Parallelism < 1 {
-		return nil, fmt.Errorf("bench: records and parallelism must be positive")
+	if cfg.Records < 1 || cfg.Parallelism < 1 || cfg.Rounds < 1 {
+		return nil, fmt.Errorf("bench: records, parallelism and rounds must be positive")
 	}
 	if cfg.Format != formatAvro && cfg.Format != formatJSON {
 		return nil, fmt.Errorf("bench: unknown format %q (want %s or %s)", cfg.Format, formatAvro, formatJSON)
@@ -102,27 +106,45 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	e.want = expect(cfg.Records)
 
 	rep := &Report{Config: cfg}
-	logf("measuring the baseline consumer")
-	rep.Baseline, err = measure("consumer", cfg.Records, cfg.CPUProfile, func() (int64, error) {
-		var n int64
-		err := readTopic(ctx, e.brokers, sourceTopic, func(*kgo.Record) error { n++; return nil })
-		return n, err
-	})
-	if err == nil && rep.Baseline.Output != int64(cfg.Records) {
-		err = fmt.Errorf("read %d records, want %d", rep.Baseline.Output, cfg.Records)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("bench: baseline consumer: %w", err)
-	}
-	for _, p := range e.pipelines() {
-		logf("measuring %s", p.name)
-		res, err := e.run(ctx, p, cfg.CPUProfile)
-		if err != nil {
-			return nil, fmt.Errorf("bench: %s: %w", p.name, err)
+	pipelines := e.pipelines()
+	rep.Pipelines = make([]Result, len(pipelines))
+	for round := range cfg.Rounds {
+		// Only the first round is profiled: a profile file per measurement.
+		profile := cfg.CPUProfile
+		if round > 0 {
+			profile = ""
 		}
-		rep.Pipelines = append(rep.Pipelines, res)
+		logf("round %d of %d: baseline consumer", round+1, cfg.Rounds)
+		res, err := measure("consumer", cfg.Records, profile, func() (int64, error) {
+			var n int64
+			err := readTopic(ctx, e.brokers, sourceTopic, func(*kgo.Record) error { n++; return nil })
+			return n, err
+		})
+		if err == nil && res.Output != int64(cfg.Records) {
+			err = fmt.Errorf("read %d records, want %d", res.Output, cfg.Records)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("bench: baseline consumer: %w", err)
+		}
+		rep.Baseline = faster(rep.Baseline, res)
+		for i, p := range pipelines {
+			logf("round %d of %d: %s", round+1, cfg.Rounds, p.name)
+			res, err := e.run(ctx, p, profile)
+			if err != nil {
+				return nil, fmt.Errorf("bench: %s: %w", p.name, err)
+			}
+			rep.Pipelines[i] = faster(rep.Pipelines[i], res)
+		}
 	}
 	return rep, nil
+}
+
+// faster returns the faster of two measurements; a zero one does not count.
+func faster(a, b Result) Result {
+	if a.Elapsed == 0 || b.Elapsed < a.Elapsed {
+		return b
+	}
+	return a
 }
 
 // load produces the data set.
@@ -158,8 +180,25 @@ func (e *env) run(ctx context.Context, p pipeline, profile string) (Result, erro
 	if err != nil {
 		return res, err
 	}
-	res.Output, err = p.check(ctx, last)
-	return res, err
+	if res.Output, err = p.check(ctx, last); err != nil || p.topic == "" {
+		return res, err
+	}
+	// The next round writes to a fresh topic, and the broker lets go of
+	// this one's records.
+	return res, e.deleteTopic(ctx, p.topic)
+}
+
+func (e *env) deleteTopic(ctx context.Context, topic string) error {
+	cl, err := kgo.NewClient(kgo.SeedBrokers(e.brokers))
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	resp, err := kadm.NewClient(cl).DeleteTopic(ctx, topic)
+	if err == nil {
+		err = resp.Err
+	}
+	return err
 }
 
 // execute runs a bounded statement to its end: a query's changes are read
@@ -219,8 +258,8 @@ func awaitJob(ctx context.Context, eng *sluice.Engine, id string) error {
 // Print writes the report as a table.
 func (r *Report) Print(w io.Writer) error {
 	c := r.Config
-	if _, err := fmt.Fprintf(w, "%d records, parallelism %d, %s values, %s, %d CPUs\n\n",
-		c.Records, c.Parallelism, c.Format, runtime.Version(), runtime.NumCPU()); err != nil {
+	if _, err := fmt.Fprintf(w, "%d records, parallelism %d, %s values, fastest of %d rounds, %s, %d CPUs\n\n",
+		c.Records, c.Parallelism, c.Format, c.Rounds, runtime.Version(), runtime.NumCPU()); err != nil {
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)

@@ -14,7 +14,9 @@ import (
 // pipeline is one measured statement over the ticket sales.
 type pipeline struct {
 	name string
-	// ddl creates the tables the statement writes to.
+	// topic is the topic the statement writes to, if any.
+	topic string
+	// ddl creates the table the statement writes to.
 	ddl string
 	// watermark declares the source's event-time watermark.
 	watermark bool
@@ -95,7 +97,8 @@ func (e *env) pipelines() []pipeline {
 			return 1, nil
 		},
 	}, {
-		name: "filter-project",
+		name:  "filter-project",
+		topic: "big-sales",
 		ddl: "CREATE TABLE big_sales (title STRING, doubled_value BIGINT) " +
 			e.kafkaTable("kafka", "big-sales") + ";",
 		stmt: `INSERT INTO big_sales
@@ -120,7 +123,8 @@ SELECT UPPER(title), total_ticket_value * 2 FROM movie_ticket_sales WHERE total_
 			return n, err
 		},
 	}, {
-		name: "group-agg",
+		name:  "group-agg",
+		topic: "movie-ticket-sales-by-title",
 		ddl: `CREATE TABLE movie_ticket_sales_by_title (
   title STRING,
   tickets_sold BIGINT,
@@ -143,6 +147,7 @@ SELECT title, COUNT(total_ticket_value), SUM(total_ticket_value) FROM movie_tick
 		},
 	}, {
 		name:      "tumble-window",
+		topic:     "sales-per-minute",
 		watermark: true,
 		ddl: `CREATE TABLE sales_per_minute (
   title STRING,
