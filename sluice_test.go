@@ -12,6 +12,7 @@ import (
 
 	"github.com/sluicesql/sluice/internal/devcluster"
 	"github.com/sluicesql/sluice/internal/sql/parser"
+	"github.com/sluicesql/sluice/internal/types"
 )
 
 // testTimeout bounds every statement and stream read of these tests, so
@@ -40,6 +41,30 @@ func mustExecute(t *testing.T, e *Engine, script string) []*Result {
 		t.Fatalf("executing\n%s\n: %v", script, err)
 	}
 	return res
+}
+
+func startCluster(t *testing.T) *devcluster.Cluster {
+	t.Helper()
+	c, err := devcluster.Start(devcluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
+}
+
+// changelog renders changes the way Flink's TableResult.print() shows rows
+// in changelog form, e.g. "+I[1, alice, <NULL>]".
+func changelog(s *Stream, changes []Change) []string {
+	out := make([]string, len(changes))
+	for i, c := range changes {
+		cells := make([]string, len(c.Row))
+		for j, v := range c.Row {
+			cells[j] = types.PrintValue(s.Schema[j].Type, v, s.TimeZone)
+		}
+		out[i] = c.Kind.String() + "[" + strings.Join(cells, ", ") + "]"
+	}
+	return out
 }
 
 // kafkaTable declares a kafka table over topic with the given columns and
@@ -236,11 +261,7 @@ ORDER BY amount`,
 // (not hang or skip the record) with an error naming the topic, partition and
 // offset of the record and what is wrong with it.
 func TestUndecodableAvroFailsQuery(t *testing.T) {
-	cluster, err := devcluster.Start(devcluster.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(cluster.Close)
+	cluster := startCluster(t)
 	client, err := kgo.NewClient(kgo.SeedBrokers(cluster.BootstrapServers()), kgo.AllowAutoTopicCreation())
 	if err != nil {
 		t.Fatal(err)
@@ -298,6 +319,62 @@ func TestUndecodableAvroFailsQuery(t *testing.T) {
 					t.Fatal("the query ended without an error")
 				}
 				t.Fatalf("the query emitted %d row(s) from undecodable records", len(changes))
+			}
+		})
+	}
+}
+
+// TestLeftJoinRetractsPaddedRow reads a LEFT JOIN's changelog while its
+// inputs are written one after the other: an order without a shipment is
+// emitted padded with NULLs, and when its shipment arrives the padded row is
+// deleted before the joined row is inserted, as Flink's streaming join does
+// for an outer side that had no match.
+// https://nightlies.apache.org/flink/flink-docs-stable/docs/dev/table/sql/queries/joins/#outer-equi-join
+func TestLeftJoinRetractsPaddedRow(t *testing.T) {
+	cluster := startCluster(t)
+	brokers := cluster.BootstrapServers()
+	for _, parallelism := range []string{"1", "4"} {
+		t.Run("parallelism="+parallelism, func(t *testing.T) {
+			ctx := testContext(t)
+			e := newEngine(t)
+			if err := e.Config().Set(ConfParallelism, parallelism); err != nil {
+				t.Fatal(err)
+			}
+			orders, shipments := "orders-"+parallelism, "shipments-"+parallelism
+			mustExecute(t, e, kafkaTable("orders", "order_id INT, customer STRING", orders, brokers, "json")+
+				kafkaTable("shipments", "ship_id STRING, order_id INT", shipments, brokers, "json"))
+			res := mustExecute(t, e, `SELECT o.order_id, o.customer, s.ship_id
+FROM orders o LEFT JOIN shipments s ON o.order_id = s.order_id;`)
+			stream := res[0].Stream
+			t.Cleanup(stream.Close)
+
+			// One key changes per step, so the order of the changes is
+			// fixed.
+			steps := []struct {
+				insert string
+				want   []string
+			}{{
+				insert: "INSERT INTO orders VALUES (1, 'alice');",
+				want:   []string{"+I[1, alice, <NULL>]"},
+			}, {
+				insert: "INSERT INTO orders VALUES (2, 'bob');",
+				want:   []string{"+I[2, bob, <NULL>]"},
+			}, {
+				insert: "INSERT INTO shipments VALUES ('s1', 1);",
+				want:   []string{"-D[1, alice, <NULL>]", "+I[1, alice, s1]"},
+			}, {
+				insert: "INSERT INTO shipments VALUES ('s9', 9);",
+				want:   nil,
+			}}
+			for _, step := range steps {
+				mustExecute(t, e, step.insert)
+				if err := e.WaitQuiet(ctx, stream); err != nil {
+					t.Fatal(err)
+				}
+				got := changelog(stream, stream.Drain())
+				if strings.Join(got, "\n") != strings.Join(step.want, "\n") {
+					t.Errorf("after %s\ngot  %q\nwant %q", step.insert, got, step.want)
+				}
 			}
 		})
 	}
