@@ -25,12 +25,15 @@ const (
 	Upsert
 	// Retract is a full changelog: +I, -U, +U and -D.
 	Retract
+	// Update is a changelog of inserts and updates without deletes: +I, -U
+	// and +U (an aggregation or deduplication over an append-only input).
+	Update
 )
 
 // String names the mode the way EXPLAIN shows it, after Flink's
 // changelogMode=[I], [I,UA,D], [I,UB,UA,D].
 func (m ChangelogMode) String() string {
-	return [...]string{"I", "I,UA,D", "I,UB,UA,D"}[m]
+	return [...]string{"I", "I,UA,D", "I,UB,UA,D", "I,UB,UA"}[m]
 }
 
 // OptionSpec documents and validates one option.

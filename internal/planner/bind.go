@@ -105,12 +105,18 @@ func (b *Binder) CreateTable(ct *ast.CreateTable, ddl string) (*catalog.Table, e
 	return t, nil
 }
 
-// optionPos points an option error at the option it names (the longest
-// quoted option key in the message), or at the statement.
+// optionPos points an option error at the option it names: the longest
+// option key quoted in the message or listed on a line of its own before
+// any list of supported options; otherwise at the statement.
 func optionPos(t *catalog.Table, msg string, def ast.Pos) ast.Pos {
+	named, _, _ := strings.Cut(msg, "Supported options")
+	lines := map[string]bool{}
+	for _, l := range strings.Split(named, "\n") {
+		lines[strings.TrimSpace(l)] = true
+	}
 	best := ""
 	for k := range t.OptionPos {
-		if len(k) > len(best) && strings.Contains(msg, "'"+k+"'") {
+		if len(k) > len(best) && (strings.Contains(msg, "'"+k+"'") || lines[k]) {
 			best = k
 		}
 	}

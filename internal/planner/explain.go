@@ -71,8 +71,23 @@ func (n *Calc) Mode() Mode { return n.Input.Mode() }
 // Mode implements Node.
 func (n *Normalize) Mode() Mode { return connector.Retract }
 
-// Mode implements Node.
-func (n *GroupAggregate) Mode() Mode { return connector.Retract }
+// Mode implements Node: updates, and deletes only when the input retracts
+// (a group's count can then drop to zero), as Flink infers it.
+func (n *GroupAggregate) Mode() Mode {
+	if len(n.Aggs) == 0 && n.Input.Mode() == connector.InsertOnly {
+		return connector.InsertOnly // DISTINCT: a key's row never changes
+	}
+	return updatesOf(n.Input)
+}
+
+// updatesOf is the mode of an operator that updates its results: without
+// deletes over an append-only input.
+func updatesOf(in Node) Mode {
+	if in.Mode() == connector.InsertOnly {
+		return connector.Update
+	}
+	return connector.Retract
+}
 
 // Mode implements Node.
 func (n *WindowTableFunction) Mode() Mode { return n.Input.Mode() }
@@ -82,8 +97,11 @@ func (n *WindowAggregate) Mode() Mode { return connector.InsertOnly }
 
 // Mode implements Node.
 func (n *Rank) Mode() Mode {
-	if n.Window != nil {
+	switch {
+	case n.Window != nil:
 		return connector.InsertOnly
+	case n.Start == 1 && n.End == 1 && !n.OutputRankNumber:
+		return updatesOf(n.Input) // a Top-1 replaces its row by an update
 	}
 	return connector.Retract
 }
@@ -93,7 +111,7 @@ func (n *Deduplicate) Mode() Mode {
 	if n.Window != nil || (!n.KeepLast && !n.RowTime) {
 		return connector.InsertOnly
 	}
-	return connector.Retract
+	return connector.Update
 }
 
 // Mode implements Node.
@@ -268,14 +286,15 @@ func (n *Deduplicate) Describe() string {
 }
 
 func (n *Join) joinText() string {
-	ls, rs := n.Left.Schema(), n.Right.Schema()
-	both := append(append(types.Schema{}, ls...), rs...)
 	conds := make([]string, 0, len(n.LeftKeys)+1)
+	nl := len(n.Left.Schema())
 	for i := range n.LeftKeys {
-		conds = append(conds, fmt.Sprintf("=(%s, %s)", ls[n.LeftKeys[i]].Name, rs[n.RightKeys[i]].Name))
+		conds = append(conds, fmt.Sprintf("=(%s, %s)", n.schema[n.LeftKeys[i]].Name, n.schema[nl+n.RightKeys[i]].Name))
 	}
 	if n.Cond != nil {
-		conds = append(conds, exprText(n.Cond, both))
+		for _, c := range conjuncts(n.Cond) {
+			conds = append(conds, exprText(c, n.schema))
+		}
 	}
 	where := strings.Join(conds, ", ")
 	if len(conds) > 1 {

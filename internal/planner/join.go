@@ -52,8 +52,8 @@ func (b *Binder) join(j *ast.Join) (*relation, error) {
 		}
 	}
 	kind := map[ast.JoinKind]JoinKind{ast.InnerJoin: InnerJoin, ast.CrossJoin: InnerJoin, ast.LeftJoin: LeftJoin, ast.RightJoin: RightJoin, ast.FullJoin: FullJoin}[j.Kind]
-	jn := Join{Left: l.node, Right: r.node, Kind: kind}
-	var rest []expr.Expr
+	jn := Join{Kind: kind}
+	var rest, leftOnly, rightOnly []expr.Expr
 	if cond != nil {
 		for _, c := range conjuncts(cond) {
 			if lk, rk, ok := equiKey(c, nl); ok {
@@ -61,12 +61,26 @@ func (b *Binder) join(j *ast.Join) (*relation, error) {
 				jn.RightKeys = append(jn.RightKeys, rk-nl)
 				continue
 			}
-			rest = append(rest, c)
+			// A condition on one side only filters that side before the
+			// join where that keeps the join's meaning: for the inner
+			// side(s), never for the side whose rows are kept unmatched.
+			lo, hi := columnRange(c)
+			switch {
+			case hi < nl && hi >= 0 && (kind == InnerJoin || kind == RightJoin):
+				leftOnly = append(leftOnly, c)
+			case lo >= nl && (kind == InnerJoin || kind == LeftJoin):
+				rightOnly = append(rightOnly, shift(c, -nl))
+			default:
+				rest = append(rest, c)
+			}
 		}
 	}
+	jn.Left = filtered(l.node, leftOnly)
+	jn.Right = filtered(r.node, rightOnly)
 	ls, rs := l.node.Schema(), r.node.Schema()
 	iv, rest := intervalBounds(rest, ls, rs)
 	var schema types.Schema
+	used := map[string]int{}
 	for i, f := range append(append(types.Schema{}, ls...), rs...) {
 		t := f.Type
 		if iv == nil {
@@ -75,7 +89,7 @@ func (b *Binder) join(j *ast.Join) (*relation, error) {
 		if (i < nl && (kind == RightJoin || kind == FullJoin)) || (i >= nl && (kind == LeftJoin || kind == FullJoin)) {
 			t = t.Nullable()
 		}
-		schema = append(schema, types.Field{Name: f.Name, Type: t})
+		schema = append(schema, types.Field{Name: uniqueName(used, f.Name), Type: t})
 	}
 	jn.schema = schema
 	jn.Cond = and(rest)
@@ -88,6 +102,54 @@ func (b *Binder) join(j *ast.Join) (*relation, error) {
 		return &relation{node: iv, sc: out}, nil
 	}
 	return &relation{node: &jn, sc: out}, nil
+}
+
+// uniqueName returns name, or name with a number appended when it is taken
+// (order_id, order_id0, order_id1, ...), as Calcite names join fields.
+func uniqueName(used map[string]int, name string) string {
+	n, taken := used[name]
+	used[name] = n + 1
+	if !taken {
+		return name
+	}
+	for {
+		cand := name + itoa(n-1)
+		if _, clash := used[cand]; !clash {
+			used[cand] = 1
+			return cand
+		}
+		n++
+	}
+}
+
+// columnRange returns the smallest and largest column e reads (-1, -1 for
+// none).
+func columnRange(e expr.Expr) (lo, hi int) {
+	lo, hi = -1, -1
+	expr.Walk(e, func(x expr.Expr) {
+		if c, ok := x.(*expr.Column); ok {
+			if lo < 0 || c.Index < lo {
+				lo = c.Index
+			}
+			hi = max(hi, c.Index)
+		}
+	})
+	return lo, hi
+}
+
+// shift moves every column reference of e by d.
+func shift(e expr.Expr, d int) expr.Expr {
+	return expr.Remap(e, func(c *expr.Column) expr.Expr {
+		return &expr.Column{Index: c.Index + d, Name: c.Name, T: c.T}
+	})
+}
+
+// filtered applies conds to n, if any.
+func filtered(n Node, conds []expr.Expr) Node {
+	if len(conds) == 0 {
+		return n
+	}
+	return newCalc(n, identity(n.Schema()), and(conds), n.Schema())
 }
 
 // equiKey recognizes `left_col = right_col` (either order).

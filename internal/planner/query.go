@@ -234,25 +234,37 @@ func (b *Binder) namedQuery(q ast.Query, name string, cols []string, ref *ast.Ta
 // selectQuery binds SELECT ... FROM ... WHERE ... GROUP BY ... HAVING ...
 // ORDER BY ... LIMIT.
 func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
+	from, where := s.From, s.Where
+	if j, ok := from.(*ast.Join); ok && where != nil && len(j.Using) == 0 && (j.Kind == ast.InnerJoin || j.Kind == ast.CrossJoin) && len(findAggregates(where)) == 0 {
+		// The WHERE of an inner join is part of its condition, so that
+		// equalities become join keys and time bounds an interval join.
+		merged := *j
+		merged.Kind = ast.InnerJoin
+		merged.On = where
+		if j.On != nil {
+			merged.On = &ast.Binary{Pos: j.On.Position(), Op: "AND", L: j.On, R: where}
+		}
+		from, where = &merged, nil
+	}
 	var rel *relation
-	if s.From == nil {
+	if from == nil {
 		v := &Values{base: base{schema: types.Schema{}}, Rows: []types.Row{{}}}
 		rel = &relation{node: v, sc: &scope{}}
 	} else {
 		var err error
-		if rel, err = b.from(s.From); err != nil {
+		if rel, err = b.from(from); err != nil {
 			return nil, err
 		}
 	}
-	if s.Where != nil {
-		if agg := findAggregates(s.Where); len(agg) > 0 {
+	if where != nil {
+		if agg := findAggregates(where); len(agg) > 0 {
 			return nil, errorf(agg[0], "Aggregate functions are not allowed in WHERE")
 		}
-		f, err := (&exprBinder{b: b, sc: rel.sc, where: "WHERE"}).bind(s.Where)
+		f, err := (&exprBinder{b: b, sc: rel.sc, where: "WHERE"}).bind(where)
 		if err != nil {
 			return nil, err
 		}
-		if err := wantBoolean(s.Where, f); err != nil {
+		if err := wantBoolean(where, f); err != nil {
 			return nil, err
 		}
 		node, rest := foldRank(rel.node, f)

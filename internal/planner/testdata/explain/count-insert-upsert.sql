@@ -1,7 +1,7 @@
 -- 'How to count a stream of events': the persistent query writing the
 -- counts to an upsert-kafka table keyed by title.
 -- expect: Sink [NONE]
--- expect: GroupAggregate [I,UB,UA,D]
+-- expect: GroupAggregate [I,UB,UA]
 CREATE TABLE movie_ticket_sales (
     title STRING,
     sales_ts STRING,

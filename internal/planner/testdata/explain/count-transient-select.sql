@@ -1,6 +1,6 @@
 -- 'How to count a stream of events': the transient query counting tickets
 -- per title. An unbounded GROUP BY updates its result as rows arrive.
--- expect: GroupAggregate [I,UB,UA,D]
+-- expect: GroupAggregate [I,UB,UA]
 -- expect: TableSourceScan [I]
 CREATE TABLE movie_ticket_sales (
     title STRING,

@@ -3,7 +3,7 @@
 -- rowtime keep-first deduplication still updates its pick when an earlier
 -- row arrives late, so it produces updates.
 -- https://nightlies.apache.org/flink/flink-docs-stable/docs/dev/table/sql/queries/deduplication/
--- expect: Deduplicate [I,UB,UA,D]
+-- expect: Deduplicate [I,UB,UA]
 CREATE TABLE orders (
     order_id INT,
     customer STRING,

@@ -1,7 +1,7 @@
 -- Deduplication keeping the last row per key by event time (ORDER BY
 -- rowtime DESC): a Deduplicate node keeping LastRow, which updates.
 -- https://nightlies.apache.org/flink/flink-docs-stable/docs/dev/table/sql/queries/deduplication/
--- expect: Deduplicate [I,UB,UA,D]
+-- expect: Deduplicate [I,UB,UA]
 CREATE TABLE orders (
     order_id INT,
     customer STRING,

@@ -2,7 +2,7 @@
 -- by a computed timestamp, which is not a time attribute, so Flink plans a
 -- Top-1 Rank (not a Deduplicate) that retracts its earlier pick.
 -- https://nightlies.apache.org/flink/flink-docs-stable/docs/dev/table/sql/queries/deduplication/
--- expect: Rank [I,UB,UA,D]
+-- expect: Rank [I,UB,UA]
 -- expect: Sink [NONE]
 CREATE TABLE clicks (
     ip_address VARCHAR,
