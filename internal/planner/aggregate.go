@@ -11,7 +11,10 @@ import (
 // relation and a hook that maps group expressions and aggregate calls of
 // the select list and HAVING onto its columns. Grouping by window_start and
 // window_end of a window table function becomes a window aggregation.
-func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncCall) (*relation, func(ast.Expr) (expr.Expr, bool, error), error) {
+//
+// names gives the output name of aggregate calls that are select items
+// (their alias, or Flink's EXPR$n); others are named $f<n>.
+func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncCall, names map[*ast.FuncCall]string) (*relation, func(ast.Expr) (expr.Expr, bool, error), error) {
 	in := &exprBinder{b: b, sc: rel.sc, where: "GROUP BY"}
 	tvf, _ := rel.node.(*WindowTableFunction)
 	var win *Window
@@ -35,7 +38,15 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 	}
 	var pre []expr.Expr
 	var preSchema types.Schema
+	// add appends e to the pre-aggregation projection, named after the
+	// column it reads or $f<position> as Flink names computed fields.
 	add := func(e expr.Expr, name string) int {
+		if c, ok := e.(*expr.Column); ok && name == "" {
+			name = rel.sc.cols[c.Index].name
+		}
+		if name == "" {
+			name = "$f" + itoa(len(pre))
+		}
 		pre = append(pre, e)
 		preSchema = append(preSchema, types.Field{Name: name, Type: e.Type()})
 		return len(pre) - 1
@@ -83,7 +94,11 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 		out = append(out, types.Field{Name: g.name, Type: preSchema[g.col].Type.Plain()})
 	}
 	for j := range aggs {
-		out = append(out, types.Field{Name: "$agg" + itoa(j), Type: aggs[j].Type})
+		name, ok := names[calls[j]]
+		if !ok {
+			name = "$f" + itoa(len(out))
+		}
+		out = append(out, types.Field{Name: name, Type: aggs[j].Type})
 	}
 	var node Node
 	if win != nil {
@@ -99,9 +114,15 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 	} else {
 		node = &GroupAggregate{base: base{schema: out}, Input: newCalc(rel.node, pre, nil, preSchema), Keys: seq(len(keys)), Aggs: aggs}
 	}
+	// The scope hides aggregate results behind internal names: they are
+	// reached through the hook, never by a name a query could write.
 	sc := &scope{}
-	for _, f := range out {
-		sc.cols = append(sc.cols, scopeCol{name: f.Name, typ: f.Type})
+	for i, f := range out {
+		name := f.Name
+		if i >= len(groups) {
+			name = "$agg" + itoa(i)
+		}
+		sc.cols = append(sc.cols, scopeCol{name: name, typ: f.Type})
 	}
 	for _, g := range groups {
 		sc.cols[g.col].qual = g.qual
@@ -155,7 +176,7 @@ func (b *Binder) aggCall(in *exprBinder, c *ast.FuncCall, add func(expr.Expr, st
 		if err != nil {
 			return a, err
 		}
-		a.Args = append(a.Args, add(e, "$arg"))
+		a.Args = append(a.Args, add(e, ""))
 		fa := fn.Arg{Type: e.Type()}
 		if lit, ok := e.(*expr.Literal); ok {
 			v := lit.V
@@ -171,7 +192,7 @@ func (b *Binder) aggCall(in *exprBinder, c *ast.FuncCall, add func(expr.Expr, st
 		if err := wantBoolean(c.Filter, e); err != nil {
 			return a, err
 		}
-		a.Filter = add(e, "$filter")
+		a.Filter = add(e, "")
 	}
 	t, newAcc, err := f.Bind(fargs, c.Distinct)
 	if err != nil {

@@ -287,7 +287,16 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 	}
 	var hook func(ast.Expr) (expr.Expr, bool, error)
 	if len(s.GroupBy) > 0 || len(aggCalls) > 0 {
-		if rel, hook, err = b.aggregate(rel, s.GroupBy, aggCalls); err != nil {
+		names := map[*ast.FuncCall]string{}
+		for i, it := range items {
+			if f, ok := it.Expr.(*ast.FuncCall); ok {
+				names[f] = it.Alias
+				if it.Alias == "" {
+					names[f] = exprName(it.Expr, i)
+				}
+			}
+		}
+		if rel, hook, err = b.aggregate(rel, s.GroupBy, aggCalls, names); err != nil {
 			return nil, err
 		}
 	} else if s.Having != nil {

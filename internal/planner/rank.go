@@ -37,7 +37,7 @@ func (b *Binder) overRank(rel *relation, overs []*ast.FuncCall) (*relation, func
 			return c.Index, nil
 		}
 		pre = append(pre, e)
-		name := "$rk" + itoa(len(pre))
+		name := "$f" + itoa(len(pre))
 		preSchema = append(preSchema, types.Field{Name: name, Type: e.Type()})
 		sc.cols = append(sc.cols, scopeCol{name: name, typ: e.Type()})
 		return len(pre) - 1, nil
@@ -62,9 +62,9 @@ func (b *Binder) overRank(rel *relation, overs []*ast.FuncCall) (*relation, func
 		r.Order = append(r.Order, SortKey{Col: c, Desc: o.Desc, NullsFirst: nf})
 	}
 	r.Input = newCalc(rel.node, pre, nil, preSchema)
-	rn := types.Field{Name: "$rownum", Type: types.BigIntType.WithNotNull(true)}
+	rn := types.Field{Name: "w0$o0", Type: types.BigIntType.WithNotNull(true)} // Flink's name for it
 	r.schema = append(append(types.Schema{}, preSchema...), rn)
-	sc.cols = append(sc.cols, scopeCol{name: rn.Name, typ: rn.Type})
+	sc.cols = append(sc.cols, scopeCol{name: "$rownum", typ: rn.Type})
 	col := len(r.schema) - 1
 	hook := func(e ast.Expr) (expr.Expr, bool, error) {
 		for _, o := range overs {
