@@ -73,12 +73,7 @@ func (n *Normalize) Mode() Mode { return connector.Retract }
 
 // Mode implements Node: updates, and deletes only when the input retracts
 // (a group's count can then drop to zero), as Flink infers it.
-func (n *GroupAggregate) Mode() Mode {
-	if len(n.Aggs) == 0 && n.Input.Mode() == connector.InsertOnly {
-		return connector.InsertOnly // DISTINCT: a key's row never changes
-	}
-	return updatesOf(n.Input)
-}
+func (n *GroupAggregate) Mode() Mode { return updatesOf(n.Input) }
 
 // updatesOf is the mode of an operator that updates its results: without
 // deletes over an append-only input.

@@ -1,6 +1,6 @@
 -- SELECT DISTINCT is a GroupAggregate over every selected column.
 -- https://nightlies.apache.org/flink/flink-docs-stable/docs/dev/table/sql/queries/select-distinct/
--- expect: GroupAggregate [I]
+-- expect: GroupAggregate [I,UB,UA]
 CREATE TABLE orders (
     order_id INT,
     customer STRING,
