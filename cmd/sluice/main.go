@@ -66,6 +66,18 @@ func runSQL(args []string) error {
 	dataDir := fs.String("data-dir", "", "keep the embedded broker's data in this directory across restarts")
 	external := fs.Bool("external", false, "do not start the embedded cluster (tables name their own brokers and registries)")
 	_ = fs.Parse(args)
+	if fs.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "sluice sql: unexpected argument %q (run a script with -f FILE)\n", fs.Arg(0))
+		fs.Usage()
+		os.Exit(2)
+	}
+	var script []byte
+	if *file != "" {
+		var err error
+		if script, err = os.ReadFile(*file); err != nil {
+			return err
+		}
+	}
 
 	if !*external {
 		cluster, err := startCluster(*kafkaPort, *registryPort, *dataDir)
@@ -76,20 +88,22 @@ func runSQL(args []string) error {
 		fmt.Fprintf(os.Stderr, "Embedded Kafka broker at %s, Schema Registry at %s\n", cluster.BootstrapServers(), cluster.RegistryURL())
 	}
 	e := sluice.NewEngine()
-	defer e.Close()
+	defer func() {
+		// Flink's SQL client says so while it closes the session.
+		fmt.Print("\nShutting down the session...\n")
+		e.Close()
+		fmt.Print("done.\n")
+	}()
 	c := &client.Client{Engine: e, Out: os.Stdout, Interrupts: client.NotifyInterrupts()}
 	ctx := context.Background()
 	if *file != "" {
-		script, err := os.ReadFile(*file)
-		if err != nil {
-			return err
-		}
-		if !c.Execute(ctx, string(script)) {
+		if !c.RunScript(ctx, string(script)) {
 			return fmt.Errorf("script %s failed", *file)
 		}
 		return nil
 	}
-	c.Interactive = isTerminal(os.Stdin)
+	// Prompts and the redrawn table view need a terminal on both sides.
+	c.Interactive = isTerminal(os.Stdin) && isTerminal(os.Stdout)
 	return c.Run(ctx, os.Stdin)
 }
 
@@ -104,9 +118,15 @@ func startCluster(kafkaPort, registryPort int, dataDir string) (*devcluster.Clus
 	return devcluster.Start(devcluster.Options{DataDir: dataDir})
 }
 
+// isTerminal reports whether f is a terminal: a character device other
+// than the null device, which scripts often redirect from or to.
 func isTerminal(f *os.File) bool {
 	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err != nil || !os.SameFile(st, null)
 }
 
 func runTests(args []string) error {

@@ -1,16 +1,25 @@
 // Package client is Sluice's interactive SQL client: it reads statements,
 // runs them on an engine and prints results in the SQL client's result
 // modes (table, tableau, changelog), with Flink's messages.
+//
+// The messages and the way statements, queries and Ctrl-C are handled follow
+// Flink's SQL client (org.apache.flink.table.client.cli: CliClient,
+// CliStrings, CliTableauResultView, CliChangelogResultView and
+// CliTableResultView, Flink 1.16). Flink's changelog and table views are
+// full-screen; Sluice prints the changelog inline, and renders the table
+// view as the materialized result, redrawn on a terminal.
 package client
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,94 +36,222 @@ type Client struct {
 	Out    io.Writer
 	// Interactive enables prompts and the redrawn table view.
 	Interactive bool
-	// Interrupts delivers Ctrl-C presses; a running query stops on one.
+	// Interrupts delivers Ctrl-C presses: a running statement or query
+	// stops on one, and one at the prompt discards the statement being
+	// typed.
 	Interrupts <-chan os.Signal
+
+	// lines delivers the input lines while Run runs; a line read while a
+	// query is shown, other than the "Q" that leaves a table or changelog
+	// view, is kept in pending for the prompt.
+	lines   <-chan input
+	pending *input
+
+	// streamStarted, when set, is called with every query's stream before
+	// its result is shown.
+	streamStarted func(*sluice.Stream)
 }
 
 const (
 	prompt       = "Sluice SQL> "
 	continuation = "> "
+	cliName      = "Sluice SQL CLI Client"
 )
 
-// Run reads statements from in until it ends or the user quits.
+// Messages of Flink's SQL client (CliStrings).
+const (
+	msgExecutionError   = "Could not execute SQL statement."
+	msgExecuteStatement = "Execute statement succeed."
+	msgSetKey           = "Session property has been set."
+	msgResetKey         = "Session property has been reset."
+	msgReset            = "All session properties have been set to their default values."
+	msgSubmitting       = "Submitting SQL update statement to the cluster..."
+	msgSubmitted        = "SQL update statement has been successfully submitted to the cluster:"
+	msgResultQuit       = "Result retrieval cancelled."
+	msgExecuteFile      = "Executing SQL from file."
+	msgQuit             = "Exiting " + cliName + "..."
+)
+
+// errInterrupted is the cause of a statement's context cancelled by Ctrl-C.
+var errInterrupted = errors.New("interrupted")
+
+// input is one line read by Run, or the error that ended the input.
+type input struct {
+	line string
+	err  error
+}
+
+// Run reads statements from in and runs each as soon as its terminating ';'
+// has been read, until in ends, ctx ends or the user enters QUIT; (or EXIT;).
+// A Ctrl-C at the prompt discards the statement being typed. While a query
+// is shown in the table or changelog result mode, a line "Q" stops it, like
+// Ctrl-C. Run may return while a read from in is still in progress; its
+// result is discarded.
 func (c *Client) Run(ctx context.Context, in io.Reader) error {
-	r := bufio.NewReader(in)
+	lines := make(chan input)
+	stop := make(chan struct{})
+	defer close(stop)
+	go readLines(in, lines, stop)
+	c.lines, c.pending = lines, nil
+	defer func() { c.lines, c.pending = nil, nil }()
+
 	var buf strings.Builder
-	if c.Interactive {
-		fmt.Fprint(c.Out, prompt)
-	}
+	c.prompt(prompt)
 	for {
-		line, err := r.ReadString('\n')
-		if line != "" {
-			buf.WriteString(line)
-			text := buf.String()
-			if quit(text) {
-				return nil
-			}
-			chunks := parser.SplitStatements(text)
-			complete := len(chunks) > 0 && chunks[len(chunks)-1].Terminated
-			if complete || strings.TrimSpace(stripComments(text)) == "" {
-				if strings.TrimSpace(stripComments(text)) != "" {
-					c.Execute(ctx, text)
-				}
+		var r input
+		if c.pending != nil {
+			r, c.pending = *c.pending, nil
+		} else {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-c.Interrupts:
+				// Flink's CliClient: "user cancelled line with Ctrl+C".
 				buf.Reset()
 				if c.Interactive {
-					fmt.Fprint(c.Out, prompt)
+					fmt.Fprint(c.Out, "\n")
 				}
-			} else if c.Interactive {
-				fmt.Fprint(c.Out, continuation)
+				c.prompt(prompt)
+				continue
+			case r = <-lines:
 			}
 		}
-		if err == io.EOF {
-			if strings.TrimSpace(stripComments(buf.String())) != "" {
-				c.Execute(ctx, buf.String())
+		if r.line != "" {
+			buf.WriteString(r.line)
+			text := buf.String()
+			chunks := parser.SplitStatements(text)
+			switch {
+			case len(chunks) == 0:
+				// Only blanks and comments so far.
+				buf.Reset()
+				c.prompt(prompt)
+			case chunks[len(chunks)-1].Terminated || len(chunks) == 1 && isQuit(chunks[0].Text):
+				buf.Reset()
+				if _, quit := c.execute(ctx, chunks, false); quit {
+					return nil
+				}
+				c.prompt(prompt)
+			default:
+				c.prompt(continuation)
+			}
+		}
+		if r.err == io.EOF {
+			if chunks := parser.SplitStatements(buf.String()); len(chunks) > 0 {
+				c.execute(ctx, chunks, false)
 			}
 			return nil
 		}
+		if r.err != nil {
+			return r.err
+		}
+	}
+}
+
+// readLines sends the lines of in, the last one with the error that ended
+// the input, until stop is closed.
+func readLines(in io.Reader, out chan<- input, stop <-chan struct{}) {
+	r := bufio.NewReader(in)
+	for {
+		line, err := r.ReadString('\n')
+		select {
+		case out <- input{line, err}:
+		case <-stop:
+			return
+		}
 		if err != nil {
-			return err
+			return
 		}
 	}
 }
 
-func stripComments(s string) string {
-	var out []string
-	for _, l := range strings.Split(s, "\n") {
-		if !strings.HasPrefix(strings.TrimSpace(l), "--") {
-			out = append(out, l)
-		}
+func (c *Client) prompt(p string) {
+	if c.Interactive {
+		fmt.Fprint(c.Out, p)
 	}
-	return strings.Join(out, "\n")
 }
 
-func quit(text string) bool {
-	t := strings.ToUpper(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(text), ";")))
-	return t == "QUIT" || t == "EXIT"
+// isQuit reports whether a statement is QUIT or EXIT.
+func isQuit(stmt string) bool {
+	s := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(stmt), ";"))
+	return strings.EqualFold(s, "QUIT") || strings.EqualFold(s, "EXIT")
 }
 
-// Execute runs every statement of text and prints the outcomes; it returns
-// false if a statement failed.
+// isQuitKey reports whether a line typed while a query is shown leaves the
+// table or changelog view: Q, the key Flink's full-screen views quit on.
+func isQuitKey(line string) bool {
+	return strings.EqualFold(strings.TrimSpace(line), "q")
+}
+
+// Execute runs the statements of text one after the other and prints their
+// outcomes, each followed by a blank line. It stops at the first statement
+// that fails and then returns false.
 func (c *Client) Execute(ctx context.Context, text string) bool {
-	stmts, err := parser.ParseScript(text)
-	if err != nil {
-		c.printError(err)
-		return false
-	}
-	for _, st := range stmts {
-		if err := c.executeOne(ctx, st, text); err != nil {
+	ok, _ := c.execute(ctx, parser.SplitStatements(text), false)
+	return ok
+}
+
+// RunScript runs a SQL script the way Flink's SQL client runs a file given
+// with -f: it announces the file, echoes every statement after the prompt,
+// stops at the first failing statement (returning false) or at QUIT, and
+// accepts queries only in the tableau result mode.
+func (c *Client) RunScript(ctx context.Context, script string) bool {
+	c.info(msgExecuteFile)
+	ok, _ := c.execute(ctx, parser.SplitStatements(script), true)
+	return ok
+}
+
+// execute runs statements until one fails or quits. Each statement is parsed
+// on its own, so that error positions are relative to it, as in Flink.
+func (c *Client) execute(ctx context.Context, chunks []parser.Chunk, script bool) (ok, quit bool) {
+	for _, ch := range chunks {
+		if script {
+			fmt.Fprintf(c.Out, "%s%s\n", prompt, ch.Text)
+		}
+		if isQuit(ch.Text) {
+			c.info(msgQuit)
+			return true, true
+		}
+		err := c.statement(ctx, ch.Text, script)
+		if err != nil {
 			c.printError(err)
-			return false
+		}
+		// Flink's CliClient leaves a blank line after every statement.
+		fmt.Fprintln(c.Out)
+		if err != nil {
+			return false, false
 		}
 	}
-	return true
+	return true, false
+}
+
+func (c *Client) info(msg string) {
+	fmt.Fprintf(c.Out, "[INFO] %s\n", msg)
 }
 
 func (c *Client) printError(err error) {
-	fmt.Fprintf(c.Out, "[ERROR] Could not execute SQL statement. Reason:\n%v\n\n", err)
+	fmt.Fprintf(c.Out, "[ERROR] %s Reason:\n%v\n", msgExecutionError, err)
 }
 
-func (c *Client) executeOne(ctx context.Context, st ast.Statement, src string) error {
-	res, err := c.Engine.ExecuteStatement(ctx, st, src)
+// resultMode returns sql-client.execution.result-mode in lower case.
+func (c *Client) resultMode() string {
+	return strings.ToLower(c.Engine.Config().Get(sluice.ConfResultMode))
+}
+
+// statement parses and runs one statement; a Ctrl-C cancels it.
+func (c *Client) statement(ctx context.Context, src string, script bool) error {
+	st, err := parser.ParseStatement(src)
+	if err != nil {
+		return err
+	}
+	_, query := st.(*ast.QueryStatement)
+	mode := c.resultMode()
+	if query && script && mode != "tableau" {
+		// CliClient rejects other result modes in non-interactive execution.
+		return fmt.Errorf("In non-interactive mode, it only supports to use TABLEAU as value of %[1]s when execute query. Please add 'SET %[1]s=TABLEAU;' in the sql file.", sluice.ConfResultMode)
+	}
+	sctx, stop := c.interruptible(ctx, query && mode != "tableau")
+	defer stop()
+	res, err := c.Engine.ExecuteStatement(sctx, st, src)
 	if err != nil {
 		return err
 	}
@@ -122,88 +259,148 @@ func (c *Client) executeOne(ctx context.Context, st ast.Statement, src string) e
 	case sluice.ResultOK:
 		switch s := st.(type) {
 		case *ast.Set:
-			fmt.Fprint(c.Out, "[INFO] Session property has been set.\n\n")
+			c.info(msgSetKey)
 		case *ast.Reset:
 			if s.Key == "" {
-				fmt.Fprint(c.Out, "[INFO] All session properties have been set to their default values.\n\n")
+				c.info(msgReset)
 			} else {
-				fmt.Fprint(c.Out, "[INFO] Session property has been reset.\n\n")
+				c.info(msgResetKey)
 			}
 		default:
-			fmt.Fprint(c.Out, "[INFO] Execute statement succeed.\n\n")
+			c.info(msgExecuteStatement)
 		}
 	case sluice.ResultTable:
-		if err := tableau.PrintStatic(c.Out, res.Headers, res.Rows); err != nil {
-			return err
-		}
-		fmt.Fprintln(c.Out)
+		return tableau.PrintStatic(c.Out, res.Headers, res.Rows)
 	case sluice.ResultText:
-		fmt.Fprintln(c.Out, res.Text)
+		fmt.Fprintln(c.Out, strings.TrimRight(res.Text, "\n"))
 	case sluice.ResultJob:
-		fmt.Fprintf(c.Out, "[INFO] Submitting SQL update statement to the cluster...\n[INFO] SQL update statement has been successfully submitted to the cluster:\nJob ID: %s\n\n", res.JobID)
+		c.info(msgSubmitting)
+		c.info(msgSubmitted)
+		fmt.Fprintf(c.Out, "Job ID: %s\n", res.JobID)
 	case sluice.ResultStream:
-		return c.show(ctx, res.Stream)
+		return c.show(sctx, res.Stream, mode)
 	}
 	return nil
+}
+
+// interruptible returns a context for running one statement that the next
+// Ctrl-C cancels with the cause errInterrupted, or, when quitKey is set,
+// also a line "Q" read by Run; another line read meanwhile is kept for the
+// prompt. The returned function releases the context.
+func (c *Client) interruptible(ctx context.Context, quitKey bool) (context.Context, func()) {
+	sctx, cancel := context.WithCancelCause(ctx)
+	var lines <-chan input
+	if quitKey && c.pending == nil {
+		lines = c.lines
+	}
+	done, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		for {
+			select {
+			case <-c.Interrupts:
+				cancel(errInterrupted)
+				return
+			case in := <-lines:
+				if in.err == nil && isQuitKey(in.line) {
+					cancel(errInterrupted)
+					return
+				}
+				// Typed ahead: keep it for the prompt and stop reading.
+				c.pending, lines = &in, nil
+			case <-done:
+				return
+			case <-sctx.Done():
+				return
+			}
+		}
+	}()
+	return sctx, func() {
+		close(done)
+		<-stopped
+		cancel(nil)
+	}
 }
 
 // view prints a query result in one of the result modes.
 type view interface {
 	start() error
 	add(changes []sluice.Change) error
-	// end finishes the view; interrupted is set when the user stopped it.
+	// end finishes the view after n changes; interrupted is set when the
+	// user stopped the query.
 	end(n int, interrupted bool) error
 }
 
-func (c *Client) show(ctx context.Context, s *sluice.Stream) error {
+// pacedView is a view that is redrawn at a limited rate on a screen of its
+// own: due reports whether it has undrawn changes and when it may draw them;
+// leave gives the terminal back if the view has not ended.
+type pacedView interface {
+	view
+	due() (time.Time, bool)
+	draw() error
+	leave() error
+}
+
+// show prints a query's result until the query ends or ctx ends. When ctx
+// was cancelled by an interrupt, the changes already collected are shown
+// before the view ends as Flink's does on Ctrl-C.
+func (c *Client) show(ctx context.Context, s *sluice.Stream, mode string) error {
 	defer s.Close()
+	if c.streamStarted != nil {
+		c.streamStarted(s)
+	}
 	var v view
-	switch strings.ToLower(c.Engine.Config().Get(sluice.ConfResultMode)) {
+	switch mode {
 	case "tableau":
 		v = &tableauView{p: tableau.NewStreaming(c.Out, s.Schema, s.TimeZone)}
 	case "changelog":
-		v = &changelogView{p: tableau.NewChangelog(c.Out, s.Schema, s.TimeZone)}
+		v = &changelogView{c: c, p: tableau.NewChangelog(c.Out, s.Schema, s.TimeZone)}
 	default:
-		v = &tableView{w: c.Out, schema: s.Schema, loc: s.TimeZone, redraw: c.Interactive}
+		v = &tableView{c: c, schema: s.Schema, loc: s.TimeZone, screen: c.Interactive}
 	}
 	if err := v.start(); err != nil {
 		return err
 	}
-	qctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	interrupted := make(chan struct{})
-	go func() {
-		select {
-		case <-c.Interrupts:
-			close(interrupted)
-			cancel()
-		case <-qctx.Done():
-		}
-	}()
+	paced, _ := v.(pacedView)
+	if paced != nil {
+		defer paced.leave()
+	}
 	n := 0
 	for {
-		changes, ok, err := s.Next(qctx)
-		if err != nil {
-			select {
-			case <-interrupted:
-				return v.end(n, true)
-			default:
+		nctx, cancel := ctx, context.CancelFunc(func() {})
+		if paced != nil {
+			if at, ok := paced.due(); ok {
+				nctx, cancel = context.WithDeadline(ctx, at)
 			}
-			if errors.Is(err, context.Canceled) {
-				return v.end(n, true)
-			}
-			return err
 		}
-		if !ok {
+		changes, more, err := s.Next(nctx)
+		cancel()
+		if len(changes) > 0 {
+			n += len(changes)
+			if err := v.add(changes); err != nil {
+				return err
+			}
+			continue
+		}
+		if context.Cause(ctx) == errInterrupted {
+			return v.end(n, true)
+		}
+		switch {
+		case err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded):
+			if err := paced.draw(); err != nil {
+				return err
+			}
+		case errors.Is(err, context.Canceled) && ctx.Err() != nil:
+			return v.end(n, true)
+		case err != nil:
+			return err
+		case !more:
 			return v.end(n, false)
-		}
-		n += len(changes)
-		if err := v.add(changes); err != nil {
-			return err
 		}
 	}
 }
 
+// tableauView prints rows as they change, like CliTableauResultView.
 type tableauView struct{ p *tableau.Streaming }
 
 func (v *tableauView) start() error { return v.p.Header() }
@@ -224,7 +421,12 @@ func (v *tableauView) end(n int, interrupted bool) error {
 	return v.p.Footer(n)
 }
 
-type changelogView struct{ p *tableau.Changelog }
+// changelogView prints the changes inline in the layout of Flink's changelog
+// view; leaving it prints "Result retrieval cancelled." as CliClient does.
+type changelogView struct {
+	c *Client
+	p *tableau.Changelog
+}
 
 func (v *changelogView) start() error { return v.p.Header() }
 
@@ -237,20 +439,58 @@ func (v *changelogView) add(changes []sluice.Change) error {
 	return nil
 }
 
-func (v *changelogView) end(int, bool) error { return nil }
+func (v *changelogView) end(_ int, interrupted bool) error {
+	if interrupted {
+		v.c.info(msgResultQuit)
+	}
+	return nil
+}
+
+// Terminal control sequences of the table view.
+const (
+	enterAltScreen = "\x1b[?1049h"
+	exitAltScreen  = "\x1b[?1049l"
+	clearScreen    = "\x1b[H\x1b[2J"
+)
+
+// refreshInterval is the least time between two frames of the table view.
+const refreshInterval = 100 * time.Millisecond
 
 // tableView materializes the changelog into the current result table, as
-// the SQL client's table mode does, redrawing it on a terminal.
+// the SQL client's table mode does (MaterializedCollectStreamResult). On a
+// terminal it is redrawn on the alternate screen while the query runs; when
+// the query ends or is stopped the final table is printed.
 type tableView struct {
-	w      io.Writer
+	c      *Client
 	schema types.Schema
 	loc    *time.Location
 	rows   []types.Row
-	redraw bool
-	drawn  time.Time
+	screen bool      // redraw on the terminal
+	shown  bool      // the alternate screen is shown
+	drawn  time.Time // when the last frame was drawn
+	dirty  bool      // changes arrived since
 }
 
-func (v *tableView) start() error { return nil }
+func (v *tableView) start() error {
+	if !v.screen {
+		return nil
+	}
+	if _, err := io.WriteString(v.c.Out, enterAltScreen); err != nil {
+		return err
+	}
+	v.shown = true
+	return v.draw()
+}
+
+// leave switches back from the alternate screen, if it is shown.
+func (v *tableView) leave() error {
+	if !v.shown {
+		return nil
+	}
+	v.shown = false
+	_, err := io.WriteString(v.c.Out, exitAltScreen)
+	return err
+}
 
 func (v *tableView) add(changes []sluice.Change) error {
 	for _, ch := range changes {
@@ -258,41 +498,50 @@ func (v *tableView) add(changes []sluice.Change) error {
 			v.rows = append(v.rows, ch.Row)
 			continue
 		}
-		for i, r := range v.rows {
-			if rowsEqual(r, ch.Row) {
-				v.rows = append(v.rows[:i], v.rows[i+1:]...)
+		// Like Flink, retract the newest equal row.
+		for i := len(v.rows) - 1; i >= 0; i-- {
+			if slices.Equal(v.rows[i], ch.Row) {
+				v.rows = slices.Delete(v.rows, i, i+1)
 				break
 			}
 		}
 	}
-	if v.redraw && time.Since(v.drawn) > 100*time.Millisecond {
-		v.drawn = time.Now()
-		fmt.Fprint(v.w, "\033[H\033[2J")
-		if err := tableau.PrintBatch(v.w, v.schema, v.rows, v.loc); err != nil {
-			return err
-		}
-		fmt.Fprintln(v.w, "(Ctrl-C to return to the prompt)")
+	v.dirty = true
+	if v.screen && time.Since(v.drawn) >= refreshInterval {
+		return v.draw()
 	}
 	return nil
 }
 
-func (v *tableView) end(int, bool) error {
-	if v.redraw {
-		fmt.Fprint(v.w, "\033[H\033[2J")
-	}
-	return tableau.PrintBatch(v.w, v.schema, v.rows, v.loc)
+func (v *tableView) due() (time.Time, bool) {
+	return v.drawn.Add(refreshInterval), v.screen && v.dirty
 }
 
-func rowsEqual(a, b types.Row) bool {
-	if len(a) != len(b) {
-		return false
+// draw writes one frame: the title of Flink's view, the table and a hint.
+func (v *tableView) draw() error {
+	v.drawn, v.dirty = time.Now(), false
+	var b bytes.Buffer
+	b.WriteString(clearScreen)
+	b.WriteString("SQL Query Result (Table)\n\n")
+	if err := tableau.PrintBatch(&b, v.schema, v.rows, v.loc); err != nil {
+		return err
 	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
+	b.WriteString("\nQ (then Enter) or Ctrl-C: back to the prompt\n")
+	_, err := v.c.Out.Write(b.Bytes())
+	return err
+}
+
+func (v *tableView) end(_ int, interrupted bool) error {
+	if err := v.leave(); err != nil {
+		return err
 	}
-	return true
+	if err := tableau.PrintBatch(v.c.Out, v.schema, v.rows, v.loc); err != nil {
+		return err
+	}
+	if interrupted {
+		v.c.info(msgResultQuit)
+	}
+	return nil
 }
 
 // NotifyInterrupts returns a channel of Ctrl-C presses that do not kill
