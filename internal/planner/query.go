@@ -341,6 +341,13 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 		}
 		outScope.cols = append(outScope.cols, scopeCol{qual: qual, name: name, typ: e.Type()})
 	}
+	// ORDER BY may name input columns the select list does not return
+	// (Calcite resolves it against FROM too): they travel as hidden columns
+	// until the sort, then are projected away.
+	order, hidden, err := b.hiddenOrderColumns(s.OrderBy, x, outScope, &projects, &schema)
+	if err != nil {
+		return nil, err
+	}
 	out := &relation{node: newCalc(rel.node, projects, filter, schema), sc: outScope}
 	if s.Distinct {
 		keys := make([]int, len(schema))
@@ -349,10 +356,48 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 		}
 		out.node = &GroupAggregate{base: base{schema: plainSchema(schema)}, Input: out.node, Keys: keys}
 	}
-	if len(s.OrderBy) > 0 || s.Limit != nil {
-		return b.orderLimit(out, s.OrderBy, s.Limit)
+	if len(order) == 0 && s.Limit == nil {
+		return out, nil
 	}
-	return out, nil
+	sorted, err := b.orderLimit(out, order, s.Limit)
+	if err != nil || hidden == 0 {
+		return sorted, err
+	}
+	keep := len(schema) - hidden
+	sorted.sc.cols = sorted.sc.cols[:keep]
+	sorted.node = newCalc(sorted.node, identity(schema[:keep]), nil, schema[:keep])
+	return sorted, nil
+}
+
+// hiddenOrderColumns rewrites ORDER BY items that are not output columns
+// into references to hidden columns appended to the projection.
+func (b *Binder) hiddenOrderColumns(items []*ast.OrderItem, x *exprBinder, out *scope, projects *[]expr.Expr, schema *types.Schema) ([]*ast.OrderItem, int, error) {
+	var order []*ast.OrderItem
+	hidden := 0
+	for _, o := range items {
+		if id, ok := o.Expr.(*ast.Ident); ok {
+			if _, err := out.resolve(id); err == nil {
+				order = append(order, o)
+				continue
+			}
+		}
+		e, err := x.bind(o.Expr)
+		if err != nil {
+			return nil, 0, err
+		}
+		name := "$order" + itoa(hidden)
+		if c, ok := e.(*expr.Column); ok && schema.Index(x.sc.cols[c.Index].name) < 0 {
+			name = x.sc.cols[c.Index].name
+		}
+		hidden++
+		*projects = append(*projects, e)
+		*schema = append(*schema, types.Field{Name: name, Type: e.Type()})
+		out.cols = append(out.cols, scopeCol{name: name, typ: e.Type()})
+		item := *o
+		item.Expr = &ast.Ident{Pos: o.Expr.Position(), Parts: []string{name}}
+		order = append(order, &item)
+	}
+	return order, hidden, nil
 }
 
 func plainSchema(s types.Schema) types.Schema {
