@@ -1,0 +1,228 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// acceptanceDir holds the seed tutorials' golden cases, beside the repository.
+const acceptanceDir = "../../../shared/acceptance"
+
+// binary is the sluice command built for the tests.
+var binary string
+
+func TestMain(m *testing.M) {
+	os.Exit(buildAndRun(m))
+}
+
+func buildAndRun(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "sluice-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	binary = filepath.Join(dir, "sluice")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building sluice: %v\n%s", err, out)
+		return 1
+	}
+	return m.Run()
+}
+
+// result is what a run of the command printed and its exit status.
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// runSluice runs the built command with stdin as its input (nil: /dev/null).
+func runSluice(t *testing.T, stdin io.Reader, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Stdin = stdin
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatalf("running sluice %s: %v", strings.Join(args, " "), err)
+	}
+	if ctx.Err() != nil {
+		t.Fatalf("sluice %s did not finish; printed:\n%s\n%s", strings.Join(args, " "), stdout.String(), stderr.String())
+	}
+	return result{stdout.String(), stderr.String(), cmd.ProcessState.ExitCode()}
+}
+
+func TestTestCommandPasses(t *testing.T) {
+	file := filepath.Join(acceptanceDir, "aggregate-count.sql")
+	if _, err := os.Stat(file); err != nil {
+		t.Fatalf("the acceptance cases must sit beside the repository: %v", err)
+	}
+	r := runSluice(t, nil, "test", "-parallelism", "4", file)
+	if r.code != 0 || r.stdout != "PASS "+file+"\n1 passed, 0 failed\n" {
+		t.Errorf("exit status %d, printed:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestTestCommandFails(t *testing.T) {
+	sql, err := os.ReadFile(filepath.Join(acceptanceDir, "aggregate-count.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden, err := os.ReadFile(filepath.Join(acceptanceDir, "aggregate-count.out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A golden file expecting five Aliens tickets cannot pass.
+	const right = "| +I |                         Aliens |                    1 |"
+	const wrong = "| +I |                         Aliens |                    5 |"
+	if !bytes.Contains(golden, []byte(right)) {
+		t.Fatalf("aggregate-count.out lacks %q", right)
+	}
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.sql")
+	writeFile(t, bad, string(sql))
+	writeFile(t, filepath.Join(dir, "bad.out"), strings.Replace(string(golden), right, wrong, 1))
+	orphan := filepath.Join(dir, "orphan.sql") // has no .out beside it
+	writeFile(t, orphan, "SHOW TABLES;\n")
+
+	r := runSluice(t, nil, "test", bad, orphan)
+	if r.code != 1 {
+		t.Errorf("exit status %d, want 1", r.code)
+	}
+	for _, want := range []string{
+		"FAIL " + bad + "\n",
+		"- " + wrong + "\n",
+		"+ " + right + "\n",
+		"FAIL " + orphan + "\n",
+		"0 passed, 2 failed\n",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("the output lacks %q; printed:\n%s", want, r.stdout)
+		}
+	}
+	if r.stderr != "sluice: 2 of 2 tests failed\n" {
+		t.Errorf("stderr: %q", r.stderr)
+	}
+
+	if r := runSluice(t, nil, "test"); r.code != 1 || !strings.Contains(r.stderr, "no SQL files given") {
+		t.Errorf("sluice test without files: exit status %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// freePort returns a port that was free a moment ago.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSQLScript(t *testing.T) {
+	kafka, registry := freePort(t), freePort(t)
+	script := filepath.Join(t.TempDir(), "script.sql")
+	writeFile(t, script, fmt.Sprintf(`-- a table on the embedded cluster
+CREATE TABLE clicks (user_id STRING, page STRING) WITH (
+    'connector' = 'kafka',
+    'topic' = 'clicks',
+    'properties.bootstrap.servers' = 'localhost:%d',
+    'format' = 'json'
+);
+INSERT INTO clicks VALUES ('u1', '/home');
+SET 'sql-client.execution.result-mode' = 'tableau';
+SELECT page, COUNT(*) AS n FROM (VALUES ('/home'), ('/cart'), ('/home')) AS v(page) GROUP BY page;
+`, kafka))
+	r := runSluice(t, nil, "sql", "-kafka-port", fmt.Sprint(kafka), "-registry-port", fmt.Sprint(registry), "-f", script)
+	if r.code != 0 {
+		t.Fatalf("exit status %d; printed:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	want := regexp.MustCompile(`^\[INFO\] Executing SQL from file\.
+Sluice SQL> CREATE TABLE clicks \(user_id STRING, page STRING\) WITH \(
+(.*\n){4}\);
+\[INFO\] Execute statement succeed\.
+
+Sluice SQL> INSERT INTO clicks VALUES \('u1', '/home'\);
+\[INFO\] Submitting SQL update statement to the cluster\.\.\.
+\[INFO\] SQL update statement has been successfully submitted to the cluster:
+Job ID: [0-9a-f]{32}
+
+Sluice SQL> SET 'sql-client.execution.result-mode' = 'tableau';
+\[INFO\] Session property has been set\.
+
+Sluice SQL> SELECT page, .*;
+\+----\+-{32}\+-{22}\+
+\| op \|                           page \|                    n \|
+\+----\+-{32}\+-{22}\+
+(\| [-+][IU] \| +/(home|cart) \| +[12] \|\n){4}\+----\+-{32}\+-{22}\+
+Received a total of 4 rows
+
+
+Shutting down the session\.\.\.
+done\.
+$`)
+	if !want.MatchString(r.stdout) {
+		t.Errorf("printed:\n%s\nwant it to match:\n%s", r.stdout, want)
+	}
+	if wantErr := fmt.Sprintf("Embedded Kafka broker at 127.0.0.1:%d, Schema Registry at http://127.0.0.1:%d\n", kafka, registry); r.stderr != wantErr {
+		t.Errorf("stderr %q, want %q", r.stderr, wantErr)
+	}
+}
+
+func TestSQLScriptStopsAtFirstError(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "script.sql")
+	writeFile(t, script, "SET 'sql-client.execution.result-mode' = 'tableau';\nSELECT nope FROM nowhere;\nSHOW TABLES;\n")
+	r := runSluice(t, nil, "sql", "-kafka-port", "0", "-registry-port", "0", "-f", script)
+	if r.code != 1 || !strings.HasSuffix(r.stderr, "sluice: script "+script+" failed\n") {
+		t.Errorf("exit status %d, stderr %q; want 1 and the failed script", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "[INFO] Session property has been set.\n") ||
+		!strings.Contains(r.stdout, "Sluice SQL> SELECT nope FROM nowhere;\n[ERROR] Could not execute SQL statement. Reason:\n") ||
+		strings.Contains(r.stdout, "SHOW TABLES") {
+		t.Errorf("printed:\n%s", r.stdout)
+	}
+	if r := runSluice(t, nil, "sql", "-f", filepath.Join(t.TempDir(), "missing.sql")); r.code != 1 {
+		t.Errorf("a missing script: exit status %d, want 1", r.code)
+	}
+}
+
+func TestSQLFromPipe(t *testing.T) {
+	// Input that is not a terminal gets no prompts; the last statement may
+	// lack its ';'.
+	r := runSluice(t, strings.NewReader("SET 'parallelism.default' = '2';\nSHOW TABLES"), "sql", "-kafka-port", "0", "-registry-port", "0")
+	want := "[INFO] Session property has been set.\n\nEmpty set\n\n\nShutting down the session...\ndone.\n"
+	if r.code != 0 || r.stdout != want {
+		t.Errorf("exit status %d, printed %q; want 0 and %q", r.code, r.stdout, want)
+	}
+	// /dev/null is a character device, not a terminal.
+	r = runSluice(t, nil, "sql", "-kafka-port", "0", "-registry-port", "0")
+	if want := "\nShutting down the session...\ndone.\n"; r.code != 0 || r.stdout != want {
+		t.Errorf("with /dev/null as input: exit status %d, printed %q; want 0 and %q", r.code, r.stdout, want)
+	}
+	if r := runSluice(t, nil, "sql", "script.sql"); r.code != 2 || !strings.Contains(r.stderr, `unexpected argument "script.sql"`) {
+		t.Errorf("a stray argument: exit status %d, stderr %q", r.code, r.stderr)
+	}
+}
