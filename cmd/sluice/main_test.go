@@ -217,12 +217,40 @@ func TestSQLFromPipe(t *testing.T) {
 	if r.code != 0 || r.stdout != want {
 		t.Errorf("exit status %d, printed %q; want 0 and %q", r.code, r.stdout, want)
 	}
-	// /dev/null is a character device, not a terminal.
+	// Input from /dev/null gets no prompts either.
 	r = runSluice(t, nil, "sql", "-kafka-port", "0", "-registry-port", "0")
 	if want := "\nShutting down the session...\ndone.\n"; r.code != 0 || r.stdout != want {
 		t.Errorf("with /dev/null as input: exit status %d, printed %q; want 0 and %q", r.code, r.stdout, want)
 	}
 	if r := runSluice(t, nil, "sql", "script.sql"); r.code != 2 || !strings.Contains(r.stderr, `unexpected argument "script.sql"`) {
 		t.Errorf("a stray argument: exit status %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+func TestIsTerminal(t *testing.T) {
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	// /dev/null is a character device, but not a terminal.
+	if isTerminal(null) {
+		t.Errorf("%s is taken for a terminal", os.DevNull)
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	defer pw.Close()
+	if isTerminal(pr) {
+		t.Error("a pipe is taken for a terminal")
+	}
+	// The controlling terminal, when the tests have one.
+	if tty, err := os.Open("/dev/tty"); err == nil {
+		defer tty.Close()
+		if !isTerminal(tty) {
+			t.Error("/dev/tty is not taken for a terminal")
+		}
 	}
 }
