@@ -341,9 +341,9 @@ type pacedView interface {
 	leave() error
 }
 
-// show prints a query's result until the query ends or ctx ends. When ctx
-// was cancelled by an interrupt, the changes already collected are shown
-// before the view ends as Flink's does on Ctrl-C.
+// show prints a query's result until the query ends or ctx ends. When an
+// interrupt cancelled ctx, the changes collected until then are shown, then
+// the view ends the way Flink's ends on Ctrl-C.
 func (c *Client) show(ctx context.Context, s *sluice.Stream, mode string) error {
 	defer s.Close()
 	if c.streamStarted != nil {
