@@ -1,6 +1,8 @@
 package expr
 
 import (
+	"slices"
+
 	"github.com/sluicesql/sluice/internal/expr/fn"
 	"github.com/sluicesql/sluice/internal/types"
 )
@@ -18,8 +20,39 @@ type Context struct {
 // Evaluator computes an expression on one input row.
 type Evaluator func(ctx *Context, row types.Row) (types.Value, error)
 
-// Compile turns e into an evaluator.
-func Compile(e Expr) Evaluator {
+// Holds reports whether the boolean ev is true on row: NULL counts as false.
+func (ev Evaluator) Holds(ctx *Context, row types.Row) (bool, error) {
+	v, err := ev(ctx, row)
+	return err == nil && !v.Null && v.Bool(), err
+}
+
+// Compile turns e into an evaluator that is safe for concurrent use.
+func Compile(e Expr) Evaluator { return compiler{}.compile(e) }
+
+// CompileLocal turns e into an evaluator for one goroutine at a time, such
+// as one operator instance: function calls pass their arguments in buffers
+// the evaluator owns instead of allocating them for every row.
+func CompileLocal(e Expr) Evaluator { return compiler{local: true}.compile(e) }
+
+// compiler turns expressions into evaluators.
+type compiler struct {
+	// local evaluators are used by one goroutine at a time.
+	local bool
+}
+
+// args returns the source of the slice a function call site passes its n
+// arguments in: a fresh slice per row, or, in a local evaluator, one buffer
+// per call site (which is never entered again before its call returns: the
+// calls nested in its arguments have their own).
+func (c compiler) args(n int) func() []types.Value {
+	if c.local {
+		buf := make([]types.Value, n)
+		return func() []types.Value { return buf }
+	}
+	return func() []types.Value { return make([]types.Value, n) }
+}
+
+func (c compiler) compile(e Expr) Evaluator {
 	switch x := e.(type) {
 	case *Column:
 		i := x.Index
@@ -28,10 +61,10 @@ func Compile(e Expr) Evaluator {
 		v := x.V
 		return func(*Context, types.Row) (types.Value, error) { return v, nil }
 	case *Call:
-		args := compileAll(x.Args)
-		f := x.Eval
+		args := c.all(x.Args)
+		f, buf := x.Eval, c.args(len(args))
 		return func(ctx *Context, row types.Row) (types.Value, error) {
-			vals := make([]types.Value, len(args))
+			vals := buf()
 			for i, a := range args {
 				v, err := a(ctx, row)
 				if err != nil {
@@ -42,7 +75,7 @@ func Compile(e Expr) Evaluator {
 			return f(ctx.Fn, vals)
 		}
 	case *Cast:
-		in := Compile(x.X)
+		in := c.compile(x.X)
 		from, to, try := x.X.Type(), x.T, x.Try
 		return func(ctx *Context, row types.Row) (types.Value, error) {
 			v, err := in(ctx, row)
@@ -56,9 +89,9 @@ func Compile(e Expr) Evaluator {
 			return out, err
 		}
 	case *Logic:
-		return compileLogic(x)
+		return c.logic(x)
 	case *Not:
-		in := Compile(x.X)
+		in := c.compile(x.X)
 		return func(ctx *Context, row types.Row) (types.Value, error) {
 			v, err := in(ctx, row)
 			if err != nil || v.Null {
@@ -67,16 +100,16 @@ func Compile(e Expr) Evaluator {
 			return types.BoolValue(!v.Bool()), nil
 		}
 	case *IsNull:
-		in := Compile(x.X)
+		in := c.compile(x.X)
 		neg := x.Neg
 		return func(ctx *Context, row types.Row) (types.Value, error) {
 			v, err := in(ctx, row)
 			return types.BoolValue(v.Null != neg), err
 		}
 	case *Case:
-		return compileCase(x)
+		return c.caseWhen(x)
 	case *Coalesce:
-		args := compileAll(x.Args)
+		args := c.all(x.Args)
 		return func(ctx *Context, row types.Row) (types.Value, error) {
 			for _, a := range args {
 				v, err := a(ctx, row)
@@ -87,7 +120,7 @@ func Compile(e Expr) Evaluator {
 			return types.NullValue, nil
 		}
 	case *In:
-		return compileIn(x)
+		return c.inList(x)
 	case *CurrentWatermark:
 		return func(ctx *Context, _ types.Row) (types.Value, error) {
 			if !ctx.HasWatermark {
@@ -99,18 +132,18 @@ func Compile(e Expr) Evaluator {
 	panic("expr: unknown expression type")
 }
 
-func compileAll(es []Expr) []Evaluator {
+func (c compiler) all(es []Expr) []Evaluator {
 	out := make([]Evaluator, len(es))
 	for i, e := range es {
-		out[i] = Compile(e)
+		out[i] = c.compile(e)
 	}
 	return out
 }
 
-// compileLogic evaluates AND/OR left to right with three-valued logic,
-// stopping at the first operand that decides the result.
-func compileLogic(x *Logic) Evaluator {
-	args := compileAll(x.Args)
+// logic evaluates AND/OR left to right with three-valued logic, stopping at
+// the first operand that decides the result.
+func (c compiler) logic(x *Logic) Evaluator {
+	args := c.all(x.Args)
 	decisive := x.Or // OR stops at TRUE, AND at FALSE
 	return func(ctx *Context, row types.Row) (types.Value, error) {
 		sawNull := false
@@ -134,19 +167,19 @@ func compileLogic(x *Logic) Evaluator {
 	}
 }
 
-func compileCase(x *Case) Evaluator {
+func (c compiler) caseWhen(x *Case) Evaluator {
 	conds := make([]Evaluator, len(x.Whens))
 	thens := make([]Evaluator, len(x.Whens))
 	for i, w := range x.Whens {
-		conds[i], thens[i] = Compile(w.Cond), Compile(w.Then)
+		conds[i], thens[i] = c.compile(w.Cond), c.compile(w.Then)
 	}
 	var els Evaluator
 	if x.Else != nil {
-		els = Compile(x.Else)
+		els = c.compile(x.Else)
 	}
 	return func(ctx *Context, row types.Row) (types.Value, error) {
-		for i, c := range conds {
-			v, err := c(ctx, row)
+		for i, cond := range conds {
+			v, err := cond(ctx, row)
 			if err != nil {
 				return v, err
 			}
@@ -161,10 +194,10 @@ func compileCase(x *Case) Evaluator {
 	}
 }
 
-func compileIn(x *In) Evaluator {
-	in := Compile(x.X)
-	list := compileAll(x.List)
-	eqs, neg := x.Eq, x.Neg
+func (c compiler) inList(x *In) Evaluator {
+	in := c.compile(x.X)
+	list := c.all(x.List)
+	eqs, neg, buf := x.Eq, x.Neg, c.args(2)
 	return func(ctx *Context, row types.Row) (types.Value, error) {
 		v, err := in(ctx, row)
 		if err != nil || v.Null {
@@ -180,7 +213,9 @@ func compileIn(x *In) Evaluator {
 				sawNull = true
 				continue
 			}
-			eq, err := eqs[i](ctx.Fn, []types.Value{v, w})
+			pair := buf()
+			pair[0], pair[1] = v, w
+			eq, err := eqs[i](ctx.Fn, pair)
 			if err != nil {
 				return eq, err
 			}
@@ -197,9 +232,53 @@ func compileIn(x *In) Evaluator {
 
 // Predicate compiles a boolean expression into a filter: NULL counts as false.
 func Predicate(e Expr) func(ctx *Context, row types.Row) (bool, error) {
-	ev := Compile(e)
-	return func(ctx *Context, row types.Row) (bool, error) {
-		v, err := ev(ctx, row)
-		return err == nil && !v.Null && v.Bool(), err
+	return Compile(e).Holds
+}
+
+// Columns returns the input columns the expressions read, in increasing
+// order, each once; nil expressions are skipped.
+func Columns(es ...Expr) []int {
+	var out []int
+	for _, e := range es {
+		out = appendColumns(out, e)
 	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func appendColumns(dst []int, e Expr) []int {
+	switch x := e.(type) {
+	case nil, *Literal, *CurrentWatermark:
+	case *Column:
+		dst = append(dst, x.Index)
+	case *Call:
+		dst = appendAll(dst, x.Args)
+	case *Cast:
+		dst = appendColumns(dst, x.X)
+	case *Logic:
+		dst = appendAll(dst, x.Args)
+	case *Not:
+		dst = appendColumns(dst, x.X)
+	case *IsNull:
+		dst = appendColumns(dst, x.X)
+	case *Case:
+		for _, w := range x.Whens {
+			dst = appendColumns(appendColumns(dst, w.Cond), w.Then)
+		}
+		dst = appendColumns(dst, x.Else)
+	case *Coalesce:
+		dst = appendAll(dst, x.Args)
+	case *In:
+		dst = appendAll(appendColumns(dst, x.X), x.List)
+	default:
+		panic("expr: unknown expression type")
+	}
+	return dst
+}
+
+func appendAll(dst []int, es []Expr) []int {
+	for _, e := range es {
+		dst = appendColumns(dst, e)
+	}
+	return dst
 }

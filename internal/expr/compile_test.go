@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/sluicesql/sluice/internal/expr/fn"
@@ -28,7 +29,9 @@ func call(tb testing.TB, name string, args ...Expr) *Call {
 	return &Call{Name: name, Args: args, T: t, Eval: ev}
 }
 
-func lit(v int64) *Literal { return &Literal{V: types.IntValue(v), T: types.BigIntType.WithNotNull(true)} }
+func lit(v int64) *Literal {
+	return &Literal{V: types.IntValue(v), T: types.BigIntType.WithNotNull(true)}
+}
 
 var (
 	title = &Column{Index: 0, Name: "title", T: types.StringType}
@@ -54,18 +57,51 @@ func salesRows() []types.Row {
 	}
 }
 
+// TestCompileLocal: a local evaluator, reusing its argument buffers from
+// row to row, gives what the shared one gives.
+func TestCompileLocal(t *testing.T) {
+	ctx := &Context{Fn: &fn.Context{}}
+	for name, e := range salesExprs(t) {
+		shared, local := Compile(e), CompileLocal(e)
+		for range 2 {
+			for _, r := range salesRows() {
+				want, err1 := shared(ctx, r)
+				got, err2 := local(ctx, r)
+				if got != want || err1 != nil || err2 != nil {
+					t.Errorf("%s on %v: local %v (%v), shared %v (%v)", name, r, got, err2, want, err1)
+				}
+			}
+		}
+	}
+}
+
+func TestColumns(t *testing.T) {
+	e := &Case{
+		Whens: []When{{Cond: &IsNull{X: &Column{Index: 4}}, Then: call(t, "UPPER", title)}},
+		Else:  &Coalesce{Args: []Expr{&Cast{X: &Column{Index: 2, T: types.IntType}, T: types.StringType}, title}},
+	}
+	if got := Columns(e, nil, salesExprs(t)["arith-compare"], lit(1)); !slices.Equal(got, []int{0, 1, 2, 4}) {
+		t.Errorf("Columns = %v", got)
+	}
+}
+
 func BenchmarkEval(b *testing.B) {
 	ctx := &Context{Fn: &fn.Context{}}
 	rows := salesRows()
 	for name, e := range salesExprs(b) {
-		b.Run(name, func(b *testing.B) {
-			ev := Compile(e)
-			b.ReportAllocs()
-			for i := 0; b.Loop(); i++ {
-				if _, err := ev(ctx, rows[i%len(rows)]); err != nil {
-					b.Fatal(err)
+		for _, v := range []struct {
+			name    string
+			compile func(Expr) Evaluator
+		}{{"shared", Compile}, {"local", CompileLocal}} {
+			b.Run(name+"/"+v.name, func(b *testing.B) {
+				ev := v.compile(e)
+				b.ReportAllocs()
+				for i := 0; b.Loop(); i++ {
+					if _, err := ev(ctx, rows[i%len(rows)]); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
