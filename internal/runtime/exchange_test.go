@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"hash/maphash"
+	"slices"
 	"testing"
 
 	"github.com/sluicesql/sluice/internal/types"
@@ -31,7 +32,7 @@ func hashEmitter(n int, keys []int) (*emitter, []chan envelope) {
 	for i := range inboxes {
 		inboxes[i] = make(chan envelope, 64)
 	}
-	return &emitter{job: j, edges: []*edge{{exchange: Hash, keys: keys, inboxes: inboxes}}}, inboxes
+	return newEmitter(j, []*edge{{exchange: Hash, keys: keys, inboxes: inboxes}}, 0), inboxes
 }
 
 // drain returns the chunks waiting in the inboxes, by inbox.
@@ -43,6 +44,55 @@ func drain(inboxes []chan envelope) [][]*types.Chunk {
 		}
 	}
 	return out
+}
+
+// TestHashExchange: every row reaches exactly one instance, all rows of a
+// key the same one, in their original order and unchanged.
+func TestHashExchange(t *testing.T) {
+	c := exchangeChunk(3*types.ChunkSize/2, 50)
+	e, inboxes := hashEmitter(4, []int{0})
+	e.Emit(c)
+	seen := 0
+	owner := map[types.Value]int{}
+	for k, chunks := range drain(inboxes) {
+		last := int64(-1)
+		for _, p := range chunks {
+			for i := range p.Len() {
+				key, v := p.Cols[0].Get(i), p.Cols[1].Get(i).I
+				if o, ok := owner[key]; ok && o != k {
+					t.Fatalf("key %v on instances %d and %d", key, o, k)
+				}
+				owner[key] = k
+				if v <= last {
+					t.Fatalf("instance %d: row %d after row %d", k, v, last)
+				}
+				last = v
+				want := types.Row{c.Cols[0].Get(int(v)), c.Cols[1].Get(int(v)), c.Cols[2].Get(int(v))}
+				if got := p.Row(i); p.Ops[i] != c.Ops[v] || !slices.Equal(got, want) {
+					t.Fatalf("instance %d: %v %v, want %v %v", k, p.Ops[i], got, c.Ops[v], want)
+				}
+				seen++
+			}
+		}
+	}
+	if seen != c.Len() || len(owner) != 51 {
+		t.Fatalf("%d rows over %d keys arrived, want %d over 51", seen, len(owner), c.Len())
+	}
+
+	// A chunk whose rows all go to one instance is passed on as it is.
+	one := exchangeChunk(10, 1)
+	one.Cols[0] = types.NewVector(types.StringType, 10)
+	for range 10 {
+		one.Cols[0].AppendString("same")
+	}
+	e.Emit(one)
+	var got []*types.Chunk
+	for _, chunks := range drain(inboxes) {
+		got = append(got, chunks...)
+	}
+	if len(got) != 1 || got[0] != one {
+		t.Fatalf("one key's chunk arrived as %d chunks", len(got))
+	}
 }
 
 func BenchmarkHashExchange(b *testing.B) {

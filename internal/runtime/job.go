@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -142,7 +143,7 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 	var starts []starter
 	for i, s := range g.Stages {
 		for k := 0; k < s.Parallelism; k++ {
-			out := &emitter{job: j, edges: outputs[i], instance: k}
+			out := newEmitter(j, outputs[i], k)
 			rctx := &Context{Instance: k, Parallelism: s.Parallelism, Job: j}
 			if s.NewSource != nil {
 				src, err := s.NewSource(k)
@@ -334,11 +335,27 @@ func (j *Job) runOperator(name string, rctx *Context, op Operator, inbox chan en
 	}
 }
 
-// emitter sends one instance's output along its edges.
+// emitter sends one instance's output along its edges. It is used by the
+// instance's goroutine only.
 type emitter struct {
 	job      *Job
 	edges    []*edge
 	instance int
+
+	// Reused by the hash exchange: the key hash (seeded with the job's
+	// seed), each row's target instance, the rows grouped by target, where
+	// each target's rows start, and the counting sort's cursors.
+	hash   maphash.Hash
+	target []int
+	order  []int
+	starts []int
+	next   []int
+}
+
+func newEmitter(j *Job, edges []*edge, instance int) *emitter {
+	e := &emitter{job: j, edges: edges, instance: instance}
+	e.hash.SetSeed(j.seed)
+	return e
 }
 
 func (e *emitter) send(ch chan envelope, env envelope) {
@@ -367,29 +384,89 @@ func (e *emitter) Emit(c *types.Chunk) {
 	}
 }
 
+// emitHashed splits c by the hash of its key columns into one chunk per
+// target instance, keeping the order of the rows within each.
 func (e *emitter) emitHashed(ed *edge, c *types.Chunk) {
 	n := len(ed.inboxes)
 	if n == 1 {
 		e.send(ed.inboxes[0], envelope{kind: msgChunk, input: ed.input, sender: e.instance, chunk: c})
 		return
 	}
-	parts := make([]*types.Chunk, n)
-	colTypes := c.Types()
-	for i := 0; i < c.Len(); i++ {
-		k := int(KeyHash(e.job.seed, c, ed.keys, i) % uint64(n))
-		if parts[k] == nil {
-			parts[k] = types.NewChunk(colTypes, c.Len()/n+1)
-		}
-		parts[k].Ops = append(parts[k].Ops, c.Ops[i])
-		for j, col := range c.Cols {
-			parts[k].Cols[j].Append(col.Get(i))
+	rows := c.Len()
+	e.target = slices.Grow(e.target[:0], rows)[:rows]
+	e.starts = slices.Grow(e.starts[:0], n+1)[:n+1]
+	clear(e.starts)
+	for i := range rows {
+		k := int(e.keyHash(c, ed.keys, i) % uint64(n))
+		e.target[i] = k
+		e.starts[k+1]++
+	}
+	if k := e.target[0]; e.starts[k+1] == rows { // every row goes to k
+		e.send(ed.inboxes[k], envelope{kind: msgChunk, input: ed.input, sender: e.instance, chunk: c})
+		return
+	}
+	// A stable counting sort: target k's rows go to order[starts[k]:starts[k+1]].
+	for k := range n {
+		e.starts[k+1] += e.starts[k]
+	}
+	e.next = append(e.next[:0], e.starts[:n]...)
+	e.order = slices.Grow(e.order[:0], rows)[:rows]
+	for i, k := range e.target {
+		e.order[e.next[k]] = i
+		e.next[k]++
+	}
+	for k := range n {
+		if sel := e.order[e.starts[k]:e.starts[k+1]]; len(sel) > 0 {
+			e.send(ed.inboxes[k], envelope{kind: msgChunk, input: ed.input, sender: e.instance, chunk: SelectRows(c, sel)})
 		}
 	}
-	for k, p := range parts {
-		if p != nil {
-			e.send(ed.inboxes[k], envelope{kind: msgChunk, input: ed.input, sender: e.instance, chunk: p})
-		}
+}
+
+// keyHash hashes the key columns of row i of c with the job's seed; equal
+// keys hash equally.
+func (e *emitter) keyHash(c *types.Chunk, keys []int, i int) uint64 {
+	e.hash.Reset()
+	for _, k := range keys {
+		writeValue(&e.hash, c.Cols[k], i)
 	}
+	return e.hash.Sum64()
+}
+
+// SelectRows returns a new chunk holding rows sel of c, in that order.
+func SelectRows(c *types.Chunk, sel []int) *types.Chunk {
+	out := &types.Chunk{Ops: pick(c.Ops, sel), Cols: make([]*types.Vector, len(c.Cols))}
+	for j, col := range c.Cols {
+		out.Cols[j] = Gather(col, col.Type, sel)
+	}
+	return out
+}
+
+// Gather returns rows sel of v, in that order, or all of them when sel is
+// nil, as a new vector of type t, which must store values as v's type does.
+func Gather(v *types.Vector, t types.Type, sel []int) *types.Vector {
+	out := &types.Vector{Type: t, Nulls: pick(v.Nulls, sel)}
+	switch t.Physical() {
+	case types.PhysFloat:
+		out.F64 = pick(v.F64, sel)
+	case types.PhysString:
+		out.Str = pick(v.Str, sel)
+	default:
+		out.I64 = pick(v.I64, sel)
+	}
+	return out
+}
+
+// pick returns a new slice of the elements sel of src, or a copy of src when
+// sel is nil.
+func pick[T any](src []T, sel []int) []T {
+	if sel == nil {
+		return slices.Clone(src)
+	}
+	out := make([]T, len(sel))
+	for j, i := range sel {
+		out[j] = src[i]
+	}
+	return out
 }
 
 // EmitWatermark implements Emitter.
@@ -431,16 +508,6 @@ func allIdle(idle [][]bool) bool {
 		}
 	}
 	return true
-}
-
-// KeyHash hashes the key columns of row i of c; equal keys hash equally.
-func KeyHash(seed maphash.Seed, c *types.Chunk, keys []int, i int) uint64 {
-	var h maphash.Hash
-	h.SetSeed(seed)
-	for _, k := range keys {
-		writeValue(&h, c.Cols[k], i)
-	}
-	return h.Sum64()
 }
 
 func writeValue(h *maphash.Hash, v *types.Vector, i int) {
