@@ -10,6 +10,14 @@ import (
 type CalcConfig struct {
 	// Projects compute the output columns from an input row.
 	Projects []expr.Evaluator
+	// Copies, when set, marks the projections that copy an input column
+	// unchanged: Copies[j] is that column, or -1 when Projects[j] computes
+	// the output column. Copied columns move vector by vector.
+	Copies []int
+	// Reads, when set, lists the input columns the filter and the computed
+	// projections read: the row they see holds only those. Nil loads every
+	// column.
+	Reads []int
 	// Filter drops rows for which it is not true; nil keeps every row.
 	Filter func(ctx *expr.Context, row types.Row) (bool, error)
 	// OutputTypes are the output column types.
@@ -20,17 +28,28 @@ type CalcConfig struct {
 }
 
 // Calc filters and projects rows, keeping each row's kind (Flink's Calc).
+// Each input chunk gives at most one output chunk.
 type Calc struct {
 	cfg CalcConfig
-	out *output
-	in  types.Row
-	row types.Row
+	// computed lists the projections evaluated row by row.
+	computed []int
+	// Reused for each chunk: the evaluated row, the rows kept and the
+	// computed projections' values for them.
+	in   types.Row
+	sel  []int
+	vals [][]types.Value
 }
 
 // NewCalc returns a Calc for cfg.
 func NewCalc(cfg CalcConfig) *Calc {
 	cfg.Context.Watermark = runtime.MinWatermark
-	return &Calc{cfg: cfg, out: newOutput(cfg.OutputTypes), row: make(types.Row, len(cfg.Projects))}
+	c := &Calc{cfg: cfg, vals: make([][]types.Value, len(cfg.Projects))}
+	for j := range cfg.Projects {
+		if cfg.Copies == nil || cfg.Copies[j] < 0 {
+			c.computed = append(c.computed, j)
+		}
+	}
+	return c
 }
 
 // Open implements runtime.Operator.
@@ -38,10 +57,57 @@ func (c *Calc) Open(*runtime.Context) error { return nil }
 
 // ProcessChunk implements runtime.Operator.
 func (c *Calc) ProcessChunk(_ int, ch *types.Chunk, out runtime.Emitter) error {
-	w := c.out.to(out)
-	defer w.flush()
-	for i := 0; i < ch.Len(); i++ {
-		c.in = readRow(c.in, ch, i)
+	var sel []int // the rows kept; nil keeps them all
+	if c.cfg.Filter != nil || len(c.computed) > 0 {
+		if err := c.evaluate(ch); err != nil {
+			return err
+		}
+		if len(c.sel) < ch.Len() {
+			sel = c.sel
+		}
+	}
+	rows := ch.Len()
+	if sel != nil {
+		rows = len(sel)
+	}
+	if rows == 0 {
+		return nil
+	}
+	o := &types.Chunk{Ops: make([]types.RowKind, 0, rows), Cols: make([]*types.Vector, len(c.cfg.Projects))}
+	if sel == nil {
+		o.Ops = append(o.Ops, ch.Ops...)
+	} else {
+		for _, i := range sel {
+			o.Ops = append(o.Ops, ch.Ops[i])
+		}
+	}
+	for j, t := range c.cfg.OutputTypes {
+		if c.cfg.Copies != nil && c.cfg.Copies[j] >= 0 {
+			o.Cols[j] = runtime.Gather(ch.Cols[c.cfg.Copies[j]], t, sel)
+			continue
+		}
+		v := types.NewVector(t, rows)
+		for _, x := range c.vals[j] {
+			v.Append(x)
+		}
+		o.Cols[j] = v
+	}
+	out.Emit(o)
+	return nil
+}
+
+// evaluate runs the filter and the computed projections row by row: the
+// rows kept go to c.sel, the projections' values to c.vals.
+func (c *Calc) evaluate(ch *types.Chunk) error {
+	c.sel = c.sel[:0]
+	for _, j := range c.computed {
+		c.vals[j] = c.vals[j][:0]
+	}
+	if len(c.in) != len(ch.Cols) {
+		c.in = make(types.Row, len(ch.Cols))
+	}
+	for i := range ch.Len() {
+		c.load(ch, i)
 		if c.cfg.Filter != nil {
 			ok, err := c.cfg.Filter(&c.cfg.Context, c.in)
 			if err != nil {
@@ -51,16 +117,29 @@ func (c *Calc) ProcessChunk(_ int, ch *types.Chunk, out runtime.Emitter) error {
 				continue
 			}
 		}
-		for j, p := range c.cfg.Projects {
-			v, err := p(&c.cfg.Context, c.in)
+		c.sel = append(c.sel, i)
+		for _, j := range c.computed {
+			v, err := c.cfg.Projects[j](&c.cfg.Context, c.in)
 			if err != nil {
 				return err
 			}
-			c.row[j] = v
+			c.vals[j] = append(c.vals[j], v)
 		}
-		w.add(ch.Ops[i], c.row)
 	}
 	return nil
+}
+
+// load puts the columns of row i the evaluators read into c.in.
+func (c *Calc) load(ch *types.Chunk, i int) {
+	if c.cfg.Reads == nil {
+		for k, col := range ch.Cols {
+			c.in[k] = col.Get(i)
+		}
+		return
+	}
+	for _, k := range c.cfg.Reads {
+		c.in[k] = ch.Cols[k].Get(i)
+	}
 }
 
 // ProcessWatermark implements runtime.Operator.
@@ -72,12 +151,3 @@ func (c *Calc) ProcessWatermark(wm int64, out runtime.Emitter) error {
 
 // Finish implements runtime.Operator.
 func (c *Calc) Finish(runtime.Emitter) error { return nil }
-
-// readRow copies row i of ch into dst, reusing its storage.
-func readRow(dst types.Row, ch *types.Chunk, i int) types.Row {
-	dst = dst[:0]
-	for _, col := range ch.Cols {
-		dst = append(dst, col.Get(i))
-	}
-	return dst
-}

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/sluicesql/sluice/internal/expr"
@@ -26,8 +27,9 @@ func bindCall(tb testing.TB, name string, args ...expr.Expr) *expr.Call {
 	return &expr.Call{Name: name, Args: args, T: t, Eval: ev}
 }
 
-// calcCases are Calcs over (key STRING, v BIGINT, ts TIMESTAMP(3)) rows:
-// a filter with computed projections, and a plain column selection.
+// calcCases are Calcs over (key STRING, v BIGINT, ts TIMESTAMP(3)) rows,
+// configured as the job builder does: a filter with computed projections,
+// and a plain column selection.
 func calcCases(tb testing.TB) map[string]CalcConfig {
 	in := []types.Type{types.StringType, types.BigIntType, types.TimestampType(3)}
 	key := &expr.Column{Index: 0, T: in[0]}
@@ -37,16 +39,67 @@ func calcCases(tb testing.TB) map[string]CalcConfig {
 	ctx := expr.Context{Fn: &fn.Context{}}
 	return map[string]CalcConfig{
 		"filter-project": {
-			Projects:    []expr.Evaluator{expr.Compile(bindCall(tb, "UPPER", key)), expr.Compile(bindCall(tb, "*", v, two))},
-			Filter:      expr.Predicate(bindCall(tb, ">", v, ten)),
+			Projects:    []expr.Evaluator{expr.CompileLocal(bindCall(tb, "UPPER", key)), expr.CompileLocal(bindCall(tb, "*", v, two))},
+			Copies:      []int{-1, -1},
+			Reads:       []int{0, 1},
+			Filter:      expr.CompileLocal(bindCall(tb, ">", v, ten)).Holds,
 			OutputTypes: []types.Type{types.StringType, types.BigIntType},
 			Context:     ctx,
 		},
 		"columns": {
-			Projects:    []expr.Evaluator{expr.Compile(key), expr.Compile(v), expr.Compile(v)},
+			Projects:    []expr.Evaluator{expr.CompileLocal(key), expr.CompileLocal(v), expr.CompileLocal(v)},
+			Copies:      []int{0, 1, 1},
+			Reads:       []int{},
 			OutputTypes: []types.Type{in[0], in[1], in[1]},
 			Context:     ctx,
 		},
+	}
+}
+
+// TestCalc: copied columns and the columns loaded for evaluation give the
+// rows that evaluating every projection on whole rows gives.
+func TestCalc(t *testing.T) {
+	cs := benchChunks(3, 50)
+	// Some NULLs, and rows of every kind.
+	for i := 0; i+2 < cs[1].Len(); i += 7 {
+		cs[1].Cols[0].Nulls[i] = true
+		cs[1].Cols[1].Nulls[i+1] = true
+		cs[1].Ops[i+2] = types.RowKind(i % 4)
+	}
+	for name, cfg := range calcCases(t) {
+		t.Run(name, func(t *testing.T) {
+			plain := cfg
+			plain.Copies, plain.Reads = nil, nil
+			var got, want recorder
+			c, p := NewCalc(cfg), NewCalc(plain)
+			for _, ch := range cs {
+				if err := c.ProcessChunk(0, ch, &got); err != nil {
+					t.Fatal(err)
+				}
+				if err := p.ProcessChunk(0, ch, &want); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if len(got.lines) == 0 || !slices.Equal(got.lines, want.lines) || got.chunks != len(cs) {
+				t.Errorf("%d rows in %d chunks, want the %d rows evaluated row by row", len(got.lines), got.chunks, len(want.lines))
+			}
+		})
+	}
+}
+
+func TestCalcFilterAndProject(t *testing.T) {
+	in := []types.Type{types.StringType, types.BigIntType, types.TimestampType(3)}
+	ch := types.NewChunk(in, 4)
+	ch.AppendRow(types.Insert, types.Row{value("a"), value(12), value(1)})
+	ch.AppendRow(types.UpdateBefore, types.Row{value("b"), value(3), value(2)})
+	ch.AppendRow(types.UpdateAfter, types.Row{value(nil), value(30), value(3)})
+	ch.AppendRow(types.Delete, types.Row{value("d"), value(nil), value(4)})
+	var out recorder
+	if err := NewCalc(calcCases(t)["filter-project"]).ProcessChunk(0, ch, &out); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"+I[A, 24]", "+U[NULL, 60]"}; !slices.Equal(out.lines, want) {
+		t.Errorf("got %v, want %v", out.lines, want)
 	}
 }
 
