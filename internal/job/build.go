@@ -5,6 +5,7 @@ package job
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/sluicesql/sluice/internal/catalog"
 	"github.com/sluicesql/sluice/internal/connector"
@@ -90,9 +91,9 @@ func (b *builder) node(n planner.Node) (built, error) {
 		if err != nil {
 			return built{}, err
 		}
-		cfg := b.calcConfig(x)
+		// Each instance compiles its own evaluators (see calcConfig).
 		return b.operator("Calc", in.parallelism, []runtime.Input{{Stage: in.stage, Exchange: runtime.Forward}},
-			func() (runtime.Operator, error) { return ops.NewCalc(cfg), nil }), nil
+			func() (runtime.Operator, error) { return ops.NewCalc(b.calcConfig(x)), nil }), nil
 	case *planner.Normalize:
 		in, err := b.node(x.Input)
 		if err != nil {
@@ -155,14 +156,25 @@ func aggSpecs(calls []planner.AggCall) []ops.AggSpec {
 	return out
 }
 
+// calcConfig configures one instance of a Calc: its evaluators are
+// compiled for that instance alone, projections of a plain column are
+// copies, and the row holds only the columns the others read.
 func (b *builder) calcConfig(c *planner.Calc) ops.CalcConfig {
-	cfg := ops.CalcConfig{OutputTypes: c.Schema().Types(), Context: expr.Context{Fn: b.fnCtx}}
-	for _, p := range c.Projects {
-		cfg.Projects = append(cfg.Projects, expr.Compile(p))
+	cfg := ops.CalcConfig{OutputTypes: c.Schema().Types(), Context: expr.Context{Fn: b.fnCtx}, Copies: make([]int, len(c.Projects))}
+	evaluated := []expr.Expr{c.Filter}
+	for j, p := range c.Projects {
+		cfg.Projects = append(cfg.Projects, expr.CompileLocal(p))
+		cfg.Copies[j] = -1
+		if col, ok := p.(*expr.Column); ok {
+			cfg.Copies[j] = col.Index
+		} else {
+			evaluated = append(evaluated, p)
+		}
 	}
 	if c.Filter != nil {
-		cfg.Filter = expr.Predicate(c.Filter)
+		cfg.Filter = expr.CompileLocal(c.Filter).Holds
 	}
+	cfg.Reads = expr.Columns(evaluated...)
 	return cfg
 }
 
@@ -172,7 +184,6 @@ func (b *builder) scan(s *planner.Scan) (built, error) {
 		return built{}, err
 	}
 	spec := connector.SourceSpec{Env: b.opts.Env}
-	ctx := &expr.Context{Fn: b.fnCtx}
 	var computed []int
 	for i, e := range s.Computed {
 		if e != nil {
@@ -180,16 +191,13 @@ func (b *builder) scan(s *planner.Scan) (built, error) {
 		}
 	}
 	if len(computed) > 0 {
-		evals := make([]expr.Evaluator, len(s.Computed))
-		for _, i := range computed {
-			evals[i] = expr.Compile(s.Computed[i])
-		}
-		spec.Complete = func(c *types.Chunk) error { return fillComputed(ctx, c, computed, evals) }
+		ev := newChunkEvaluator(b.fnCtx, s.Computed)
+		spec.Complete = func(c *types.Chunk) error { return ev.fill(c, computed) }
 	}
 	if s.Watermark != nil {
-		wm := expr.Compile(s.Watermark)
+		ev := newChunkEvaluator(b.fnCtx, []expr.Expr{s.Watermark})
 		t := s.Watermark.Type()
-		spec.Watermark = func(c *types.Chunk) (*types.Vector, error) { return evalColumn(ctx, c, wm, t) }
+		spec.Watermark = func(c *types.Chunk) (*types.Vector, error) { return ev.column(c, t) }
 	}
 	src, err := f.NewSource(s.Table, spec)
 	if err != nil {
@@ -204,40 +212,85 @@ func (b *builder) scan(s *planner.Scan) (built, error) {
 	return built{idx, par}, nil
 }
 
-// fillComputed evaluates computed columns row by row.
-func fillComputed(ctx *expr.Context, c *types.Chunk, cols []int, evals []expr.Evaluator) error {
-	var row types.Row
-	for i := 0; i < c.Len(); i++ {
-		row = row[:0]
-		for _, col := range c.Cols {
-			if col.Len() > i {
-				row = append(row, col.Get(i))
-			} else {
-				row = append(row, types.NullValue)
+// chunkEvaluator evaluates expressions row by row over whole chunks. The
+// instances of a source call it concurrently, so each call borrows a set of
+// evaluators compiled for one goroutine, with a row buffer, from a pool.
+type chunkEvaluator struct {
+	// reads are the columns the expressions read, loaded into the row.
+	reads []int
+	pool  sync.Pool // of *rowEvaluators
+}
+
+// rowEvaluators are one goroutine's evaluators of a chunkEvaluator.
+type rowEvaluators struct {
+	ctx   expr.Context
+	evals []expr.Evaluator // nil where the expression is nil
+	row   types.Row
+}
+
+func newChunkEvaluator(fnCtx *fn.Context, es []expr.Expr) *chunkEvaluator {
+	ce := &chunkEvaluator{reads: expr.Columns(es...)}
+	ce.pool.New = func() any {
+		r := &rowEvaluators{ctx: expr.Context{Fn: fnCtx}, evals: make([]expr.Evaluator, len(es))}
+		for i, e := range es {
+			if e != nil {
+				r.evals[i] = expr.CompileLocal(e)
 			}
 		}
+		return r
+	}
+	return ce
+}
+
+// get borrows evaluators with a row as wide as c.
+func (ce *chunkEvaluator) get(c *types.Chunk) *rowEvaluators {
+	r := ce.pool.Get().(*rowEvaluators)
+	if len(r.row) != len(c.Cols) {
+		r.row = make(types.Row, len(c.Cols))
+	}
+	return r
+}
+
+// load puts the columns of row i the expressions read into r.row; a column
+// not filled yet (a computed one) reads as NULL.
+func (ce *chunkEvaluator) load(r *rowEvaluators, c *types.Chunk, i int) {
+	for _, k := range ce.reads {
+		if col := c.Cols[k]; col.Len() > i {
+			r.row[k] = col.Get(i)
+		} else {
+			r.row[k] = types.NullValue
+		}
+	}
+}
+
+// fill evaluates the computed columns cols row by row, in column order, and
+// appends their values; a computed column can read those before it.
+func (ce *chunkEvaluator) fill(c *types.Chunk, cols []int) error {
+	r := ce.get(c)
+	defer ce.pool.Put(r)
+	for i := range c.Len() {
+		ce.load(r, c, i)
 		for _, k := range cols {
-			v, err := evals[k](ctx, row)
+			v, err := r.evals[k](&r.ctx, r.row)
 			if err != nil {
 				return err
 			}
-			row[k] = v
+			r.row[k] = v
 			c.Cols[k].Append(v)
 		}
 	}
 	return nil
 }
 
-// evalColumn evaluates e on every row of c.
-func evalColumn(ctx *expr.Context, c *types.Chunk, e expr.Evaluator, t types.Type) (*types.Vector, error) {
+// column evaluates the one expression on every row of c into a vector of
+// type t.
+func (ce *chunkEvaluator) column(c *types.Chunk, t types.Type) (*types.Vector, error) {
+	r := ce.get(c)
+	defer ce.pool.Put(r)
 	out := types.NewVector(t, c.Len())
-	var row types.Row
-	for i := 0; i < c.Len(); i++ {
-		row = row[:0]
-		for _, col := range c.Cols {
-			row = append(row, col.Get(i))
-		}
-		v, err := e(ctx, row)
+	for i := range c.Len() {
+		ce.load(r, c, i)
+		v, err := r.evals[0](&r.ctx, r.row)
 		if err != nil {
 			return nil, err
 		}

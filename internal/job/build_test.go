@@ -1,6 +1,8 @@
 package job
 
 import (
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -22,28 +24,75 @@ func salesChunk(n int) *types.Chunk {
 	return c
 }
 
-// watermarkExpr is ts - INTERVAL '5' SECOND over a salesChunk.
+// watermarkExpr is ts - INTERVAL '5' SECOND (held in milliseconds) over a
+// salesChunk.
 func watermarkExpr(tb testing.TB) expr.Expr {
-	tb.Helper()
 	ts := &expr.Column{Index: 3, Name: "ts", T: types.TimestampType(3)}
-	iv := types.Type{Kind: types.IntervalDayTime, Precision: 3, NotNull: true}
-	five := &expr.Literal{V: types.IntValue(int64(5 * time.Second)), T: iv}
-	minus, _ := fn.LookupScalar("-")
-	t, ev, err := minus.Bind([]fn.Arg{{Type: ts.T}, {Type: iv, Const: &five.V}})
+	five := &expr.Literal{V: types.IntValue(5000), T: types.Type{Kind: types.IntervalDayTime, Precision: 3, NotNull: true}}
+	return bind(tb, "-", ts, five)
+}
+
+// bind binds the scalar function name to args.
+func bind(tb testing.TB, name string, args ...expr.Expr) *expr.Call {
+	tb.Helper()
+	f, _ := fn.LookupScalar(name)
+	fa := make([]fn.Arg, len(args))
+	for i, a := range args {
+		fa[i] = fn.Arg{Type: a.Type()}
+		if l, ok := a.(*expr.Literal); ok {
+			fa[i].Const = &l.V
+		}
+	}
+	t, ev, err := f.Bind(fa)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return &expr.Call{Name: "-", Args: []expr.Expr{ts, five}, T: t, Eval: ev}
+	return &expr.Call{Name: name, Args: args, T: t, Eval: ev}
+}
+
+// TestChunkEvaluator: computed columns see the physical columns and the
+// computed ones before them; several source instances share an evaluator.
+func TestChunkEvaluator(t *testing.T) {
+	src := salesChunk(100)
+	one := &expr.Literal{V: types.IntValue(1), T: types.BigIntType.WithNotNull(true)}
+	doubled := bind(t, "+", &expr.Column{Index: 2, T: types.BigIntType}, &expr.Column{Index: 2, T: types.BigIntType})
+	plusOne := bind(t, "+", &expr.Column{Index: 4, T: doubled.T}, one)
+	computed := []expr.Expr{4: doubled, 5: plusOne}
+	ev := newChunkEvaluator(&fn.Context{}, computed)
+	wm := newChunkEvaluator(&fn.Context{}, []expr.Expr{watermarkExpr(t)})
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			c := &types.Chunk{Ops: src.Ops, Cols: append(slices.Clone(src.Cols),
+				types.NewVector(doubled.T, 0), types.NewVector(plusOne.T, 0))}
+			if err := ev.fill(c, []int{4, 5}); err != nil {
+				t.Error(err)
+				return
+			}
+			w, err := wm.column(c, types.TimestampType(3))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			for i := range c.Len() {
+				v, ts := c.Cols[2].I64[i], c.Cols[3].I64[i]
+				if c.Cols[4].I64[i] != 2*v || c.Cols[5].I64[i] != 2*v+1 || w.I64[i] != ts-int64(5*time.Second) {
+					t.Errorf("row %d: %v, watermark %d", i, c.Row(i), w.I64[i])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
 
 func BenchmarkWatermarkColumn(b *testing.B) {
 	c := salesChunk(types.ChunkSize)
 	e := watermarkExpr(b)
-	ctx := &expr.Context{Fn: &fn.Context{}}
-	ev := expr.Compile(e)
+	ev := newChunkEvaluator(&fn.Context{}, []expr.Expr{e})
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := evalColumn(ctx, c, ev, e.Type()); err != nil {
+		if _, err := ev.column(c, e.Type()); err != nil {
 			b.Fatal(err)
 		}
 	}
