@@ -61,16 +61,24 @@ func (c compiler) compile(e Expr) Evaluator {
 		v := x.V
 		return func(*Context, types.Row) (types.Value, error) { return v, nil }
 	case *Call:
-		args := c.all(x.Args)
+		args := c.operands(x.Args)
 		f, buf := x.Eval, c.args(len(args))
 		return func(ctx *Context, row types.Row) (types.Value, error) {
 			vals := buf()
-			for i, a := range args {
-				v, err := a(ctx, row)
-				if err != nil {
-					return types.Value{}, err
+			for i := range args {
+				a := &args[i]
+				switch {
+				case a.eval != nil:
+					v, err := a.eval(ctx, row)
+					if err != nil {
+						return types.Value{}, err
+					}
+					vals[i] = v
+				case a.col >= 0:
+					vals[i] = row[a.col]
+				default:
+					vals[i] = a.value
 				}
-				vals[i] = v
 			}
 			return f(ctx.Fn, vals)
 		}
@@ -130,6 +138,29 @@ func (c compiler) compile(e Expr) Evaluator {
 		}
 	}
 	panic("expr: unknown expression type")
+}
+
+// operand is how a function call gets one argument: from an input column,
+// as a constant, or evaluated.
+type operand struct {
+	col   int // the input column, or -1
+	value types.Value
+	eval  Evaluator // nil for a column or a constant
+}
+
+func (c compiler) operands(es []Expr) []operand {
+	out := make([]operand, len(es))
+	for i, e := range es {
+		switch x := e.(type) {
+		case *Column:
+			out[i] = operand{col: x.Index}
+		case *Literal:
+			out[i] = operand{col: -1, value: x.V}
+		default:
+			out[i] = operand{col: -1, eval: c.compile(e)}
+		}
+	}
+	return out
 }
 
 func (c compiler) all(es []Expr) []Evaluator {
