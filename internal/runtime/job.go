@@ -441,8 +441,10 @@ func SelectRows(c *types.Chunk, sel []int) *types.Chunk {
 	return out
 }
 
-// Gather returns rows sel of v, in that order, or all of them when sel is
-// nil, as a new vector of type t, which must store values as v's type does.
+// Gather returns rows sel of v, in that order, as a new vector of type t,
+// which must store values as v's type does. With a nil sel it returns all
+// rows, sharing v's storage: a vector is not modified once its chunk has
+// been emitted, and appending to the new one copies.
 func Gather(v *types.Vector, t types.Type, sel []int) *types.Vector {
 	out := &types.Vector{Type: t, Nulls: pick(v.Nulls, sel)}
 	switch t.Physical() {
@@ -456,11 +458,11 @@ func Gather(v *types.Vector, t types.Type, sel []int) *types.Vector {
 	return out
 }
 
-// pick returns a new slice of the elements sel of src, or a copy of src when
-// sel is nil.
+// pick returns a new slice of the elements sel of src, or src itself, its
+// capacity cut to its length, when sel is nil.
 func pick[T any](src []T, sel []int) []T {
 	if sel == nil {
-		return slices.Clone(src)
+		return src[:len(src):len(src)]
 	}
 	out := make([]T, len(sel))
 	for j, i := range sel {

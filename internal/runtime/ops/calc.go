@@ -12,7 +12,8 @@ type CalcConfig struct {
 	Projects []expr.Evaluator
 	// Copies, when set, marks the projections that copy an input column
 	// unchanged: Copies[j] is that column, or -1 when Projects[j] computes
-	// the output column. Copied columns move vector by vector.
+	// the output column. Copied columns move vector by vector, or are shared
+	// when every row is kept.
 	Copies []int
 	// Reads, when set, lists the input columns the filter and the computed
 	// projections read: the row they see holds only those. Nil loads every
@@ -73,12 +74,13 @@ func (c *Calc) ProcessChunk(_ int, ch *types.Chunk, out runtime.Emitter) error {
 	if rows == 0 {
 		return nil
 	}
-	o := &types.Chunk{Ops: make([]types.RowKind, 0, rows), Cols: make([]*types.Vector, len(c.cfg.Projects))}
-	if sel == nil {
-		o.Ops = append(o.Ops, ch.Ops...)
-	} else {
-		for _, i := range sel {
-			o.Ops = append(o.Ops, ch.Ops[i])
+	// With every row kept, the output shares the input's row kinds and
+	// copied columns (see runtime.Gather).
+	o := &types.Chunk{Ops: ch.Ops[:rows:rows], Cols: make([]*types.Vector, len(c.cfg.Projects))}
+	if sel != nil {
+		o.Ops = make([]types.RowKind, rows)
+		for j, i := range sel {
+			o.Ops[j] = ch.Ops[i]
 		}
 	}
 	for j, t := range c.cfg.OutputTypes {
