@@ -71,7 +71,9 @@ type Engine struct {
 
 // Job is a running INSERT INTO.
 type Job struct {
-	ID        string
+	ID string
+	// Name is Flink's job name, insert-into_<catalog>.<database>.<table>.
+	Name      string
 	Statement string
 	Started   time.Time
 	run       *runtime.Job
@@ -274,7 +276,7 @@ func (e *Engine) show(s *ast.Show) (*Result, error) {
 		e.mu.Lock()
 		for _, id := range e.order {
 			j := e.jobs[id]
-			r.Rows = append(r.Rows, []string{j.ID, "insert-into_" + j.Statement, j.Status(), j.Started.Format("2006-01-02T15:04:05.000Z07:00")})
+			r.Rows = append(r.Rows, []string{j.ID, j.Name, j.Status(), j.Started.Format("2006-01-02T15:04:05.000Z07:00")})
 		}
 		e.mu.Unlock()
 		return r, nil
@@ -377,7 +379,7 @@ func (e *Engine) startJob(sink *planner.Sink, text string) (*Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := &Job{ID: newJobID(), Statement: text, Started: time.Now(), run: run}
+	j := &Job{ID: newJobID(), Name: "insert-into_default_catalog.default_database." + sink.Table.Name, Statement: text, Started: time.Now(), run: run}
 	e.mu.Lock()
 	e.jobs[j.ID] = j
 	e.order = append(e.order, j.ID)
