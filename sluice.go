@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sluicesql/sluice/internal/catalog"
@@ -77,6 +78,7 @@ type Job struct {
 	Statement string
 	Started   time.Time
 	run       *runtime.Job
+	stopped   atomic.Bool
 }
 
 // Status returns RUNNING, FINISHED, CANCELED or FAILED with the reason.
@@ -85,6 +87,9 @@ func (j *Job) Status() string {
 	case <-j.run.Done():
 		if err := j.run.Err(); err != nil {
 			return "FAILED: " + err.Error()
+		}
+		if j.stopped.Load() {
+			return "CANCELED"
 		}
 		return "FINISHED"
 	default:
@@ -234,6 +239,7 @@ func (e *Engine) exec(ctx context.Context, st ast.Statement, src string) (*Resul
 		if !ok {
 			return nil, fmt.Errorf("could not stop job '%s': no such job", s.ID)
 		}
+		j.stopped.Store(true)
 		j.run.Cancel()
 		<-j.run.Done()
 		return &Result{Kind: ResultOK}, nil
