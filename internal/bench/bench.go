@@ -59,6 +59,9 @@ type Result struct {
 	// Output is the number of rows the measurement produced.
 	Output  int64
 	Elapsed time.Duration
+	// CPU is the CPU time the whole process used (the embedded broker's
+	// included), user and system; 0 when unknown.
+	CPU time.Duration
 	// PeakRSS is the process's peak resident set in bytes (the embedded
 	// broker holding the topics included); 0 when unknown.
 	PeakRSS uint64
@@ -263,16 +266,19 @@ func (r *Report) Print(w io.Writer) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "pipeline\trecords\trows out\tseconds\trecords/s\tratio\tpeak RSS MiB\tB/record\tallocs/record\t")
+	fmt.Fprintln(tw, "pipeline\trecords\trows out\tseconds\tCPU s\trecords/s\tratio\tpeak RSS MiB\tB/record\tallocs/record\t")
 	base := r.Baseline.Throughput()
 	for _, res := range append([]Result{r.Baseline}, r.Pipelines...) {
-		rss := "-"
+		cpu, rss := "-", "-"
+		if res.CPU > 0 {
+			cpu = strconv.FormatFloat(res.CPU.Seconds(), 'f', 2, 64)
+		}
 		if res.PeakRSS > 0 {
 			rss = strconv.FormatUint(res.PeakRSS>>20, 10)
 		}
 		n := float64(res.Records)
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.0f\t%.2f\t%s\t%.0f\t%.1f\t\n", res.Name, res.Records, res.Output,
-			res.Elapsed.Seconds(), res.Throughput(), res.Throughput()/base, rss, float64(res.AllocBytes)/n, float64(res.Allocs)/n)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%s\t%.0f\t%.2f\t%s\t%.0f\t%.1f\t\n", res.Name, res.Records, res.Output,
+			res.Elapsed.Seconds(), cpu, res.Throughput(), res.Throughput()/base, rss, float64(res.AllocBytes)/n, float64(res.Allocs)/n)
 	}
 	return tw.Flush()
 }

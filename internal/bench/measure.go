@@ -13,8 +13,9 @@ import (
 )
 
 // measure runs fn as the measurement called name over records input
-// records: it starts from a collected heap, times fn, and records the
-// process's peak RSS and the bytes and objects allocated meanwhile. With a
+// records: it starts from a collected heap, times fn, and records the CPU
+// time the process used, its peak RSS and the bytes and objects allocated
+// meanwhile. With a
 // profile path, fn's CPU profile is written beside it (see profilePath).
 func measure(name string, records int, profile string, fn func() (int64, error)) (Result, error) {
 	res := Result{Name: name, Records: records}
@@ -33,9 +34,9 @@ func measure(name string, records int, profile string, fn func() (int64, error))
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	start := time.Now()
+	start, cpu := time.Now(), cpuTime()
 	out, err := fn()
-	res.Elapsed = time.Since(start)
+	res.Elapsed, res.CPU = time.Since(start), cpuTime()-cpu
 	runtime.ReadMemStats(&after)
 	if profile != "" {
 		pprof.StopCPUProfile()
