@@ -51,7 +51,7 @@ func usage() {
   sluice sql -f FILE [flags]  run a SQL script and exit
   sluice test [-parallelism N] FILE.sql...
                               run golden tests: compare each script's last query with FILE.out
-  sluice bench [-records N] [-parallelism P] [-format avro-confluent|json] [-cpuprofile FILE]
+  sluice bench [-records N] [-parallelism P] [-format avro-confluent|json] [-rounds R] [-cpuprofile FILE]
                               measure SQL pipelines' throughput against a plain Kafka consumer
 
 Run 'sluice sql -h' or 'sluice test -h' for flags.
