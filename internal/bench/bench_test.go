@@ -2,13 +2,16 @@ package bench
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 )
 
 // TestRun runs the whole harness on a small data set: every pipeline must
-// report a measurement, and Run fails when a pipeline's result is wrong.
+// report a measurement and a CPU profile, and Run fails when a pipeline's
+// result is wrong.
 func TestRun(t *testing.T) {
 	for _, tc := range []struct {
 		format      string
@@ -18,9 +21,15 @@ func TestRun(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			const n = 2000
-			rep, err := Run(ctx, Config{Records: n, Parallelism: tc.parallelism, Format: tc.format, Rounds: 2})
+			profile := filepath.Join(t.TempDir(), "cpu.prof")
+			rep, err := Run(ctx, Config{Records: n, Parallelism: tc.parallelism, Format: tc.format, Rounds: 2, CPUProfile: profile})
 			if err != nil {
 				t.Fatal(err)
+			}
+			for _, r := range append(rep.Pipelines, rep.Baseline) {
+				if st, err := os.Stat(profilePath(profile, r.Name)); err != nil || st.Size() == 0 {
+					t.Errorf("%s: no CPU profile: %v", r.Name, err)
+				}
 			}
 			want := expect(n)
 			outputs := map[string]int64{
