@@ -28,14 +28,6 @@ func newScope(qual string, s types.Schema) *scope {
 	return sc
 }
 
-func (s *scope) schema() types.Schema {
-	out := make(types.Schema, len(s.cols))
-	for i, c := range s.cols {
-		out[i] = types.Field{Name: c.name, Type: c.typ}
-	}
-	return out
-}
-
 // join returns the scope of left's columns followed by right's.
 func (s *scope) join(r *scope) *scope {
 	return &scope{cols: append(append([]scopeCol{}, s.cols...), r.cols...)}
