@@ -3,8 +3,10 @@
 // prints are compared with NAME.out as a set of lines, whitespace kept.
 //
 // Scripts use the placeholders KAFKA_PORT and SCHEMA_REGISTRY_PORT for the
-// embedded cluster's ports. The last query is read until every job and the
-// query itself have processed all available input (no sleeps).
+// embedded cluster's ports. Statements run in order; before each INSERT and
+// query the jobs already started process all their available input, and
+// the last query is read until every job and the query itself have (no
+// sleeps).
 package sqltest
 
 import (
@@ -150,9 +152,10 @@ func RunOn(cluster *devcluster.Cluster, script string, opts Options) (string, er
 	}
 	var stream *sluice.Stream
 	for i, st := range stmts {
-		if _, isQuery := st.(*ast.QueryStatement); isQuery {
-			// A query sees what the statements before it wrote, as a test
-			// that awaits each INSERT does.
+		switch st.(type) {
+		case *ast.QueryStatement, *ast.Insert, *ast.StatementSet:
+			// A query or INSERT sees what the statements before it wrote,
+			// as in a test that awaits each INSERT's job.
 			if err := e.WaitQuiet(ctx); err != nil {
 				return "", err
 			}

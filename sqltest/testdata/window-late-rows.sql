@@ -1,8 +1,8 @@
 -- Late rows and a window aggregation. The watermark trails the largest
 -- timestamp seen by 5 seconds and is emitted periodically (every 200 ms by
--- default), so rows written together are not late to each other; the query
--- statements marked "wait" below make the script wait until every job has
--- processed the rows before them (and emitted their watermark).
+-- default), so rows written together are not late to each other; the
+-- runner lets every job process the rows of one INSERT (and emit their
+-- watermark) before the next INSERT.
 --
 -- A window aggregation drops a row whose window has already fired, i.e. the
 -- watermark has passed its end; a row behind the largest timestamp but ahead
@@ -51,15 +51,9 @@ INSERT INTO clicks VALUES
     ('b', TIMESTAMP '2024-01-01 12:00:04'),
     ('c', TIMESTAMP '2024-01-01 12:00:16');
 
--- wait
-SELECT 1;
-
 INSERT INTO clicks VALUES
     ('d', TIMESTAMP '2024-01-01 12:00:07'),
     ('e', TIMESTAMP '2024-01-01 12:00:12');
-
--- wait
-SELECT 1;
 
 INSERT INTO clicks VALUES
     ('f', TIMESTAMP '2024-01-01 12:00:31');
