@@ -94,7 +94,21 @@ var errorCatalog = kafkaTable("orders", `id INT,
     created TIMESTAMP(3)`, "customers", "localhost:9092", "json") +
 	kafkaTable("totals", `customer STRING,
     total DOUBLE`, "totals", "localhost:9092", "json") +
-	kafkaTable("customers_seen", `customer STRING`, "customers-seen", "localhost:9092", "json")
+	kafkaTable("customers_seen", `customer STRING`, "customers-seen", "localhost:9092", "json") + `
+CREATE TABLE prices (
+    item STRING,
+    price DOUBLE,
+    ts TIMESTAMP(3),
+    WATERMARK FOR ts AS ts,
+    PRIMARY KEY (item) NOT ENFORCED
+) WITH (
+    'connector' = 'upsert-kafka',
+    'topic' = 'prices',
+    'properties.bootstrap.servers' = 'localhost:9092',
+    'key.format' = 'json',
+    'value.format' = 'json'
+);
+`
 
 // TestStatementErrors runs bad statements through the Engine: each must fail
 // (not panic or hang) with its message, the line and column it is about, the
@@ -225,6 +239,15 @@ GROUP BY window_start, window_end`,
 		want: `SQL validation error at line 1, column 18: No match found for function signature FOO(<NUMERIC>)
   SELECT customer, FOO(id) FROM orders
                    ^`,
+	}, {
+		name: "window Top-N over an updating input",
+		sql: `SELECT * FROM (
+  SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY price DESC) AS rn
+  FROM TABLE(TUMBLE(TABLE prices, DESCRIPTOR(ts), INTERVAL '1' MINUTE)))
+WHERE rn <= 2`,
+		want: `SQL validation error at line 1, column 1: WindowRank doesn't support consuming update and delete changes which is produced by node TableSourceScan(table=[[default_catalog, default_database, prices]], fields=[item, price, ts])
+  SELECT * FROM (
+  ^`,
 	}, {
 		name: "ORDER BY a column that is not a time attribute, without LIMIT",
 		sql: `SELECT id, amount FROM orders

@@ -153,7 +153,7 @@ func (b *Binder) Query(q ast.Query) (*Collect, error) {
 	}
 	out := &Collect{base: base{schema: rel.node.Schema()}, Input: rel.node}
 	if err := finalize(out); err != nil {
-		return nil, err
+		return nil, at(err, q)
 	}
 	return out, nil
 }
@@ -232,7 +232,7 @@ func (b *Binder) Insert(ins *ast.Insert) (*Sink, error) {
 	}
 	sink := &Sink{base: base{schema: out}, Input: input, Table: t, Upsert: upsert}
 	if err := finalize(sink); err != nil {
-		return nil, err
+		return nil, at(err, ins.Query)
 	}
 	return sink, nil
 }

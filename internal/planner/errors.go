@@ -28,3 +28,11 @@ func errorf(n ast.Node, format string, a ...any) error {
 	}
 	return &Error{Pos: p, Msg: fmt.Sprintf(format, a...)}
 }
+
+// at gives a planning error without a position the position of n.
+func at(err error, n ast.Node) error {
+	if e, ok := err.(*Error); ok && e.Pos.Line == 0 {
+		return &Error{Pos: n.Position(), Msg: e.Msg}
+	}
+	return err
+}

@@ -1,6 +1,10 @@
 package planner
 
 import (
+	"fmt"
+	"strings"
+
+	"github.com/sluicesql/sluice/internal/connector"
 	"github.com/sluicesql/sluice/internal/expr"
 	"github.com/sluicesql/sluice/internal/sql/ast"
 	"github.com/sluicesql/sluice/internal/types"
@@ -119,10 +123,10 @@ func foldRank(node Node, filter expr.Expr) (Node, expr.Expr) {
 	if w, startCol, endCol, ok := windowOf(r.Input); ok && contains(r.PartitionKeys, startCol) && contains(r.PartitionKeys, endCol) {
 		w.EndCol = endCol
 		r.Window = &w
-		if r.Start == 1 && r.End == 1 && len(r.Order) == 1 && r.Order[0].Col == w.TimeCol && w.TimeCol >= 0 {
+		if r.Start == 1 && r.End == 1 && len(r.Order) == 1 && r.Order[0].Col == w.TimeCol && w.TimeCol >= 0 && r.Input.Mode() == connector.InsertOnly {
 			out = &Deduplicate{base: r.base, Input: r.Input, Keys: r.PartitionKeys, KeepLast: r.Order[0].Desc, TimeCol: w.TimeCol, RowTime: true, Window: &w}
 		}
-	} else if r.Start == 1 && r.End == 1 && len(r.Order) == 1 {
+	} else if r.Start == 1 && r.End == 1 && len(r.Order) == 1 && r.Input.Mode() == connector.InsertOnly {
 		t := r.Input.Schema()[r.Order[0].Col].Type
 		if t.Attr != types.NoTimeAttr {
 			out = &Deduplicate{base: r.base, Input: r.Input, Keys: r.PartitionKeys, KeepLast: r.Order[0].Desc, TimeCol: r.Order[0].Col, RowTime: t.Attr == types.RowTime}
@@ -238,6 +242,9 @@ func rowNumberBound(e expr.Expr, col int) (lo, hi int64, ok bool) {
 // range, and a Rank or Deduplicate outputs its row number only when a
 // projection above reads it.
 func finalize(n Node) error {
+	if err := needsAppendOnly(n); err != nil {
+		return err
+	}
 	for _, in := range n.Inputs() {
 		if err := finalize(in); err != nil {
 			return err
@@ -254,6 +261,29 @@ func finalize(n Node) error {
 			r.OutputRankNumber = reads
 		case *Deduplicate:
 			r.OutputRankNumber = reads
+		}
+	}
+	return nil
+}
+
+// needsAppendOnly rejects an updating input to the operators that only
+// consume appends in Flink: window Top-N and deduplication, interval joins,
+// temporal sorts and deduplication (window aggregation accepts changelogs
+// since Flink 1.15).
+func needsAppendOnly(n Node) error {
+	switch x := n.(type) {
+	case *IntervalJoin, *Sort, *Deduplicate:
+	case *Rank:
+		if x.Window == nil {
+			return nil
+		}
+	default:
+		return nil
+	}
+	for _, in := range n.Inputs() {
+		if in.Mode() != connector.InsertOnly {
+			kind, _, _ := strings.Cut(n.Describe(), "(")
+			return &Error{Msg: fmt.Sprintf("%s doesn't support consuming update and delete changes which is produced by node %s", kind, updatingNode(in).Describe())}
 		}
 	}
 	return nil
