@@ -77,6 +77,15 @@ func (b *builder) advanced(n planner.Node) (built, error) {
 		}
 		p, inputs := b.joinExchange(left, right, x)
 		return b.operator("Join", p, inputs, func() (runtime.Operator, error) { return ops.NewJoin(spec) }), nil
+	case *planner.OverAggregate:
+		in, err := b.node(x.Input)
+		if err != nil {
+			return built{}, err
+		}
+		p, input := b.keyed(in, x.PartitionKeys)
+		cfg := ops.OverAggregateConfig{InputTypes: x.Input.Schema().Types(), PartitionKeys: x.PartitionKeys, TimeCol: x.TimeCol,
+			Aggs: aggSpecs(x.Aggs), Rows: x.Rows, Preceding: x.Preceding}
+		return b.operator("OverAggregate", p, []runtime.Input{input}, func() (runtime.Operator, error) { return ops.NewOverAggregate(cfg) }), nil
 	case *planner.Limit:
 		in, err := b.node(x.Input)
 		if err != nil {

@@ -310,7 +310,11 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 		if hook != nil {
 			return nil, errorf(overs[0], "window functions over aggregated results are not supported yet")
 		}
-		if rel, hook, err = b.overRank(rel, overs); err != nil {
+		over := b.overRank
+		if overs[0].Name != "ROW_NUMBER" {
+			over = b.overAggregate
+		}
+		if rel, hook, err = over(rel, overs); err != nil {
 			return nil, err
 		}
 	}

@@ -16,7 +16,7 @@ import (
 func (b *Binder) overRank(rel *relation, overs []*ast.FuncCall) (*relation, func(ast.Expr) (expr.Expr, bool, error), error) {
 	call := overs[0]
 	if call.Name != "ROW_NUMBER" {
-		return nil, nil, errorf(call, "OVER windows with %s are not supported yet; only ROW_NUMBER() in Top-N and deduplication queries", call.Name)
+		return nil, nil, errorf(call, "%s is not supported yet; ROW_NUMBER() is, in Top-N and deduplication queries", call.Name)
 	}
 	for _, o := range overs[1:] {
 		if !sameExpr(o, call) {
@@ -272,7 +272,7 @@ func finalize(n Node) error {
 // since Flink 1.15).
 func needsAppendOnly(n Node) error {
 	switch x := n.(type) {
-	case *IntervalJoin, *Sort, *Deduplicate:
+	case *IntervalJoin, *Sort, *Deduplicate, *OverAggregate:
 	case *Rank:
 		if x.Window == nil {
 			return nil

@@ -68,16 +68,25 @@ func (a *aggregator) create() []Accumulator {
 
 // apply adds (or, with retract, removes) row i of c to accs.
 func (a *aggregator) apply(accs []Accumulator, c *types.Chunk, i int, retract bool) error {
+	return a.applyFrom(accs, func(col int) types.Value { return c.Cols[col].Get(i) }, retract)
+}
+
+// applyRow adds (or, with retract, removes) row r to accs.
+func (a *aggregator) applyRow(accs []Accumulator, r types.Row, retract bool) error {
+	return a.applyFrom(accs, func(col int) types.Value { return r[col] }, retract)
+}
+
+// applyFrom adds or removes the row whose columns get reads.
+func (a *aggregator) applyFrom(accs []Accumulator, get func(col int) types.Value, retract bool) error {
 	for j, s := range a.specs {
 		if s.Filter >= 0 {
-			f := c.Cols[s.Filter]
-			if f.Nulls[i] || f.I64[i] == 0 {
+			if f := get(s.Filter); f.Null || f.I == 0 {
 				continue
 			}
 		}
 		args := a.args[j]
 		for k, col := range s.Args {
-			args[k] = c.Cols[col].Get(i)
+			args[k] = get(col)
 		}
 		if !retract {
 			accs[j].Add(args)

@@ -280,11 +280,7 @@ func rowsCodec(ts []types.Type) state.Codec[[]types.Row] {
 		},
 		Decode: func(b []byte) ([]types.Row, error) {
 			r := state.NewReader(b)
-			n := r.Uvarint()
-			var rows []types.Row
-			for i := uint64(0); i < n && r.Err() == nil; i++ {
-				rows = append(rows, r.Row(ts))
-			}
+			rows := readRows(r, ts)
 			return rows, r.Done()
 		},
 	}

@@ -486,8 +486,8 @@ type WindowSpec struct {
 	Pos
 	PartitionBy []Expr
 	OrderBy     []*OrderItem
-	// Frame is the frame clause as written (e.g. "ROWS BETWEEN 2 PRECEDING
-	// AND CURRENT ROW"), empty when absent; FrameRows/FrameRange tell which.
+	// Frame is the frame clause (e.g. ROWS BETWEEN 2 PRECEDING AND CURRENT
+	// ROW), nil when absent.
 	Frame *Frame
 }
 

@@ -1,0 +1,198 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sluicesql/sluice/internal/expr"
+	"github.com/sluicesql/sluice/internal/expr/fn"
+	"github.com/sluicesql/sluice/internal/sql/ast"
+	"github.com/sluicesql/sluice/internal/sql/parser"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// OverAggregate appends to each row aggregates over the rows of its
+// partition within a frame ending at the row, ordered by a rowtime
+// attribute (Flink's OVER aggregation).
+type OverAggregate struct {
+	base
+	Input         Node
+	PartitionKeys []int
+	TimeCol       int
+	Aggs          []AggCall
+	// Rows selects a ROWS frame, otherwise RANGE; Preceding is its lower
+	// bound in rows or nanoseconds, -1 for UNBOUNDED PRECEDING.
+	Rows      bool
+	Preceding int64
+}
+
+// Inputs implements Node.
+func (n *OverAggregate) Inputs() []Node { return []Node{n.Input} }
+
+// Mode implements Node.
+func (n *OverAggregate) Mode() Mode { return n.Input.Mode() }
+
+// Describe implements Node.
+func (n *OverAggregate) Describe() string {
+	in := n.Input.Schema()
+	unit, lower := "ROWS", "UNBOUNDED PRECEDING"
+	if !n.Rows {
+		unit = "RANGE"
+	}
+	switch {
+	case n.Preceding >= 0 && n.Rows:
+		lower = fmt.Sprintf("%d PRECEDING", n.Preceding)
+	case n.Preceding >= 0:
+		lower = fmt.Sprintf("%d PRECEDING", n.Preceding/1e6)
+	}
+	items := in.Names()
+	for i, a := range n.Aggs {
+		items = append(items, a.String(in)+" AS "+n.schema[len(in)+i].Name)
+	}
+	return fmt.Sprintf("OverAggregate(partitionBy=[%s], orderBy=[%s ASC], window=[%s BETWEEN %s AND CURRENT ROW], select=[%s])",
+		names(in, n.PartitionKeys), in[n.TimeCol].Name, unit, lower, strings.Join(items, ", "))
+}
+
+// overAggregate plans aggregate calls with an OVER clause in a select list.
+// All of them must share one window, whose ORDER BY is a rowtime attribute
+// and whose frame ends at the current row, as Flink requires.
+func (b *Binder) overAggregate(rel *relation, overs []*ast.FuncCall) (*relation, func(ast.Expr) (expr.Expr, bool, error), error) {
+	spec := overs[0].Over
+	for _, o := range overs {
+		if _, ok := fn.LookupAggregate(o.Name); !ok {
+			return nil, nil, errorf(o, "%s is not supported with OVER; OVER windows take aggregate functions, and ROW_NUMBER() in Top-N and deduplication queries", o.Name)
+		}
+		if windowText(o.Over) != windowText(spec) {
+			return nil, nil, errorf(o, "Over Agg: Unsupported use of OVER windows. All aggregates must be computed on the same window.")
+		}
+	}
+	if len(spec.OrderBy) != 1 {
+		return nil, nil, errorf(overs[0], "OVER windows in streaming mode must be ordered by exactly one time attribute")
+	}
+	in := &exprBinder{b: b, sc: rel.sc, where: "OVER"}
+	order, err := in.bind(spec.OrderBy[0].Expr)
+	if err != nil {
+		return nil, nil, err
+	}
+	col, ok := order.(*expr.Column)
+	if !ok || col.T.Attr == types.NoTimeAttr || spec.OrderBy[0].Desc {
+		return nil, nil, errorf(spec.OrderBy[0], "OVER windows' ordering in stream mode must be defined on a time attribute.")
+	}
+	if col.T.Attr != types.RowTime {
+		return nil, nil, errorf(spec.OrderBy[0], "OVER windows over processing time are not supported yet")
+	}
+	n := &OverAggregate{TimeCol: col.Index, Preceding: -1}
+	if err := b.overFrame(n, spec.Frame, overs[0]); err != nil {
+		return nil, nil, err
+	}
+	schema := rel.node.Schema()
+	pre := identity(schema)
+	preSchema := append(types.Schema{}, schema...)
+	sc := &scope{cols: append([]scopeCol{}, rel.sc.cols...)}
+	add := func(e expr.Expr, _ string) int {
+		if c, ok := e.(*expr.Column); ok {
+			return c.Index
+		}
+		pre = append(pre, e)
+		name := "$f" + itoa(len(pre)-1)
+		preSchema = append(preSchema, types.Field{Name: name, Type: e.Type()})
+		sc.cols = append(sc.cols, scopeCol{name: name, typ: e.Type()})
+		return len(pre) - 1
+	}
+	for _, p := range spec.PartitionBy {
+		e, err := in.bind(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		n.PartitionKeys = append(n.PartitionKeys, add(e, ""))
+	}
+	for _, o := range overs {
+		a, err := b.aggCall(in, o, add)
+		if err != nil {
+			return nil, nil, err
+		}
+		n.Aggs = append(n.Aggs, a)
+	}
+	n.Input = newCalc(rel.node, pre, nil, preSchema)
+	n.schema = append(types.Schema{}, preSchema...)
+	for i, a := range n.Aggs {
+		name := "w0$o" + itoa(i)
+		n.schema = append(n.schema, types.Field{Name: name, Type: a.Type})
+		sc.cols = append(sc.cols, scopeCol{name: "$" + name, typ: a.Type})
+	}
+	base := len(preSchema)
+	hook := func(e ast.Expr) (expr.Expr, bool, error) {
+		for i, o := range overs {
+			if e == ast.Expr(o) {
+				c := base + i
+				return &expr.Column{Index: c, Name: n.schema[c].Name, T: n.schema[c].Type}, true, nil
+			}
+		}
+		return nil, false, nil
+	}
+	return &relation{node: n, sc: sc}, hook, nil
+}
+
+// overFrame reads a frame clause into n: the upper bound must be CURRENT
+// ROW; no frame means RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW.
+func (b *Binder) overFrame(n *OverAggregate, f *ast.Frame, at ast.Node) error {
+	if f == nil {
+		return nil
+	}
+	n.Rows = f.Rows
+	if f.Hi == nil || f.Hi.Kind != "CURRENT ROW" {
+		return errorf(f, "OVER windows' upper bound must be CURRENT ROW")
+	}
+	switch f.Lo.Kind {
+	case "UNBOUNDED PRECEDING":
+		return nil
+	case "CURRENT ROW":
+		n.Preceding = 0
+		return nil
+	case "PRECEDING":
+	default:
+		return errorf(f.Lo, "OVER windows' lower bound must be PRECEDING or CURRENT ROW")
+	}
+	e, err := (&exprBinder{b: b, sc: &scope{}}).bind(f.Lo.Offset)
+	if err != nil {
+		return err
+	}
+	lit, ok := e.(*expr.Literal)
+	switch {
+	case ok && f.Rows && lit.T.IsInteger() && lit.V.I >= 0:
+		n.Preceding = lit.V.I
+	case ok && !f.Rows && lit.T.Kind == types.IntervalDayTime && lit.V.I >= 0:
+		n.Preceding = lit.V.I * 1e6
+	case f.Rows:
+		return errorf(f.Lo, "a ROWS frame's bound must be a non-negative integer literal")
+	default:
+		return errorf(f.Lo, "a RANGE frame's bound must be a day-time interval literal such as INTERVAL '1' HOUR")
+	}
+	return nil
+}
+
+// windowText renders an OVER specification for comparing windows.
+func windowText(w *ast.WindowSpec) string {
+	var b strings.Builder
+	for _, p := range w.PartitionBy {
+		b.WriteString(parser.FormatExpr(p) + ",")
+	}
+	b.WriteString("|")
+	for _, o := range w.OrderBy {
+		fmt.Fprintf(&b, "%s %v,", parser.FormatExpr(o.Expr), o.Desc)
+	}
+	if f := w.Frame; f != nil {
+		fmt.Fprintf(&b, "|%v %s %s", f.Rows, frameText(f.Lo), frameText(f.Hi))
+	}
+	return b.String()
+}
+
+func frameText(fb *ast.FrameBound) string {
+	if fb == nil {
+		return ""
+	}
+	if fb.Offset != nil {
+		return parser.FormatExpr(fb.Offset) + " " + fb.Kind
+	}
+	return fb.Kind
+}

@@ -1,0 +1,247 @@
+package ops
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/sluicesql/sluice/internal/runtime"
+	"github.com/sluicesql/sluice/internal/state"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// OverAggregateConfig configures an OverAggregate.
+type OverAggregateConfig struct {
+	// InputTypes are the input's column types.
+	InputTypes []types.Type
+	// PartitionKeys are the PARTITION BY columns; empty for one partition.
+	PartitionKeys []int
+	// TimeCol is the event-time attribute of the ORDER BY (ascending).
+	TimeCol int
+	// Aggs are the aggregate calls, in output order.
+	Aggs []AggSpec
+	// Rows selects a ROWS frame; otherwise the frame is a RANGE.
+	Rows bool
+	// Preceding is the frame's lower bound: a number of rows (ROWS) or a
+	// duration in nanoseconds (RANGE) before the current row; -1 for
+	// UNBOUNDED PRECEDING. The upper bound is always CURRENT ROW.
+	Preceding int64
+}
+
+// OverAggregate computes aggregates over a window of rows preceding each
+// row of its partition, ordered by event time (an OVER window), after
+// Flink's RowTimeRowsBoundedPrecedingFunction,
+// RowTimeRangeBoundedPrecedingFunction and their unbounded variants. Each
+// input row is emitted once, with the aggregates appended, when the
+// watermark reaches its time: rows are buffered until then and processed in
+// time order. A RANGE frame treats rows of equal time as peers: they are
+// all in each other's frame and get the same results. A row whose time is
+// not after the last time processed for its partition is late and dropped.
+// Output is insert-only.
+type OverAggregate struct {
+	counter
+	onWatermark
+	cfg   OverAggregateConfig
+	agg   *aggregator
+	st    *state.Memory
+	parts *state.Table[*overPartition]
+	key   []byte
+	row   types.Row
+}
+
+// overPartition is the state of one partition.
+type overPartition struct {
+	// pending holds rows waiting for the watermark, by time.
+	pending map[int64][]types.Row
+	// frame holds the processed rows still inside some future row's frame
+	// (bounded frames only), in processing order.
+	frame []types.Row
+	accs  []Accumulator
+	// last is the last time processed (Flink's lastTriggeringTs, 0 before
+	// any).
+	last int64
+}
+
+// NewOverAggregate returns an OverAggregate for cfg.
+func NewOverAggregate(cfg OverAggregateConfig) (*OverAggregate, error) {
+	if err := checkCols("over partition key", cfg.PartitionKeys, len(cfg.InputTypes)); err != nil {
+		return nil, err
+	}
+	if err := checkCols("over time column", []int{cfg.TimeCol}, len(cfg.InputTypes)); err != nil {
+		return nil, err
+	}
+	if cfg.Preceding < -1 {
+		return nil, fmt.Errorf("over: invalid preceding bound %d", cfg.Preceding)
+	}
+	agg, err := newAggregator(cfg.Aggs, len(cfg.InputTypes))
+	if err != nil {
+		return nil, err
+	}
+	o := &OverAggregate{cfg: cfg, agg: agg, st: state.NewMemory()}
+	o.parts = state.NewTable(o.st, "partitions", o.codec())
+	out := newOutput(append(slices.Clone(cfg.InputTypes), agg.resultTypes()...))
+	o.onWatermark = newOnWatermark(func(wm int64, e runtime.Emitter) error { return o.fire(wm, out.to(e)) })
+	return o, nil
+}
+
+// State implements Stateful; its Len is the number of partitions.
+func (o *OverAggregate) State() state.Backend { return o.st }
+
+// ProcessChunk implements runtime.Operator.
+func (o *OverAggregate) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter) error {
+	tc := c.Cols[o.cfg.TimeCol]
+	for i := range c.Len() {
+		if c.Ops[i] != types.Insert {
+			return errors.New("over aggregate: input must be insert-only")
+		}
+		if tc.Nulls[i] {
+			o.n.Add(1)
+			continue
+		}
+		t := tc.I64[i]
+		o.key = state.AppendChunkKey(o.key[:0], c, i, o.cfg.PartitionKeys)
+		p, ok := o.parts.Get(o.key)
+		if !ok {
+			p = &overPartition{pending: map[int64][]types.Row{}, accs: o.agg.create()}
+		}
+		if t <= p.last {
+			o.n.Add(1)
+			continue
+		}
+		p.pending[t] = append(p.pending[t], c.Row(i))
+		o.parts.Put(o.key, p)
+	}
+	return nil
+}
+
+// fire processes, partition by partition, the rows whose time is at or
+// before wm, in time order.
+func (o *OverAggregate) fire(wm int64, w *output) error {
+	defer w.flush()
+	for k, p := range o.parts.All() {
+		var due []int64
+		for t := range p.pending {
+			if t <= wm {
+				due = append(due, t)
+			}
+		}
+		if len(due) == 0 {
+			continue
+		}
+		slices.Sort(due)
+		for _, t := range due {
+			if err := o.process(p, t, p.pending[t], w); err != nil {
+				return err
+			}
+			delete(p.pending, t)
+			p.last = t
+		}
+		o.parts.Put([]byte(k), p)
+	}
+	return nil
+}
+
+// process emits the rows of one time of a partition.
+func (o *OverAggregate) process(p *overPartition, t int64, rows []types.Row, w *output) error {
+	if o.cfg.Rows {
+		for _, r := range rows {
+			if err := o.enter(p, r); err != nil {
+				return err
+			}
+			for o.cfg.Preceding >= 0 && int64(len(p.frame)) > o.cfg.Preceding+1 {
+				if err := o.leave(p); err != nil {
+					return err
+				}
+			}
+			o.emit(p, r, w)
+		}
+		return nil
+	}
+	for _, r := range rows {
+		if err := o.enter(p, r); err != nil {
+			return err
+		}
+	}
+	// RANGE: rows older than t - Preceding fall out of the frame.
+	for o.cfg.Preceding >= 0 && len(p.frame) > 0 && p.frame[0][o.cfg.TimeCol].I < t-o.cfg.Preceding {
+		if err := o.leave(p); err != nil {
+			return err
+		}
+	}
+	for _, r := range rows {
+		o.emit(p, r, w)
+	}
+	return nil
+}
+
+// enter accumulates r, keeping it when a bounded frame may drop it later.
+func (o *OverAggregate) enter(p *overPartition, r types.Row) error {
+	if err := o.agg.applyRow(p.accs, r, false); err != nil {
+		return err
+	}
+	if o.cfg.Preceding >= 0 {
+		p.frame = append(p.frame, r)
+	}
+	return nil
+}
+
+// leave retracts the oldest row of the frame.
+func (o *OverAggregate) leave(p *overPartition) error {
+	r := p.frame[0]
+	p.frame = p.frame[1:]
+	return o.agg.applyRow(p.accs, r, true)
+}
+
+func (o *OverAggregate) emit(p *overPartition, r types.Row, w *output) {
+	o.row = o.agg.appendResults(append(o.row[:0], r...), p.accs)
+	w.add(types.Insert, o.row)
+}
+
+// codec encodes a partition's state for snapshots.
+func (o *OverAggregate) codec() state.Codec[*overPartition] {
+	rows := rowsCodec(o.cfg.InputTypes)
+	return state.Codec[*overPartition]{
+		Append: func(b []byte, p *overPartition) []byte {
+			times := make([]int64, 0, len(p.pending))
+			for t := range p.pending {
+				times = append(times, t)
+			}
+			slices.Sort(times)
+			b = state.AppendUvarint(b, uint64(len(times)))
+			for _, t := range times {
+				b = state.AppendVarint(b, t)
+				b = rows.Append(b, p.pending[t])
+			}
+			b = rows.Append(b, p.frame)
+			b = state.AppendVarint(b, p.last)
+			return appendAccs(b, p.accs)
+		},
+		Decode: func(b []byte) (*overPartition, error) {
+			r := state.NewReader(b)
+			p := &overPartition{pending: map[int64][]types.Row{}}
+			n := r.Uvarint()
+			for i := uint64(0); i < n && r.Err() == nil; i++ {
+				t := r.Varint()
+				p.pending[t] = readRows(r, o.cfg.InputTypes)
+			}
+			p.frame = readRows(r, o.cfg.InputTypes)
+			p.last = r.Varint()
+			accs, err := o.agg.readAccs(r)
+			if err != nil {
+				return nil, err
+			}
+			p.accs = accs
+			return p, r.Done()
+		},
+	}
+}
+
+// readRows reads rows written by rowsCodec's Append.
+func readRows(r *state.Reader, ts []types.Type) []types.Row {
+	n := r.Uvarint()
+	var rows []types.Row
+	for i := uint64(0); i < n && r.Err() == nil; i++ {
+		rows = append(rows, r.Row(ts))
+	}
+	return rows
+}
