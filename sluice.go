@@ -167,6 +167,9 @@ func (e *Engine) exec(ctx context.Context, st ast.Statement, src string) (*Resul
 		if err != nil {
 			return nil, err
 		}
+		if s.AsQuery != nil {
+			return e.createTableAs(t, s, src)
+		}
 		return &Result{Kind: ResultOK}, e.catalog.AddTable(t, s.IfNotExists)
 	case *ast.CreateView:
 		v := &catalog.View{Name: s.Name.Parts[len(s.Name.Parts)-1], Columns: s.Columns, Query: s.Query, SQL: statementText(src, s.Pos)}
@@ -245,6 +248,28 @@ func (e *Engine) exec(ctx context.Context, st ast.Statement, src string) (*Resul
 		return &Result{Kind: ResultOK}, nil
 	}
 	return nil, fmt.Errorf("unsupported statement at line %d, column %d", st.Position().Line, st.Position().Col)
+}
+
+// createTableAs registers the table of a CREATE TABLE ... AS SELECT and
+// starts the job writing the query into it; if the query cannot be written
+// there, the table is not kept.
+func (e *Engine) createTableAs(t *catalog.Table, s *ast.CreateTable, src string) (*Result, error) {
+	if _, exists := e.catalog.Table(t.Name); exists && s.IfNotExists {
+		return &Result{Kind: ResultOK}, nil
+	}
+	if err := e.catalog.AddTable(t, false); err != nil {
+		return nil, err
+	}
+	ins := &ast.Insert{Pos: s.Pos, Table: s.Name, Query: s.AsQuery}
+	sink, err := e.binder().Insert(ins)
+	if err == nil {
+		var j *Job
+		if j, err = e.startJob(sink, statementText(src, s.Pos)); err == nil {
+			return &Result{Kind: ResultJob, JobID: j.ID}, nil
+		}
+	}
+	_ = e.catalog.Drop(t.Name, false, true)
+	return nil, err
 }
 
 // plan plans a query or INSERT for EXPLAIN.

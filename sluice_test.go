@@ -402,3 +402,27 @@ FROM orders o LEFT JOIN shipments s ON o.order_id = s.order_id;`)
 		})
 	}
 }
+
+// TestCreateTableAsRejectedKeepsNoTable: a CREATE TABLE ... AS SELECT whose
+// query updates cannot write into an append-only kafka table; the statement
+// fails as a whole, leaving neither the table nor a job behind.
+func TestCreateTableAsRejectedKeepsNoTable(t *testing.T) {
+	e := newEngine(t)
+	mustExecute(t, e, errorCatalog)
+	_, err := e.Execute(testContext(t), `CREATE TABLE per_customer WITH (
+    'connector' = 'kafka',
+    'topic' = 'per-customer',
+    'properties.bootstrap.servers' = 'localhost:9092',
+    'format' = 'json'
+) AS SELECT customer, COUNT(*) AS n FROM orders GROUP BY customer`)
+	want := "Table sink 'default_catalog.default_database.per_customer' doesn't support consuming update changes which is produced by node GroupAggregate(groupBy=[customer], select=[customer, COUNT(*) AS n])"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("error = %v, want one containing %q", err, want)
+	}
+	if _, ok := e.catalog.Table("per_customer"); ok {
+		t.Error("the table of a rejected CREATE TABLE AS SELECT was kept")
+	}
+	if len(e.Jobs()) != 0 {
+		t.Error("a rejected CREATE TABLE AS SELECT started a job")
+	}
+}

@@ -37,9 +37,23 @@ type relation struct {
 }
 
 // CreateTable validates a CREATE TABLE statement and returns the table.
+// For CREATE TABLE ... AS SELECT the columns are the query's; the caller
+// then starts the INSERT of the query into it.
 func (b *Binder) CreateTable(ct *ast.CreateTable, ddl string) (*catalog.Table, error) {
 	if ct.AsQuery != nil {
-		return nil, errorf(ct, "CREATE TABLE ... AS SELECT is not supported yet")
+		if len(ct.Columns) > 0 || ct.PrimaryKey != nil || ct.Watermark != nil {
+			return nil, errorf(ct, "CREATE TABLE AS SELECT takes its columns from the query; declaring columns, a primary key or a watermark is not supported")
+		}
+		rel, err := b.query(ct.AsQuery)
+		if err != nil {
+			return nil, err
+		}
+		derived := *ct
+		derived.AsQuery = nil
+		for _, f := range rel.node.Schema() {
+			derived.Columns = append(derived.Columns, &ast.ColumnDef{Pos: ct.AsQuery.Position(), Name: f.Name, Type: f.Type.Plain()})
+		}
+		ct = &derived
 	}
 	t := &catalog.Table{Name: ct.Name.Parts[len(ct.Name.Parts)-1], Pos: ct.Pos, Comment: ct.Comment,
 		Options: map[string]string{}, OptionPos: map[string]ast.Pos{}, DDL: ddl}
