@@ -32,6 +32,8 @@ func main() {
 		err = runTests(args)
 	case "bench":
 		err = runBench(args)
+	case "topic":
+		err = runTopic(args)
 	case "help":
 		usage()
 	default:
@@ -53,6 +55,8 @@ func usage() {
                               run golden tests: compare each script's last query with FILE.out
   sluice bench [-records N] [-parallelism P] [-format avro-confluent|json] [-rounds R] [-cpuprofile FILE]
                               measure SQL pipelines' throughput against a plain Kafka consumer
+  sluice topic list|create|delete|describe|alter-config|consume|produce [NAME] [flags]
+                              inspect and change Kafka topics, read and write records
 
 Run 'sluice sql -h' or 'sluice test -h' for flags.
 `)
