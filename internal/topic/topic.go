@@ -154,6 +154,9 @@ func (c *Client) Create(ctx context.Context, name string, partitions int32, repl
 		}
 		return err
 	})
+	// The client caches metadata for a few seconds; drop what it holds on
+	// the topic so that this client's next requests see the change.
+	c.kc.PurgeTopicsFromClient(name)
 	if err != nil {
 		return fmt.Errorf("topic '%s': creating: %w", name, err)
 	}
@@ -169,6 +172,7 @@ func (c *Client) Delete(ctx context.Context, name string) error {
 		}
 		return err
 	})
+	c.kc.PurgeTopicsFromClient(name) // as after Create
 	if err != nil {
 		return topicError(name, "deleting", err)
 	}
