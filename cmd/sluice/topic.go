@@ -109,7 +109,9 @@ func topicCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		fs.StringVar(&o.Registry, "registry", "http://localhost:8081", "Schema Registry URL, for avro")
 		run = func(c *topic.Client, name string) error {
 			n, err := c.Consume(ctx, name, o, stdout)
-			fmt.Fprintf(stderr, "Processed a total of %d messages\n", n)
+			if err == nil || n > 0 { // else nothing was read: no count, only the error
+				fmt.Fprintf(stderr, "Processed a total of %d messages\n", n)
+			}
 			return err
 		}
 	case "produce":
