@@ -62,6 +62,14 @@ func (b *builder) advanced(n planner.Node) (built, error) {
 		p, input := b.keyed(in, x.Keys)
 		cfg := ops.WindowAggregateConfig{InputTypes: x.Input.Schema().Types(), Window: b.window(x.Window), Keys: x.Keys, Aggs: aggSpecs(x.Aggs)}
 		return b.operator("WindowAggregate", p, []runtime.Input{input}, func() (runtime.Operator, error) { return ops.NewWindowAggregate(cfg) }), nil
+	case *planner.TemporalJoin:
+		left, right, spec, err := b.joinInputs(&x.Join)
+		if err != nil {
+			return built{}, err
+		}
+		cfg := ops.TemporalJoinConfig{JoinSpec: spec, LeftTime: x.LeftTime, RightTime: x.RightTime}
+		p, inputs := b.joinExchange(left, right, &x.Join)
+		return b.operator("TemporalJoin", p, inputs, func() (runtime.Operator, error) { return ops.NewTemporalJoin(cfg) }), nil
 	case *planner.IntervalJoin:
 		left, right, spec, err := b.joinInputs(&x.Join)
 		if err != nil {

@@ -6,15 +6,22 @@ import (
 	"github.com/sluicesql/sluice/internal/types"
 )
 
-// join plans a join: equality conjuncts between the sides become keys; when
-// both sides carry rowtime attributes and the rest of the condition bounds
-// one by the other, it is an interval join, otherwise a regular join.
+// join plans a join: equality conjuncts between the sides become keys; a
+// right side FOR SYSTEM_TIME AS OF a left time attribute makes a temporal
+// join; when both sides carry rowtime attributes and the rest of the
+// condition bounds one by the other, it is an interval join, otherwise a
+// regular join.
 func (b *Binder) join(j *ast.Join) (*relation, error) {
 	l, err := b.from(j.Left)
 	if err != nil {
 		return nil, err
 	}
-	r, err := b.from(j.Right)
+	right, asOf := j.Right, ast.Expr(nil)
+	if tn, ok := j.Right.(*ast.TableName); ok && tn.AsOf != nil {
+		versioned := *tn
+		versioned.AsOf, asOf, right = nil, tn.AsOf, &versioned
+	}
+	r, err := b.from(right)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +75,9 @@ func (b *Binder) join(j *ast.Join) (*relation, error) {
 			switch {
 			case hi < nl && hi >= 0 && (kind == InnerJoin || kind == RightJoin):
 				leftOnly = append(leftOnly, c)
-			case lo >= nl && (kind == InnerJoin || kind == LeftJoin):
+			case lo >= nl && (kind == InnerJoin || kind == LeftJoin) && asOf == nil:
+				// (Filtering a versioned table would change which version
+				// is valid when, so a temporal join keeps it.)
 				rightOnly = append(rightOnly, shift(c, -nl))
 			default:
 				rest = append(rest, c)
@@ -78,12 +87,30 @@ func (b *Binder) join(j *ast.Join) (*relation, error) {
 	jn.Left = filtered(l.node, leftOnly)
 	jn.Right = filtered(r.node, rightOnly)
 	ls, rs := l.node.Schema(), r.node.Schema()
+	if asOf != nil {
+		return b.temporalJoin(jn, asOf, right.(*ast.TableName), l, r, and(rest), sc)
+	}
 	iv, rest := intervalBounds(rest, ls, rs)
+	jn.schema = joinSchema(ls, rs, kind, iv != nil, iv != nil)
+	jn.Cond = and(rest)
+	out := joinScope(sc, jn.schema)
+	if iv != nil {
+		iv.Join = jn
+		return &relation{node: iv, sc: out}, nil
+	}
+	return &relation{node: &jn, sc: out}, nil
+}
+
+// joinSchema is the output of a join: the left columns then the right ones,
+// with unique names, nullable on an outer side, keeping the time attributes
+// of a side only when the join preserves them.
+func joinSchema(ls, rs types.Schema, kind JoinKind, leftTime, rightTime bool) types.Schema {
 	var schema types.Schema
 	used := map[string]int{}
+	nl := len(ls)
 	for i, f := range append(append(types.Schema{}, ls...), rs...) {
 		t := f.Type
-		if iv == nil {
+		if (i < nl && !leftTime) || (i >= nl && !rightTime) {
 			t = t.Plain()
 		}
 		if (i < nl && (kind == RightJoin || kind == FullJoin)) || (i >= nl && (kind == LeftJoin || kind == FullJoin)) {
@@ -91,17 +118,16 @@ func (b *Binder) join(j *ast.Join) (*relation, error) {
 		}
 		schema = append(schema, types.Field{Name: uniqueName(used, f.Name), Type: t})
 	}
-	jn.schema = schema
-	jn.Cond = and(rest)
+	return schema
+}
+
+// joinScope is sc with the column types of a join's output.
+func joinScope(sc *scope, schema types.Schema) *scope {
 	out := &scope{cols: append([]scopeCol{}, sc.cols...)}
 	for i := range out.cols {
 		out.cols[i].typ = schema[i].Type
 	}
-	if iv != nil {
-		iv.Join = jn
-		return &relation{node: iv, sc: out}, nil
-	}
-	return &relation{node: &jn, sc: out}, nil
+	return out
 }
 
 // uniqueName returns name, or name with a number appended when it is taken

@@ -273,6 +273,11 @@ func finalize(n Node) error {
 func needsAppendOnly(n Node) error {
 	switch x := n.(type) {
 	case *IntervalJoin, *Sort, *Deduplicate, *OverAggregate:
+	case *TemporalJoin:
+		if x.Left.Mode() != connector.InsertOnly {
+			return &Error{Msg: fmt.Sprintf("TemporalJoin doesn't support consuming update and delete changes which is produced by node %s", updatingNode(x.Left).Describe())}
+		}
+		return nil
 	case *Rank:
 		if x.Window == nil {
 			return nil

@@ -1,0 +1,71 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sluicesql/sluice/internal/expr"
+	"github.com/sluicesql/sluice/internal/sql/ast"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// TemporalJoin joins each left row with the version of the right
+// (versioned) table's row valid at the left row's event time.
+type TemporalJoin struct {
+	Join
+	LeftTime, RightTime int
+}
+
+// Mode implements Node.
+func (n *TemporalJoin) Mode() Mode { return n.Left.Mode() }
+
+// Describe implements Node.
+func (n *TemporalJoin) Describe() string {
+	return fmt.Sprintf("TemporalJoin(%s, leftTimeAttribute=[%s], rightTimeAttribute=[%s])",
+		n.joinText(), n.schema[n.LeftTime].Name, n.schema[len(n.Left.Schema())+n.RightTime].Name)
+}
+
+// temporalJoin plans `left JOIN versioned FOR SYSTEM_TIME AS OF left.time`
+// as Flink's event-time temporal join: the time must be a rowtime attribute
+// of the left side, the versioned table needs a primary key and a rowtime
+// attribute, and its key must be among the join's equalities.
+func (b *Binder) temporalJoin(jn Join, asOf ast.Expr, ref *ast.TableName, l, r *relation, rest expr.Expr, sc *scope) (*relation, error) {
+	if jn.Kind != InnerJoin && jn.Kind != LeftJoin {
+		return nil, errorf(ref, "Unsupported join type for a temporal join: only INNER and LEFT joins are supported")
+	}
+	t, err := (&exprBinder{b: b, sc: l.sc, where: "FOR SYSTEM_TIME AS OF"}).bind(asOf)
+	if err != nil {
+		return nil, err
+	}
+	lt, ok := t.(*expr.Column)
+	if !ok || lt.T.Attr == types.NoTimeAttr {
+		return nil, errorf(asOf, "Temporal table join currently only supports 'FOR SYSTEM_TIME AS OF' left table's time attribute field")
+	}
+	if lt.T.Attr == types.ProcTime {
+		return nil, errorf(asOf, "processing-time temporal joins are not supported yet")
+	}
+	name := ref.Name.Parts[len(ref.Name.Parts)-1]
+	table, ok := b.Catalog.Table(name)
+	if !ok || len(table.PrimaryKey) == 0 {
+		return nil, errorf(ref, "Temporal Table Join requires primary key in versioned table, but no primary key can be found. The physical plan is not a versioned table: '%s'", name)
+	}
+	rs := r.node.Schema()
+	rt := -1
+	for i, f := range rs {
+		if f.Type.Attr == types.RowTime {
+			rt = i
+		}
+	}
+	if rt < 0 {
+		return nil, errorf(ref, "Event-Time Temporal Table Join requires both primary key and row time attribute in versioned table, but no row time attribute can be found.")
+	}
+	for _, k := range table.PrimaryKey {
+		if !contains(jn.RightKeys, rs.Index(k)) {
+			return nil, errorf(ref, "Temporal table's primary key [%s] must be included in the equivalence condition of temporal join", strings.Join(table.PrimaryKey, ", "))
+		}
+	}
+	tj := &TemporalJoin{Join: jn, LeftTime: lt.Index, RightTime: rt}
+	tj.Cond = rest
+	tj.schema = joinSchema(l.node.Schema(), rs, jn.Kind, true, false)
+	return &relation{node: tj, sc: joinScope(sc, tj.schema)}, nil
+}
