@@ -45,23 +45,15 @@ type ConsumeOptions struct {
 // decodeFunc appends the printed form of a key or value to dst.
 type decodeFunc func(ctx context.Context, dst, data []byte) ([]byte, error)
 
-// decoder returns the decodeFunc of the named format; reg is created on
-// first need and shared by key and value.
-func decoder(format, registry string, reg **registryDecoder) (decodeFunc, error) {
+// decoder returns the decodeFunc of the named format; reg decodes Avro.
+func decoder(format string, reg *registryDecoder) (decodeFunc, error) {
 	switch format {
 	case FormatRaw:
 		return func(_ context.Context, dst, data []byte) ([]byte, error) { return append(dst, data...), nil }, nil
 	case FormatJSON:
 		return appendCompactJSON, nil
 	case FormatAvro:
-		if *reg == nil {
-			d, err := newRegistryDecoder(registry)
-			if err != nil {
-				return nil, err
-			}
-			*reg = d
-		}
-		return (*reg).appendJSON, nil
+		return reg.appendJSON, nil
 	}
 	return nil, fmt.Errorf("unknown format '%s'; supported formats: raw, json, avro", format)
 }
@@ -86,13 +78,19 @@ func appendCompactJSON(_ context.Context, dst, data []byte) ([]byte, error) {
 // an error.
 func (c *Client) Consume(ctx context.Context, name string, opts ConsumeOptions, w io.Writer) (int, error) {
 	var reg *registryDecoder
-	value, err := decoder(opts.ValueFormat, opts.Registry, &reg)
+	if opts.ValueFormat == FormatAvro || opts.PrintKey && opts.KeyFormat == FormatAvro {
+		var err error
+		if reg, err = newRegistryDecoder(opts.Registry); err != nil {
+			return 0, err
+		}
+	}
+	value, err := decoder(opts.ValueFormat, reg)
 	if err != nil {
 		return 0, fmt.Errorf("value format: %w", err)
 	}
 	var key decodeFunc
 	if opts.PrintKey {
-		if key, err = decoder(opts.KeyFormat, opts.Registry, &reg); err != nil {
+		if key, err = decoder(opts.KeyFormat, reg); err != nil {
 			return 0, fmt.Errorf("key format: %w", err)
 		}
 	}

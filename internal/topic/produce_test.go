@@ -40,6 +40,14 @@ func TestProduceThenConsumeRaw(t *testing.T) {
 	if _, err = c.Consume(ctx, "lines", opts, &out); err == nil || !strings.Contains(err.Error(), "partition 0 offset 2: value: invalid JSON") {
 		t.Fatalf("Consume of raw values as JSON: got %v", err)
 	}
+	opts.ValueFormat = FormatAvro
+	if _, err = c.Consume(ctx, "lines", opts, &out); err == nil || !strings.Contains(err.Error(), "offset 0: value: not in the Confluent Avro wire format") {
+		t.Fatalf("Consume of raw values as Avro: got %v", err)
+	}
+	opts.ValueFormat = "xml"
+	if _, err = c.Consume(ctx, "lines", opts, &out); err == nil || err.Error() != "value format: unknown format 'xml'; supported formats: raw, json, avro" {
+		t.Fatalf("Consume with an unknown format: got %v", err)
+	}
 	opts.ValueFormat = FormatRaw
 	out.Reset()
 	if n, err = c.Consume(ctx, "lines", opts, &out); err != nil || n != 6 {
