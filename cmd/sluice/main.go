@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/sluicesql/sluice"
@@ -69,6 +70,7 @@ func runSQL(args []string) error {
 	registryPort := fs.Int("registry-port", 8081, "port of the embedded Schema Registry (0: any free port)")
 	dataDir := fs.String("data-dir", "", "keep the embedded broker's data in this directory across restarts")
 	external := fs.Bool("external", false, "do not start the embedded cluster (tables name their own brokers and registries)")
+	history := fs.String("history", defaultHistory(), "keep the interactive client's statement history in this file (\"\": none)")
 	_ = fs.Parse(args)
 	if fs.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "sluice sql: unexpected argument %q (run a script with -f FILE)\n", fs.Arg(0))
@@ -106,9 +108,23 @@ func runSQL(args []string) error {
 		}
 		return nil
 	}
-	// Prompts and the redrawn table view need a terminal on both sides.
+	// Prompts, line editing and the redrawn table view need a terminal on
+	// both sides.
 	c.Interactive = isTerminal(os.Stdin) && isTerminal(os.Stdout)
+	if c.Interactive {
+		return c.RunTerminal(ctx, *history)
+	}
 	return c.Run(ctx, os.Stdin)
+}
+
+// defaultHistory is the history file in the home directory, like Flink's
+// ~/.flink-sql-history, or none if there is no home directory.
+func defaultHistory() string {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".sluice_history")
 }
 
 // startCluster starts the embedded cluster on the given ports, falling back

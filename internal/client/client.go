@@ -41,11 +41,8 @@ type Client struct {
 	// typed.
 	Interrupts <-chan os.Signal
 
-	// lines delivers the input lines while Run runs; a line read while a
-	// query is shown, other than the "Q" that leaves a table or changelog
-	// view, is kept in pending for the prompt.
-	lines   <-chan input
-	pending *input
+	// src supplies the input lines while Run runs.
+	src lineSource
 
 	// streamStarted, when set, is called with every query's stream before
 	// its result is shown.
@@ -75,10 +72,35 @@ const (
 // errInterrupted is the cause of a statement's context cancelled by Ctrl-C.
 var errInterrupted = errors.New("interrupted")
 
-// input is one line read by Run, or the error that ended the input.
+// input is one line read by Run, with its newline, or the error that ended
+// the input.
 type input struct {
 	line string
 	err  error
+}
+
+// Errors a line source ends a read with.
+var (
+	// errAborted: Ctrl-C discarded the line being edited.
+	errAborted = errors.New("line aborted")
+	// errQuit: the user ended the session (Ctrl-D on an empty line).
+	errQuit = errors.New("end of session")
+)
+
+// A lineSource supplies the lines Run reads: those typed at its prompts and,
+// while a statement runs, the line that stops a query shown in the table or
+// changelog result mode.
+type lineSource interface {
+	// readLine shows the prompt p and reads the next line; the line or the
+	// error that ended the input arrives on the returned channel.
+	readLine(p string) <-chan input
+	// watch reads the line typed next while a statement runs, until stop
+	// is called: quit is closed if it is the quit key ("Q"); another line
+	// is kept as the next one readLine returns.
+	watch() (quit <-chan struct{}, stop func())
+	// addHistory records a statement Run has read, as one entry however
+	// many lines it spans.
+	addHistory(stmt string) error
 }
 
 // Run reads statements from in and runs each as soon as its terminating ';'
@@ -88,33 +110,42 @@ type input struct {
 // Ctrl-C. Run may return while a read from in is still in progress; its
 // result is discarded.
 func (c *Client) Run(ctx context.Context, in io.Reader) error {
-	lines := make(chan input)
-	stop := make(chan struct{})
-	defer close(stop)
-	go readLines(in, lines, stop)
-	c.lines, c.pending = lines, nil
-	defer func() { c.lines, c.pending = nil, nil }()
+	out := io.Discard
+	if c.Interactive {
+		out = c.Out
+	}
+	src := newReaderSource(in, out)
+	defer src.close()
+	return c.run(ctx, src)
+}
+
+// run reads statements from src and runs them, as Run describes.
+func (c *Client) run(ctx context.Context, src lineSource) error {
+	c.src = src
+	defer func() { c.src = nil }()
 
 	var buf strings.Builder
-	c.prompt(prompt)
+	p := prompt
+	var lines <-chan input // the line being read
 	for {
+		if lines == nil {
+			lines = src.readLine(p)
+		}
 		var r input
-		if c.pending != nil {
-			r, c.pending = *c.pending, nil
-		} else {
-			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-c.Interrupts:
-				// Flink's CliClient: "user cancelled line with Ctrl+C".
-				buf.Reset()
-				if c.Interactive {
-					fmt.Fprint(c.Out, "\n")
-				}
-				c.prompt(prompt)
-				continue
-			case r = <-lines:
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-c.Interrupts:
+			// Flink's CliClient: "user cancelled line with Ctrl+C". The
+			// read goes on, after a fresh prompt.
+			buf.Reset()
+			p = prompt
+			if c.Interactive {
+				fmt.Fprint(c.Out, "\n"+p)
 			}
+			continue
+		case r = <-lines:
+			lines = nil
 		}
 		if r.line != "" {
 			buf.WriteString(r.line)
@@ -124,27 +155,55 @@ func (c *Client) Run(ctx context.Context, in io.Reader) error {
 			case len(chunks) == 0:
 				// Only blanks and comments so far.
 				buf.Reset()
-				c.prompt(prompt)
+				p = prompt
 			case chunks[len(chunks)-1].Terminated || len(chunks) == 1 && isQuit(chunks[0].Text):
 				buf.Reset()
+				p = prompt
+				if err := src.addHistory(text); err != nil {
+					c.warn(fmt.Sprintf("Could not save the statement in the history file: %v", err))
+				}
 				if _, quit := c.execute(ctx, chunks, false); quit {
 					return nil
 				}
-				c.prompt(prompt)
 			default:
-				c.prompt(continuation)
+				p = continuation
 			}
 		}
-		if r.err == io.EOF {
+		switch {
+		case r.err == nil:
+		case r.err == io.EOF:
 			if chunks := parser.SplitStatements(buf.String()); len(chunks) > 0 {
 				c.execute(ctx, chunks, false)
 			}
 			return nil
-		}
-		if r.err != nil {
+		case r.err == errAborted:
+			// The line editor's Ctrl-C, which it has echoed.
+			buf.Reset()
+			p = prompt
+		case r.err == errQuit:
+			fmt.Fprintln(c.Out)
+			c.info(msgQuit)
+			return nil
+		default:
 			return r.err
 		}
 	}
+}
+
+// readerSource is the lineSource of a plain reader, such as a pipe: a
+// goroutine reads ahead, a line at a time.
+type readerSource struct {
+	out   io.Writer // where prompts go
+	lines chan input
+	// ahead holds a line read by watch that was not the quit key.
+	ahead chan input
+	stop  chan struct{}
+}
+
+func newReaderSource(in io.Reader, out io.Writer) *readerSource {
+	r := &readerSource{out: out, lines: make(chan input), ahead: make(chan input, 1), stop: make(chan struct{})}
+	go readLines(in, r.lines, r.stop)
+	return r
 }
 
 // readLines sends the lines of in, the last one with the error that ended
@@ -164,11 +223,34 @@ func readLines(in io.Reader, out chan<- input, stop <-chan struct{}) {
 	}
 }
 
-func (c *Client) prompt(p string) {
-	if c.Interactive {
-		fmt.Fprint(c.Out, p)
+// close stops reading, once the read in progress ends.
+func (r *readerSource) close() { close(r.stop) }
+
+func (r *readerSource) readLine(p string) <-chan input {
+	fmt.Fprint(r.out, p)
+	if len(r.ahead) > 0 {
+		return r.ahead
 	}
+	return r.lines
 }
+
+func (r *readerSource) watch() (<-chan struct{}, func()) {
+	if len(r.ahead) > 0 {
+		// Typed ahead already: leave the rest for the prompt.
+		return nil, func() {}
+	}
+	read := func(done <-chan struct{}) (input, bool) {
+		select {
+		case in := <-r.lines:
+			return in, true
+		case <-done:
+			return input{}, false
+		}
+	}
+	return watchLine(read, func(in input) { r.ahead <- in })
+}
+
+func (r *readerSource) addHistory(string) error { return nil }
 
 // isQuit reports whether a statement is QUIT or EXIT.
 func isQuit(stmt string) bool {
@@ -228,6 +310,10 @@ func (c *Client) info(msg string) {
 	fmt.Fprintf(c.Out, "[INFO] %s\n", msg)
 }
 
+func (c *Client) warn(msg string) {
+	fmt.Fprintf(c.Out, "[WARNING] %s\n", msg)
+}
+
 func (c *Client) printError(err error) {
 	fmt.Fprintf(c.Out, "[ERROR] %s Reason:\n%v\n", msgExecutionError, err)
 }
@@ -285,39 +371,31 @@ func (c *Client) statement(ctx context.Context, src string, script bool) error {
 
 // interruptible returns a context for running one statement that the next
 // Ctrl-C cancels with the cause errInterrupted, or, when quitKey is set,
-// also a line "Q" read by Run; another line read meanwhile is kept for the
-// prompt. The returned function releases the context.
+// also the quit key typed to Run's line source. The returned function
+// releases the context.
 func (c *Client) interruptible(ctx context.Context, quitKey bool) (context.Context, func()) {
 	sctx, cancel := context.WithCancelCause(ctx)
-	var lines <-chan input
-	if quitKey && c.pending == nil {
-		lines = c.lines
+	var quit <-chan struct{}
+	stopWatching := func() {}
+	if quitKey && c.src != nil {
+		quit, stopWatching = c.src.watch()
 	}
 	done, stopped := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(stopped)
-		for {
-			select {
-			case <-c.Interrupts:
-				cancel(errInterrupted)
-				return
-			case in := <-lines:
-				if in.err == nil && isQuitKey(in.line) {
-					cancel(errInterrupted)
-					return
-				}
-				// Typed ahead: keep it for the prompt and stop reading.
-				c.pending, lines = &in, nil
-			case <-done:
-				return
-			case <-sctx.Done():
-				return
-			}
+		select {
+		case <-c.Interrupts:
+			cancel(errInterrupted)
+		case <-quit:
+			cancel(errInterrupted)
+		case <-done:
+		case <-sctx.Done():
 		}
 	}()
 	return sctx, func() {
 		close(done)
 		<-stopped
+		stopWatching()
 		cancel(nil)
 	}
 }

@@ -1,0 +1,242 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/peterh/liner"
+)
+
+// RunTerminal is Run on the process's terminal, with line editing and
+// history like Flink's SQL client: the arrow keys, Ctrl-A and Ctrl-E move
+// in the line, Up and Down (or Ctrl-P and Ctrl-N) recall earlier
+// statements and Ctrl-R searches them. A statement typed over several
+// lines is one history entry. The history is kept in the file history
+// (none if it is ""), appended to as statements are read. Ctrl-C at a
+// prompt discards the statement being typed; Ctrl-D on an empty line ends
+// the session, like QUIT;. Standard input and output must be a terminal,
+// and Out standard output.
+func (c *Client) RunTerminal(ctx context.Context, history string) error {
+	t, err := openTerminal()
+	if err != nil {
+		return err
+	}
+	defer t.close()
+	if err := t.loadHistory(history); err != nil {
+		c.warn(fmt.Sprintf("Could not read the history file: %v", err))
+	}
+	return c.run(ctx, t)
+}
+
+// terminal is the lineSource of the terminal, edited with liner. The
+// terminal is in raw mode only while a prompt is shown: results are
+// printed, and the line that stops a query is typed, in the terminal's own
+// mode.
+type terminal struct {
+	st      *liner.State
+	cooked  liner.ModeApplier // the terminal's own mode
+	raw     liner.ModeApplier // liner's
+	history string            // the history file, or ""
+	last    string            // the last history entry
+	typed   *input            // a line typed while a statement ran
+}
+
+func openTerminal() (*terminal, error) {
+	cooked, err := liner.TerminalMode()
+	if err != nil {
+		return nil, err
+	}
+	st := liner.NewLiner() // switches to raw mode
+	raw, err := liner.TerminalMode()
+	if err == nil {
+		err = cooked.ApplyMode()
+	}
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	st.SetCtrlCAborts(true)
+	st.SetMultiLineMode(true)
+	return &terminal{st: st, cooked: cooked, raw: raw}, nil
+}
+
+// close gives the terminal back in the mode it had.
+func (t *terminal) close() { t.st.Close() }
+
+func (t *terminal) readLine(p string) <-chan input {
+	ch := make(chan input, 1)
+	if t.typed != nil {
+		// Show it as if typed at the prompt.
+		fmt.Print(p + t.typed.line)
+		ch <- *t.typed
+		t.typed = nil
+		return ch
+	}
+	go func() { ch <- t.prompt(p) }()
+	return ch
+}
+
+// prompt edits one line after the prompt p.
+func (t *terminal) prompt(p string) input {
+	if err := t.raw.ApplyMode(); err != nil {
+		return input{err: err}
+	}
+	line, err := t.st.Prompt(p)
+	if merr := t.cooked.ApplyMode(); err == nil {
+		err = merr
+	}
+	switch {
+	case err == nil:
+		return input{line: line + "\n"}
+	case errors.Is(err, liner.ErrPromptAborted):
+		return input{err: errAborted}
+	case err == io.EOF:
+		return input{err: errQuit}
+	}
+	return input{err: err}
+}
+
+func (t *terminal) watch() (<-chan struct{}, func()) {
+	if t.typed != nil {
+		return nil, func() {}
+	}
+	read := func(done <-chan struct{}) (input, bool) {
+		line, ok := readTyped(done)
+		return input{line: line}, ok
+	}
+	return watchLine(read, func(in input) { t.typed = &in })
+}
+
+// watchLine implements lineSource.watch: it calls read, which returns the
+// next line or false once done is closed, in a goroutine, and closes quit
+// if the line is the quit key, or passes it to keep.
+func watchLine(read func(done <-chan struct{}) (input, bool), keep func(input)) (quit <-chan struct{}, stop func()) {
+	q := make(chan struct{})
+	done, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		in, ok := read(done)
+		switch {
+		case !ok:
+		case in.err == nil && isQuitKey(in.line):
+			close(q)
+		default:
+			keep(in)
+		}
+	}()
+	return q, func() {
+		close(done)
+		<-stopped
+	}
+}
+
+// loadHistory reads the history file, if there is one, and appends to it
+// from then on. A file longer than the history liner keeps is cut to it.
+func (t *terminal) loadHistory(path string) error {
+	if path == "" {
+		return nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	t.history = path
+	n := 0
+	for e := range strings.SplitSeq(string(data), "\n") {
+		if e == "" || !utf8.ValidString(e) {
+			continue
+		}
+		t.st.AppendHistory(e)
+		t.last = e
+		n++
+	}
+	if n <= liner.HistoryLimit {
+		return nil
+	}
+	var b strings.Builder
+	if _, err := t.st.WriteHistory(&b); err != nil {
+		return err
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o600)
+}
+
+// addHistory adds the statement to liner's history and the history file;
+// after an error writing the file, it stops writing it.
+func (t *terminal) addHistory(stmt string) error {
+	entry, ok := historyEntry(stmt)
+	if !ok || entry == t.last {
+		return nil
+	}
+	t.last = entry
+	t.st.AppendHistory(entry)
+	if t.history == "" {
+		return nil
+	}
+	f, err := os.OpenFile(t.history, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err == nil {
+		_, err = f.WriteString(entry + "\n")
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		t.history = ""
+	}
+	return err
+}
+
+// blanks are the white space other than line breaks, as the lexer has it.
+const blanks = " \t\f"
+
+var lineBreaks = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
+
+// historyEntry returns a statement as one line: each line break, with the
+// blanks around it, becomes one space, and -- comments are dropped. It
+// reports false if a string or quoted identifier holds a line break, which
+// one line cannot.
+func historyEntry(stmt string) (string, bool) {
+	var b []byte
+	for i := 0; i < len(stmt); {
+		c := stmt[i]
+		switch {
+		case c == '\'' || c == '`':
+			// A doubled quote inside reads as two adjacent literals here.
+			end := len(stmt)
+			if j := strings.IndexByte(stmt[i+1:], c); j >= 0 {
+				end = i + 1 + j + 1
+			}
+			if strings.ContainsAny(stmt[i:end], "\r\n") {
+				return "", false
+			}
+			b = append(b, stmt[i:end]...)
+			i = end
+		case strings.HasPrefix(stmt[i:], "--"):
+			for i < len(stmt) && stmt[i] != '\n' {
+				i++
+			}
+		case strings.HasPrefix(stmt[i:], "/*"):
+			end := len(stmt)
+			if j := strings.Index(stmt[i+2:], "*/"); j >= 0 {
+				end = i + 2 + j + 2
+			}
+			b = append(b, lineBreaks.Replace(stmt[i:end])...)
+			i = end
+		case c == '\n' || c == '\r':
+			b = append(bytes.TrimRight(b, blanks), ' ')
+			for i < len(stmt) && strings.IndexByte(blanks+"\n\r", stmt[i]) >= 0 {
+				i++
+			}
+		default:
+			b = append(b, c)
+			i++
+		}
+	}
+	return strings.TrimSpace(string(b)), true
+}
