@@ -13,67 +13,6 @@ import (
 // BigDecimal.toString / toPlainString, Integer.parseInt, Double.parseDouble,
 // new BigDecimal(String) and new String(bytes, UTF_8).
 
-// appendJavaDouble appends Double.toString(f) (Float.toString when bits is
-// 32): plain notation for 1e-3 <= |f| < 1e7, else d.dddE±n, always with a
-// fraction digit, and the shortest digits that round-trip (as JDK 19+
-// prints; older JDKs print a longer form for a few values).
-func appendJavaDouble(dst []byte, f float64, bits int) []byte {
-	switch {
-	case math.IsNaN(f):
-		return append(dst, "NaN"...)
-	case math.IsInf(f, 1):
-		return append(dst, "Infinity"...)
-	case math.IsInf(f, -1):
-		return append(dst, "-Infinity"...)
-	case f == 0:
-		if math.Signbit(f) {
-			return append(dst, "-0.0"...)
-		}
-		return append(dst, "0.0"...)
-	}
-	var buf [32]byte
-	e := strconv.AppendFloat(buf[:0], f, 'e', -1, bits) // -d.ddde±xx
-	if e[0] == '-' {
-		dst = append(dst, '-')
-		e = e[1:]
-	}
-	mant, exps, _ := strings.Cut(string(e), "e")
-	exp, _ := strconv.Atoi(exps)
-	digits := strings.Replace(mant, ".", "", 1)
-	if exp >= -3 && exp < 7 {
-		if exp < 0 {
-			dst = append(dst, "0."...)
-			for i := -1; i > exp; i-- {
-				dst = append(dst, '0')
-			}
-			return append(dst, digits...)
-		}
-		for len(digits) <= exp {
-			digits += "0"
-		}
-		dst = append(dst, digits[:exp+1]...)
-		dst = append(dst, '.')
-		if frac := digits[exp+1:]; frac != "" {
-			return append(dst, frac...)
-		}
-		return append(dst, '0')
-	}
-	if len(digits) == 1 {
-		// The mantissa needs a fraction digit; Java picks the two-digit
-		// decimal closest to the value (4.9E-324 for Double.MIN_VALUE).
-		e = strconv.AppendFloat(buf[:0], math.Abs(f), 'e', 1, bits)
-		if _, e2, _ := strings.Cut(string(e), "e"); e2 == exps {
-			digits = string(e[0]) + string(e[2])
-		} else {
-			digits += "0"
-		}
-	}
-	dst = append(dst, digits[0], '.')
-	dst = append(dst, digits[1:]...)
-	dst = append(dst, 'E')
-	return strconv.AppendInt(dst, int64(exp), 10)
-}
-
 // bigDec is a decimal number as BigDecimal holds it: the digits of the
 // unscaled magnitude (no leading zeros, "0" for zero), a sign and a scale.
 type bigDec struct {

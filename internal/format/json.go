@@ -146,9 +146,9 @@ func (c *jsonCodec) appendValue(dst []byte, t types.Type, v types.Value) []byte 
 		}
 		if math.IsNaN(v.F) || math.IsInf(v.F, 0) { // QUOTE_NON_NUMERIC_NUMBERS
 			dst = append(dst, '"')
-			return append(appendJavaDouble(dst, v.F, bits), '"')
+			return append(types.AppendJavaFloat(dst, v.F, bits), '"')
 		}
-		return appendJavaDouble(dst, v.F, bits)
+		return types.AppendJavaFloat(dst, v.F, bits)
 	case types.Decimal:
 		return decFromUnscaled(v.I, t.Scale).stripTrailingZeros().appendTo(dst, c.plainDecimals)
 	case types.Char, types.Varchar:

@@ -558,7 +558,7 @@ func (c *jsonCodec) appendNumber(dst, raw []byte, fraction bool) []byte {
 		return append(dst, raw...) // an exponent out of BigDecimal's range
 	}
 	f, _ := strconv.ParseFloat(string(raw), 64)
-	return appendJavaDouble(dst, f, 64)
+	return types.AppendJavaFloat(dst, f, 64)
 }
 
 // compact re-serialises a container value the way Jackson's

@@ -8,11 +8,12 @@ import (
 	"math"
 	"net/http"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/hamba/avro/v2"
 	"github.com/twmb/franz-go/pkg/sr"
+
+	"github.com/sluicesql/sluice/internal/types"
 )
 
 // confluentHeaderSize is the length of Confluent's wire format header: the
@@ -221,33 +222,13 @@ func unionBranchName(s avro.Schema) string {
 }
 
 // appendJSONFloat appends f as Java's Double.toString (Float.toString when
-// bits is 32) writes it: plain notation with at least one fraction digit
-// for 1e-3 <= |f| < 1e7, else scientific as 1.5E10, and NaN and the
-// infinities quoted, as Jackson writes them.
+// bits is 32) writes it, with NaN and the infinities quoted, as Jackson
+// writes them.
 func appendJSONFloat(dst []byte, f float64, bits int) []byte {
-	switch {
-	case math.IsNaN(f):
-		return append(dst, `"NaN"`...)
-	case math.IsInf(f, 0):
-		if f < 0 {
-			return append(dst, `"-Infinity"`...)
-		}
-		return append(dst, `"Infinity"`...)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return append(types.AppendJavaFloat(append(dst, '"'), f, bits), '"')
 	}
-	if abs := math.Abs(f); abs != 0 && (abs < 1e-3 || abs >= 1e7) {
-		s := strconv.FormatFloat(f, 'E', -1, bits) // 1.5E+10, 1E-05
-		mant, exp, _ := strings.Cut(s, "E")
-		if !strings.Contains(mant, ".") {
-			mant += ".0"
-		}
-		e, _ := strconv.Atoi(exp)
-		return strconv.AppendInt(append(append(dst, mant...), 'E'), int64(e), 10)
-	}
-	dst = strconv.AppendFloat(dst, f, 'f', -1, bits)
-	if math.Trunc(f) == f {
-		dst = append(dst, ".0"...)
-	}
-	return dst
+	return types.AppendJavaFloat(dst, f, bits)
 }
 
 // appendJSONBytes appends b as a JSON string of the code points U+0000 to

@@ -66,9 +66,9 @@ func appendValue(b []byte, t Type, v Value, loc *time.Location, printing bool) [
 	case TinyInt, SmallInt, Int, BigInt:
 		return strconv.AppendInt(b, v.I, 10)
 	case Float:
-		return appendJavaFloat(b, v.F, 32)
+		return AppendJavaFloat(b, v.F, 32)
 	case Double:
-		return appendJavaFloat(b, v.F, 64)
+		return AppendJavaFloat(b, v.F, 64)
 	case Decimal:
 		return appendDecimal(b, v.I, t.Scale)
 	case Char, Varchar:
@@ -107,12 +107,14 @@ func appendValue(b []byte, t Type, v Value, loc *time.Location, printing bool) [
 // The digits are those of JDK 19+ (Raffaello Giulietti's algorithm: the
 // shortest decimal that rounds back, but at least two digits); older JDKs
 // occasionally print one digit more.
-func FormatDouble(f float64) string { return string(appendJavaFloat(nil, f, 64)) }
+func FormatDouble(f float64) string { return string(AppendJavaFloat(nil, f, 64)) }
 
 // FormatFloat renders f as Java's Float.toString does (see FormatDouble).
-func FormatFloat(f float32) string { return string(appendJavaFloat(nil, float64(f), 32)) }
+func FormatFloat(f float32) string { return string(AppendJavaFloat(nil, float64(f), 32)) }
 
-func appendJavaFloat(b []byte, f float64, bitSize int) []byte {
+// AppendJavaFloat appends f as FormatDouble renders it, or as FormatFloat
+// does when bitSize is 32.
+func AppendJavaFloat(b []byte, f float64, bitSize int) []byte {
 	switch {
 	case math.IsNaN(f):
 		return append(b, "NaN"...)
