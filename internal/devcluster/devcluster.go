@@ -23,8 +23,9 @@ type Options struct {
 	// free one.
 	RegistryPort int
 	// DataDir, when set, keeps the broker's topics and offsets in that
-	// directory so that they survive restarts. Empty keeps them in memory.
-	// The schema registry is always in memory.
+	// directory so that they survive restarts, and with them the registry's
+	// schemas, which it then stores in the _schemas topic as Confluent's
+	// registry does. Empty keeps everything in memory.
 	DataDir string
 	// Partitions is the partition count of topics created with the broker
 	// default (CreateTopics with -1 partitions, or auto-creation); 0 means 1,
@@ -36,6 +37,7 @@ type Options struct {
 type Cluster struct {
 	kafka    *kfake.Cluster
 	registry *srfake.Registry
+	store    *schemaStore // nil without a DataDir
 	server   *http.Server
 	kport    int
 	rport    int
@@ -83,6 +85,14 @@ func Start(opts Options) (*Cluster, error) {
 		kport:    kport,
 		rport:    ln.Addr().(*net.TCPAddr).Port,
 	}
+	if opts.DataDir != "" {
+		if c.store, err = openSchemaStore(c.BootstrapServers(), reg); err != nil {
+			ln.Close()
+			kc.Close()
+			return nil, err
+		}
+		c.server.Handler = c.store.handler(reg.Handler())
+	}
 	go func() {
 		// Serve returns http.ErrServerClosed after Close; nothing else can
 		// go wrong once the listener is bound.
@@ -121,6 +131,9 @@ func (c *Cluster) Registry() *srfake.Registry { return c.registry }
 // Close stops the broker and the registry; with a DataDir, the broker's
 // state is written out first.
 func (c *Cluster) Close() {
+	if c.store != nil {
+		c.store.close()
+	}
 	c.kafka.Close()
 	// Closing the server only closes its listener and connections; there is
 	// nothing to report if that fails.

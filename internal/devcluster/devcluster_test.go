@@ -142,3 +142,59 @@ func TestRegistryClosed(t *testing.T) {
 		t.Fatal("registry still serving after Close")
 	}
 }
+
+// TestSchemasSurviveRestart: with a DataDir, schemas registered through the
+// registry's REST API are stored in the _schemas topic and served again,
+// with the same ids, after a restart; new registrations continue the ids.
+func TestSchemasSurviveRestart(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	schema := func(field string) sr.Schema {
+		return sr.Schema{Schema: `{"type":"record","name":"record","fields":[{"name":"` + field + `","type":"long"}]}`}
+	}
+
+	c, err := Start(Options{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, err := sr.NewClient(sr.URLs(c.RegistryURL()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := rc.CreateSchema(ctx, "sales-value", schema("a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := rc.CreateSchema(ctx, "sales-value", schema("b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Registering the same schema again is answered, not stored twice.
+	if again, err := rc.CreateSchema(ctx, "sales-value", schema("a")); err != nil || again.ID != first.ID {
+		t.Fatalf("re-registration = %+v, %v; want id %d", again, err, first.ID)
+	}
+	c.Close()
+
+	c = start(t, Options{DataDir: dir})
+	rc, err = sr.NewClient(sr.URLs(c.RegistryURL()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []sr.SubjectSchema{first, second} {
+		got, err := rc.SchemaByID(ctx, want.ID)
+		if err != nil {
+			t.Fatalf("schema %d after restart: %v", want.ID, err)
+		}
+		if got.Schema != want.Schema.Schema {
+			t.Errorf("schema %d after restart = %s, want %s", want.ID, got.Schema, want.Schema.Schema)
+		}
+	}
+	third, err := rc.CreateSchema(ctx, "sales-value", schema("c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if third.ID <= second.ID || third.Version != 3 {
+		t.Fatalf("registration after restart = id %d version %d; want a new id after %d and version 3", third.ID, third.Version, second.ID)
+	}
+}
