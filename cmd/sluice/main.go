@@ -68,7 +68,7 @@ func runSQL(args []string) error {
 	file := fs.String("f", "", "run the statements of this SQL script, then exit")
 	kafkaPort := fs.Int("kafka-port", 9092, "port of the embedded Kafka broker (0: any free port)")
 	registryPort := fs.Int("registry-port", 8081, "port of the embedded Schema Registry (0: any free port)")
-	dataDir := fs.String("data-dir", "", "keep the embedded broker's data in this directory across restarts")
+	dataDir := fs.String("data-dir", "", "keep the embedded broker's topics and the registry's schemas in this directory across restarts")
 	external := fs.Bool("external", false, "do not start the embedded cluster (tables name their own brokers and registries)")
 	history := fs.String("history", defaultHistory(), "keep the interactive client's statement history in this file (\"\": none)")
 	_ = fs.Parse(args)
