@@ -41,6 +41,7 @@ func (b *Binder) join(j *ast.Join) (*relation, error) {
 			if err != nil {
 				return nil, err
 			}
+			sc.cols[nl+ri].merged = true
 			eq, err := x.call(j, "=", []expr.Expr{
 				&expr.Column{Index: li, Name: u, T: l.sc.cols[li].typ},
 				&expr.Column{Index: nl + ri, Name: u, T: r.sc.cols[ri].typ}}, nil)

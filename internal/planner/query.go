@@ -427,7 +427,7 @@ func expandStars(items []*ast.SelectItem, sc *scope) ([]*ast.SelectItem, error) 
 			}
 		}
 		for _, c := range sc.cols {
-			if (qual != "" && c.qual != qual) || isHidden(c.name) {
+			if (qual != "" && c.qual != qual) || isHidden(c.name) || (qual == "" && c.merged) {
 				continue
 			}
 			parts := []string{c.name}

@@ -13,6 +13,9 @@ type scopeCol struct {
 	qual string
 	name string
 	typ  types.Type
+	// merged marks the right side's copy of a USING column: the column is
+	// one for unqualified references and `*`, which mean the left copy.
+	merged bool
 }
 
 // scope is the list of columns of the row an expression is evaluated on.
@@ -43,7 +46,7 @@ func (s *scope) resolve(id *ast.Ident) (int, error) {
 	}
 	found := -1
 	for i, c := range s.cols {
-		if c.name != name || (qual != "" && c.qual != qual) {
+		if c.name != name || (qual != "" && c.qual != qual) || (qual == "" && c.merged) {
 			continue
 		}
 		if found >= 0 {
