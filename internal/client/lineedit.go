@@ -30,7 +30,7 @@ func (c *Client) RunTerminal(ctx context.Context, history string) error {
 	}
 	defer t.close()
 	if err := t.loadHistory(history); err != nil {
-		c.warn(fmt.Sprintf("Could not read the history file: %v", err))
+		c.warn(fmt.Sprintf("Could not use the history file: %v", err))
 	}
 	return c.run(ctx, t)
 }
@@ -43,9 +43,8 @@ type terminal struct {
 	st      *liner.State
 	cooked  liner.ModeApplier // the terminal's own mode
 	raw     liner.ModeApplier // liner's
-	history string            // the history file, or ""
-	last    string            // the last history entry
-	typed   *input            // a line typed while a statement ran
+	history historyFile
+	typed   *input // a line typed while a statement ran
 }
 
 func openTerminal() (*terminal, error) {
@@ -138,48 +137,76 @@ func watchLine(read func(done <-chan struct{}) (input, bool), keep func(input)) 
 }
 
 // loadHistory reads the history file, if there is one, and appends to it
-// from then on. A file longer than the history liner keeps is cut to it.
+// from then on.
 func (t *terminal) loadHistory(path string) error {
-	if path == "" {
-		return nil
-	}
-	data, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	t.history = path
-	n := 0
-	for e := range strings.SplitSeq(string(data), "\n") {
-		if e == "" || !utf8.ValidString(e) {
-			continue
-		}
+	t.history = historyFile{path: path}
+	entries, err := t.history.load(liner.HistoryLimit)
+	for _, e := range entries {
 		t.st.AppendHistory(e)
-		t.last = e
-		n++
 	}
-	if n <= liner.HistoryLimit {
-		return nil
-	}
-	var b strings.Builder
-	if _, err := t.st.WriteHistory(&b); err != nil {
-		return err
-	}
-	return os.WriteFile(path, []byte(b.String()), 0o600)
+	return err
 }
 
-// addHistory adds the statement to liner's history and the history file;
-// after an error writing the file, it stops writing it.
+// addHistory adds the statement to liner's history and the history file.
 func (t *terminal) addHistory(stmt string) error {
 	entry, ok := historyEntry(stmt)
-	if !ok || entry == t.last {
+	if !ok {
 		return nil
 	}
-	t.last = entry
 	t.st.AppendHistory(entry)
-	if t.history == "" {
+	return t.history.add(entry)
+}
+
+// historyFile is the file the history is kept in, one entry a line.
+type historyFile struct {
+	path string // "" for none, or after an error writing it
+	last string // the last entry
+}
+
+// load returns the last limit entries of the file (none if it does not
+// exist yet), and cuts the file to them if it is longer. After an error it
+// does not write the file.
+func (h *historyFile) load(limit int) ([]string, error) {
+	if h.path == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(h.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		h.path = ""
+		return nil, err
+	}
+	var entries []string
+	for e := range strings.SplitSeq(string(data), "\n") {
+		if e != "" && utf8.ValidString(e) {
+			entries = append(entries, e)
+		}
+	}
+	if len(entries) == 0 {
+		return nil, nil
+	}
+	h.last = entries[len(entries)-1]
+	if len(entries) <= limit {
+		return entries, nil
+	}
+	entries = entries[len(entries)-limit:]
+	if err := os.WriteFile(h.path, []byte(strings.Join(entries, "\n")+"\n"), 0o600); err != nil {
+		h.path = ""
+		return entries, err
+	}
+	return entries, nil
+}
+
+// add appends an entry to the file unless it repeats the last one. After an
+// error it stops writing the file.
+func (h *historyFile) add(entry string) error {
+	if h.path == "" || entry == h.last {
 		return nil
 	}
-	f, err := os.OpenFile(t.history, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	h.last = entry
+	f, err := os.OpenFile(h.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err == nil {
 		_, err = f.WriteString(entry + "\n")
 		if cerr := f.Close(); err == nil {
@@ -187,7 +214,7 @@ func (t *terminal) addHistory(stmt string) error {
 		}
 	}
 	if err != nil {
-		t.history = ""
+		h.path = ""
 	}
 	return err
 }
