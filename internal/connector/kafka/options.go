@@ -2,9 +2,7 @@ package kafka
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -172,84 +170,7 @@ type tableConfig struct {
 }
 
 // optionReader reads a table's options with Flink's parse errors.
-type optionReader map[string]string
-
-func (o optionReader) str(key, def string) string {
-	if v, ok := o[key]; ok {
-		return v
-	}
-	return def
-}
-
-func parseError(key, v string) error {
-	return fmt.Errorf("Could not parse value '%s' for key '%s'.", v, key)
-}
-
-func (o optionReader) enum(key, def string, allowed []string) (string, error) {
-	v := o.str(key, def)
-	for _, a := range allowed {
-		if strings.EqualFold(v, a) {
-			return a, nil
-		}
-	}
-	return "", fmt.Errorf("Could not parse value '%s' for key '%s'. Expected one of: [%s]", v, key, strings.Join(allowed, ", "))
-}
-
-func (o optionReader) int64(key string) (int64, bool, error) {
-	v, ok := o[key]
-	if !ok {
-		return 0, false, nil
-	}
-	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-	if err != nil {
-		return 0, false, parseError(key, v)
-	}
-	return n, true, nil
-}
-
-func (o optionReader) duration(key, def string) (time.Duration, error) {
-	v := o.str(key, def)
-	d, err := parseDuration(v)
-	if err != nil {
-		return 0, parseError(key, v)
-	}
-	return d, nil
-}
-
-var durationRE = regexp.MustCompile(`^(\d+)\s*([a-zµ]*)$`)
-
-// durationUnits are the unit labels of Flink's TimeUtils.parseDuration.
-var durationUnits = map[string]time.Duration{
-	"": time.Millisecond, "ns": time.Nanosecond, "nano": time.Nanosecond, "nanos": time.Nanosecond,
-	"nanosecond": time.Nanosecond, "nanoseconds": time.Nanosecond,
-	"µs": time.Microsecond, "micro": time.Microsecond, "micros": time.Microsecond,
-	"microsecond": time.Microsecond, "microseconds": time.Microsecond,
-	"ms": time.Millisecond, "milli": time.Millisecond, "millis": time.Millisecond,
-	"millisecond": time.Millisecond, "milliseconds": time.Millisecond,
-	"s": time.Second, "sec": time.Second, "secs": time.Second, "second": time.Second, "seconds": time.Second,
-	"m": time.Minute, "min": time.Minute, "minute": time.Minute, "minutes": time.Minute,
-	"h": time.Hour, "hour": time.Hour, "hours": time.Hour,
-	"d": 24 * time.Hour, "day": 24 * time.Hour, "days": 24 * time.Hour,
-}
-
-// parseDuration reads a duration the way Flink's configuration does: a
-// number and an optional unit ("300000", "10 s", "5 min"), milliseconds by
-// default.
-func parseDuration(s string) (time.Duration, error) {
-	m := durationRE.FindStringSubmatch(strings.ToLower(strings.TrimSpace(s)))
-	if m == nil {
-		return 0, fmt.Errorf("invalid duration %q", s)
-	}
-	unit, ok := durationUnits[m[2]]
-	if !ok {
-		return 0, fmt.Errorf("invalid duration unit %q", m[2])
-	}
-	n, err := strconv.ParseInt(m[1], 10, 64)
-	if err != nil {
-		return 0, err
-	}
-	return time.Duration(n) * unit, nil
-}
+type optionReader = connector.Options
 
 // parseTable validates t for the connector described by specs and returns
 // its configuration. It checks options, formats, key and value columns and
@@ -258,7 +179,7 @@ func parseDuration(s string) (time.Duration, error) {
 func parseTable(t *catalog.Table, name string, specs []connector.OptionSpec) (*tableConfig, error) {
 	o := optionReader(t.Options)
 	upsert := name == upsertName
-	if err := checkRequired(o, specs); err != nil {
+	if err := connector.CheckRequired(o, specs); err != nil {
 		return nil, err
 	}
 	c := &tableConfig{connector: name, schema: t.Schema(), upsert: upsert, props: map[string]string{}}
@@ -321,21 +242,6 @@ func parseTable(t *catalog.Table, name string, specs []connector.OptionSpec) (*t
 		return nil, err
 	}
 	return c, nil
-}
-
-// checkRequired reports missing required options the way Flink does.
-func checkRequired(o optionReader, specs []connector.OptionSpec) error {
-	var missing []string
-	for _, s := range specs {
-		if _, ok := o[s.Key]; s.Required && !ok {
-			missing = append(missing, s.Key)
-		}
-	}
-	if len(missing) == 0 {
-		return nil
-	}
-	sort.Strings(missing)
-	return fmt.Errorf("One or more required options are missing.\n\nMissing required options are:\n\n%s", strings.Join(missing, "\n"))
 }
 
 // newSide looks up the format named by the option key ('format',
@@ -410,7 +316,6 @@ func checkUnsupported(o optionReader, name string, specs []connector.OptionSpec,
 	if len(unknown) == 0 {
 		return nil
 	}
-	sort.Strings(unknown)
 	list := make([]string, 0, len(supported))
 	for k := range supported {
 		if deprecatedOptions[k] {
@@ -418,9 +323,7 @@ func checkUnsupported(o optionReader, name string, specs []connector.OptionSpec,
 		}
 		list = append(list, k)
 	}
-	sort.Strings(list)
-	return fmt.Errorf("Unsupported options found for '%s'.\n\nUnsupported options:\n\n%s\n\nSupported options:\n\n%s",
-		name, strings.Join(unknown, "\n"), strings.Join(list, "\n"))
+	return connector.UnsupportedOptionsError(name, unknown, list)
 }
 
 func (c *tableConfig) parseTopics(o optionReader) error {
@@ -456,7 +359,7 @@ func (c *tableConfig) parseScan(o optionReader) error {
 	if c.bounded, err = parseOffsetSpec(o, "bounded", optBoundedMode, modeUnbounded, boundedModes, optBoundedMillis, optBoundedOffsets, len(c.topics)); err != nil {
 		return err
 	}
-	if c.discovery, err = o.duration(optDiscovery, "5 min"); err != nil {
+	if c.discovery, err = o.Duration(optDiscovery, "5 min"); err != nil {
 		return err
 	}
 	return nil
@@ -466,7 +369,7 @@ func (c *tableConfig) parseScan(o optionReader) error {
 func parseOffsetSpec(o optionReader, what, modeKey, def string, modes []string, millisKey, offsetsKey string, topics int) (offsetSpec, error) {
 	var s offsetSpec
 	var err error
-	if s.mode, err = o.enum(modeKey, def, modes); err != nil {
+	if s.mode, err = o.Enum(modeKey, def, modes); err != nil {
 		return s, err
 	}
 	missing := func(key string) error {
@@ -475,7 +378,7 @@ func parseOffsetSpec(o optionReader, what, modeKey, def string, modes []string, 
 	switch s.mode {
 	case modeTimestamp:
 		var ok bool
-		if s.millis, ok, err = o.int64(millisKey); err != nil {
+		if s.millis, ok, err = o.Int64(millisKey); err != nil {
 			return s, err
 		} else if !ok {
 			return s, missing(millisKey)
@@ -530,14 +433,14 @@ func (c *tableConfig) parseSink(o optionReader) error {
 	}
 	// Without checkpoints 'none' and 'at-least-once' behave alike: the sink
 	// flushes at the end of its input, and produce errors fail the job.
-	guarantee, err := o.enum(optGuarantee, def, []string{guaranteeAtLeastOnce, guaranteeExactlyOnce, guaranteeNone})
+	guarantee, err := o.Enum(optGuarantee, def, []string{guaranteeAtLeastOnce, guaranteeExactlyOnce, guaranteeNone})
 	if err != nil {
 		return err
 	}
 	if guarantee == guaranteeExactlyOnce {
 		return fmt.Errorf("'%s' = '%s' is not supported yet; use '%s'.", optGuarantee, guaranteeExactlyOnce, guaranteeAtLeastOnce)
 	}
-	if n, ok, err := o.int64(optSinkParallelism); err != nil {
+	if n, ok, err := o.Int64(optSinkParallelism); err != nil {
 		return err
 	} else if ok {
 		if n < 1 || n > 1<<15 {
@@ -548,11 +451,11 @@ func (c *tableConfig) parseSink(o optionReader) error {
 	if !c.upsert {
 		return nil
 	}
-	rows, _, err := o.int64(optFlushRows)
+	rows, _, err := o.Int64(optFlushRows)
 	if err != nil {
 		return err
 	}
-	if c.flushEvery, err = o.duration(optFlushInterval, "0"); err != nil {
+	if c.flushEvery, err = o.Duration(optFlushInterval, "0"); err != nil {
 		return err
 	}
 	if (rows > 0) != (c.flushEvery > 0) {
@@ -568,7 +471,7 @@ func (c *tableConfig) parseSink(o optionReader) error {
 
 // parsePartitioner reads 'sink.partitioner'.
 func parsePartitioner(o optionReader) (string, error) {
-	p := o.str(optPartitioner, partitionDefault)
+	p := o.String(optPartitioner, partitionDefault)
 	switch p {
 	case "":
 		return "", fmt.Errorf("Option '%s' should be a non-empty string.", optPartitioner)
@@ -595,7 +498,7 @@ func (c *tableConfig) project(t *catalog.Table, o optionReader) error {
 		}
 	}
 	prefix := o[optKeyPrefix]
-	include, err := o.enum(optValueInclude, includeAll, []string{includeAll, includeExceptKey})
+	include, err := o.Enum(optValueInclude, includeAll, []string{includeAll, includeExceptKey})
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package kafka
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/sluicesql/sluice/internal/catalog"
 	"github.com/sluicesql/sluice/internal/connector"
@@ -221,22 +220,6 @@ func TestSourceAndSinkOnlyChecks(t *testing.T) {
 	_, err = f.NewSink(tbl, connector.Env{})
 	if want := "The 'kafka' sink writes to a single topic, but 'topic' lists 2: a;b"; err == nil || err.Error() != want {
 		t.Fatalf("got %v, want %q", err, want)
-	}
-}
-
-func TestParseDuration(t *testing.T) {
-	for in, want := range map[string]time.Duration{
-		"300000": 5 * time.Minute, "5 min": 5 * time.Minute, "10s": 10 * time.Second, "0": 0,
-		"1 h": time.Hour, "250 ms": 250 * time.Millisecond, "2 DAYS": 48 * time.Hour,
-	} {
-		if got, err := parseDuration(in); err != nil || got != want {
-			t.Errorf("parseDuration(%q) = %v, %v; want %v", in, got, err, want)
-		}
-	}
-	for _, in := range []string{"", "soon", "5 fortnights", "-1 s", "1.5 s"} {
-		if _, err := parseDuration(in); err == nil {
-			t.Errorf("parseDuration(%q): no error", in)
-		}
 	}
 }
 

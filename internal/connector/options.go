@@ -1,0 +1,187 @@
+package connector
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Options reads a table's options with the parse errors of Flink's
+// configuration ("Could not parse value 'x' for key 'k'.").
+type Options map[string]string
+
+// String returns the value of key, or def when it is not set.
+func (o Options) String(key, def string) string {
+	if v, ok := o[key]; ok {
+		return v
+	}
+	return def
+}
+
+// ParseError is Flink's error for a value that does not parse as the
+// option's type.
+func ParseError(key, v string) error {
+	return fmt.Errorf("Could not parse value '%s' for key '%s'.", v, key)
+}
+
+// Enum returns the value of key (def when unset) as one of allowed,
+// matched case-insensitively and returned as spelled in allowed.
+func (o Options) Enum(key, def string, allowed []string) (string, error) {
+	v := o.String(key, def)
+	for _, a := range allowed {
+		if strings.EqualFold(v, a) {
+			return a, nil
+		}
+	}
+	return "", fmt.Errorf("Could not parse value '%s' for key '%s'. Expected one of: [%s]", v, key, strings.Join(allowed, ", "))
+}
+
+// Int64 returns the value of key as an integer and whether it is set.
+func (o Options) Int64(key string) (int64, bool, error) {
+	v, ok := o[key]
+	if !ok {
+		return 0, false, nil
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	if err != nil {
+		return 0, false, ParseError(key, v)
+	}
+	return n, true, nil
+}
+
+// Float64 returns the value of key as a decimal number, optionally with
+// an exponent or Java's type suffix ("0.5", "1e3", "2.5f"), and whether it
+// is set.
+func (o Options) Float64(key string) (float64, bool, error) {
+	v, ok := o[key]
+	if !ok {
+		return 0, false, nil
+	}
+	s := strings.TrimSpace(v)
+	s = strings.TrimRight(s, "dDfF") // Java's type suffixes
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || strings.ContainsAny(s, "xXpP_") {
+		return 0, false, ParseError(key, v)
+	}
+	return f, true, nil
+}
+
+// Bool returns the value of key as a boolean ("true" or "false", any
+// case), def when unset.
+func (o Options) Bool(key string, def bool) (bool, error) {
+	v, ok := o[key]
+	if !ok {
+		return def, nil
+	}
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return false, ParseError(key, v)
+}
+
+// Duration returns the value of key (def when unset) as a duration, read
+// as ParseDuration does.
+func (o Options) Duration(key, def string) (time.Duration, error) {
+	v := o.String(key, def)
+	d, err := ParseDuration(v)
+	if err != nil {
+		return 0, ParseError(key, v)
+	}
+	return d, nil
+}
+
+var durationRE = regexp.MustCompile(`^(\d+)\s*([a-zµ]*)$`)
+
+// durationUnits are the unit labels of Flink's TimeUtils.parseDuration.
+var durationUnits = map[string]time.Duration{
+	"": time.Millisecond, "ns": time.Nanosecond, "nano": time.Nanosecond, "nanos": time.Nanosecond,
+	"nanosecond": time.Nanosecond, "nanoseconds": time.Nanosecond,
+	"µs": time.Microsecond, "micro": time.Microsecond, "micros": time.Microsecond,
+	"microsecond": time.Microsecond, "microseconds": time.Microsecond,
+	"ms": time.Millisecond, "milli": time.Millisecond, "millis": time.Millisecond,
+	"millisecond": time.Millisecond, "milliseconds": time.Millisecond,
+	"s": time.Second, "sec": time.Second, "secs": time.Second, "second": time.Second, "seconds": time.Second,
+	"m": time.Minute, "min": time.Minute, "minute": time.Minute, "minutes": time.Minute,
+	"h": time.Hour, "hour": time.Hour, "hours": time.Hour,
+	"d": 24 * time.Hour, "day": 24 * time.Hour, "days": 24 * time.Hour,
+}
+
+// ParseDuration reads a duration the way Flink's configuration does: a
+// number and an optional unit ("300000", "10 s", "5 min"), milliseconds by
+// default.
+func ParseDuration(s string) (time.Duration, error) {
+	m := durationRE.FindStringSubmatch(strings.ToLower(strings.TrimSpace(s)))
+	if m == nil {
+		return 0, fmt.Errorf("invalid duration %q", s)
+	}
+	unit, ok := durationUnits[m[2]]
+	if !ok {
+		return 0, fmt.Errorf("invalid duration unit %q", m[2])
+	}
+	n, err := strconv.ParseInt(m[1], 10, 64)
+	if err != nil {
+		return 0, err
+	}
+	return time.Duration(n) * unit, nil
+}
+
+// CheckRequired reports the required options of specs that o lacks, with
+// Flink's FactoryUtil message.
+func CheckRequired(o Options, specs []OptionSpec) error {
+	var missing []string
+	for _, s := range specs {
+		if _, ok := o[s.Key]; s.Required && !ok {
+			missing = append(missing, s.Key)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	sort.Strings(missing)
+	return fmt.Errorf("One or more required options are missing.\n\nMissing required options are:\n\n%s", strings.Join(missing, "\n"))
+}
+
+// UnsupportedOptionsError is Flink's FactoryUtil error for option keys
+// that connector name and its formats did not consume: unknown lists
+// them, supported the keys they consume (a deprecated one labelled
+// "KEY (deprecated)"). Both lists are sorted here.
+func UnsupportedOptionsError(name string, unknown, supported []string) error {
+	unknown, supported = slices.Sorted(slices.Values(unknown)), slices.Sorted(slices.Values(supported))
+	return fmt.Errorf("Unsupported options found for '%s'.\n\nUnsupported options:\n\n%s\n\nSupported options:\n\n%s",
+		name, strings.Join(unknown, "\n"), strings.Join(supported, "\n"))
+}
+
+// CheckSupported rejects the keys of o other than 'connector' and
+// supported with UnsupportedOptionsError, for a connector whose options
+// are a fixed set of keys.
+func CheckSupported(name string, o Options, supported []string) error {
+	var unknown []string
+	for k := range o {
+		if k != "connector" && !slices.Contains(supported, k) {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	return UnsupportedOptionsError(name, unknown, append([]string{"connector"}, supported...))
+}
+
+// SinkOnly is Flink's error for reading a table whose connector only
+// writes.
+func SinkOnly(name string) error {
+	return fmt.Errorf("Connector '%s' can only be used as a sink. It cannot be used as a source.", name)
+}
+
+// SourceOnly is Flink's error for writing a table whose connector only
+// reads.
+func SourceOnly(name string) error {
+	return fmt.Errorf("Connector '%s' can only be used as a source. It cannot be used as a sink.", name)
+}
