@@ -84,8 +84,6 @@ type ScanSource interface {
 
 // SinkTarget is a table written by INSERT INTO.
 type SinkTarget interface {
-	// Accepts is the changelog the sink can write.
-	Accepts() ChangelogMode
 	// NewInstance returns one sink instance.
 	NewInstance(i, n int) (runtime.Operator, error)
 	// Describe is a short text for EXPLAIN.
@@ -104,6 +102,12 @@ type Factory interface {
 	NewSource(t *catalog.Table, spec SourceSpec) (ScanSource, error)
 	// NewSink prepares t for writing.
 	NewSink(t *catalog.Table, env Env) (SinkTarget, error)
+	// Accepts is the changelog a sink writing the validated table t
+	// consumes: InsertOnly, Upsert (changes keyed by t's primary key, whose
+	// -U rows it ignores) or Retract (any changelog, row by row). The
+	// planner rejects an INSERT whose query produces updates the sink does
+	// not accept.
+	Accepts(t *catalog.Table) ChangelogMode
 }
 
 var factories = map[string]Factory{}

@@ -240,8 +240,14 @@ func (b *Binder) Insert(ins *ast.Insert) (*Sink, error) {
 		projects = append(projects, coerce(col, ft.WithNotNull(src.NotNull)))
 	}
 	input := newCalc(rel.node, projects, nil, out)
-	upsert := len(t.PrimaryKey) > 0 && t.Options["connector"] == "upsert-kafka"
-	if !upsert && input.Mode() != connector.InsertOnly {
+	f, err := connector.For(t)
+	if err != nil {
+		return nil, errorf(&ins.Table, "%v", err)
+	}
+	// The connector says which changes its sink consumes.
+	accepts := f.Accepts(t)
+	upsert := accepts == connector.Upsert && len(t.PrimaryKey) > 0
+	if input.Mode() != connector.InsertOnly && !upsert && accepts != connector.Retract {
 		return nil, errorf(ins, "Table sink 'default_catalog.default_database.%s' doesn't support consuming update changes which is produced by node %s", name, updatingNode(input).Describe())
 	}
 	sink := &Sink{base: base{schema: out}, Input: input, Table: t, Upsert: upsert}

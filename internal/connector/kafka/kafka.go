@@ -72,6 +72,15 @@ func (f *factory) NewSource(t *catalog.Table, spec connector.SourceSpec) (connec
 	return &scanSource{cfg: cfg, spec: spec}, nil
 }
 
+// Accepts implements connector.Factory: upsert-kafka writes the changes
+// of its primary key, kafka appends only.
+func (f *factory) Accepts(*catalog.Table) connector.ChangelogMode {
+	if f.name == upsertName {
+		return connector.Upsert
+	}
+	return connector.InsertOnly
+}
+
 // NewSink implements connector.Factory.
 func (f *factory) NewSink(t *catalog.Table, env connector.Env) (connector.SinkTarget, error) {
 	cfg, err := parseTable(t, f.name, f.specs)

@@ -32,14 +32,6 @@ type sinkTarget struct {
 	input []int
 }
 
-// Accepts implements connector.SinkTarget.
-func (s *sinkTarget) Accepts() connector.ChangelogMode {
-	if s.cfg.upsert {
-		return connector.Upsert
-	}
-	return connector.InsertOnly
-}
-
 // Describe implements connector.SinkTarget.
 func (s *sinkTarget) Describe() string { return "topic=[" + s.cfg.topics[0] + "]" }
 

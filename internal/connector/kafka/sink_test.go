@@ -50,8 +50,8 @@ func TestSinkKeyValueAndTimestamp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sink.Accepts() != connector.InsertOnly || sink.Describe() != "topic=[kv-out]" {
-		t.Fatalf("accepts %v, describe %q", sink.Accepts(), sink.Describe())
+	if m := factoryFor(t, tbl).Accepts(tbl); m != connector.InsertOnly || sink.Describe() != "topic=[kv-out]" {
+		t.Fatalf("accepts %v, describe %q", m, sink.Describe())
 	}
 	op, err := sink.NewInstance(0, 1)
 	if err != nil {

@@ -70,8 +70,8 @@ func upsertSink(t *testing.T, tbl *catalog.Table) runtime.Operator {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sink.Accepts() != connector.Upsert {
-		t.Fatalf("accepts %v", sink.Accepts())
+	if m := factoryFor(t, tbl).Accepts(tbl); m != connector.Upsert {
+		t.Fatalf("accepts %v", m)
 	}
 	op, err := sink.NewInstance(0, 1)
 	if err != nil {
