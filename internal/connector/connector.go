@@ -138,3 +138,32 @@ func For(t *catalog.Table) (Factory, error) {
 	}
 	return f, nil
 }
+
+// CheckNoMetadata rejects the metadata columns of t for a connector that
+// neither reads nor writes metadata, with the messages of Flink's planner:
+// a source reads none, a sink writes no persisted (non-VIRTUAL) one.
+func CheckNoMetadata(t *catalog.Table, sink bool) error {
+	for _, c := range t.Columns {
+		switch {
+		case !c.Metadata:
+		case !sink:
+			return fmt.Errorf("Table 'default_catalog.default_database.%s' declares metadata columns, but the underlying DynamicTableSource doesn't implement the SupportsReadingMetadata interface. Therefore, metadata cannot be read from the given source.", t.Name)
+		case !c.Virtual:
+			return fmt.Errorf("Table 'default_catalog.default_database.%s' declares persistable metadata columns, but the underlying DynamicTableSink doesn't implement the SupportsWritingMetadata interface. If the column should not be persisted, it can be declared with the VIRTUAL keyword.", t.Name)
+		}
+	}
+	return nil
+}
+
+// SinkInput is the types of the rows a sink of t receives: its physical
+// and persisted metadata columns in declaration order (Flink's consumed
+// row type).
+func SinkInput(t *catalog.Table) []types.Type {
+	var out []types.Type
+	for _, c := range t.Columns {
+		if c.Computed == nil && !c.Virtual {
+			out = append(out, c.Type)
+		}
+	}
+	return out
+}

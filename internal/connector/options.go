@@ -185,3 +185,18 @@ func SinkOnly(name string) error {
 func SourceOnly(name string) error {
 	return fmt.Errorf("Connector '%s' can only be used as a source. It cannot be used as a sink.", name)
 }
+
+// SinkParallelismKey is the option that sets a sink's parallelism.
+const SinkParallelismKey = "sink.parallelism"
+
+// SinkParallelism reads 'sink.parallelism', 0 when it is unset.
+func SinkParallelism(o Options) (int, error) {
+	n, ok, err := o.Int64(SinkParallelismKey)
+	if err != nil || !ok {
+		return 0, err
+	}
+	if n < 1 || n > 1<<15 {
+		return 0, fmt.Errorf("Invalid value for option '%s': %d. It must be a positive integer.", SinkParallelismKey, n)
+	}
+	return int(n), nil
+}

@@ -38,7 +38,7 @@ const (
 	optPartitioner     = "sink.partitioner"
 	optGuarantee       = "sink.delivery-guarantee"
 	optSemantic        = "sink.semantic"
-	optSinkParallelism = "sink.parallelism"
+	optSinkParallelism = connector.SinkParallelismKey
 	optFlushRows       = "sink.buffer-flush.max-rows"
 	optFlushInterval   = "sink.buffer-flush.interval"
 
@@ -440,13 +440,8 @@ func (c *tableConfig) parseSink(o optionReader) error {
 	if guarantee == guaranteeExactlyOnce {
 		return fmt.Errorf("'%s' = '%s' is not supported yet; use '%s'.", optGuarantee, guaranteeExactlyOnce, guaranteeAtLeastOnce)
 	}
-	if n, ok, err := o.Int64(optSinkParallelism); err != nil {
+	if c.parallelism, err = connector.SinkParallelism(o); err != nil {
 		return err
-	} else if ok {
-		if n < 1 || n > 1<<15 {
-			return fmt.Errorf("Invalid value for option '%s': %d. It must be a positive integer.", optSinkParallelism, n)
-		}
-		c.parallelism = int(n)
 	}
 	if !c.upsert {
 		return nil
