@@ -19,7 +19,10 @@ import (
 
 	"github.com/sluicesql/sluice/internal/catalog"
 	"github.com/sluicesql/sluice/internal/connector"
-	_ "github.com/sluicesql/sluice/internal/connector/kafka" // registers kafka and upsert-kafka
+	_ "github.com/sluicesql/sluice/internal/connector/blackhole" // registers blackhole
+	_ "github.com/sluicesql/sluice/internal/connector/datagen"   // registers datagen
+	_ "github.com/sluicesql/sluice/internal/connector/kafka"     // registers kafka and upsert-kafka
+	_ "github.com/sluicesql/sluice/internal/connector/print"     // registers print
 	"github.com/sluicesql/sluice/internal/expr/fn"
 	"github.com/sluicesql/sluice/internal/job"
 	"github.com/sluicesql/sluice/internal/planner"

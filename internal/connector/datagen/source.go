@@ -1,0 +1,174 @@
+package datagen
+
+import (
+	"context"
+	"math/rand/v2"
+	"sync/atomic"
+	"time"
+
+	"github.com/sluicesql/sluice/internal/connector"
+	"github.com/sluicesql/sluice/internal/runtime"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+const defaultWatermarkInterval = 200 * time.Millisecond
+
+// instance produces rows i, i+n, i+2n, ... of the source at its share of
+// 'rows-per-second'. It implements runtime.Quiescer.
+type instance struct {
+	cfg         *config
+	spec        connector.SourceSpec
+	instance, n int
+	// rows is how many rows the instance produces, -1 for unbounded.
+	rows    int64
+	emitted int64
+	bucket  *tokenBucket
+	state   genState
+	tracker *runtime.WatermarkTracker
+	idle    bool
+	done    atomic.Bool
+}
+
+func newInstance(cfg *config, spec connector.SourceSpec, i, n int) *instance {
+	if spec.WatermarkInterval <= 0 {
+		spec.WatermarkInterval = defaultWatermarkInterval
+	}
+	if spec.TimeZone == nil {
+		spec.TimeZone = time.UTC
+	}
+	s := &instance{cfg: cfg, spec: spec, instance: i, n: n, rows: cfg.rows(i, n),
+		state: genState{rnd: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())), loc: spec.TimeZone}}
+	if spec.Watermark != nil {
+		s.tracker = runtime.NewWatermarkTracker(spec.IdleTimeout)
+	}
+	return s
+}
+
+// Run implements runtime.Source.
+func (s *instance) Run(ctx *runtime.SourceContext, out runtime.Emitter) error {
+	defer s.done.Store(true)
+	now := time.Now()
+	s.bucket = newTokenBucket(float64(s.cfg.rowsPerSecond)/float64(s.n), now)
+	if s.tracker != nil {
+		s.tracker.AddPartition(0, now)
+	}
+	nextWatermark := now.Add(s.spec.WatermarkInterval)
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for s.rows < 0 || s.emitted < s.rows {
+		if ctx.Ctx.Err() != nil {
+			return nil
+		}
+		want := types.ChunkSize
+		if s.rows >= 0 {
+			want = int(min(int64(want), s.rows-s.emitted))
+		}
+		now = time.Now()
+		n := s.bucket.take(now, want)
+		if n > 0 {
+			if err := s.emit(out, n, now); err != nil {
+				return err
+			}
+		}
+		if !now.Before(nextWatermark) {
+			s.emitWatermark(ctx, out, now)
+			nextWatermark = now.Add(s.spec.WatermarkInterval)
+		}
+		if n == 0 {
+			timer.Reset(min(s.bucket.wait(), time.Until(nextWatermark)))
+			select {
+			case <-ctx.Ctx.Done():
+				return nil
+			case <-timer.C:
+			}
+		}
+	}
+	return nil
+}
+
+// emit generates, completes and sends a chunk of n rows.
+func (s *instance) emit(out runtime.Emitter, n int, now time.Time) error {
+	c := types.NewChunk(s.cfg.colTypes, n)
+	s.state.now = now
+	for k := range n {
+		pos := int64(s.instance) + (s.emitted+int64(k))*int64(s.n)
+		for _, f := range s.cfg.fields {
+			f.gen(c.Cols[f.col], &s.state, pos)
+		}
+		c.Ops = append(c.Ops, types.Insert)
+	}
+	s.emitted += int64(n)
+	if s.spec.Complete != nil {
+		if err := s.spec.Complete(c); err != nil {
+			return err
+		}
+	}
+	if s.spec.Watermark != nil {
+		wms, err := s.spec.Watermark(c)
+		if err != nil {
+			return err
+		}
+		for i := range n {
+			if wms.Nulls[i] {
+				s.tracker.Touch(0, now)
+			} else {
+				s.tracker.Observe(0, wms.I64[i], now)
+			}
+		}
+	}
+	out.Emit(c)
+	s.idle = false
+	return nil
+}
+
+// emitWatermark sends the instance's watermark if it advanced, or marks
+// the instance idle once it has had no rows for the idle timeout.
+func (s *instance) emitWatermark(ctx *runtime.SourceContext, out runtime.Emitter, now time.Time) {
+	if s.tracker == nil {
+		return
+	}
+	if wm, ok := s.tracker.Due(now); ok {
+		out.EmitWatermark(wm)
+		s.idle = false
+	} else if _, allIdle := s.tracker.Current(now); allIdle && !s.idle {
+		ctx.MarkIdle()
+		s.idle = true
+	}
+}
+
+// CaughtUp implements runtime.Quiescer: a generator always has more rows
+// to produce until it ends, so only a finished (bounded or stopped)
+// instance is caught up.
+func (s *instance) CaughtUp(context.Context) (bool, error) { return s.done.Load(), nil }
+
+// tokenBucket paces an instance: tokens (rows) accrue at rate per second
+// up to a burst of a tenth of a second's worth (at least one row, at most
+// a chunk), so that rows leave in chunks without exceeding the rate.
+type tokenBucket struct {
+	rate, burst, tokens float64
+	last                time.Time
+}
+
+func newTokenBucket(rate float64, now time.Time) *tokenBucket {
+	burst := max(1, min(float64(types.ChunkSize), rate/10))
+	return &tokenBucket{rate: rate, burst: burst, tokens: burst, last: now}
+}
+
+// take removes up to n whole tokens at time now and returns how many.
+func (b *tokenBucket) take(now time.Time, n int) int {
+	if now.After(b.last) {
+		b.tokens = min(b.burst, b.tokens+now.Sub(b.last).Seconds()*b.rate)
+		b.last = now
+	}
+	k := min(n, int(b.tokens))
+	b.tokens -= float64(k)
+	return k
+}
+
+// wait is how long until the next whole token.
+func (b *tokenBucket) wait() time.Duration {
+	if b.tokens >= 1 {
+		return 0
+	}
+	return time.Duration((1 - b.tokens) / b.rate * float64(time.Second))
+}
