@@ -59,17 +59,15 @@ func (c *Calc) Open(*runtime.Context) error { return nil }
 // ProcessChunk implements runtime.Operator.
 func (c *Calc) ProcessChunk(_ int, ch *types.Chunk, out runtime.Emitter) error {
 	var sel []int // the rows kept; nil keeps them all
+	rows := ch.Len()
 	if c.cfg.Filter != nil || len(c.computed) > 0 {
 		if err := c.evaluate(ch); err != nil {
 			return err
 		}
+		// c.sel is nil, not empty, when no row of the first chunk is kept.
 		if len(c.sel) < ch.Len() {
-			sel = c.sel
+			sel, rows = c.sel, len(c.sel)
 		}
-	}
-	rows := ch.Len()
-	if sel != nil {
-		rows = len(sel)
 	}
 	if rows == 0 {
 		return nil

@@ -103,6 +103,22 @@ func TestCalcFilterAndProject(t *testing.T) {
 	}
 }
 
+// TestCalcFilterDropsFirstChunk: a first chunk whose rows the filter all
+// drops gives no output.
+func TestCalcFilterDropsFirstChunk(t *testing.T) {
+	in := []types.Type{types.StringType, types.BigIntType, types.TimestampType(3)}
+	ch := types.NewChunk(in, 2)
+	ch.AppendRow(types.Insert, types.Row{value("a"), value(1), value(1)})
+	ch.AppendRow(types.Insert, types.Row{value("b"), value(2), value(2)})
+	var out recorder
+	if err := NewCalc(calcCases(t)["filter-project"]).ProcessChunk(0, ch, &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.lines) != 0 || out.chunks != 0 {
+		t.Errorf("got %v in %d chunks, want nothing", out.lines, out.chunks)
+	}
+}
+
 func BenchmarkCalc(b *testing.B) {
 	cs := benchChunks(16, 50)
 	for name, cfg := range calcCases(b) {
