@@ -71,23 +71,14 @@ type SourceSpec struct {
 
 // ScanSource is a table read by a query.
 type ScanSource interface {
-	// ChangelogMode is what the source emits: InsertOnly for kafka, Upsert
-	// (keyed by the primary key) for upsert-kafka.
-	ChangelogMode() ChangelogMode
-	// Bounded reports whether the source ends by itself.
-	Bounded() bool
 	// NewInstance returns instance i of n; each reads its share of the input.
 	NewInstance(i, n int) (runtime.Source, error)
-	// Describe is a short text for EXPLAIN, e.g. "topic=[orders]".
-	Describe() string
 }
 
 // SinkTarget is a table written by INSERT INTO.
 type SinkTarget interface {
 	// NewInstance returns one sink instance.
 	NewInstance(i, n int) (runtime.Operator, error)
-	// Describe is a short text for EXPLAIN.
-	Describe() string
 }
 
 // Factory creates sources and sinks for one connector.
@@ -108,6 +99,10 @@ type Factory interface {
 	// planner rejects an INSERT whose query produces updates the sink does
 	// not accept.
 	Accepts(t *catalog.Table) ChangelogMode
+	// Produces is the changelog a source reading the validated table t
+	// emits: InsertOnly, or Upsert (keyed by t's primary key; the planner
+	// normalizes it into a full changelog).
+	Produces(t *catalog.Table) ChangelogMode
 }
 
 var factories = map[string]Factory{}

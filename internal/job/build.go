@@ -204,9 +204,6 @@ func (b *builder) scan(s *planner.Scan) (built, error) {
 		return built{}, fmt.Errorf("table '%s': %w", s.Table.Name, err)
 	}
 	p := b.opts.Parallelism
-	if src.Bounded() && p < 1 {
-		p = 1
-	}
 	idx, par := b.stage(&runtime.Stage{Name: "Source: " + s.Table.Name, Parallelism: p,
 		NewSource: func(i int) (runtime.Source, error) { return src.NewInstance(i, p) }})
 	return built{idx, par}, nil

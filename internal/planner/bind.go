@@ -365,13 +365,14 @@ func (b *Binder) scan(t *catalog.Table, ref ast.Node) (Node, error) {
 		schema[i].Type.Attr = types.RowTime
 	}
 	s.schema = schema
-	s.Upsert = t.Options["connector"] == "upsert-kafka"
-	if m, ok := t.Options["scan.bounded.mode"]; ok && m != "unbounded" {
-		s.Bounded = true
+	f, err := connector.For(t)
+	if err != nil {
+		return nil, errorf(ref, "%v", err)
 	}
+	s.Upsert = f.Produces(t) == connector.Upsert
 	if s.Upsert {
 		if len(t.PrimaryKey) == 0 {
-			return nil, errorf(ref, "table '%s' uses upsert-kafka but declares no PRIMARY KEY", t.Name)
+			return nil, errorf(ref, "table '%s' is read as upserts but declares no PRIMARY KEY", t.Name)
 		}
 		return &Normalize{base: base{schema: schema}, Input: s, Keys: t.PrimaryKeyIndexes()}, nil
 	}

@@ -48,8 +48,6 @@ type Scan struct {
 	// Upsert is set for sources that emit an upsert stream keyed by the
 	// primary key.
 	Upsert bool
-	// Bounded is set for sources that end by themselves.
-	Bounded bool
 }
 
 // Values is a constant relation.

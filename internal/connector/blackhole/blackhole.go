@@ -32,6 +32,9 @@ func (factory) Validate(t *catalog.Table) error {
 // Accepts implements connector.Factory: every change is swallowed alike.
 func (factory) Accepts(*catalog.Table) connector.ChangelogMode { return connector.Retract }
 
+// Produces implements connector.Factory: rows are appends.
+func (factory) Produces(*catalog.Table) connector.ChangelogMode { return connector.InsertOnly }
+
 // NewSource implements connector.Factory: a black hole cannot be read.
 func (factory) NewSource(*catalog.Table, connector.SourceSpec) (connector.ScanSource, error) {
 	return nil, connector.SinkOnly(name)
@@ -53,9 +56,6 @@ type target struct{}
 
 // NewInstance implements connector.SinkTarget.
 func (target) NewInstance(int, int) (runtime.Operator, error) { return discard{}, nil }
-
-// Describe implements connector.SinkTarget.
-func (target) Describe() string { return name }
 
 // discard is a sink instance that drops its input.
 type discard struct{}

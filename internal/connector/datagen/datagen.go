@@ -98,6 +98,9 @@ func (factory) Validate(t *catalog.Table) error {
 // Accepts implements connector.Factory; datagen tables cannot be written.
 func (factory) Accepts(*catalog.Table) connector.ChangelogMode { return connector.InsertOnly }
 
+// Produces implements connector.Factory: rows are appends.
+func (factory) Produces(*catalog.Table) connector.ChangelogMode { return connector.InsertOnly }
+
 // NewSink implements connector.Factory: datagen tables cannot be written.
 func (factory) NewSink(*catalog.Table, connector.Env) (connector.SinkTarget, error) {
 	return nil, connector.SourceOnly(name)
@@ -227,15 +230,6 @@ type scanSource struct {
 	cfg  *config
 	spec connector.SourceSpec
 }
-
-// ChangelogMode implements connector.ScanSource.
-func (s *scanSource) ChangelogMode() connector.ChangelogMode { return connector.InsertOnly }
-
-// Bounded implements connector.ScanSource.
-func (s *scanSource) Bounded() bool { return s.cfg.bounded() }
-
-// Describe implements connector.ScanSource.
-func (s *scanSource) Describe() string { return "DataGenTableSource" }
 
 // NewInstance implements connector.ScanSource.
 func (s *scanSource) NewInstance(i, n int) (runtime.Source, error) {

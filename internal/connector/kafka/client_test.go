@@ -64,7 +64,7 @@ func TestSASLProperties(t *testing.T) {
 			"scan.bounded.mode":            "latest-offset",
 		}
 	}
-	job, coll, _ := runSource(t, table(idCols, opts("secret")), connector.SourceSpec{}, 1)
+	job, coll := runSource(t, table(idCols, opts("secret")), connector.SourceSpec{}, 1)
 	if err := waitDone(t, job); err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestSASLProperties(t *testing.T) {
 	}
 	wrong := opts("wrong")
 	wrong["properties.default.api.timeout.ms"] = "500"
-	job, _, _ = runSource(t, table(idCols, wrong), connector.SourceSpec{}, 1)
+	job, _ = runSource(t, table(idCols, wrong), connector.SourceSpec{}, 1)
 	if err := waitDone(t, job); err == nil {
 		t.Fatal("a wrong password should fail the job")
 	}

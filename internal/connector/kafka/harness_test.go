@@ -207,7 +207,7 @@ func (c *collector) watermarks() []int64 {
 }
 
 // runSource reads tbl with n source instances into a collector.
-func runSource(t *testing.T, tbl *catalog.Table, spec connector.SourceSpec, n int) (*runtime.Job, *collector, connector.ScanSource) {
+func runSource(t *testing.T, tbl *catalog.Table, spec connector.SourceSpec, n int) (*runtime.Job, *collector) {
 	t.Helper()
 	src, err := factoryFor(t, tbl).NewSource(tbl, spec)
 	if err != nil {
@@ -227,7 +227,7 @@ func runSource(t *testing.T, tbl *catalog.Table, spec connector.SourceSpec, n in
 		job.Cancel()
 		<-job.Done()
 	})
-	return job, coll, src
+	return job, coll
 }
 
 // waitQuiet polls until the job has processed everything available.

@@ -81,6 +81,10 @@ func (f *factory) Accepts(*catalog.Table) connector.ChangelogMode {
 	return connector.InsertOnly
 }
 
+// Produces implements connector.Factory: an upsert-kafka table is read as
+// upserts keyed by its primary key, a kafka table as appends.
+func (f *factory) Produces(t *catalog.Table) connector.ChangelogMode { return f.Accepts(t) }
+
 // NewSink implements connector.Factory.
 func (f *factory) NewSink(t *catalog.Table, env connector.Env) (connector.SinkTarget, error) {
 	cfg, err := parseTable(t, f.name, f.specs)

@@ -54,7 +54,7 @@ func TestSourceReadsWhatKcatWrites(t *testing.T) {
 	cols := []catalog.Column{column("k", types.StringType), column("line", types.StringType)}
 	tbl := table(cols, options(c, "lines", "format", "raw", "key.format", "raw", "key.fields", "k",
 		"value.fields-include", "EXCEPT_KEY", "scan.bounded.mode", "latest-offset"))
-	job, coll, _ := runSource(t, tbl, connector.SourceSpec{}, 1)
+	job, coll := runSource(t, tbl, connector.SourceSpec{}, 1)
 	if err := waitDone(t, job); err != nil {
 		t.Fatal(err)
 	}

@@ -32,9 +32,6 @@ type sinkTarget struct {
 	input []int
 }
 
-// Describe implements connector.SinkTarget.
-func (s *sinkTarget) Describe() string { return "topic=[" + s.cfg.topics[0] + "]" }
-
 // Parallelism is the 'sink.parallelism' option, 0 when unset.
 func (s *sinkTarget) Parallelism() int { return s.cfg.parallelism }
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -33,20 +32,6 @@ type scanSource struct {
 	cfg  *tableConfig
 	spec connector.SourceSpec
 }
-
-// ChangelogMode implements connector.ScanSource.
-func (s *scanSource) ChangelogMode() connector.ChangelogMode {
-	if s.cfg.upsert {
-		return connector.Upsert
-	}
-	return connector.InsertOnly
-}
-
-// Bounded implements connector.ScanSource.
-func (s *scanSource) Bounded() bool { return s.cfg.bounded.mode != modeUnbounded }
-
-// Describe implements connector.ScanSource.
-func (s *scanSource) Describe() string { return "topic=[" + strings.Join(s.cfg.topics, ", ") + "]" }
 
 // NewInstance implements connector.ScanSource.
 func (s *scanSource) NewInstance(i, n int) (runtime.Source, error) {

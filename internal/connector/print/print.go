@@ -80,6 +80,9 @@ func (factory) Validate(t *catalog.Table) error {
 // Accepts implements connector.Factory: every row is printed with its kind.
 func (factory) Accepts(*catalog.Table) connector.ChangelogMode { return connector.Retract }
 
+// Produces implements connector.Factory: rows are appends.
+func (factory) Produces(*catalog.Table) connector.ChangelogMode { return connector.InsertOnly }
+
 // NewSource implements connector.Factory: print tables cannot be read.
 func (factory) NewSource(*catalog.Table, connector.SourceSpec) (connector.ScanSource, error) {
 	return nil, connector.SinkOnly(name)
@@ -125,9 +128,6 @@ func parse(t *catalog.Table) (*target, error) {
 	}
 	return s, nil
 }
-
-// Describe implements connector.SinkTarget.
-func (s *target) Describe() string { return name }
 
 // Parallelism is the 'sink.parallelism' option, 0 when unset.
 func (s *target) Parallelism() int { return s.parallelism }
