@@ -341,6 +341,8 @@ type emitter struct {
 	job      *Job
 	edges    []*edge
 	instance int
+	// idleSent is set once idleness was announced, until the next output.
+	idleSent bool
 
 	// Reused by the hash exchange: the key hash (seeded with the job's
 	// seed), each row's target instance, the rows grouped by target, where
@@ -369,6 +371,7 @@ func (e *emitter) send(ch chan envelope, env envelope) {
 
 // Emit implements Emitter.
 func (e *emitter) Emit(c *types.Chunk) {
+	e.idleSent = false
 	if c.Len() == 0 {
 		return
 	}
@@ -473,11 +476,18 @@ func pick[T any](src []T, sel []int) []T {
 
 // EmitWatermark implements Emitter.
 func (e *emitter) EmitWatermark(wm int64) {
+	e.idleSent = false
 	e.broadcast(envelope{kind: msgWatermark, wm: wm})
 }
 
 // idle tells downstream that this instance has no data for now.
-func (e *emitter) idle() { e.broadcast(envelope{kind: msgIdle}) }
+func (e *emitter) idle() {
+	if e.idleSent {
+		return
+	}
+	e.idleSent = true
+	e.broadcast(envelope{kind: msgIdle})
+}
 
 // end tells downstream that this instance's output is complete.
 func (e *emitter) end() { e.broadcast(envelope{kind: msgEnd}) }

@@ -17,7 +17,8 @@ type SourceContext struct {
 }
 
 // MarkIdle tells downstream operators to leave this instance out of their
-// watermark until it emits again (Flink's idle watermark status).
+// watermark until it emits again (Flink's idle watermark status). Marking
+// an instance that is already idle does nothing.
 func (s *SourceContext) MarkIdle() { s.out.idle() }
 
 // Quiescer is implemented by sources and operators that hold work outside

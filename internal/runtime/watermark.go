@@ -91,6 +91,19 @@ func (t *WatermarkTracker) Due(now time.Time) (int64, bool) {
 	return wm, true
 }
 
+// Emit is a source instance's periodic watermark step: it sends the
+// watermark due at now, or marks the instance idle when all its partitions
+// are idle.
+func (t *WatermarkTracker) Emit(ctx *SourceContext, out Emitter, now time.Time) {
+	if wm, ok := t.Due(now); ok {
+		out.EmitWatermark(wm)
+		return
+	}
+	if _, allIdle := t.Current(now); allIdle {
+		ctx.MarkIdle()
+	}
+}
+
 // Pending reports whether Due would emit a watermark now.
 func (t *WatermarkTracker) Pending(now time.Time) bool {
 	wm, allIdle := t.Current(now)

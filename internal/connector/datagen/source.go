@@ -25,7 +25,6 @@ type instance struct {
 	bucket  *tokenBucket
 	state   genState
 	tracker *runtime.WatermarkTracker
-	idle    bool
 	done    atomic.Bool
 }
 
@@ -117,7 +116,6 @@ func (s *instance) emit(out runtime.Emitter, n int, now time.Time) error {
 		}
 	}
 	out.Emit(c)
-	s.idle = false
 	return nil
 }
 
@@ -127,13 +125,7 @@ func (s *instance) emitWatermark(ctx *runtime.SourceContext, out runtime.Emitter
 	if s.tracker == nil {
 		return
 	}
-	if wm, ok := s.tracker.Due(now); ok {
-		out.EmitWatermark(wm)
-		s.idle = false
-	} else if _, allIdle := s.tracker.Current(now); allIdle && !s.idle {
-		ctx.MarkIdle()
-		s.idle = true
-	}
+	s.tracker.Emit(ctx, out, now)
 }
 
 // CaughtUp implements runtime.Quiescer: a generator always has more rows

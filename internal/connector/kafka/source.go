@@ -107,7 +107,6 @@ type sourceInstance struct {
 	valueCols []*types.Vector
 	rowParts  []*partState
 	advance   map[*partState]int64
-	idle      bool
 
 	// Shared with CaughtUp.
 	mu      sync.Mutex
@@ -166,7 +165,6 @@ func (s *sourceInstance) Run(ctx *runtime.SourceContext, out runtime.Emitter) er
 	discover := !bounded && s.cfg.discovery > 0
 	if len(owned) == 0 {
 		ctx.MarkIdle()
-		s.idle = true
 	}
 	for {
 		if bounded && s.allDone() {
@@ -595,7 +593,6 @@ func (s *sourceInstance) flush(out runtime.Emitter) error {
 			}
 		}
 		out.Emit(s.chunk)
-		s.idle = false
 	} else if len(s.advance) == 0 {
 		return nil
 	}
@@ -628,13 +625,7 @@ func (s *sourceInstance) emitWatermark(ctx *runtime.SourceContext, out runtime.E
 	// watermark as sent before it is on its way.
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if wm, ok := s.tracker.Due(now); ok {
-		out.EmitWatermark(wm)
-		s.idle = false
-	} else if _, allIdle := s.tracker.Current(now); allIdle && !s.idle {
-		ctx.MarkIdle()
-		s.idle = true
-	}
+	s.tracker.Emit(ctx, out, now)
 }
 
 // commit stores the offsets of the emitted records in the consumer group,
