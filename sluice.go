@@ -329,7 +329,7 @@ func (e *Engine) describe(s *ast.Describe) (*Result, error) {
 	name := s.Name.Parts[len(s.Name.Parts)-1]
 	var schema types.Schema
 	var pk []string
-	var wm map[string]string
+	var wm, extras map[string]string
 	if t, ok := e.catalog.Table(name); ok {
 		node, err := e.binder().Query(&ast.Select{Items: []*ast.SelectItem{{Star: true}}, From: &ast.TableName{Name: s.Name}})
 		if err != nil {
@@ -339,6 +339,7 @@ func (e *Engine) describe(s *ast.Describe) (*Result, error) {
 		if t.Watermark != nil {
 			wm = map[string]string{t.Watermark.Column: "`" + t.Watermark.Column + "` AS " + parser.FormatExpr(t.Watermark.Expr)}
 		}
+		extras = columnExtras(t)
 	} else if _, ok := e.catalog.View(name); ok {
 		node, err := e.binder().Query(&ast.Select{Items: []*ast.SelectItem{{Star: true}}, From: &ast.TableName{Name: s.Name}})
 		if err != nil {
@@ -361,9 +362,31 @@ func (e *Engine) describe(s *ast.Describe) (*Result, error) {
 		if t.NotNull {
 			null = "FALSE"
 		}
-		r.Rows = append(r.Rows, []string{f.Name, t.Nullable().String(), null, key, "", wm[f.Name]})
+		r.Rows = append(r.Rows, []string{f.Name, t.Nullable().String(), null, key, extras[f.Name], wm[f.Name]})
 	}
 	return r, nil
+}
+
+// columnExtras is DESCRIBE's extras column: how computed and metadata
+// columns are defined.
+func columnExtras(t *catalog.Table) map[string]string {
+	out := map[string]string{}
+	for _, c := range t.Columns {
+		switch {
+		case c.Computed != nil:
+			out[c.Name] = "AS " + parser.FormatExpr(c.Computed)
+		case c.Metadata:
+			s := "METADATA"
+			if c.MetadataKey != "" {
+				s += " FROM '" + c.MetadataKey + "'"
+			}
+			if c.Virtual {
+				s += " VIRTUAL"
+			}
+			out[c.Name] = s
+		}
+	}
+	return out
 }
 
 // statementText cuts the statement starting at pos out of src, up to its

@@ -79,7 +79,12 @@ func (b *Binder) CreateTable(ct *ast.CreateTable, ddl string) (*catalog.Table, e
 			if err != nil {
 				return nil, err
 			}
+			// A computed column is a time attribute only as PROCTIME();
+			// rowtimes come from WATERMARK declarations.
 			col.Type = e.Type().Plain()
+			if e.Type().Attr == types.ProcTime {
+				col.Type.Attr = types.ProcTime
+			}
 		}
 		t.Columns = append(t.Columns, col)
 	}

@@ -554,6 +554,9 @@ func (b *Binder) orderLimit(rel *relation, order []*ast.OrderItem, limit ast.Exp
 		return &relation{node: &Limit{base: base{schema: rel.node.Schema()}, Input: rel.node, Order: keys, N: n}, sc: rel.sc}, nil
 	}
 	first := rel.node.Schema()[keys[0].Col].Type
+	if first.Attr == types.ProcTime && !keys[0].Desc {
+		return nil, errorf(order[0], "ORDER BY a processing-time attribute is not supported yet")
+	}
 	if first.Attr != types.RowTime || keys[0].Desc {
 		return nil, errorf(order[0], "Sort on a non-time-attribute field is not supported.")
 	}

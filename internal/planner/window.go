@@ -64,6 +64,9 @@ func (b *Binder) windowTVF(ref *ast.TableFunctionRef) (*relation, error) {
 		return nil, err
 	}
 	tt := rel.sc.cols[timeCol].typ
+	if tt.Attr == types.ProcTime {
+		return nil, errorf(desc, "windows over processing time are not supported yet")
+	}
 	if tt.Attr != types.RowTime {
 		return nil, errorf(desc, "The window function requires the timecol is a time attribute type, but is %s.", tt.Plain())
 	}

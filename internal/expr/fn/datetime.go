@@ -640,7 +640,9 @@ func extractor(unit string, t types.Type) (func(*Context, types.Value) int64, er
 // TIMESTAMP_LTZ(3)"; LOCALTIMESTAMP is TIMESTAMP(3), CURRENT_DATE a DATE and
 // CURRENT_TIME / LOCALTIME a TIME(0), all in the session time zone. NOW() is
 // CURRENT_TIMESTAMP; CURRENT_ROW_TIMESTAMP() is too (Flink evaluates both per
-// record in streaming mode).
+// record in streaming mode). PROCTIME() is the current instant as a
+// processing-time attribute ("PROCTIME(): Returns the current SQL timestamp
+// in the local time zone, the return type is TIMESTAMP_LTZ(3) *PROCTIME*").
 var nowFuncs = map[string]struct {
 	t    types.Type
 	read func(time.Time) int64
@@ -648,6 +650,7 @@ var nowFuncs = map[string]struct {
 	"CURRENT_TIMESTAMP":     {types.TimestampLTZType(3), instantMillis},
 	"NOW":                   {types.TimestampLTZType(3), instantMillis},
 	"CURRENT_ROW_TIMESTAMP": {types.TimestampLTZType(3), instantMillis},
+	"PROCTIME":              {types.Type{Kind: types.TimestampLTZ, Precision: 3, Attr: types.ProcTime}, instantMillis},
 	"LOCALTIMESTAMP":        {types.TimestampType(3), func(t time.Time) int64 { return wallNanos(t.Truncate(time.Millisecond)) }},
 	"CURRENT_DATE":          {types.Type{Kind: types.Date}, epochDays},
 	"CURRENT_TIME":          {types.Type{Kind: types.Time}, secondOfDayNanos},
