@@ -426,3 +426,30 @@ func TestCreateTableAsRejectedKeepsNoTable(t *testing.T) {
 		t.Error("a rejected CREATE TABLE AS SELECT started a job")
 	}
 }
+
+// TestDescribe lists a table's columns the way Flink's DESCRIBE does: type
+// with time attribute, nullability, primary key, how computed and metadata
+// columns are defined, and the watermark.
+func TestDescribe(t *testing.T) {
+	e := newEngine(t)
+	res := mustExecute(t, e, `CREATE TABLE clicks (
+    ip STRING,
+    ts TIMESTAMP(3),
+    part INT METADATA FROM 'partition' VIRTUAL,
+    pt AS PROCTIME(),
+    WATERMARK FOR ts AS ts - INTERVAL '5' SECOND,
+    PRIMARY KEY (ip) NOT ENFORCED
+) WITH ('connector' = 'upsert-kafka', 'topic' = 'clicks', 'properties.bootstrap.servers' = 'localhost:9092',
+    'key.format' = 'raw', 'value.format' = 'json');
+DESCRIBE clicks;`)
+	got := res[len(res)-1].Rows
+	want := [][]string{
+		{"ip", "STRING", "FALSE", "PRI(ip)", "", ""},
+		{"ts", "TIMESTAMP(3) *ROWTIME*", "TRUE", "", "", "`ts` AS (ts - INTERVAL '5' SECOND)"},
+		{"part", "INT", "TRUE", "", "METADATA FROM 'partition' VIRTUAL", ""},
+		{"pt", "TIMESTAMP_LTZ(3) *PROCTIME*", "FALSE", "", "AS PROCTIME()", ""},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("DESCRIBE rows:\n%q\nwant:\n%q", got, want)
+	}
+}
