@@ -453,3 +453,21 @@ DESCRIBE clicks;`)
 		t.Errorf("DESCRIBE rows:\n%q\nwant:\n%q", got, want)
 	}
 }
+
+// TestOptionsHintErrorPointsAtTheHint: an OPTIONS hint is validated like
+// the table's own options, and an error points at the hint's option.
+func TestOptionsHintErrorPointsAtTheHint(t *testing.T) {
+	e := newEngine(t)
+	mustExecute(t, e, errorCatalog)
+	_, err := e.Execute(testContext(t), `SELECT id
+FROM orders /*+ OPTIONS('scan.startup.mod' = 'earliest-offset') */`)
+	if err == nil {
+		t.Fatal("no error for an unknown option in a hint")
+	}
+	msg := err.Error()
+	const head = "SQL validation error at line 2, column 25: invalid options for table 'orders': Unsupported options found for 'kafka'."
+	const caret = "\n  FROM orders /*+ OPTIONS('scan.startup.mod' = 'earliest-offset') */\n                          ^"
+	if !strings.HasPrefix(msg, head) || !strings.HasSuffix(msg, caret) {
+		t.Errorf("error:\n%s\nwant it to start with\n%s\nand end with%s", msg, head, caret)
+	}
+}

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 
@@ -124,6 +125,31 @@ func (b *Binder) CreateTable(ct *ast.CreateTable, ddl string) (*catalog.Table, e
 	return t, nil
 }
 
+// withOptions applies the dynamic options of an OPTIONS hint to t (Flink's
+// table.dynamic-table-options.enabled, on by default): a copy of t whose
+// options the hint overrides, validated again.
+func withOptions(t *catalog.Table, opts []*ast.Option) (*catalog.Table, error) {
+	if len(opts) == 0 {
+		return t, nil
+	}
+	// Errors point into the statement with the hint, so only the hint's
+	// options keep positions.
+	c := *t
+	c.Options, c.OptionPos = maps.Clone(t.Options), map[string]ast.Pos{}
+	for _, o := range opts {
+		c.Options[o.Key] = o.Value
+		c.OptionPos[o.Key] = o.Pos
+	}
+	f, err := connector.For(&c)
+	if err != nil {
+		return nil, &Error{Pos: opts[0].Pos, Msg: err.Error()}
+	}
+	if err := f.Validate(&c); err != nil {
+		return nil, &Error{Pos: optionPos(&c, err.Error(), opts[0].Pos), Msg: fmt.Sprintf("invalid options for table '%s': %v", t.Name, err)}
+	}
+	return &c, nil
+}
+
 // optionPos points an option error at the option it names: the longest
 // option key quoted in the message or listed on a line of its own before
 // any list of supported options; otherwise at the statement.
@@ -190,6 +216,10 @@ func (b *Binder) Insert(ins *ast.Insert) (*Sink, error) {
 	}
 	if ins.Overwrite {
 		return nil, errorf(ins, "INSERT OVERWRITE is not supported for streaming tables")
+	}
+	t, err := withOptions(t, ins.Options)
+	if err != nil {
+		return nil, err
 	}
 	rel, err := b.query(ins.Query)
 	if err != nil {

@@ -206,6 +206,10 @@ func (b *Binder) tableName(n *ast.TableName) (*relation, error) {
 		return b.namedQuery(c.Query, name, c.Columns, n, alias)
 	}
 	if t, ok := b.Catalog.Table(name); ok {
+		t, err := withOptions(t, n.Options)
+		if err != nil {
+			return nil, err
+		}
 		node, err := b.scan(t, n)
 		if err != nil {
 			return nil, err
@@ -213,6 +217,9 @@ func (b *Binder) tableName(n *ast.TableName) (*relation, error) {
 		return aliased(&relation{node: node, sc: newScope(alias, node.Schema())}, alias, n.ColumnAliases, n)
 	}
 	if v, ok := b.Catalog.View(name); ok {
+		if len(n.Options) > 0 {
+			return nil, errorf(n.Options[0], "OPTIONS hints apply to tables, and '%s' is a view", name)
+		}
 		return b.namedQuery(v.Query, name, v.Columns, n, alias)
 	}
 	return nil, errorf(n, "Object '%s' not found", name)

@@ -101,6 +101,9 @@ type Insert struct {
 	Columns   []string
 	Overwrite bool
 	Query     Query
+	// Options are the dynamic table options of an OPTIONS hint on the
+	// target table.
+	Options []*Option
 }
 
 // QueryStatement is a query run for its result.
@@ -273,6 +276,9 @@ type TableName struct {
 	Alias         string
 	ColumnAliases []string
 	AsOf          Expr
+	// Options are the dynamic table options of an OPTIONS hint
+	// (`t /*+ OPTIONS('k' = 'v') */`), overriding the table's own.
+	Options []*Option
 }
 
 // SubqueryRef is `(query) [AS] alias [(cols)]`; Alias may be empty.

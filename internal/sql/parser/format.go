@@ -445,6 +445,16 @@ func (f *formatter) tableRef(r ast.TableRef) {
 	switch r := r.(type) {
 	case *ast.TableName:
 		f.WriteString(formatName(r.Name.Parts))
+		if len(r.Options) > 0 {
+			f.WriteString(" /*+ OPTIONS(")
+			for i, o := range r.Options {
+				if i > 0 {
+					f.WriteString(", ")
+				}
+				f.WriteString(quoteString(o.Key) + " = " + quoteString(o.Value))
+			}
+			f.WriteString(") */")
+		}
 		if r.AsOf != nil {
 			f.WriteString(" FOR SYSTEM_TIME AS OF ")
 			f.expr(r.AsOf)

@@ -36,6 +36,9 @@ type lexer struct {
 	src       string
 	off       int
 	line, col int
+	// hint is set between the "/*+" and "*/" of a hint, whose contents are
+	// tokens, not a comment.
+	hint bool
 }
 
 // lex returns all tokens of src (comments and whitespace dropped), always
@@ -86,6 +89,8 @@ func (lx *lexer) skipSpace() *token {
 			for lx.off < len(lx.src) && lx.src[lx.off] != '\n' {
 				lx.advance()
 			}
+		case c == '/' && lx.peekAt(1) == '*' && lx.peekAt(2) == '+':
+			return nil // a hint: tokens, not a comment
 		case c == '/' && lx.peekAt(1) == '*':
 			start, off := lx.pos(), lx.off
 			lx.advance()
@@ -126,6 +131,17 @@ func (lx *lexer) next() token {
 	}
 	c := lx.src[lx.off]
 	switch {
+	case c == '/' && lx.peekAt(1) == '*' && lx.peekAt(2) == '+':
+		lx.advance()
+		lx.advance()
+		lx.advance()
+		lx.hint = true
+		return lx.token(tOp, "/*+", start, off)
+	case lx.hint && c == '*' && lx.peekAt(1) == '/':
+		lx.advance()
+		lx.advance()
+		lx.hint = false
+		return lx.token(tOp, "*/", start, off)
 	case (c == 'X' || c == 'x') && lx.peekAt(1) == '\'':
 		lx.advance()
 		return lx.binary(start, off)

@@ -545,6 +545,7 @@ func (p *parser) insert() *ast.Insert {
 		p.unexpected("INTO or OVERWRITE")
 	}
 	ins.Table = p.objectName("a table name")
+	ins.Options = p.optionsHint()
 	if p.isOp("(") && !p.queryAhead() {
 		ins.Columns = p.identList("a column name")
 	}

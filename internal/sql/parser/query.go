@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"strings"
+
 	"github.com/sluicesql/sluice/internal/sql/ast"
 )
 
@@ -200,6 +202,9 @@ func (p *parser) orderItems() []*ast.OrderItem {
 
 func (p *parser) selectCore() *ast.Select {
 	s := &ast.Select{Pos: p.next().pos}
+	if t := p.tok(); isOp(t, "/*+") {
+		p.failAt(t.pos, "query hints are not supported yet; table hints /*+ OPTIONS(...) */ follow a table name")
+	}
 	if p.acceptKw("DISTINCT") {
 		s.Distinct = true
 	} else {
@@ -346,12 +351,42 @@ func (p *parser) tableRef() ast.TableRef {
 		return ref
 	}
 	ref := &ast.TableName{Pos: t.pos, Name: p.objectName("a table name")}
+	ref.Options = p.optionsHint()
 	ref.AsOf = p.asOf()
 	ref.Alias, ref.ColumnAliases = p.tableAlias()
 	if ref.AsOf == nil {
 		ref.AsOf = p.asOf()
 	}
 	return ref
+}
+
+// optionsHint parses an optional table hint /*+ OPTIONS('k' = 'v', ...) */,
+// the only table hint there is; any other is an error rather than a
+// comment silently ignored.
+func (p *parser) optionsHint() []*ast.Option {
+	if !p.isOp("/*+") {
+		return nil
+	}
+	p.next()
+	name := p.tok()
+	if name.kind != tIdent || !strings.EqualFold(name.text, "OPTIONS") {
+		p.failAt(name.pos, "expected OPTIONS: the only table hint is /*+ OPTIONS('key' = 'value', ...) */")
+	}
+	p.next()
+	open := p.expectOp("(").pos
+	var opts []*ast.Option
+	for {
+		o := &ast.Option{Pos: p.tok().pos, Key: p.stringLit("an option key")}
+		p.expectOp("=")
+		o.Value = p.stringLit("an option value")
+		opts = append(opts, o)
+		if !p.acceptOp(",") {
+			break
+		}
+	}
+	p.closeParen(open)
+	p.expectOp("*/")
+	return opts
 }
 
 // asOf parses an optional FOR SYSTEM_TIME AS OF expr.

@@ -1,0 +1,1 @@
+SELECT /*+ BROADCAST(t) */ * FROM t

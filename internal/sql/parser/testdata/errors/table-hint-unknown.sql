@@ -1,0 +1,1 @@
+SELECT * FROM t /*+ STATE_TTL('t' = '1d') */
