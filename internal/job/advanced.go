@@ -62,6 +62,28 @@ func (b *builder) advanced(n planner.Node) (built, error) {
 		p, input := b.keyed(in, x.Keys)
 		cfg := ops.WindowAggregateConfig{InputTypes: x.Input.Schema().Types(), Window: b.window(x.Window), Keys: x.Keys, Aggs: aggSpecs(x.Aggs)}
 		return b.operator("WindowAggregate", p, []runtime.Input{input}, func() (runtime.Operator, error) { return ops.NewWindowAggregate(cfg) }), nil
+	case *planner.SemiJoin:
+		left, err := b.node(x.Left)
+		if err != nil {
+			return built{}, err
+		}
+		right, err := b.node(x.Right)
+		if err != nil {
+			return built{}, err
+		}
+		cfg := ops.SemiJoinConfig{LeftTypes: x.Left.Schema().Types(), RightTypes: x.Right.Schema().Types(),
+			LeftKeys: []int{x.LeftKey}, RightKeys: []int{x.RightKey}, Anti: x.Anti, NullAware: x.NullAware}
+		p := b.opts.Parallelism
+		inputs := []runtime.Input{
+			{Stage: left.stage, Exchange: runtime.Hash, Keys: cfg.LeftKeys},
+			{Stage: right.stage, Exchange: runtime.Hash, Keys: cfg.RightKeys},
+		}
+		if x.NullAware {
+			// Every NULL of the right side must be seen by every instance.
+			p = 1
+			inputs = []runtime.Input{{Stage: left.stage, Exchange: runtime.Single}, {Stage: right.stage, Exchange: runtime.Single}}
+		}
+		return b.operator("SemiJoin", p, inputs, func() (runtime.Operator, error) { return ops.NewSemiJoin(cfg) }), nil
 	case *planner.TemporalJoin:
 		left, right, spec, err := b.joinInputs(&x.Join)
 		if err != nil {

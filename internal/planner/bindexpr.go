@@ -387,7 +387,7 @@ func (x *exprBinder) between(n *ast.Between) (expr.Expr, error) {
 
 func (x *exprBinder) in(n *ast.In) (expr.Expr, error) {
 	if n.Subquery != nil {
-		return nil, errorf(n, "IN with a subquery is not supported yet")
+		return nil, errorf(n, "IN with a subquery is supported as a condition of WHERE (joined to the others with AND), not inside other expressions")
 	}
 	v, err := x.bind(n.X)
 	if err != nil {

@@ -244,14 +244,18 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 	from, where := s.From, s.Where
 	if j, ok := from.(*ast.Join); ok && where != nil && len(j.Using) == 0 && (j.Kind == ast.InnerJoin || j.Kind == ast.CrossJoin) && len(findAggregates(where)) == 0 {
 		// The WHERE of an inner join is part of its condition, so that
-		// equalities become join keys and time bounds an interval join.
-		merged := *j
-		merged.Kind = ast.InnerJoin
-		merged.On = where
-		if j.On != nil {
-			merged.On = &ast.Binary{Pos: j.On.Position(), Op: "AND", L: j.On, R: where}
+		// equalities become join keys and time bounds an interval join;
+		// IN (subquery) conditions stay in WHERE, to become semi joins.
+		if subqueries, cond := splitSubqueries(where); cond != nil {
+			merged := *j
+			merged.Kind = ast.InnerJoin
+			merged.On = andAST([]ast.Expr{j.On, cond})
+			where = nil
+			for _, in := range subqueries {
+				where = andAST([]ast.Expr{where, in})
+			}
+			from = &merged
 		}
-		from, where = &merged, nil
 	}
 	var rel *relation
 	if from == nil {
@@ -262,6 +266,10 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 		if rel, err = b.from(from); err != nil {
 			return nil, err
 		}
+	}
+	var subqueries []*ast.In
+	if where != nil {
+		subqueries, where = splitSubqueries(where)
 	}
 	if where != nil {
 		if agg := findAggregates(where); len(agg) > 0 {
@@ -280,6 +288,12 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 			node = newCalc(node, identity(schema), rest, schema)
 		}
 		rel = &relation{node: node, sc: rel.sc}
+	}
+	for _, in := range subqueries {
+		var err error
+		if rel, err = b.semiJoin(rel, in); err != nil {
+			return nil, err
+		}
 	}
 	items, err := expandStars(s.Items, rel.sc)
 	if err != nil {

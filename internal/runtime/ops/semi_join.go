@@ -1,0 +1,210 @@
+package ops
+
+import (
+	"errors"
+
+	"github.com/sluicesql/sluice/internal/runtime"
+	"github.com/sluicesql/sluice/internal/state"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// SemiJoinConfig configures a SemiJoin.
+type SemiJoinConfig struct {
+	// LeftTypes and RightTypes are the column types of input 0 (the rows
+	// kept) and input 1 (the rows looked up).
+	LeftTypes, RightTypes []types.Type
+	// LeftKeys and RightKeys are the columns compared for equality.
+	LeftKeys, RightKeys []int
+	// Anti keeps the left rows without a match (NOT IN) instead of those
+	// with one (IN).
+	Anti bool
+	// NullAware gives an anti join NOT IN's treatment of NULLs on the
+	// right: while the right side has a NULL key, x NOT IN (...) is never
+	// TRUE, so no left row passes. It needs every right row on one
+	// instance (parallelism 1).
+	NullAware bool
+}
+
+// SemiJoin keeps the rows of its left input that have (or, Anti, have no)
+// row with an equal key on its right input: `x IN (SELECT y ...)` and
+// `x NOT IN (SELECT y ...)` over changelogs, after Flink's
+// StreamingSemiAntiJoinOperator. It keeps the left rows per key with their
+// multiplicity and the number of right rows per key; when a key gains its
+// first right row or loses its last one, the left rows of the key are
+// retracted or emitted. Output rows are left rows: +I and -D (an accumulated
+// left row is forwarded with its own kind while its match state holds). A
+// row with a NULL key never matches.
+type SemiJoin struct {
+	passThrough
+	cfg   SemiJoinConfig
+	st    *state.Memory
+	left  *state.Table[[]*joinRecord]
+	right *state.Table[int64]
+	out   *output
+	key   []byte
+}
+
+// nullsKey is the right table's entry counting right rows with a NULL key
+// (NullAware); encoded keys are never empty.
+var nullsKey = []byte{}
+
+// NewSemiJoin returns a SemiJoin for cfg.
+func NewSemiJoin(cfg SemiJoinConfig) (*SemiJoin, error) {
+	if len(cfg.LeftKeys) != len(cfg.RightKeys) || len(cfg.LeftKeys) == 0 {
+		return nil, errors.New("semi join: the sides need the same, non-zero number of keys")
+	}
+	if err := checkCols("semi join left key", cfg.LeftKeys, len(cfg.LeftTypes)); err != nil {
+		return nil, err
+	}
+	if err := checkCols("semi join right key", cfg.RightKeys, len(cfg.RightTypes)); err != nil {
+		return nil, err
+	}
+	j := &SemiJoin{cfg: cfg, st: state.NewMemory(), out: newOutput(cfg.LeftTypes)}
+	j.left = state.NewTable(j.st, "left", joinRecordsCodec(cfg.LeftTypes))
+	j.right = state.NewTable(j.st, "right", state.Int64Codec)
+	return j, nil
+}
+
+// State implements Stateful.
+func (j *SemiJoin) State() state.Backend { return j.st }
+
+// ProcessChunk implements runtime.Operator.
+func (j *SemiJoin) ProcessChunk(input int, c *types.Chunk, out runtime.Emitter) error {
+	w := j.out.to(out)
+	defer w.flush()
+	keys := j.cfg.LeftKeys
+	if input == 1 {
+		keys = j.cfg.RightKeys
+	}
+	for i := range c.Len() {
+		nullKey := false
+		for _, k := range keys {
+			nullKey = nullKey || c.Cols[k].Nulls[i]
+		}
+		if nullKey {
+			// x IN (...) and x NOT IN (...) are UNKNOWN for a NULL x, which
+			// a WHERE drops; a NULL on the right matches nothing, but makes
+			// NOT IN UNKNOWN for every x.
+			if input == 1 && j.cfg.NullAware {
+				j.processRightNull(w, c.Ops[i].IsAccumulate())
+			}
+			continue
+		}
+		j.key = state.AppendChunkKey(j.key[:0], c, i, keys)
+		if input == 0 {
+			j.processLeft(w, c, i)
+		} else {
+			j.processRight(w, c.Ops[i].IsAccumulate())
+		}
+	}
+	return nil
+}
+
+// passes reports whether left rows of the current key are emitted.
+func (j *SemiJoin) passes() bool {
+	n, _ := j.right.Get(j.key)
+	if j.cfg.Anti && j.cfg.NullAware {
+		if nulls, _ := j.right.Get(nullsKey); nulls > 0 {
+			return false
+		}
+	}
+	return (n > 0) != j.cfg.Anti
+}
+
+// processRightNull counts a right row with a NULL key; when the first
+// arrives or the last goes, every unmatched left row is retracted or
+// emitted again.
+func (j *SemiJoin) processRightNull(w *output, accumulate bool) {
+	nulls, _ := j.right.Get(nullsKey)
+	before := nulls
+	if accumulate {
+		nulls++
+	} else if nulls > 0 {
+		nulls--
+	}
+	j.right.Put(nullsKey, nulls)
+	if (before == 0) == (nulls == 0) {
+		return
+	}
+	kind := types.Delete
+	if nulls == 0 {
+		kind = types.Insert
+	}
+	for k, recs := range j.left.All() {
+		if n, _ := j.right.Get([]byte(k)); n > 0 {
+			continue // matched: not emitted either way
+		}
+		emitRecords(w, kind, recs)
+	}
+}
+
+func (j *SemiJoin) processLeft(w *output, c *types.Chunk, i int) {
+	row := c.Row(i)
+	recs, _ := j.left.Get(j.key)
+	accumulate := c.Ops[i].IsAccumulate()
+	recs = updateRecords(recs, row, accumulate)
+	if len(recs) == 0 {
+		j.left.Delete(j.key)
+	} else {
+		j.left.Put(j.key, recs)
+	}
+	if j.passes() {
+		kind := types.Insert
+		if !accumulate {
+			kind = types.Delete
+		}
+		w.add(kind, row)
+	}
+}
+
+func (j *SemiJoin) processRight(w *output, accumulate bool) {
+	before := j.passes()
+	n, _ := j.right.Get(j.key)
+	if accumulate {
+		n++
+	} else if n > 0 {
+		n--
+	}
+	if n == 0 {
+		j.right.Delete(j.key)
+	} else {
+		j.right.Put(j.key, n)
+	}
+	after := j.passes()
+	if before == after {
+		return
+	}
+	kind := types.Insert
+	if before {
+		kind = types.Delete
+	}
+	recs, _ := j.left.Get(j.key)
+	emitRecords(w, kind, recs)
+}
+
+// emitRecords outputs each row of a multiset as often as it occurs.
+func emitRecords(w *output, kind types.RowKind, recs []*joinRecord) {
+	for _, r := range recs {
+		for range r.count {
+			w.add(kind, r.row)
+		}
+	}
+}
+
+// updateRecords adds row to, or removes it from, a multiset of rows.
+func updateRecords(recs []*joinRecord, row types.Row, add bool) []*joinRecord {
+	for k, r := range recs {
+		if rowsEqual(r.row, row) {
+			if add {
+				r.count++
+			} else if r.count--; r.count <= 0 {
+				return append(recs[:k], recs[k+1:]...)
+			}
+			return recs
+		}
+	}
+	if add {
+		recs = append(recs, &joinRecord{row: row, count: 1})
+	}
+	return recs
+}

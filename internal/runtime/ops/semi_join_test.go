@@ -1,0 +1,58 @@
+package ops
+
+import (
+	"testing"
+
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+var (
+	semiLeftTypes  = []types.Type{types.IntType, types.StringType}
+	semiRightTypes = []types.Type{types.IntType}
+)
+
+func newSemiJoin(t *testing.T, anti bool) *SemiJoin {
+	t.Helper()
+	j, err := NewSemiJoin(SemiJoinConfig{LeftTypes: semiLeftTypes, RightTypes: semiRightTypes, LeftKeys: []int{0}, RightKeys: []int{0}, Anti: anti})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
+// TestSemiJoin: x IN (subquery) emits a left row once its key has a match,
+// and retracts it when the last match goes; NULL keys never match.
+func TestSemiJoin(t *testing.T) {
+	j, r := newSemiJoin(t, false), &recorder{}
+	expect(t, feedInput(t, j, r, 0, chunk(semiLeftTypes, ins(1, "a"), ins(2, "b"), ins(nil, "n"))))
+	expect(t, feedInput(t, j, r, 1, chunk(semiRightTypes, ins(1), ins(1), ins(nil))), "+I[1, a]")
+	expect(t, feedInput(t, j, r, 0, chunk(semiLeftTypes, ins(1, "c"))), "+I[1, c]")
+	expect(t, feedInput(t, j, r, 1, chunk(semiRightTypes, del(1))))
+	expect(t, feedInput(t, j, r, 1, chunk(semiRightTypes, del(1))), "-D[1, a]", "-D[1, c]")
+}
+
+// TestAntiJoin: x NOT IN (subquery) emits left rows without a match and
+// retracts them when one arrives.
+func TestAntiJoin(t *testing.T) {
+	j, r := newSemiJoin(t, true), &recorder{}
+	expect(t, feedInput(t, j, r, 0, chunk(semiLeftTypes, ins(1, "a"), ins(2, "b"))), "+I[1, a]", "+I[2, b]")
+	expect(t, feedInput(t, j, r, 1, chunk(semiRightTypes, ins(2))), "-D[2, b]")
+	expect(t, feedInput(t, j, r, 0, chunk(semiLeftTypes, ins(2, "c"), del(1, "a"))), "-D[1, a]")
+	expect(t, feedInput(t, j, r, 1, chunk(semiRightTypes, del(2))), "+I[2, b]", "+I[2, c]")
+}
+
+// TestNullAwareAntiJoin: NOT IN is never TRUE while the subquery has a
+// NULL: unmatched left rows are retracted when the first NULL arrives and
+// emitted again when the last one goes.
+func TestNullAwareAntiJoin(t *testing.T) {
+	j, err := NewSemiJoin(SemiJoinConfig{LeftTypes: semiLeftTypes, RightTypes: semiRightTypes, LeftKeys: []int{0}, RightKeys: []int{0}, Anti: true, NullAware: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &recorder{}
+	expect(t, feedInput(t, j, r, 1, chunk(semiRightTypes, ins(2))))
+	expect(t, feedInput(t, j, r, 0, chunk(semiLeftTypes, ins(1, "a"), ins(2, "b"))), "+I[1, a]")
+	expect(t, feedInput(t, j, r, 1, chunk(semiRightTypes, ins(nil))), "-D[1, a]")
+	expect(t, feedInput(t, j, r, 0, chunk(semiLeftTypes, ins(3, "c"))))
+	expectSet(t, feedInput(t, j, r, 1, chunk(semiRightTypes, del(nil))), "+I[1, a]", "+I[3, c]")
+}
