@@ -108,7 +108,10 @@ func (x *exprBinder) bind(e ast.Expr) (expr.Expr, error) {
 	case *ast.FuncCall:
 		return x.funcCall(n)
 	case *ast.SubqueryExpr:
-		return nil, errorf(n, "subqueries in expressions are not supported yet")
+		if n.Exists {
+			return nil, errorf(n, "EXISTS is supported as a condition of WHERE (joined to the others with AND), not inside other expressions")
+		}
+		return nil, errorf(n, "scalar subqueries are not supported yet")
 	case *ast.RowExpr:
 		return nil, errorf(n, "ROW values are not supported yet")
 	case *ast.Descriptor:

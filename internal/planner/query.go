@@ -250,10 +250,7 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 			merged := *j
 			merged.Kind = ast.InnerJoin
 			merged.On = andAST([]ast.Expr{j.On, cond})
-			where = nil
-			for _, in := range subqueries {
-				where = andAST([]ast.Expr{where, in})
-			}
+			where = andAST(subqueries)
 			from = &merged
 		}
 	}
@@ -267,7 +264,7 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 			return nil, err
 		}
 	}
-	var subqueries []*ast.In
+	var subqueries []ast.Expr
 	if where != nil {
 		subqueries, where = splitSubqueries(where)
 	}
@@ -289,9 +286,9 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 		}
 		rel = &relation{node: node, sc: rel.sc}
 	}
-	for _, in := range subqueries {
+	for _, c := range subqueries {
 		var err error
-		if rel, err = b.semiJoin(rel, in); err != nil {
+		if rel, err = b.subqueryJoin(rel, c); err != nil {
 			return nil, err
 		}
 	}

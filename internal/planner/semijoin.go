@@ -10,17 +10,20 @@ import (
 	"github.com/sluicesql/sluice/internal/types"
 )
 
-// SemiJoin keeps the rows of Left whose key has (or, Anti, has no) equal
-// key in Right: `x [NOT] IN (subquery)` in a WHERE clause.
+// SemiJoin keeps the rows of Left whose keys have (or, Anti, have no) equal
+// keys in Right: `x [NOT] IN (subquery)` and `[NOT] EXISTS (subquery)` in a
+// WHERE clause.
 type SemiJoin struct {
 	base
-	Left, Right Node
-	LeftKey     int
-	RightKey    int
-	Anti        bool
+	Left, Right         Node
+	LeftKeys, RightKeys []int
+	Anti                bool
 	// NullAware is set for NOT IN over a nullable subquery column, whose
 	// NULLs make NOT IN UNKNOWN for every row.
 	NullAware bool
+	// KeepNullKeys is set for NOT EXISTS: a left row with a NULL key
+	// matches nothing, so it passes.
+	KeepNullKeys bool
 }
 
 // Inputs implements Node.
@@ -41,24 +44,52 @@ func (n *SemiJoin) Describe() string {
 	if n.Anti {
 		kind = "LeftAntiJoin"
 	}
-	return fmt.Sprintf("Join(joinType=[%s], where=[=(%s, %s)], select=[%s])", kind,
-		n.Left.Schema()[n.LeftKey].Name, n.Right.Schema()[n.RightKey].Name, strings.Join(n.schema.Names(), ", "))
+	ls, rs := n.Left.Schema(), n.Right.Schema()
+	conds := make([]string, len(n.LeftKeys))
+	for i := range n.LeftKeys {
+		conds[i] = fmt.Sprintf("=(%s, %s)", ls[n.LeftKeys[i]].Name, rs[n.RightKeys[i]].Name)
+	}
+	where := strings.Join(conds, ", ")
+	if len(conds) > 1 {
+		where = "AND(" + where + ")"
+	}
+	return fmt.Sprintf("Join(joinType=[%s], where=[%s], select=[%s])", kind, where, strings.Join(n.schema.Names(), ", "))
 }
 
-// splitSubqueries takes the `x [NOT] IN (subquery)` conjuncts out of a
-// WHERE clause (they become semi and anti joins, applied after the other
-// conditions filter the rows), returning them and the conditions left.
-func splitSubqueries(where ast.Expr) ([]*ast.In, ast.Expr) {
-	var subqueries []*ast.In
-	var rest []ast.Expr
+// splitSubqueries takes the `x [NOT] IN (subquery)` and `[NOT] EXISTS
+// (subquery)` conjuncts out of a WHERE clause (they become semi and anti
+// joins, applied after the other conditions filter the rows), returning
+// them and the conditions left.
+func splitSubqueries(where ast.Expr) ([]ast.Expr, ast.Expr) {
+	var subqueries, rest []ast.Expr
 	for _, c := range astConjuncts(where) {
-		if in, ok := c.(*ast.In); ok && in.Subquery != nil {
-			subqueries = append(subqueries, in)
+		if isSubqueryCondition(c) {
+			subqueries = append(subqueries, c)
 		} else {
 			rest = append(rest, c)
 		}
 	}
 	return subqueries, andAST(rest)
+}
+
+func isSubqueryCondition(e ast.Expr) bool {
+	if u, ok := e.(*ast.Unary); ok && u.Op == "NOT" {
+		e = u.X
+	}
+	switch x := e.(type) {
+	case *ast.In:
+		return x.Subquery != nil
+	case *ast.SubqueryExpr:
+		return x.Exists
+	}
+	return false
+}
+
+func astConjuncts(e ast.Expr) []ast.Expr {
+	if b, ok := e.(*ast.Binary); ok && b.Op == "AND" {
+		return append(astConjuncts(b.L), astConjuncts(b.R)...)
+	}
+	return []ast.Expr{e}
 }
 
 // andAST joins conditions with AND, skipping nil ones; nil when none.
@@ -76,16 +107,20 @@ func andAST(es []ast.Expr) ast.Expr {
 	return out
 }
 
-func astConjuncts(e ast.Expr) []ast.Expr {
-	if b, ok := e.(*ast.Binary); ok && b.Op == "AND" {
-		return append(astConjuncts(b.L), astConjuncts(b.R)...)
+// subqueryJoin applies one subquery condition to rel.
+func (b *Binder) subqueryJoin(rel *relation, cond ast.Expr) (*relation, error) {
+	not := false
+	if u, ok := cond.(*ast.Unary); ok && u.Op == "NOT" {
+		not, cond = true, u.X
 	}
-	return []ast.Expr{e}
+	if in, ok := cond.(*ast.In); ok {
+		return b.inSubquery(rel, in, in.Not != not)
+	}
+	return b.exists(rel, cond.(*ast.SubqueryExpr), not)
 }
 
-// semiJoin plans one `x [NOT] IN (subquery)`. Both sides are compared in
-// their common type.
-func (b *Binder) semiJoin(rel *relation, in *ast.In) (*relation, error) {
+// inSubquery plans `x [NOT] IN (subquery)`.
+func (b *Binder) inSubquery(rel *relation, in *ast.In, not bool) (*relation, error) {
 	x, err := (&exprBinder{b: b, sc: rel.sc, where: "WHERE"}).bind(in.X)
 	if err != nil {
 		return nil, err
@@ -98,22 +133,106 @@ func (b *Binder) semiJoin(rel *relation, in *ast.In) (*relation, error) {
 	if len(ss) != 1 {
 		return nil, errorf(in.Subquery, "a subquery in IN must return exactly one column, not %d", len(ss))
 	}
-	t, ok := types.CommonType(x.Type().Plain(), ss[0].Type.Plain())
-	if !ok {
-		return nil, errorf(in, "cannot compare %s with %s in IN", x.Type().Plain(), ss[0].Type.Plain())
+	y := &expr.Column{Index: 0, Name: ss[0].Name, T: ss[0].Type}
+	j := &SemiJoin{Anti: not, NullAware: not && !y.T.NotNull}
+	return b.semiJoin(rel, j, sub.node, []expr.Expr{x}, []expr.Expr{y}, in)
+}
+
+// exists plans `[NOT] EXISTS (SELECT ... FROM ... WHERE ...)` whose
+// correlation with the outer query is a set of equalities between outer
+// and inner expressions: a semi (anti) join on those.
+func (b *Binder) exists(rel *relation, e *ast.SubqueryExpr, not bool) (*relation, error) {
+	sel, ok := e.Query.(*ast.Select)
+	if !ok || sel.From == nil || len(sel.GroupBy) > 0 || sel.Having != nil || sel.Limit != nil || sel.Distinct {
+		return nil, errorf(e, "EXISTS is supported over SELECT ... FROM ... WHERE ... without grouping, DISTINCT or LIMIT")
 	}
-	rightSchema := types.Schema{{Name: ss[0].Name, Type: t.WithNotNull(ss[0].Type.NotNull)}}
-	right := newCalc(sub.node, []expr.Expr{coerce(&expr.Column{Index: 0, Name: ss[0].Name, T: ss[0].Type}, t)}, nil, rightSchema)
+	inner, err := b.from(sel.From)
+	if err != nil {
+		return nil, err
+	}
+	ib := &exprBinder{b: b, sc: inner.sc, where: "WHERE"}
+	ob := &exprBinder{b: b, sc: rel.sc, where: "WHERE"}
+	var outerKeys, innerKeys, filters []expr.Expr
+	if sel.Where != nil {
+		for _, c := range astConjuncts(sel.Where) {
+			if f, err := ib.bind(c); err == nil {
+				filters = append(filters, f)
+				continue
+			}
+			o, i, ok := correlation(c, ob, ib)
+			if !ok {
+				return nil, errorf(c, "a correlated EXISTS condition must be an equality between an outer and an inner expression")
+			}
+			outerKeys, innerKeys = append(outerKeys, o), append(innerKeys, i)
+		}
+	}
+	if len(outerKeys) == 0 {
+		return nil, errorf(e, "EXISTS without a correlation to the outer query (an equality in its WHERE) is not supported yet")
+	}
+	innerNode := inner.node
+	if len(filters) > 0 {
+		innerNode = newCalc(innerNode, identity(innerNode.Schema()), and(filters), innerNode.Schema())
+	}
+	j := &SemiJoin{Anti: not, KeepNullKeys: not}
+	return b.semiJoin(rel, j, innerNode, outerKeys, innerKeys, e)
+}
+
+// correlation splits `a = b` into its outer and inner side.
+func correlation(c ast.Expr, outer, inner *exprBinder) (expr.Expr, expr.Expr, bool) {
+	eq, ok := c.(*ast.Binary)
+	if !ok || eq.Op != "=" {
+		return nil, nil, false
+	}
+	for _, sides := range [][2]ast.Expr{{eq.L, eq.R}, {eq.R, eq.L}} {
+		o, err1 := outer.bind(sides[0])
+		i, err2 := inner.bind(sides[1])
+		if err1 == nil && err2 == nil {
+			return o, i, true
+		}
+	}
+	return nil, nil, false
+}
+
+// semiJoin completes j between rel and right, matching leftKeys (over rel)
+// to rightKeys (over right), both compared in their common types.
+func (b *Binder) semiJoin(rel *relation, j *SemiJoin, right Node, leftKeys, rightKeys []expr.Expr, at ast.Node) (*relation, error) {
 	ls := rel.node.Schema()
-	j := &SemiJoin{base: base{schema: ls}, Left: rel.node, Right: right, Anti: in.Not, NullAware: in.Not && !ss[0].Type.NotNull}
-	if c, ok := x.(*expr.Column); ok && types.Equal(c.T.Nullable(), t.Nullable()) {
-		j.LeftKey = c.Index
+	left := append(types.Schema{}, ls...)
+	leftProj := identity(ls)
+	var rightProj []expr.Expr
+	var rightSchema types.Schema
+	for k := range leftKeys {
+		lt, rt := leftKeys[k].Type(), rightKeys[k].Type()
+		t, ok := types.CommonType(lt.Plain(), rt.Plain())
+		if !ok {
+			return nil, errorf(at, "cannot compare %s with %s", lt.Plain(), rt.Plain())
+		}
+		if c, ok := leftKeys[k].(*expr.Column); ok && types.Equal(c.T.Nullable(), t.Nullable()) {
+			j.LeftKeys = append(j.LeftKeys, c.Index)
+		} else {
+			// A computed or converted key travels as an extra column,
+			// dropped after the join.
+			j.LeftKeys = append(j.LeftKeys, len(left))
+			left = append(left, types.Field{Name: "$f" + itoa(len(left)), Type: t.WithNotNull(lt.NotNull)})
+			leftProj = append(leftProj, coerce(leftKeys[k], t))
+		}
+		j.RightKeys = append(j.RightKeys, k)
+		rightSchema = append(rightSchema, types.Field{Name: keyName(rightKeys[k], right.Schema(), k), Type: t.WithNotNull(rt.NotNull)})
+		rightProj = append(rightProj, coerce(rightKeys[k], t))
+	}
+	j.Left = newCalc(rel.node, leftProj, nil, left)
+	j.Right = newCalc(right, rightProj, nil, rightSchema)
+	j.schema = left
+	if len(left) == len(ls) {
 		return &relation{node: j, sc: rel.sc}, nil
 	}
-	// A computed or converted key travels as an extra column, dropped
-	// after the join.
-	j.schema = append(append(types.Schema{}, ls...), types.Field{Name: "$f" + itoa(len(ls)), Type: t.WithNotNull(x.Type().NotNull)})
-	j.Left = newCalc(rel.node, append(identity(ls), coerce(x, t)), nil, j.schema)
-	j.LeftKey = len(ls)
 	return &relation{node: newCalc(j, identity(ls), nil, ls), sc: rel.sc}, nil
+}
+
+// keyName names a right key column after the column it reads.
+func keyName(e expr.Expr, s types.Schema, k int) string {
+	if c, ok := e.(*expr.Column); ok {
+		return s[c.Index].Name
+	}
+	return "$f" + itoa(k)
 }

@@ -23,6 +23,10 @@ type SemiJoinConfig struct {
 	// TRUE, so no left row passes. It needs every right row on one
 	// instance (parallelism 1).
 	NullAware bool
+	// KeepNullKeys makes an anti join pass left rows with a NULL key, which
+	// match nothing: NOT EXISTS (...) is TRUE for them, where NOT IN is
+	// UNKNOWN.
+	KeepNullKeys bool
 }
 
 // SemiJoin keeps the rows of its left input that have (or, Anti, have no)
@@ -85,8 +89,11 @@ func (j *SemiJoin) ProcessChunk(input int, c *types.Chunk, out runtime.Emitter) 
 			// x IN (...) and x NOT IN (...) are UNKNOWN for a NULL x, which
 			// a WHERE drops; a NULL on the right matches nothing, but makes
 			// NOT IN UNKNOWN for every x.
-			if input == 1 && j.cfg.NullAware {
+			switch {
+			case input == 1 && j.cfg.NullAware:
 				j.processRightNull(w, c.Ops[i].IsAccumulate())
+			case input == 0 && j.cfg.Anti && j.cfg.KeepNullKeys:
+				w.add(forwardKind(c.Ops[i]), c.Row(i))
 			}
 			continue
 		}
@@ -141,20 +148,24 @@ func (j *SemiJoin) processRightNull(w *output, accumulate bool) {
 func (j *SemiJoin) processLeft(w *output, c *types.Chunk, i int) {
 	row := c.Row(i)
 	recs, _ := j.left.Get(j.key)
-	accumulate := c.Ops[i].IsAccumulate()
-	recs = updateRecords(recs, row, accumulate)
+	recs = updateRecords(recs, row, c.Ops[i].IsAccumulate())
 	if len(recs) == 0 {
 		j.left.Delete(j.key)
 	} else {
 		j.left.Put(j.key, recs)
 	}
 	if j.passes() {
-		kind := types.Insert
-		if !accumulate {
-			kind = types.Delete
-		}
-		w.add(kind, row)
+		w.add(forwardKind(c.Ops[i]), row)
 	}
+}
+
+// forwardKind is the kind a passing left row is emitted with: +I for an
+// accumulation, -D for a retraction.
+func forwardKind(k types.RowKind) types.RowKind {
+	if k.IsAccumulate() {
+		return types.Insert
+	}
+	return types.Delete
 }
 
 func (j *SemiJoin) processRight(w *output, accumulate bool) {

@@ -56,3 +56,15 @@ func TestNullAwareAntiJoin(t *testing.T) {
 	expect(t, feedInput(t, j, r, 0, chunk(semiLeftTypes, ins(3, "c"))))
 	expectSet(t, feedInput(t, j, r, 1, chunk(semiRightTypes, del(nil))), "+I[1, a]", "+I[3, c]")
 }
+
+// TestAntiJoinKeepingNullKeys: for NOT EXISTS a left row with a NULL key
+// matches nothing and so passes.
+func TestAntiJoinKeepingNullKeys(t *testing.T) {
+	j, err := NewSemiJoin(SemiJoinConfig{LeftTypes: semiLeftTypes, RightTypes: semiRightTypes, LeftKeys: []int{0}, RightKeys: []int{0}, Anti: true, KeepNullKeys: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &recorder{}
+	expect(t, feedInput(t, j, r, 1, chunk(semiRightTypes, ins(nil))))
+	expect(t, feedInput(t, j, r, 0, chunk(semiLeftTypes, ins(nil, "n"), ins(1, "a"))), "+I[NULL, n]", "+I[1, a]")
+}
