@@ -72,7 +72,7 @@ func (b *builder) advanced(n planner.Node) (built, error) {
 			return built{}, err
 		}
 		cfg := ops.SemiJoinConfig{LeftTypes: x.Left.Schema().Types(), RightTypes: x.Right.Schema().Types(),
-			LeftKeys: x.LeftKeys, RightKeys: x.RightKeys, Anti: x.Anti, NullAware: x.NullAware, KeepNullKeys: x.KeepNullKeys}
+			LeftKeys: x.LeftKeys, RightKeys: x.RightKeys, Anti: x.Anti, NullAware: x.NullAware, KeepNullKeys: x.KeepNullKeys, NullSafe: x.NullSafe}
 		p := b.opts.Parallelism
 		inputs := []runtime.Input{
 			{Stage: left.stage, Exchange: runtime.Hash, Keys: cfg.LeftKeys},

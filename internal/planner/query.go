@@ -105,8 +105,8 @@ func sameLength(es []expr.Expr) bool {
 func itoa(i int) string { return types.FormatValue(types.IntType, types.IntValue(int64(i)), nil) }
 
 func (b *Binder) setOp(s *ast.SetOp) (*relation, error) {
-	if s.Op != "UNION" {
-		return nil, errorf(s, "%s is not supported yet", s.Op)
+	if s.Op != "UNION" && s.All {
+		return nil, errorf(s, "%s ALL is not supported yet; %s (distinct) is", s.Op, s.Op)
 	}
 	l, err := b.query(s.Left)
 	if err != nil {
@@ -118,13 +118,13 @@ func (b *Binder) setOp(s *ast.SetOp) (*relation, error) {
 	}
 	ls, rs := l.node.Schema(), r.node.Schema()
 	if len(ls) != len(rs) {
-		return nil, errorf(s, "Column count mismatch in UNION: %d and %d", len(ls), len(rs))
+		return nil, errorf(s, "Column count mismatch in %s: %d and %d", s.Op, len(ls), len(rs))
 	}
 	schema := make(types.Schema, len(ls))
 	for i := range ls {
 		t, ok := types.CommonType(ls[i].Type.Plain(), rs[i].Type.Plain())
 		if !ok {
-			return nil, errorf(s, "Type mismatch in column %d of UNION: %s and %s", i+1, ls[i].Type.Plain(), rs[i].Type.Plain())
+			return nil, errorf(s, "Type mismatch in column %d of %s: %s and %s", i+1, s.Op, ls[i].Type.Plain(), rs[i].Type.Plain())
 		}
 		schema[i] = types.Field{Name: ls[i].Name, Type: t}
 	}
@@ -135,13 +135,20 @@ func (b *Binder) setOp(s *ast.SetOp) (*relation, error) {
 		}
 		return newCalc(n, ps, nil, schema)
 	}
-	var node Node = &Union{base: base{schema: schema}, Items: []Node{cast(l.node), cast(r.node)}}
-	if !s.All {
-		keys := make([]int, len(schema))
-		for i := range keys {
-			keys[i] = i
+	keys := seq(len(schema))
+	var node Node
+	switch s.Op {
+	case "UNION":
+		node = &Union{base: base{schema: schema}, Items: []Node{cast(l.node), cast(r.node)}}
+		if !s.All {
+			node = &GroupAggregate{base: base{schema: schema}, Input: node, Keys: keys}
 		}
-		node = &GroupAggregate{base: base{schema: schema}, Input: node, Keys: keys}
+	default:
+		// INTERSECT and EXCEPT: the distinct left rows with (without) an
+		// equal row on the right, NULLs comparing equal.
+		distinct := &GroupAggregate{base: base{schema: schema}, Input: cast(l.node), Keys: keys}
+		node = &SemiJoin{base: base{schema: schema}, Left: distinct, Right: cast(r.node),
+			LeftKeys: keys, RightKeys: keys, Anti: s.Op == "EXCEPT", NullSafe: true}
 	}
 	if len(s.OrderBy) > 0 || s.Limit != nil {
 		return b.orderLimit(&relation{node: node, sc: newScope("", schema)}, s.OrderBy, s.Limit)

@@ -24,6 +24,8 @@ type SemiJoin struct {
 	// KeepNullKeys is set for NOT EXISTS: a left row with a NULL key
 	// matches nothing, so it passes.
 	KeepNullKeys bool
+	// NullSafe makes NULL keys equal (INTERSECT and EXCEPT).
+	NullSafe bool
 }
 
 // Inputs implements Node.
@@ -44,10 +46,14 @@ func (n *SemiJoin) Describe() string {
 	if n.Anti {
 		kind = "LeftAntiJoin"
 	}
+	eq := "="
+	if n.NullSafe {
+		eq = "IS NOT DISTINCT FROM"
+	}
 	ls, rs := n.Left.Schema(), n.Right.Schema()
 	conds := make([]string, len(n.LeftKeys))
 	for i := range n.LeftKeys {
-		conds[i] = fmt.Sprintf("=(%s, %s)", ls[n.LeftKeys[i]].Name, rs[n.RightKeys[i]].Name)
+		conds[i] = fmt.Sprintf("%s(%s, %s)", eq, ls[n.LeftKeys[i]].Name, rs[n.RightKeys[i]].Name)
 	}
 	where := strings.Join(conds, ", ")
 	if len(conds) > 1 {

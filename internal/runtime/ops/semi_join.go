@@ -27,6 +27,9 @@ type SemiJoinConfig struct {
 	// match nothing: NOT EXISTS (...) is TRUE for them, where NOT IN is
 	// UNKNOWN.
 	KeepNullKeys bool
+	// NullSafe compares keys with IS NOT DISTINCT FROM (NULL equals NULL),
+	// as INTERSECT and EXCEPT do.
+	NullSafe bool
 }
 
 // SemiJoin keeps the rows of its left input that have (or, Anti, have no)
@@ -83,7 +86,7 @@ func (j *SemiJoin) ProcessChunk(input int, c *types.Chunk, out runtime.Emitter) 
 	for i := range c.Len() {
 		nullKey := false
 		for _, k := range keys {
-			nullKey = nullKey || c.Cols[k].Nulls[i]
+			nullKey = nullKey || (c.Cols[k].Nulls[i] && !j.cfg.NullSafe)
 		}
 		if nullKey {
 			// x IN (...) and x NOT IN (...) are UNKNOWN for a NULL x, which

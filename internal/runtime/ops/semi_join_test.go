@@ -68,3 +68,14 @@ func TestAntiJoinKeepingNullKeys(t *testing.T) {
 	expect(t, feedInput(t, j, r, 1, chunk(semiRightTypes, ins(nil))))
 	expect(t, feedInput(t, j, r, 0, chunk(semiLeftTypes, ins(nil, "n"), ins(1, "a"))), "+I[NULL, n]", "+I[1, a]")
 }
+
+// TestNullSafeSemiJoin: INTERSECT's comparison, where NULL equals NULL.
+func TestNullSafeSemiJoin(t *testing.T) {
+	j, err := NewSemiJoin(SemiJoinConfig{LeftTypes: semiLeftTypes, RightTypes: semiRightTypes, LeftKeys: []int{0}, RightKeys: []int{0}, NullSafe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &recorder{}
+	expect(t, feedInput(t, j, r, 0, chunk(semiLeftTypes, ins(nil, "n"), ins(1, "a"))))
+	expect(t, feedInput(t, j, r, 1, chunk(semiRightTypes, ins(nil))), "+I[NULL, n]")
+}
