@@ -16,7 +16,7 @@ import (
 // (their alias, or Flink's EXPR$n); others are named $f<n>.
 func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncCall, names map[*ast.FuncCall]string) (*relation, func(ast.Expr) (expr.Expr, bool, error), error) {
 	in := &exprBinder{b: b, sc: rel.sc, where: "GROUP BY"}
-	tvf, _ := rel.node.(*WindowTableFunction)
+	tvf, tvfFilter := windowInput(rel.node)
 	var win *Window
 	winCols := map[int]int{} // TVF column -> position among window_start/end/time
 	if tvf != nil {
@@ -110,7 +110,7 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 		ts := types.TimestampType(3).WithNotNull(true)
 		wt := windowTime(w)
 		out = append(out, types.Field{Name: "window_start", Type: ts}, types.Field{Name: "window_end", Type: ts}, types.Field{Name: "window_time", Type: wt})
-		node = &WindowAggregate{base: base{schema: out}, Input: newCalc(tvf.Input, pre, nil, preSchema), Window: w, Keys: seq(len(keys)), Aggs: aggs}
+		node = &WindowAggregate{base: base{schema: out}, Input: newCalc(tvf.Input, pre, tvfFilter, preSchema), Window: w, Keys: seq(len(keys)), Aggs: aggs}
 	} else {
 		node = &GroupAggregate{base: base{schema: out}, Input: newCalc(rel.node, pre, nil, preSchema), Keys: seq(len(keys)), Aggs: aggs}
 	}
@@ -160,6 +160,25 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 		return nil, false, nil
 	}
 	return &relation{node: node, sc: sc}, hook, nil
+}
+
+// windowInput finds the window table function under a relation that is
+// either the function itself or a filter over it that reads none of the
+// window columns (a WHERE of the windowed query), which can then apply to
+// the function's input. It returns nil when there is none.
+func windowInput(n Node) (*WindowTableFunction, expr.Expr) {
+	if tvf, ok := n.(*WindowTableFunction); ok {
+		return tvf, nil
+	}
+	c, ok := n.(*Calc)
+	if !ok || c.Filter == nil {
+		return nil, nil
+	}
+	tvf, ok := c.Input.(*WindowTableFunction)
+	if !ok || !isIdentity(c.Projects, tvf.Schema(), c.Schema()) || len(findTimeUse([]expr.Expr{c.Filter}, len(tvf.Input.Schema()))) > 0 {
+		return nil, nil
+	}
+	return tvf, c.Filter
 }
 
 // aggCall binds one aggregate call, adding its arguments to the

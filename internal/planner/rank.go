@@ -165,9 +165,9 @@ func windowOf(n Node) (Window, int, int, bool) {
 }
 
 // keepsColumns reports whether c passes its first n input columns through
-// unchanged and unfiltered.
+// unchanged (it may filter rows).
 func keepsColumns(c *Calc, n int) bool {
-	if c.Filter != nil || len(c.Projects) < n {
+	if len(c.Projects) < n {
 		return false
 	}
 	for i := 0; i < n; i++ {
