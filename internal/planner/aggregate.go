@@ -16,22 +16,24 @@ import (
 // (their alias, or Flink's EXPR$n); others are named $f<n>.
 func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncCall, names map[*ast.FuncCall]string) (*relation, func(ast.Expr) (expr.Expr, bool, error), error) {
 	in := &exprBinder{b: b, sc: rel.sc, where: "GROUP BY"}
-	tvf, tvfFilter := windowInput(rel.node)
+	tvf, over := windowInput(rel.node)
 	var win *Window
-	winCols := map[int]int{} // TVF column -> position among window_start/end/time
+	winCols := map[int]int{} // input column -> position among window_start/end/time
 	if tvf != nil {
 		n := len(tvf.Input.Schema())
 		w := tvf.Window
 		win = &w
 		for _, g := range groupBy {
 			if id, ok := g.(*ast.Ident); ok {
-				if i, err := rel.sc.resolve(id); err == nil && i >= n {
-					winCols[i] = i - n
+				if i, err := rel.sc.resolve(id); err == nil && through(over, i) >= n {
+					winCols[i] = through(over, i) - n
 				}
 			}
 		}
-		_, hasStart := winCols[n]
-		_, hasEnd := winCols[n+1]
+		hasStart, hasEnd := false, false
+		for _, pos := range winCols {
+			hasStart, hasEnd = hasStart || pos == 0, hasEnd || pos == 1
+		}
 		if !hasStart || !hasEnd {
 			win = nil
 		}
@@ -102,15 +104,26 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 	}
 	var node Node
 	if win != nil {
+		// The pre-aggregation projection reads the window function's
+		// columns; it applies to the function's input, which has them all
+		// but the window columns.
+		var filter expr.Expr
+		if over != nil {
+			for i, e := range pre {
+				pre[i] = expr.Remap(e, func(c *expr.Column) expr.Expr { return over.Projects[c.Index] })
+			}
+			filter = over.Filter
+		}
 		if len(findTimeUse(pre, len(tvf.Input.Schema()))) > 0 {
 			return nil, nil, errorf(groupBy[0], "window columns can only be grouped by, not used in expressions of a window aggregation")
 		}
 		w := *win
-		w.TimeCol = add(&expr.Column{Index: win.TimeCol, Name: tvf.Input.Schema()[win.TimeCol].Name, T: tvf.Input.Schema()[win.TimeCol].Type}, tvf.Input.Schema()[win.TimeCol].Name)
+		tc := tvf.Input.Schema()[win.TimeCol]
+		w.TimeCol = add(&expr.Column{Index: win.TimeCol, Name: tc.Name, T: tc.Type}, tc.Name)
 		ts := types.TimestampType(3).WithNotNull(true)
 		wt := windowTime(w)
 		out = append(out, types.Field{Name: "window_start", Type: ts}, types.Field{Name: "window_end", Type: ts}, types.Field{Name: "window_time", Type: wt})
-		node = &WindowAggregate{base: base{schema: out}, Input: newCalc(tvf.Input, pre, tvfFilter, preSchema), Window: w, Keys: seq(len(keys)), Aggs: aggs}
+		node = &WindowAggregate{base: base{schema: out}, Input: newCalc(tvf.Input, pre, filter, preSchema), Window: w, Keys: seq(len(keys)), Aggs: aggs}
 	} else {
 		node = &GroupAggregate{base: base{schema: out}, Input: newCalc(rel.node, pre, nil, preSchema), Keys: seq(len(keys)), Aggs: aggs}
 	}
@@ -163,22 +176,48 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 }
 
 // windowInput finds the window table function under a relation that is
-// either the function itself or a filter over it that reads none of the
-// window columns (a WHERE of the windowed query), which can then apply to
-// the function's input. It returns nil when there is none.
-func windowInput(n Node) (*WindowTableFunction, expr.Expr) {
+// either the function itself or a projection and filter over it (a WHERE,
+// a subquery selecting some columns) that reads the window columns only by
+// passing them on. It returns the function and that Calc (nil for none),
+// or a nil function.
+func windowInput(n Node) (*WindowTableFunction, *Calc) {
 	if tvf, ok := n.(*WindowTableFunction); ok {
 		return tvf, nil
 	}
 	c, ok := n.(*Calc)
-	if !ok || c.Filter == nil {
+	if !ok {
 		return nil, nil
 	}
 	tvf, ok := c.Input.(*WindowTableFunction)
-	if !ok || !isIdentity(c.Projects, tvf.Schema(), c.Schema()) || len(findTimeUse([]expr.Expr{c.Filter}, len(tvf.Input.Schema()))) > 0 {
+	if !ok {
 		return nil, nil
 	}
-	return tvf, c.Filter
+	n0 := len(tvf.Input.Schema())
+	computed := []expr.Expr{}
+	if c.Filter != nil {
+		computed = append(computed, c.Filter)
+	}
+	for _, p := range c.Projects {
+		if _, plain := p.(*expr.Column); !plain {
+			computed = append(computed, p)
+		}
+	}
+	if len(findTimeUse(computed, n0)) > 0 {
+		return nil, nil
+	}
+	return tvf, c
+}
+
+// through maps column i of a relation to the column of the window table
+// function under it that it passes on (see windowInput), or -1.
+func through(over *Calc, i int) int {
+	if over == nil {
+		return i
+	}
+	if c, ok := over.Projects[i].(*expr.Column); ok {
+		return c.Index
+	}
+	return -1
 }
 
 // aggCall binds one aggregate call, adding its arguments to the
