@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"strings"
+
 	"github.com/sluicesql/sluice/internal/expr"
 	"github.com/sluicesql/sluice/internal/expr/fn"
 	"github.com/sluicesql/sluice/internal/sql/ast"
@@ -19,6 +21,13 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 	tvf, over := windowInput(rel.node)
 	var win *Window
 	winCols := map[int]int{} // input column -> position among window_start/end/time
+	groupWindow, err := b.groupWindow(rel, groupBy)
+	if err != nil {
+		return nil, nil, err
+	}
+	if groupWindow != nil {
+		tvf, over, win = nil, nil, &groupWindow.window
+	}
 	if tvf != nil {
 		n := len(tvf.Input.Schema())
 		w := tvf.Window
@@ -63,6 +72,9 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 	var keys []int
 	var winGroups []group
 	for i, g := range groupBy {
+		if groupWindow != nil && g == ast.Expr(groupWindow.call) {
+			continue
+		}
 		e, err := in.bind(g)
 		if err != nil {
 			return nil, nil, err
@@ -114,16 +126,20 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 			}
 			filter = over.Filter
 		}
-		if len(findTimeUse(pre, len(tvf.Input.Schema()))) > 0 {
-			return nil, nil, errorf(groupBy[0], "window columns can only be grouped by, not used in expressions of a window aggregation")
+		source := rel.node // the rows the windows are assigned to
+		if tvf != nil {
+			source = tvf.Input
+			if len(findTimeUse(pre, len(source.Schema()))) > 0 {
+				return nil, nil, errorf(groupBy[0], "window columns can only be grouped by, not used in expressions of a window aggregation")
+			}
 		}
 		w := *win
-		tc := tvf.Input.Schema()[win.TimeCol]
+		tc := source.Schema()[win.TimeCol]
 		w.TimeCol = add(&expr.Column{Index: win.TimeCol, Name: tc.Name, T: tc.Type}, tc.Name)
 		ts := types.TimestampType(3).WithNotNull(true)
 		wt := windowTime(w)
 		out = append(out, types.Field{Name: "window_start", Type: ts}, types.Field{Name: "window_end", Type: ts}, types.Field{Name: "window_time", Type: wt})
-		node = &WindowAggregate{base: base{schema: out}, Input: newCalc(tvf.Input, pre, filter, preSchema), Window: w, Keys: seq(len(keys)), Aggs: aggs}
+		node = &WindowAggregate{base: base{schema: out}, Input: newCalc(source, pre, filter, preSchema), Window: w, Keys: seq(len(keys)), Aggs: aggs}
 	} else {
 		node = &GroupAggregate{base: base{schema: out}, Input: newCalc(rel.node, pre, nil, preSchema), Keys: seq(len(keys)), Aggs: aggs}
 	}
@@ -142,6 +158,15 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 	}
 	winBase := len(groups) + len(aggs)
 	hook := func(e ast.Expr) (expr.Expr, bool, error) {
+		if f, ok := e.(*ast.FuncCall); ok && groupWindow != nil {
+			if pos, isProp := groupWindow.property(f); isProp {
+				col := winBase + pos
+				return &expr.Column{Index: col, Name: out[col].Name, T: out[col].Type}, true, nil
+			}
+			if f == groupWindow.call || f.Name == groupWindow.call.Name && sameExpr(f, groupWindow.call) {
+				return nil, false, errorf(f, "the group window %s can only be grouped by; select its bounds with %s_START, %s_END or %s_ROWTIME", f.Name, f.Name, f.Name, f.Name)
+			}
+		}
 		if f, ok := e.(*ast.FuncCall); ok {
 			for j, c := range calls {
 				if c == f {
@@ -173,6 +198,83 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 		return nil, false, nil
 	}
 	return &relation{node: node, sc: sc}, hook, nil
+}
+
+// legacyWindow is a group window of Flink's legacy syntax, GROUP BY
+// TUMBLE(ts, size) | HOP(ts, slide, size) | SESSION(ts, gap), whose bounds
+// the select list reads with TUMBLE_START(...), TUMBLE_END, TUMBLE_ROWTIME
+// (HOP_*, SESSION_*).
+type legacyWindow struct {
+	call   *ast.FuncCall
+	window Window
+}
+
+// property maps a window property call of this window (same arguments) to
+// its position among window_start, window_end and window_time.
+func (g *legacyWindow) property(f *ast.FuncCall) (int, bool) {
+	prefix, suffix, ok := strings.Cut(f.Name, "_")
+	if !ok || prefix != g.call.Name || len(f.Args) != len(g.call.Args) {
+		return 0, false
+	}
+	for i := range f.Args {
+		if !sameExpr(f.Args[i], g.call.Args[i]) {
+			return 0, false
+		}
+	}
+	pos, known := map[string]int{"START": 0, "END": 1, "ROWTIME": 2}[suffix]
+	return pos, known
+}
+
+// groupWindow finds a legacy group window among the GROUP BY expressions.
+func (b *Binder) groupWindow(rel *relation, groupBy []ast.Expr) (*legacyWindow, error) {
+	var found *legacyWindow
+	for _, g := range groupBy {
+		f, ok := g.(*ast.FuncCall)
+		if !ok || (f.Name != "TUMBLE" && f.Name != "HOP" && f.Name != "SESSION") {
+			continue
+		}
+		if found != nil {
+			return nil, errorf(f, "only one group window is allowed per GROUP BY")
+		}
+		want := map[string]int{"TUMBLE": 2, "HOP": 3, "SESSION": 2}[f.Name]
+		if len(f.Args) != want {
+			return nil, errorf(f, "%s expects %d arguments: the time attribute and the interval(s)", f.Name, want)
+		}
+		t, err := (&exprBinder{b: b, sc: rel.sc, where: "GROUP BY"}).bind(f.Args[0])
+		if err != nil {
+			return nil, err
+		}
+		col, ok := t.(*expr.Column)
+		if !ok || col.T.Attr != types.RowTime {
+			return nil, errorf(f.Args[0], "Window can only be defined over a time attribute column, but is %s", t.Type().Plain())
+		}
+		var durs []int64
+		for _, a := range f.Args[1:] {
+			e, err := (&exprBinder{b: b, sc: &scope{}}).bind(a)
+			if err != nil {
+				return nil, err
+			}
+			lit, ok := e.(*expr.Literal)
+			if !ok || lit.T.Kind != types.IntervalDayTime || lit.V.I <= 0 {
+				return nil, errorf(a, "%s expects positive day-time interval literals such as INTERVAL '1' HOUR", f.Name)
+			}
+			durs = append(durs, lit.V.I*1e6)
+		}
+		w := Window{TimeCol: col.Index, LocalTime: col.T.Kind == types.TimestampLTZ}
+		switch f.Name {
+		case "TUMBLE":
+			w.Kind, w.Size = Tumble, durs[0]
+		case "HOP":
+			w.Kind, w.Slide, w.Size = Hop, durs[0], durs[1]
+			if w.Size%w.Slide != 0 {
+				return nil, errorf(f, "HOP requires the size to be an integral multiple of the slide")
+			}
+		case "SESSION":
+			w.Kind, w.Gap = Session, durs[0]
+		}
+		found = &legacyWindow{call: f, window: w}
+	}
+	return found, nil
 }
 
 // windowInput finds the window table function under a relation that is
