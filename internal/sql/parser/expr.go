@@ -677,6 +677,26 @@ func (p *parser) specialForm(name string) ast.Expr {
 		})
 	case "TRIM":
 		return p.builtin(t.pos, name, p.trimArgs)
+	case "JSON_VALUE":
+		var returning *types.Type
+		call := p.builtin(t.pos, name, func(fc *ast.FuncCall) {
+			fc.Args = []ast.Expr{p.expr()}
+			p.expectOp(",")
+			fc.Args = append(fc.Args, p.expr())
+			if p.acceptKw("RETURNING") {
+				rt := p.dataType()
+				returning = &rt
+			}
+			if w := word(p.tok()); w == "NULL" || w == "ERROR" || w == "DEFAULT" {
+				p.failAt(p.tok().pos, "JSON_VALUE's ON EMPTY and ON ERROR clauses are not supported yet; the result is NULL in both cases")
+			}
+		})
+		if returning == nil {
+			return call
+		}
+		// RETURNING t with the default NULL ON ERROR: a failed conversion
+		// gives NULL.
+		return &ast.Cast{Pos: t.pos, X: call, Type: *returning, Try: true}
 	}
 	return nil
 }
