@@ -56,9 +56,23 @@ func (c *Config) Set(key, value string) error {
 		if _, err := ParseDuration(value); err != nil {
 			return fmt.Errorf("invalid value '%s' for '%s': %v", value, key, err)
 		}
+	default:
+		if only, ok := unsupported[key]; ok && !strings.EqualFold(strings.TrimSpace(value), only.value) {
+			return fmt.Errorf("'%s' = '%s' is not supported yet (%s); only '%s' is", key, value, only.why, only.value)
+		}
 	}
 	c.values[key] = value
 	return nil
+}
+
+// unsupported lists Flink settings whose other values would change results
+// in ways Sluice does not implement yet: setting them is an error rather
+// than a silently different answer. Other unknown keys are kept, as Flink
+// keeps them.
+var unsupported = map[string]struct{ value, why string }{
+	"execution.runtime-mode":        {"streaming", "batch execution prints final results instead of changelogs"},
+	"table.exec.mini-batch.enabled": {"false", "mini-batch aggregation emits fewer, combined updates"},
+	"table.exec.state.ttl":          {"0 ms", "state retention would expire keys"},
 }
 
 // Reset removes key (or every key when key is empty).
