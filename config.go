@@ -57,7 +57,7 @@ func (c *Config) Set(key, value string) error {
 			return fmt.Errorf("invalid value '%s' for '%s': %v", value, key, err)
 		}
 	default:
-		if only, ok := unsupported[key]; ok && !strings.EqualFold(strings.TrimSpace(value), only.value) {
+		if only, ok := unsupported[key]; ok && !only.accepts(value) {
 			return fmt.Errorf("'%s' = '%s' is not supported yet (%s); only '%s' is", key, value, only.why, only.value)
 		}
 	}
@@ -69,10 +69,30 @@ func (c *Config) Set(key, value string) error {
 // in ways Sluice does not implement yet: setting them is an error rather
 // than a silently different answer. Other unknown keys are kept, as Flink
 // keeps them.
-var unsupported = map[string]struct{ value, why string }{
-	"execution.runtime-mode":        {"streaming", "batch execution prints final results instead of changelogs"},
-	"table.exec.mini-batch.enabled": {"false", "mini-batch aggregation emits fewer, combined updates"},
-	"table.exec.state.ttl":          {"0 ms", "state retention would expire keys"},
+var unsupported = map[string]onlyValue{
+	"execution.runtime-mode":        {"streaming", "batch execution prints final results instead of changelogs", nil},
+	"table.exec.mini-batch.enabled": {"false", "mini-batch aggregation emits fewer, combined updates", nil},
+	"table.exec.state.ttl":          {"0 ms", "state retention would expire keys", isZeroDuration},
+}
+
+// onlyValue is the one value Sluice supports for a setting.
+type onlyValue struct {
+	value, why string
+	// same, when set, compares values (durations); otherwise they are
+	// compared ignoring case.
+	same func(string) bool
+}
+
+func (o onlyValue) accepts(v string) bool {
+	if o.same != nil {
+		return o.same(v)
+	}
+	return strings.EqualFold(strings.TrimSpace(v), o.value)
+}
+
+func isZeroDuration(v string) bool {
+	d, err := ParseDuration(v)
+	return err == nil && d == 0
 }
 
 // Reset removes key (or every key when key is empty).

@@ -17,6 +17,7 @@ func TestConfigRejectsSettingsThatWouldChangeResults(t *testing.T) {
 		{"table.exec.mini-batch.enabled", "true", "'table.exec.mini-batch.enabled' = 'true' is not supported yet"},
 		{"table.exec.mini-batch.enabled", "false", ""},
 		{"table.exec.state.ttl", "1 h", "'table.exec.state.ttl' = '1 h' is not supported yet"},
+		{"table.exec.state.ttl", "0", ""},
 		{"parallelism.default", "0", "expected a positive integer"},
 		{"pipeline.auto-watermark-interval", "50 ms", ""},
 		{"some.unknown.key", "anything", ""},
