@@ -11,7 +11,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -534,9 +533,6 @@ func (s *Stream) Close() {
 	<-s.run.Done()
 }
 
-// Quiet reports whether the query has processed all input available now.
-func (s *Stream) Quiet(ctx context.Context) (bool, error) { return s.run.Quiet(ctx) }
-
 // WaitQuiet blocks until every running job and the given streams have
 // processed all input available, checked twice in a row so that data
 // moving between jobs through Kafka is not missed. It fails when a job fails.
@@ -584,16 +580,6 @@ func (e *Engine) quietOnce(ctx context.Context, streams []*Stream) (bool, error)
 		}
 	}
 	return true, nil
-}
-
-// JobIDs returns the ids of the running jobs, sorted.
-func (e *Engine) JobIDs() []string {
-	var out []string
-	for _, j := range e.Jobs() {
-		out = append(out, j.ID)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // ExecuteStatement runs one parsed statement; src is the script text its
