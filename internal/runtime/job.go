@@ -90,7 +90,6 @@ type Job struct {
 	err     error
 	done    chan struct{}
 
-	sources   []*SourceContext
 	quiescers []Quiescer
 	seed      maphash.Seed
 }
@@ -151,8 +150,7 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 					cancel()
 					return nil, fmt.Errorf("%s: %w", s.Name, err)
 				}
-				sc := &SourceContext{Context: rctx, Ctx: ctx, job: j, out: out}
-				j.sources = append(j.sources, sc)
+				sc := &SourceContext{Context: rctx, Ctx: ctx, out: out}
 				if q, ok := src.(Quiescer); ok {
 					j.quiescers = append(j.quiescers, q)
 				}
@@ -242,7 +240,6 @@ func (j *Job) runSource(name string, sc *SourceContext, src Source, out *emitter
 	// A bounded source that finishes emits the maximum watermark, then ends.
 	out.EmitWatermark(MaxWatermark)
 	out.end()
-	sc.finished.Store(true)
 }
 
 func (j *Job) runOperator(name string, rctx *Context, op Operator, inbox chan envelope, senders []int, out *emitter) {

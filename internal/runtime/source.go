@@ -1,9 +1,6 @@
 package runtime
 
-import (
-	"context"
-	"sync/atomic"
-)
+import "context"
 
 // SourceContext is what a source instance gets to run with.
 type SourceContext struct {
@@ -11,9 +8,7 @@ type SourceContext struct {
 	// Ctx is cancelled when the job stops.
 	Ctx context.Context
 
-	job      *Job
-	out      *emitter
-	finished atomic.Bool
+	out *emitter
 }
 
 // MarkIdle tells downstream operators to leave this instance out of their
