@@ -82,7 +82,7 @@ func (b *Binder) overAggregate(rel *relation, overs []*ast.FuncCall) (*relation,
 		return nil, nil, errorf(spec.OrderBy[0], "OVER windows over processing time are not supported yet")
 	}
 	n := &OverAggregate{TimeCol: col.Index, Preceding: -1}
-	if err := b.overFrame(n, spec.Frame, overs[0]); err != nil {
+	if err := b.overFrame(n, spec.Frame); err != nil {
 		return nil, nil, err
 	}
 	schema := rel.node.Schema()
@@ -135,7 +135,7 @@ func (b *Binder) overAggregate(rel *relation, overs []*ast.FuncCall) (*relation,
 
 // overFrame reads a frame clause into n: the upper bound must be CURRENT
 // ROW; no frame means RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW.
-func (b *Binder) overFrame(n *OverAggregate, f *ast.Frame, at ast.Node) error {
+func (b *Binder) overFrame(n *OverAggregate, f *ast.Frame) error {
 	if f == nil {
 		return nil
 	}
