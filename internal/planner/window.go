@@ -27,7 +27,7 @@ func windowTime(w Window) types.Type {
 	return t
 }
 
-// windowTVF plans TABLE(TUMBLE|HOP|CUMULATE(TABLE t, DESCRIPTOR(ts), ...)).
+// windowTVF plans TABLE(TUMBLE|HOP|CUMULATE|SESSION(TABLE t, DESCRIPTOR(ts), ...)).
 func (b *Binder) windowTVF(ref *ast.TableFunctionRef) (*relation, error) {
 	call := ref.Call
 	params, ok := windowParams[call.Name]
