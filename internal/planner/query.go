@@ -379,11 +379,7 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 	}
 	out := &relation{node: newCalc(rel.node, projects, filter, schema), sc: outScope}
 	if s.Distinct {
-		keys := make([]int, len(schema))
-		for i := range keys {
-			keys[i] = i
-		}
-		out.node = &GroupAggregate{base: base{schema: plainSchema(schema)}, Input: out.node, Keys: keys}
+		out.node = &GroupAggregate{base: base{schema: plainSchema(schema)}, Input: out.node, Keys: seq(len(schema))}
 	}
 	if len(order) == 0 && s.Limit == nil {
 		return out, nil
