@@ -446,9 +446,11 @@ func (c *Client) show(ctx context.Context, s *sluice.Stream, mode string) error 
 	n := 0
 	for {
 		nctx, cancel := ctx, context.CancelFunc(func() {})
+		timed := false // nctx ends when the paced view is due
 		if paced != nil {
 			if at, ok := paced.due(); ok {
 				nctx, cancel = context.WithDeadline(ctx, at)
+				timed = true
 			}
 		}
 		changes, more, err := s.Next(nctx)
@@ -464,7 +466,7 @@ func (c *Client) show(ctx context.Context, s *sluice.Stream, mode string) error 
 			return v.end(n, true)
 		}
 		switch {
-		case err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded):
+		case timed && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded):
 			if err := paced.draw(); err != nil {
 				return err
 			}
