@@ -5,8 +5,8 @@
 // Scripts use the placeholders KAFKA_PORT and SCHEMA_REGISTRY_PORT for the
 // embedded cluster's ports. Statements run in order; before each INSERT and
 // query the jobs already started process all their available input, and
-// the last query is read until every job and the query itself have (no
-// sleeps).
+// the last query is read until every job and the query itself have
+// processed all their available input (no sleeps).
 package sqltest
 
 import (
