@@ -316,7 +316,7 @@ func (e *Engine) show(s *ast.Show) (*Result, error) {
 	case ast.ShowCreateTable:
 		t, ok := e.catalog.Table(s.Name.Parts[len(s.Name.Parts)-1])
 		if !ok {
-			return nil, fmt.Errorf("table '%s' does not exist", strings.Join(s.Name.Parts, "."))
+			return nil, &planner.Error{Pos: s.Name.Pos, Msg: fmt.Sprintf("table '%s' does not exist", strings.Join(s.Name.Parts, "."))}
 		}
 		return &Result{Kind: ResultText, Text: t.DDL + "\n"}, nil
 	}
