@@ -10,20 +10,20 @@ import (
 
 // Configuration keys Sluice understands, with Flink's names.
 const (
-	ConfParallelism      = "parallelism.default"
-	ConfTimeZone         = "table.local-time-zone"
-	ConfResultMode       = "sql-client.execution.result-mode"
-	ConfWatermarkInteval = "pipeline.auto-watermark-interval"
-	ConfIdleTimeout      = "table.exec.source.idle-timeout"
+	ConfParallelism       = "parallelism.default"
+	ConfTimeZone          = "table.local-time-zone"
+	ConfResultMode        = "sql-client.execution.result-mode"
+	ConfWatermarkInterval = "pipeline.auto-watermark-interval"
+	ConfIdleTimeout       = "table.exec.source.idle-timeout"
 )
 
 // defaults are the session configuration before any SET.
 var defaults = map[string]string{
-	ConfParallelism:      "1",
-	ConfTimeZone:         "default",
-	ConfResultMode:       "table",
-	ConfWatermarkInteval: "200 ms",
-	ConfIdleTimeout:      "0 ms",
+	ConfParallelism:       "1",
+	ConfTimeZone:          "default",
+	ConfResultMode:        "table",
+	ConfWatermarkInterval: "200 ms",
+	ConfIdleTimeout:       "0 ms",
 }
 
 // Config is a session's configuration (SET / RESET).
@@ -52,7 +52,7 @@ func (c *Config) Set(key, value string) error {
 		default:
 			return fmt.Errorf("invalid value '%s' for '%s': expected one of table, tableau, changelog", value, key)
 		}
-	case ConfWatermarkInteval, ConfIdleTimeout:
+	case ConfWatermarkInterval, ConfIdleTimeout:
 		if _, err := ParseDuration(value); err != nil {
 			return fmt.Errorf("invalid value '%s' for '%s': %v", value, key, err)
 		}

@@ -244,9 +244,13 @@ func (e *Engine) exec(ctx context.Context, st ast.Statement, src string) (*Resul
 		if !ok {
 			return nil, fmt.Errorf("could not stop job '%s': no such job", s.ID)
 		}
-		j.stopped.Store(true)
-		j.run.Cancel()
-		<-j.run.Done()
+		select {
+		case <-j.run.Done(): // already over: its status stays
+		default:
+			j.stopped.Store(true)
+			j.run.Cancel()
+			<-j.run.Done()
+		}
 		return &Result{Kind: ResultOK}, nil
 	}
 	return nil, fmt.Errorf("unsupported statement at line %d, column %d", st.Position().Line, st.Position().Col)
@@ -415,7 +419,7 @@ func offsetOf(src string, pos ast.Pos) int {
 func (e *Engine) buildOptions() job.Options {
 	return job.Options{Parallelism: e.config.Parallelism(), Env: connector.Env{
 		TimeZone:          e.config.TimeZone(),
-		WatermarkInterval: e.config.duration(ConfWatermarkInteval),
+		WatermarkInterval: e.config.duration(ConfWatermarkInterval),
 		IdleTimeout:       e.config.duration(ConfIdleTimeout),
 	}}
 }

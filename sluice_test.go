@@ -249,6 +249,12 @@ WHERE rn <= 2`,
   SELECT * FROM (
   ^`,
 	}, {
+		name: "INSERT assigning a column twice",
+		sql:  `INSERT INTO totals (customer, customer) SELECT customer, customer FROM orders`,
+		want: `SQL validation error at line 1, column 1: Target column 'customer' is assigned more than once
+  INSERT INTO totals (customer, customer) SELECT customer, customer FROM orders
+  ^`,
+	}, {
 		name: "ORDER BY a column that is not a time attribute, without LIMIT",
 		sql: `SELECT id, amount FROM orders
 ORDER BY amount`,

@@ -174,7 +174,7 @@ func optionPos(t *catalog.Table, msg string, def ast.Pos) ast.Pos {
 func (b *Binder) checkWatermark(t *catalog.Table, w *ast.WatermarkDef) error {
 	i := t.Schema().Index(w.Column)
 	if i < 0 {
-		return errorf(w, "The rowtime attribute field '%s' is not defined in the table schema, at line %d, column %d", w.Column, w.Pos.Line, w.Pos.Col)
+		return errorf(w, "The rowtime attribute field '%s' is not defined in the table schema", w.Column)
 	}
 	ct := t.Columns[i].Type
 	if !ct.IsTimestamp() || ct.Precision > 3 {
@@ -231,6 +231,9 @@ func (b *Binder) Insert(ins *ast.Insert) (*Sink, error) {
 			i := t.Schema().Index(c)
 			if i < 0 {
 				return nil, errorf(ins, "Unknown target column '%s'", c)
+			}
+			if contains(targets, i) {
+				return nil, errorf(ins, "Target column '%s' is assigned more than once", c)
 			}
 			targets = append(targets, i)
 		}

@@ -242,7 +242,8 @@ func intervalBounds(conds []expr.Expr, ls, rs types.Schema) (*IntervalJoin, []ex
 		a, aok := asTimeTerm(call.Args[0])
 		b, bok := asTimeTerm(call.Args[1])
 		op := call.Name
-		if !aok || !bok || (a.col < nl) == (b.col < nl) {
+		bound := op == "<" || op == "<=" || op == ">" || op == ">="
+		if !bound || !aok || !bok || (a.col < nl) == (b.col < nl) {
 			rest = append(rest, c)
 			continue
 		}
@@ -269,8 +270,6 @@ func intervalBounds(conds []expr.Expr, ls, rs types.Schema) (*IntervalJoin, []ex
 		case "<":
 			v := d - 1e6
 			upper = &v
-		default:
-			rest = append(rest, c)
 		}
 	}
 	if lower == nil || upper == nil {

@@ -200,6 +200,11 @@ func (j *Job) Cancel() { j.cancel() }
 
 // Fail stops the job with err (the first failure wins).
 func (j *Job) Fail(err error) {
+	select {
+	case <-j.done:
+		return // finished: its outcome is settled
+	default:
+	}
 	j.errOnce.Do(func() { j.err = err })
 	j.cancel()
 }

@@ -52,10 +52,13 @@ func (t *WatermarkTracker) Observe(p int32, wm int64, now time.Time) {
 // Touch records that partition p had data at now without a watermark
 // candidate (for example a row whose time column is NULL).
 func (t *WatermarkTracker) Touch(p int32, now time.Time) {
-	if pw, ok := t.parts[p]; ok {
-		pw.lastData = now
-		pw.idle = false
+	pw, ok := t.parts[p]
+	if !ok {
+		pw = &partitionWatermark{wm: MinWatermark}
+		t.parts[p] = pw
 	}
+	pw.lastData = now
+	pw.idle = false
 }
 
 // Current returns the merged watermark at now and whether every partition

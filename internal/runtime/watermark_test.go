@@ -69,3 +69,19 @@ func TestWatermarkTrackerNoIdlenessWithoutTimeout(t *testing.T) {
 		t.Fatal("without an idle timeout an empty partition holds the watermark forever")
 	}
 }
+
+// TestWatermarkTrackerRowsWithoutTime: a partition whose rows carry no
+// watermark candidate (NULL times) is active and holds the watermark back,
+// as an active partition without a watermark does in Flink.
+func TestWatermarkTrackerRowsWithoutTime(t *testing.T) {
+	t0 := time.Unix(0, 0)
+	tr := NewWatermarkTracker(time.Second)
+	tr.Observe(0, 100, t0)
+	tr.Touch(1, t0)
+	if _, ok := tr.Due(t0); ok {
+		t.Fatal("partition 1 has rows but no watermark yet: it must hold the watermark back")
+	}
+	if wm, ok := tr.Due(t0.Add(2 * time.Second)); ok || wm != 0 {
+		t.Fatalf("both partitions idle: got %d %v, want nothing", wm, ok)
+	}
+}
