@@ -11,6 +11,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -224,19 +225,7 @@ func (e *Engine) exec(ctx context.Context, st ast.Statement, src string) (*Resul
 		}
 		return &Result{Kind: ResultJob, JobID: j.ID}, nil
 	case *ast.StatementSet:
-		var ids []string
-		for _, ins := range s.Inserts {
-			sink, err := e.binder().Insert(ins)
-			if err != nil {
-				return nil, err
-			}
-			j, err := e.startJob(sink, statementText(src, ins.Pos))
-			if err != nil {
-				return nil, err
-			}
-			ids = append(ids, j.ID)
-		}
-		return &Result{Kind: ResultJob, JobID: strings.Join(ids, ", ")}, nil
+		return e.statementSet(s, src)
 	case *ast.StopJob:
 		e.mu.Lock()
 		j, ok := e.jobs[s.ID]
@@ -254,6 +243,48 @@ func (e *Engine) exec(ctx context.Context, st ast.Statement, src string) (*Resul
 		return &Result{Kind: ResultOK}, nil
 	}
 	return nil, fmt.Errorf("unsupported statement at line %d, column %d", st.Position().Line, st.Position().Col)
+}
+
+// statementSet runs every INSERT of a statement set, or none: all are
+// planned before any starts, and the ones started are stopped again if a
+// later one fails to start.
+func (e *Engine) statementSet(s *ast.StatementSet, src string) (*Result, error) {
+	sinks := make([]*planner.Sink, len(s.Inserts))
+	for i, ins := range s.Inserts {
+		sink, err := e.binder().Insert(ins)
+		if err != nil {
+			return nil, err
+		}
+		sinks[i] = sink
+	}
+	var started []*Job
+	for i, sink := range sinks {
+		j, err := e.startJob(sink, statementText(src, s.Inserts[i].Pos))
+		if err != nil {
+			e.forget(started)
+			return nil, err
+		}
+		started = append(started, j)
+	}
+	ids := make([]string, len(started))
+	for i, j := range started {
+		ids[i] = j.ID
+	}
+	return &Result{Kind: ResultJob, JobID: strings.Join(ids, ", ")}, nil
+}
+
+// forget stops jobs and removes them from the engine's list.
+func (e *Engine) forget(jobs []*Job) {
+	for _, j := range jobs {
+		j.run.Cancel()
+		<-j.run.Done()
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, j := range jobs {
+		delete(e.jobs, j.ID)
+		e.order = slices.DeleteFunc(e.order, func(id string) bool { return id == j.ID })
+	}
 }
 
 // createTableAs registers the table of a CREATE TABLE ... AS SELECT and

@@ -477,3 +477,20 @@ FROM orders /*+ OPTIONS('scan.startup.mod' = 'earliest-offset') */`)
 		t.Errorf("error:\n%s\nwant it to start with\n%s\nand end with%s", msg, head, caret)
 	}
 }
+
+// TestStatementSetIsAllOrNothing: a statement set whose second INSERT is
+// invalid starts no job at all.
+func TestStatementSetIsAllOrNothing(t *testing.T) {
+	e := newEngine(t)
+	mustExecute(t, e, errorCatalog)
+	_, err := e.Execute(testContext(t), `EXECUTE STATEMENT SET BEGIN
+INSERT INTO customers_seen SELECT customer FROM orders;
+INSERT INTO customers_seen SELECT nope FROM orders;
+END;`)
+	if err == nil || !strings.Contains(err.Error(), "Column 'nope' not found") {
+		t.Fatalf("error = %v, want the second INSERT's unknown column", err)
+	}
+	if n := len(e.Jobs()); n != 0 {
+		t.Fatalf("%d job(s) started for a failed statement set", n)
+	}
+}
