@@ -84,6 +84,14 @@ func (b *builder) advanced(n planner.Node) (built, error) {
 			inputs = []runtime.Input{{Stage: left.stage, Exchange: runtime.Single}, {Stage: right.stage, Exchange: runtime.Single}}
 		}
 		return b.operator("SemiJoin", p, inputs, func() (runtime.Operator, error) { return ops.NewSemiJoin(cfg) }), nil
+	case *planner.WindowJoin:
+		left, right, spec, err := b.joinInputs(&x.Join)
+		if err != nil {
+			return built{}, err
+		}
+		cfg := ops.WindowJoinConfig{JoinSpec: spec, LeftEnd: x.LeftEnd, RightEnd: x.RightEnd}
+		p, inputs := b.joinExchange(left, right, &x.Join)
+		return b.operator("WindowJoin", p, inputs, func() (runtime.Operator, error) { return ops.NewWindowJoin(cfg) }), nil
 	case *planner.TemporalJoin:
 		left, right, spec, err := b.joinInputs(&x.Join)
 		if err != nil {

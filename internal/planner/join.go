@@ -91,6 +91,11 @@ func (b *Binder) join(j *ast.Join) (*relation, error) {
 	if asOf != nil {
 		return b.temporalJoin(jn, asOf, right.(*ast.TableName), l, r, and(rest), sc)
 	}
+	if wj := windowJoin(jn, l.node, r.node); wj != nil {
+		wj.Cond = and(rest)
+		wj.schema = joinSchema(ls, rs, kind, false, false)
+		return &relation{node: wj, sc: joinScope(sc, wj.schema)}, nil
+	}
 	iv, rest := intervalBounds(rest, ls, rs)
 	jn.schema = joinSchema(ls, rs, kind, iv != nil, iv != nil)
 	jn.Cond = and(rest)

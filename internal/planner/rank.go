@@ -272,7 +272,7 @@ func finalize(n Node) error {
 // since Flink 1.15).
 func needsAppendOnly(n Node) error {
 	switch x := n.(type) {
-	case *IntervalJoin, *Sort, *Deduplicate, *OverAggregate:
+	case *IntervalJoin, *Sort, *Deduplicate, *OverAggregate, *WindowJoin:
 	case *TemporalJoin:
 		if x.Left.Mode() != connector.InsertOnly {
 			return &Error{Msg: fmt.Sprintf("TemporalJoin doesn't support consuming update and delete changes which is produced by node %s", updatingNode(x.Left).Describe())}

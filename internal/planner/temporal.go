@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sluicesql/sluice/internal/connector"
 	"github.com/sluicesql/sluice/internal/expr"
 	"github.com/sluicesql/sluice/internal/sql/ast"
 	"github.com/sluicesql/sluice/internal/types"
@@ -68,4 +69,50 @@ func (b *Binder) temporalJoin(jn Join, asOf ast.Expr, ref *ast.TableName, l, r *
 	tj.Cond = rest
 	tj.schema = joinSchema(l.node.Schema(), rs, jn.Kind, true, false)
 	return &relation{node: tj, sc: joinScope(sc, tj.schema)}, nil
+}
+
+// WindowJoin joins two windowed inputs window by window: rows of the same
+// window (equal window_start and window_end) and keys, joined when the
+// watermark passes the window's end (Flink's window join).
+type WindowJoin struct {
+	Join
+	Window            Window
+	LeftEnd, RightEnd int
+}
+
+// Mode implements Node: each window's result is final.
+func (n *WindowJoin) Mode() Mode { return connector.InsertOnly }
+
+// Describe implements Node.
+func (n *WindowJoin) Describe() string {
+	return fmt.Sprintf("WindowJoin(%s, window=[%s])", n.joinText(), n.Window.String(n.Left.Schema()))
+}
+
+// windowJoin recognizes a join of two inputs windowed alike whose keys
+// pair their window_start and window_end columns; nil otherwise.
+func windowJoin(jn Join, l, r Node) *WindowJoin {
+	lw, lStart, lEnd, ok := windowOf(l)
+	if !ok {
+		return nil
+	}
+	rw, rStart, rEnd, ok := windowOf(r)
+	if !ok || lw.Kind != rw.Kind || lw.Size != rw.Size || lw.Slide != rw.Slide || lw.Offset != rw.Offset || lw.Gap != rw.Gap || lw.Kind == Session {
+		return nil
+	}
+	paired := func(lc, rc int) bool {
+		for i := range jn.LeftKeys {
+			if jn.LeftKeys[i] == lc && jn.RightKeys[i] == rc {
+				return true
+			}
+		}
+		return false
+	}
+	if !paired(lStart, rStart) || !paired(lEnd, rEnd) {
+		return nil
+	}
+	w := lw
+	if w.TimeCol < 0 {
+		w.TimeCol = lStart // after a window aggregation: name the window by its start
+	}
+	return &WindowJoin{Join: jn, Window: w, LeftEnd: lEnd, RightEnd: rEnd}
 }
