@@ -1,0 +1,29 @@
+-- Window join (Flink docs: Window Join): a FULL JOIN of two tumbling
+-- windowed inputs on num, window_start and window_end is a WindowJoin,
+-- insert-only even as an outer join.
+-- https://nightlies.apache.org/flink/flink-docs-stable/docs/dev/table/sql/queries/window-join/
+-- expect: WindowJoin [I]
+CREATE TABLE LeftTable (
+    row_time TIMESTAMP(3),
+    num INT,
+    id STRING,
+    WATERMARK FOR row_time AS row_time - INTERVAL '1' MINUTE
+) WITH (
+    'connector' = 'kafka', 'topic' = 'left', 'properties.bootstrap.servers' = 'localhost:9092',
+    'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'json');
+
+CREATE TABLE RightTable (
+    row_time TIMESTAMP(3),
+    num INT,
+    id STRING,
+    WATERMARK FOR row_time AS row_time - INTERVAL '1' MINUTE
+) WITH (
+    'connector' = 'kafka', 'topic' = 'right', 'properties.bootstrap.servers' = 'localhost:9092',
+    'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'json');
+
+SELECT L.num AS L_Num, L.id AS L_Id, R.num AS R_Num, R.id AS R_Id,
+       COALESCE(L.window_start, R.window_start) AS window_start,
+       COALESCE(L.window_end, R.window_end) AS window_end
+FROM (SELECT * FROM TABLE(TUMBLE(TABLE LeftTable, DESCRIPTOR(row_time), INTERVAL '5' MINUTES))) L
+FULL JOIN (SELECT * FROM TABLE(TUMBLE(TABLE RightTable, DESCRIPTOR(row_time), INTERVAL '5' MINUTES))) R
+ON L.num = R.num AND L.window_start = R.window_start AND L.window_end = R.window_end;
