@@ -66,6 +66,7 @@ Run 'sluice sql -h' or 'sluice test -h' for flags.
 func runSQL(args []string) error {
 	fs := flag.NewFlagSet("sql", flag.ExitOnError)
 	file := fs.String("f", "", "run the statements of this SQL script, then exit")
+	initFile := fs.String("i", "", "set the session up with this SQL script (DDL, SET) before the prompt or -f")
 	kafkaPort := fs.Int("kafka-port", 9092, "port of the embedded Kafka broker (0: any free port)")
 	registryPort := fs.Int("registry-port", 8081, "port of the embedded Schema Registry (0: any free port)")
 	dataDir := fs.String("data-dir", "", "keep the embedded broker's topics and the registry's schemas in this directory across restarts")
@@ -77,7 +78,13 @@ func runSQL(args []string) error {
 		fs.Usage()
 		os.Exit(2)
 	}
-	var script []byte
+	var script, initScript []byte
+	if *initFile != "" {
+		var err error
+		if initScript, err = os.ReadFile(*initFile); err != nil {
+			return err
+		}
+	}
 	if *file != "" {
 		var err error
 		if script, err = os.ReadFile(*file); err != nil {
@@ -102,6 +109,9 @@ func runSQL(args []string) error {
 	}()
 	c := &client.Client{Engine: e, Out: os.Stdout, Interrupts: client.NotifyInterrupts()}
 	ctx := context.Background()
+	if *initFile != "" && !c.Init(ctx, *initFile, string(initScript)) {
+		return fmt.Errorf("initialization script %s failed", *initFile)
+	}
 	if *file != "" {
 		if !c.RunScript(ctx, string(script)) {
 			return fmt.Errorf("script %s failed", *file)

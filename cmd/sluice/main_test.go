@@ -254,3 +254,24 @@ func TestIsTerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestInitScript: -i sets the session up (DDL, SET) silently before -f
+// runs; a query in the initialization file is refused and nothing runs.
+func TestInitScript(t *testing.T) {
+	dir := t.TempDir()
+	initFile, script := filepath.Join(dir, "init.sql"), filepath.Join(dir, "script.sql")
+	writeFile(t, initFile, "SET 'sql-client.execution.result-mode' = 'tableau';\n"+
+		"CREATE TABLE t (a INT) WITH ('connector' = 'datagen', 'number-of-rows' = '2',\n"+
+		"  'fields.a.kind' = 'sequence', 'fields.a.start' = '1', 'fields.a.end' = '2');\n")
+	writeFile(t, script, "SELECT a FROM t;\n")
+	r := runSluice(t, nil, "sql", "-external", "-i", initFile, "-f", script)
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "[INFO] Successfully initialized from sql script: file:"+initFile+"\n") ||
+		!strings.Contains(r.stdout, "| +I |           2 |\n") || !strings.Contains(r.stdout, "Received a total of 2 rows\n") {
+		t.Errorf("exit status %d, printed:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	writeFile(t, initFile, "SELECT 1;\n")
+	r = runSluice(t, nil, "sql", "-external", "-i", initFile, "-f", script)
+	if r.code != 1 || !strings.Contains(r.stdout, "unsupported statement in the initialization file") || strings.Contains(r.stdout, "Executing SQL from file") {
+		t.Errorf("exit status %d, printed:\n%s", r.code, r.stdout)
+	}
+}

@@ -282,6 +282,31 @@ func (c *Client) RunScript(ctx context.Context, script string) bool {
 	return ok
 }
 
+// Init runs an initialization script (sql-client.sh -i): statements that
+// set the session up (DDL, SET, RESET), silently; queries and INSERTs are
+// refused, as Flink's client does. It reports whether every statement ran.
+func (c *Client) Init(ctx context.Context, path, script string) bool {
+	for _, ch := range parser.SplitStatements(script) {
+		st, err := parser.ParseStatement(ch.Text)
+		if err == nil {
+			switch st.(type) {
+			case *ast.QueryStatement, *ast.Insert, *ast.StatementSet, *ast.Explain:
+				err = fmt.Errorf("unsupported statement in the initialization file %s: only DDL, SET and RESET set a session up\n  %s", path, strings.TrimSpace(ch.Text))
+			default:
+				_, err = c.Engine.ExecuteStatement(ctx, st, ch.Text)
+			}
+		}
+		if err != nil {
+			c.printError(err)
+			fmt.Fprintln(c.Out)
+			return false
+		}
+	}
+	c.info("Successfully initialized from sql script: file:" + path)
+	fmt.Fprintln(c.Out)
+	return true
+}
+
 // execute runs statements until one fails or quits. Each statement is parsed
 // on its own, so that error positions are relative to it, as in Flink.
 func (c *Client) execute(ctx context.Context, chunks []parser.Chunk, script bool) (ok, quit bool) {
