@@ -249,6 +249,22 @@ WHERE rn <= 2`,
   SELECT * FROM (
   ^`,
 	}, {
+		name: "LIKE with a column the base table has",
+		sql: `CREATE TABLE orders2 (
+  customer STRING
+) LIKE orders`,
+		want: `SQL validation error at line 2, column 3: A column named 'customer' already exists in the base table.
+    customer STRING
+    ^`,
+	}, {
+		name: "LIKE with a second watermark",
+		sql: `CREATE TABLE orders2 (
+  WATERMARK FOR ts AS ts
+) LIKE orders`,
+		want: `SQL validation error at line 2, column 3: There already exists a watermark spec for column 'ts' in the base table. You might want to specify EXCLUDING WATERMARKS or OVERWRITING WATERMARKS.
+    WATERMARK FOR ts AS ts
+    ^`,
+	}, {
 		name: "INSERT assigning a column twice",
 		sql:  `INSERT INTO totals (customer, customer) SELECT customer, customer FROM orders`,
 		want: `SQL validation error at line 1, column 1: Target column 'customer' is assigned more than once

@@ -41,6 +41,16 @@ type relation struct {
 // For CREATE TABLE ... AS SELECT the columns are the query's; the caller
 // then starts the INSERT of the query into it.
 func (b *Binder) CreateTable(ct *ast.CreateTable, ddl string) (*catalog.Table, error) {
+	if ct.Like != nil {
+		if ct.AsQuery != nil {
+			return nil, errorf(ct.Like, "CREATE TABLE cannot both copy a table (LIKE) and take a query's columns (AS SELECT)")
+		}
+		merged, err := b.mergeLike(ct)
+		if err != nil {
+			return nil, err
+		}
+		ct = merged
+	}
 	if ct.AsQuery != nil {
 		if len(ct.Columns) > 0 || ct.PrimaryKey != nil || ct.Watermark != nil {
 			return nil, errorf(ct, "CREATE TABLE AS SELECT takes its columns from the query; declaring columns, a primary key or a watermark is not supported")

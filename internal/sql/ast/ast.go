@@ -73,6 +73,24 @@ type CreateTable struct {
 	Options     []*Option
 	// AsQuery is set for CREATE TABLE ... AS SELECT.
 	AsQuery Query
+	// Like is set for CREATE TABLE ... LIKE source [(options)].
+	Like *LikeClause
+}
+
+// LikeClause is the LIKE part of CREATE TABLE: the source table and its
+// merging options, e.g. EXCLUDING OPTIONS or OVERWRITING WATERMARKS.
+type LikeClause struct {
+	Pos
+	Source ObjectName
+	// Options maps a feature (ALL, CONSTRAINTS, GENERATED, METADATA,
+	// OPTIONS, PARTITIONS, WATERMARKS) to its strategy (INCLUDING,
+	// EXCLUDING or OVERWRITING), in the order written.
+	Options []LikeOption
+}
+
+// LikeOption is one merging option of a LIKE clause.
+type LikeOption struct {
+	Strategy, Feature string
 }
 
 // CreateView is CREATE [TEMPORARY] VIEW [IF NOT EXISTS] name [(cols)] AS query.

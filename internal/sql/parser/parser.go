@@ -426,6 +426,29 @@ func (p *parser) createTable(pos ast.Pos, temporary bool) *ast.CreateTable {
 	if p.acceptKw("WITH") {
 		ct.Options = p.options()
 	}
+	if t := p.tok(); word(t) == "LIKE" {
+		p.next()
+		ct.Like = &ast.LikeClause{Pos: t.pos, Source: p.objectName("a table name")}
+		if p.isOp("(") {
+			open := p.next().pos
+			for !p.isOp(")") && p.tok().kind != tEOF {
+				strategy := word(p.tok())
+				if strategy != "INCLUDING" && strategy != "EXCLUDING" && strategy != "OVERWRITING" {
+					p.unexpected("INCLUDING, EXCLUDING or OVERWRITING")
+				}
+				p.next()
+				feature := word(p.tok())
+				switch feature {
+				case "ALL", "CONSTRAINTS", "GENERATED", "METADATA", "OPTIONS", "PARTITIONS", "WATERMARKS":
+				default:
+					p.unexpected("ALL, CONSTRAINTS, GENERATED, METADATA, OPTIONS, PARTITIONS or WATERMARKS")
+				}
+				p.next()
+				ct.Like.Options = append(ct.Like.Options, ast.LikeOption{Strategy: strategy, Feature: feature})
+			}
+			p.closeParen(open)
+		}
+	}
 	if p.acceptKw("AS") {
 		ct.AsQuery = p.query()
 	}
