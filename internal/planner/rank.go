@@ -147,11 +147,29 @@ func foldRank(node Node, filter expr.Expr) (Node, expr.Expr) {
 func windowOf(n Node) (Window, int, int, bool) {
 	switch x := n.(type) {
 	case *Calc:
+		// A projection may move the window columns; it must pass them on.
 		w, s, e, ok := windowOf(x.Input)
-		if !ok || !keepsColumns(x, max(s, e, w.TimeCol)+1) {
+		if !ok {
 			return Window{}, 0, 0, false
 		}
-		return w, s, e, true
+		ns, ne, nt := -1, -1, -1
+		for j, p := range x.Projects {
+			if c, ok := p.(*expr.Column); ok {
+				switch c.Index {
+				case s:
+					ns = j
+				case e:
+					ne = j
+				case w.TimeCol:
+					nt = j
+				}
+			}
+		}
+		if ns < 0 || ne < 0 {
+			return Window{}, 0, 0, false
+		}
+		w.TimeCol = nt
+		return w, ns, ne, true
 	case *WindowTableFunction:
 		s := len(x.Input.Schema())
 		return x.Window, s, s + 1, true
@@ -162,20 +180,6 @@ func windowOf(n Node) (Window, int, int, bool) {
 		return w, s, s + 1, true
 	}
 	return Window{}, 0, 0, false
-}
-
-// keepsColumns reports whether c passes its first n input columns through
-// unchanged (it may filter rows).
-func keepsColumns(c *Calc, n int) bool {
-	if len(c.Projects) < n {
-		return false
-	}
-	for i := 0; i < n; i++ {
-		if col, ok := c.Projects[i].(*expr.Column); !ok || col.Index != i {
-			return false
-		}
-	}
-	return true
 }
 
 func contains(xs []int, x int) bool {
