@@ -11,6 +11,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -166,7 +167,7 @@ func (e *Engine) binder() *planner.Binder {
 func (e *Engine) exec(ctx context.Context, st ast.Statement, src string) (*Result, error) {
 	switch s := st.(type) {
 	case *ast.CreateTable:
-		t, err := e.binder().CreateTable(s, statementText(src, s.Pos))
+		t, err := e.binder().CreateTable(s)
 		if err != nil {
 			return nil, err
 		}
@@ -180,6 +181,8 @@ func (e *Engine) exec(ctx context.Context, st ast.Statement, src string) (*Resul
 			return nil, err
 		}
 		return &Result{Kind: ResultOK}, e.catalog.AddView(v, s.IfNotExists)
+	case *ast.AlterTable:
+		return e.alterTable(s)
 	case *ast.Drop:
 		return &Result{Kind: ResultOK}, e.catalog.Drop(s.Name.Parts[len(s.Name.Parts)-1], s.View, s.IfExists)
 	case *ast.Set:
@@ -243,6 +246,30 @@ func (e *Engine) exec(ctx context.Context, st ast.Statement, src string) (*Resul
 		return &Result{Kind: ResultOK}, nil
 	}
 	return nil, fmt.Errorf("unsupported statement at line %d, column %d", st.Position().Line, st.Position().Col)
+}
+
+// alterTable renames a table or changes its options; running jobs keep the
+// definition they started with, as in Flink.
+func (e *Engine) alterTable(s *ast.AlterTable) (*Result, error) {
+	name := s.Name.Parts[len(s.Name.Parts)-1]
+	t, ok := e.catalog.Table(name)
+	if !ok {
+		if s.IfExists {
+			return &Result{Kind: ResultOK}, nil
+		}
+		return nil, &planner.Error{Pos: s.Name.Pos, Msg: fmt.Sprintf("Table `default_catalog`.`default_database`.`%s` doesn't exist or is a temporary table.", name)}
+	}
+	if s.RenameTo != "" {
+		if err := e.catalog.RenameTable(name, s.RenameTo); err != nil {
+			return nil, &planner.Error{Pos: s.Pos, Msg: err.Error()}
+		}
+		return &Result{Kind: ResultOK}, nil
+	}
+	altered, err := e.binder().AlterOptions(t, s.Set, s.Reset)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Kind: ResultOK}, e.catalog.ReplaceTable(altered)
 }
 
 // statementSet runs every INSERT of a statement set, or none: all are
@@ -353,9 +380,50 @@ func (e *Engine) show(s *ast.Show) (*Result, error) {
 		if !ok {
 			return nil, &planner.Error{Pos: s.Name.Pos, Msg: fmt.Sprintf("table '%s' does not exist", strings.Join(s.Name.Parts, "."))}
 		}
-		return &Result{Kind: ResultText, Text: t.DDL + "\n"}, nil
+		return &Result{Kind: ResultText, Text: createStatement(t)}, nil
 	}
 	return nil, fmt.Errorf("unsupported SHOW statement")
+}
+
+// createStatement renders a table's definition as Flink's SHOW CREATE TABLE
+// does: the current columns, watermark, primary key and options (after any
+// ALTER TABLE), names quoted, options sorted.
+func createStatement(t *catalog.Table) string {
+	var lines []string
+	for _, c := range t.Columns {
+		l := "  `" + c.Name + "` "
+		switch {
+		case c.Computed != nil:
+			l += "AS " + parser.FormatExpr(c.Computed)
+		case c.Metadata:
+			l += c.Type.Plain().String() + " METADATA"
+			if c.MetadataKey != "" {
+				l += " FROM '" + c.MetadataKey + "'"
+			}
+			if c.Virtual {
+				l += " VIRTUAL"
+			}
+		default:
+			l += c.Type.Plain().String()
+		}
+		if c.Comment != "" {
+			l += " COMMENT '" + strings.ReplaceAll(c.Comment, "'", "''") + "'"
+		}
+		lines = append(lines, l)
+	}
+	if w := t.Watermark; w != nil {
+		lines = append(lines, "  WATERMARK FOR `"+w.Column+"` AS "+parser.FormatExpr(w.Expr))
+	}
+	if len(t.PrimaryKey) > 0 {
+		lines = append(lines, "  PRIMARY KEY (`"+strings.Join(t.PrimaryKey, "`, `")+"`) NOT ENFORCED")
+	}
+	keys := slices.Sorted(maps.Keys(t.Options))
+	opts := make([]string, len(keys))
+	for i, k := range keys {
+		opts[i] = "  '" + k + "' = '" + strings.ReplaceAll(t.Options[k], "'", "''") + "'"
+	}
+	return "CREATE TABLE `default_catalog`.`default_database`.`" + t.Name + "` (\n" + strings.Join(lines, ",\n") +
+		"\n) WITH (\n" + strings.Join(opts, ",\n") + "\n)\n"
 }
 
 // describe lists a table's columns the way Flink's DESCRIBE does.

@@ -510,3 +510,33 @@ END;`)
 		t.Fatalf("%d job(s) started for a failed statement set", n)
 	}
 }
+
+// TestAlterTable renames a table and changes its options; SHOW CREATE TABLE
+// renders the current definition.
+func TestAlterTable(t *testing.T) {
+	e := newEngine(t)
+	res := mustExecute(t, e, `CREATE TABLE t (a INT, ts TIMESTAMP(3), c AS a + 1, WATERMARK FOR ts AS ts - INTERVAL '1' SECOND)
+WITH ('connector' = 'kafka', 'topic' = 'd', 'properties.bootstrap.servers' = 'localhost:9092', 'format' = 'json');
+ALTER TABLE t SET ('scan.startup.mode' = 'earliest-offset');
+ALTER TABLE t RENAME TO t2;
+ALTER TABLE t2 SET ('properties.group.id' = 'g');
+ALTER TABLE t2 RESET ('properties.group.id');
+SHOW CREATE TABLE t2;`)
+	want := "CREATE TABLE `default_catalog`.`default_database`.`t2` (\n" +
+		"  `a` INT,\n  `ts` TIMESTAMP(3),\n  `c` AS (a + 1),\n  WATERMARK FOR `ts` AS (ts - INTERVAL '1' SECOND)\n" +
+		") WITH (\n  'connector' = 'kafka',\n  'format' = 'json',\n" +
+		"  'properties.bootstrap.servers' = 'localhost:9092',\n  'scan.startup.mode' = 'earliest-offset',\n  'topic' = 'd'\n)\n"
+	if got := res[len(res)-1].Text; got != want {
+		t.Errorf("SHOW CREATE TABLE:\n%s\nwant:\n%s", got, want)
+	}
+	if _, err := e.Execute(testContext(t), "SELECT * FROM t"); err == nil || !strings.Contains(err.Error(), "Object 't' not found") {
+		t.Errorf("the old name still resolves: %v", err)
+	}
+	if _, err := e.Execute(testContext(t), "ALTER TABLE t2 RESET ('format')"); err == nil || !strings.Contains(err.Error(), "invalid options for table 't2'") {
+		t.Errorf("resetting the only format: error %v, want an option error", err)
+	}
+	mustExecute(t, e, "CREATE TABLE u (a INT) WITH ('connector' = 'datagen')")
+	if _, err := e.Execute(testContext(t), "ALTER TABLE t2 RENAME TO u"); err == nil || !strings.Contains(err.Error(), "line 1, column 1: table or view 'u' already exists") {
+		t.Errorf("renaming onto an existing table: %v", err)
+	}
+}

@@ -36,8 +36,6 @@ type Table struct {
 	Comment    string
 	Options    map[string]string
 	OptionPos  map[string]ast.Pos
-	// DDL is the CREATE TABLE text, for SHOW CREATE TABLE.
-	DDL string
 }
 
 // Schema returns every column of t (physical, metadata and computed) in
@@ -128,6 +126,36 @@ func (c *Catalog) exists(name string) bool {
 	_, t := c.tables[name]
 	_, v := c.views[name]
 	return t || v
+}
+
+// RenameTable renames a table; the new name must be free.
+func (c *Catalog) RenameTable(from, to string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t, ok := c.tables[from]
+	if !ok {
+		return fmt.Errorf("table '%s' does not exist", from)
+	}
+	if c.exists(to) {
+		return fmt.Errorf("table or view '%s' already exists", to)
+	}
+	renamed := *t
+	renamed.Name = to
+	delete(c.tables, from)
+	c.tables[to] = &renamed
+	return nil
+}
+
+// ReplaceTable replaces the definition of an existing table (ALTER TABLE);
+// jobs already running keep the definition they started with.
+func (c *Catalog) ReplaceTable(t *Table) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.tables[t.Name]; !ok {
+		return fmt.Errorf("table '%s' does not exist", t.Name)
+	}
+	c.tables[t.Name] = t
+	return nil
 }
 
 // Drop removes the table (or view, if view is set) called name.

@@ -40,7 +40,7 @@ type relation struct {
 // CreateTable validates a CREATE TABLE statement and returns the table.
 // For CREATE TABLE ... AS SELECT the columns are the query's; the caller
 // then starts the INSERT of the query into it.
-func (b *Binder) CreateTable(ct *ast.CreateTable, ddl string) (*catalog.Table, error) {
+func (b *Binder) CreateTable(ct *ast.CreateTable) (*catalog.Table, error) {
 	if ct.Like != nil {
 		if ct.AsQuery != nil {
 			return nil, errorf(ct.Like, "CREATE TABLE cannot both copy a table (LIKE) and take a query's columns (AS SELECT)")
@@ -67,7 +67,7 @@ func (b *Binder) CreateTable(ct *ast.CreateTable, ddl string) (*catalog.Table, e
 		ct = &derived
 	}
 	t := &catalog.Table{Name: ct.Name.Parts[len(ct.Name.Parts)-1], Pos: ct.Pos, Comment: ct.Comment,
-		Options: map[string]string{}, OptionPos: map[string]ast.Pos{}, DDL: ddl}
+		Options: map[string]string{}, OptionPos: map[string]ast.Pos{}}
 	seen := map[string]bool{}
 	physical := &scope{}
 	for _, c := range ct.Columns {
@@ -133,6 +133,30 @@ func (b *Binder) CreateTable(ct *ast.CreateTable, ddl string) (*catalog.Table, e
 		return nil, &Error{Pos: optionPos(t, err.Error(), ct.Pos), Msg: fmt.Sprintf("invalid options for table '%s': %v", t.Name, err)}
 	}
 	return t, nil
+}
+
+// AlterOptions returns t with the options of ALTER TABLE ... SET added or
+// replaced and those of ... RESET removed, validated again.
+func (b *Binder) AlterOptions(t *catalog.Table, set, reset []*ast.Option) (*catalog.Table, error) {
+	if len(reset) > 0 {
+		c := *t
+		c.Options = maps.Clone(t.Options)
+		for _, o := range reset {
+			if o.Key == "connector" {
+				return nil, errorf(o, "ALTER TABLE RESET does not support changing 'connector'")
+			}
+			delete(c.Options, o.Key)
+		}
+		f, err := connector.For(&c)
+		if err != nil {
+			return nil, &Error{Pos: reset[0].Pos, Msg: err.Error()}
+		}
+		if err := f.Validate(&c); err != nil {
+			return nil, &Error{Pos: reset[0].Pos, Msg: fmt.Sprintf("invalid options for table '%s': %v", t.Name, err)}
+		}
+		t = &c
+	}
+	return withOptions(t, set)
 }
 
 // withOptions applies the dynamic options of an OPTIONS hint to t (Flink's

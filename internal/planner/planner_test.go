@@ -44,7 +44,7 @@ func plan(t *testing.T, script string) planner.Node {
 	for _, st := range stmts[:len(stmts)-1] {
 		switch s := st.(type) {
 		case *ast.CreateTable:
-			tbl, err := b.CreateTable(s, "")
+			tbl, err := b.CreateTable(s)
 			if err != nil {
 				t.Fatalf("CREATE TABLE at line %d: %v", s.Pos.Line, err)
 			}

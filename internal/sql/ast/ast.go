@@ -112,6 +112,17 @@ type Drop struct {
 	Temporary bool
 }
 
+// AlterTable is ALTER TABLE [IF EXISTS] name RENAME TO new | SET ('k' =
+// 'v', ...) | RESET ('k', ...).
+type AlterTable struct {
+	Pos
+	Name     ObjectName
+	IfExists bool
+	RenameTo string
+	Set      []*Option
+	Reset    []*Option // keys only
+}
+
 // Insert is INSERT INTO|OVERWRITE table [(cols)] query; Query may be *Values.
 type Insert struct {
 	Pos
@@ -192,6 +203,7 @@ type StatementSet struct {
 func (*CreateTable) stmt()    {}
 func (*CreateView) stmt()     {}
 func (*Drop) stmt()           {}
+func (*AlterTable) stmt()     {}
 func (*Insert) stmt()         {}
 func (*QueryStatement) stmt() {}
 func (*Explain) stmt()        {}

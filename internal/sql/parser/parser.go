@@ -324,6 +324,8 @@ func (p *parser) statement() ast.Statement {
 		return p.create()
 	case "DROP":
 		return p.drop()
+	case "ALTER":
+		return p.alter()
 	case "INSERT":
 		return p.insert()
 	case "EXPLAIN":
@@ -537,6 +539,40 @@ func (p *parser) options() []*ast.Option {
 	}
 	p.closeParen(open)
 	return opts
+}
+
+// alter parses ALTER TABLE [IF EXISTS] name RENAME TO new | SET (options)
+// | RESET ('key', ...).
+func (p *parser) alter() ast.Statement {
+	a := &ast.AlterTable{Pos: p.next().pos}
+	p.expectKw("TABLE")
+	a.IfExists = p.acceptKw("IF", "EXISTS")
+	a.Name = p.objectName("a table name")
+	switch w := word(p.tok()); w {
+	case "RENAME":
+		p.next()
+		p.expectKw("TO")
+		to := p.objectName("a table name")
+		a.RenameTo = to.Parts[len(to.Parts)-1]
+	case "SET":
+		p.next()
+		a.Set = p.options()
+	case "RESET":
+		p.next()
+		open := p.expectOp("(").pos
+		for !p.isOp(")") {
+			a.Reset = append(a.Reset, &ast.Option{Pos: p.tok().pos, Key: p.stringLit("an option key string")})
+			if !p.acceptOp(",") {
+				break
+			}
+		}
+		p.closeParen(open)
+	case "ADD", "MODIFY", "DROP":
+		p.failAt(p.tok().pos, "ALTER TABLE ... %s is not supported yet; ALTER TABLE supports RENAME TO, SET (...) and RESET (...)", w)
+	default:
+		p.unexpected("RENAME TO, SET or RESET")
+	}
+	return a
 }
 
 func (p *parser) drop() ast.Statement {

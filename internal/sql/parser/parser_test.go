@@ -293,6 +293,18 @@ func dump(s ast.Statement) string {
 		fmt.Fprintf(&b, "DROP %s %s", what, strings.Join(s.Name.Parts, "."))
 		mark(&b, s.Temporary, "temporary")
 		mark(&b, s.IfExists, "if-exists")
+	case *ast.AlterTable:
+		fmt.Fprintf(&b, "ALTER TABLE %s", strings.Join(s.Name.Parts, "."))
+		mark(&b, s.IfExists, "if-exists")
+		if s.RenameTo != "" {
+			fmt.Fprintf(&b, " rename=%s", s.RenameTo)
+		}
+		for _, o := range s.Set {
+			fmt.Fprintf(&b, " %s=%s", o.Key, o.Value)
+		}
+		for _, o := range s.Reset {
+			fmt.Fprintf(&b, " reset=%s", o.Key)
+		}
 	case *ast.Insert:
 		fmt.Fprintf(&b, "INSERT %s", strings.Join(s.Table.Parts, "."))
 		mark(&b, s.Overwrite, "overwrite")
@@ -363,6 +375,9 @@ var statementTests = []struct{ src, want string }{
 	{"CREATE VIEW v AS SELECT 1", "CREATE VIEW v AS SELECT 1"},
 	{"DROP TABLE IF EXISTS t", "DROP TABLE t if-exists"},
 	{"DROP TEMPORARY VIEW db.v", "DROP VIEW db.v temporary"},
+	{"ALTER TABLE IF EXISTS c.d.t RENAME TO t2", "ALTER TABLE c.d.t if-exists rename=t2"},
+	{"alter table t set ('a' = 'b', 'c' = 'it''s')", "ALTER TABLE t a=b c=it's"},
+	{"ALTER TABLE t RESET ('a', 'c')", "ALTER TABLE t reset=a reset=c"},
 	{"INSERT INTO t (a, b) SELECT 1, 2", "INSERT t [a b] SELECT 1, 2"},
 	{"INSERT OVERWRITE t VALUES (1), (2)", "INSERT t overwrite VALUES (1), (2)"},
 	{"INSERT INTO t (SELECT * FROM u)", "INSERT t SELECT * FROM u"},
