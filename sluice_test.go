@@ -267,9 +267,15 @@ WHERE rn <= 2`,
 	}, {
 		name: "INSERT assigning a column twice",
 		sql:  `INSERT INTO totals (customer, customer) SELECT customer, customer FROM orders`,
-		want: `SQL validation error at line 1, column 1: Target column 'customer' is assigned more than once
+		want: `SQL validation error at line 1, column 31: Target column 'customer' is assigned more than once
   INSERT INTO totals (customer, customer) SELECT customer, customer FROM orders
-  ^`,
+                                ^`,
+	}, {
+		name: "INSERT into an unknown column",
+		sql:  `INSERT INTO totals (customer, nope) SELECT customer, customer FROM orders`,
+		want: `SQL validation error at line 1, column 31: Unknown target column 'nope'
+  INSERT INTO totals (customer, nope) SELECT customer, customer FROM orders
+                                ^`,
 	}, {
 		name: "ORDER BY a column that is not a time attribute, without LIMIT",
 		sql: `SELECT id, amount FROM orders

@@ -2,6 +2,7 @@ package connector
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"sort"
@@ -126,8 +127,8 @@ func ParseDuration(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("invalid duration unit %q", m[2])
 	}
 	n, err := strconv.ParseInt(m[1], 10, 64)
-	if err != nil {
-		return 0, err
+	if err != nil || n > int64(math.MaxInt64/unit) {
+		return 0, fmt.Errorf("duration %q is too large (at most %s)", s, time.Duration(math.MaxInt64).Truncate(unit))
 	}
 	return time.Duration(n) * unit, nil
 }

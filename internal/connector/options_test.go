@@ -15,7 +15,8 @@ func TestParseDuration(t *testing.T) {
 			t.Errorf("ParseDuration(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"", "soon", "5 fortnights", "-1 s", "1.5 s"} {
+	for _, in := range []string{"", "soon", "5 fortnights", "-1 s", "1.5 s",
+		"106752 days", "9223372036854775808", "99999999999999999999 ms"} {
 		if _, err := ParseDuration(in); err == nil {
 			t.Errorf("ParseDuration(%q): no error", in)
 		}

@@ -262,12 +262,12 @@ func (b *Binder) Insert(ins *ast.Insert) (*Sink, error) {
 	var targets []int // table column index per query column
 	if len(ins.Columns) > 0 {
 		for _, c := range ins.Columns {
-			i := t.Schema().Index(c)
+			i := t.Schema().Index(c.Name)
 			if i < 0 {
-				return nil, errorf(ins, "Unknown target column '%s'", c)
+				return nil, errorf(c, "Unknown target column '%s'", c.Name)
 			}
 			if contains(targets, i) {
-				return nil, errorf(ins, "Target column '%s' is assigned more than once", c)
+				return nil, errorf(c, "Target column '%s' is assigned more than once", c.Name)
 			}
 			targets = append(targets, i)
 		}

@@ -60,8 +60,10 @@ func (b *Binder) temporalJoin(jn Join, asOf ast.Expr, ref *ast.TableName, l, r *
 	if rt < 0 {
 		return nil, errorf(ref, "Event-Time Temporal Table Join requires both primary key and row time attribute in versioned table, but no row time attribute can be found.")
 	}
+	// The scan keeps the table's column order, so key columns are found by
+	// their position in the table even when the reference renames them.
 	for _, k := range table.PrimaryKey {
-		if !contains(jn.RightKeys, rs.Index(k)) {
+		if !contains(jn.RightKeys, table.Schema().Index(k)) {
 			return nil, errorf(ref, "Temporal table's primary key [%s] must be included in the equivalence condition of temporal join", strings.Join(table.PrimaryKey, ", "))
 		}
 	}

@@ -127,12 +127,19 @@ type AlterTable struct {
 type Insert struct {
 	Pos
 	Table     ObjectName
-	Columns   []string
+	Columns   []*ColumnName
 	Overwrite bool
 	Query     Query
 	// Options are the dynamic table options of an OPTIONS hint on the
 	// target table.
 	Options []*Option
+}
+
+// ColumnName is an unqualified column name with its position, such as an
+// INSERT target column.
+type ColumnName struct {
+	Pos
+	Name string
 }
 
 // QueryStatement is a query run for its result.

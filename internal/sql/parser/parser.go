@@ -606,7 +606,14 @@ func (p *parser) insert() *ast.Insert {
 	ins.Table = p.objectName("a table name")
 	ins.Options = p.optionsHint()
 	if p.isOp("(") && !p.queryAhead() {
-		ins.Columns = p.identList("a column name")
+		open := p.expectOp("(").pos
+		for {
+			ins.Columns = append(ins.Columns, &ast.ColumnName{Pos: p.tok().pos, Name: p.ident("a column name")})
+			if !p.acceptOp(",") {
+				break
+			}
+		}
+		p.closeParen(open)
 	}
 	ins.Query = p.query()
 	return ins

@@ -309,7 +309,11 @@ func dump(s ast.Statement) string {
 		fmt.Fprintf(&b, "INSERT %s", strings.Join(s.Table.Parts, "."))
 		mark(&b, s.Overwrite, "overwrite")
 		if s.Columns != nil {
-			fmt.Fprintf(&b, " %v", s.Columns)
+			names := make([]string, len(s.Columns))
+			for i, c := range s.Columns {
+				names[i] = c.Name
+			}
+			fmt.Fprintf(&b, " %v", names)
 		}
 		b.WriteString(" " + FormatQuery(s.Query))
 	case *ast.QueryStatement:
