@@ -691,6 +691,9 @@ func (p *parser) show() ast.Statement {
 		s.Kind = ast.ShowDatabases
 	case "CREATE":
 		p.next()
+		if p.isKw("VIEW") {
+			p.failAt(p.tok().pos, "SHOW CREATE VIEW is not supported yet; SHOW CREATE TABLE is")
+		}
 		p.expectKw("TABLE")
 		s.Kind = ast.ShowCreateTable
 		s.Name = p.objectName("a table name")

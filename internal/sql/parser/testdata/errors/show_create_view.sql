@@ -1,0 +1,2 @@
+SHOW CREATE
+  VIEW v;
