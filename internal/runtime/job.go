@@ -198,6 +198,10 @@ func (j *Job) Err() error {
 // Cancel stops the job.
 func (j *Job) Cancel() { j.cancel() }
 
+// Context is cancelled when the job is cancelled or fails; operators pass it
+// to calls that may block, so that stopping the job does not wait on them.
+func (j *Job) Context() context.Context { return j.ctx }
+
 // Fail stops the job with err (the first failure wins).
 func (j *Job) Fail(err error) {
 	select {

@@ -82,6 +82,7 @@ type sinkInstance struct {
 
 	cl        *kgo.Client
 	job       *runtime.Job
+	ctx       context.Context // the job's: produce and flush stop with it
 	inFlight  atomic.Int64
 	closeOnce sync.Once
 	closing   atomic.Bool
@@ -124,7 +125,11 @@ func (s *sinkInstance) Open(ctx *runtime.Context) error {
 		return s.errorf("%v", err)
 	}
 	s.cl, s.job = cl, ctx.Job
-	if err := ensureTopics(context.Background(), kadm.NewClient(cl), s.cfg.topics); err != nil {
+	s.ctx = context.Background()
+	if s.job != nil {
+		s.ctx = s.job.Context()
+	}
+	if err := ensureTopics(s.ctx, kadm.NewClient(cl), s.cfg.topics); err != nil {
 		s.close()
 		return s.errorf("%v", err)
 	}
@@ -274,8 +279,8 @@ func (s *sinkInstance) send(r *kgo.Record) {
 
 func (s *sinkInstance) produce(r *kgo.Record) {
 	s.inFlight.Add(1)
-	s.cl.Produce(context.Background(), r, func(r *kgo.Record, err error) {
-		if err != nil {
+	s.cl.Produce(s.ctx, r, func(r *kgo.Record, err error) {
+		if err != nil && s.ctx.Err() == nil {
 			s.fail(s.errorf("writing to topic '%s': %v", r.Topic, err))
 		}
 		s.inFlight.Add(-1)
@@ -319,7 +324,10 @@ func (s *sinkInstance) Finish(runtime.Emitter) error {
 	if s.byKey != nil {
 		s.flushBuffer()
 	}
-	if err := s.cl.Flush(context.Background()); err != nil {
+	if err := s.cl.Flush(s.ctx); err != nil {
+		if s.ctx.Err() != nil {
+			return nil // the job was stopped: nothing more to deliver
+		}
 		return s.errorf("%v", err)
 	}
 	return s.failure()

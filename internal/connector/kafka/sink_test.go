@@ -2,11 +2,15 @@ package kafka
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/sluicesql/sluice/internal/catalog"
@@ -215,5 +219,60 @@ func TestAvroConfluentRoundTrip(t *testing.T) {
 	}
 	if got, want := coll.sorted(), []string{"+I[1, ann]", "+I[2, <NULL>]"}; !slices.Equal(got, want) {
 		t.Fatalf("got %v, want %v", got, want)
+	}
+}
+
+// TestSinkCancelWithBrokerGone stops a job whose sink is blocked on a full
+// produce buffer because the broker went away: cancelling must not wait for
+// the records' delivery timeout.
+func TestSinkCancelWithBrokerGone(t *testing.T) {
+	c := startCluster(t, 1)
+	cols := []catalog.Column{column("line", types.StringType)}
+	tbl := table(cols, options(c, "gone", "format", "raw"))
+	sink, err := factoryFor(t, tbl).NewSink(tbl, connector.Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := make([][]any, 1000)
+	for i := range rows {
+		rows[i] = []any{fmt.Sprint("line ", i)}
+	}
+	var sent atomic.Int64
+	g := &runtime.Graph{Stages: []*runtime.Stage{
+		{Name: "rows", Parallelism: 1, NewSource: func(int) (runtime.Source, error) {
+			return sourceFunc(func(ctx *runtime.SourceContext, out runtime.Emitter) error {
+				for ctx.Ctx.Err() == nil {
+					out.Emit(chunk([]types.Type{types.StringType}, rows...))
+					sent.Add(int64(len(rows)))
+				}
+				return nil
+			}), nil
+		}},
+		{Name: "sink", Parallelism: 1, NewOperator: func(i int) (runtime.Operator, error) { return sink.NewInstance(i, 1) },
+			Inputs: []runtime.Input{{Stage: 0, Exchange: runtime.Forward}}},
+	}}
+	job, err := runtime.Start(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	adm := kadm.NewClient(newClient(t, c))
+	waitFor(t, "records in the topic", func() (bool, error) {
+		ends, err := adm.ListEndOffsets(context.Background(), "gone")
+		if err != nil {
+			return false, nil // not created yet
+		}
+		o, _ := ends.Lookup("gone", 0)
+		return o.Offset > 0, nil
+	})
+	c.Close()
+	// Past the client's buffer (10,000 records by default) Produce blocks.
+	waitFor(t, "the source to stall", func() (bool, error) {
+		before := sent.Load()
+		time.Sleep(200 * time.Millisecond)
+		return before > 10000 && sent.Load() == before, nil
+	})
+	job.Cancel()
+	if err := waitDone(t, job); err != nil && !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled job ended with %v", err)
 	}
 }
