@@ -10,6 +10,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -634,6 +635,24 @@ func (s *Stream) Err() error { return s.run.Err() }
 func (s *Stream) Close() {
 	s.run.Cancel()
 	<-s.run.Done()
+}
+
+// WaitJobs blocks until every job started so far has ended or ctx is
+// done, and reports the jobs that failed. A job stopped with STOP JOB is
+// not a failure.
+func (e *Engine) WaitJobs(ctx context.Context) error {
+	var failed []error
+	for _, j := range e.Jobs() {
+		select {
+		case <-j.run.Done():
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if err := j.run.Err(); err != nil {
+			failed = append(failed, fmt.Errorf("job %s (%s) failed: %w", j.ID, j.Name, err))
+		}
+	}
+	return errors.Join(failed...)
 }
 
 // WaitQuiet blocks until every running job and the given streams have

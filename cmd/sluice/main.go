@@ -10,8 +10,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/sluicesql/sluice"
 	"github.com/sluicesql/sluice/internal/client"
@@ -116,7 +118,7 @@ func runSQL(args []string) error {
 		if !c.RunScript(ctx, string(script)) {
 			return fmt.Errorf("script %s failed", *file)
 		}
-		return nil
+		return waitForJobs(e)
 	}
 	// Prompts, line editing and the redrawn table view need a terminal on
 	// both sides.
@@ -125,6 +127,29 @@ func runSQL(args []string) error {
 		return c.RunTerminal(ctx, *history)
 	}
 	return c.Run(ctx, os.Stdin)
+}
+
+// waitForJobs keeps the process, and so the INSERT jobs a script started,
+// running until they end: a bounded job writes all its rows, an unbounded
+// one runs until Ctrl-C or SIGTERM stops it. (Flink's client returns at
+// once because its jobs run on a cluster; here they run in this process.)
+func waitForJobs(e *sluice.Engine) error {
+	running := 0
+	for _, j := range e.Jobs() {
+		if j.Status() == "RUNNING" {
+			running++
+		}
+	}
+	if running == 0 {
+		return nil
+	}
+	fmt.Fprintf(os.Stderr, "Waiting for %d running job(s) to finish; Ctrl-C stops them.\n", running)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := e.WaitJobs(ctx); err != nil && ctx.Err() == nil {
+		return err
+	}
+	return nil
 }
 
 // defaultHistory is the history file in the home directory, like Flink's

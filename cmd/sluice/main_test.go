@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -187,7 +189,7 @@ $`)
 	if !want.MatchString(r.stdout) {
 		t.Errorf("printed:\n%s\nwant it to match:\n%s", r.stdout, want)
 	}
-	if wantErr := fmt.Sprintf("Embedded Kafka broker at 127.0.0.1:%d, Schema Registry at http://127.0.0.1:%d\n", kafka, registry); r.stderr != wantErr {
+	if wantErr := fmt.Sprintf("Embedded Kafka broker at 127.0.0.1:%d, Schema Registry at http://127.0.0.1:%d\n", kafka, registry); strings.TrimSuffix(r.stderr, waitingForOne) != wantErr {
 		t.Errorf("stderr %q, want %q", r.stderr, wantErr)
 	}
 }
@@ -273,5 +275,72 @@ func TestInitScript(t *testing.T) {
 	r = runSluice(t, nil, "sql", "-external", "-i", initFile, "-f", script)
 	if r.code != 1 || !strings.Contains(r.stdout, "unsupported statement in the initialization file") || strings.Contains(r.stdout, "Executing SQL from file") {
 		t.Errorf("exit status %d, printed:\n%s", r.code, r.stdout)
+	}
+}
+
+// waitingForOne is the notice of a script that ends with one job running.
+const waitingForOne = "Waiting for 1 running job(s) to finish; Ctrl-C stops them.\n"
+
+// TestSQLScriptWaitsForJobs checks that a script's INSERT jobs run to their
+// end before the process exits: every row of a bounded INSERT is in the
+// topic when a second run (same -data-dir) reads it back.
+func TestSQLScriptWaitsForJobs(t *testing.T) {
+	dir := t.TempDir()
+	kafka := freePort(t)
+	table := fmt.Sprintf(`CREATE TABLE nums (n BIGINT) WITH (
+    'connector' = 'kafka', 'topic' = 'nums', 'format' = 'json',
+    'properties.bootstrap.servers' = 'localhost:%d',
+    'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset');
+CREATE TABLE gen (n BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '50000', 'rows-per-second' = '1000000',
+    'fields.n.kind' = 'sequence', 'fields.n.start' = '1', 'fields.n.end' = '50000');
+`, kafka)
+	write, read := filepath.Join(dir, "write.sql"), filepath.Join(dir, "read.sql")
+	writeFile(t, write, table+"INSERT INTO nums SELECT n FROM gen;\n")
+	writeFile(t, read, table+"SET 'sql-client.execution.result-mode' = 'tableau';\nSELECT COUNT(*) AS c, SUM(n) AS s FROM nums;\n")
+	args := []string{"sql", "-data-dir", filepath.Join(dir, "data"), "-kafka-port", fmt.Sprint(kafka), "-registry-port", "0", "-f"}
+	if r := runSluice(t, nil, append(args, write)...); r.code != 0 {
+		t.Fatalf("writing: exit status %d; printed:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r := runSluice(t, nil, append(args, read)...)
+	if r.code != 0 || !strings.Contains(r.stdout, "|                50000 |           1250025000 |\n") {
+		t.Errorf("reading back: exit status %d; printed:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestSQLScriptStopsUnboundedJobOnSignal runs a script whose INSERT never
+// ends: the process keeps it running until SIGTERM, then shuts down.
+func TestSQLScriptStopsUnboundedJobOnSignal(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "script.sql")
+	writeFile(t, script, "CREATE TABLE gen (n BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '100');\n"+
+		"CREATE TABLE sink (n BIGINT) WITH ('connector' = 'blackhole');\n"+
+		"INSERT INTO sink SELECT n FROM gen;\n")
+	cmd := exec.Command(binary, "sql", "-external", "-f", script)
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	if err != nil || line != waitingForOne {
+		_ = cmd.Process.Kill()
+		t.Fatalf("stderr %q, %v; want the waiting notice", line, err)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil || !strings.HasSuffix(stdout.String(), "Shutting down the session...\ndone.\n") {
+			t.Errorf("exit: %v; printed:\n%s", err, stdout.String())
+		}
+	case <-time.After(time.Minute):
+		_ = cmd.Process.Kill()
+		t.Fatal("sluice did not stop on SIGTERM")
 	}
 }
