@@ -546,3 +546,38 @@ SHOW CREATE TABLE t2;`)
 		t.Errorf("renaming onto an existing table: %v", err)
 	}
 }
+
+// TestWaitJobs waits for every INSERT job: a bounded one finishes, a
+// stopped one is not a failure, and one reading an undecodable record is
+// reported with its job.
+func TestWaitJobs(t *testing.T) {
+	cluster := startCluster(t)
+	client, err := kgo.NewClient(kgo.SeedBrokers(cluster.BootstrapServers()), kgo.AllowAutoTopicCreation())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(client.Close)
+	ctx := testContext(t)
+	if err := client.ProduceSync(ctx, &kgo.Record{Topic: "waits", Value: []byte(`{"a": "x"}`)}).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+	e := newEngine(t)
+	mustExecute(t, e, kafkaTable("bad", "a INT", "waits", cluster.BootstrapServers(), "json")+`
+CREATE TABLE gen (a INT) WITH ('connector' = 'datagen', 'number-of-rows' = '100');
+CREATE TABLE forever (a INT) WITH ('connector' = 'datagen', 'rows-per-second' = '10');
+CREATE TABLE bh (a INT) WITH ('connector' = 'blackhole');
+INSERT INTO bh SELECT a FROM gen;
+INSERT INTO bh SELECT a FROM forever;`)
+	jobs := e.Jobs()
+	mustExecute(t, e, "STOP JOB '"+jobs[1].ID+"'")
+	mustExecute(t, e, "INSERT INTO bh SELECT a FROM bad")
+	err = e.WaitJobs(ctx)
+	failed := e.Jobs()[2]
+	want := "job " + failed.ID + " (insert-into_default_catalog.default_database.bh) failed: Source: bad: kafka source: cannot decode value of record at topic 'waits' partition 0 offset 0"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("WaitJobs: %v\nwant an error starting %q", err, want)
+	}
+	if s := jobs[0].Status(); s != "FINISHED" {
+		t.Errorf("bounded job: %s", s)
+	}
+}
