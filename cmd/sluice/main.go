@@ -143,9 +143,11 @@ func waitForJobs(e *sluice.Engine) error {
 	if running == 0 {
 		return nil
 	}
-	fmt.Fprintf(os.Stderr, "Waiting for %d running job(s) to finish; Ctrl-C stops them.\n", running)
+	// Listen before telling: a signal sent on seeing the notice must find
+	// the handler in place.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	fmt.Fprintf(os.Stderr, "Waiting for %d running job(s) to finish; Ctrl-C stops them.\n", running)
 	if err := e.WaitJobs(ctx); err != nil && ctx.Err() == nil {
 		return err
 	}
