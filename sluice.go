@@ -408,7 +408,7 @@ func createStatement(t *catalog.Table) string {
 			l += c.Type.Plain().String()
 		}
 		if c.Comment != "" {
-			l += " COMMENT '" + strings.ReplaceAll(c.Comment, "'", "''") + "'"
+			l += " COMMENT " + parser.QuoteString(c.Comment)
 		}
 		lines = append(lines, l)
 	}
@@ -421,7 +421,7 @@ func createStatement(t *catalog.Table) string {
 	keys := slices.Sorted(maps.Keys(t.Options))
 	opts := make([]string, len(keys))
 	for i, k := range keys {
-		opts[i] = "  '" + k + "' = '" + strings.ReplaceAll(t.Options[k], "'", "''") + "'"
+		opts[i] = "  " + parser.QuoteString(k) + " = " + parser.QuoteString(t.Options[k])
 	}
 	return "CREATE TABLE `default_catalog`.`default_database`.`" + t.Name + "` (\n" + strings.Join(lines, ",\n") +
 		"\n) WITH (\n" + strings.Join(opts, ",\n") + "\n)\n"

@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -138,48 +139,39 @@ func (b *Binder) CreateTable(ct *ast.CreateTable) (*catalog.Table, error) {
 // AlterOptions returns t with the options of ALTER TABLE ... SET added or
 // replaced and those of ... RESET removed, validated again.
 func (b *Binder) AlterOptions(t *catalog.Table, set, reset []*ast.Option) (*catalog.Table, error) {
-	if len(reset) > 0 {
-		c := *t
-		c.Options = maps.Clone(t.Options)
-		for _, o := range reset {
-			if o.Key == "connector" {
-				return nil, errorf(o, "ALTER TABLE RESET does not support changing 'connector'")
-			}
-			delete(c.Options, o.Key)
+	for _, o := range reset {
+		if o.Key == "connector" {
+			return nil, errorf(o, "ALTER TABLE RESET does not support changing 'connector'")
 		}
-		f, err := connector.For(&c)
-		if err != nil {
-			return nil, &Error{Pos: reset[0].Pos, Msg: err.Error()}
-		}
-		if err := f.Validate(&c); err != nil {
-			return nil, &Error{Pos: reset[0].Pos, Msg: fmt.Sprintf("invalid options for table '%s': %v", t.Name, err)}
-		}
-		t = &c
 	}
-	return withOptions(t, set)
+	return withOptions(t, set, reset)
 }
 
-// withOptions applies the dynamic options of an OPTIONS hint to t (Flink's
-// table.dynamic-table-options.enabled, on by default): a copy of t whose
-// options the hint overrides, validated again.
-func withOptions(t *catalog.Table, opts []*ast.Option) (*catalog.Table, error) {
-	if len(opts) == 0 {
+// withOptions returns a copy of t with the options of set added or replaced
+// and the keys of reset removed, validated again: an OPTIONS hint (Flink's
+// table.dynamic-table-options.enabled, on by default) or ALTER TABLE.
+func withOptions(t *catalog.Table, set, reset []*ast.Option) (*catalog.Table, error) {
+	if len(set)+len(reset) == 0 {
 		return t, nil
 	}
-	// Errors point into the statement with the hint, so only the hint's
-	// options keep positions.
+	// Errors point into the statement that changes the options, so only
+	// its options keep positions.
 	c := *t
 	c.Options, c.OptionPos = maps.Clone(t.Options), map[string]ast.Pos{}
-	for _, o := range opts {
+	for _, o := range reset {
+		delete(c.Options, o.Key)
+	}
+	for _, o := range set {
 		c.Options[o.Key] = o.Value
 		c.OptionPos[o.Key] = o.Pos
 	}
+	at := slices.Concat(set, reset)[0].Pos
 	f, err := connector.For(&c)
 	if err != nil {
-		return nil, &Error{Pos: opts[0].Pos, Msg: err.Error()}
+		return nil, &Error{Pos: at, Msg: err.Error()}
 	}
 	if err := f.Validate(&c); err != nil {
-		return nil, &Error{Pos: optionPos(&c, err.Error(), opts[0].Pos), Msg: fmt.Sprintf("invalid options for table '%s': %v", t.Name, err)}
+		return nil, &Error{Pos: optionPos(&c, err.Error(), at), Msg: fmt.Sprintf("invalid options for table '%s': %v", t.Name, err)}
 	}
 	return &c, nil
 }
@@ -251,7 +243,7 @@ func (b *Binder) Insert(ins *ast.Insert) (*Sink, error) {
 	if ins.Overwrite {
 		return nil, errorf(ins, "INSERT OVERWRITE is not supported for streaming tables")
 	}
-	t, err := withOptions(t, ins.Options)
+	t, err := withOptions(t, ins.Options, nil)
 	if err != nil {
 		return nil, err
 	}

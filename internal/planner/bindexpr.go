@@ -146,7 +146,7 @@ func literal(n *ast.Literal) (expr.Expr, error) {
 		if n.Text == "" {
 			t = types.Type{Kind: types.Char, Length: 0, NotNull: true}
 		}
-		return &expr.Literal{V: types.StringValue(n.Text), T: t, Text: "'" + strings.ReplaceAll(n.Text, "'", "''") + "'"}, nil
+		return &expr.Literal{V: types.StringValue(n.Text), T: t, Text: parser.QuoteString(n.Text)}, nil
 	case ast.BinaryLit:
 		b, err := hexBytes(n.Text)
 		if err != nil {

@@ -213,7 +213,7 @@ func (b *Binder) tableName(n *ast.TableName) (*relation, error) {
 		return b.namedQuery(c.Query, name, c.Columns, n, alias)
 	}
 	if t, ok := b.Catalog.Table(name); ok {
-		t, err := withOptions(t, n.Options)
+		t, err := withOptions(t, n.Options, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -37,21 +37,17 @@ func (t *WatermarkTracker) AddPartition(p int32, now time.Time) {
 // Observe records a row's watermark candidate (the watermark expression's
 // value) for partition p at wall-clock time now.
 func (t *WatermarkTracker) Observe(p int32, wm int64, now time.Time) {
-	pw, ok := t.parts[p]
-	if !ok {
-		pw = &partitionWatermark{wm: MinWatermark}
-		t.parts[p] = pw
-	}
-	pw.lastData = now
-	pw.idle = false
-	if wm > pw.wm {
+	if pw := t.touch(p, now); wm > pw.wm {
 		pw.wm = wm
 	}
 }
 
 // Touch records that partition p had data at now without a watermark
 // candidate (for example a row whose time column is NULL).
-func (t *WatermarkTracker) Touch(p int32, now time.Time) {
+func (t *WatermarkTracker) Touch(p int32, now time.Time) { t.touch(p, now) }
+
+// touch marks partition p active at now and returns its state.
+func (t *WatermarkTracker) touch(p int32, now time.Time) *partitionWatermark {
 	pw, ok := t.parts[p]
 	if !ok {
 		pw = &partitionWatermark{wm: MinWatermark}
@@ -59,6 +55,7 @@ func (t *WatermarkTracker) Touch(p int32, now time.Time) {
 	}
 	pw.lastData = now
 	pw.idle = false
+	return pw
 }
 
 // Current returns the merged watermark at now and whether every partition

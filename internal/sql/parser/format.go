@@ -47,20 +47,20 @@ func (f *formatter) expr(e ast.Expr) {
 	case *ast.Literal:
 		switch e.Kind {
 		case ast.StringLit:
-			f.WriteString(quoteString(e.Text))
+			f.WriteString(QuoteString(e.Text))
 		case ast.BinaryLit:
 			f.WriteString("X'" + e.Text + "'")
 		default:
 			f.WriteString(e.Text)
 		}
 	case *ast.TypedLiteral:
-		f.WriteString(literalKeyword[e.Type.Kind] + " " + quoteString(e.Value))
+		f.WriteString(literalKeyword[e.Type.Kind] + " " + QuoteString(e.Value))
 	case *ast.IntervalLiteral:
 		f.WriteString("INTERVAL ")
 		if e.Negative {
 			f.WriteString("-")
 		}
-		f.WriteString(quoteString(e.Value) + " " + string(e.Unit))
+		f.WriteString(QuoteString(e.Value) + " " + string(e.Unit))
 		if e.ToUnit != "" {
 			f.WriteString(" TO " + string(e.ToUnit))
 		}
@@ -451,7 +451,7 @@ func (f *formatter) tableRef(r ast.TableRef) {
 				if i > 0 {
 					f.WriteString(", ")
 				}
-				f.WriteString(quoteString(o.Key) + " = " + quoteString(o.Value))
+				f.WriteString(QuoteString(o.Key) + " = " + QuoteString(o.Value))
 			}
 			f.WriteString(") */")
 		}
@@ -558,6 +558,7 @@ var literalKeyword = map[types.Kind]string{
 	types.TimestampLTZ: "TIMESTAMP_LTZ",
 }
 
-func quoteString(s string) string {
+// QuoteString renders s as a SQL string literal, quotes doubled.
+func QuoteString(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }

@@ -294,16 +294,26 @@ func (p *parser) objectName(what string) ast.ObjectName {
 
 // identList consumes `(name, ...)`.
 func (p *parser) identList(what string) []string {
+	cols := p.columnNames(what)
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = c.Name
+	}
+	return names
+}
+
+// columnNames consumes a parenthesized list of names, keeping positions.
+func (p *parser) columnNames(what string) []*ast.ColumnName {
 	open := p.expectOp("(").pos
-	var names []string
+	var cols []*ast.ColumnName
 	for {
-		names = append(names, p.ident(what))
+		cols = append(cols, &ast.ColumnName{Pos: p.tok().pos, Name: p.ident(what)})
 		if !p.acceptOp(",") {
 			break
 		}
 	}
 	p.closeParen(open)
-	return names
+	return cols
 }
 
 func (p *parser) stringLit(what string) string {
@@ -606,14 +616,7 @@ func (p *parser) insert() *ast.Insert {
 	ins.Table = p.objectName("a table name")
 	ins.Options = p.optionsHint()
 	if p.isOp("(") && !p.queryAhead() {
-		open := p.expectOp("(").pos
-		for {
-			ins.Columns = append(ins.Columns, &ast.ColumnName{Pos: p.tok().pos, Name: p.ident("a column name")})
-			if !p.acceptOp(",") {
-				break
-			}
-		}
-		p.closeParen(open)
+		ins.Columns = p.columnNames("a column name")
 	}
 	ins.Query = p.query()
 	return ins
