@@ -373,18 +373,11 @@ func (p *parser) optionsHint() []*ast.Option {
 		p.failAt(name.pos, "expected OPTIONS: the only table hint is /*+ OPTIONS('key' = 'value', ...) */")
 	}
 	p.next()
-	open := p.expectOp("(").pos
-	var opts []*ast.Option
-	for {
-		o := &ast.Option{Pos: p.tok().pos, Key: p.stringLit("an option key")}
-		p.expectOp("=")
-		o.Value = p.stringLit("an option value")
-		opts = append(opts, o)
-		if !p.acceptOp(",") {
-			break
-		}
+	opts := p.options()
+	if len(opts) == 0 {
+		// Flink's message (FlinkHintStrategies' OPTIONS option checker).
+		p.failAt(name.pos, "Hint [OPTIONS] only support non empty key value options")
 	}
-	p.closeParen(open)
 	p.expectOp("*/")
 	return opts
 }
