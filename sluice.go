@@ -656,30 +656,10 @@ func (e *Engine) WaitJobs(ctx context.Context) error {
 }
 
 // WaitQuiet blocks until every running job and the given streams have
-// processed all input available, checked twice in a row so that data
-// moving between jobs through Kafka is not missed. It fails when a job fails.
+// processed all input available: every job is quiet (runtime.Job.Quiet) and
+// no job made progress while that was checked, so that data moving between
+// jobs through Kafka is not missed. It fails when a job fails.
 func (e *Engine) WaitQuiet(ctx context.Context, streams ...*Stream) error {
-	stable := 0
-	for stable < 2 {
-		quiet, err := e.quietOnce(ctx, streams)
-		if err != nil {
-			return err
-		}
-		if quiet {
-			stable++
-		} else {
-			stable = 0
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
-	return nil
-}
-
-func (e *Engine) quietOnce(ctx context.Context, streams []*Stream) (bool, error) {
 	var runs []*runtime.Job
 	for _, j := range e.Jobs() {
 		runs = append(runs, j.run)
@@ -687,6 +667,34 @@ func (e *Engine) quietOnce(ctx context.Context, streams []*Stream) (bool, error)
 	for _, s := range streams {
 		runs = append(runs, s.run)
 	}
+	progress := func() (n int64) {
+		for _, r := range runs {
+			n += r.Progress()
+		}
+		return n
+	}
+	for {
+		before := progress()
+		quiet, err := allQuiet(ctx, runs)
+		if err != nil {
+			return err
+		}
+		if quiet && progress() == before {
+			return nil
+		}
+		// Polled: watermarks and idleness advance on the sources' own
+		// schedule, which nothing here can be told of.
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+// allQuiet reports whether every run is quiet, failing with the first
+// failed one's error.
+func allQuiet(ctx context.Context, runs []*runtime.Job) (bool, error) {
 	for _, r := range runs {
 		select {
 		case <-r.Done():

@@ -84,14 +84,26 @@ type Job struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
+	// inflight counts messages sent and not yet processed; progress counts
+	// every message ever sent plus the work that Progressed reports.
 	inflight atomic.Int64
+	progress atomic.Int64
 
 	errOnce sync.Once
 	err     error
 	done    chan struct{}
 
 	quiescers []Quiescer
+	sources   []*sourceInstance
 	seed      maphash.Seed
+}
+
+// sourceInstance is one running instance of a source stage.
+type sourceInstance struct {
+	src Source
+	// ended is set once the instance finished and its end of input is on
+	// its way downstream.
+	ended atomic.Bool
 }
 
 // Start launches every instance of g and returns the running job.
@@ -151,10 +163,9 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 					return nil, fmt.Errorf("%s: %w", s.Name, err)
 				}
 				sc := &SourceContext{Context: rctx, Ctx: ctx, out: out}
-				if q, ok := src.(Quiescer); ok {
-					j.quiescers = append(j.quiescers, q)
-				}
-				starts = append(starts, func() { j.runSource(s.Name, sc, src, out) })
+				si := &sourceInstance{src: src}
+				j.sources = append(j.sources, si)
+				starts = append(starts, func() { j.runSource(s.Name, sc, si, out) })
 				continue
 			}
 			op, err := s.NewOperator(k)
@@ -214,8 +225,11 @@ func (j *Job) Fail(err error) {
 }
 
 // Quiet reports whether the job has nothing left to do for the input
-// available now: no message in flight, and every source and stateful sink
-// caught up. A finished job is quiet.
+// available now: no message in flight, every source either ended or caught
+// up (a running source that is not a Quiescer, or a bounded one that has
+// not ended yet, is not), and every stateful operator caught up. A finished
+// job is quiet. Quiet alone cannot see work that moves between jobs; see
+// Progress.
 func (j *Job) Quiet(ctx context.Context) (bool, error) {
 	select {
 	case <-j.done:
@@ -224,6 +238,18 @@ func (j *Job) Quiet(ctx context.Context) (bool, error) {
 	}
 	if j.inflight.Load() != 0 {
 		return false, nil
+	}
+	for _, si := range j.sources {
+		if si.ended.Load() {
+			continue
+		}
+		q, ok := si.src.(Quiescer)
+		if !ok {
+			return false, nil
+		}
+		if ok, err := q.CaughtUp(ctx); err != nil || !ok {
+			return false, err
+		}
 	}
 	for _, q := range j.quiescers {
 		ok, err := q.CaughtUp(ctx)
@@ -234,9 +260,19 @@ func (j *Job) Quiet(ctx context.Context) (bool, error) {
 	return j.inflight.Load() == 0, nil
 }
 
-func (j *Job) runSource(name string, sc *SourceContext, src Source, out *emitter) {
+// Progress counts the job's work so far: every message sent between its
+// instances and every unit of work reported with Progressed. A caller that
+// sees the same count before and after finding every job quiet knows that
+// nothing moved while it looked, including between jobs through Kafka.
+func (j *Job) Progress() int64 { return j.progress.Load() }
+
+// Progressed records work done outside the job's channels, such as a
+// record acknowledged by the broker, for Progress.
+func (j *Job) Progressed() { j.progress.Add(1) }
+
+func (j *Job) runSource(name string, sc *SourceContext, si *sourceInstance, out *emitter) {
 	defer j.wg.Done()
-	err := src.Run(sc, out)
+	err := si.src.Run(sc, out)
 	if err != nil {
 		if j.ctx.Err() == nil {
 			j.Fail(fmt.Errorf("%s: %w", name, err))
@@ -249,6 +285,7 @@ func (j *Job) runSource(name string, sc *SourceContext, src Source, out *emitter
 	// A bounded source that finishes emits the maximum watermark, then ends.
 	out.EmitWatermark(MaxWatermark)
 	out.end()
+	si.ended.Store(true)
 }
 
 func (j *Job) runOperator(name string, rctx *Context, op Operator, inbox chan envelope, senders []int, out *emitter) {
@@ -368,6 +405,7 @@ func newEmitter(j *Job, edges []*edge, instance int) *emitter {
 
 func (e *emitter) send(ch chan envelope, env envelope) {
 	e.job.inflight.Add(1)
+	e.job.progress.Add(1)
 	select {
 	case ch <- env:
 	case <-e.job.ctx.Done():

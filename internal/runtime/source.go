@@ -19,6 +19,9 @@ func (s *SourceContext) MarkIdle() { s.out.idle() }
 // Quiescer is implemented by sources and operators that hold work outside
 // the job's channels (unread input, unflushed output). CaughtUp reports
 // whether everything currently available has been processed and emitted.
+// A source that is about to end by itself is not caught up: the runtime
+// sees its end. A running source that is no Quiescer is never caught up
+// (a generator always has more rows).
 type Quiescer interface {
 	CaughtUp(ctx context.Context) (bool, error)
 }

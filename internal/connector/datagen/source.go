@@ -1,9 +1,7 @@
 package datagen
 
 import (
-	"context"
 	"math/rand/v2"
-	"sync/atomic"
 	"time"
 
 	"github.com/sluicesql/sluice/internal/connector"
@@ -14,7 +12,7 @@ import (
 const defaultWatermarkInterval = 200 * time.Millisecond
 
 // instance produces rows i, i+n, i+2n, ... of the source at its share of
-// 'rows-per-second'. It implements runtime.Quiescer.
+// 'rows-per-second'. It is no runtime.Quiescer: a generator has more rows until it ends.
 type instance struct {
 	cfg         *config
 	spec        connector.SourceSpec
@@ -25,7 +23,6 @@ type instance struct {
 	bucket  *tokenBucket
 	state   genState
 	tracker *runtime.WatermarkTracker
-	done    atomic.Bool
 }
 
 func newInstance(cfg *config, spec connector.SourceSpec, i, n int) *instance {
@@ -45,7 +42,6 @@ func newInstance(cfg *config, spec connector.SourceSpec, i, n int) *instance {
 
 // Run implements runtime.Source.
 func (s *instance) Run(ctx *runtime.SourceContext, out runtime.Emitter) error {
-	defer s.done.Store(true)
 	now := time.Now()
 	s.bucket = newTokenBucket(float64(s.cfg.rowsPerSecond)/float64(s.n), now)
 	if s.tracker != nil {
@@ -127,11 +123,6 @@ func (s *instance) emitWatermark(ctx *runtime.SourceContext, out runtime.Emitter
 	}
 	s.tracker.Emit(ctx, out, now)
 }
-
-// CaughtUp implements runtime.Quiescer: a generator always has more rows
-// to produce until it ends, so only a finished (bounded or stopped)
-// instance is caught up.
-func (s *instance) CaughtUp(context.Context) (bool, error) { return s.done.Load(), nil }
 
 // tokenBucket paces an instance: tokens (rows) accrue at rate per second
 // up to a burst of a tenth of a second's worth (at least one row, at most

@@ -283,6 +283,9 @@ func (s *sinkInstance) produce(r *kgo.Record) {
 		if err != nil && s.ctx.Err() == nil {
 			s.fail(s.errorf("writing to topic '%s': %v", r.Topic, err))
 		}
+		if s.job != nil {
+			s.job.Progressed() // another job may read the record now
+		}
 		s.inFlight.Add(-1)
 	})
 }

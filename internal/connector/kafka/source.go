@@ -663,22 +663,29 @@ func (s *sourceInstance) commit(adm *kadm.Client) error {
 }
 
 // CaughtUp implements runtime.Quiescer: every emitted offset has reached
-// the partition's current end offset (or the bounded end) and no watermark
-// is waiting to be sent.
+// the partition's current end offset (or the bounded end, short of which a
+// bounded source waits for more records) and no watermark is waiting to be
+// sent.
 func (s *sourceInstance) CaughtUp(ctx context.Context) (bool, error) {
 	s.mu.Lock()
-	if s.stopped {
-		s.mu.Unlock()
-		return true, nil
-	}
-	if !s.ready || s.tracker != nil && s.tracker.Pending(time.Now()) {
+	// A stopped source has finished (the runtime reports its end once it
+	// is on its way) or was cancelled with its job.
+	if s.stopped || !s.ready || s.tracker != nil && s.tracker.Pending(time.Now()) {
 		s.mu.Unlock()
 		return false, nil
 	}
 	type progress struct{ next, end int64 }
 	parts := map[topicPartition]progress{}
+	finished := s.cfg.bounded.mode != modeUnbounded
 	for tp, ps := range s.parts {
 		parts[tp] = progress{ps.next, ps.end}
+		finished = finished && ps.done()
+	}
+	if finished {
+		// A bounded source that has read everything is about to end; the
+		// runtime sees it when it has.
+		s.mu.Unlock()
+		return false, nil
 	}
 	adm := s.adm
 	s.mu.Unlock()
@@ -698,7 +705,7 @@ func (s *sourceInstance) CaughtUp(ctx context.Context) (bool, error) {
 		stopped := s.stopped
 		s.mu.Unlock()
 		if stopped {
-			return true, nil
+			return false, nil // the client closed under the request
 		}
 		return false, s.errorf("listing end offsets: %v", err)
 	}

@@ -451,3 +451,41 @@ func TestChunksAreBounded(t *testing.T) {
 		t.Fatalf("%d rows in chunks of up to %d, want %d in chunks of at most %d", len(coll.rows), coll.maxChunk, n, types.ChunkSize)
 	}
 }
+
+// TestBoundedSourceLeavesItsEndToTheRuntime: a bounded source that has read
+// everything is about to end, so it does not call itself caught up, not
+// even once Run has returned: between that return and its end of input
+// reaching downstream, only the runtime can tell (runtime.Job.Quiet).
+func TestBoundedSourceLeavesItsEndToTheRuntime(t *testing.T) {
+	c := startCluster(t, 1)
+	produce(t, c, numbered("bounded", 0, 3)...)
+	tbl := table(idCols, options(c, "bounded", "scan.bounded.mode", "latest-offset"))
+	src, err := factoryFor(t, tbl).NewSource(tbl, connector.SourceSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := src.NewInstance(0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	coll := &collector{}
+	g := &runtime.Graph{Stages: []*runtime.Stage{
+		{Name: "source", Parallelism: 1, NewSource: func(int) (runtime.Source, error) { return inst, nil }},
+		{Name: "collect", Parallelism: 1, NewOperator: func(int) (runtime.Operator, error) { return coll, nil },
+			Inputs: []runtime.Input{{Stage: 0, Exchange: runtime.Single}}},
+	}}
+	job, err := runtime.Start(testContext(t), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-job.Done()
+	if err := job.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if got := coll.sorted(); !slices.Equal(got, ids(0, 1, 2)) {
+		t.Fatalf("got %v", got)
+	}
+	if ok, err := inst.(runtime.Quiescer).CaughtUp(testContext(t)); err != nil || ok {
+		t.Fatalf("CaughtUp = %v, %v after the bounded source ended; want false", ok, err)
+	}
+}
