@@ -1,16 +1,18 @@
-// Package sqltest runs golden SQL tests: a NAME.sql script runs against an
-// embedded Kafka broker and Schema Registry, and the rows its last query
-// prints are compared with NAME.out as a set of lines, whitespace kept.
+// Package sqltest runs golden SQL tests against an embedded Kafka broker
+// and Schema Registry, in two forms: script tests (NAME.sqltest, see
+// ParseScriptTest's format below), which check every statement, and the
+// seed acceptance form, where a NAME.sql script's last query must print the
+// lines of NAME.out, compared as a set, whitespace kept.
 //
 // Scripts use the placeholders KAFKA_PORT and SCHEMA_REGISTRY_PORT for the
 // embedded cluster's ports. Statements run in order; before each INSERT and
-// query the jobs already started process all their available input, and
-// the last query is read until every job and the query itself have
-// processed all their available input (no sleeps).
+// query the jobs already started process all their available input, and a
+// query is read until every job and the query itself have processed all
+// their available input (sluice.Engine.WaitQuiet: decided from facts, no
+// sleeps).
 package sqltest
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -20,7 +22,6 @@ import (
 	"time"
 
 	"github.com/sluicesql/sluice"
-	"github.com/sluicesql/sluice/internal/client/tableau"
 	"github.com/sluicesql/sluice/internal/devcluster"
 	"github.com/sluicesql/sluice/internal/sql/ast"
 	"github.com/sluicesql/sluice/internal/sql/parser"
@@ -119,24 +120,14 @@ func Run(script string, opts Options) (string, error) {
 // RunOn is Run on a given embedded cluster, which stays up afterwards so a
 // test can inspect the topics the script wrote.
 func RunOn(cluster *devcluster.Cluster, script string, opts Options) (string, error) {
-	timeout := opts.Timeout
-	if timeout == 0 {
-		timeout = time.Minute
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	ctx, cancel := context.WithTimeout(context.Background(), opts.timeout())
 	defer cancel()
-	script = strings.NewReplacer(
-		"KAFKA_PORT", strconv.Itoa(cluster.KafkaPort()),
-		"SCHEMA_REGISTRY_PORT", strconv.Itoa(cluster.RegistryPort()),
-	).Replace(script)
-
-	e := sluice.NewEngine()
-	defer e.Close()
-	if opts.Parallelism > 0 {
-		if err := e.Config().Set(sluice.ConfParallelism, strconv.Itoa(opts.Parallelism)); err != nil {
-			return "", err
-		}
+	script = withPorts(script, cluster)
+	e, err := newEngine(opts)
+	if err != nil {
+		return "", err
 	}
+	defer e.Close()
 	stmts, err := parser.ParseScript(script)
 	if err != nil {
 		return "", err
@@ -177,24 +168,30 @@ func RunOn(cluster *devcluster.Cluster, script string, opts Options) (string, er
 	if err := e.WaitQuiet(ctx, stream); err != nil {
 		return "", fmt.Errorf("waiting for the pipeline to settle: %w", err)
 	}
-	var out bytes.Buffer
-	p := tableau.NewStreaming(&out, stream.Schema, stream.TimeZone)
-	if err := p.Header(); err != nil {
+	var out strings.Builder
+	if err := printStream(&out, stream); err != nil {
 		return "", err
-	}
-	changes := stream.Drain()
-	for _, c := range changes {
-		if err := p.Row(c.Kind, c.Row); err != nil {
-			return "", err
-		}
-	}
-	if err := stream.Err(); err != nil {
-		return "", err
-	}
-	if stream.Ended() {
-		if err := p.Footer(len(changes)); err != nil {
-			return "", err
-		}
 	}
 	return out.String(), nil
+}
+
+// withPorts replaces the KAFKA_PORT and SCHEMA_REGISTRY_PORT placeholders
+// with the cluster's ports.
+func withPorts(script string, cluster *devcluster.Cluster) string {
+	return strings.NewReplacer(
+		"KAFKA_PORT", strconv.Itoa(cluster.KafkaPort()),
+		"SCHEMA_REGISTRY_PORT", strconv.Itoa(cluster.RegistryPort()),
+	).Replace(script)
+}
+
+// newEngine returns an engine with opts' settings.
+func newEngine(opts Options) (*sluice.Engine, error) {
+	e := sluice.NewEngine()
+	if opts.Parallelism > 0 {
+		if err := e.Config().Set(sluice.ConfParallelism, strconv.Itoa(opts.Parallelism)); err != nil {
+			e.Close()
+			return nil, err
+		}
+	}
+	return e, nil
 }

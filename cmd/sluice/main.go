@@ -186,6 +186,25 @@ func isTerminal(f *os.File) bool {
 	return err != nil || !os.SameFile(st, null)
 }
 
+// runTest runs one test file, a script test (NAME.sqltest) or a NAME.sql
+// whose last query must print NAME.out, and describes how it failed ("" if
+// it passed).
+func runTest(path string, opts sqltest.Options) (string, error) {
+	if sqltest.IsScriptTest(path) {
+		failures, err := sqltest.RunScriptFile(path, opts)
+		var b strings.Builder
+		for _, f := range failures {
+			fmt.Fprintf(&b, "%s\n", f)
+		}
+		return b.String(), err
+	}
+	res, err := sqltest.RunFile(path, opts)
+	if err != nil || res.OK() {
+		return "", err
+	}
+	return fmt.Sprintf("expected lines missing (-) and unexpected lines printed (+):\n%s\nprinted:\n%s", res.Diff(), res.Got), nil
+}
+
 func runTests(args []string) error {
 	fs := flag.NewFlagSet("test", flag.ExitOnError)
 	parallelism := fs.Int("parallelism", 0, "set parallelism.default before each script (0: leave the default)")
@@ -195,14 +214,14 @@ func runTests(args []string) error {
 	}
 	failed := 0
 	for _, path := range fs.Args() {
-		res, err := sqltest.RunFile(path, sqltest.Options{Parallelism: *parallelism})
+		report, err := runTest(path, sqltest.Options{Parallelism: *parallelism})
 		switch {
 		case err != nil:
 			failed++
 			fmt.Printf("FAIL %s\n%v\n", path, err)
-		case !res.OK():
+		case report != "":
 			failed++
-			fmt.Printf("FAIL %s\nexpected lines missing (-) and unexpected lines printed (+):\n%s\nprinted:\n%s\n", path, res.Diff(), res.Got)
+			fmt.Printf("FAIL %s\n%s\n", path, report)
 		default:
 			fmt.Printf("PASS %s\n", path)
 		}
