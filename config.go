@@ -6,11 +6,14 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sluicesql/sluice/internal/runtime"
 )
 
 // Configuration keys Sluice understands, with Flink's names.
 const (
 	ConfParallelism       = "parallelism.default"
+	ConfMaxParallelism    = "pipeline.max-parallelism"
 	ConfTimeZone          = "table.local-time-zone"
 	ConfResultMode        = "sql-client.execution.result-mode"
 	ConfWatermarkInterval = "pipeline.auto-watermark-interval"
@@ -20,6 +23,7 @@ const (
 // defaults are the session configuration before any SET.
 var defaults = map[string]string{
 	ConfParallelism:       "1",
+	ConfMaxParallelism:    "128",
 	ConfTimeZone:          "default",
 	ConfResultMode:        "table",
 	ConfWatermarkInterval: "200 ms",
@@ -41,6 +45,12 @@ func (c *Config) Set(key, value string) error {
 		n, err := strconv.Atoi(value)
 		if err != nil || n < 1 {
 			return fmt.Errorf("invalid value '%s' for '%s': expected a positive integer", value, key)
+		}
+	case ConfMaxParallelism:
+		// Flink's bounds (KeyGroupRangeAssignment.UPPER_BOUND_MAX_PARALLELISM).
+		n, err := strconv.Atoi(value)
+		if err != nil || n < 1 || n > runtime.UpperBoundMaxParallelism {
+			return fmt.Errorf("invalid value '%s' for '%s': expected an integer from 1 to %d", value, key, runtime.UpperBoundMaxParallelism)
 		}
 	case ConfTimeZone:
 		if _, err := loadZone(value); err != nil {
@@ -131,6 +141,13 @@ func (c *Config) All() [][2]string {
 		out[i] = [2]string{k, m[k]}
 	}
 	return out
+}
+
+// MaxParallelism returns pipeline.max-parallelism: the number of key
+// groups keyed state is divided into.
+func (c *Config) MaxParallelism() int {
+	n, _ := strconv.Atoi(c.Get(ConfMaxParallelism))
+	return n
 }
 
 // Parallelism returns parallelism.default.

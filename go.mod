@@ -3,6 +3,7 @@ module github.com/sluicesql/sluice
 go 1.26.0
 
 require (
+	github.com/cespare/xxhash/v2 v2.3.0
 	github.com/hamba/avro/v2 v2.31.0
 	github.com/peterh/liner v1.2.3
 	github.com/twmb/franz-go v1.22.3

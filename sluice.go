@@ -517,7 +517,7 @@ func offsetOf(src string, pos ast.Pos) int {
 }
 
 func (e *Engine) buildOptions() job.Options {
-	return job.Options{Parallelism: e.config.Parallelism(), Env: connector.Env{
+	return job.Options{Parallelism: e.config.Parallelism(), MaxParallelism: e.config.MaxParallelism(), Env: connector.Env{
 		TimeZone:          e.config.TimeZone(),
 		WatermarkInterval: e.config.duration(ConfWatermarkInterval),
 		IdleTimeout:       e.config.duration(ConfIdleTimeout),

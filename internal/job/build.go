@@ -22,6 +22,9 @@ type Options struct {
 	// Parallelism is parallelism.default: the number of instances of each
 	// keyed stage and of each source.
 	Parallelism int
+	// MaxParallelism is pipeline.max-parallelism, the number of key groups
+	// (0: runtime.DefaultMaxParallelism).
+	MaxParallelism int
 	// Env is what connectors need from the session.
 	Env connector.Env
 }
@@ -45,7 +48,13 @@ func Build(root planner.Node, opts Options) (*Graph, error) {
 	if opts.Parallelism < 1 {
 		opts.Parallelism = 1
 	}
-	b := &builder{opts: opts, g: &runtime.Graph{}, fnCtx: &fn.Context{Loc: opts.Env.TimeZone}}
+	if opts.MaxParallelism == 0 {
+		opts.MaxParallelism = runtime.DefaultMaxParallelism
+	}
+	if err := runtime.CheckMaxParallelism(opts.MaxParallelism, opts.Parallelism); err != nil {
+		return nil, err
+	}
+	b := &builder{opts: opts, g: &runtime.Graph{MaxParallelism: opts.MaxParallelism}, fnCtx: &fn.Context{Loc: opts.Env.TimeZone}}
 	if _, err := b.node(root); err != nil {
 		return nil, err
 	}

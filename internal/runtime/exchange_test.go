@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"fmt"
-	"hash/maphash"
 	"slices"
 	"testing"
 
@@ -27,7 +26,7 @@ func exchangeChunk(n, keys int) *types.Chunk {
 // hashEmitter returns an emitter whose only edge hashes on keys to n
 // inboxes.
 func hashEmitter(n int, keys []int) (*emitter, []chan envelope) {
-	j := &Job{ctx: context.Background(), seed: maphash.MakeSeed()}
+	j := &Job{ctx: context.Background(), maxParallelism: DefaultMaxParallelism}
 	inboxes := make([]chan envelope, n)
 	for i := range inboxes {
 		inboxes[i] = make(chan envelope, 64)
@@ -59,6 +58,10 @@ func TestHashExchange(t *testing.T) {
 		for _, p := range chunks {
 			for i := range p.Len() {
 				key, v := p.Cols[0].Get(i), p.Cols[1].Get(i).I
+				g := KeyGroupFor(e.hash.hash(p, []int{0}, i), DefaultMaxParallelism)
+				if !KeyGroupsOf(k, 4, DefaultMaxParallelism).Contains(g) {
+					t.Fatalf("key %v of key group %d reached instance %d, which owns %+v", key, g, k, KeyGroupsOf(k, 4, DefaultMaxParallelism))
+				}
 				if o, ok := owner[key]; ok && o != k {
 					t.Fatalf("key %v on instances %d and %d", key, o, k)
 				}

@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"fmt"
-	"hash/maphash"
 	"math"
 	"slices"
 	"sync"
@@ -49,6 +48,9 @@ type Stage struct {
 // Graph is a runnable dataflow: stages in topological order.
 type Graph struct {
 	Stages []*Stage
+	// MaxParallelism is the number of key groups keys are hashed into
+	// (pipeline.max-parallelism); 0 means DefaultMaxParallelism.
+	MaxParallelism int
 }
 
 // msgKind tells what a message carries.
@@ -95,7 +97,8 @@ type Job struct {
 
 	quiescers []Quiescer
 	sources   []*sourceInstance
-	seed      maphash.Seed
+	// maxParallelism is the number of key groups.
+	maxParallelism int
 }
 
 // sourceInstance is one running instance of a source stage.
@@ -109,13 +112,20 @@ type sourceInstance struct {
 // Start launches every instance of g and returns the running job.
 func Start(parent context.Context, g *Graph) (*Job, error) {
 	ctx, cancel := context.WithCancel(parent)
-	j := &Job{ctx: ctx, cancel: cancel, done: make(chan struct{}), seed: maphash.MakeSeed()}
+	j := &Job{ctx: ctx, cancel: cancel, done: make(chan struct{}), maxParallelism: g.MaxParallelism}
+	if j.maxParallelism == 0 {
+		j.maxParallelism = DefaultMaxParallelism
+	}
 
 	inboxes := make([][]chan envelope, len(g.Stages))
 	for i, s := range g.Stages {
 		if s.Parallelism < 1 {
 			cancel()
 			return nil, fmt.Errorf("stage %s: parallelism must be at least 1", s.Name)
+		}
+		if err := CheckMaxParallelism(j.maxParallelism, s.Parallelism); err != nil {
+			cancel()
+			return nil, fmt.Errorf("stage %s: %w", s.Name, err)
 		}
 		inboxes[i] = make([]chan envelope, s.Parallelism)
 		for k := range inboxes[i] {
@@ -155,7 +165,8 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 	for i, s := range g.Stages {
 		for k := 0; k < s.Parallelism; k++ {
 			out := newEmitter(j, outputs[i], k)
-			rctx := &Context{Instance: k, Parallelism: s.Parallelism, Job: j}
+			rctx := &Context{Instance: k, Parallelism: s.Parallelism, Job: j,
+				KeyGroups: KeyGroupsOf(k, s.Parallelism, j.maxParallelism)}
 			if s.NewSource != nil {
 				src, err := s.NewSource(k)
 				if err != nil {
@@ -387,10 +398,10 @@ type emitter struct {
 	// idleSent is set once idleness was announced, until the next output.
 	idleSent bool
 
-	// Reused by the hash exchange: the key hash (seeded with the job's
-	// seed), each row's target instance, the rows grouped by target, where
-	// each target's rows start, and the counting sort's cursors.
-	hash   maphash.Hash
+	// Reused by the hash exchange: the key hasher, each row's target
+	// instance, the rows grouped by target, where each target's rows
+	// start, and the counting sort's cursors.
+	hash   keyHasher
 	target []int
 	order  []int
 	starts []int
@@ -398,9 +409,7 @@ type emitter struct {
 }
 
 func newEmitter(j *Job, edges []*edge, instance int) *emitter {
-	e := &emitter{job: j, edges: edges, instance: instance}
-	e.hash.SetSeed(j.seed)
-	return e
+	return &emitter{job: j, edges: edges, instance: instance}
 }
 
 func (e *emitter) send(ch chan envelope, env envelope) {
@@ -444,7 +453,8 @@ func (e *emitter) emitHashed(ed *edge, c *types.Chunk) {
 	e.starts = slices.Grow(e.starts[:0], n+1)[:n+1]
 	clear(e.starts)
 	for i := range rows {
-		k := int(e.keyHash(c, ed.keys, i) % uint64(n))
+		g := KeyGroupFor(e.hash.hash(c, ed.keys, i), e.job.maxParallelism)
+		k := InstanceForKeyGroup(g, e.job.maxParallelism, n)
 		e.target[i] = k
 		e.starts[k+1]++
 	}
@@ -467,16 +477,6 @@ func (e *emitter) emitHashed(ed *edge, c *types.Chunk) {
 			e.send(ed.inboxes[k], envelope{kind: msgChunk, input: ed.input, sender: e.instance, chunk: SelectRows(c, sel)})
 		}
 	}
-}
-
-// keyHash hashes the key columns of row i of c with the job's seed; equal
-// keys hash equally.
-func (e *emitter) keyHash(c *types.Chunk, keys []int, i int) uint64 {
-	e.hash.Reset()
-	for _, k := range keys {
-		writeValue(&e.hash, c.Cols[k], i)
-	}
-	return e.hash.Sum64()
 }
 
 // SelectRows returns a new chunk holding rows sel of c, in that order.
@@ -564,32 +564,4 @@ func allIdle(idle [][]bool) bool {
 		}
 	}
 	return true
-}
-
-func writeValue(h *maphash.Hash, v *types.Vector, i int) {
-	if v.Nulls[i] {
-		h.WriteByte(0)
-		return
-	}
-	h.WriteByte(1)
-	var b [8]byte
-	var x uint64
-	switch v.Type.Physical() {
-	case types.PhysString:
-		h.WriteString(v.Str[i])
-		h.WriteByte(0xff)
-		return
-	case types.PhysFloat:
-		f := v.F64[i]
-		if f == 0 {
-			f = 0 // -0.0 and 0.0 hash alike
-		}
-		x = math.Float64bits(f)
-	default:
-		x = uint64(v.I64[i])
-	}
-	for k := range b {
-		b[k] = byte(x >> (8 * k))
-	}
-	h.Write(b[:])
 }

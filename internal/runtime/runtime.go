@@ -35,6 +35,8 @@ type Context struct {
 	Parallelism int
 	// Job gives access to job-wide facilities (failure reporting).
 	Job *Job
+	// KeyGroups are the key groups whose keys a keyed instance receives.
+	KeyGroups KeyGroupRange
 }
 
 // Operator is one instance of a stream operator.
