@@ -2,10 +2,10 @@ package runtime
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/cespare/xxhash/v2"
 
+	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -13,8 +13,8 @@ import (
 // groups, and each instance of a keyed stage owns a contiguous range of
 // them. The hash has no per-job seed, so a key lands in the same group in
 // every run and process; state kept per key group can be restored at
-// another parallelism. The hash (xxHash64 of the key's encoding below) is
-// part of that contract and must not change.
+// another parallelism. The hash (KeyHash: xxHash64 of the key's state
+// encoding) is part of that contract and must not change.
 const (
 	// DefaultMaxParallelism is Flink's default pipeline.max-parallelism.
 	DefaultMaxParallelism = 128
@@ -61,55 +61,17 @@ func CheckMaxParallelism(maxParallelism, parallelism int) error {
 	return nil
 }
 
-// keyHasher hashes the key columns of a row deterministically: equal keys
-// hash equally in every run (no seed).
-type keyHasher struct {
-	d   xxhash.Digest
-	buf [9]byte
-}
+// KeyHash is the hash of an encoded key (state.AppendKey and
+// state.AppendChunkKey give the encoding): the same bytes a keyed
+// operator's state is stored under, so a key's group can be found from its
+// state as well as from its row.
+func KeyHash(key []byte) uint64 { return xxhash.Sum64(key) }
 
-// hash returns the hash of the key columns keys of row i of c.
+// keyHasher hashes the key columns of rows, reusing its buffer.
+type keyHasher struct{ buf []byte }
+
+// hash returns the KeyHash of the key columns keys of row i of c.
 func (h *keyHasher) hash(c *types.Chunk, keys []int, i int) uint64 {
-	h.d.Reset()
-	for _, k := range keys {
-		h.writeValue(c.Cols[k], i)
-	}
-	return h.d.Sum64()
-}
-
-// writeValue writes one value: a null flag, then the value (strings end
-// with 0xff so that ("a", "b") and ("ab", "") differ).
-func (h *keyHasher) writeValue(v *types.Vector, i int) {
-	if v.Nulls[i] {
-		_, _ = h.d.Write(h.buf[:1]) // buf[0] is 0 after each use
-		return
-	}
-	switch v.Type.Physical() {
-	case types.PhysString:
-		h.buf[0] = 1
-		_, _ = h.d.Write(h.buf[:1])
-		_, _ = h.d.WriteString(v.Str[i])
-		h.buf[0] = 0xff
-		_, _ = h.d.Write(h.buf[:1])
-		h.buf[0] = 0
-		return
-	case types.PhysFloat:
-		f := v.F64[i]
-		if f == 0 {
-			f = 0 // -0.0 and 0.0 hash alike
-		}
-		h.put(math.Float64bits(f))
-	default:
-		h.put(uint64(v.I64[i]))
-	}
-}
-
-// put writes the non-null flag and x in little-endian order.
-func (h *keyHasher) put(x uint64) {
-	h.buf[0] = 1
-	for k := range 8 {
-		h.buf[1+k] = byte(x >> (8 * k))
-	}
-	_, _ = h.d.Write(h.buf[:])
-	h.buf[0] = 0
+	h.buf = state.AppendChunkKey(h.buf[:0], c, i, keys)
+	return KeyHash(h.buf)
 }
