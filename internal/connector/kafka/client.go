@@ -2,10 +2,8 @@ package kafka
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -16,13 +14,13 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
-	"github.com/twmb/franz-go/pkg/sasl/plain"
-	"github.com/twmb/franz-go/pkg/sasl/scram"
 )
 
 // propertyMappers turn Kafka client properties ('properties.<name>') into
-// franz-go options. Properties not listed here are accepted and ignored.
-var propertyMappers = map[string]func(v string, props map[string]string) ([]kgo.Opt, error){
+// franz-go options. The ssl.* and sasl.* properties not listed are refused
+// (refusedProperties); other properties not listed are accepted and
+// ignored, as the Kafka client does with properties it does not know.
+var propertyMappers = withSecurityProperties(map[string]func(v string, props map[string]string) ([]kgo.Opt, error){
 	"bootstrap.servers": func(v string, _ map[string]string) ([]kgo.Opt, error) {
 		var seeds []string
 		for _, s := range strings.Split(v, ",") {
@@ -90,9 +88,20 @@ var propertyMappers = map[string]func(v string, props map[string]string) ([]kgo.
 		}
 		return []kgo.Opt{kgo.ProducerBatchCompression(c)}, nil
 	},
-	"security.protocol": securityOptions,
-	"sasl.mechanism":    noOption, // read by security.protocol
-	"sasl.jaas.config":  noOption, // read by security.protocol
+	securityProtocolKey: securityOptions,
+})
+
+// withSecurityProperties adds the supported ssl.* and sasl.* properties to
+// mappers. They are read by security.protocol, which needs them all at
+// once; their own mappers check that the protocol uses them.
+func withSecurityProperties(mappers map[string]func(string, map[string]string) ([]kgo.Opt, error)) map[string]func(string, map[string]string) ([]kgo.Opt, error) {
+	for _, k := range sslProperties {
+		mappers[k] = needsProtocol(true)
+	}
+	for _, k := range saslProperties {
+		mappers[k] = needsProtocol(false)
+	}
+	return mappers
 }
 
 // mappedPropertyList names the mapped properties, for the option docs.
@@ -126,43 +135,137 @@ func millisOption[O kgo.Opt](opt func(time.Duration) O) func(string, map[string]
 	}
 }
 
-var jaasRE = regexp.MustCompile(`(username|password)\s*=\s*"([^"]*)"`)
-
-// securityOptions maps security.protocol, sasl.mechanism and
-// sasl.jaas.config (username and password of the Plain and Scram login
-// modules). SSL uses the system's trusted certificates.
+// securityOptions maps security.protocol: TLS from the ssl.* properties
+// (tls.go), SASL from the sasl.* ones (sasl.go).
 func securityOptions(v string, props map[string]string) ([]kgo.Opt, error) {
+	useTLS, useSASL, err := securityProtocol(v)
+	if err != nil {
+		return nil, err
+	}
 	var opts []kgo.Opt
-	switch v {
-	case "PLAINTEXT":
-		return nil, nil
-	case "SSL":
-		return []kgo.Opt{kgo.DialTLSConfig(&tls.Config{MinVersion: tls.VersionTLS12})}, nil
-	case "SASL_SSL":
-		opts = append(opts, kgo.DialTLSConfig(&tls.Config{MinVersion: tls.VersionTLS12}))
-	case "SASL_PLAINTEXT":
-	default:
-		return nil, errors.New("expected PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL")
+	if useTLS {
+		o, err := tlsOptions(props)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, o...)
 	}
-	creds := map[string]string{}
-	for _, m := range jaasRE.FindAllStringSubmatch(props["sasl.jaas.config"], -1) {
-		creds[m[1]] = m[2]
-	}
-	user, pass := creds["username"], creds["password"]
-	if user == "" {
-		return nil, errors.New(`SASL needs 'properties.sasl.jaas.config' with username="..." and password="..."`)
-	}
-	switch mech := props["sasl.mechanism"]; mech {
-	case "", "PLAIN":
-		opts = append(opts, kgo.SASL(plain.Auth{User: user, Pass: pass}.AsMechanism()))
-	case "SCRAM-SHA-256":
-		opts = append(opts, kgo.SASL(scram.Auth{User: user, Pass: pass}.AsSha256Mechanism()))
-	case "SCRAM-SHA-512":
-		opts = append(opts, kgo.SASL(scram.Auth{User: user, Pass: pass}.AsSha512Mechanism()))
-	default:
-		return nil, fmt.Errorf("unsupported SASL mechanism '%s'; supported: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512", mech)
+	if useSASL {
+		o, err := saslOptions(props)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, o...)
 	}
 	return opts, nil
+}
+
+// securityProtocol tells whether a security.protocol value uses TLS and
+// SASL.
+func securityProtocol(v string) (useTLS, useSASL bool, err error) {
+	switch v {
+	case "PLAINTEXT":
+		return false, false, nil
+	case "SSL":
+		return true, false, nil
+	case "SASL_PLAINTEXT":
+		return false, true, nil
+	case "SASL_SSL":
+		return true, true, nil
+	}
+	return false, false, errors.New("expected PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL")
+}
+
+// needsProtocol is the mapper of a property that takes effect only when
+// security.protocol uses TLS (tls true) or SASL (tls false): set with
+// another protocol it would be ignored, so it is refused.
+func needsProtocol(tls bool) func(string, map[string]string) ([]kgo.Opt, error) {
+	return func(_ string, props map[string]string) ([]kgo.Opt, error) {
+		proto, ok := props[securityProtocolKey]
+		if !ok {
+			proto = "PLAINTEXT"
+		}
+		useTLS, useSASL, err := securityProtocol(proto)
+		if err != nil {
+			return nil, nil // reported on security.protocol
+		}
+		switch {
+		case tls && !useTLS:
+			return nil, fmt.Errorf("SSL properties take effect only with '%s%s' SSL or SASL_SSL, not %s", propertiesPrefix, securityProtocolKey, proto)
+		case !tls && !useSASL:
+			return nil, fmt.Errorf("SASL properties take effect only with '%s%s' SASL_PLAINTEXT or SASL_SSL, not %s", propertiesPrefix, securityProtocolKey, proto)
+		}
+		return nil, nil
+	}
+}
+
+// secretProperties are shown as [hidden] in errors, as Kafka shows its
+// password-type settings.
+var secretProperties = map[string]bool{
+	saslJAASConfig: true, sslKeyPassword: true, sslKeystorePassword: true, sslTruststorePassword: true,
+	sslKeystoreKey: true, sslKeystoreChain: true, sslTruststoreCerts: true,
+}
+
+// propertyError is an invalid value of one Kafka client property.
+type propertyError struct {
+	key, value string
+	err        error
+}
+
+func (e *propertyError) Error() string {
+	v := e.value
+	if secretProperties[e.key] {
+		v = "[hidden]"
+	}
+	return fmt.Sprintf("Invalid value '%s' for option '%s%s': %v", v, propertiesPrefix, e.key, e.err)
+}
+
+func (e *propertyError) Unwrap() error { return e.err }
+
+// badProperty returns the error of property key of props.
+func badProperty(props map[string]string, key, format string, args ...any) error {
+	return &propertyError{key: key, value: props[key], err: fmt.Errorf(format, args...)}
+}
+
+// refusedProperty refuses the properties named key, or starting with it
+// when it ends with a dot, for reason.
+type refusedProperty struct{ key, reason string }
+
+func (r refusedProperty) match(k string) bool {
+	if strings.HasSuffix(r.key, ".") {
+		return strings.HasPrefix(k, r.key)
+	}
+	return k == r.key
+}
+
+// refusedProperties are the security properties Sluice does not support,
+// first match wins.
+var refusedProperties = []refusedProperty{
+	{"ssl.provider", "Java security providers are not available: TLS is Go's crypto/tls"},
+	{"ssl.secure.random.implementation", "Java SecureRandom implementations are not available: TLS uses Go's crypto/rand"},
+	{"ssl.client.auth", "a broker setting: the client presents its keystore's certificate when the broker asks for one"},
+	{"ssl.principal.mapping.rules", "a broker setting"},
+	{"ssl.allow.dn.changes", "a broker setting"},
+	{"ssl.allow.san.changes", "a broker setting"},
+	{"ssl.", "not supported; the supported ssl.* properties are " + strings.Join(sslProperties, ", ")},
+	{"sasl.kerberos.", "Kerberos (GSSAPI) is not supported"},
+	{"sasl.", "not supported; the supported sasl.* properties are " + strings.Join(saslProperties, ", ")},
+	{"security.providers", "Java security providers are not available"},
+}
+
+// mapperFor returns the mapper of property k: its own, a refusal for the
+// ssl.* and sasl.* properties that are not supported, or nil for other
+// properties, which are ignored.
+func mapperFor(k string) func(string, map[string]string) ([]kgo.Opt, error) {
+	if m, ok := propertyMappers[k]; ok {
+		return m
+	}
+	for _, r := range refusedProperties {
+		if r.match(k) {
+			return func(string, map[string]string) ([]kgo.Opt, error) { return nil, errors.New(r.reason) }
+		}
+	}
+	return nil
 }
 
 // clientOptions turns a table's Kafka properties into franz-go options.
@@ -174,13 +277,16 @@ func clientOptions(props map[string]string) ([]kgo.Opt, error) {
 	sort.Strings(keys)
 	var opts []kgo.Opt
 	for _, k := range keys {
-		mapper, ok := propertyMappers[k]
-		if !ok {
+		mapper := mapperFor(k)
+		if mapper == nil {
 			continue
 		}
 		o, err := mapper(props[k], props)
 		if err != nil {
-			return nil, fmt.Errorf("Invalid value '%s' for option '%s%s': %v", props[k], propertiesPrefix, k, err)
+			if pe := (*propertyError)(nil); errors.As(err, &pe) {
+				return nil, pe
+			}
+			return nil, &propertyError{key: k, value: props[k], err: err}
 		}
 		opts = append(opts, o...)
 	}
