@@ -81,7 +81,7 @@ var (
 		{Key: optTopicPattern, Description: "Regular expression for the topics to read. Not supported yet."},
 		{Key: optBootstrap, Required: true, Description: "Comma-separated list of Kafka brokers."},
 		{Key: optProperties, Prefix: true, Description: "Kafka client properties. Sluice maps " + mappedPropertyList() +
-			"; other properties are accepted and ignored, as the Kafka client does with properties it does not know."},
+			"; other ssl.* and sasl.* properties are refused, other properties are accepted and ignored, as the Kafka client does with properties it does not know."},
 	}
 	boundedOptions = []connector.OptionSpec{
 		{Key: optBoundedMode, Default: modeUnbounded, Description: "Where the source stops: unbounded, latest-offset, group-offsets, timestamp or specific-offsets."},

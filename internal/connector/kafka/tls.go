@@ -149,14 +149,17 @@ func verifyBroker(cs tls.ConnectionState, addr, host string, roots *x509.CertPoo
 // keystore's by what the broker accepts, and the broker's chain is
 // validated by PKIX rules.
 func checkAlgorithms(props map[string]string) error {
-	for key, allowed := range map[string][]string{
-		sslKeymanagerAlgorithm:   {"SunX509", "NewSunX509", "PKIX"},
-		sslTrustmanagerAlgorithm: {"PKIX", "SunPKIX", "X509", "X.509", "SunX509"},
-		sslEngineFactory:         {"org.apache.kafka.common.security.ssl.DefaultSslEngineFactory"},
+	for _, a := range []struct {
+		key     string
+		allowed []string
+	}{
+		{sslKeymanagerAlgorithm, []string{"SunX509", "NewSunX509", "PKIX"}},
+		{sslTrustmanagerAlgorithm, []string{"PKIX", "SunPKIX", "X509", "X.509", "SunX509"}},
+		{sslEngineFactory, []string{"org.apache.kafka.common.security.ssl.DefaultSslEngineFactory"}},
 	} {
-		v, ok := props[key]
-		if ok && !slices.ContainsFunc(allowed, func(a string) bool { return strings.EqualFold(a, v) }) {
-			return badProperty(props, key, "not supported; Sluice's TLS behaves as %s", strings.Join(allowed, ", "))
+		v, ok := props[a.key]
+		if ok && !slices.ContainsFunc(a.allowed, func(s string) bool { return strings.EqualFold(s, v) }) {
+			return badProperty(props, a.key, "not supported; Sluice's TLS behaves as %s", strings.Join(a.allowed, ", "))
 		}
 	}
 	return nil
@@ -555,7 +558,7 @@ func pemKeyPair(props map[string]string, chainKey, keyKey string, chainPEM, keyP
 			return tls.Certificate{}, badProperty(props, sslKeyPassword, "cannot decrypt the private key (wrong password?): %v", err)
 		}
 	default:
-		return tls.Certificate{}, badProperty(props, keyKey, "a %s is not PKCS#8, the form Kafka reads ('openssl pkcs8 -topk8' converts it)", keys[0].Type)
+		return tls.Certificate{}, badProperty(props, keyKey, "the key is a PEM '%s', not the PKCS#8 'PRIVATE KEY' Kafka reads ('openssl pkcs8 -topk8' converts it)", keys[0].Type)
 	}
 	if err != nil {
 		return tls.Certificate{}, badProperty(props, keyKey, "%v", err)

@@ -456,7 +456,7 @@ func TestTLSPropertyErrors(t *testing.T) {
 		{[]string{"ssl.keystore.type", "PEM", "ssl.keystore.key", p.read(t, "client-key.pem"), "ssl.keystore.certificate.chain", chain, "ssl.key.password", "x"},
 			"Invalid value '[hidden]' for option 'properties.ssl.key.password': the private key is not encrypted"},
 		{[]string{"ssl.keystore.type", "PEM", "ssl.keystore.key", p.read(t, "client-key-sec1.pem"), "ssl.keystore.certificate.chain", chain},
-			"Invalid value '[hidden]' for option 'properties.ssl.keystore.key': a EC PRIVATE KEY is not PKCS#8, the form Kafka reads ('openssl pkcs8 -topk8' converts it)"},
+			"Invalid value '[hidden]' for option 'properties.ssl.keystore.key': the key is a PEM 'EC PRIVATE KEY', not the PKCS#8 'PRIVATE KEY' Kafka reads ('openssl pkcs8 -topk8' converts it)"},
 		{[]string{"ssl.keystore.type", "PEM", "ssl.keystore.key", p.read(t, "client-key.pem")},
 			"Invalid value '[hidden]' for option 'properties.ssl.keystore.key': needs 'properties.ssl.keystore.certificate.chain'"},
 		{[]string{"ssl.keystore.type", "PEM", "ssl.keystore.location", p.path("client.pem"), "ssl.keystore.password", "x"},
