@@ -178,9 +178,6 @@ func oauthMechanism(props map[string]string) (sasl.Mechanism, error) {
 		if err != nil {
 			return nil, badProperty(props, saslJAASConfig, "%v", err)
 		}
-		if _, err := login.token(time.Now()); err != nil {
-			return nil, badProperty(props, saslJAASConfig, "%v", err)
-		}
 		return oauth.Oauth(func(context.Context) (oauth.Auth, error) {
 			tok, err := login.token(time.Now())
 			return oauth.Auth{Token: tok, Extensions: login.extensions}, err
@@ -329,6 +326,7 @@ type unsecuredLogin struct {
 
 const unsecuredPrefix = "unsecuredLogin"
 
+// newUnsecuredLogin reads the module options of unsecured tokens.
 func newUnsecuredLogin(opts map[string]string) (*unsecuredLogin, error) {
 	l := &unsecuredLogin{claims: map[string]any{}, principal: "sub", scope: "scope", lifetime: 3600}
 	var err error
@@ -382,9 +380,9 @@ func newUnsecuredLogin(opts map[string]string) (*unsecuredLogin, error) {
 
 // unsecuredClaim splits an option unsecuredLogin<kind>Claim_<name>.
 func unsecuredClaim(k string) (name, kind string, ok bool) {
-	for _, kind := range []string{"String", "Number", "List"} {
-		if name, ok := strings.CutPrefix(k, unsecuredPrefix+kind+"Claim_"); ok && name != "" {
-			return name, kind, true
+	for _, kd := range []string{"String", "Number", "List"} {
+		if n, found := strings.CutPrefix(k, unsecuredPrefix+kd+"Claim_"); found && n != "" {
+			return n, kd, true
 		}
 	}
 	return "", "", false
