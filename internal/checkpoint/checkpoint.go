@@ -1,0 +1,152 @@
+// Package checkpoint stores the checkpoints of jobs: for each checkpoint,
+// the state of every part of a job (an operator instance's keyed state, a
+// source instance's positions) and, written last, a metadata file that
+// lists the parts with their sizes and checksums. A checkpoint counts only
+// once its metadata is in place, and it is used only if every part it
+// lists reads back intact: a crash while writing leaves a checkpoint that
+// is skipped for the previous complete one, never loaded.
+//
+// Storage is an interface so that checkpoints can live where every process
+// running a job can reach them; Dir keeps them in a local directory.
+package checkpoint
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// ErrNotFound is returned by Latest when a job has no complete checkpoint.
+var ErrNotFound = errors.New("no complete checkpoint")
+
+// Metadata describes one complete checkpoint.
+type Metadata struct {
+	// Job is the job's ID and ID the checkpoint's, increasing per job.
+	Job string `json:"job"`
+	ID  int64  `json:"id"`
+	// Time is when the checkpoint completed.
+	Time time.Time `json:"time"`
+	// Plan identifies the execution plan the state belongs to.
+	Plan string `json:"plan,omitempty"`
+	// Parts lists the state written, by part name.
+	Parts map[string]Part `json:"parts"`
+}
+
+// Part is one piece of state of a checkpoint.
+type Part struct {
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256"`
+}
+
+// PartOf describes data as a Part.
+func PartOf(data []byte) Part {
+	sum := sha256.Sum256(data)
+	return Part{Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])}
+}
+
+// Verify checks that data is the part p describes.
+func (p Part) Verify(data []byte) error {
+	got := PartOf(data)
+	if got.Size != p.Size {
+		return fmt.Errorf("%d bytes, expected %d", got.Size, p.Size)
+	}
+	if got.SHA256 != p.SHA256 {
+		return fmt.Errorf("checksum %s, expected %s", got.SHA256, p.SHA256)
+	}
+	return nil
+}
+
+// Storage keeps checkpoints. Implementations are safe for concurrent use.
+type Storage interface {
+	// WriteState durably stores one part of checkpoint id of job.
+	WriteState(ctx context.Context, job string, id int64, part string, data []byte) error
+	// ReadState reads back a part written by WriteState.
+	ReadState(ctx context.Context, job string, id int64, part string) ([]byte, error)
+	// Complete durably writes the metadata of a checkpoint whose parts are
+	// all written; from then on the checkpoint counts.
+	Complete(ctx context.Context, meta *Metadata) error
+	// Checkpoints lists the IDs of the checkpoints of job that have
+	// metadata, oldest first.
+	Checkpoints(ctx context.Context, job string) ([]int64, error)
+	// Metadata reads the metadata of checkpoint id of job.
+	Metadata(ctx context.Context, job string, id int64) (*Metadata, error)
+	// Delete removes checkpoint id of job, complete or not.
+	Delete(ctx context.Context, job string, id int64) error
+	// Started lists the IDs of every checkpoint of job with anything
+	// written, complete or not, oldest first.
+	Started(ctx context.Context, job string) ([]int64, error)
+}
+
+// Latest returns the newest complete checkpoint of job whose parts all read
+// back intact, with its state by part name. Checkpoints that fail the
+// check are skipped; the errors met are returned with ErrNotFound when no
+// checkpoint passes.
+func Latest(ctx context.Context, s Storage, job string) (*Metadata, map[string][]byte, error) {
+	ids, err := s.Checkpoints(ctx, job)
+	if err != nil {
+		return nil, nil, err
+	}
+	var skipped []error
+	for _, id := range slices.Backward(ids) {
+		meta, state, err := load(ctx, s, job, id)
+		if err == nil {
+			return meta, state, nil
+		}
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		skipped = append(skipped, fmt.Errorf("checkpoint %d skipped: %w", id, err))
+	}
+	return nil, nil, errors.Join(append([]error{fmt.Errorf("job %s: %w", job, ErrNotFound)}, skipped...)...)
+}
+
+// load reads and verifies one checkpoint.
+func load(ctx context.Context, s Storage, job string, id int64) (*Metadata, map[string][]byte, error) {
+	meta, err := s.Metadata(ctx, job, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if meta.Job != job || meta.ID != id {
+		return nil, nil, fmt.Errorf("its metadata names job %s checkpoint %d", meta.Job, meta.ID)
+	}
+	state := make(map[string][]byte, len(meta.Parts))
+	for name, p := range meta.Parts {
+		data, err := s.ReadState(ctx, job, id, name)
+		if err != nil {
+			return nil, nil, fmt.Errorf("part %s: %w", name, err)
+		}
+		if err := p.Verify(data); err != nil {
+			return nil, nil, fmt.Errorf("part %s: %w", name, err)
+		}
+		state[name] = data
+	}
+	return meta, state, nil
+}
+
+// Prune keeps the newest retain complete checkpoints of job (at least
+// one) and deletes the older ones, complete or not. Checkpoints newer than
+// the newest complete one may still be in progress and are left alone.
+func Prune(ctx context.Context, s Storage, job string, retain int) error {
+	retain = max(retain, 1)
+	complete, err := s.Checkpoints(ctx, job)
+	if err != nil || len(complete) == 0 {
+		return err
+	}
+	oldestKept := complete[max(0, len(complete)-retain)]
+	started, err := s.Started(ctx, job)
+	if err != nil {
+		return err
+	}
+	for _, id := range started {
+		if id < oldestKept {
+			if err := s.Delete(ctx, job, id); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

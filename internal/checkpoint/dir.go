@@ -1,0 +1,191 @@
+package checkpoint
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Dir is a Storage in a local directory (state.checkpoints.dir):
+// DIR/JOB/chk-ID/PART for each part and DIR/JOB/chk-ID/_metadata, the
+// layout of Flink's file system checkpoint storage. Every file is written
+// to a temporary name, synced and renamed, so a file that exists is whole.
+type Dir struct {
+	root string
+}
+
+// metadataFile is the name of a checkpoint's metadata.
+const metadataFile = "_metadata"
+
+// NewDir returns a Storage rooted at dir, creating it if needed.
+func NewDir(dir string) (*Dir, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("checkpoint directory: %w", err)
+	}
+	return &Dir{root: dir}, nil
+}
+
+func (d *Dir) jobDir(job string) (string, error) {
+	if job == "" || strings.ContainsAny(job, `/\`) || job == "." || job == ".." {
+		return "", fmt.Errorf("invalid job id %q for a checkpoint directory", job)
+	}
+	return filepath.Join(d.root, job), nil
+}
+
+func (d *Dir) chkDir(job string, id int64) (string, error) {
+	jd, err := d.jobDir(job)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(jd, "chk-"+strconv.FormatInt(id, 10)), nil
+}
+
+func (d *Dir) partPath(job string, id int64, part string) (string, error) {
+	if part == "" || part == metadataFile || strings.ContainsAny(part, `/\`) || strings.HasPrefix(part, ".") {
+		return "", fmt.Errorf("invalid checkpoint part name %q", part)
+	}
+	cd, err := d.chkDir(job, id)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(cd, part), nil
+}
+
+// WriteState implements Storage.
+func (d *Dir) WriteState(_ context.Context, job string, id int64, part string, data []byte) error {
+	p, err := d.partPath(job, id, part)
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(p, data)
+}
+
+// ReadState implements Storage.
+func (d *Dir) ReadState(_ context.Context, job string, id int64, part string) ([]byte, error) {
+	p, err := d.partPath(job, id, part)
+	if err != nil {
+		return nil, err
+	}
+	return os.ReadFile(p)
+}
+
+// Complete implements Storage.
+func (d *Dir) Complete(_ context.Context, meta *Metadata) error {
+	cd, err := d.chkDir(meta.Job, meta.ID)
+	if err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(meta, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(cd, metadataFile), b)
+}
+
+// Metadata implements Storage.
+func (d *Dir) Metadata(_ context.Context, job string, id int64) (*Metadata, error) {
+	cd, err := d.chkDir(job, id)
+	if err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(filepath.Join(cd, metadataFile))
+	if err != nil {
+		return nil, err
+	}
+	var m Metadata
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", filepath.Join(cd, metadataFile), err)
+	}
+	return &m, nil
+}
+
+// Checkpoints implements Storage.
+func (d *Dir) Checkpoints(ctx context.Context, job string) ([]int64, error) {
+	ids, err := d.Started(ctx, job)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(ids, func(id int64) bool {
+		cd, _ := d.chkDir(job, id)
+		_, err := os.Stat(filepath.Join(cd, metadataFile))
+		return err != nil
+	}), nil
+}
+
+// Started implements Storage.
+func (d *Dir) Started(_ context.Context, job string) ([]int64, error) {
+	jd, err := d.jobDir(job)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := os.ReadDir(jd)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	for _, e := range entries {
+		n, ok := strings.CutPrefix(e.Name(), "chk-")
+		if !ok || !e.IsDir() {
+			continue
+		}
+		if id, err := strconv.ParseInt(n, 10, 64); err == nil && id > 0 {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids, nil
+}
+
+// Delete implements Storage.
+func (d *Dir) Delete(_ context.Context, job string, id int64) error {
+	cd, err := d.chkDir(job, id)
+	if err != nil {
+		return err
+	}
+	return os.RemoveAll(cd)
+}
+
+// writeFileAtomic writes data to path through a synced temporary file
+// renamed into place, then syncs the directory, so that after a crash path
+// either does not exist or holds all of data.
+func writeFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	dh, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer dh.Close()
+	return dh.Sync()
+}
