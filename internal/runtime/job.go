@@ -35,7 +35,10 @@ type Input struct {
 
 // Stage is one operator (or source) of a graph, run as Parallelism instances.
 type Stage struct {
-	Name        string
+	Name string
+	// ID identifies the stage within its plan (checkpoints store state by
+	// it); empty means Name.
+	ID          string
 	Parallelism int
 	// NewSource is set for source stages.
 	NewSource func(instance int) (Source, error)
@@ -51,6 +54,8 @@ type Graph struct {
 	// MaxParallelism is the number of key groups keys are hashed into
 	// (pipeline.max-parallelism); 0 means DefaultMaxParallelism.
 	MaxParallelism int
+	// Checkpoints, when set, turns checkpointing on (Job.Checkpoint).
+	Checkpoints *CheckpointConfig
 }
 
 // msgKind tells what a message carries.
@@ -61,6 +66,10 @@ const (
 	msgWatermark
 	msgIdle
 	msgEnd
+	// msgBarrier is checkpoint wm's barrier; msgComplete tells an
+	// instance that checkpoint wm completed.
+	msgBarrier
+	msgComplete
 )
 
 // envelope is what travels on an instance's inbox.
@@ -69,7 +78,7 @@ type envelope struct {
 	input  int
 	sender int
 	chunk  *types.Chunk
-	wm     int64
+	wm     int64 // a watermark, or a checkpoint ID
 }
 
 // edge is one downstream connection of a stage.
@@ -99,14 +108,33 @@ type Job struct {
 	sources   []*sourceInstance
 	// maxParallelism is the number of key groups.
 	maxParallelism int
+	// coord runs checkpoints; nil when they are off.
+	coord *coordinator
+	// operators are the operator instances, to tell of completed
+	// checkpoints.
+	operators []*operatorInstance
+}
+
+// operatorInstance is one running instance of an operator stage.
+type operatorInstance struct {
+	inbox chan envelope
+	// exited is closed when the instance's goroutine has returned.
+	exited chan struct{}
 }
 
 // sourceInstance is one running instance of a source stage.
 type sourceInstance struct {
-	src Source
+	src  Source
+	part string
 	// ended is set once the instance finished and its end of input is on
 	// its way downstream.
 	ended atomic.Bool
+
+	// requested holds the checkpoints whose barrier the source has yet to
+	// emit, in order; barrier is signalled when one is added.
+	mu        sync.Mutex
+	requested []int64
+	barrier   chan struct{}
 }
 
 // Start launches every instance of g and returns the running job.
@@ -115,6 +143,33 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 	j := &Job{ctx: ctx, cancel: cancel, done: make(chan struct{}), maxParallelism: g.MaxParallelism}
 	if j.maxParallelism == 0 {
 		j.maxParallelism = DefaultMaxParallelism
+	}
+	if g.Checkpoints != nil {
+		j.coord = newCoordinator(j, *g.Checkpoints)
+	}
+	restored := map[string]bool{}
+	// prepare restores an instance's state and registers it for
+	// checkpoints.
+	prepare := func(part string, inst any) error {
+		if j.coord == nil {
+			return nil
+		}
+		snap, _ := inst.(Snapshotter)
+		if data, ok := j.coord.cfg.Restore[part]; ok {
+			if snap == nil {
+				return fmt.Errorf("the checkpoint holds state for %s, which keeps none", part)
+			}
+			if err := snap.RestoreState(data); err != nil {
+				return fmt.Errorf("restoring %s from checkpoint %d: %w", part, j.coord.cfg.RestoredFrom, err)
+			}
+			restored[part] = true
+		}
+		var listener CheckpointListener
+		if _, isSource := inst.(Source); isSource {
+			listener, _ = inst.(CheckpointListener)
+		}
+		j.coord.register(part, listener)
+		return nil
 	}
 
 	inboxes := make([][]chan envelope, len(g.Stages))
@@ -173,8 +228,12 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 					cancel()
 					return nil, fmt.Errorf("%s: %w", s.Name, err)
 				}
-				sc := &SourceContext{Context: rctx, Ctx: ctx, out: out}
-				si := &sourceInstance{src: src}
+				si := &sourceInstance{src: src, part: partName(s, k), barrier: make(chan struct{}, 1)}
+				if err := prepare(si.part, src); err != nil {
+					cancel()
+					return nil, fmt.Errorf("%s: %w", s.Name, err)
+				}
+				sc := &SourceContext{Context: rctx, Ctx: ctx, out: out, inst: si}
 				j.sources = append(j.sources, si)
 				starts = append(starts, func() { j.runSource(s.Name, sc, si, out) })
 				continue
@@ -187,9 +246,23 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 			if q, ok := op.(Quiescer); ok {
 				j.quiescers = append(j.quiescers, q)
 			}
-			inbox := inboxes[i][k]
+			part := partName(s, k)
+			if err := prepare(part, op); err != nil {
+				cancel()
+				return nil, fmt.Errorf("%s: %w", s.Name, err)
+			}
+			oi := &operatorInstance{inbox: inboxes[i][k], exited: make(chan struct{})}
+			j.operators = append(j.operators, oi)
 			nsend := senders[i]
-			starts = append(starts, func() { j.runOperator(s.Name, rctx, op, inbox, nsend, out) })
+			starts = append(starts, func() { j.runOperator(s.Name, part, rctx, op, oi, nsend, out) })
+		}
+	}
+	if j.coord != nil {
+		for part := range j.coord.cfg.Restore {
+			if !restored[part] {
+				cancel()
+				return nil, fmt.Errorf("the checkpoint holds state for %s, which is no part of this plan", part)
+			}
 		}
 	}
 	j.wg.Add(len(starts))
@@ -201,6 +274,9 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 		cancel()
 		close(j.done)
 	}()
+	if j.coord != nil && j.coord.cfg.Interval > 0 {
+		go j.coord.periodic()
+	}
 	return j, nil
 }
 
@@ -297,10 +373,14 @@ func (j *Job) runSource(name string, sc *SourceContext, si *sourceInstance, out 
 	out.EmitWatermark(MaxWatermark)
 	out.end()
 	si.ended.Store(true)
+	if j.coord != nil {
+		j.coord.finish(si.part)
+	}
 }
 
-func (j *Job) runOperator(name string, rctx *Context, op Operator, inbox chan envelope, senders []int, out *emitter) {
+func (j *Job) runOperator(name, part string, rctx *Context, op Operator, oi *operatorInstance, senders []int, out *emitter) {
 	defer j.wg.Done()
+	defer close(oi.exited)
 	fail := func(err error) { j.Fail(fmt.Errorf("%s: %w", name, err)) }
 	if err := op.Open(rctx); err != nil {
 		fail(err)
@@ -339,15 +419,42 @@ func (j *Job) runOperator(name string, rctx *Context, op Operator, inbox chan en
 		current = merged
 		return op.ProcessWatermark(current, out)
 	}
+	align := newAligner(senders, j.coord == nil || j.coord.cfg.Mode == ExactlyOnce)
+	var replay []envelope // held messages to process before the inbox
+	// barrier snapshots the instance once a checkpoint's barrier is
+	// complete, passes the barrier on, and releases what alignment held.
+	barrier := func() {
+		id, held := align.complete()
+		state, err := snapshot(op, id)
+		j.coord.ack(id, part, state, err)
+		out.broadcast(envelope{kind: msgBarrier, wm: id})
+		replay = append(held, replay...)
+	}
 	for {
 		var env envelope
-		select {
-		case env = <-inbox:
-		case <-j.ctx.Done():
-			return
+		if len(replay) > 0 {
+			env, replay = replay[0], replay[1:]
+		} else {
+			select {
+			case env = <-oi.inbox:
+			case <-j.ctx.Done():
+				return
+			}
+		}
+		if align.holds(env) {
+			align.held = append(align.held, env)
+			continue
 		}
 		var err error
 		switch env.kind {
+		case msgBarrier:
+			if align.barrier(env) {
+				barrier()
+			}
+		case msgComplete:
+			if l, ok := op.(CheckpointListener); ok {
+				err = l.CheckpointComplete(env.wm)
+			}
 		case msgChunk:
 			idle[env.input][env.sender] = false
 			err = op.ProcessChunk(env.input, env.chunk, out)
@@ -365,6 +472,9 @@ func (j *Job) runOperator(name string, rctx *Context, op Operator, inbox chan en
 				out.idle()
 			}
 		case msgEnd:
+			if align.end(env.input, env.sender) {
+				barrier()
+			}
 			ended++
 			wms[env.input][env.sender] = MaxWatermark
 			idle[env.input][env.sender] = false
@@ -377,6 +487,8 @@ func (j *Job) runOperator(name string, rctx *Context, op Operator, inbox chan en
 				j.inflight.Add(-1)
 				if err != nil {
 					fail(err)
+				} else if j.coord != nil {
+					j.coord.finish(part)
 				}
 				return
 			}
@@ -531,6 +643,44 @@ func (e *emitter) idle() {
 	}
 	e.idleSent = true
 	e.broadcast(envelope{kind: msgIdle})
+}
+
+// snapshot returns an instance's state for checkpoint id, nil if it keeps
+// none.
+func snapshot(inst any, id int64) ([]byte, error) {
+	if s, ok := inst.(Snapshotter); ok {
+		return s.SnapshotState(id)
+	}
+	return nil, nil
+}
+
+// requestBarriers asks every running source instance for checkpoint id's
+// barrier. Instances that ended acknowledge it through the coordinator.
+func (j *Job) requestBarriers(id int64) {
+	for _, si := range j.sources {
+		si.mu.Lock()
+		si.requested = append(si.requested, id)
+		si.mu.Unlock()
+		select {
+		case si.barrier <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// notifyComplete tells every operator instance that checkpoint id
+// completed, through its inbox, so that it hears it between messages.
+func (j *Job) notifyComplete(id int64) {
+	for _, oi := range j.operators {
+		j.inflight.Add(1)
+		select {
+		case oi.inbox <- envelope{kind: msgComplete, wm: id}:
+		case <-oi.exited:
+			j.inflight.Add(-1)
+		case <-j.ctx.Done():
+			j.inflight.Add(-1)
+		}
+	}
 }
 
 // end tells downstream that this instance's output is complete.

@@ -8,7 +8,31 @@ type SourceContext struct {
 	// Ctx is cancelled when the job stops.
 	Ctx context.Context
 
-	out *emitter
+	out  *emitter
+	inst *sourceInstance
+}
+
+// CheckpointRequested is signalled when a checkpoint wants this source's
+// barrier; the source then calls EmitBarriers at its next point where
+// everything read so far has been emitted. It never fires when
+// checkpointing is off.
+func (s *SourceContext) CheckpointRequested() <-chan struct{} { return s.inst.barrier }
+
+// EmitBarriers emits the barrier of every checkpoint requested so far, in
+// order, each after snapshotting the source (if it is a Snapshotter): the
+// source's state at the barrier is its position after everything emitted.
+// It is called from the source's own goroutine.
+func (s *SourceContext) EmitBarriers() {
+	s.inst.mu.Lock()
+	ids := s.inst.requested
+	s.inst.requested = nil
+	s.inst.mu.Unlock()
+	coord := s.Job.coord
+	for _, id := range ids {
+		state, err := snapshot(s.inst.src, id)
+		coord.ack(id, s.inst.part, state, err)
+		s.out.broadcast(envelope{kind: msgBarrier, wm: id})
+	}
 }
 
 // MarkIdle tells downstream operators to leave this instance out of their

@@ -1,0 +1,366 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/sluicesql/sluice/internal/checkpoint"
+)
+
+// Checkpoints follow Flink's asynchronous barrier snapshots. The
+// coordinator asks every source instance for a barrier; a source emits it
+// at a point where everything before it has been emitted and snapshots its
+// position there. An operator instance takes its snapshot once the barrier
+// has arrived from every upstream instance that has not ended; in
+// exactly-once mode it holds back what those instances send after their
+// barrier until then (alignment), in at-least-once mode it does not. It
+// then forwards the barrier. Every instance's state goes to the
+// checkpoint storage; when all of it is written the metadata is written
+// last, and the checkpoint is complete: instances that keep side effects
+// until then (offset commits, transactions) are told.
+
+// CheckpointMode is execution.checkpointing.mode.
+type CheckpointMode int
+
+// Checkpoint modes.
+const (
+	// ExactlyOnce aligns barriers: state reflects each input exactly up to
+	// the barrier.
+	ExactlyOnce CheckpointMode = iota
+	// AtLeastOnce does not align: state may reflect rows after the barrier
+	// of an input whose barrier came early, which a restore replays.
+	AtLeastOnce
+)
+
+// CheckpointConfig turns checkpointing on for a graph.
+type CheckpointConfig struct {
+	// Storage keeps the checkpoints; Job names the job in it.
+	Storage checkpoint.Storage
+	Job     string
+	// Plan identifies the plan the state belongs to (stored in the
+	// metadata).
+	Plan string
+	// Mode is exactly-once (aligned) or at-least-once.
+	Mode CheckpointMode
+	// Retained is how many complete checkpoints are kept (at least 1).
+	Retained int
+	// Restore is the state, by part name, to start from (nil: none).
+	Restore map[string][]byte
+	// RestoredFrom is the ID of the checkpoint Restore comes from; new
+	// checkpoints are numbered after it.
+	RestoredFrom int64
+	// Interval, when positive, takes a checkpoint periodically
+	// (execution.checkpointing.interval), at least MinPause after the end
+	// of the previous one (execution.checkpointing.min-pause). Timeout
+	// fails a checkpoint that takes longer (execution.checkpointing.timeout,
+	// 0: 10 minutes); more than Tolerable failures in a row fail the job
+	// (execution.checkpointing.tolerable-failed-checkpoints).
+	Interval, MinPause, Timeout time.Duration
+	Tolerable                   int
+}
+
+// defaultCheckpointTimeout is Flink's execution.checkpointing.timeout.
+const defaultCheckpointTimeout = 10 * time.Minute
+
+// Checkpoint takes a checkpoint of the running job and waits until it is
+// complete, returning its ID.
+func (j *Job) Checkpoint(ctx context.Context) (int64, error) {
+	if j.coord == nil {
+		return 0, errors.New("checkpointing is not enabled for this job")
+	}
+	return j.coord.Checkpoint(ctx)
+}
+
+// periodic takes checkpoints every Interval until the job ends, failing
+// the job after more than Tolerable failures in a row.
+func (c *coordinator) periodic() {
+	timeout := c.cfg.Timeout
+	if timeout <= 0 {
+		timeout = defaultCheckpointTimeout
+	}
+	failures := 0
+	wait := c.cfg.Interval
+	for {
+		select {
+		case <-time.After(wait):
+		case <-c.job.ctx.Done():
+			return
+		}
+		start := time.Now()
+		ctx, cancel := context.WithTimeout(c.job.ctx, timeout)
+		_, err := c.Checkpoint(ctx)
+		cancel()
+		if c.job.ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			failures++
+			if failures > c.cfg.Tolerable {
+				c.job.Fail(fmt.Errorf("exceeded checkpoint tolerable failure threshold (%d): %w", c.cfg.Tolerable, err))
+				return
+			}
+		} else {
+			failures = 0
+		}
+		wait = max(c.cfg.Interval-time.Since(start), c.cfg.MinPause)
+	}
+}
+
+// Snapshotter is implemented by sources and operators that hold state:
+// SnapshotState returns it as of the barrier of checkpoint id (everything
+// before the barrier reflected, nothing after), RestoreState installs a
+// snapshot before the instance starts.
+type Snapshotter interface {
+	SnapshotState(id int64) ([]byte, error)
+	RestoreState(data []byte) error
+}
+
+// CheckpointListener is implemented by sources and operators with side
+// effects that wait for a checkpoint to complete (committing offsets or a
+// transaction). An operator is told from its own goroutine; a source is
+// told from the coordinator's, concurrently with Run.
+type CheckpointListener interface {
+	CheckpointComplete(id int64) error
+}
+
+// partName names the state of instance i of a stage in a checkpoint.
+func partName(s *Stage, i int) string {
+	id := s.ID
+	if id == "" {
+		id = s.Name
+	}
+	return fmt.Sprintf("%s-%d", id, i)
+}
+
+// coordinator runs a job's checkpoints.
+type coordinator struct {
+	job *Job
+	cfg CheckpointConfig
+
+	// trigger serialises checkpoints: one runs at a time, as Flink's
+	// default execution.checkpointing.max-concurrent-checkpoints of 1.
+	trigger sync.Mutex
+
+	mu       sync.Mutex
+	next     int64
+	pending  *pendingCheckpoint
+	complete int64 // the newest complete checkpoint
+	// listeners are the source instances to tell of completed
+	// checkpoints.
+	listeners []CheckpointListener
+	// parts is every instance's part name, in start order; finished
+	// instances have nothing more to contribute.
+	parts    []string
+	finished map[string]bool
+}
+
+// pendingCheckpoint collects the acknowledgements of one checkpoint.
+type pendingCheckpoint struct {
+	id      int64
+	waiting map[string]bool
+	state   map[string][]byte
+	err     error
+	done    chan struct{}
+}
+
+func newCoordinator(j *Job, cfg CheckpointConfig) *coordinator {
+	return &coordinator{job: j, cfg: cfg, next: cfg.RestoredFrom + 1, complete: cfg.RestoredFrom, finished: map[string]bool{}}
+}
+
+// register adds an instance that takes part in checkpoints.
+func (c *coordinator) register(part string, listener CheckpointListener) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.parts = append(c.parts, part)
+	if listener != nil {
+		c.listeners = append(c.listeners, listener)
+	}
+}
+
+// ack records an instance's state for checkpoint id. A nil state is an
+// instance without state.
+func (c *coordinator) ack(id int64, part string, state []byte, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := c.pending
+	if p == nil || p.id != id || !p.waiting[part] {
+		return
+	}
+	delete(p.waiting, part)
+	if err != nil && p.err == nil {
+		p.err = fmt.Errorf("%s: %w", part, err)
+	}
+	if state != nil {
+		p.state[part] = state
+	}
+	if len(p.waiting) == 0 {
+		close(p.done)
+	}
+}
+
+// finish records that an instance has ended: it acknowledges the pending
+// checkpoint and every later one without state.
+func (c *coordinator) finish(part string) {
+	c.mu.Lock()
+	c.finished[part] = true
+	var id int64
+	if c.pending != nil {
+		id = c.pending.id
+	}
+	c.mu.Unlock()
+	if id != 0 {
+		c.ack(id, part, nil, nil)
+	}
+}
+
+// Checkpoint takes one checkpoint and waits until it is complete (its
+// metadata written) or failed, or ctx ends. It returns the checkpoint's ID.
+func (c *coordinator) Checkpoint(ctx context.Context) (int64, error) {
+	c.trigger.Lock()
+	defer c.trigger.Unlock()
+	c.mu.Lock()
+	id := c.next
+	c.next++
+	p := &pendingCheckpoint{id: id, waiting: map[string]bool{}, state: map[string][]byte{}, done: make(chan struct{})}
+	for _, part := range c.parts {
+		if !c.finished[part] {
+			p.waiting[part] = true
+		}
+	}
+	c.pending = p
+	if len(p.waiting) == 0 {
+		close(p.done)
+	}
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.pending = nil
+		c.mu.Unlock()
+	}()
+
+	c.job.requestBarriers(id)
+	select {
+	case <-p.done:
+	case <-ctx.Done():
+		return 0, fmt.Errorf("checkpoint %d: %w", id, ctx.Err())
+	case <-c.job.done:
+		if err := c.job.Err(); err != nil {
+			return 0, fmt.Errorf("checkpoint %d: the job failed: %w", id, err)
+		}
+	}
+	c.mu.Lock()
+	err := p.err
+	c.mu.Unlock()
+	if err != nil {
+		return 0, fmt.Errorf("checkpoint %d: %w", id, err)
+	}
+	if err := c.store(ctx, p); err != nil {
+		return 0, fmt.Errorf("checkpoint %d: %w", id, err)
+	}
+	c.mu.Lock()
+	c.complete = id
+	listeners := c.listeners
+	c.mu.Unlock()
+	c.job.notifyComplete(id)
+	var errs []error
+	for _, l := range listeners {
+		if err := l.CheckpointComplete(id); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return id, errors.Join(errs...)
+}
+
+// store writes every part, then the metadata, then prunes old checkpoints.
+func (c *coordinator) store(ctx context.Context, p *pendingCheckpoint) error {
+	meta := &checkpoint.Metadata{Job: c.cfg.Job, ID: p.id, Time: time.Now().UTC(), Plan: c.cfg.Plan, Parts: map[string]checkpoint.Part{}}
+	for part, data := range p.state {
+		if err := c.cfg.Storage.WriteState(ctx, c.cfg.Job, p.id, part, data); err != nil {
+			return err
+		}
+		meta.Parts[part] = checkpoint.PartOf(data)
+	}
+	if err := c.cfg.Storage.Complete(ctx, meta); err != nil {
+		return err
+	}
+	return checkpoint.Prune(ctx, c.cfg.Storage, c.cfg.Job, c.cfg.Retained)
+}
+
+// aligner tracks, for one operator instance, which upstream instances have
+// sent the barrier of the checkpoint being taken.
+type aligner struct {
+	exactlyOnce bool
+	// id is the checkpoint being aligned, 0 when none.
+	id int64
+	// got and ended are per input, per sender.
+	got, ended [][]bool
+	missing    int // live senders whose barrier has not arrived
+	// held are messages from senders past their barrier, held back until
+	// the barrier is complete (exactly-once only), in arrival order.
+	held []envelope
+}
+
+func newAligner(senders []int, exactlyOnce bool) *aligner {
+	a := &aligner{exactlyOnce: exactlyOnce, got: make([][]bool, len(senders)), ended: make([][]bool, len(senders))}
+	for n, c := range senders {
+		a.got[n] = make([]bool, c)
+		a.ended[n] = make([]bool, c)
+	}
+	return a
+}
+
+// holds reports whether env must wait for the current barrier: it comes
+// from a sender whose barrier has already arrived, and either alignment is
+// exactly-once or env is the sender's next barrier (which must wait for
+// this one to complete in any mode).
+func (a *aligner) holds(env envelope) bool {
+	if a.id == 0 || env.kind == msgComplete || !a.got[env.input][env.sender] {
+		return false
+	}
+	return a.exactlyOnce || env.kind == msgBarrier
+}
+
+// barrier records the barrier of checkpoint id from a sender and reports
+// whether it is now complete.
+func (a *aligner) barrier(env envelope) bool {
+	if a.id == 0 {
+		a.id = env.wm
+		a.missing = 0
+		for n := range a.got {
+			for k := range a.got[n] {
+				a.got[n][k] = false
+				if !a.ended[n][k] {
+					a.missing++
+				}
+			}
+		}
+	}
+	if env.wm != a.id || a.got[env.input][env.sender] {
+		return false // a stale barrier, or a repeated one
+	}
+	a.got[env.input][env.sender] = true
+	a.missing--
+	return a.missing == 0
+}
+
+// end records that a sender ended and reports whether that completes the
+// barrier being aligned.
+func (a *aligner) end(input, sender int) bool {
+	a.ended[input][sender] = true
+	if a.id == 0 || a.got[input][sender] {
+		return false
+	}
+	a.got[input][sender] = true
+	a.missing--
+	return a.missing == 0
+}
+
+// complete finishes the current barrier and returns the held messages.
+func (a *aligner) complete() (int64, []envelope) {
+	id, held := a.id, a.held
+	a.id, a.held = 0, nil
+	return id, held
+}
