@@ -34,6 +34,9 @@ type Metadata struct {
 	Plan string `json:"plan,omitempty"`
 	// Parts lists the state written, by part name.
 	Parts map[string]Part `json:"parts"`
+	// Finished lists the parts that had ended by the checkpoint (a
+	// bounded source that read everything): restored, they end at once.
+	Finished []string `json:"finished,omitempty"`
 }
 
 // Part is one piece of state of a checkpoint.

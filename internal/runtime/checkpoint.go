@@ -50,8 +50,10 @@ type CheckpointConfig struct {
 	// Restore is the state, by part name, to start from (nil: none).
 	Restore map[string][]byte
 	// RestoredFrom is the ID of the checkpoint Restore comes from; new
-	// checkpoints are numbered after it.
+	// checkpoints are numbered after it. Finished are the parts that had
+	// ended by then: those source instances end at once.
 	RestoredFrom int64
+	Finished     []string
 	// Interval, when positive, takes a checkpoint periodically
 	// (execution.checkpointing.interval), at least MinPause after the end
 	// of the previous one (execution.checkpointing.min-pause). Timeout
@@ -277,6 +279,13 @@ func (c *coordinator) Checkpoint(ctx context.Context) (int64, error) {
 // store writes every part, then the metadata, then prunes old checkpoints.
 func (c *coordinator) store(ctx context.Context, p *pendingCheckpoint) error {
 	meta := &checkpoint.Metadata{Job: c.cfg.Job, ID: p.id, Time: time.Now().UTC(), Plan: c.cfg.Plan, Parts: map[string]checkpoint.Part{}}
+	c.mu.Lock()
+	for _, part := range c.parts {
+		if c.finished[part] {
+			meta.Finished = append(meta.Finished, part)
+		}
+	}
+	c.mu.Unlock()
 	for part, data := range p.state {
 		if err := c.cfg.Storage.WriteState(ctx, c.cfg.Job, p.id, part, data); err != nil {
 			return err

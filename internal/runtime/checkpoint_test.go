@@ -307,3 +307,55 @@ func TestRestoreRefusesForeignState(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestFinishedSourceStaysFinished: a source instance that had ended by a
+// checkpoint is recorded as finished and does not start over when the job
+// is restored from it.
+func TestFinishedSourceStaysFinished(t *testing.T) {
+	store := newStorage(t)
+	gate := make(chan struct{})
+	sources := []*countingSource{{next: 0, end: 10}, {next: 10, end: 20, gate: gate}}
+	summers := make([]*summer, 1)
+	j, err := Start(context.Background(), countingGraph(10, sources, summers, &CheckpointConfig{Storage: store, Job: "j"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for { // until source 0 has ended
+		j.coord.mu.Lock()
+		ended := j.coord.finished["src-0"]
+		j.coord.mu.Unlock()
+		if ended {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatal("source 0 did not end")
+		case <-time.After(time.Millisecond):
+		}
+	}
+	if _, err := j.Checkpoint(ctx); err != nil {
+		t.Fatal(err)
+	}
+	j.Cancel()
+	<-j.Done()
+	meta, state, err := checkpoint.Latest(ctx, store, "j")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(meta.Finished) != 1 || meta.Finished[0] != "src-0" {
+		t.Fatalf("finished parts %v, want [src-0]", meta.Finished)
+	}
+	sources = []*countingSource{{next: 0, end: 10}, {next: 10, end: 20}}
+	summers = make([]*summer, 1)
+	j, err = Start(context.Background(), countingGraph(10, sources, summers, &CheckpointConfig{Storage: store, Job: "j",
+		Restore: state, RestoredFrom: meta.ID, Finished: meta.Finished}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-j.Done()
+	if c, s := summers[0].totals(); c != 20 || s != 190 {
+		t.Fatalf("counted %d numbers summing to %d, want 20 summing to 190", c, s)
+	}
+}

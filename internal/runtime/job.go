@@ -359,7 +359,10 @@ func (j *Job) Progressed() { j.progress.Add(1) }
 
 func (j *Job) runSource(name string, sc *SourceContext, si *sourceInstance, out *emitter) {
 	defer j.wg.Done()
-	err := si.src.Run(sc, out)
+	var err error
+	if j.coord == nil || !slices.Contains(j.coord.cfg.Finished, si.part) {
+		err = si.src.Run(sc, out)
+	}
 	if err != nil {
 		if j.ctx.Err() == nil {
 			j.Fail(fmt.Errorf("%s: %w", name, err))

@@ -1,6 +1,8 @@
 package datagen
 
 import (
+	"encoding/binary"
+	"fmt"
 	"math/rand/v2"
 	"time"
 
@@ -54,6 +56,11 @@ func (s *instance) Run(ctx *runtime.SourceContext, out runtime.Emitter) error {
 		if ctx.Ctx.Err() != nil {
 			return nil
 		}
+		select {
+		case <-ctx.CheckpointRequested():
+			ctx.EmitBarriers()
+		default:
+		}
 		want := types.ChunkSize
 		if s.rows >= 0 {
 			want = int(min(int64(want), s.rows-s.emitted))
@@ -74,6 +81,8 @@ func (s *instance) Run(ctx *runtime.SourceContext, out runtime.Emitter) error {
 			select {
 			case <-ctx.Ctx.Done():
 				return nil
+			case <-ctx.CheckpointRequested():
+				ctx.EmitBarriers()
 			case <-timer.C:
 			}
 		}
@@ -154,4 +163,21 @@ func (b *tokenBucket) wait() time.Duration {
 		return 0
 	}
 	return time.Duration((1 - b.tokens) / b.rate * float64(time.Second))
+}
+
+// SnapshotState implements runtime.Snapshotter: an instance's state is how
+// many rows it has produced, so a sequence resumes where it stopped (random
+// values are drawn anew, as in Flink's DataGen source).
+func (s *instance) SnapshotState(int64) ([]byte, error) {
+	return binary.AppendVarint(nil, s.emitted), nil
+}
+
+// RestoreState implements runtime.Snapshotter.
+func (s *instance) RestoreState(b []byte) error {
+	n, k := binary.Varint(b)
+	if k != len(b) || n < 0 || s.rows >= 0 && n > s.rows {
+		return fmt.Errorf("datagen: invalid state of %d bytes", len(b))
+	}
+	s.emitted = n
+	return nil
 }
