@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sluicesql/sluice/internal/checkpoint"
+	"github.com/sluicesql/sluice/internal/state"
 )
 
 // Checkpoints follow Flink's asynchronous barrier snapshots. The
@@ -118,6 +119,14 @@ func (c *coordinator) periodic() {
 type Snapshotter interface {
 	SnapshotState(id int64) ([]byte, error)
 	RestoreState(data []byte) error
+}
+
+// Stateful is implemented by operators that keep all their state in a
+// state backend; the runtime snapshots and restores the backend.
+type Stateful interface {
+	// State returns the operator's state backend; its Len is the number of
+	// state entries the operator holds.
+	State() state.Backend
 }
 
 // CheckpointListener is implemented by sources and operators with side

@@ -177,7 +177,25 @@ func runCountingCheckpoints(t *testing.T, mode CheckpointMode) {
 	const n = 20000
 	store := newStorage(t)
 	cfg := &CheckpointConfig{Storage: store, Job: "j", Retained: 100, Mode: mode}
-	sources, summers := make([]*countingSource, 2), make([]*summer, 2)
+	// The sources run while feeders let them, short of their end, so that
+	// every checkpoint falls while they emit; then they run to their end.
+	gates, stop := []chan struct{}{make(chan struct{}), make(chan struct{})}, make(chan struct{})
+	var feeders sync.WaitGroup
+	for _, gate := range gates {
+		feeders.Add(1)
+		go func() {
+			defer feeders.Done()
+			for range n/3 - 10 {
+				select {
+				case gate <- struct{}{}:
+				case <-stop:
+					return
+				}
+			}
+		}()
+	}
+	sources := []*countingSource{{next: 0, end: n, gate: gates[0]}, {next: n, end: 2 * n, gate: gates[1]}}
+	summers := make([]*summer, 2)
 	j, err := Start(context.Background(), countingGraph(n, sources, summers, cfg))
 	if err != nil {
 		t.Fatal(err)
@@ -192,6 +210,11 @@ func runCountingCheckpoints(t *testing.T, mode CheckpointMode) {
 			t.Fatal(err)
 		}
 		ids = append(ids, id)
+	}
+	close(stop)
+	feeders.Wait()
+	for _, gate := range gates {
+		close(gate)
 	}
 	<-j.Done()
 	if err := j.Err(); err != nil {

@@ -154,13 +154,13 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 		if j.coord == nil {
 			return nil
 		}
-		snap, _ := inst.(Snapshotter)
 		if data, ok := j.coord.cfg.Restore[part]; ok {
-			if snap == nil {
-				return fmt.Errorf("the checkpoint holds state for %s, which keeps none", part)
-			}
-			if err := snap.RestoreState(data); err != nil {
+			keeps, err := restore(inst, data)
+			if err != nil {
 				return fmt.Errorf("restoring %s from checkpoint %d: %w", part, j.coord.cfg.RestoredFrom, err)
+			}
+			if !keeps {
+				return fmt.Errorf("the checkpoint holds state for %s, which keeps none", part)
 			}
 			restored[part] = true
 		}
@@ -651,10 +651,25 @@ func (e *emitter) idle() {
 // snapshot returns an instance's state for checkpoint id, nil if it keeps
 // none.
 func snapshot(inst any, id int64) ([]byte, error) {
-	if s, ok := inst.(Snapshotter); ok {
+	switch s := inst.(type) {
+	case Snapshotter:
 		return s.SnapshotState(id)
+	case Stateful:
+		return s.State().Snapshot()
 	}
 	return nil, nil
+}
+
+// restore installs a snapshot into an instance, reporting false if the
+// instance keeps no state.
+func restore(inst any, data []byte) (bool, error) {
+	switch s := inst.(type) {
+	case Snapshotter:
+		return true, s.RestoreState(data)
+	case Stateful:
+		return true, s.State().Restore(data)
+	}
+	return false, nil
 }
 
 // requestBarriers asks every running source instance for checkpoint id's

@@ -14,16 +14,12 @@ import (
 	"fmt"
 
 	"github.com/sluicesql/sluice/internal/runtime"
-	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
-// Stateful is implemented by every operator that keeps state.
-type Stateful interface {
-	// State returns the operator's state backend; its Len is the number of
-	// state entries the operator holds.
-	State() state.Backend
-}
+// Stateful is implemented by every operator that keeps state; the runtime
+// checkpoints and restores its backend.
+type Stateful = runtime.Stateful
 
 // output builds an operator's output chunks of up to types.ChunkSize rows
 // and emits each when full or on flush.
