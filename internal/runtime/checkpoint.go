@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -137,13 +138,21 @@ type CheckpointListener interface {
 	CheckpointComplete(id int64) error
 }
 
-// partName names the state of instance i of a stage in a checkpoint.
-func partName(s *Stage, i int) string {
+// partName names the state of instance i of stage number n in a
+// checkpoint: the stage's ID, or its number and name when it has none
+// (names repeat within a graph), then the instance.
+func partName(s *Stage, n, i int) string {
 	id := s.ID
 	if id == "" {
-		id = s.Name
+		id = fmt.Sprintf("%d-%s", n, s.Name)
 	}
-	return fmt.Sprintf("%s-%d", id, i)
+	clean := strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, id)
+	return fmt.Sprintf("%s-%d", clean, i)
 }
 
 // coordinator runs a job's checkpoints.

@@ -382,3 +382,21 @@ func TestFinishedSourceStaysFinished(t *testing.T) {
 		t.Fatalf("counted %d numbers summing to %d, want 20 summing to 190", c, s)
 	}
 }
+
+func TestPartNames(t *testing.T) {
+	for _, c := range []struct {
+		s    Stage
+		n, i int
+		want string
+	}{
+		{Stage{Name: "sum", ID: "sum"}, 1, 0, "sum-0"},
+		{Stage{Name: "Source: t"}, 0, 3, "0-Source__t-3"},
+		{Stage{Name: "Calc"}, 2, 1, "2-Calc-1"},
+		{Stage{Name: "Calc"}, 4, 1, "4-Calc-1"},
+		{Stage{ID: "../x"}, 0, 0, "___x-0"},
+	} {
+		if got := partName(&c.s, c.n, c.i); got != c.want {
+			t.Errorf("partName(%+v, %d, %d) = %q, want %q", c.s, c.n, c.i, got, c.want)
+		}
+	}
+}

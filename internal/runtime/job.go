@@ -228,7 +228,7 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 					cancel()
 					return nil, fmt.Errorf("%s: %w", s.Name, err)
 				}
-				si := &sourceInstance{src: src, part: partName(s, k), barrier: make(chan struct{}, 1)}
+				si := &sourceInstance{src: src, part: partName(s, i, k), barrier: make(chan struct{}, 1)}
 				if err := prepare(si.part, src); err != nil {
 					cancel()
 					return nil, fmt.Errorf("%s: %w", s.Name, err)
@@ -246,7 +246,7 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 			if q, ok := op.(Quiescer); ok {
 				j.quiescers = append(j.quiescers, q)
 			}
-			part := partName(s, k)
+			part := partName(s, i, k)
 			if err := prepare(part, op); err != nil {
 				cancel()
 				return nil, fmt.Errorf("%s: %w", s.Name, err)

@@ -41,7 +41,7 @@ func sequenceJob(t *testing.T, cfg *runtime.CheckpointConfig) (*runtime.Job, *id
 	}
 	out := &ids{}
 	j, err := runtime.Start(context.Background(), &runtime.Graph{Checkpoints: cfg, Stages: []*runtime.Stage{
-		{Name: "gen", Parallelism: 1, NewSource: func(i int) (runtime.Source, error) { return src.NewInstance(i, 1) }},
+		{Name: "gen", ID: "gen", Parallelism: 1, NewSource: func(i int) (runtime.Source, error) { return src.NewInstance(i, 1) }},
 		{Name: "ids", Parallelism: 1, Inputs: []runtime.Input{{Stage: 0, Exchange: runtime.Single}},
 			NewOperator: func(int) (runtime.Operator, error) { return out, nil }},
 	}})
