@@ -7,16 +7,21 @@
 // is skipped for the previous complete one, never loaded.
 //
 // Storage is an interface so that checkpoints can live where every process
-// running a job can reach them; Dir keeps them in a local directory.
+// running a job can reach them: Dir keeps them in a local directory, S3 in
+// an S3-compatible object store, and Open picks one from a location as
+// Flink's state.checkpoints.dir names it.
 package checkpoint
 
 import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -61,6 +66,72 @@ func (p Part) Verify(data []byte) error {
 		return fmt.Errorf("checksum %s, expected %s", got.SHA256, p.SHA256)
 	}
 	return nil
+}
+
+// metadataName is the name of a checkpoint's metadata, beside its parts.
+const metadataName = "_metadata"
+
+// checkJob refuses job IDs that cannot name a directory of their own.
+func checkJob(job string) error {
+	if job == "" || strings.ContainsAny(job, `/\`) || job == "." || job == ".." {
+		return fmt.Errorf("invalid job id %q for checkpoint storage", job)
+	}
+	return nil
+}
+
+// checkCheckpoint refuses a job ID or checkpoint ID that Started could not
+// list back.
+func checkCheckpoint(job string, id int64) error {
+	if err := checkJob(job); err != nil {
+		return err
+	}
+	if id <= 0 {
+		return fmt.Errorf("invalid checkpoint id %d of job %s: checkpoint ids start at 1", id, job)
+	}
+	return nil
+}
+
+// checkPart refuses part names that are not a plain file name of their
+// own, or that would be taken for the metadata or a temporary file.
+func checkPart(part string) error {
+	if part == "" || part == metadataName || strings.ContainsAny(part, `/\`) || strings.HasPrefix(part, ".") {
+		return fmt.Errorf("invalid checkpoint part name %q", part)
+	}
+	return nil
+}
+
+// chkName is the name of the directory of checkpoint id within its job's.
+func chkName(id int64) string { return "chk-" + strconv.FormatInt(id, 10) }
+
+// parseChkName returns the checkpoint ID a directory name chkName gave
+// stands for.
+func parseChkName(name string) (int64, bool) {
+	n, ok := strings.CutPrefix(name, "chk-")
+	if !ok {
+		return 0, false
+	}
+	id, err := strconv.ParseInt(n, 10, 64)
+	if err != nil || id <= 0 || chkName(id) != name {
+		return 0, false
+	}
+	return id, true
+}
+
+// encodeMetadata is the stored form of meta.
+func encodeMetadata(meta *Metadata) ([]byte, error) {
+	if err := checkCheckpoint(meta.Job, meta.ID); err != nil {
+		return nil, err
+	}
+	return json.MarshalIndent(meta, "", "  ")
+}
+
+// decodeMetadata reads metadata stored at where.
+func decodeMetadata(b []byte, where string) (*Metadata, error) {
+	var m Metadata
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", where, err)
+	}
+	return &m, nil
 }
 
 // Storage keeps checkpoints. Implementations are safe for concurrent use.

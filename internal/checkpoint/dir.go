@@ -2,15 +2,12 @@ package checkpoint
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
 )
 
 // Dir is a Storage in a local directory (state.checkpoints.dir):
@@ -21,9 +18,6 @@ type Dir struct {
 	root string
 }
 
-// metadataFile is the name of a checkpoint's metadata.
-const metadataFile = "_metadata"
-
 // NewDir returns a Storage rooted at dir, creating it if needed.
 func NewDir(dir string) (*Dir, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -33,23 +27,22 @@ func NewDir(dir string) (*Dir, error) {
 }
 
 func (d *Dir) jobDir(job string) (string, error) {
-	if job == "" || strings.ContainsAny(job, `/\`) || job == "." || job == ".." {
-		return "", fmt.Errorf("invalid job id %q for a checkpoint directory", job)
+	if err := checkJob(job); err != nil {
+		return "", err
 	}
 	return filepath.Join(d.root, job), nil
 }
 
 func (d *Dir) chkDir(job string, id int64) (string, error) {
-	jd, err := d.jobDir(job)
-	if err != nil {
+	if err := checkCheckpoint(job, id); err != nil {
 		return "", err
 	}
-	return filepath.Join(jd, "chk-"+strconv.FormatInt(id, 10)), nil
+	return filepath.Join(d.root, job, chkName(id)), nil
 }
 
 func (d *Dir) partPath(job string, id int64, part string) (string, error) {
-	if part == "" || part == metadataFile || strings.ContainsAny(part, `/\`) || strings.HasPrefix(part, ".") {
-		return "", fmt.Errorf("invalid checkpoint part name %q", part)
+	if err := checkPart(part); err != nil {
+		return "", err
 	}
 	cd, err := d.chkDir(job, id)
 	if err != nil {
@@ -78,15 +71,11 @@ func (d *Dir) ReadState(_ context.Context, job string, id int64, part string) ([
 
 // Complete implements Storage.
 func (d *Dir) Complete(_ context.Context, meta *Metadata) error {
-	cd, err := d.chkDir(meta.Job, meta.ID)
+	b, err := encodeMetadata(meta)
 	if err != nil {
 		return err
 	}
-	b, err := json.MarshalIndent(meta, "", "  ")
-	if err != nil {
-		return err
-	}
-	return writeFileAtomic(filepath.Join(cd, metadataFile), b)
+	return writeFileAtomic(filepath.Join(d.root, meta.Job, chkName(meta.ID), metadataName), b)
 }
 
 // Metadata implements Storage.
@@ -95,15 +84,12 @@ func (d *Dir) Metadata(_ context.Context, job string, id int64) (*Metadata, erro
 	if err != nil {
 		return nil, err
 	}
-	b, err := os.ReadFile(filepath.Join(cd, metadataFile))
+	p := filepath.Join(cd, metadataName)
+	b, err := os.ReadFile(p)
 	if err != nil {
 		return nil, err
 	}
-	var m Metadata
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("reading %s: %w", filepath.Join(cd, metadataFile), err)
-	}
-	return &m, nil
+	return decodeMetadata(b, p)
 }
 
 // Checkpoints implements Storage.
@@ -114,7 +100,7 @@ func (d *Dir) Checkpoints(ctx context.Context, job string) ([]int64, error) {
 	}
 	return slices.DeleteFunc(ids, func(id int64) bool {
 		cd, _ := d.chkDir(job, id)
-		_, err := os.Stat(filepath.Join(cd, metadataFile))
+		_, err := os.Stat(filepath.Join(cd, metadataName))
 		return err != nil
 	}), nil
 }
@@ -134,11 +120,7 @@ func (d *Dir) Started(_ context.Context, job string) ([]int64, error) {
 	}
 	var ids []int64
 	for _, e := range entries {
-		n, ok := strings.CutPrefix(e.Name(), "chk-")
-		if !ok || !e.IsDir() {
-			continue
-		}
-		if id, err := strconv.ParseInt(n, 10, 64); err == nil && id > 0 {
+		if id, ok := parseChkName(e.Name()); ok && e.IsDir() {
 			ids = append(ids, id)
 		}
 	}
