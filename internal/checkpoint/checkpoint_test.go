@@ -3,6 +3,7 @@ package checkpoint
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -11,6 +12,53 @@ import (
 	"testing"
 	"time"
 )
+
+// fixture is a Storage under test with a way to look at what it stored and
+// to damage it, as a crash or a careless hand would.
+type fixture struct {
+	Storage
+	// put replaces the file name of checkpoint id of job with data.
+	put func(job string, id int64, name string, data []byte) error
+	// remove deletes the file name of checkpoint id of job.
+	remove func(job string, id int64, name string) error
+	// files lists everything stored, as JOB/chk-ID/NAME, sorted.
+	files func() ([]string, error)
+}
+
+// forEachStorage runs test against every Storage: the same behaviour is
+// expected of each.
+func forEachStorage(t *testing.T, test func(t *testing.T, f *fixture)) {
+	t.Run("dir", func(t *testing.T) { test(t, newDirFixture(t)) })
+	t.Run("s3", func(t *testing.T) { test(t, newS3Fixture(t)) })
+}
+
+func newDirFixture(t *testing.T) *fixture {
+	t.Helper()
+	root := t.TempDir()
+	d, err := NewDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := func(job string, id int64, name string) string { return filepath.Join(root, job, chkName(id), name) }
+	return &fixture{
+		Storage: d,
+		put: func(job string, id int64, name string, data []byte) error {
+			return os.WriteFile(path(job, id, name), data, 0o644)
+		},
+		remove: func(job string, id int64, name string) error { return os.Remove(path(job, id, name)) },
+		files: func() ([]string, error) {
+			var files []string
+			err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+				if err == nil && !e.IsDir() {
+					rel, _ := filepath.Rel(root, p)
+					files = append(files, filepath.ToSlash(rel))
+				}
+				return err
+			})
+			return files, err
+		},
+	}
+}
 
 // write stores a checkpoint with the given parts and, if complete, its
 // metadata.
@@ -31,120 +79,128 @@ func write(t *testing.T, s Storage, job string, id int64, parts map[string]strin
 	}
 }
 
-func newDir(t *testing.T) (*Dir, string) {
-	t.Helper()
-	root := t.TempDir()
-	d, err := NewDir(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d, root
-}
-
 func TestLatestReadsTheNewestCompleteCheckpoint(t *testing.T) {
-	d, _ := newDir(t)
-	ctx := context.Background()
-	if _, _, err := Latest(ctx, d, "j"); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("no checkpoints: %v, want ErrNotFound", err)
-	}
-	write(t, d, "j", 1, map[string]string{"source-0": "a", "agg-0": "b"}, true)
-	write(t, d, "j", 2, map[string]string{"source-0": "c", "agg-0": "d"}, true)
-	// Checkpoint 3 was cut short before its metadata: it does not count.
-	write(t, d, "j", 3, map[string]string{"source-0": "e"}, false)
-	meta, state, err := Latest(ctx, d, "j")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if meta.ID != 2 || string(state["source-0"]) != "c" || string(state["agg-0"]) != "d" || len(state) != 2 {
-		t.Fatalf("got checkpoint %d with %v", meta.ID, state)
-	}
-	// Another job's checkpoints are its own.
-	if _, _, err := Latest(ctx, d, "k"); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("job k: %v, want ErrNotFound", err)
-	}
+	forEachStorage(t, func(t *testing.T, s *fixture) {
+		ctx := context.Background()
+		if _, _, err := Latest(ctx, s, "j"); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("no checkpoints: %v, want ErrNotFound", err)
+		}
+		write(t, s, "j", 1, map[string]string{"source-0": "a", "agg-0": "b"}, true)
+		write(t, s, "j", 2, map[string]string{"source-0": "c", "agg-0": "d", "empty-0": ""}, true)
+		// Checkpoint 3 was cut short before its metadata: it does not count.
+		write(t, s, "j", 3, map[string]string{"source-0": "e"}, false)
+		meta, state, err := Latest(ctx, s, "j")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if meta.ID != 2 || string(state["source-0"]) != "c" || string(state["agg-0"]) != "d" || len(state) != 3 {
+			t.Fatalf("got checkpoint %d with %v", meta.ID, state)
+		}
+		// Another job's checkpoints are its own, even one whose name
+		// begins like this one's.
+		for _, job := range []string{"k", "jj"} {
+			if _, _, err := Latest(ctx, s, job); !errors.Is(err, ErrNotFound) {
+				t.Fatalf("job %s: %v, want ErrNotFound", job, err)
+			}
+		}
+	})
 }
 
 // TestCorruptCheckpointIsSkipped: a part that changed, went missing or was
 // cut short, or metadata that does not parse, makes the checkpoint be
 // skipped for the previous complete one, with the reason.
 func TestCorruptCheckpointIsSkipped(t *testing.T) {
-	for name, damage := range map[string]func(chk string) error{
-		"changed part":   func(chk string) error { return os.WriteFile(filepath.Join(chk, "agg-0"), []byte("X"), 0o644) },
-		"truncated part": func(chk string) error { return os.WriteFile(filepath.Join(chk, "agg-0"), nil, 0o644) },
-		"missing part":   func(chk string) error { return os.Remove(filepath.Join(chk, "agg-0")) },
-		"bad metadata":   func(chk string) error { return os.WriteFile(filepath.Join(chk, "_metadata"), []byte("{"), 0o644) },
-	} {
-		t.Run(name, func(t *testing.T) {
-			d, root := newDir(t)
-			write(t, d, "j", 1, map[string]string{"agg-0": "old"}, true)
-			write(t, d, "j", 2, map[string]string{"agg-0": "new"}, true)
-			if err := damage(filepath.Join(root, "j", "chk-2")); err != nil {
-				t.Fatal(err)
-			}
-			meta, state, err := Latest(context.Background(), d, "j")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if meta.ID != 1 || string(state["agg-0"]) != "old" {
-				t.Fatalf("got checkpoint %d with %q, want 1 with \"old\"", meta.ID, state["agg-0"])
-			}
-		})
-	}
-	d, root := newDir(t)
-	write(t, d, "j", 1, map[string]string{"agg-0": "only"}, true)
-	if err := os.WriteFile(filepath.Join(root, "j", "chk-1", "agg-0"), []byte("0nly"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, _, err := Latest(context.Background(), d, "j")
-	if !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "checkpoint 1 skipped: part agg-0: checksum") {
-		t.Fatalf("the only checkpoint corrupt: %v", err)
-	}
+	forEachStorage(t, func(t *testing.T, s *fixture) {
+		// Each damage befalls a job of its own.
+		for job, damage := range map[string]func(job string) error{
+			"changed-part":   func(job string) error { return s.put(job, 2, "agg-0", []byte("X")) },
+			"truncated-part": func(job string) error { return s.put(job, 2, "agg-0", nil) },
+			"missing-part":   func(job string) error { return s.remove(job, 2, "agg-0") },
+			"bad-metadata":   func(job string) error { return s.put(job, 2, metadataName, []byte("{")) },
+		} {
+			t.Run(job, func(t *testing.T) {
+				write(t, s, job, 1, map[string]string{"agg-0": "old"}, true)
+				write(t, s, job, 2, map[string]string{"agg-0": "new"}, true)
+				if err := damage(job); err != nil {
+					t.Fatal(err)
+				}
+				meta, state, err := Latest(context.Background(), s, job)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if meta.ID != 1 || string(state["agg-0"]) != "old" {
+					t.Fatalf("got checkpoint %d with %q, want 1 with \"old\"", meta.ID, state["agg-0"])
+				}
+			})
+		}
+		write(t, s, "only", 1, map[string]string{"agg-0": "only"}, true)
+		if err := s.put("only", 1, "agg-0", []byte("0nly")); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err := Latest(context.Background(), s, "only")
+		if !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "checkpoint 1 skipped: part agg-0: checksum") {
+			t.Fatalf("the only checkpoint corrupt: %v", err)
+		}
+	})
 }
 
 func TestPruneKeepsTheNewest(t *testing.T) {
-	d, _ := newDir(t)
-	ctx := context.Background()
-	for id := int64(1); id <= 4; id++ {
-		write(t, d, "j", id, map[string]string{"p": "x"}, id != 2)
-	}
-	write(t, d, "j", 5, map[string]string{"p": "in progress"}, false)
-	if err := Prune(ctx, d, "j", 2); err != nil {
-		t.Fatal(err)
-	}
-	started, _ := d.Started(ctx, "j")
-	if want := []int64{3, 4, 5}; !slices.Equal(started, want) {
-		t.Fatalf("left %v, want %v", started, want)
-	}
-	complete, _ := d.Checkpoints(ctx, "j")
-	if want := []int64{3, 4}; !slices.Equal(complete, want) {
-		t.Fatalf("complete %v, want %v", complete, want)
-	}
+	forEachStorage(t, func(t *testing.T, s *fixture) {
+		ctx := context.Background()
+		for id := int64(1); id <= 4; id++ {
+			write(t, s, "j", id, map[string]string{"p": "x", "q": "y"}, id != 2)
+		}
+		write(t, s, "j", 5, map[string]string{"p": "in progress"}, false)
+		if err := Prune(ctx, s, "j", 2); err != nil {
+			t.Fatal(err)
+		}
+		started, err := s.Started(ctx, "j")
+		if want := []int64{3, 4, 5}; err != nil || !slices.Equal(started, want) {
+			t.Fatalf("left %v (%v), want %v", started, err, want)
+		}
+		complete, err := s.Checkpoints(ctx, "j")
+		if want := []int64{3, 4}; err != nil || !slices.Equal(complete, want) {
+			t.Fatalf("complete %v (%v), want %v", complete, err, want)
+		}
+		files, err := s.files()
+		want := []string{
+			"j/chk-3/_metadata", "j/chk-3/p", "j/chk-3/q",
+			"j/chk-4/_metadata", "j/chk-4/p", "j/chk-4/q",
+			"j/chk-5/p",
+		}
+		if err != nil || !slices.Equal(files, want) {
+			t.Fatalf("files %v (%v), want %v", files, err, want)
+		}
+	})
 }
 
 func TestNamesAreChecked(t *testing.T) {
-	d, root := newDir(t)
-	ctx := context.Background()
-	for _, c := range []struct{ job, part string }{{"../x", "p"}, {"", "p"}, {"j", "../p"}, {"j", "_metadata"}, {"j", ".hidden"}} {
-		if err := d.WriteState(ctx, c.job, 1, c.part, nil); err == nil {
-			t.Errorf("job %q part %q accepted", c.job, c.part)
+	forEachStorage(t, func(t *testing.T, s *fixture) {
+		ctx := context.Background()
+		for _, c := range []struct {
+			job  string
+			id   int64
+			part string
+		}{{"../x", 1, "p"}, {"", 1, "p"}, {"a/b", 1, "p"}, {"j", 1, "../p"}, {"j", 1, "_metadata"}, {"j", 1, ".hidden"}, {"j", 0, "p"}, {"j", -1, "p"}} {
+			if err := s.WriteState(ctx, c.job, c.id, c.part, nil); err == nil {
+				t.Errorf("job %q checkpoint %d part %q accepted", c.job, c.id, c.part)
+			}
 		}
-	}
-	entries, _ := os.ReadDir(root)
-	if len(entries) != 0 {
-		t.Fatalf("files written outside a job: %v", entries)
-	}
-	// No temporary files are left behind.
-	write(t, d, "j", 1, map[string]string{"p": "x"}, true)
-	files, _ := os.ReadDir(filepath.Join(root, "j", "chk-1"))
-	var names []string
-	for _, f := range files {
-		names = append(names, f.Name())
-	}
-	if want := []string{"_metadata", "p"}; !slices.Equal(names, want) {
-		t.Fatalf("files %v, want %v", names, want)
-	}
-	meta, _ := d.Metadata(ctx, "j", 1)
-	if !slices.Equal(slices.Collect(maps.Keys(meta.Parts)), []string{"p"}) {
-		t.Fatalf("metadata parts %v", meta.Parts)
-	}
+		if err := s.Complete(ctx, &Metadata{Job: "j", ID: 0}); err == nil {
+			t.Errorf("metadata of checkpoint 0 accepted")
+		}
+		if files, err := s.files(); err != nil || len(files) != 0 {
+			t.Fatalf("files written outside a job: %v (%v)", files, err)
+		}
+		// No temporary files are left behind.
+		write(t, s, "j", 1, map[string]string{"p": "x"}, true)
+		files, err := s.files()
+		if want := []string{"j/chk-1/_metadata", "j/chk-1/p"}; err != nil || !slices.Equal(files, want) {
+			t.Fatalf("files %v (%v), want %v", files, err, want)
+		}
+		meta, err := s.Metadata(ctx, "j", 1)
+		if err != nil || !slices.Equal(slices.Collect(maps.Keys(meta.Parts)), []string{"p"}) {
+			t.Fatalf("metadata %v (%v)", meta, err)
+		}
+	})
 }
