@@ -16,10 +16,10 @@ import (
 
 // S3 is a Storage in a bucket of an S3-compatible object store
 // (state.checkpoints.dir = s3://BUCKET/PREFIX), in Dir's layout under the
-// prefix: PREFIX/JOB/chk-ID/PART and PREFIX/JOB/chk-ID/_metadata. An S3 PUT
-// is atomic, so an object that exists is whole; the metadata is written
-// after every part, so a checkpoint whose metadata exists has all its
-// parts written.
+// prefix: PREFIX/JOB/chk-ID/PART and PREFIX/JOB/chk-ID/_metadata. An S3
+// upload is atomic, so an object that exists is whole; the metadata is
+// written after every part, so a checkpoint whose metadata exists has all
+// its parts written.
 type S3 struct {
 	client *minio.Client
 	bucket string
@@ -83,11 +83,12 @@ func (s *S3) fail(op, key string, err error) error {
 	return fmt.Errorf("%s: %w", where, err)
 }
 
-// put writes an object in one request with its MD5 checksum, which the
-// service checks, and an unsigned payload: minio-go's default over plain
-// HTTP, a payload signed chunk by chunk, is not understood by every
-// S3-compatible service, and minio-go sends it without a Content-Length
-// when data is empty.
+// put writes an object, in one request or above minio-go's part size in a
+// multipart upload, either way whole or not at all. Each request carries
+// its MD5 checksum, which the service checks, and an unsigned payload:
+// minio-go's default over plain HTTP, a payload signed chunk by chunk, is
+// not understood by every S3-compatible service, and minio-go sends it
+// without a Content-Length when data is empty.
 func (s *S3) put(ctx context.Context, key string, data []byte) error {
 	_, err := s.client.PutObject(ctx, s.bucket, key, bytes.NewReader(data), int64(len(data)), minio.PutObjectOptions{
 		ContentType:          "application/octet-stream",

@@ -30,8 +30,9 @@ const (
 // s3Server is an in-process S3 service holding testBucket in memory.
 type s3Server struct {
 	url string
-	// continued counts the list requests that continued a listing.
-	continued atomic.Int64
+	// continued counts the list requests that continued a listing,
+	// multipart the multipart uploads started.
+	continued, multipart atomic.Int64
 }
 
 // newS3Server serves gofakes3 over HTTP behind a check of AWS Signature
@@ -63,6 +64,9 @@ func newS3Server(t *testing.T) *s3Server {
 		}
 		if r.URL.Query().Get("continuation-token") != "" {
 			srv.continued.Add(1)
+		}
+		if r.URL.Query().Has("uploads") {
+			srv.multipart.Add(1)
 		}
 		faker.ServeHTTP(w, r)
 	}))
@@ -200,6 +204,22 @@ func TestS3ListsEveryPage(t *testing.T) {
 	meta, state, err := Latest(ctx, s, "j")
 	if err != nil || meta.ID != 6 || len(state) != 3 {
 		t.Fatalf("latest %v %v (%v)", meta, state, err)
+	}
+}
+
+// TestS3LargePart: a part above minio-go's single PUT size (16 MiB) is a
+// multipart upload, whole once completed, and reads back intact.
+func TestS3LargePart(t *testing.T) {
+	srv := newS3Server(t)
+	s := openS3(t, "s3://"+testBucket+"/large", srv.props())
+	data := strings.Repeat("0123456789abcdef", 17<<20/16)
+	write(t, s, "j", 1, map[string]string{"large": data}, true)
+	if n := srv.multipart.Load(); n != 1 {
+		t.Fatalf("%d multipart uploads, want 1", n)
+	}
+	_, state, err := Latest(context.Background(), s, "j")
+	if err != nil || string(state["large"]) != data {
+		t.Fatalf("%d bytes read back (%v), want %d", len(state["large"]), err, len(data))
 	}
 }
 
