@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sluicesql/sluice/internal/connector"
 	"github.com/sluicesql/sluice/internal/runtime"
 )
 
@@ -178,32 +179,8 @@ func loadZone(name string) (*time.Location, error) {
 	return loc, nil
 }
 
-// ParseDuration parses Flink's duration syntax: a number and an optional
-// unit (ms, s, min, h, d, and their long forms), e.g. "200 ms" or "5s".
-// A bare number is milliseconds.
-func ParseDuration(s string) (time.Duration, error) {
-	s = strings.TrimSpace(strings.ToLower(s))
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	if i == 0 {
-		return 0, fmt.Errorf("expected a duration such as '200 ms'")
-	}
-	n, err := strconv.ParseInt(s[:i], 10, 64)
-	if err != nil {
-		return 0, err
-	}
-	units := map[string]time.Duration{
-		"": time.Millisecond, "ms": time.Millisecond, "milli": time.Millisecond, "millis": time.Millisecond, "millisecond": time.Millisecond, "milliseconds": time.Millisecond,
-		"s": time.Second, "sec": time.Second, "secs": time.Second, "second": time.Second, "seconds": time.Second,
-		"m": time.Minute, "min": time.Minute, "mins": time.Minute, "minute": time.Minute, "minutes": time.Minute,
-		"h": time.Hour, "hour": time.Hour, "hours": time.Hour,
-		"d": 24 * time.Hour, "day": 24 * time.Hour, "days": 24 * time.Hour,
-	}
-	u, ok := units[strings.TrimSpace(s[i:])]
-	if !ok {
-		return 0, fmt.Errorf("unknown time unit '%s'", strings.TrimSpace(s[i:]))
-	}
-	return time.Duration(n) * u, nil
-}
+// ParseDuration parses Flink's duration syntax (TimeUtils.parseDuration): a
+// number and an optional unit of any case, nanoseconds to days ("200 ms",
+// "5s", "10 min", "500 ns", "3 µs"); a bare number is milliseconds. A
+// duration past about 292 years is refused.
+func ParseDuration(s string) (time.Duration, error) { return connector.ParseDuration(s) }

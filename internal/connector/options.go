@@ -1,9 +1,9 @@
 package connector
 
 import (
+	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -98,37 +98,76 @@ func (o Options) Duration(key, def string) (time.Duration, error) {
 	return d, nil
 }
 
-var durationRE = regexp.MustCompile(`^(\d+)\s*([a-zµ]*)$`)
-
-// durationUnits are the unit labels of Flink's TimeUtils.parseDuration.
-var durationUnits = map[string]time.Duration{
-	"": time.Millisecond, "ns": time.Nanosecond, "nano": time.Nanosecond, "nanos": time.Nanosecond,
-	"nanosecond": time.Nanosecond, "nanoseconds": time.Nanosecond,
-	"µs": time.Microsecond, "micro": time.Microsecond, "micros": time.Microsecond,
-	"microsecond": time.Microsecond, "microseconds": time.Microsecond,
-	"ms": time.Millisecond, "milli": time.Millisecond, "millis": time.Millisecond,
-	"millisecond": time.Millisecond, "milliseconds": time.Millisecond,
-	"s": time.Second, "sec": time.Second, "secs": time.Second, "second": time.Second, "seconds": time.Second,
-	"m": time.Minute, "min": time.Minute, "minute": time.Minute, "minutes": time.Minute,
-	"h": time.Hour, "hour": time.Hour, "hours": time.Hour,
-	"d": 24 * time.Hour, "day": 24 * time.Hour, "days": 24 * time.Hour,
+// durationUnits are the unit labels of Flink's TimeUtils.parseDuration
+// (org.apache.flink.util.TimeUtils.TimeUnit), in the order its error
+// message lists them: the symbols (d, h, min, m, s, ms, µs, ns) have no
+// plural, the words take an "s". Flink has no "us".
+var durationUnits = []struct {
+	name   string
+	unit   time.Duration
+	labels []string
+}{
+	{"DAYS", 24 * time.Hour, []string{"d", "day", "days"}},
+	{"HOURS", time.Hour, []string{"h", "hour", "hours"}},
+	{"MINUTES", time.Minute, []string{"min", "m", "minute", "minutes"}},
+	{"SECONDS", time.Second, []string{"s", "sec", "secs", "second", "seconds"}},
+	{"MILLISECONDS", time.Millisecond, []string{"ms", "milli", "millis", "millisecond", "milliseconds"}},
+	{"MICROSECONDS", time.Microsecond, []string{"µs", "micro", "micros", "microsecond", "microseconds"}},
+	{"NANOSECONDS", time.Nanosecond, []string{"ns", "nano", "nanos", "nanosecond", "nanoseconds"}},
 }
 
-// ParseDuration reads a duration the way Flink's configuration does: a
-// number and an optional unit ("300000", "10 s", "5 min"), milliseconds by
-// default.
+// durationUnit returns the unit of a lower-case label.
+func durationUnit(label string) (time.Duration, bool) {
+	for _, u := range durationUnits {
+		if slices.Contains(u.labels, label) {
+			return u.unit, true
+		}
+	}
+	return 0, false
+}
+
+// allDurationUnits lists the labels the way Flink's error message does:
+// "DAYS: (d | day | days), HOURS: (...), ...".
+func allDurationUnits() string {
+	parts := make([]string, len(durationUnits))
+	for i, u := range durationUnits {
+		parts[i] = u.name + ": (" + strings.Join(u.labels, " | ") + ")"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ParseDuration reads a duration the way Flink's configuration does
+// (TimeUtils.parseDuration): digits, then an optional unit label of any
+// case, with or without a space ("300000", "10 s", "5 min", "250ns",
+// "2 µs"); a bare number is milliseconds. Sluice holds durations in
+// nanoseconds, so one past 2^63-1 ns (about 292 years) is refused instead
+// of wrapping. The errors are Flink's.
 func ParseDuration(s string) (time.Duration, error) {
-	m := durationRE.FindStringSubmatch(strings.ToLower(strings.TrimSpace(s)))
-	if m == nil {
-		return 0, fmt.Errorf("invalid duration %q", s)
+	text := strings.TrimSpace(s)
+	if text == "" {
+		return 0, errors.New("argument is an empty- or whitespace-only string")
 	}
-	unit, ok := durationUnits[m[2]]
-	if !ok {
-		return 0, fmt.Errorf("invalid duration unit %q", m[2])
+	i := 0
+	for i < len(text) && text[i] >= '0' && text[i] <= '9' {
+		i++
 	}
-	n, err := strconv.ParseInt(m[1], 10, 64)
-	if err != nil || n > int64(math.MaxInt64/unit) {
-		return 0, fmt.Errorf("duration %q is too large (at most %s)", s, time.Duration(math.MaxInt64).Truncate(unit))
+	if i == 0 {
+		return 0, errors.New("text does not start with a number")
+	}
+	number, label := text[:i], strings.ToLower(strings.TrimSpace(text[i:]))
+	n, err := strconv.ParseInt(number, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("The value '%s' cannot be re represented as 64bit number (numeric overflow).", number)
+	}
+	unit := time.Millisecond
+	if label != "" {
+		var ok bool
+		if unit, ok = durationUnit(label); !ok {
+			return 0, fmt.Errorf("Time interval unit label '%s' does not match any of the recognized units: %s", label, allDurationUnits())
+		}
+	}
+	if n > int64(math.MaxInt64/unit) {
+		return 0, fmt.Errorf("The duration '%s' is too large: durations are held in nanoseconds, at most %d (about 292 years).", text, int64(math.MaxInt64))
 	}
 	return time.Duration(n) * unit, nil
 }
