@@ -1,6 +1,7 @@
 package sluice
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -37,5 +38,119 @@ func TestSetDurationsInFlinkUnits(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "'pipeline.auto-watermark-interval'") || !strings.Contains(err.Error(), msg) {
 			t.Errorf("'%s': error %v, want one naming the option and saying %q", value, err, msg)
 		}
+	}
+}
+
+// collect runs a query to its end and returns its changelog.
+func collect(t *testing.T, e *Engine, query string) []string {
+	t.Helper()
+	ctx := testContext(t)
+	res, err := e.Execute(ctx, query)
+	if err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	s := res[0].Stream
+	defer s.Close()
+	var out []string
+	for {
+		changes, more, err := s.Next(ctx)
+		if err != nil {
+			t.Fatalf("%s: %v", query, err)
+		}
+		if !more {
+			return out
+		}
+		out = append(out, changelog(s, changes)...)
+	}
+}
+
+// materialize applies a changelog and returns the rows it leaves, sorted.
+func materialize(changes []string) []string {
+	count := map[string]int{}
+	for _, c := range changes {
+		kind, row, _ := strings.Cut(c, "[")
+		row = "[" + row
+		switch kind {
+		case "+I", "+U":
+			count[row]++
+		default:
+			count[row]--
+		}
+	}
+	var rows []string
+	for r, n := range count {
+		for range n {
+			rows = append(rows, r)
+		}
+	}
+	slices.Sort(rows)
+	return rows
+}
+
+// TestLimitOffset: OFFSET skips rows with and without ORDER BY, in the
+// LIMIT n OFFSET m form and the OFFSET m ROWS FETCH FIRST n ROWS ONLY one,
+// as Flink's Limit and SortLimit keep rows m+1 to m+n (SortUtil); an
+// OFFSET alone keeps every row after it.
+func TestLimitOffset(t *testing.T) {
+	e := newEngine(t)
+	const four = "(VALUES (3), (1), (4), (2)) AS t(x)"
+	for _, tc := range []struct {
+		query string
+		want  []string
+	}{
+		{"SELECT * FROM (VALUES (1), (2), (3), (4)) AS t(x) LIMIT 2 OFFSET 1", []string{"+I[2]", "+I[3]"}},
+		{"SELECT * FROM " + four + " OFFSET 2 ROWS FETCH FIRST 1 ROW ONLY", []string{"+I[4]"}},
+		{"SELECT * FROM " + four + " OFFSET 2 ROWS", []string{"+I[4]", "+I[2]"}},
+		{"SELECT * FROM " + four + " OFFSET 4", nil},
+		{"SELECT x FROM " + four + " ORDER BY x LIMIT 2 OFFSET 1", []string{"[2]", "[3]"}},
+		{"SELECT x FROM " + four + " ORDER BY x DESC OFFSET 3 ROWS", []string{"[1]"}},
+		{"SELECT x FROM " + four + " ORDER BY x OFFSET 1 ROW FETCH NEXT 5 ROWS ONLY", []string{"[2]", "[3]", "[4]"}},
+	} {
+		got := collect(t, e, tc.query)
+		if strings.Contains(tc.query, "ORDER BY") {
+			got = materialize(got)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s:\n got %v\nwant %v", tc.query, got, tc.want)
+		}
+	}
+	res := mustExecute(t, e, "EXPLAIN SELECT x FROM "+four+" ORDER BY x OFFSET 1; EXPLAIN SELECT * FROM "+four+" LIMIT 2 OFFSET 1")
+	for i, want := range []string{"SortLimit(orderBy=[x ASC], offset=[1], fetch=[unlimited],", "Limit(offset=[1], fetch=[2],"} {
+		if !strings.Contains(res[i].Text, want) {
+			t.Errorf("plan\n%s\nlacks %s", res[i].Text, want)
+		}
+	}
+}
+
+// TestLimitZeroIsEmpty: LIMIT 0 is an empty result that ends at once, even
+// over an unbounded source, as Flink's FlinkLimit0RemoveRule makes it empty
+// Values.
+func TestLimitZeroIsEmpty(t *testing.T) {
+	e := newEngine(t)
+	mustExecute(t, e, "CREATE TABLE endless (a INT, s STRING) WITH ('connector' = 'datagen')")
+	for _, q := range []string{
+		"SELECT * FROM (VALUES (1), (2)) AS t(x) LIMIT 0",
+		"SELECT * FROM endless LIMIT 0",
+		"SELECT a FROM endless ORDER BY s LIMIT 0 OFFSET 3",
+	} {
+		if got := collect(t, e, q); len(got) != 0 {
+			t.Errorf("%s: %v, want no rows", q, got)
+		}
+	}
+	res := mustExecute(t, e, "SELECT s, a FROM endless LIMIT 0")
+	defer res[0].Stream.Close()
+	if got := res[0].Stream.Schema.Names(); !slices.Equal(got, []string{"s", "a"}) {
+		t.Errorf("columns %v", got)
+	}
+}
+
+// TestSelectStarWithoutFrom: Calcite refuses SELECT * without FROM
+// (SqlValidatorImpl.expandStar: "SELECT * requires a FROM clause") at the
+// star.
+func TestSelectStarWithoutFrom(t *testing.T) {
+	e := newEngine(t)
+	_, err := e.Execute(testContext(t), "SELECT 1,\n  *;")
+	if err == nil || !strings.Contains(err.Error(), "line 2, column 3: SELECT * requires a FROM clause") {
+		t.Errorf("error %v", err)
 	}
 }

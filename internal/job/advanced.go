@@ -129,7 +129,7 @@ func (b *builder) advanced(n planner.Node) (built, error) {
 		if err != nil {
 			return built{}, err
 		}
-		cfg := ops.LimitConfig{InputTypes: x.Input.Schema().Types(), Order: sortKeys(x.Order), N: x.N,
+		cfg := ops.LimitConfig{InputTypes: x.Input.Schema().Types(), Order: sortKeys(x.Order), Offset: x.Offset, N: x.N,
 			InputInsertOnly: x.Input.Mode() == connector.InsertOnly, GenerateUpdateBefore: true}
 		return b.operator("Limit", 1, []runtime.Input{{Stage: in.stage, Exchange: runtime.Single}}, func() (runtime.Operator, error) { return ops.NewLimit(cfg) }), nil
 	case *planner.Sort:

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/sluicesql/sluice/internal/connector"
@@ -314,10 +315,15 @@ func (n *Union) Describe() string {
 
 // Describe implements Node.
 func (n *Limit) Describe() string {
-	if len(n.Order) > 0 {
-		return fmt.Sprintf("SortLimit(orderBy=[%s], offset=[0], fetch=[%d])", orderText(n.Input.Schema(), n.Order), n.N)
+	// Flink prints a missing FETCH as "unlimited" (RelExplainUtil.fetchToString).
+	fetch := "unlimited"
+	if n.N >= 0 {
+		fetch = strconv.FormatInt(n.N, 10)
 	}
-	return fmt.Sprintf("Limit(offset=[0], fetch=[%d])", n.N)
+	if len(n.Order) > 0 {
+		return fmt.Sprintf("SortLimit(orderBy=[%s], offset=[%d], fetch=[%s])", orderText(n.Input.Schema(), n.Order), n.Offset, fetch)
+	}
+	return fmt.Sprintf("Limit(offset=[%d], fetch=[%s])", n.Offset, fetch)
 }
 
 // Describe implements Node.

@@ -274,13 +274,16 @@ type Union struct {
 	Items []Node
 }
 
-// Limit keeps the first N rows (global), in arrival order or, with Order,
-// the N first by that order (a global Top-N that updates as rows arrive).
+// Limit keeps the N rows after the first Offset (global), in arrival order
+// or, with Order, by that order (a global Top-N that updates as rows
+// arrive): Flink's Limit and SortLimit, rows Offset+1 to Offset+N.
 type Limit struct {
 	base
-	Input Node
-	Order []SortKey
-	N     int64
+	Input  Node
+	Order  []SortKey
+	Offset int64
+	// N is the FETCH (LIMIT) count, -1 when there is none (OFFSET alone).
+	N int64
 }
 
 // Sort orders rows by a leading ascending time attribute, emitting them as

@@ -151,7 +151,7 @@ func (b *Binder) setOp(s *ast.SetOp) (*relation, error) {
 			LeftKeys: keys, RightKeys: keys, Anti: s.Op == "EXCEPT", NullSafe: true}
 	}
 	if len(s.OrderBy) > 0 || s.Limit != nil {
-		return b.orderLimit(&relation{node: node, sc: newScope("", schema)}, s.OrderBy, s.Limit)
+		return b.orderLimit(&relation{node: node, sc: newScope("", schema)}, s.OrderBy, s.Limit, nil)
 	}
 	return &relation{node: node, sc: newScope("", schema)}, nil
 }
@@ -263,6 +263,12 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 	}
 	var rel *relation
 	if from == nil {
+		for _, it := range s.Items {
+			if it.Star && len(it.StarQualifier) == 0 {
+				// Calcite's SqlValidatorImpl.expandStar, at the star.
+				return nil, errorf(it, "SELECT * requires a FROM clause")
+			}
+		}
 		v := &Values{base: base{schema: types.Schema{}}, Rows: []types.Row{{}}}
 		rel = &relation{node: v, sc: &scope{}}
 	} else {
@@ -381,10 +387,10 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 	if s.Distinct {
 		out.node = &GroupAggregate{base: base{schema: plainSchema(schema)}, Input: out.node, Keys: seq(len(schema))}
 	}
-	if len(order) == 0 && s.Limit == nil {
+	if len(order) == 0 && s.Limit == nil && s.Offset == nil {
 		return out, nil
 	}
-	sorted, err := b.orderLimit(out, order, s.Limit)
+	sorted, err := b.orderLimit(out, order, s.Limit, s.Offset)
 	if err != nil || hidden == 0 {
 		return sorted, err
 	}
@@ -538,22 +544,22 @@ func walkAST(e ast.Expr, f func(ast.Expr) bool) {
 	}
 }
 
-// orderLimit plans ORDER BY and LIMIT on a query's output.
-func (b *Binder) orderLimit(rel *relation, order []*ast.OrderItem, limit ast.Expr) (*relation, error) {
-	n := int64(-1)
-	if limit != nil {
-		l, ok := limit.(*ast.Literal)
-		if !ok || l.Kind != ast.NumberLit {
-			return nil, errorf(limit, "LIMIT expects an integer literal")
-		}
-		v, err := literal(l)
-		if err != nil || !v.Type().IsInteger() || v.(*expr.Literal).V.I < 0 {
-			return nil, errorf(limit, "LIMIT expects a non-negative integer literal")
-		}
-		n = v.(*expr.Literal).V.I
+// orderLimit plans ORDER BY, LIMIT (FETCH) and OFFSET on a query's output,
+// as Flink's stream rules do: LIMIT 0 is an empty result
+// (FlinkLimit0RemoveRule); a LIMIT or OFFSET without ORDER BY is a Limit
+// (StreamPhysicalLimitRule), with ORDER BY a SortLimit
+// (StreamPhysicalSortLimitRule), both keeping rows OFFSET+1 to
+// OFFSET+LIMIT, or all after OFFSET without a LIMIT (SortUtil.getLimitEnd);
+// ORDER BY alone must lead with an ascending time attribute
+// (StreamPhysicalTemporalSortRule).
+func (b *Binder) orderLimit(rel *relation, order []*ast.OrderItem, limit, offset ast.Expr) (*relation, error) {
+	n, err := rowCount("LIMIT", limit, -1)
+	if err != nil {
+		return nil, err
 	}
-	if len(order) == 0 {
-		return &relation{node: &Limit{base: base{schema: rel.node.Schema()}, Input: rel.node, N: n}, sc: rel.sc}, nil
+	off, err := rowCount("OFFSET", offset, 0)
+	if err != nil {
+		return nil, err
 	}
 	var keys []SortKey
 	for _, o := range order {
@@ -571,8 +577,11 @@ func (b *Binder) orderLimit(rel *relation, order []*ast.OrderItem, limit ast.Exp
 		}
 		keys = append(keys, SortKey{Col: c.Index, Desc: o.Desc, NullsFirst: nf})
 	}
-	if n >= 0 {
-		return &relation{node: &Limit{base: base{schema: rel.node.Schema()}, Input: rel.node, Order: keys, N: n}, sc: rel.sc}, nil
+	switch {
+	case n == 0:
+		return &relation{node: &Values{base: base{schema: rel.node.Schema()}}, sc: rel.sc}, nil
+	case limit != nil || offset != nil:
+		return &relation{node: &Limit{base: base{schema: rel.node.Schema()}, Input: rel.node, Order: keys, Offset: off, N: n}, sc: rel.sc}, nil
 	}
 	first := rel.node.Schema()[keys[0].Col].Type
 	if first.Attr == types.ProcTime && !keys[0].Desc {
@@ -582,4 +591,21 @@ func (b *Binder) orderLimit(rel *relation, order []*ast.OrderItem, limit ast.Exp
 		return nil, errorf(order[0], "Sort on a non-time-attribute field is not supported.")
 	}
 	return &relation{node: &Sort{base: base{schema: rel.node.Schema()}, Input: rel.node, Keys: keys}, sc: rel.sc}, nil
+}
+
+// rowCount reads the row count of a LIMIT or OFFSET clause: a
+// non-negative integer literal, def when the clause is absent.
+func rowCount(clause string, e ast.Expr, def int64) (int64, error) {
+	if e == nil {
+		return def, nil
+	}
+	l, ok := e.(*ast.Literal)
+	if !ok || l.Kind != ast.NumberLit {
+		return 0, errorf(e, "%s expects an integer literal", clause)
+	}
+	v, err := literal(l)
+	if err != nil || !v.Type().IsInteger() || v.(*expr.Literal).V.I < 0 {
+		return 0, errorf(e, "%s expects a non-negative integer literal", clause)
+	}
+	return v.(*expr.Literal).V.I, nil
 }

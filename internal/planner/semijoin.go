@@ -149,7 +149,7 @@ func (b *Binder) inSubquery(rel *relation, in *ast.In, not bool) (*relation, err
 // and inner expressions: a semi (anti) join on those.
 func (b *Binder) exists(rel *relation, e *ast.SubqueryExpr, not bool) (*relation, error) {
 	sel, ok := e.Query.(*ast.Select)
-	if !ok || sel.From == nil || len(sel.GroupBy) > 0 || sel.Having != nil || sel.Limit != nil || sel.Distinct {
+	if !ok || sel.From == nil || len(sel.GroupBy) > 0 || sel.Having != nil || sel.Limit != nil || sel.Offset != nil || sel.Distinct {
 		return nil, errorf(e, "EXISTS is supported over SELECT ... FROM ... WHERE ... without grouping, DISTINCT or LIMIT")
 	}
 	inner, err := b.from(sel.From)

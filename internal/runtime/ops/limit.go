@@ -1,6 +1,11 @@
 package ops
 
-import "github.com/sluicesql/sluice/internal/types"
+import (
+	"fmt"
+	"math"
+
+	"github.com/sluicesql/sluice/internal/types"
+)
 
 // LimitConfig configures a Limit.
 type LimitConfig struct {
@@ -11,7 +16,8 @@ type LimitConfig struct {
 	Order []SortKey
 	// Offset is the number of leading rows skipped (OFFSET).
 	Offset int64
-	// N is the maximum number of rows kept (LIMIT).
+	// N is the maximum number of rows kept (LIMIT), negative for no
+	// limit (OFFSET alone).
 	N int64
 	// InputInsertOnly says the input only has +I rows.
 	InputInsertOnly bool
@@ -25,13 +31,21 @@ type LimitConfig struct {
 // partition keys over rows Offset+1..Offset+N: over an insert-only input a
 // plain LIMIT emits the first N rows (after the offset) as +I and ignores
 // the rest; a sort-limit emits -D/+I as better rows arrive; over an
-// updating input a retracted row is replaced by the next one.
+// updating input a retracted row is replaced by the next one. Without a
+// limit the range is open-ended (Flink's SortUtil.getLimitEnd).
 func NewLimit(cfg LimitConfig) (*Rank, error) {
+	if cfg.Offset < 0 || cfg.Offset == math.MaxInt64 {
+		return nil, fmt.Errorf("limit: invalid offset %d", cfg.Offset)
+	}
+	end := int64(math.MaxInt64)
+	if cfg.N >= 0 && cfg.N < math.MaxInt64-cfg.Offset {
+		end = cfg.Offset + cfg.N
+	}
 	return NewRank(RankConfig{
 		InputTypes:           cfg.InputTypes,
 		Order:                cfg.Order,
 		Start:                cfg.Offset + 1,
-		End:                  cfg.Offset + cfg.N,
+		End:                  end,
 		InputInsertOnly:      cfg.InputInsertOnly,
 		GenerateUpdateBefore: cfg.GenerateUpdateBefore,
 	})

@@ -213,10 +213,13 @@ func (r *Rank) emitRetract(w *output, c change) {
 	}
 }
 
-// emitRanks re-emits the ranks from the changed one to End.
+// emitRanks re-emits the ranks from the changed one to End, or to the
+// last one filled before or after the change when End lies beyond (an
+// open-ended range, as of an OFFSET without LIMIT).
 func (r *Rank) emitRanks(w *output, c change) {
 	oldLen := c.oldLen()
-	for k := c.p; k < int(r.cfg.End); k++ {
+	last := min(r.cfg.End, int64(max(oldLen, len(c.rows))))
+	for k := c.p; k < int(last); k++ {
 		switch {
 		case k < oldLen && k < len(c.rows):
 			r.emit(w, types.UpdateBefore, c.old(k), int64(k+1))
