@@ -154,3 +154,23 @@ func TestSelectStarWithoutFrom(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// TestVarianceOverIntegers: VAR_SAMP and STDDEV_SAMP over an INT column
+// are INT and computed as Flink's reduction computes them, in INT and
+// BIGINT arithmetic: 1 for 1 and 2, not 0.5 truncated.
+func TestVarianceOverIntegers(t *testing.T) {
+	e := newEngine(t)
+	got := materialize(collect(t, e, "SELECT VAR_SAMP(x), STDDEV_SAMP(x), VAR_POP(x), VAR_SAMP(CAST(x AS DOUBLE)) FROM (VALUES (1), (2)) AS t(x)"))
+	if want := []string{"[1, 1, 0, 0.5]"}; !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	res := mustExecute(t, e, "SELECT VAR_POP(CAST(x AS TINYINT)), STDDEV_POP(CAST(x AS DECIMAL(5, 2))) FROM (VALUES (1)) AS t(x)")
+	defer res[0].Stream.Close()
+	var typesGot []string
+	for _, f := range res[0].Stream.Schema {
+		typesGot = append(typesGot, f.Type.String())
+	}
+	if want := []string{"TINYINT", "DECIMAL(18, 6)"}; !slices.Equal(typesGot, want) {
+		t.Errorf("types %v, want %v", typesGot, want)
+	}
+}

@@ -2,7 +2,6 @@ package fn
 
 import (
 	"cmp"
-	"math"
 	"math/big"
 	"slices"
 	"sort"
@@ -308,116 +307,6 @@ func avgType(t types.Type) types.Type {
 		return types.DecimalType(maxDecimalPrecision, max(minAdjustedScale, t.Scale))
 	}
 	return t.Nullable()
-}
-
-// varianceKinds describes VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP and
-// their aliases VARIANCE and STDDEV (the sample forms).
-var varianceKinds = map[string]struct{ sample, sqrt bool }{
-	"VAR_POP":     {false, false},
-	"VAR_SAMP":    {true, false},
-	"VARIANCE":    {true, false},
-	"STDDEV_POP":  {false, true},
-	"STDDEV_SAMP": {true, true},
-	"STDDEV":      {true, true},
-}
-
-// varianceAcc keeps the count, sum and sum of squares of the inputs.
-type varianceAcc struct {
-	n            int64
-	sum, sumSq   float64
-	toF          func(types.Value) float64
-	sample, sqrt bool
-	result       func(float64) types.Value
-}
-
-func (v *varianceAcc) Add(args []types.Value)           { v.step(args[0], 1) }
-func (v *varianceAcc) Retract(args []types.Value) error { v.step(args[0], -1); return nil }
-
-func (v *varianceAcc) step(x types.Value, sign float64) {
-	if x.Null {
-		return
-	}
-	f := v.toF(x)
-	v.n += int64(sign)
-	v.sum += sign * f
-	v.sumSq += sign * f * f
-}
-
-// Result follows Flink's rewrite of these functions (Calcite's
-// AggregateReduceFunctionsRule): (SUM(x*x) - SUM(x)*SUM(x)/COUNT(x)) /
-// COUNT(x), or / (COUNT(x) - 1) and NULL for a single row in the sample
-// forms, then the square root for the deviations. It is computed in DOUBLE
-// and converted to the result type (AVG's).
-func (v *varianceAcc) Result() types.Value {
-	n := float64(v.n)
-	if v.n == 0 || v.sample && v.n == 1 {
-		return types.NullValue
-	}
-	r := v.sumSq - v.sum*v.sum/n
-	if v.sample {
-		r /= n - 1
-	} else {
-		r /= n
-	}
-	if v.sqrt {
-		r = math.Sqrt(r)
-	}
-	return v.result(r)
-}
-
-func (v *varianceAcc) MarshalState() []byte {
-	var e encoder
-	e.int(v.n)
-	e.float(v.sum)
-	e.float(v.sumSq)
-	return e.b
-}
-
-func (v *varianceAcc) UnmarshalState(b []byte) error {
-	d := decoder{b: b}
-	n, sum, sumSq := d.int(), d.float(), d.float()
-	if err := d.done(); err != nil {
-		return err
-	}
-	v.n, v.sum, v.sumSq = n, sum, sumSq
-	return nil
-}
-
-func bindVariance(name string, kind struct{ sample, sqrt bool }) aggBind {
-	return func(args []Arg, distinct bool) (types.Type, func() Accumulator, error) {
-		t, err := numericArg(name, args)
-		if err != nil {
-			return types.Type{}, nil, err
-		}
-		rt := avgType(t)
-		result := fromFloat(rt)
-		toF := toFloat(t)
-		return rt, withDistinct(args, distinct, func() Accumulator {
-			return &varianceAcc{toF: toF, sample: kind.sample, sqrt: kind.sqrt, result: result}
-		}), nil
-	}
-}
-
-// fromFloat converts a DOUBLE to numeric type t: integers truncate like
-// Java's cast, decimals round HALF_UP (NULL past the precision).
-func fromFloat(t types.Type) func(float64) types.Value {
-	switch t.Kind {
-	case types.Float:
-		return func(f float64) types.Value { return types.FloatValue(float64(float32(f))) }
-	case types.Double:
-		return types.FloatValue
-	case types.Decimal:
-		p, s := t.Precision, t.Scale
-		return func(f float64) types.Value {
-			r := math.Round(f * math.Pow10(s)) // half away from zero: HALF_UP
-			if math.IsNaN(r) || math.Abs(r) >= float64(pow10[p]) {
-				return types.NullValue
-			}
-			return types.IntValue(int64(r))
-		}
-	}
-	k := t.Kind
-	return func(f float64) types.Value { return types.IntValue(wrapInt(k, types.JavaDoubleToLong(f))) }
 }
 
 // ---------------------------------------------------------------- MIN, MAX
