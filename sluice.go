@@ -161,29 +161,31 @@ func (e *StatementError) Error() string { return e.Msg }
 // Unwrap returns the underlying error.
 func (e *StatementError) Unwrap() error { return e.Cause }
 
-func (e *Engine) binder() *planner.Binder {
-	return &planner.Binder{Catalog: e.catalog, TimeZone: e.config.TimeZone()}
+// binder returns a planner over the session's catalog; ctx cancels the
+// planning of a statement.
+func (e *Engine) binder(ctx context.Context) *planner.Binder {
+	return &planner.Binder{Catalog: e.catalog, TimeZone: e.config.TimeZone(), Ctx: ctx}
 }
 
 func (e *Engine) exec(ctx context.Context, st ast.Statement, src string) (*Result, error) {
 	switch s := st.(type) {
 	case *ast.CreateTable:
-		t, err := e.binder().CreateTable(s)
+		t, err := e.binder(ctx).CreateTable(s)
 		if err != nil {
 			return nil, err
 		}
 		if s.AsQuery != nil {
-			return e.createTableAs(t, s, src)
+			return e.createTableAs(ctx, t, s, src)
 		}
 		return &Result{Kind: ResultOK}, e.catalog.AddTable(t, s.IfNotExists)
 	case *ast.CreateView:
 		v := &catalog.View{Name: s.Name.Parts[len(s.Name.Parts)-1], Columns: s.Columns, Query: s.Query, SQL: statementText(src, s.Pos)}
-		if _, err := e.binder().Query(s.Query); err != nil {
+		if _, err := e.binder(ctx).Query(s.Query); err != nil {
 			return nil, err
 		}
 		return &Result{Kind: ResultOK}, e.catalog.AddView(v, s.IfNotExists)
 	case *ast.AlterTable:
-		return e.alterTable(s)
+		return e.alterTable(ctx, s)
 	case *ast.Drop:
 		return &Result{Kind: ResultOK}, e.catalog.Drop(s.Name.Parts[len(s.Name.Parts)-1], s.View, s.IfExists)
 	case *ast.Set:
@@ -201,15 +203,15 @@ func (e *Engine) exec(ctx context.Context, st ast.Statement, src string) (*Resul
 	case *ast.Show:
 		return e.show(s)
 	case *ast.Describe:
-		return e.describe(s)
+		return e.describe(ctx, s)
 	case *ast.Explain:
-		root, err := e.plan(s.Statement)
+		root, err := e.plan(ctx, s.Statement)
 		if err != nil {
 			return nil, err
 		}
 		return &Result{Kind: ResultText, Text: planner.Explain(root)}, nil
 	case *ast.QueryStatement:
-		root, err := e.binder().Query(s.Query)
+		root, err := e.binder(ctx).Query(s.Query)
 		if err != nil {
 			return nil, err
 		}
@@ -219,7 +221,7 @@ func (e *Engine) exec(ctx context.Context, st ast.Statement, src string) (*Resul
 		}
 		return &Result{Kind: ResultStream, Stream: stream}, nil
 	case *ast.Insert:
-		sink, err := e.binder().Insert(s)
+		sink, err := e.binder(ctx).Insert(s)
 		if err != nil {
 			return nil, err
 		}
@@ -229,7 +231,7 @@ func (e *Engine) exec(ctx context.Context, st ast.Statement, src string) (*Resul
 		}
 		return &Result{Kind: ResultJob, JobID: j.ID}, nil
 	case *ast.StatementSet:
-		return e.statementSet(s, src)
+		return e.statementSet(ctx, s, src)
 	case *ast.StopJob:
 		e.mu.Lock()
 		j, ok := e.jobs[s.ID]
@@ -251,7 +253,7 @@ func (e *Engine) exec(ctx context.Context, st ast.Statement, src string) (*Resul
 
 // alterTable renames a table or changes its options; running jobs keep the
 // definition they started with, as in Flink.
-func (e *Engine) alterTable(s *ast.AlterTable) (*Result, error) {
+func (e *Engine) alterTable(ctx context.Context, s *ast.AlterTable) (*Result, error) {
 	name := s.Name.Parts[len(s.Name.Parts)-1]
 	t, ok := e.catalog.Table(name)
 	if !ok {
@@ -266,7 +268,7 @@ func (e *Engine) alterTable(s *ast.AlterTable) (*Result, error) {
 		}
 		return &Result{Kind: ResultOK}, nil
 	}
-	altered, err := e.binder().AlterOptions(t, s.Set, s.Reset)
+	altered, err := e.binder(ctx).AlterOptions(t, s.Set, s.Reset)
 	if err != nil {
 		return nil, err
 	}
@@ -276,10 +278,10 @@ func (e *Engine) alterTable(s *ast.AlterTable) (*Result, error) {
 // statementSet runs every INSERT of a statement set, or none: all are
 // planned before any starts, and the ones started are stopped again if a
 // later one fails to start.
-func (e *Engine) statementSet(s *ast.StatementSet, src string) (*Result, error) {
+func (e *Engine) statementSet(ctx context.Context, s *ast.StatementSet, src string) (*Result, error) {
 	sinks := make([]*planner.Sink, len(s.Inserts))
 	for i, ins := range s.Inserts {
-		sink, err := e.binder().Insert(ins)
+		sink, err := e.binder(ctx).Insert(ins)
 		if err != nil {
 			return nil, err
 		}
@@ -318,7 +320,7 @@ func (e *Engine) forget(jobs []*Job) {
 // createTableAs registers the table of a CREATE TABLE ... AS SELECT and
 // starts the job writing the query into it; if the query cannot be written
 // there, the table is not kept.
-func (e *Engine) createTableAs(t *catalog.Table, s *ast.CreateTable, src string) (*Result, error) {
+func (e *Engine) createTableAs(ctx context.Context, t *catalog.Table, s *ast.CreateTable, src string) (*Result, error) {
 	if _, exists := e.catalog.Table(t.Name); exists && s.IfNotExists {
 		return &Result{Kind: ResultOK}, nil
 	}
@@ -326,7 +328,7 @@ func (e *Engine) createTableAs(t *catalog.Table, s *ast.CreateTable, src string)
 		return nil, err
 	}
 	ins := &ast.Insert{Pos: s.Pos, Table: s.Name, Query: s.AsQuery}
-	sink, err := e.binder().Insert(ins)
+	sink, err := e.binder(ctx).Insert(ins)
 	if err == nil {
 		var j *Job
 		if j, err = e.startJob(sink, statementText(src, s.Pos)); err == nil {
@@ -338,12 +340,12 @@ func (e *Engine) createTableAs(t *catalog.Table, s *ast.CreateTable, src string)
 }
 
 // plan plans a query or INSERT for EXPLAIN.
-func (e *Engine) plan(st ast.Statement) (planner.Node, error) {
+func (e *Engine) plan(ctx context.Context, st ast.Statement) (planner.Node, error) {
 	switch s := st.(type) {
 	case *ast.QueryStatement:
-		return e.binder().Query(s.Query)
+		return e.binder(ctx).Query(s.Query)
 	case *ast.Insert:
-		return e.binder().Insert(s)
+		return e.binder(ctx).Insert(s)
 	}
 	return nil, fmt.Errorf("EXPLAIN supports queries and INSERT statements")
 }
@@ -428,13 +430,13 @@ func createStatement(t *catalog.Table) string {
 }
 
 // describe lists a table's columns the way Flink's DESCRIBE does.
-func (e *Engine) describe(s *ast.Describe) (*Result, error) {
+func (e *Engine) describe(ctx context.Context, s *ast.Describe) (*Result, error) {
 	name := s.Name.Parts[len(s.Name.Parts)-1]
 	var schema types.Schema
 	var pk []string
 	var wm, extras map[string]string
 	if t, ok := e.catalog.Table(name); ok {
-		node, err := e.binder().Query(&ast.Select{Items: []*ast.SelectItem{{Star: true}}, From: &ast.TableName{Name: s.Name}})
+		node, err := e.binder(ctx).Query(&ast.Select{Items: []*ast.SelectItem{{Star: true}}, From: &ast.TableName{Name: s.Name}})
 		if err != nil {
 			return nil, err
 		}
@@ -444,7 +446,7 @@ func (e *Engine) describe(s *ast.Describe) (*Result, error) {
 		}
 		extras = columnExtras(t)
 	} else if _, ok := e.catalog.View(name); ok {
-		node, err := e.binder().Query(&ast.Select{Items: []*ast.SelectItem{{Star: true}}, From: &ast.TableName{Name: s.Name}})
+		node, err := e.binder(ctx).Query(&ast.Select{Items: []*ast.SelectItem{{Star: true}}, From: &ast.TableName{Name: s.Name}})
 		if err != nil {
 			return nil, err
 		}

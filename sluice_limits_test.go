@@ -1,10 +1,16 @@
 package sluice
 
 import (
+	"context"
+	"errors"
+	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/sluicesql/sluice/internal/sql/parser"
 )
 
 // TestSetDurationsInFlinkUnits: durations read as Flink's
@@ -172,5 +178,103 @@ func TestVarianceOverIntegers(t *testing.T) {
 	}
 	if want := []string{"TINYINT", "DECIMAL(18, 6)"}; !slices.Equal(typesGot, want) {
 		t.Errorf("types %v, want %v", typesGot, want)
+	}
+}
+
+// allocated returns the bytes f allocates.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestPlanningCostIsLinear: planning a long expression costs in proportion
+// to its length. Constant folding once rendered the folded expression at
+// every level and AND/OR flattening copied the operands at every level,
+// both quadratic; bytes allocated tell it without timing anything.
+func TestPlanningCostIsLinear(t *testing.T) {
+	e := newEngine(t)
+	for _, tc := range []struct{ name, head, term, tail string }{
+		{"folded sum", "EXPLAIN SELECT 1", "+1", ""},
+		{"column sum", "EXPLAIN SELECT x", "+x", " FROM (VALUES (1)) AS t(x)"},
+		{"OR chain", "EXPLAIN SELECT * FROM (VALUES (1)) AS t(x) WHERE x = 0", " OR x = 1", ""},
+	} {
+		cost := func(n int) uint64 {
+			q := tc.head + strings.Repeat(tc.term, n) + tc.tail
+			return allocated(func() { mustExecute(t, e, q) })
+		}
+		small, large := cost(1000), cost(8000)
+		if large > 16*small {
+			t.Errorf("%s: %d bytes for 1,000 terms, %d for 8,000: more than linear", tc.name, small, large)
+		}
+	}
+}
+
+// TestDeepExpressionRefused: an expression deeper than the parser's limit
+// (a chain counts one level per operator) is refused with an error naming
+// the line and column of the operator that went past it, instead of
+// exhausting the stack; one within the limit plans and runs.
+func TestDeepExpressionRefused(t *testing.T) {
+	e := newEngine(t)
+	_, err := e.Execute(testContext(t), "SELECT\n1"+strings.Repeat(" + 1", 20000))
+	if err == nil || !strings.Contains(err.Error(), "SQL parse error at line 2, column ") || !strings.Contains(err.Error(), "nested too deeply (more than 10000 levels") {
+		t.Fatalf("error %v", err)
+	}
+	var pe *parser.Error
+	if !errors.As(err, &pe) || pe.Pos.Col < 4*9000 || pe.Pos.Col > 4*10000+1 {
+		t.Errorf("position %v, want the operator past the limit", pe)
+	}
+	if got := collect(t, e, "SELECT 1"+strings.Repeat("+1", 9000)); !slices.Equal(got, []string{"+I[9001]"}) {
+		t.Errorf("9,001 ones sum to %v", got)
+	}
+}
+
+// cancelAfter is a context that reports cancellation once its Err has
+// been asked n times: it cancels a statement in the middle of planning,
+// deterministically.
+type cancelAfter struct {
+	context.Context
+	n atomic.Int64
+}
+
+func (c *cancelAfter) Err() error {
+	if c.n.Add(-1) < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestPlanningObservesContext: a statement whose context is cancelled
+// while it plans (Ctrl-C in the client cancels it) stops with the
+// context's error and starts nothing.
+func TestPlanningObservesContext(t *testing.T) {
+	e := newEngine(t)
+	mustExecute(t, e, "CREATE TABLE src (a INT) WITH ('connector' = 'datagen'); CREATE TABLE snk (a INT) WITH ('connector' = 'blackhole')")
+	long := "a" + strings.Repeat(" + a", 5000)
+	for _, q := range []string{
+		"SELECT " + long + " FROM src",
+		"INSERT INTO snk SELECT " + long + " FROM src",
+		"EXPLAIN SELECT " + long + " FROM src",
+		"CREATE VIEW v AS SELECT " + long + " AS a FROM src",
+	} {
+		st, err := parser.ParseStatement(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := &cancelAfter{Context: testContext(t)}
+		ctx.n.Store(100)
+		res, err := e.ExecuteStatement(ctx, st, q)
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%.40s: result %v, error %v; want context.Canceled", q, res, err)
+		}
+	}
+	if jobs := e.Jobs(); len(jobs) != 0 {
+		t.Errorf("%d jobs started", len(jobs))
+	}
+	if _, err := e.Execute(testContext(t), "DESCRIBE v"); err == nil {
+		t.Error("the view was created")
 	}
 }

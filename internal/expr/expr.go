@@ -5,7 +5,6 @@
 package expr
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/sluicesql/sluice/internal/expr/fn"
@@ -33,6 +32,11 @@ type Literal struct {
 	T types.Type
 	// Text is how the literal prints.
 	Text string
+	// Folded, when set, is the constant expression the planner evaluated
+	// into this literal; the literal prints as that expression, rendered
+	// only when printed (a fold per level of a deep expression would
+	// otherwise render it at every level).
+	Folded Expr
 }
 
 // Call applies a bound scalar function.
@@ -141,98 +145,151 @@ func nullability(t types.Type, args ...Expr) types.Type {
 }
 
 // String implements Expr.
-func (e *Column) String() string { return e.Name }
+func (e *Column) String() string { return render(e) }
 
 // String implements Expr.
-func (e *Literal) String() string { return e.Text }
+func (e *Literal) String() string { return render(e) }
 
 // String implements Expr.
-func (e *Call) String() string {
-	if len(e.Args) == 2 && isOperator(e.Name) {
-		return fmt.Sprintf("%s(%s, %s)", operatorName(e.Name), e.Args[0], e.Args[1])
-	}
-	parts := make([]string, len(e.Args))
-	for i, a := range e.Args {
-		if i < len(e.Units) && e.Units[i] != "" {
-			parts[i] = e.Units[i]
-			continue
-		}
-		parts[i] = a.String()
-	}
-	name := e.Name
-	if name == "NEG" {
-		name = "-"
-	}
-	return fmt.Sprintf("%s(%s)", name, strings.Join(parts, ", "))
-}
+func (e *Call) String() string { return render(e) }
 
 // String implements Expr.
-func (e *Cast) String() string {
-	kw := "CAST"
-	if e.Try {
-		kw = "TRY_CAST"
-	}
-	return fmt.Sprintf("%s(%s AS %s)", kw, e.X, e.T.Plain())
-}
+func (e *Cast) String() string { return render(e) }
 
 // String implements Expr.
-func (e *Logic) String() string {
-	name := "AND"
-	if e.Or {
-		name = "OR"
-	}
-	return fmt.Sprintf("%s(%s)", name, joinExprs(e.Args))
-}
+func (e *Logic) String() string { return render(e) }
 
 // String implements Expr.
-func (e *Not) String() string { return fmt.Sprintf("NOT(%s)", e.X) }
+func (e *Not) String() string { return render(e) }
 
 // String implements Expr.
-func (e *IsNull) String() string {
-	if e.Neg {
-		return fmt.Sprintf("IS NOT NULL(%s)", e.X)
-	}
-	return fmt.Sprintf("IS NULL(%s)", e.X)
-}
+func (e *IsNull) String() string { return render(e) }
 
 // String implements Expr.
-func (e *Case) String() string {
+func (e *Case) String() string { return render(e) }
+
+// String implements Expr.
+func (e *Coalesce) String() string { return render(e) }
+
+// String implements Expr.
+func (e *In) String() string { return render(e) }
+
+// String implements Expr.
+func (e *CurrentWatermark) String() string { return render(e) }
+
+// render renders e for EXPLAIN in one pass over the tree, so that a deep
+// expression costs its size, not its size times its depth.
+func render(e Expr) string {
 	var b strings.Builder
-	b.WriteString("CASE(")
-	for i, w := range e.Whens {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "%s, %s", w.Cond, w.Then)
-	}
-	if e.Else != nil {
-		fmt.Fprintf(&b, ", %s", e.Else)
-	}
-	b.WriteString(")")
+	write(&b, e)
 	return b.String()
 }
 
-// String implements Expr.
-func (e *Coalesce) String() string { return fmt.Sprintf("COALESCE(%s)", joinExprs(e.Args)) }
-
-// String implements Expr.
-func (e *In) String() string {
-	s := fmt.Sprintf("IN(%s, %s)", e.X, joinExprs(e.List))
-	if e.Neg {
-		return "NOT(" + s + ")"
+// write appends the rendering of e to b.
+func write(b *strings.Builder, e Expr) {
+	switch x := e.(type) {
+	case *Column:
+		b.WriteString(x.Name)
+	case *Literal:
+		if x.Folded != nil {
+			write(b, x.Folded)
+		} else {
+			b.WriteString(x.Text)
+		}
+	case *Call:
+		name := x.Name
+		switch {
+		case len(x.Args) == 2 && isOperator(name):
+			name = operatorName(name)
+		case name == "NEG":
+			name = "-"
+		}
+		b.WriteString(name)
+		b.WriteByte('(')
+		for i, a := range x.Args {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			if i < len(x.Units) && x.Units[i] != "" {
+				b.WriteString(x.Units[i])
+			} else {
+				write(b, a)
+			}
+		}
+		b.WriteByte(')')
+	case *Cast:
+		if x.Try {
+			b.WriteString("TRY_")
+		}
+		b.WriteString("CAST(")
+		write(b, x.X)
+		b.WriteString(" AS " + x.T.Plain().String() + ")")
+	case *Logic:
+		if x.Or {
+			b.WriteString("OR(")
+		} else {
+			b.WriteString("AND(")
+		}
+		writeList(b, x.Args)
+		b.WriteByte(')')
+	case *Not:
+		b.WriteString("NOT(")
+		write(b, x.X)
+		b.WriteByte(')')
+	case *IsNull:
+		if x.Neg {
+			b.WriteString("IS NOT NULL(")
+		} else {
+			b.WriteString("IS NULL(")
+		}
+		write(b, x.X)
+		b.WriteByte(')')
+	case *Case:
+		b.WriteString("CASE(")
+		for i, w := range x.Whens {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			write(b, w.Cond)
+			b.WriteString(", ")
+			write(b, w.Then)
+		}
+		if x.Else != nil {
+			b.WriteString(", ")
+			write(b, x.Else)
+		}
+		b.WriteByte(')')
+	case *Coalesce:
+		b.WriteString("COALESCE(")
+		writeList(b, x.Args)
+		b.WriteByte(')')
+	case *In:
+		if x.Neg {
+			b.WriteString("NOT(")
+		}
+		b.WriteString("IN(")
+		write(b, x.X)
+		b.WriteString(", ")
+		writeList(b, x.List)
+		b.WriteByte(')')
+		if x.Neg {
+			b.WriteByte(')')
+		}
+	case *CurrentWatermark:
+		b.WriteString("CURRENT_WATERMARK()")
+	default:
+		b.WriteString(e.String())
 	}
-	return s
 }
 
-// String implements Expr.
-func (e *CurrentWatermark) String() string { return "CURRENT_WATERMARK()" }
-
-func joinExprs(es []Expr) string {
-	parts := make([]string, len(es))
+// writeList appends the renderings of es, separated by ", ".
+func writeList(b *strings.Builder, es []Expr) {
 	for i, a := range es {
-		parts[i] = a.String()
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		write(b, a)
 	}
-	return strings.Join(parts, ", ")
 }
 
 var operatorNames = map[string]string{

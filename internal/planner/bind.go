@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -21,7 +22,18 @@ type Binder struct {
 	Catalog *catalog.Catalog
 	// TimeZone is table.local-time-zone.
 	TimeZone *time.Location
-	ctes     map[string]*ast.CTE
+	// Ctx, when set, cancels planning: binding stops with its error, so
+	// that a statement can be interrupted while it plans.
+	Ctx  context.Context
+	ctes map[string]*ast.CTE
+}
+
+// cancelled returns the error of a cancelled Ctx.
+func (b *Binder) cancelled() error {
+	if b.Ctx == nil || b.Ctx.Err() == nil {
+		return nil
+	}
+	return fmt.Errorf("planning cancelled: %w", b.Ctx.Err())
 }
 
 func (b *Binder) loc() *time.Location {

@@ -3,6 +3,7 @@ package planner
 import (
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,6 +25,9 @@ type exprBinder struct {
 }
 
 func (x *exprBinder) bind(e ast.Expr) (expr.Expr, error) {
+	if err := x.b.cancelled(); err != nil {
+		return nil, err
+	}
 	if x.hook != nil {
 		if out, ok, err := x.hook(e); ok || err != nil {
 			return out, err
@@ -327,32 +331,76 @@ func dayTime(n *ast.IntervalLiteral, val string) (int64, error) {
 
 func (x *exprBinder) binary(n *ast.Binary) (expr.Expr, error) {
 	if n.Op == "AND" || n.Op == "OR" {
-		l, err := x.bind(n.L)
-		if err != nil {
-			return nil, err
-		}
-		r, err := x.bind(n.R)
-		if err != nil {
-			return nil, err
-		}
-		if err := wantBoolean(n.L, l); err != nil {
-			return nil, err
-		}
-		if err := wantBoolean(n.R, r); err != nil {
-			return nil, err
-		}
-		or := n.Op == "OR"
-		var args []expr.Expr
-		for _, a := range []expr.Expr{l, r} {
-			if lg, ok := a.(*expr.Logic); ok && lg.Or == or {
-				args = append(args, lg.Args...)
-			} else {
-				args = append(args, a)
-			}
-		}
-		return &expr.Logic{Or: or, Args: args}, nil
+		return x.logic(n)
 	}
 	return x.callAST(n, n.Op, []ast.Expr{n.L, n.R})
+}
+
+// logic binds a chain a AND b AND c ... (or OR) into one flat Logic. The
+// chain is a left-deep tree; its operands are collected in a loop and
+// bound in order, so that binding costs the chain's length rather than
+// its length squared (flattening level by level copies the operands of
+// every level). Operands are checked as nested binary operators would be:
+// the first two once both are bound, the others as each is bound.
+func (x *exprBinder) logic(n *ast.Binary) (expr.Expr, error) {
+	var operands []ast.Expr
+	var pre expr.Expr // the bound leftmost operand, when a hook bound it
+	for e := ast.Expr(n); ; {
+		b, ok := e.(*ast.Binary)
+		if ok && b.Op == n.Op && e != ast.Expr(n) && x.hook != nil {
+			out, hooked, err := x.hook(e)
+			if err != nil {
+				return nil, err
+			}
+			if hooked {
+				operands, pre = append(operands, e), out
+				break
+			}
+		}
+		if !ok || b.Op != n.Op {
+			operands = append(operands, e)
+			break
+		}
+		operands = append(operands, b.R)
+		e = b.L
+	}
+	slices.Reverse(operands)
+	or := n.Op == "OR"
+	out := &expr.Logic{Or: or}
+	var first expr.Expr
+	for i, o := range operands {
+		a := pre
+		if i > 0 || a == nil {
+			var err error
+			if a, err = x.bind(o); err != nil {
+				return nil, err
+			}
+		}
+		switch i {
+		case 0:
+			first = a
+			continue
+		case 1:
+			if err := wantBoolean(operands[0], first); err != nil {
+				return nil, err
+			}
+			out.Args = appendLogic(out.Args, first, or)
+		}
+		if err := wantBoolean(o, a); err != nil {
+			return nil, err
+		}
+		out.Args = appendLogic(out.Args, a, or)
+	}
+	return out, nil
+}
+
+// appendLogic appends operand a of an AND (or OR) to args, flattening an
+// operand that is itself an AND (OR).
+func appendLogic(args []expr.Expr, a expr.Expr, or bool) []expr.Expr {
+	if lg, ok := a.(*expr.Logic); ok && lg.Or == or {
+		return append(args, lg.Args...)
+	}
+	return append(args, a)
 }
 
 func (x *exprBinder) between(n *ast.Between) (expr.Expr, error) {
@@ -712,7 +760,7 @@ func (x *exprBinder) fold(c *expr.Call) expr.Expr {
 	if err != nil {
 		return c
 	}
-	return &expr.Literal{V: v, T: c.T, Text: c.String()}
+	return &expr.Literal{V: v, T: c.T, Folded: c}
 }
 
 // exprName is the column name Flink gives a select item without alias.

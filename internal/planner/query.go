@@ -13,6 +13,9 @@ import (
 const unbounded = math.MaxInt64
 
 func (b *Binder) query(q ast.Query) (*relation, error) {
+	if err := b.cancelled(); err != nil {
+		return nil, err
+	}
 	switch n := q.(type) {
 	case *ast.Select:
 		return b.selectQuery(n)

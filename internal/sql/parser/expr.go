@@ -27,16 +27,20 @@ func (p *parser) exprList() []ast.Expr {
 }
 
 func (p *parser) or() ast.Expr {
+	defer p.restoreLinks(p.links)
 	l := p.and()
-	for p.acceptKw("OR") {
+	for p.isKw("OR") {
+		p.link(p.next().pos)
 		l = &ast.Binary{Pos: l.Position(), Op: "OR", L: l, R: p.and()}
 	}
 	return l
 }
 
 func (p *parser) and() ast.Expr {
+	defer p.restoreLinks(p.links)
 	l := p.not()
-	for p.acceptKw("AND") {
+	for p.isKw("AND") {
+		p.link(p.next().pos)
 		l = &ast.Binary{Pos: l.Position(), Op: "AND", L: l, R: p.not()}
 	}
 	return l
@@ -55,12 +59,14 @@ func (p *parser) not() ast.Expr {
 // predicate parses an additive expression followed by any comparisons and
 // IS, BETWEEN, IN, LIKE and SIMILAR TO predicates.
 func (p *parser) predicate() ast.Expr {
+	defer p.restoreLinks(p.links)
 	l := p.additive()
 	for {
 		t := p.tok()
 		if t.kind == tOp {
 			switch t.text {
 			case "=", "<>", "!=", "<", "<=", ">", ">=":
+				p.link(t.pos)
 				p.next()
 				op := t.text
 				if op == "!=" {
@@ -72,6 +78,10 @@ func (p *parser) predicate() ast.Expr {
 			return l
 		}
 		w, not := word(t), false
+		switch w {
+		case "NOT", "BETWEEN", "IN", "LIKE", "SIMILAR", "IS":
+			p.link(t.pos)
+		}
 		if w == "NOT" {
 			switch word(p.peek(1)) {
 			case "BETWEEN", "IN", "LIKE", "SIMILAR":
@@ -146,24 +156,28 @@ func (p *parser) is(x ast.Expr) ast.Expr {
 }
 
 func (p *parser) additive() ast.Expr {
+	defer p.restoreLinks(p.links)
 	l := p.multiplicative()
 	for {
 		t := p.tok()
 		if !isOp(t, "+") && !isOp(t, "-") && !isOp(t, "||") {
 			return l
 		}
+		p.link(t.pos)
 		p.next()
 		l = &ast.Binary{Pos: l.Position(), Op: t.text, L: l, R: p.multiplicative()}
 	}
 }
 
 func (p *parser) multiplicative() ast.Expr {
+	defer p.restoreLinks(p.links)
 	l := p.unary()
 	for {
 		t := p.tok()
 		if !isOp(t, "*") && !isOp(t, "/") && !isOp(t, "%") {
 			return l
 		}
+		p.link(t.pos)
 		p.next()
 		l = &ast.Binary{Pos: l.Position(), Op: t.text, L: l, R: p.unary()}
 	}

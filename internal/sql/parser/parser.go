@@ -96,6 +96,10 @@ type parser struct {
 	toks  []token // ends with tEOF
 	i     int
 	depth int // nesting of expressions, queries and table references
+	// links counts the operators of the left-deep chains being parsed
+	// (a + b + c, a OR b OR c, a UNION b UNION c, a JOIN b JOIN c): each
+	// puts the operands before it one level deeper in the tree.
+	links int
 
 	// pending and pendingQuery hold an already parsed leading operand that
 	// the next expression or query starts with; see parenthesized.
@@ -103,18 +107,48 @@ type parser struct {
 	pendingQuery ast.Query
 }
 
-// maxDepth bounds the nesting of expressions and queries, which keeps the
-// recursion of the parser within reasonable limits.
+// maxDepth bounds the nesting of parenthesized expressions, subqueries
+// and prefix operators, which keeps the recursion of the parser itself
+// within reasonable limits.
 const maxDepth = 500
+
+// maxTreeDepth bounds the depth of the syntax tree, where each operator of
+// a chain such as 1 + 1 + ... + 1 counts one level. The parser builds a
+// chain in a loop, but binding, constant folding, EXPLAIN and evaluation
+// walk the tree recursively, at up to about 1 kB of stack per level
+// (measured: a 100,000-level chain needs between 64 and 128 MB). Go grows
+// a goroutine's stack to 1 GB and then aborts the whole process, so the
+// depth is refused here instead, with an error at the operator: 10,000
+// levels keep those walks within about 10 MB.
+const maxTreeDepth = 10000
 
 func (p *parser) enter() {
 	p.depth++
 	if p.depth > maxDepth {
 		p.failAt(p.tok().pos, "expression or query nested too deeply (more than %d levels)", maxDepth)
 	}
+	p.checkTreeDepth(p.tok().pos)
 }
 
 func (p *parser) leave() { p.depth-- }
+
+// link counts one more operator, at pos, of a left-deep chain. The
+// function parsing the chain restores the count when it returns (see
+// restoreLinks).
+func (p *parser) link(pos ast.Pos) {
+	p.links++
+	p.checkTreeDepth(pos)
+}
+
+// restoreLinks resets the count of chain operators to n, as it was before
+// a chain began.
+func (p *parser) restoreLinks(n int) { p.links = n }
+
+func (p *parser) checkTreeDepth(pos ast.Pos) {
+	if p.depth+p.links > maxTreeDepth {
+		p.failAt(pos, "expression or query nested too deeply (more than %d levels; each operator of a chain such as a + b + c counts as one)", maxTreeDepth)
+	}
+}
 
 // catch runs f and returns the syntax error it raised, if any.
 func (p *parser) catch(f func()) (err error) {

@@ -53,13 +53,14 @@ func (p *parser) queryAhead() bool {
 // setExpr parses queries combined with UNION and EXCEPT, which bind less
 // tightly than INTERSECT.
 func (p *parser) setExpr() ast.Query {
+	defer p.restoreLinks(p.links)
 	q := p.setTerm()
 	for {
 		op := word(p.tok())
 		if op != "UNION" && op != "EXCEPT" && op != "MINUS" {
 			return q
 		}
-		p.next()
+		p.link(p.next().pos)
 		if op == "MINUS" {
 			op = "EXCEPT"
 		}
@@ -69,8 +70,10 @@ func (p *parser) setExpr() ast.Query {
 }
 
 func (p *parser) setTerm() ast.Query {
+	defer p.restoreLinks(p.links)
 	q := p.queryPrimary()
-	for p.acceptKw("INTERSECT") {
+	for p.isKw("INTERSECT") {
+		p.link(p.next().pos)
 		all := p.setQuantifier()
 		q = &ast.SetOp{Pos: q.Position(), Op: "INTERSECT", All: all, Left: q, Right: p.queryPrimary()}
 	}
@@ -268,20 +271,25 @@ func (p *parser) alias() string {
 
 // from parses a FROM clause; a comma binds less tightly than JOIN.
 func (p *parser) from() ast.TableRef {
+	defer p.restoreLinks(p.links)
 	left := p.joined()
-	for p.acceptOp(",") {
+	for p.isOp(",") {
+		p.link(p.next().pos)
 		left = &ast.Join{Pos: left.Position(), Kind: ast.CrossJoin, Left: left, Right: p.joined()}
 	}
 	return left
 }
 
 func (p *parser) joined() ast.TableRef {
+	defer p.restoreLinks(p.links)
 	left := p.tableRef()
 	for {
+		at := p.tok().pos
 		kind, ok := p.joinKind()
 		if !ok {
 			return left
 		}
+		p.link(at)
 		j := &ast.Join{Pos: left.Position(), Kind: kind, Left: left, Right: p.tableRef()}
 		if kind != ast.CrossJoin {
 			switch {
