@@ -47,6 +47,11 @@ func (c *Config) Set(key, value string) error {
 		if err != nil || n < 1 {
 			return fmt.Errorf("invalid value '%s' for '%s': expected a positive integer", value, key)
 		}
+		if n > runtime.MaxInstances {
+			// Every instance is a goroutine that hears from every instance
+			// upstream of it: see runtime.MaxInstances.
+			return fmt.Errorf("invalid value '%s' for '%s': Sluice runs at most %d instances of an operator", value, key, runtime.MaxInstances)
+		}
 	case ConfMaxParallelism:
 		// Flink's bounds (KeyGroupRangeAssignment.UPPER_BOUND_MAX_PARALLELISM).
 		n, err := strconv.Atoi(value)

@@ -278,3 +278,22 @@ func TestPlanningObservesContext(t *testing.T) {
 		t.Error("the view was created")
 	}
 }
+
+// TestParallelismBounded: a parallelism past runtime.MaxInstances is
+// refused when it is set, naming the option and the limit, instead of
+// starting thousands of instances that each hear from every other.
+func TestParallelismBounded(t *testing.T) {
+	e := newEngine(t)
+	_, err := e.Execute(testContext(t), "SET 'parallelism.default' = '5000'")
+	if err == nil || !strings.Contains(err.Error(), "'parallelism.default'") || !strings.Contains(err.Error(), "at most 1024") {
+		t.Errorf("error %v", err)
+	}
+	if got := e.Config().Parallelism(); got != 1 {
+		t.Errorf("parallelism %d after a refused SET", got)
+	}
+	mustExecute(t, e, "SET 'parallelism.default' = '1024'")
+	_, err = e.Execute(testContext(t), "CREATE TABLE out (a INT) WITH ('connector' = 'print', 'sink.parallelism' = '5000')")
+	if err == nil || !strings.Contains(err.Error(), "Invalid value for option 'sink.parallelism': 5000. Sluice runs at most 1024 instances") {
+		t.Errorf("error %v", err)
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sluicesql/sluice/internal/runtime"
 )
 
 // Options reads a table's options with the parse errors of Flink's
@@ -229,14 +231,18 @@ func SourceOnly(name string) error {
 // SinkParallelismKey is the option that sets a sink's parallelism.
 const SinkParallelismKey = "sink.parallelism"
 
-// SinkParallelism reads 'sink.parallelism', 0 when it is unset.
+// SinkParallelism reads 'sink.parallelism', 0 when it is unset; it is at
+// most runtime.MaxInstances.
 func SinkParallelism(o Options) (int, error) {
 	n, ok, err := o.Int64(SinkParallelismKey)
 	if err != nil || !ok {
 		return 0, err
 	}
-	if n < 1 || n > 1<<15 {
+	if n < 1 {
 		return 0, fmt.Errorf("Invalid value for option '%s': %d. It must be a positive integer.", SinkParallelismKey, n)
+	}
+	if n > runtime.MaxInstances {
+		return 0, fmt.Errorf("Invalid value for option '%s': %d. Sluice runs at most %d instances of an operator.", SinkParallelismKey, n, runtime.MaxInstances)
 	}
 	return int(n), nil
 }

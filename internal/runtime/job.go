@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -174,9 +173,9 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 
 	inboxes := make([][]chan envelope, len(g.Stages))
 	for i, s := range g.Stages {
-		if s.Parallelism < 1 {
+		if s.Parallelism < 1 || s.Parallelism > MaxInstances {
 			cancel()
-			return nil, fmt.Errorf("stage %s: parallelism must be at least 1", s.Name)
+			return nil, fmt.Errorf("stage %s: parallelism %d is not between 1 and %d", s.Name, s.Parallelism, MaxInstances)
 		}
 		if err := CheckMaxParallelism(j.maxParallelism, s.Parallelism); err != nil {
 			cancel()
@@ -389,33 +388,15 @@ func (j *Job) runOperator(name, part string, rctx *Context, op Operator, oi *ope
 		fail(err)
 		return
 	}
-	wms := make([][]int64, len(senders))
-	idle := make([][]bool, len(senders))
-	ended := 0
-	total := 0
-	for n, c := range senders {
+	wms := newValve(senders)
+	ended, total := 0, 0
+	for _, c := range senders {
 		total += c
-		wms[n] = make([]int64, c)
-		idle[n] = make([]bool, c)
-		for k := range wms[n] {
-			wms[n][k] = MinWatermark
-		}
 	}
 	current := MinWatermark
-	// advance recomputes the merged watermark and forwards it if it moved.
+	// advance forwards the merged watermark if it moved.
 	advance := func() error {
-		merged, any := int64(math.MaxInt64), false
-		for n := range wms {
-			for k, w := range wms[n] {
-				if idle[n][k] {
-					continue
-				}
-				any = true
-				if w < merged {
-					merged = w
-				}
-			}
-		}
+		merged, any := wms.merged()
 		if !any || merged <= current {
 			return nil
 		}
@@ -459,17 +440,14 @@ func (j *Job) runOperator(name, part string, rctx *Context, op Operator, oi *ope
 				err = l.CheckpointComplete(env.wm)
 			}
 		case msgChunk:
-			idle[env.input][env.sender] = false
+			wms.activate(wms.sender(env.input, env.sender))
 			err = op.ProcessChunk(env.input, env.chunk, out)
 		case msgWatermark:
-			idle[env.input][env.sender] = false
-			if env.wm > wms[env.input][env.sender] {
-				wms[env.input][env.sender] = env.wm
-			}
+			wms.observe(wms.sender(env.input, env.sender), env.wm)
 			err = advance()
 		case msgIdle:
-			idle[env.input][env.sender] = true
-			if !allIdle(idle) {
+			wms.markIdle(wms.sender(env.input, env.sender))
+			if _, active := wms.merged(); active {
 				err = advance()
 			} else {
 				out.idle()
@@ -479,8 +457,7 @@ func (j *Job) runOperator(name, part string, rctx *Context, op Operator, oi *ope
 				barrier()
 			}
 			ended++
-			wms[env.input][env.sender] = MaxWatermark
-			idle[env.input][env.sender] = false
+			wms.observe(wms.sender(env.input, env.sender), MaxWatermark)
 			err = advance()
 			if err == nil && ended == total {
 				err = op.Finish(out)
@@ -720,16 +697,4 @@ func (e *emitter) broadcast(env envelope) {
 			}
 		}
 	}
-}
-
-// allIdle reports whether every upstream sender is idle.
-func allIdle(idle [][]bool) bool {
-	for _, in := range idle {
-		for _, b := range in {
-			if !b {
-				return false
-			}
-		}
-	}
-	return true
 }

@@ -19,6 +19,21 @@ const MinWatermark int64 = math.MinInt64
 // MaxWatermark is the watermark a bounded source emits at its end.
 const MaxWatermark int64 = math.MaxInt64
 
+// MaxInstances is the most instances of one stage a job may run.
+//
+// An instance is a goroutine with an inbox of 64 messages, but behind a
+// hash exchange every instance hears from every upstream instance: a pair
+// of stages at parallelism p keeps p² per-sender watermark slots, and
+// every watermark, idle mark and end of input an upstream stage sends is
+// p² messages. Measured on 2 cores, a bounded GROUP BY over 20,000 rows
+// takes 0.08 s at p = 256, 0.25 s at 512, about a second and 100 MB at
+// 1,024, and 20 s and 800 MB at 4,096; at 5,000 a query exhausted the
+// memory of the machine. Flink's bound, UpperBoundMaxParallelism (32,768), counts task
+// slots spread over a cluster, not goroutines of one process: 1,024 keeps
+// the cost of a stage pair near a second and 100 MB. The key groups
+// (pipeline.max-parallelism) may still number up to 32,768.
+const MaxInstances = 1024
+
 // Emitter receives an operator's output.
 type Emitter interface {
 	// Emit sends a chunk downstream; the operator must not modify it afterwards.
