@@ -297,3 +297,18 @@ func TestParallelismBounded(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// TestDatagenSizesBounded: a datagen table whose random strings would
+// make rows of gigabytes is refused at CREATE TABLE, at the option; the
+// largest accepted length still runs.
+func TestDatagenSizesBounded(t *testing.T) {
+	e := newEngine(t)
+	_, err := e.Execute(testContext(t), "CREATE TABLE g (s STRING) WITH (\n  'connector' = 'datagen',\n  'fields.s.length' = '2000000000'\n)")
+	if err == nil || !strings.Contains(err.Error(), "line 3, column 3") || !strings.Contains(err.Error(), "Invalid value for option 'fields.s.length': 2000000000.") {
+		t.Errorf("error %v", err)
+	}
+	mustExecute(t, e, "CREATE TABLE g (s STRING) WITH ('connector' = 'datagen', 'fields.s.length' = '1048576', 'number-of-rows' = '3')")
+	if got := collect(t, e, "SELECT CHAR_LENGTH(s) FROM g"); !slices.Equal(got, []string{"+I[1048576]", "+I[1048576]", "+I[1048576]"}) {
+		t.Errorf("got %v", got)
+	}
+}

@@ -16,7 +16,8 @@
 //     TIMESTAMP_LTZ may be (0: now).
 //   - 'fields.#.length': the length of a random VARCHAR or VARBINARY (at
 //     most the declared length; 100 for STRING and BYTES). A random
-//     string is lowercase hexadecimal digits.
+//     string is lowercase hexadecimal digits. The random strings and
+//     binary strings of a row may take 1 MB together (maxRowBytes).
 //   - 'fields.#.start', 'fields.#.end': the inclusive range of a sequence
 //     field; a source with a sequence ends when its shortest sequence does.
 //   - 'fields.#.null-rate': the fraction of NULLs of a random field (not
@@ -34,6 +35,7 @@ package datagen
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/sluicesql/sluice/internal/catalog"
 	"github.com/sluicesql/sluice/internal/connector"
@@ -63,6 +65,21 @@ const (
 	defaultRowsPerSecond = 10000
 	// defaultLength is the length of a random STRING or BYTES.
 	defaultLength = 100
+
+	// maxRowBytes bounds the random strings and binary strings of one row,
+	// together: a source instance generates up to types.ChunkSize rows at
+	// a time and every stage buffers 64 chunks per instance, so a row's
+	// size is multiplied many thousand times in flight. Flink's generator
+	// would build a 2,000,000,000-character string for each row; Sluice
+	// refuses what it could not hold, at CREATE TABLE.
+	maxRowBytes = 1 << 20
+	// chunkBytes is what a chunk's random strings may take: rows are
+	// generated in chunks of fewer rows when theirs are long, so that
+	// what a channel buffers stays near 64 × 1 MB.
+	chunkBytes = 1 << 20
+	// otherBytes counts what a field other than a random string or
+	// binary string adds to a row.
+	otherBytes = 8
 )
 
 var options = []connector.OptionSpec{
@@ -125,6 +142,8 @@ type config struct {
 	numberOfRows int64
 	colTypes     []types.Type
 	fields       []field
+	// chunkRows is how many rows an instance generates at a time.
+	chunkRows int
 }
 
 // field generates the values of one physical column.
@@ -158,6 +177,8 @@ func parse(t *catalog.Table) (*config, error) {
 		c.numberOfRows = n
 	}
 	consumed := []string{optRowsPerSecond, optNumberOfRows}
+	var rowBytes int64
+	var widest fieldOptions
 	for i, col := range t.Columns {
 		if !col.IsPhysical() {
 			continue
@@ -181,12 +202,36 @@ func parse(t *catalog.Table) (*config, error) {
 		c.fields = append(c.fields, f)
 		consumed = append(consumed, kindKey)
 		consumed = append(consumed, fo.consumed...)
+		rowBytes += max(fo.length, otherBytes)
+		if fo.length > widest.length {
+			widest = fo
+		}
 	}
 	if err := connector.CheckSupported(name, o, consumed); err != nil {
 		return nil, err
 	}
+	if rowBytes > maxRowBytes {
+		return nil, rowTooLarge(&widest, rowBytes)
+	}
+	c.chunkRows = int(min(types.ChunkSize, max(1, chunkBytes/max(rowBytes, 1))))
 	return c, nil
 }
+
+// rowTooLarge reports rows whose random strings would take rowBytes,
+// naming the longest field's 'fields.#.length' option.
+func rowTooLarge(f *fieldOptions, rowBytes int64) error {
+	k := f.key(optLength)
+	limit := fmt.Sprintf("a datagen row may hold at most %d bytes of random strings and binary strings; these rows would hold %d", maxRowBytes, rowBytes)
+	if f.typ.Kind == types.Char || f.typ.Kind == types.Binary {
+		return fmt.Errorf("The random values of field '%s' are as long as its type %s: %s.", f.name, f.typ.Plain().Nullable(), limit)
+	}
+	if v, set := f.o[k]; set {
+		return fmt.Errorf("Invalid value for option '%s': %s. %s.", k, v, capitalize(limit))
+	}
+	return fmt.Errorf("The random values of field '%s' are %d long, its declared length: set '%s' lower, as %s.", f.name, f.length, k, limit)
+}
+
+func capitalize(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
 
 // bounded reports whether the source ends by itself.
 func (c *config) bounded() bool {

@@ -31,6 +31,9 @@ type fieldOptions struct {
 	name     string
 	typ      types.Type
 	consumed []string
+	// length is the length of a random string or binary string field, set
+	// by random.
+	length int64
 }
 
 func (f *fieldOptions) key(suffix string) string { return "fields." + f.name + "." + suffix }
@@ -121,6 +124,24 @@ func (f *fieldOptions) checkLength() error {
 	return nil
 }
 
+// randomLength returns the length of a random CHAR, VARCHAR, BINARY or
+// VARBINARY field, its declared length or 'fields.#.length' (100 for
+// STRING and BYTES), and records it in f.length.
+func (f *fieldOptions) randomLength() (int, error) {
+	length := f.typ.Length
+	if f.typ.Kind == types.Varchar || f.typ.Kind == types.Varbinary {
+		n, err := f.int64Option(optLength, int64(f.typ.Length), 0, math.MaxInt32)
+		if err != nil {
+			return 0, err
+		}
+		if length = int(n); length == types.MaxVarcharLength {
+			length = defaultLength
+		}
+	}
+	f.length = int64(length)
+	return length, nil
+}
+
 // withNulls makes gen produce NULL at the given rate, as Flink's
 // RandomGenerator.withNullRate does.
 func withNulls(rate float32, gen generator) generator {
@@ -150,30 +171,18 @@ func (f *fieldOptions) random() (generator, error) {
 			v.AppendInt(int64(g.rnd.IntN(2)))
 		}), err
 	case types.Char, types.Varchar:
-		length := t.Length
-		if t.Kind == types.Varchar {
-			n, err := f.int64Option(optLength, int64(t.Length), 0, math.MaxInt32)
-			if err != nil {
-				return nil, err
-			}
-			if length = int(n); length == types.MaxVarcharLength {
-				length = defaultLength
-			}
+		length, err := f.randomLength()
+		if err != nil {
+			return nil, err
 		}
 		rate, err := f.nullRate()
 		return withNulls(rate, func(v *types.Vector, g *genState, _ int64) {
 			v.AppendString(randomHex(g.rnd, length))
 		}), err
 	case types.Binary, types.Varbinary:
-		length := t.Length
-		if t.Kind == types.Varbinary {
-			n, err := f.int64Option(optLength, int64(t.Length), 0, math.MaxInt32)
-			if err != nil {
-				return nil, err
-			}
-			if length = int(n); length == types.MaxVarcharLength {
-				length = defaultLength
-			}
+		length, err := f.randomLength()
+		if err != nil {
+			return nil, err
 		}
 		return func(v *types.Vector, g *genState, _ int64) {
 			b := make([]byte, length)

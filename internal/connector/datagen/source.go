@@ -61,7 +61,7 @@ func (s *instance) Run(ctx *runtime.SourceContext, out runtime.Emitter) error {
 			ctx.EmitBarriers()
 		default:
 		}
-		want := types.ChunkSize
+		want := s.cfg.chunkRows
 		if s.rows >= 0 {
 			want = int(min(int64(want), s.rows-s.emitted))
 		}
