@@ -91,7 +91,7 @@ func (j *Job) Status() string {
 	select {
 	case <-j.run.Done():
 		if err := j.run.Err(); err != nil {
-			return "FAILED: " + err.Error()
+			return "FAILED: " + parser.ClipMessage(err.Error())
 		}
 		if j.stopped.Load() {
 			return "CANCELED"
@@ -144,13 +144,27 @@ func (e *Engine) run(ctx context.Context, st ast.Statement, src string) (*Result
 		if pe, ok := err.(*planner.Error); ok && pe.Pos.Line > 0 {
 			return nil, &StatementError{Msg: parser.FormatError(src, pe.Pos, "validation", pe.Msg), Cause: err}
 		}
-		return nil, err
+		return nil, clipped(err)
 	}
 	return r, nil
 }
 
-// StatementError is a validation error rendered with its source line and
-// a caret under the position.
+// clipped returns err with what its message echoes of long input
+// shortened (parser.ClipMessage), keeping err as its cause.
+func clipped(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if short := parser.ClipMessage(msg); short != msg {
+		return &StatementError{Msg: short, Cause: err}
+	}
+	return err
+}
+
+// StatementError is a statement's error as shown: a validation error
+// rendered with its source line and a caret under the position, or an
+// error whose message echoed long input, shortened.
 type StatementError struct {
 	Msg   string
 	Cause error
@@ -598,7 +612,7 @@ func (s *Stream) Next(ctx context.Context) ([]Change, bool, error) {
 		case <-s.out.Ready():
 		case <-s.run.Done():
 			if err := s.run.Err(); err != nil {
-				return nil, false, err
+				return nil, false, clipped(err)
 			}
 			if changes, _ := s.out.Take(); len(changes) > 0 {
 				return changes, true, nil
@@ -631,7 +645,7 @@ func (s *Stream) Ended() bool {
 }
 
 // Err returns the query's failure, if it failed.
-func (s *Stream) Err() error { return s.run.Err() }
+func (s *Stream) Err() error { return clipped(s.run.Err()) }
 
 // Close cancels the query.
 func (s *Stream) Close() {
@@ -651,7 +665,7 @@ func (e *Engine) WaitJobs(ctx context.Context) error {
 			return ctx.Err()
 		}
 		if err := j.run.Err(); err != nil {
-			failed = append(failed, fmt.Errorf("job %s (%s) failed: %w", j.ID, j.Name, err))
+			failed = append(failed, fmt.Errorf("job %s (%s) failed: %w", j.ID, j.Name, clipped(err)))
 		}
 	}
 	return errors.Join(failed...)

@@ -312,3 +312,51 @@ func TestDatagenSizesBounded(t *testing.T) {
 		t.Errorf("got %v", got)
 	}
 }
+
+// TestErrorsClipLongInput: an error about a 100,000-character identifier
+// or value quotes its first 100 characters and its length, not all of it,
+// whether planning, SET, a connector or the running query reports it.
+func TestErrorsClipLongInput(t *testing.T) {
+	e := newEngine(t)
+	long := strings.Repeat("x", 100000)
+	mustExecute(t, e, "CREATE TABLE t (a INT) WITH ('connector' = 'datagen')")
+	for _, q := range []string{
+		"SELECT * FROM " + long,
+		"SELECT `" + long + "` FROM t",
+		"SELECT DATE '" + long + "'",
+		"SET 'parallelism.default' = '" + long + "'",
+		"SET 'table.exec.source.idle-timeout' = '" + long + "'",
+		"CREATE TABLE u (a INT) WITH ('connector' = '" + long + "')",
+		"CREATE TABLE u (a INT) WITH ('connector' = 'datagen', '" + long + "' = '1')",
+		"CREATE TABLE u (a INT) WITH ('connector' = 'datagen', 'rows-per-second' = '" + long + "')",
+		"DROP TABLE " + long,
+		"STOP JOB '" + long + "'",
+	} {
+		_, err := e.Execute(testContext(t), q)
+		checkClipped(t, q, err)
+	}
+	res := mustExecute(t, e, "SELECT CAST(s AS INT) FROM (VALUES ('"+long+"')) AS v(s)")
+	s := res[0].Stream
+	defer s.Close()
+	for {
+		_, more, err := s.Next(testContext(t))
+		if err != nil || !more {
+			checkClipped(t, "CAST", err)
+			break
+		}
+	}
+}
+
+// checkClipped checks that err quotes the 100,000 x's of the tests
+// shortened, with their length.
+func checkClipped(t *testing.T, what string, err error) {
+	t.Helper()
+	if err == nil {
+		t.Errorf("%.40s: no error", what)
+		return
+	}
+	msg := err.Error()
+	if len(msg) > 2000 || !strings.Contains(msg, strings.Repeat("x", 100)+"... (100000 characters)") {
+		t.Errorf("%.40s: %d-byte error %.300s", what, len(msg), msg)
+	}
+}

@@ -3,6 +3,8 @@ package parser
 import (
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/sluicesql/sluice/internal/sql/ast"
 )
@@ -35,7 +37,7 @@ func FormatError(src string, pos ast.Pos, kind, msg string) string {
 
 func render(heading string, pos ast.Pos, msg, line string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s at line %d, column %d: %s", heading, pos.Line, pos.Col, msg)
+	fmt.Fprintf(&b, "%s at line %d, column %d: %s", heading, pos.Line, pos.Col, ClipMessage(msg))
 	if strings.TrimSpace(line) == "" {
 		return b.String()
 	}
@@ -104,3 +106,84 @@ func sourceLine(src string, n int) string {
 	}
 	return strings.TrimSuffix(src, "\r")
 }
+
+// What an error message may echo of the input it is about: a statement
+// may hold a 100 kB identifier or value, and a record a 100 kB string.
+const (
+	// maxWord is the longest word (a run of characters without white
+	// space) kept whole; a longer one keeps its first keepWord characters.
+	maxWord, keepWord = 200, 100
+	// maxLine is the longest line kept whole; a longer one keeps its
+	// first maxLine characters.
+	maxLine = 2000
+	// maxLines is the most lines kept of a message.
+	maxLines = 200
+)
+
+// ClipMessage shortens what an error message echoes of long input: a word
+// longer than 200 characters becomes its first 100, "..." and its length,
+// e.g. Object 'xxxx... (100000 characters)' not found, keeping the quotes
+// and punctuation around it; then a line longer than 2,000 characters is
+// cut the same way, and a message longer than 200 lines keeps its first
+// 200 and says how many more there were.
+func ClipMessage(msg string) string {
+	if len(msg) <= maxWord {
+		return msg
+	}
+	lines := strings.Split(msg, "\n")
+	more := len(lines) - maxLines
+	if more > 0 {
+		lines = lines[:maxLines]
+	}
+	for i, l := range lines {
+		l = clipWords(l)
+		if n := utf8.RuneCountInString(l); n > maxLine {
+			l = string([]rune(l)[:maxLine]) + fmt.Sprintf("... (%d characters)", n)
+		}
+		lines[i] = l
+	}
+	if more > 0 {
+		lines = append(lines, fmt.Sprintf("... (%d more lines)", more))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// clipWords shortens the long words of one line.
+func clipWords(line string) string {
+	var b strings.Builder
+	for len(line) > 0 {
+		sp := strings.IndexFunc(line, unicode.IsSpace)
+		if sp < 0 {
+			sp = len(line)
+		}
+		b.WriteString(clipWord(line[:sp]))
+		line = line[sp:]
+		end := strings.IndexFunc(line, func(r rune) bool { return !unicode.IsSpace(r) })
+		if end < 0 {
+			end = len(line)
+		}
+		b.WriteString(line[:end])
+		line = line[end:]
+	}
+	return b.String()
+}
+
+// clipWord shortens a word longer than maxWord characters, keeping the
+// quotes and punctuation that open and close it.
+func clipWord(w string) string {
+	if len(w) <= maxWord || utf8.RuneCountInString(w) <= maxWord {
+		return w
+	}
+	body := strings.TrimLeft(w, quotesAndPunctuation)
+	lead := w[:len(w)-len(body)]
+	trimmed := strings.TrimRight(body, quotesAndPunctuation)
+	tail := body[len(trimmed):]
+	runes := []rune(trimmed)
+	if len(runes) <= maxWord {
+		return w
+	}
+	return fmt.Sprintf("%s%s... (%d characters)%s", lead, string(runes[:keepWord]), len(runes), tail)
+}
+
+// quotesAndPunctuation are the characters kept around a shortened word.
+const quotesAndPunctuation = "'`\"()[]{},.;:"
