@@ -69,8 +69,14 @@ func (c *Config) Set(key, value string) error {
 			return fmt.Errorf("invalid value '%s' for '%s': expected one of table, tableau, changelog", value, key)
 		}
 	case ConfWatermarkInterval, ConfIdleTimeout:
-		if _, err := ParseDuration(value); err != nil {
+		d, err := ParseDuration(value)
+		if err != nil {
 			return fmt.Errorf("invalid value '%s' for '%s': %v", value, key, err)
+		}
+		if key == ConfWatermarkInterval && d < time.Millisecond {
+			// ExecutionConfig.setAutoWatermarkInterval keeps whole
+			// milliseconds, and 0 turns periodic watermarks off.
+			return fmt.Errorf("'%s' = '%s' is not supported: Flink keeps the interval in whole milliseconds, and one below 1 ms turns periodic watermarks off, which Sluice does not support", key, value)
 		}
 	default:
 		if only, ok := unsupported[key]; ok && !only.accepts(value) {
@@ -168,8 +174,13 @@ func (c *Config) TimeZone() *time.Location {
 	return loc
 }
 
+// duration returns a duration setting; the watermark interval in whole
+// milliseconds, as Flink keeps it.
 func (c *Config) duration(key string) time.Duration {
 	d, _ := ParseDuration(c.Get(key))
+	if key == ConfWatermarkInterval {
+		d = d.Truncate(time.Millisecond)
+	}
 	return d
 }
 

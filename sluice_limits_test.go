@@ -33,12 +33,18 @@ func TestSetDurationsInFlinkUnits(t *testing.T) {
 			t.Errorf("'%s' is %v, want %v", value, got, want)
 		}
 	}
+	mustExecute(t, e, "SET 'pipeline.auto-watermark-interval' = '1500 µs'")
+	if got := e.Config().duration(ConfWatermarkInterval); got != time.Millisecond {
+		t.Errorf("a watermark interval of 1500 µs is %v; Flink keeps 1 ms", got)
+	}
 	for value, msg := range map[string]string{
 		"106752 d":               "too large",
 		"9223372036854775808":    "numeric overflow",
 		"5 fortnights":           "Time interval unit label 'fortnights' does not match any of the recognized units: DAYS: (d | day | days)",
 		"-5 ms":                  "text does not start with a number",
 		"9223372036854775807 ms": "too large",
+		"500 µs":                 "Flink keeps the interval in whole milliseconds",
+		"0":                      "turns periodic watermarks off",
 	} {
 		_, err := e.Execute(testContext(t), "SET 'pipeline.auto-watermark-interval' = '"+value+"'")
 		if err == nil || !strings.Contains(err.Error(), "'pipeline.auto-watermark-interval'") || !strings.Contains(err.Error(), msg) {
