@@ -549,7 +549,8 @@ func walkAST(e ast.Expr, f func(ast.Expr) bool) {
 
 // orderLimit plans ORDER BY, LIMIT (FETCH) and OFFSET on a query's output,
 // as Flink's stream rules do: LIMIT 0 is an empty result
-// (FlinkLimit0RemoveRule); a LIMIT or OFFSET without ORDER BY is a Limit
+// (PruneEmptyRules.SORT_FETCH_ZERO_INSTANCE in FlinkStreamRuleSets, formerly
+// FlinkLimit0RemoveRule), whatever the input; a LIMIT or OFFSET without ORDER BY is a Limit
 // (StreamPhysicalLimitRule), with ORDER BY a SortLimit
 // (StreamPhysicalSortLimitRule), both keeping rows OFFSET+1 to
 // OFFSET+LIMIT, or all after OFFSET without a LIMIT (SortUtil.getLimitEnd);
