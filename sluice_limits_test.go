@@ -199,14 +199,19 @@ func allocated(f func()) uint64 {
 
 // TestPlanningCostIsLinear: planning a long expression costs in proportion
 // to its length. Constant folding once rendered the folded expression at
-// every level and AND/OR flattening copied the operands at every level,
-// both quadratic; bytes allocated tell it without timing anything.
+// every level, AND/OR flattening copied the operands at every level,
+// matching GROUP BY expressions rendered every node of the select list,
+// and a UNION ALL chain made a plan as deep as the statement (which
+// EXPLAIN indents line by line), all quadratic; bytes allocated tell it
+// without timing anything.
 func TestPlanningCostIsLinear(t *testing.T) {
 	e := newEngine(t)
 	for _, tc := range []struct{ name, head, term, tail string }{
 		{"folded sum", "EXPLAIN SELECT 1", "+1", ""},
 		{"column sum", "EXPLAIN SELECT x", "+x", " FROM (VALUES (1)) AS t(x)"},
 		{"OR chain", "EXPLAIN SELECT * FROM (VALUES (1)) AS t(x) WHERE x = 0", " OR x = 1", ""},
+		{"grouped sum", "EXPLAIN SELECT x", "+x", " FROM (VALUES (1)) AS t(x) GROUP BY x"},
+		{"UNION ALL chain", "EXPLAIN SELECT 1", " UNION ALL SELECT 1", ""},
 	} {
 		cost := func(n int) uint64 {
 			q := tc.head + strings.Repeat(tc.term, n) + tc.tail
@@ -364,5 +369,19 @@ func checkClipped(t *testing.T, what string, err error) {
 	msg := err.Error()
 	if len(msg) > 2000 || !strings.Contains(msg, strings.Repeat("x", 100)+"... (100000 characters)") {
 		t.Errorf("%.40s: %d-byte error %.300s", what, len(msg), msg)
+	}
+}
+
+// TestUnionAllChain: a chain of UNION ALL is one union of all its inputs;
+// an input of another type is cast first.
+func TestUnionAllChain(t *testing.T) {
+	e := newEngine(t)
+	got := materialize(collect(t, e, "SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT CAST(4 AS BIGINT) UNION ALL SELECT 5"))
+	if want := []string{"[1]", "[2]", "[3]", "[4]", "[5]"}; !slices.Equal(got, want) {
+		t.Errorf("got %v", got)
+	}
+	res := mustExecute(t, e, "EXPLAIN SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3")
+	if n := strings.Count(res[0].Text, "Union("); n != 1 {
+		t.Errorf("%d unions in\n%s", n, res[0].Text)
 	}
 }

@@ -3,6 +3,7 @@ package planner
 import (
 	"math"
 	"math/big"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -771,5 +772,51 @@ func exprName(e ast.Expr, i int) string {
 	return "EXPR$" + strconv.Itoa(i)
 }
 
-// sameExpr reports whether two expressions are written the same way.
-func sameExpr(a, b ast.Expr) bool { return parser.FormatExpr(a) == parser.FormatExpr(b) }
+// sameExpr reports whether two expressions are written the same way: the
+// same syntax tree, positions aside. It walks both trees together and
+// stops at the first difference, so that matching every node of a long
+// expression against a short GROUP BY expression costs the short one's
+// size per node, not the node's (rendering both and comparing the text
+// made that quadratic).
+func sameExpr(a, b ast.Expr) bool { return sameTree(reflect.ValueOf(a), reflect.ValueOf(b)) }
+
+var posType = reflect.TypeFor[ast.Pos]()
+
+// sameTree compares two values of the syntax tree field by field, ignoring
+// positions.
+func sameTree(a, b reflect.Value) bool {
+	if !a.IsValid() || !b.IsValid() {
+		return a.IsValid() == b.IsValid()
+	}
+	if a.Type() != b.Type() {
+		return false
+	}
+	switch a.Kind() {
+	case reflect.Interface, reflect.Pointer:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		return sameTree(a.Elem(), b.Elem())
+	case reflect.Struct:
+		if a.Type() == posType {
+			return true
+		}
+		for i := range a.NumField() {
+			if !sameTree(a.Field(i), b.Field(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Slice:
+		if a.Len() != b.Len() {
+			return false
+		}
+		for i := range a.Len() {
+			if !sameTree(a.Index(i), b.Index(i)) {
+				return false
+			}
+		}
+		return true
+	}
+	return a.Equal(b)
+}

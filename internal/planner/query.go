@@ -142,7 +142,18 @@ func (b *Binder) setOp(s *ast.SetOp) (*relation, error) {
 	var node Node
 	switch s.Op {
 	case "UNION":
-		node = &Union{base: base{schema: schema}, Items: []Node{cast(l.node), cast(r.node)}}
+		left, right := cast(l.node), cast(r.node)
+		if u, ok := left.(*Union); ok {
+			// a UNION ALL b UNION ALL c is one union of three inputs, not
+			// a chain of unions as deep as the statement is long. The left
+			// union was planned for this statement just now and nothing
+			// else refers to it, so it takes the new input itself.
+			u.Items = append(u.Items, right)
+			u.schema = schema
+			node = u
+		} else {
+			node = &Union{base: base{schema: schema}, Items: []Node{left, right}}
+		}
 		if !s.All {
 			node = &GroupAggregate{base: base{schema: schema}, Input: node, Keys: keys}
 		}
