@@ -3,6 +3,7 @@ package sluice
 import (
 	"context"
 	"errors"
+	"fmt"
 	"runtime"
 	"slices"
 	"strings"
@@ -383,5 +384,27 @@ func TestUnionAllChain(t *testing.T) {
 	res := mustExecute(t, e, "EXPLAIN SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3")
 	if n := strings.Count(res[0].Text, "Union("); n != 1 {
 		t.Errorf("%d unions in\n%s", n, res[0].Text)
+	}
+}
+
+// TestQueryExpansionBounded: WITH queries are planned again at every
+// reference, as Flink expands them, so a chain where each reads the
+// previous one twice doubles at every link (14 links plan 32,767 queries,
+// 25 would plan 2^26). Past 10,000 queries planning
+// stops with an error instead of exhausting memory.
+func TestQueryExpansionBounded(t *testing.T) {
+	e := newEngine(t)
+	var b strings.Builder
+	b.WriteString("SELECT * FROM (\nWITH c0 AS (SELECT 1 AS x)")
+	for i := 1; i <= 14; i++ {
+		fmt.Fprintf(&b, ", c%d AS (SELECT x FROM c%d UNION ALL SELECT x FROM c%d)", i, i-1, i-1)
+	}
+	b.WriteString(" SELECT * FROM c14)")
+	var err error
+	if bytes := allocated(func() { _, err = e.Execute(testContext(t), b.String()) }); bytes > 200<<20 {
+		t.Errorf("planning allocated %d MB", bytes>>20)
+	}
+	if err == nil || !strings.Contains(err.Error(), "SQL validation error at line 2, column ") || !strings.Contains(err.Error(), "plans more than 10000 queries") {
+		t.Errorf("error %v", err)
 	}
 }

@@ -16,6 +16,9 @@ func (b *Binder) query(q ast.Query) (*relation, error) {
 	if err := b.cancelled(); err != nil {
 		return nil, err
 	}
+	if b.queries++; b.queries > maxQueries {
+		return nil, errorf(q, "the statement plans more than %d queries: views and WITH queries are planned again at every reference", maxQueries)
+	}
 	switch n := q.(type) {
 	case *ast.Select:
 		return b.selectQuery(n)
