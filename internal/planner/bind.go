@@ -26,17 +26,18 @@ type Binder struct {
 	// that a statement can be interrupted while it plans.
 	Ctx  context.Context
 	ctes map[string]*ast.CTE
-	// queries counts the queries planned, views and WITH queries once per
-	// reference.
-	queries int
+	// expanding is how many view or WITH query references are being
+	// planned; expanded counts the queries planned inside them.
+	expanding, expanded int
 }
 
-// maxQueries bounds the queries one statement plans. A view or WITH query
-// is planned anew at every reference, as Flink expands them, so a chain
-// of WITH queries that each read the previous one twice doubles the plan
-// at every link: 25 links in a kilobyte of SQL would plan 2^25 queries
-// and exhaust memory. 10,000 queries take some 20 MB to plan.
-const maxQueries = 10000
+// maxExpanded bounds the queries one statement plans inside views and WITH
+// queries. Those are planned anew at every reference, as Flink expands
+// them, so a chain of WITH queries that each read the previous one twice
+// doubles the plan at every link: 25 links in a kilobyte of SQL would plan
+// 2^25 queries and exhaust memory. 10,000 queries take some 20 MB to plan.
+// (The statement's own queries are bounded by its length.)
+const maxExpanded = 10000
 
 // cancelled returns the error of a cancelled Ctx.
 func (b *Binder) cancelled() error {

@@ -16,8 +16,10 @@ func (b *Binder) query(q ast.Query) (*relation, error) {
 	if err := b.cancelled(); err != nil {
 		return nil, err
 	}
-	if b.queries++; b.queries > maxQueries {
-		return nil, errorf(q, "the statement plans more than %d queries: views and WITH queries are planned again at every reference", maxQueries)
+	if b.expanding > 0 {
+		if b.expanded++; b.expanded > maxExpanded {
+			return nil, errorf(q, "views and WITH queries expand to more than %d queries: they are planned again at every reference", maxExpanded)
+		}
 	}
 	switch n := q.(type) {
 	case *ast.Select:
@@ -252,7 +254,9 @@ func (b *Binder) tableName(n *ast.TableName) (*relation, error) {
 // namedQuery binds a view's or common table expression's query under its
 // name and column names, then under the reference's alias.
 func (b *Binder) namedQuery(q ast.Query, name string, cols []string, ref *ast.TableName, alias string) (*relation, error) {
+	b.expanding++
 	rel, err := b.query(q)
+	b.expanding--
 	if err != nil {
 		return nil, err
 	}
