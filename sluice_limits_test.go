@@ -393,9 +393,9 @@ func TestUnionAllChain(t *testing.T) {
 
 // TestQueryExpansionBounded: WITH queries are planned again at every
 // reference, as Flink expands them, so a chain where each reads the
-// previous one twice doubles at every link (14 links plan 32,767 queries,
-// 25 would plan 2^26). Past 10,000 queries planning
-// stops with an error instead of exhausting memory.
+// previous one twice doubles at every link (14 links expand to tens of
+// thousands of queries, 25 to some 10^8). Past 10,000 planning stops with an error
+// instead of exhausting memory.
 func TestQueryExpansionBounded(t *testing.T) {
 	e := newEngine(t)
 	var b strings.Builder
