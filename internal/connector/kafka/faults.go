@@ -40,18 +40,15 @@ const (
 // of a stopping source (the API timeout when that is shorter).
 const commitTimeout = 5 * time.Second
 
-// parseMillis reads a non-negative number of milliseconds.
+// parseMillis reads a number of milliseconds: a Java int, as the Kafka
+// clients' timeouts are.
 func parseMillis(v string) (time.Duration, error) {
-	ms, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || ms < 0 || ms > int64(maxMillis/time.Millisecond) {
-		return 0, errors.New("expected a non-negative number of milliseconds")
+	ms, err := strconv.ParseInt(v, 10, 32)
+	if err != nil || ms < 0 {
+		return 0, errors.New("expected a number of milliseconds from 0 to 2147483647")
 	}
 	return time.Duration(ms) * time.Millisecond, nil
 }
-
-// maxMillis is the longest timeout Kafka's wire protocol carries (an int32
-// of milliseconds).
-const maxMillis = time.Duration(1<<31-1) * time.Millisecond
 
 // millisProperty validates a property Sluice reads itself (see duration).
 func millisProperty(v string, _ map[string]string) ([]kgo.Opt, error) {

@@ -392,9 +392,11 @@ func TestTimeoutPropertyErrors(t *testing.T) {
 		{map[string]string{"request.timeout.ms": "50"},
 			"Invalid value '50' for option 'properties.request.timeout.ms': the Kafka client Sluice uses needs at least 100 milliseconds"},
 		{map[string]string{"max.block.ms": "soon"},
-			"Invalid value 'soon' for option 'properties.max.block.ms': expected a non-negative number of milliseconds"},
+			"Invalid value 'soon' for option 'properties.max.block.ms': expected a number of milliseconds from 0 to 2147483647"},
 		{map[string]string{"auto.commit.interval.ms": "-1"},
-			"Invalid value '-1' for option 'properties.auto.commit.interval.ms': expected a non-negative number of milliseconds"},
+			"Invalid value '-1' for option 'properties.auto.commit.interval.ms': expected a number of milliseconds from 0 to 2147483647"},
+		{map[string]string{"delivery.timeout.ms": "2147483648"},
+			"Invalid value '2147483648' for option 'properties.delivery.timeout.ms': expected a number of milliseconds from 0 to 2147483647"},
 	} {
 		_, err := clientOptions(tc.props)
 		if err == nil || err.Error() != tc.want {

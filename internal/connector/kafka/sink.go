@@ -109,6 +109,7 @@ type sinkInstance struct {
 	slots           chan struct{}
 	deliveryTimeout time.Duration
 	maxBlock        time.Duration
+	expired         atomic.Bool // a delivery timed out
 	closeOnce       sync.Once
 	closing         atomic.Bool
 	done            chan struct{}
@@ -390,7 +391,9 @@ func (s *sinkInstance) produce(recs []*kgo.Record) error {
 		s.cl.Produce(s.ctx, r, func(r *kgo.Record, err error) { s.acknowledged(d, r, err) })
 	}
 	d.timer = time.AfterFunc(s.deliveryTimeout, func() {
-		if n := d.pending.Load(); n > 0 && !s.closing.Load() && s.ctx.Err() == nil {
+		// The first expired delivery fails the sink; the others need not
+		// ask the brokers why.
+		if n := d.pending.Load(); n > 0 && !s.closing.Load() && s.ctx.Err() == nil && s.expired.CompareAndSwap(false, true) {
 			s.fail(s.errorf("writing to topic '%s': %d record(s) not acknowledged within %s%s",
 				s.cfg.topics[0], n, describeTimeout(propDeliveryTimeout, s.deliveryTimeout), s.brokerCause()))
 		}
