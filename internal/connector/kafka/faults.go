@@ -6,8 +6,10 @@ import (
 	"net"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
@@ -157,4 +159,15 @@ func (h *brokerHealth) failing(now time.Time) (time.Duration, error) {
 		return 0, nil
 	}
 	return now.Sub(h.failingSince), h.lastErr
+}
+
+// transient reports whether err may go away by itself: a broker that
+// refuses or drops connections or does not answer in time (down or
+// restarting), or a Kafka error the protocol marks retriable. A failed TLS
+// handshake or SASL authentication is not: the Java producer fails at once
+// on those too.
+func transient(err error) bool {
+	var ne net.Error
+	return kerr.IsRetriable(err) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.EPIPE) || errors.As(err, &ne) && ne.Timeout()
 }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/sluicesql/sluice/internal/connector"
@@ -178,9 +177,9 @@ func (s *sinkInstance) Open(ctx *runtime.Context) error {
 }
 
 // awaitTopics creates the topics if needed and waits until the brokers
-// know their partitions, retrying while the brokers do not answer or
-// answer with a retriable error, for at most max.block.ms, as the Java
-// producer's first send waits for the topic's metadata.
+// know their partitions, retrying after transient errors, for at most
+// max.block.ms, as the Java producer's first send waits for the topic's
+// metadata.
 func (s *sinkInstance) awaitTopics() error {
 	ctx, cancel := context.WithTimeout(s.ctx, s.maxBlock)
 	defer cancel()
@@ -192,7 +191,7 @@ func (s *sinkInstance) awaitTopics() error {
 		if err == nil {
 			return nil
 		}
-		if _, down := s.health.failing(time.Now()); down == nil && !kerr.IsRetriable(err) && ctx.Err() == nil {
+		if !transient(err) && ctx.Err() == nil {
 			return s.errorf("%v", err)
 		}
 		select {
