@@ -110,12 +110,21 @@ func NewEngine() *Engine {
 // Config returns the session configuration.
 func (e *Engine) Config() *Config { return e.config }
 
-// Close cancels every job the engine started.
+// Close stops every job the engine started, as STOP JOB does, and waits
+// until they have ended: their sources have attempted their final offset
+// commits (bounded) and their sinks have closed.
 func (e *Engine) Close() {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	for _, j := range e.jobs {
-		j.run.Cancel()
+	jobs := e.Jobs()
+	for _, j := range jobs {
+		select {
+		case <-j.run.Done(): // already over: its status stays
+		default:
+			j.stopped.Store(true)
+			j.run.Cancel()
+		}
+	}
+	for _, j := range jobs {
+		<-j.run.Done()
 	}
 }
 
@@ -654,16 +663,24 @@ func (s *Stream) Close() {
 }
 
 // WaitJobs blocks until every job started so far has ended or ctx is
-// done, and reports the jobs that failed. A job stopped with STOP JOB is
-// not a failure.
+// done, and reports the jobs that failed (JobFailures); when ctx ends
+// first, with ctx's error. A job stopped with STOP JOB is not a failure.
 func (e *Engine) WaitJobs(ctx context.Context) error {
-	var failed []error
 	for _, j := range e.Jobs() {
 		select {
 		case <-j.run.Done():
 		case <-ctx.Done():
-			return ctx.Err()
+			return errors.Join(ctx.Err(), e.JobFailures())
 		}
+	}
+	return e.JobFailures()
+}
+
+// JobFailures reports every job started so far that has failed, whenever
+// it failed, each with its ID, name and cause; nil if none has.
+func (e *Engine) JobFailures() error {
+	var failed []error
+	for _, j := range e.Jobs() {
 		if err := j.run.Err(); err != nil {
 			failed = append(failed, fmt.Errorf("job %s (%s) failed: %w", j.ID, j.Name, clipped(err)))
 		}

@@ -581,3 +581,45 @@ INSERT INTO bh SELECT a FROM forever;`)
 		t.Errorf("bounded job: %s", s)
 	}
 }
+
+// TestCloseStopsJobs: Close stops the running jobs (CANCELED, not failed)
+// and waits for them; a job that failed earlier stays reported, also by a
+// WaitJobs whose context ended.
+func TestCloseStopsJobs(t *testing.T) {
+	cluster := startCluster(t)
+	client, err := kgo.NewClient(kgo.SeedBrokers(cluster.BootstrapServers()), kgo.AllowAutoTopicCreation())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(client.Close)
+	ctx := testContext(t)
+	if err := client.ProduceSync(ctx, &kgo.Record{Topic: "closes", Value: []byte(`{"a": "x"}`)}).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+	e := NewEngine()
+	mustExecute(t, e, kafkaTable("bad", "a INT", "closes", cluster.BootstrapServers(), "json")+`
+CREATE TABLE forever (a INT) WITH ('connector' = 'datagen', 'rows-per-second' = '10');
+CREATE TABLE bh (a INT) WITH ('connector' = 'blackhole');
+INSERT INTO bh SELECT a FROM forever;
+INSERT INTO bh SELECT a FROM bad;`)
+	running, failed := e.Jobs()[0], e.Jobs()[1]
+	for !strings.HasPrefix(failed.Status(), "FAILED") {
+		if ctx.Err() != nil {
+			t.Fatalf("the job reading a bad record did not fail: %s", failed.Status())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	want := "job " + failed.ID + " (insert-into_default_catalog.default_database.bh) failed: "
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := e.WaitJobs(done); !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), want) {
+		t.Errorf("WaitJobs after its context ended: %v, want context.Canceled and %q", err, want)
+	}
+	e.Close()
+	if s := running.Status(); s != "CANCELED" {
+		t.Errorf("after Close, the running job is %s", s)
+	}
+	if err := e.JobFailures(); err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), running.ID) {
+		t.Errorf("JobFailures: %v, want only %q", err, want)
+	}
+}

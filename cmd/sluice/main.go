@@ -7,6 +7,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -46,6 +47,10 @@ func main() {
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "sluice:", err)
+		var sig signalStop
+		if errors.As(err, &sig) {
+			os.Exit(sig.exitCode())
+		}
 		os.Exit(1)
 	}
 }
@@ -99,41 +104,118 @@ func runSQL(args []string) error {
 		if err != nil {
 			return err
 		}
+		// Deferred first, so closed last: the session's final offset
+		// commits need the broker.
 		defer cluster.Close()
 		fmt.Fprintf(os.Stderr, "Embedded Kafka broker at %s, Schema Registry at %s\n", cluster.BootstrapServers(), cluster.RegistryURL())
 	}
+	// SIGTERM ends every session; SIGINT ends a script's (at the prompt
+	// and in a query shown interactively, Ctrl-C stops only the query or
+	// the line being typed).
+	ctx, stop := notifyShutdown(*file != "")
+	defer stop()
 	e := sluice.NewEngine()
-	defer func() {
-		// Flink's SQL client says so while it closes the session.
-		fmt.Print("\nShutting down the session...\n")
-		e.Close()
-		fmt.Print("done.\n")
-	}()
-	c := &client.Client{Engine: e, Out: os.Stdout, Interrupts: client.NotifyInterrupts()}
-	ctx := context.Background()
-	if *initFile != "" && !c.Init(ctx, *initFile, string(initScript)) {
-		return fmt.Errorf("initialization script %s failed", *initFile)
+	c := &client.Client{Engine: e, Out: os.Stdout}
+	if *file == "" {
+		c.Interrupts = client.NotifyInterrupts()
 	}
+	err := session(ctx, c, *initFile, string(initScript), *file, string(script), *history)
+	// Flink's SQL client says so while it closes the session (its shutdown
+	// hook, which also runs on SIGINT and SIGTERM).
+	fmt.Print("\nShutting down the session...\n")
+	e.Close()
+	fmt.Print("done.\n")
 	if *file != "" {
-		if !c.RunScript(ctx, string(script)) {
-			return fmt.Errorf("script %s failed", *file)
+		// Whenever a job failed, the script did not do its work.
+		err = errors.Join(err, e.JobFailures())
+	}
+	if err != nil {
+		return err
+	}
+	if sig, ok := context.Cause(ctx).(signalStop); ok {
+		return sig
+	}
+	return nil
+}
+
+// session runs the initialization script, then the script (waiting for
+// the jobs it started) or the interactive client, until ctx ends.
+func session(ctx context.Context, c *client.Client, initFile, initScript, file, script, history string) error {
+	if initFile != "" && !c.Init(ctx, initFile, initScript) && ctx.Err() == nil {
+		return fmt.Errorf("initialization script %s failed", initFile)
+	}
+	if ctx.Err() != nil {
+		return nil
+	}
+	if file != "" {
+		if !c.RunScript(ctx, script) && ctx.Err() == nil {
+			return fmt.Errorf("script %s failed", file)
 		}
-		return waitForJobs(e)
+		waitForJobs(ctx, c.Engine)
+		return nil
 	}
 	// Prompts, line editing and the redrawn table view need a terminal on
 	// both sides.
 	c.Interactive = isTerminal(os.Stdin) && isTerminal(os.Stdout)
+	var err error
 	if c.Interactive {
-		return c.RunTerminal(ctx, *history)
+		err = c.RunTerminal(ctx, history)
+	} else {
+		err = c.Run(ctx, os.Stdin)
 	}
-	return c.Run(ctx, os.Stdin)
+	if ctx.Err() != nil {
+		return nil // stopped by a signal
+	}
+	return err
+}
+
+// signalStop is the cause of a session stopped by a signal, and the error
+// that makes the process exit as the shell's convention (and the JVM that
+// runs Flink's client) has it: 128 + the signal's number.
+type signalStop struct{ sig syscall.Signal }
+
+func (s signalStop) Error() string {
+	if s.sig == syscall.SIGINT {
+		return "stopped by SIGINT"
+	}
+	return "stopped by SIGTERM"
+}
+
+// exitCode is the process's exit status.
+func (s signalStop) exitCode() int { return 128 + int(s.sig) }
+
+// notifyShutdown returns a context ended by SIGTERM, and by SIGINT too
+// when interrupt is set, with the signal as its cause. stop releases the
+// signals.
+func notifyShutdown(interrupt bool) (context.Context, func()) {
+	sigs := []os.Signal{syscall.SIGTERM}
+	if interrupt {
+		sigs = append(sigs, syscall.SIGINT)
+	}
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, sigs...)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-ch:
+			cancel(signalStop{sig.(syscall.Signal)})
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(ch)
+		close(done)
+		cancel(nil)
+	}
 }
 
 // waitForJobs keeps the process, and so the INSERT jobs a script started,
-// running until they end: a bounded job writes all its rows, an unbounded
-// one runs until Ctrl-C or SIGTERM stops it. (Flink's client returns at
-// once because its jobs run on a cluster; here they run in this process.)
-func waitForJobs(e *sluice.Engine) error {
+// running until they end or ctx ends: a bounded job writes all its rows,
+// an unbounded one runs until Ctrl-C or SIGTERM stops it. (Flink's client
+// returns at once because its jobs run on a cluster; here they run in this
+// process.) Failed jobs are reported when the session closes.
+func waitForJobs(ctx context.Context, e *sluice.Engine) {
 	running := 0
 	for _, j := range e.Jobs() {
 		if j.Status() == "RUNNING" {
@@ -141,17 +223,11 @@ func waitForJobs(e *sluice.Engine) error {
 		}
 	}
 	if running == 0 {
-		return nil
+		return
 	}
-	// Listen before telling: a signal sent on seeing the notice must find
-	// the handler in place.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	fmt.Fprintf(os.Stderr, "Waiting for %d running job(s) to finish; Ctrl-C stops them.\n", running)
-	if err := e.WaitJobs(ctx); err != nil && ctx.Err() == nil {
-		return err
-	}
-	return nil
+	// Its failures are the session's, reported when it closes.
+	_ = e.WaitJobs(ctx)
 }
 
 // defaultHistory is the history file in the home directory, like Flink's

@@ -335,12 +335,89 @@ func TestSQLScriptStopsUnboundedJobOnSignal(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	select {
-	case err := <-done:
-		if err != nil || !strings.HasSuffix(stdout.String(), "Shutting down the session...\ndone.\n") {
-			t.Errorf("exit: %v; printed:\n%s", err, stdout.String())
+	case <-done:
+		// 128 + 15, as Flink's client (the JVM) exits on SIGTERM.
+		if code := cmd.ProcessState.ExitCode(); code != 143 || !strings.HasSuffix(stdout.String(), "Shutting down the session...\ndone.\n") {
+			t.Errorf("exit status %d, want 143; printed:\n%s", code, stdout.String())
 		}
 	case <-time.After(time.Minute):
 		_ = cmd.Process.Kill()
 		t.Fatal("sluice did not stop on SIGTERM")
+	}
+}
+
+// TestSQLScriptReportsFailedJob: a job that failed while the script was
+// still running makes the exit status non-zero, with the job and the cause.
+func TestSQLScriptReportsFailedJob(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "script.sql")
+	// The query after the INSERT takes about a second, long after the job
+	// failed on its first row.
+	writeFile(t, script, `CREATE TABLE words (s STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '5');
+CREATE TABLE bh (a INT) WITH ('connector' = 'blackhole');
+INSERT INTO bh SELECT CAST(s AS INT) FROM words;
+CREATE TABLE slow (n BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '10', 'rows-per-second' = '10');
+SET 'sql-client.execution.result-mode' = 'tableau';
+SELECT COUNT(*) AS c FROM slow;
+`)
+	r := runSluice(t, nil, "sql", "-external", "-f", script)
+	want := regexp.MustCompile(`(?m)^sluice: job [0-9a-f]{32} \(insert-into_default_catalog\.default_database\.bh\) failed: Calc: cannot cast '[0-9a-f]+' to INT`)
+	if r.code != 1 || !want.MatchString(r.stderr) {
+		t.Errorf("exit status %d, stderr %q; want 1 and the failed job", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "|                   10 |\n") || !strings.HasSuffix(r.stdout, "Shutting down the session...\ndone.\n") {
+		t.Errorf("printed:\n%s", r.stdout)
+	}
+}
+
+// TestSQLScriptQueryStopsOnSignal: SIGTERM or SIGINT while a script shows
+// an unbounded query stops the query, runs no further statement, closes
+// the session and exits with 128 + the signal's number.
+func TestSQLScriptQueryStopsOnSignal(t *testing.T) {
+	for sig, code := range map[syscall.Signal]int{syscall.SIGTERM: 143, syscall.SIGINT: 130} {
+		script := filepath.Join(t.TempDir(), "script.sql")
+		writeFile(t, script, "CREATE TABLE gen (n BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '20');\n"+
+			"SET 'sql-client.execution.result-mode' = 'tableau';\n"+
+			"SELECT n FROM gen;\n"+
+			"SHOW TABLES;\n")
+		cmd := exec.Command(binary, "sql", "-external", "-f", script)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Signal once the query shows a row.
+		var stdout strings.Builder
+		lines := bufio.NewScanner(out)
+		for lines.Scan() {
+			stdout.WriteString(lines.Text() + "\n")
+			if strings.HasPrefix(lines.Text(), "| +I |") {
+				break
+			}
+		}
+		if err := cmd.Process.Signal(sig); err != nil {
+			t.Fatal(err)
+		}
+		for lines.Scan() {
+			stdout.WriteString(lines.Text() + "\n")
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(time.Minute):
+			_ = cmd.Process.Kill()
+			t.Fatalf("sluice did not stop on %v", sig)
+		}
+		printed := stdout.String()
+		if got := cmd.ProcessState.ExitCode(); got != code || stderr.String() != "sluice: stopped by "+map[syscall.Signal]string{syscall.SIGTERM: "SIGTERM", syscall.SIGINT: "SIGINT"}[sig]+"\n" {
+			t.Errorf("%v: exit status %d, stderr %q; want %d", sig, got, stderr.String(), code)
+		}
+		if !strings.HasSuffix(printed, "Shutting down the session...\ndone.\n") || strings.Contains(printed, "SHOW TABLES") {
+			t.Errorf("%v: printed:\n%s", sig, printed)
+		}
 	}
 }

@@ -311,6 +311,9 @@ func (c *Client) Init(ctx context.Context, path, script string) bool {
 // on its own, so that error positions are relative to it, as in Flink.
 func (c *Client) execute(ctx context.Context, chunks []parser.Chunk, script bool) (ok, quit bool) {
 	for _, ch := range chunks {
+		if ctx.Err() != nil {
+			return false, false // the session is ending: run no more
+		}
 		if script {
 			fmt.Fprintf(c.Out, "%s%s\n", prompt, ch.Text)
 		}

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kfake"
@@ -35,7 +36,10 @@ type Options struct {
 
 // Cluster is a running broker and schema registry.
 type Cluster struct {
-	kafka    *kfake.Cluster
+	mu    sync.Mutex
+	kafka *kfake.Cluster // nil while the broker is stopped
+	// kopts start the broker again on the same port and data directory.
+	kopts    []kfake.Opt
 	registry *srfake.Registry
 	store    *schemaStore // nil without a DataDir
 	server   *http.Server
@@ -71,6 +75,8 @@ func Start(opts Options) (*Cluster, error) {
 		kc.Close()
 		return nil, err
 	}
+	// A restart listens on the port picked now.
+	kopts = append(kopts, kfake.Ports(kport))
 
 	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(opts.RegistryPort)))
 	if err != nil {
@@ -80,6 +86,7 @@ func Start(opts Options) (*Cluster, error) {
 	reg := srfake.NewRegistry()
 	c := &Cluster{
 		kafka:    kc,
+		kopts:    kopts,
 		registry: reg,
 		server:   &http.Server{Handler: reg.Handler(), ReadHeaderTimeout: 10 * time.Second},
 		kport:    kport,
@@ -128,13 +135,51 @@ func (c *Cluster) RegistryPort() int { return c.rport }
 // Registry gives direct access to the in-memory schema registry.
 func (c *Cluster) Registry() *srfake.Registry { return c.registry }
 
+// Kafka is the running broker, for tests that inject faults through its
+// Fault and ControlKey hooks; nil while the broker is stopped.
+func (c *Cluster) Kafka() *kfake.Cluster {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.kafka
+}
+
+// StopKafka stops the broker, as a broker shut down for a restart: its
+// port refuses connections and, with a DataDir, its state is written out.
+// The registry keeps running. Stopping a stopped broker does nothing.
+func (c *Cluster) StopKafka() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.kafka != nil {
+		c.kafka.Close()
+		c.kafka = nil
+	}
+}
+
+// StartKafka starts a stopped broker again on the same port. With a
+// DataDir it comes back with the topics, records and committed offsets
+// stored there (none if the directory was emptied meanwhile); without one
+// it comes back empty. Starting a running broker does nothing.
+func (c *Cluster) StartKafka() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.kafka != nil {
+		return nil
+	}
+	kc, err := kfake.NewCluster(c.kopts...)
+	if err != nil {
+		return fmt.Errorf("devcluster: restarting Kafka on port %d: %w", c.kport, err)
+	}
+	c.kafka = kc
+	return nil
+}
+
 // Close stops the broker and the registry; with a DataDir, the broker's
 // state is written out first.
 func (c *Cluster) Close() {
 	if c.store != nil {
 		c.store.close()
 	}
-	c.kafka.Close()
+	c.StopKafka()
 	// Closing the server only closes its listener and connections; there is
 	// nothing to report if that fails.
 	_ = c.server.Close()

@@ -2,11 +2,13 @@ package devcluster
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"testing"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/sr"
 )
@@ -196,5 +198,44 @@ func TestSchemasSurviveRestart(t *testing.T) {
 	}
 	if third.ID <= second.ID || third.Version != 3 {
 		t.Fatalf("registration after restart = id %d version %d; want a new id after %d and version 3", third.ID, third.Version, second.ID)
+	}
+}
+
+// TestStopAndStartKafka restarts the broker on its port: with a DataDir it
+// keeps its records, without one it comes back empty.
+func TestStopAndStartKafka(t *testing.T) {
+	for _, dir := range []string{t.TempDir(), ""} {
+		c := start(t, Options{DataDir: dir})
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		p := client(t, c, kgo.AllowAutoTopicCreation())
+		if err := p.ProduceSync(ctx, &kgo.Record{Topic: "kept", Value: []byte("1")}).FirstErr(); err != nil {
+			t.Fatal(err)
+		}
+		c.StopKafka()
+		c.StopKafka() // stopping twice is harmless
+		if c.Kafka() != nil {
+			t.Fatal("a stopped broker is still there")
+		}
+		down := client(t, c, kgo.RetryTimeout(100*time.Millisecond))
+		if _, err := kadm.NewClient(down).ListEndOffsets(ctx, "kept"); err == nil {
+			t.Fatal("a stopped broker answered")
+		}
+		if err := c.StartKafka(); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.StartKafka(); err != nil || c.Kafka() == nil {
+			t.Fatalf("starting a running broker: %v", err)
+		}
+		ends, err := kadm.NewClient(client(t, c)).ListEndOffsets(ctx, "kept")
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, found := ends.Lookup("kept", 0)
+		kept := found && o.Err == nil && o.Offset == 1
+		gone := !found || errors.Is(o.Err, kerr.UnknownTopicOrPartition)
+		if dir != "" && !kept || dir == "" && !gone {
+			t.Errorf("data dir %q: after the restart, found %v, end offset %d, error %v", dir, found, o.Offset, o.Err)
+		}
 	}
 }

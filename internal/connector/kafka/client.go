@@ -75,6 +75,11 @@ var propertyMappers = withSecurityProperties(map[string]func(v string, props map
 		return nil, errors.New("expected true or false")
 	},
 	"linger.ms": millisOption(kgo.ProducerLinger),
+	// Timeouts the source and the sink enforce, see faults.go.
+	propRequestTimeout:  requestTimeoutProperty,
+	propDeliveryTimeout: deliveryTimeoutProperty,
+	propMaxBlock:        millisProperty,
+	propCommitInterval:  millisProperty,
 	// How long requests other than produce requests are retried.
 	"default.api.timeout.ms": millisOption(kgo.RetryTimeout),
 	"compression.type": func(v string, _ map[string]string) ([]kgo.Opt, error) {

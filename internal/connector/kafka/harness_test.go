@@ -209,13 +209,27 @@ func (c *collector) watermarks() []int64 {
 // runSource reads tbl with n source instances into a collector.
 func runSource(t *testing.T, tbl *catalog.Table, spec connector.SourceSpec, n int) (*runtime.Job, *collector) {
 	t.Helper()
+	job, coll, _ := runSourceInstances(t, tbl, spec, n)
+	return job, coll
+}
+
+// runSourceInstances is runSource that also returns the source instances.
+func runSourceInstances(t *testing.T, tbl *catalog.Table, spec connector.SourceSpec, n int) (*runtime.Job, *collector, []*sourceInstance) {
+	t.Helper()
 	src, err := factoryFor(t, tbl).NewSource(tbl, spec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	coll := &collector{}
+	instances := make([]*sourceInstance, n)
 	g := &runtime.Graph{Stages: []*runtime.Stage{
-		{Name: "source", Parallelism: n, NewSource: func(i int) (runtime.Source, error) { return src.NewInstance(i, n) }},
+		{Name: "source", Parallelism: n, NewSource: func(i int) (runtime.Source, error) {
+			in, err := src.NewInstance(i, n)
+			if err == nil {
+				instances[i] = in.(*sourceInstance)
+			}
+			return in, err
+		}},
 		{Name: "collect", Parallelism: 1, NewOperator: func(int) (runtime.Operator, error) { return coll, nil },
 			Inputs: []runtime.Input{{Stage: 0, Exchange: runtime.Single}}},
 	}}
@@ -227,7 +241,7 @@ func runSource(t *testing.T, tbl *catalog.Table, spec connector.SourceSpec, n in
 		job.Cancel()
 		<-job.Done()
 	})
-	return job, coll
+	return job, coll, instances
 }
 
 // waitQuiet polls until the job has processed everything available.

@@ -18,8 +18,17 @@ import (
 	"github.com/sluicesql/sluice/internal/types"
 )
 
-// deliveryTimeout bounds the time a record may take to be written.
-const deliveryTimeout = 2 * time.Minute
+// maxBuffered is how many records a sink instance hands to the client
+// before it waits for acknowledgements (franz-go's MaxBufferedRecords
+// default).
+const maxBuffered = 50000
+
+// metadataRetryBackoff is the pause between attempts to learn a topic's
+// partitions.
+const metadataRetryBackoff = 100 * time.Millisecond
+
+// probeTimeout bounds the metadata request that explains a delivery timeout.
+const probeTimeout = 2 * time.Second
 
 // sinkTarget is a table being written. Its input rows hold the table's
 // persisted columns: the physical columns and the non-virtual metadata
@@ -45,7 +54,14 @@ func (s *sinkTarget) NewInstance(i, n int) (runtime.Operator, error) {
 	if loc == nil {
 		loc = time.UTC
 	}
-	in := &sinkInstance{cfg: s.cfg, loc: loc, instance: i, key: key, value: value, tsCol: -1, done: make(chan struct{})}
+	in := &sinkInstance{cfg: s.cfg, loc: loc, instance: i, key: key, value: value, tsCol: -1, done: make(chan struct{}),
+		health: &brokerHealth{}, slots: make(chan struct{}, maxBuffered),
+		maxBlock: s.cfg.duration(propMaxBlock, defaultMaxBlock)}
+	// Without an explicit delivery.timeout.ms, the Java producer raises the
+	// default to cover linger.ms + request.timeout.ms.
+	in.deliveryTimeout = max(defaultDeliveryTimeout,
+		s.cfg.duration(propLinger, 0)+s.cfg.duration(propRequestTimeout, defaultRequestTimeout))
+	in.deliveryTimeout = s.cfg.duration(propDeliveryTimeout, in.deliveryTimeout)
 	pos := func(col int) int { return slices.Index(s.input, col) }
 	if s.cfg.key != nil {
 		for _, c := range s.cfg.key.cols {
@@ -80,14 +96,23 @@ type sinkInstance struct {
 	tsCol            int
 	tsType           types.Type
 
-	cl        *kgo.Client
-	job       *runtime.Job
-	ctx       context.Context // the job's: produce and flush stop with it
-	inFlight  atomic.Int64
-	closeOnce sync.Once
-	closing   atomic.Bool
-	done      chan struct{}
-	flusher   sync.WaitGroup
+	cl  *kgo.Client
+	job *runtime.Job
+	// ctx is the job's, cancelled also when the sink fails: produce and
+	// flush stop with it.
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	health *brokerHealth
+	// slots holds one element per record handed to the client and not
+	// acknowledged yet; at maxBuffered, the sink waits for room.
+	slots           chan struct{}
+	deliveryTimeout time.Duration
+	maxBlock        time.Duration
+	expired         atomic.Bool // a delivery timed out
+	closeOnce       sync.Once
+	closing         atomic.Bool
+	done            chan struct{}
+	flusher         sync.WaitGroup
 
 	errMu sync.Mutex
 	err   error
@@ -106,14 +131,16 @@ func (s *sinkInstance) errorf(f string, args ...any) error {
 // Open implements runtime.Operator.
 func (s *sinkInstance) Open(ctx *runtime.Context) error {
 	opts := slices.Clone(s.cfg.clientOpts)
-	opts = append(opts, kgo.DefaultProduceTopic(s.cfg.topics[0]))
-	if s.tsCol < 0 {
-		// Kafka's default delivery.timeout.ms: a record that cannot be
-		// written in two minutes fails the job instead of blocking it.
-		// franz-go measures it from the record's timestamp, so it cannot
-		// apply when rows set the timestamp.
-		opts = append(opts, kgo.RecordDeliveryTimeout(deliveryTimeout))
-	}
+	// The sink enforces delivery.timeout.ms itself, from the moment it
+	// hands a record over: franz-go's RecordDeliveryTimeout counts from
+	// the record's timestamp (which rows may set) and is only checked
+	// when a request is sent or answered, which never happens while a
+	// topic is missing. Unknown-topic errors are retried until then, as
+	// the Java producer does, rather than failed after a count. The client
+	// buffers one record more than the sink hands over (a record's slot is
+	// released just before the client counts it gone), so it never blocks.
+	opts = append(opts, kgo.DefaultProduceTopic(s.cfg.topics[0]), kgo.UnknownTopicRetries(-1),
+		kgo.MaxBufferedRecords(maxBuffered+1), kgo.WithHooks(s.health))
 	switch s.cfg.partitioner {
 	case partitionFixed:
 		opts = append(opts, kgo.RecordPartitioner(fixedPartitioner(s.instance)))
@@ -125,13 +152,14 @@ func (s *sinkInstance) Open(ctx *runtime.Context) error {
 		return s.errorf("%v", err)
 	}
 	s.cl, s.job = cl, ctx.Job
-	s.ctx = context.Background()
+	base := context.Background()
 	if s.job != nil {
-		s.ctx = s.job.Context()
+		base = s.job.Context()
 	}
-	if err := ensureTopics(s.ctx, kadm.NewClient(cl), s.cfg.topics); err != nil {
+	s.ctx, s.cancel = context.WithCancelCause(base)
+	if err := s.awaitTopics(); err != nil {
 		s.close()
-		return s.errorf("%v", err)
+		return err
 	}
 	if s.job != nil {
 		// Operators have no close hook: release the client when the job
@@ -148,18 +176,67 @@ func (s *sinkInstance) Open(ctx *runtime.Context) error {
 	return nil
 }
 
+// awaitTopics creates the topics if needed and waits until the brokers
+// know their partitions, retrying after transient errors, for at most
+// max.block.ms, as the Java producer's first send waits for the topic's
+// metadata.
+func (s *sinkInstance) awaitTopics() error {
+	ctx, cancel := context.WithTimeout(s.ctx, s.maxBlock)
+	defer cancel()
+	for {
+		err := ensureTopics(ctx, kadm.NewClient(s.cl), s.cfg.topics)
+		if err == nil {
+			_, err = topicPartitions(ctx, s.cl, s.cfg.topics)
+		}
+		if err == nil {
+			return nil
+		}
+		if !transient(err) && ctx.Err() == nil {
+			return s.errorf("%v", err)
+		}
+		select {
+		case <-ctx.Done():
+			if s.ctx.Err() != nil {
+				return s.errorf("%v", err)
+			}
+			return s.errorf("topic '%s' not present in metadata after %s%s",
+				strings.Join(s.cfg.topics, "', '"), describeTimeout(propMaxBlock, s.maxBlock), s.brokerCause())
+		case <-time.After(metadataRetryBackoff):
+		}
+	}
+}
+
+// brokerCause explains records that are not getting written: brokers that
+// do not answer, or what they say about the topic.
+func (s *sinkInstance) brokerCause() string {
+	if _, err := s.health.failing(time.Now()); err != nil {
+		return fmt.Sprintf(": no broker of '%s' ('properties.bootstrap.servers') answers: %v", s.cfg.props["bootstrap.servers"], err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+	defer cancel()
+	md, err := kadm.NewClient(s.cl).Metadata(ctx, s.cfg.topics[0])
+	if err != nil {
+		return fmt.Sprintf(": asking the brokers about the topic: %v", err)
+	}
+	if t, ok := md.Topics[s.cfg.topics[0]]; ok && t.Err != nil {
+		return fmt.Sprintf(": the brokers report for topic '%s': %v", s.cfg.topics[0], t.Err)
+	}
+	return ""
+}
+
 // close stops the flusher and the client. Records still buffered are
 // dropped: after Finish there are none, and a cancelled job drops them.
 func (s *sinkInstance) close() {
 	s.closeOnce.Do(func() {
 		s.closing.Store(true)
+		s.cancel(nil) // also ends a flusher waiting for room
 		close(s.done)
 		s.flusher.Wait()
 		s.cl.Close()
 	})
 }
 
-// fail records the first produce error and stops the job.
+// fail records the first error, stops producing and stops the job.
 func (s *sinkInstance) fail(err error) {
 	if s.closing.Load() {
 		return // records failed by closing the client
@@ -170,8 +247,11 @@ func (s *sinkInstance) fail(err error) {
 		s.err = err
 	}
 	s.errMu.Unlock()
-	if first && s.job != nil {
-		s.job.Fail(err)
+	if first {
+		s.cancel(err)
+		if s.job != nil {
+			s.job.Fail(err)
+		}
 	}
 }
 
@@ -206,6 +286,7 @@ func (s *sinkInstance) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter) er
 		arena = out
 		return arena[start:len(arena):len(arena)], nil
 	}
+	handOver := make([]*kgo.Record, 0, c.Len())
 	for i, kind := range c.Ops {
 		switch {
 		case !s.cfg.upsert && kind != types.Insert:
@@ -235,9 +316,9 @@ func (s *sinkInstance) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter) er
 		if s.tsCol >= 0 && !c.Cols[s.tsCol].Nulls[i] {
 			r.Timestamp = instant(c.Cols[s.tsCol].I64[i], s.tsType, s.loc)
 		}
-		s.send(r)
+		handOver = append(handOver, r)
 	}
-	return nil
+	return s.send(handOver)
 }
 
 func (s *sinkInstance) describeRow(c *types.Chunk, i int) string {
@@ -258,50 +339,120 @@ func instant(v int64, t types.Type, loc *time.Location) time.Time {
 	return time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), loc)
 }
 
-// send produces r, or buffers it when the upsert buffer is on.
-func (s *sinkInstance) send(r *kgo.Record) {
+// send produces records, or buffers them when the upsert buffer is on.
+func (s *sinkInstance) send(recs []*kgo.Record) error {
 	if s.byKey == nil {
-		s.produce(r)
-		return
+		return s.produce(recs)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if i, ok := s.byKey[string(r.Key)]; ok {
-		s.buffered[i] = r
-	} else {
-		s.byKey[string(r.Key)] = len(s.buffered)
-		s.buffered = append(s.buffered, r)
+	for _, r := range recs {
+		if i, ok := s.byKey[string(r.Key)]; ok {
+			s.buffered[i] = r
+		} else {
+			s.byKey[string(r.Key)] = len(s.buffered)
+			s.buffered = append(s.buffered, r)
+		}
+		if len(s.buffered) >= s.cfg.flushRows {
+			if err := s.flushBufferLocked(); err != nil {
+				return err
+			}
+		}
 	}
-	if len(s.buffered) >= s.cfg.flushRows {
-		s.flushBufferLocked()
-	}
+	return nil
 }
 
-func (s *sinkInstance) produce(r *kgo.Record) {
-	s.inFlight.Add(1)
-	s.cl.Produce(s.ctx, r, func(r *kgo.Record, err error) {
-		if err != nil && s.ctx.Err() == nil {
-			s.fail(s.errorf("writing to topic '%s': %v", r.Topic, err))
+// delivery follows records handed to the client together until the broker
+// has acknowledged them all.
+type delivery struct {
+	pending atomic.Int64
+	timer   *time.Timer
+}
+
+// produce hands records to the client. The job fails if they are not all
+// acknowledged within delivery.timeout.ms of being handed over, or if the
+// client's buffer has no room for one of them within max.block.ms.
+func (s *sinkInstance) produce(recs []*kgo.Record) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	d := &delivery{}
+	// One more than the records, released once the timer is set.
+	d.pending.Store(int64(len(recs)) + 1)
+	var err error
+	for i, r := range recs {
+		if !s.reserve() {
+			// Stopped or failed: the rest is not handed over.
+			d.pending.Add(-int64(len(recs) - i))
+			err = s.failure()
+			break
 		}
-		if s.job != nil {
-			s.job.Progressed() // another job may read the record now
+		s.cl.Produce(s.ctx, r, func(r *kgo.Record, err error) { s.acknowledged(d, r, err) })
+	}
+	d.timer = time.AfterFunc(s.deliveryTimeout, func() {
+		// The first expired delivery fails the sink; the others need not
+		// ask the brokers why.
+		if n := d.pending.Load(); n > 0 && !s.closing.Load() && s.ctx.Err() == nil && s.expired.CompareAndSwap(false, true) {
+			s.fail(s.errorf("writing to topic '%s': %d record(s) not acknowledged within %s%s",
+				s.cfg.topics[0], n, describeTimeout(propDeliveryTimeout, s.deliveryTimeout), s.brokerCause()))
 		}
-		s.inFlight.Add(-1)
 	})
+	s.settle(d)
+	return err
 }
 
-func (s *sinkInstance) flushBufferLocked() {
-	for _, r := range s.buffered {
-		s.produce(r)
+// reserve waits for room in the client's buffer. It fails the sink when
+// there is none within max.block.ms, and returns false once the sink has
+// failed or stopped.
+func (s *sinkInstance) reserve() bool {
+	select {
+	case s.slots <- struct{}{}:
+		return true
+	default:
 	}
+	timer := time.NewTimer(s.maxBlock)
+	defer timer.Stop()
+	select {
+	case s.slots <- struct{}{}:
+		return true
+	case <-s.ctx.Done():
+	case <-timer.C:
+		s.fail(s.errorf("writing to topic '%s': no room in the client's buffer (%d records not acknowledged) within %s%s",
+			s.cfg.topics[0], maxBuffered, describeTimeout(propMaxBlock, s.maxBlock), s.brokerCause()))
+	}
+	return false
+}
+
+// acknowledged is the client's answer for one record of d.
+func (s *sinkInstance) acknowledged(d *delivery, r *kgo.Record, err error) {
+	if err != nil && s.ctx.Err() == nil {
+		s.fail(s.errorf("writing to topic '%s': %v", r.Topic, err))
+	}
+	if s.job != nil {
+		s.job.Progressed() // another job may read the record now
+	}
+	<-s.slots
+	s.settle(d)
+}
+
+// settle counts one record of d answered; the last one stops its timer.
+func (s *sinkInstance) settle(d *delivery) {
+	if d.pending.Add(-1) == 0 {
+		d.timer.Stop()
+	}
+}
+
+func (s *sinkInstance) flushBufferLocked() error {
+	err := s.produce(s.buffered)
 	s.buffered = s.buffered[:0]
 	clear(s.byKey)
+	return err
 }
 
-func (s *sinkInstance) flushBuffer() {
+func (s *sinkInstance) flushBuffer() error {
 	s.mu.Lock()
-	s.flushBufferLocked()
-	s.mu.Unlock()
+	defer s.mu.Unlock()
+	return s.flushBufferLocked()
 }
 
 func (s *sinkInstance) flushPeriodically() {
@@ -310,7 +461,9 @@ func (s *sinkInstance) flushPeriodically() {
 	for {
 		select {
 		case <-t.C:
-			s.flushBuffer()
+			if err := s.flushBuffer(); err != nil {
+				s.fail(err)
+			}
 		case <-s.done:
 			return
 		}
@@ -325,14 +478,14 @@ func (s *sinkInstance) ProcessWatermark(int64, runtime.Emitter) error { return n
 func (s *sinkInstance) Finish(runtime.Emitter) error {
 	defer s.close()
 	if s.byKey != nil {
-		s.flushBuffer()
-	}
-	if err := s.cl.Flush(s.ctx); err != nil {
-		if s.ctx.Err() != nil {
-			return nil // the job was stopped: nothing more to deliver
+		if err := s.flushBuffer(); err != nil {
+			return err
 		}
+	}
+	if err := s.cl.Flush(s.ctx); err != nil && s.ctx.Err() == nil {
 		return s.errorf("%v", err)
 	}
+	// Nil when the job was stopped: nothing more to deliver.
 	return s.failure()
 }
 
@@ -343,7 +496,7 @@ func (s *sinkInstance) CaughtUp(context.Context) (bool, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.buffered) == 0 && s.inFlight.Load() == 0, nil
+	return len(s.buffered) == 0 && len(s.slots) == 0, nil
 }
 
 // fixedPartitioner is Flink's FlinkFixedPartitioner: sink instance i writes

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"sync"
 	"time"
@@ -20,11 +21,8 @@ import (
 
 const (
 	defaultWatermarkInterval = 200 * time.Millisecond
-	// commitInterval is how often emitted offsets are committed to
-	// 'properties.group.id' (Kafka's auto.commit.interval.ms default).
-	commitInterval = 5 * time.Second
-	// shutdownTimeout bounds the final offset commit of a stopping source.
-	shutdownTimeout = 5 * time.Second
+	// commitRetryBackoff is the pause between attempts of a final commit.
+	commitRetryBackoff = 100 * time.Millisecond
 )
 
 // scanSource is a table being read.
@@ -49,6 +47,10 @@ func (s *scanSource) NewInstance(i, n int) (runtime.Source, error) {
 		colTypes: s.cfg.schema.Types(),
 		inValue:  map[int]bool{},
 		parts:    map[topicPartition]*partState{},
+		health:   &brokerHealth{},
+
+		apiTimeout:     s.cfg.duration(propAPITimeout, defaultAPITimeout),
+		commitInterval: s.cfg.duration(propCommitInterval, defaultCommitInterval),
 	}
 	if src.spec.WatermarkInterval <= 0 {
 		src.spec.WatermarkInterval = defaultWatermarkInterval
@@ -101,6 +103,11 @@ type sourceInstance struct {
 	colTypes    []types.Type
 	inValue     map[int]bool // table columns the value format fills
 	keyScratch  []*types.Vector
+	health      *brokerHealth
+	// apiTimeout is how long the brokers may stay unreachable.
+	apiTimeout time.Duration
+	// commitInterval is how often emitted offsets are committed.
+	commitInterval time.Duration
 
 	// Rows being collected for the next emit.
 	chunk     *types.Chunk
@@ -136,7 +143,7 @@ func (s *sourceInstance) Run(ctx *runtime.SourceContext, out runtime.Emitter) er
 	// Control records (transaction markers) are kept so that reading
 	// advances past them: the last offset of a partition may be one.
 	cl, err := kgo.NewClient(append(slices.Clone(s.cfg.clientOpts),
-		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()), kgo.KeepControlRecords())...)
+		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()), kgo.KeepControlRecords(), kgo.WithHooks(s.health))...)
 	if err != nil {
 		return s.errorf("%v", err)
 	}
@@ -160,7 +167,7 @@ func (s *sourceInstance) Run(ctx *runtime.SourceContext, out runtime.Emitter) er
 	bounded := s.cfg.bounded.mode != modeUnbounded
 	now := time.Now()
 	nextWatermark := now.Add(s.spec.WatermarkInterval)
-	nextCommit := now.Add(commitInterval)
+	nextCommit := now.Add(s.commitInterval)
 	nextDiscovery := now.Add(s.cfg.discovery)
 	discover := !bounded && s.cfg.discovery > 0
 	if len(owned) == 0 {
@@ -168,7 +175,8 @@ func (s *sourceInstance) Run(ctx *runtime.SourceContext, out runtime.Emitter) er
 	}
 	for {
 		if bounded && s.allDone() {
-			return s.commit(adm)
+			s.finalCommit(adm)
+			return nil
 		}
 		deadline := nextWatermark
 		if discover && nextDiscovery.Before(deadline) {
@@ -178,9 +186,13 @@ func (s *sourceInstance) Run(ctx *runtime.SourceContext, out runtime.Emitter) er
 		fetches := cl.PollRecords(pctx, types.ChunkSize)
 		cancel()
 		if ctx.Ctx.Err() != nil {
-			return s.commit(adm)
+			s.finalCommit(adm)
+			return nil
 		}
 		if err := s.fetchError(fetches); err != nil {
+			return err
+		}
+		if err := s.unreachable(); err != nil {
 			return err
 		}
 		if err := s.process(cl, fetches, out); err != nil {
@@ -192,10 +204,8 @@ func (s *sourceInstance) Run(ctx *runtime.SourceContext, out runtime.Emitter) er
 			nextWatermark = now.Add(s.spec.WatermarkInterval)
 		}
 		if !now.Before(nextCommit) {
-			if err := s.commit(adm); err != nil {
-				return err
-			}
-			nextCommit = now.Add(commitInterval)
+			s.periodicCommit(adm)
+			nextCommit = time.Now().Add(s.commitInterval)
 		}
 		if discover && !now.Before(nextDiscovery) {
 			if err := s.discoverPartitions(ctx.Ctx, cl, adm); err != nil && ctx.Ctx.Err() == nil {
@@ -628,9 +638,53 @@ func (s *sourceInstance) emitWatermark(ctx *runtime.SourceContext, out runtime.E
 	s.tracker.Emit(ctx, out, now)
 }
 
+// unreachable fails reading when no broker has answered for the API
+// timeout: the brokers went away and did not come back in time.
+func (s *sourceInstance) unreachable() error {
+	since, err := s.health.failing(time.Now())
+	if err == nil || since < s.apiTimeout {
+		return nil
+	}
+	return s.errorf("no broker of '%s' ('properties.bootstrap.servers') answered for %s: %v",
+		s.cfg.props["bootstrap.servers"], describeTimeout(propAPITimeout, s.apiTimeout), err)
+}
+
+// attemptTimeout bounds one commit attempt.
+func (s *sourceInstance) attemptTimeout() time.Duration { return min(s.apiTimeout, commitTimeout) }
+
+// periodicCommit commits the emitted offsets once. A failure is logged; the
+// offsets are committed with the next attempt.
+func (s *sourceInstance) periodicCommit(adm *kadm.Client) {
+	ctx, cancel := context.WithTimeout(context.Background(), s.attemptTimeout())
+	defer cancel()
+	if err := s.commit(ctx, adm); err != nil {
+		slog.Warn(fmt.Sprintf("%v; retrying in %d ms", err, s.commitInterval.Milliseconds()))
+	}
+}
+
+// finalCommit commits the emitted offsets when reading ends, retrying
+// failed attempts for a bounded time. A failure is logged: the next run
+// of the group reads the uncommitted records again (at least once).
+func (s *sourceInstance) finalCommit(adm *kadm.Client) {
+	ctx, cancel := context.WithTimeout(context.Background(), s.attemptTimeout())
+	defer cancel()
+	for {
+		err := s.commit(ctx, adm)
+		if err == nil {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			slog.Warn(fmt.Sprintf("%v; giving up after %d ms", err, s.attemptTimeout().Milliseconds()))
+			return
+		case <-time.After(commitRetryBackoff):
+		}
+	}
+}
+
 // commit stores the offsets of the emitted records in the consumer group,
 // if there is one.
-func (s *sourceInstance) commit(adm *kadm.Client) error {
+func (s *sourceInstance) commit(ctx context.Context, adm *kadm.Client) error {
 	if s.cfg.groupID == "" {
 		return nil
 	}
@@ -645,13 +699,16 @@ func (s *sourceInstance) commit(adm *kadm.Client) error {
 	if len(offsets) == 0 {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
-	defer cancel()
 	resp, err := adm.CommitOffsets(ctx, s.cfg.groupID, offsets)
 	if err == nil {
 		err = resp.Error()
 	}
 	if err != nil {
+		// Unreachable brokers make the client report unknown topics:
+		// name the cause instead.
+		if _, down := s.health.failing(time.Now()); down != nil {
+			err = fmt.Errorf("no broker of '%s' answers: %w", s.cfg.props["bootstrap.servers"], down)
+		}
 		return s.errorf("committing offsets of group '%s': %v", s.cfg.groupID, err)
 	}
 	s.mu.Lock()
@@ -701,13 +758,10 @@ func (s *sourceInstance) CaughtUp(ctx context.Context) (bool, error) {
 		err = ends.Error()
 	}
 	if err != nil {
-		s.mu.Lock()
-		stopped := s.stopped
-		s.mu.Unlock()
-		if stopped {
-			return false, nil // the client closed under the request
-		}
-		return false, s.errorf("listing end offsets: %v", err)
+		// Brokers that do not answer now leave the end unknown (Run fails
+		// the job if they stay away), as does a client closed under the
+		// request by a stopping source.
+		return false, nil
 	}
 	for tp, p := range parts {
 		o, _ := ends.Lookup(tp.topic, tp.partition)
