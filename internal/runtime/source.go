@@ -12,6 +12,9 @@ type SourceContext struct {
 	inst *sourceInstance
 }
 
+// Checkpointing reports whether the job takes checkpoints.
+func (s *SourceContext) Checkpointing() bool { return s.Job.coord != nil }
+
 // CheckpointRequested is signalled when a checkpoint wants this source's
 // barrier; the source then calls EmitBarriers at its next point where
 // everything read so far has been emitted. It never fires when

@@ -150,19 +150,21 @@ type metaColumn struct {
 
 // tableConfig is a validated table: everything the source and the sink need.
 type tableConfig struct {
-	connector   string
-	schema      types.Schema
-	topics      []string
-	props       map[string]string // 'properties.*' without the prefix
-	clientOpts  []kgo.Opt
-	groupID     string
-	startup     offsetSpec
-	bounded     offsetSpec
-	discovery   time.Duration
-	key         *side
-	value       side
-	meta        []metaColumn
-	upsert      bool
+	connector  string
+	schema     types.Schema
+	topics     []string
+	props      map[string]string // 'properties.*' without the prefix
+	clientOpts []kgo.Opt
+	groupID    string
+	startup    offsetSpec
+	bounded    offsetSpec
+	discovery  time.Duration
+	key        *side
+	value      side
+	meta       []metaColumn
+	upsert     bool
+	// guarantee is 'sink.delivery-guarantee'.
+	guarantee   string
 	partitioner string
 	parallelism int
 	flushRows   int
@@ -433,10 +435,12 @@ func (c *tableConfig) parseSink(o optionReader) error {
 	}
 	// Without checkpoints 'none' and 'at-least-once' behave alike: the sink
 	// flushes at the end of its input, and produce errors fail the job.
+	// With checkpoints, at-least-once also flushes at each barrier.
 	guarantee, err := o.Enum(optGuarantee, def, []string{guaranteeAtLeastOnce, guaranteeExactlyOnce, guaranteeNone})
 	if err != nil {
 		return err
 	}
+	c.guarantee = guarantee
 	if guarantee == guaranteeExactlyOnce {
 		return fmt.Errorf("'%s' = '%s' is not supported yet; use '%s'.", optGuarantee, guaranteeExactlyOnce, guaranteeAtLeastOnce)
 	}

@@ -1,10 +1,12 @@
 package kafka
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -16,6 +18,7 @@ import (
 	"github.com/sluicesql/sluice/internal/connector"
 	"github.com/sluicesql/sluice/internal/format"
 	"github.com/sluicesql/sluice/internal/runtime"
+	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -115,14 +118,28 @@ type sourceInstance struct {
 	rowParts  []*partState
 	advance   map[*partState]int64
 
-	// Shared with CaughtUp.
+	// restored are the positions (and bounded ends) of a checkpoint the
+	// instance starts from, by partition.
+	restored map[topicPartition]partPosition
+	// checkpointing is set when the job takes checkpoints: offsets are
+	// then committed when a checkpoint completes, not periodically.
+	checkpointing bool
+
+	// Shared with CaughtUp and with the checkpoint coordinator.
 	mu      sync.Mutex
 	adm     *kadm.Client
 	parts   map[topicPartition]*partState
 	tracker *runtime.WatermarkTracker
 	ready   bool
 	stopped bool
+	// snapshots are the positions of checkpoints taken and not yet
+	// complete, by checkpoint ID, to commit when they complete.
+	snapshots map[int64]map[topicPartition]int64
 }
+
+// partPosition is a partition's place in a checkpoint: where reading
+// resumes, and where a bounded source stops (-1 for none).
+type partPosition struct{ next, end int64 }
 
 func (s *sourceInstance) newChunk() {
 	s.chunk = types.NewChunk(s.colTypes, types.ChunkSize)
@@ -165,6 +182,7 @@ func (s *sourceInstance) Run(ctx *runtime.SourceContext, out runtime.Emitter) er
 	s.mu.Unlock()
 
 	bounded := s.cfg.bounded.mode != modeUnbounded
+	s.checkpointing = ctx.Checkpointing()
 	now := time.Now()
 	nextWatermark := now.Add(s.spec.WatermarkInterval)
 	nextCommit := now.Add(s.commitInterval)
@@ -182,9 +200,7 @@ func (s *sourceInstance) Run(ctx *runtime.SourceContext, out runtime.Emitter) er
 		if discover && nextDiscovery.Before(deadline) {
 			deadline = nextDiscovery
 		}
-		pctx, cancel := context.WithDeadline(ctx.Ctx, deadline)
-		fetches := cl.PollRecords(pctx, types.ChunkSize)
-		cancel()
+		fetches, barrier := s.poll(ctx, cl, deadline)
 		if ctx.Ctx.Err() != nil {
 			s.finalCommit(adm)
 			return nil
@@ -198,12 +214,16 @@ func (s *sourceInstance) Run(ctx *runtime.SourceContext, out runtime.Emitter) er
 		if err := s.process(cl, fetches, out); err != nil {
 			return err
 		}
+		if barrier {
+			// Everything read so far is emitted: the positions are exact.
+			ctx.EmitBarriers()
+		}
 		now = time.Now()
 		if !now.Before(nextWatermark) {
 			s.emitWatermark(ctx, out, now)
 			nextWatermark = now.Add(s.spec.WatermarkInterval)
 		}
-		if !now.Before(nextCommit) {
+		if !now.Before(nextCommit) && !s.checkpointing {
 			s.periodicCommit(adm)
 			nextCommit = time.Now().Add(s.commitInterval)
 		}
@@ -214,6 +234,26 @@ func (s *sourceInstance) Run(ctx *runtime.SourceContext, out runtime.Emitter) er
 			nextDiscovery = now.Add(s.cfg.discovery)
 		}
 	}
+}
+
+// poll fetches records until deadline, returning early when a checkpoint
+// asks for this source's barrier (barrier is then true).
+func (s *sourceInstance) poll(ctx *runtime.SourceContext, cl *kgo.Client, deadline time.Time) (kgo.Fetches, bool) {
+	pctx, cancel := context.WithDeadline(ctx.Ctx, deadline)
+	defer cancel()
+	asked := make(chan bool, 1)
+	go func() {
+		select {
+		case <-ctx.CheckpointRequested():
+			cancel()
+			asked <- true
+		case <-pctx.Done():
+			asked <- false
+		}
+	}()
+	fetches := cl.PollRecords(pctx, types.ChunkSize)
+	cancel()
+	return fetches, <-asked
 }
 
 func (s *sourceInstance) stop() {
@@ -245,15 +285,32 @@ func (s *sourceInstance) assign(ctx context.Context, cl *kgo.Client, adm *kadm.C
 	if len(tps) == 0 {
 		return nil
 	}
-	starts, err := s.resolve(ctx, adm, start, tps, s.cfg.props["auto.offset.reset"])
-	if err != nil {
-		return err
+	// Partitions in the checkpoint resume where it left them; the others
+	// start as the startup mode says.
+	starts, ends := map[topicPartition]int64{}, map[topicPartition]int64{}
+	var fresh []topicPartition
+	for _, tp := range tps {
+		if pos, ok := s.restored[tp]; ok {
+			starts[tp], ends[tp] = pos.next, pos.end
+		} else {
+			fresh = append(fresh, tp)
+		}
 	}
-	var ends map[topicPartition]int64
-	if s.cfg.bounded.mode != modeUnbounded {
-		if ends, err = s.resolve(ctx, adm, s.cfg.bounded, tps, ""); err != nil {
+	if len(fresh) > 0 {
+		resolved, err := s.resolve(ctx, adm, start, fresh, s.cfg.props["auto.offset.reset"])
+		if err != nil {
 			return err
 		}
+		maps.Copy(starts, resolved)
+		if s.cfg.bounded.mode != modeUnbounded {
+			if resolved, err = s.resolve(ctx, adm, s.cfg.bounded, fresh, ""); err != nil {
+				return err
+			}
+			maps.Copy(ends, resolved)
+		}
+	}
+	if s.cfg.bounded.mode == modeUnbounded {
+		ends = nil
 	}
 	consume := map[string]map[int32]kgo.Offset{}
 	now := time.Now()
@@ -685,14 +742,29 @@ func (s *sourceInstance) finalCommit(adm *kadm.Client) {
 // commit stores the offsets of the emitted records in the consumer group,
 // if there is one.
 func (s *sourceInstance) commit(ctx context.Context, adm *kadm.Client) error {
-	if s.cfg.groupID == "" {
+	if s.checkpointing {
+		return nil // offsets are committed when checkpoints complete
+	}
+	s.mu.Lock()
+	emitted := map[topicPartition]int64{}
+	for tp, ps := range s.parts {
+		emitted[tp] = ps.next
+	}
+	s.mu.Unlock()
+	return s.commitOffsets(ctx, adm, emitted)
+}
+
+// commitOffsets stores the given positions in the consumer group, if there
+// is one, skipping those already committed.
+func (s *sourceInstance) commitOffsets(ctx context.Context, adm *kadm.Client, positions map[topicPartition]int64) error {
+	if s.cfg.groupID == "" || adm == nil {
 		return nil
 	}
 	offsets := kadm.Offsets{}
 	s.mu.Lock()
-	for _, ps := range s.parts {
-		if ps.next > ps.committed {
-			offsets.AddOffset(ps.tp.topic, ps.tp.partition, ps.next, -1)
+	for tp, next := range positions {
+		if ps := s.parts[tp]; ps != nil && next > ps.committed {
+			offsets.AddOffset(tp.topic, tp.partition, next, -1)
 		}
 	}
 	s.mu.Unlock()
@@ -713,9 +785,86 @@ func (s *sourceInstance) commit(ctx context.Context, adm *kadm.Client) error {
 	}
 	s.mu.Lock()
 	offsets.Each(func(o kadm.Offset) {
-		s.parts[topicPartition{o.Topic, o.Partition}].committed = o.At
+		if ps := s.parts[topicPartition{o.Topic, o.Partition}]; ps.committed < o.At {
+			ps.committed = o.At
+		}
 	})
 	s.mu.Unlock()
+	return nil
+}
+
+// snapshotVersion is the first byte of a source's checkpoint state.
+const snapshotVersion = 1
+
+// SnapshotState implements runtime.Snapshotter: the position of every
+// assigned partition after the records emitted so far, and where a
+// bounded source stops, as Flink's KafkaPartitionSplit keeps them. It is
+// called at the source's barrier, from Run's goroutine.
+func (s *sourceInstance) SnapshotState(id int64) ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	positions := make(map[topicPartition]int64, len(s.parts))
+	tps := slices.SortedFunc(maps.Keys(s.parts), func(a, b topicPartition) int {
+		return cmp.Or(cmp.Compare(a.topic, b.topic), cmp.Compare(a.partition, b.partition))
+	})
+	b := []byte{snapshotVersion}
+	b = state.AppendUvarint(b, uint64(len(tps)))
+	for _, tp := range tps {
+		ps := s.parts[tp]
+		positions[tp] = ps.next
+		b = state.AppendBytes(b, []byte(tp.topic))
+		b = state.AppendVarint(b, int64(tp.partition))
+		b = state.AppendVarint(b, ps.next)
+		b = state.AppendVarint(b, ps.end)
+	}
+	if s.snapshots == nil {
+		s.snapshots = map[int64]map[topicPartition]int64{}
+	}
+	s.snapshots[id] = positions
+	return b, nil
+}
+
+// RestoreState implements runtime.Snapshotter: reading resumes at the
+// checkpoint's positions, before Run.
+func (s *sourceInstance) RestoreState(data []byte) error {
+	r := state.NewReader(data)
+	if v := r.Uvarint(); r.Err() == nil && v != snapshotVersion {
+		return s.errorf("unknown checkpoint state version %d", v)
+	}
+	restored := map[topicPartition]partPosition{}
+	for n := r.Uvarint(); n > 0 && r.Err() == nil; n-- {
+		tp := topicPartition{topic: string(r.Bytes()), partition: int32(r.Varint())}
+		restored[tp] = partPosition{next: r.Varint(), end: r.Varint()}
+	}
+	if err := r.Done(); err != nil {
+		return s.errorf("corrupt checkpoint state: %v", err)
+	}
+	s.restored = restored
+	return nil
+}
+
+// CheckpointComplete implements runtime.CheckpointListener: the positions
+// of checkpoint id are committed to the consumer group, for monitoring, as
+// Flink does. A failure is logged, never fatal: the next checkpoint
+// commits again.
+func (s *sourceInstance) CheckpointComplete(id int64) error {
+	s.mu.Lock()
+	positions := s.snapshots[id]
+	for old := range s.snapshots {
+		if old <= id {
+			delete(s.snapshots, old)
+		}
+	}
+	adm := s.adm
+	s.mu.Unlock()
+	if positions == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), s.attemptTimeout())
+	defer cancel()
+	if err := s.commitOffsets(ctx, adm, positions); err != nil {
+		slog.Warn(fmt.Sprintf("%v; the next checkpoint commits again", err))
+	}
 	return nil
 }
 
