@@ -29,6 +29,13 @@ var defaults = map[string]string{
 	ConfResultMode:        "table",
 	ConfWatermarkInterval: "200 ms",
 	ConfIdleTimeout:       "0 ms",
+	// Flink's checkpointing defaults; the interval is unset (off).
+	ConfCheckpointMode:      "EXACTLY_ONCE",
+	ConfCheckpointTimeout:   "10 min",
+	ConfCheckpointMinPause:  "0 ms",
+	ConfCheckpointTolerable: "0",
+	ConfCheckpointsRetained: "1",
+	ConfIgnoreUnclaimed:     "false",
 }
 
 // Config is a session's configuration (SET / RESET).
@@ -79,6 +86,12 @@ func (c *Config) Set(key, value string) error {
 			return fmt.Errorf("'%s' = '%s' is not supported: Flink keeps the interval in whole milliseconds, and one below 1 ms turns periodic watermarks off, which Sluice does not support", key, value)
 		}
 	default:
+		if ok, err := checkCheckpointSetting(key, value); ok {
+			if err != nil {
+				return err
+			}
+			break
+		}
 		if only, ok := unsupported[key]; ok && !only.accepts(value) {
 			return fmt.Errorf("'%s' = '%s' is not supported yet (%s); only '%s' is", key, value, only.why, only.value)
 		}
@@ -92,9 +105,15 @@ func (c *Config) Set(key, value string) error {
 // than a silently different answer. Other unknown keys are kept, as Flink
 // keeps them.
 var unsupported = map[string]onlyValue{
-	"execution.runtime-mode":        {"streaming", "batch execution prints final results instead of changelogs", nil},
-	"table.exec.mini-batch.enabled": {"false", "mini-batch aggregation emits fewer, combined updates", nil},
-	"table.exec.state.ttl":          {"0 ms", "state retention would expire keys", isZeroDuration},
+	"execution.runtime-mode":                                    {"streaming", "batch execution prints final results instead of changelogs", nil},
+	"table.exec.mini-batch.enabled":                             {"false", "mini-batch aggregation emits fewer, combined updates", nil},
+	"table.exec.state.ttl":                                      {"0 ms", "state retention would expire keys", isZeroDuration},
+	"execution.checkpointing.max-concurrent-checkpoints":        {"1", "checkpoints are taken one at a time", nil},
+	"execution.checkpointing.unaligned":                         {"false", "barriers are aligned", nil},
+	"execution.checkpointing.unaligned.enabled":                 {"false", "barriers are aligned", nil},
+	"execution.checkpointing.externalized-checkpoint-retention": {"RETAIN_ON_CANCELLATION", "checkpoints are kept when a job stops", nil},
+	"state.backend.type":                                        {"hashmap", "state is kept in memory and checkpointed whole", nil},
+	"state.backend":                                             {"hashmap", "state is kept in memory and checkpointed whole", nil},
 }
 
 // onlyValue is the one value Sluice supports for a setting.

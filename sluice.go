@@ -256,20 +256,35 @@ func (e *Engine) exec(ctx context.Context, st ast.Statement, src string) (*Resul
 	case *ast.StatementSet:
 		return e.statementSet(ctx, s, src)
 	case *ast.StopJob:
+		if s.WithDrain {
+			return nil, &planner.Error{Pos: s.DrainPos, Msg: "STOP JOB ... WITH DRAIN is not supported yet; STOP JOB ... WITH SAVEPOINT keeps the job's state without draining it"}
+		}
 		e.mu.Lock()
 		j, ok := e.jobs[s.ID]
 		e.mu.Unlock()
 		if !ok {
 			return nil, fmt.Errorf("could not stop job '%s': no such job", s.ID)
 		}
+		res := &Result{Kind: ResultOK}
 		select {
 		case <-j.run.Done(): // already over: its status stays
+			if s.WithSavepoint {
+				return nil, fmt.Errorf("could not stop job '%s' with a savepoint: it is not running (%s)", s.ID, j.Status())
+			}
 		default:
+			if s.WithSavepoint {
+				path, err := e.stopWithSavepoint(ctx, j)
+				if err != nil {
+					return nil, err
+				}
+				// Flink's client shows the path in a table.
+				res = &Result{Kind: ResultTable, Headers: []string{"savepoint path"}, Rows: [][]string{{path}}}
+			}
 			j.stopped.Store(true)
 			j.run.Cancel()
 			<-j.run.Done()
 		}
-		return &Result{Kind: ResultOK}, nil
+		return res, nil
 	}
 	return nil, fmt.Errorf("unsupported statement at line %d, column %d", st.Position().Line, st.Position().Col)
 }
@@ -560,11 +575,15 @@ func (e *Engine) startJob(sink *planner.Sink, text string) (*Job, error) {
 	if err != nil {
 		return nil, err
 	}
+	id := newJobID()
+	if g.Checkpoints, err = e.checkpointConfig(context.Background(), id); err != nil {
+		return nil, err
+	}
 	run, err := runtime.Start(context.Background(), g.Graph)
 	if err != nil {
 		return nil, err
 	}
-	j := &Job{ID: newJobID(), Name: "insert-into_default_catalog.default_database." + sink.Table.Name, Statement: text, Started: time.Now(), run: run}
+	j := &Job{ID: id, Name: "insert-into_default_catalog.default_database." + sink.Table.Name, Statement: text, Started: time.Now(), run: run}
 	e.mu.Lock()
 	e.jobs[j.ID] = j
 	e.order = append(e.order, j.ID)

@@ -1,6 +1,7 @@
 package checkpoint
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"net/url"
@@ -245,4 +246,35 @@ func parseEndpoint(endpoint string) (host string, secure bool, err error) {
 		return "", false, fmt.Errorf("an endpoint is a scheme, a host and a port, with no path, user, query or fragment")
 	}
 	return u.Host, u.Scheme == "https", nil
+}
+
+// OpenCheckpoint opens the storage holding the checkpoint at path, written
+// LOCATION/JOB/chk-N as Flink's execution.savepoint.path names a retained
+// checkpoint (a trailing '/' or '/_metadata' is allowed), and returns it
+// with the job and checkpoint it names.
+func OpenCheckpoint(path string, props map[string]string) (Storage, string, int64, error) {
+	p := strings.TrimSuffix(strings.TrimSuffix(path, "/"), "/"+metadataName)
+	chk := p[strings.LastIndex(p, "/")+1:]
+	id, ok := parseChkName(chk)
+	rest := strings.TrimSuffix(p, "/"+chk)
+	job := rest[strings.LastIndex(rest, "/")+1:]
+	root := strings.TrimSuffix(rest, "/"+job)
+	if !ok || job == "" || root == rest || root == "" || checkJob(job) != nil {
+		return nil, "", 0, fmt.Errorf("checkpoint path '%s': expected LOCATION/JOB/chk-N", path)
+	}
+	s, err := Open(root, props)
+	if err != nil {
+		return nil, "", 0, err
+	}
+	return s, job, id, nil
+}
+
+// Load reads checkpoint id of job and checks every part against its
+// metadata: a damaged or incomplete checkpoint is an error, never loaded.
+func Load(ctx context.Context, s Storage, job string, id int64) (*Metadata, map[string][]byte, error) {
+	meta, state, err := load(ctx, s, job, id)
+	if err != nil {
+		return nil, nil, fmt.Errorf("checkpoint %d of job %s: %w", id, job, err)
+	}
+	return meta, state, nil
 }

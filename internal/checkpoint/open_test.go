@@ -192,3 +192,25 @@ func TestS3Options(t *testing.T) {
 		}
 	}
 }
+
+func TestOpenCheckpoint(t *testing.T) {
+	clearAWSEnv(t)
+	root := t.TempDir()
+	for _, path := range []string{root + "/job-1/chk-7", root + "/job-1/chk-7/", root + "/job-1/chk-7/_metadata"} {
+		s, job, id, err := OpenCheckpoint(path, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if _, ok := s.(*Dir); !ok || job != "job-1" || id != 7 {
+			t.Errorf("%s: %T, %q, %d", path, s, job, id)
+		}
+	}
+	for _, path := range []string{root + "/job-1", root + "/job-1/chk-x", "chk-7", "/chk-7", root + "/job-1/chk-0"} {
+		if _, _, _, err := OpenCheckpoint(path, nil); err == nil || !strings.Contains(err.Error(), "expected LOCATION/JOB/chk-N") {
+			t.Errorf("%s: %v", path, err)
+		}
+	}
+	if _, job, id, err := OpenCheckpoint("s3://bucket/base/j/chk-3", map[string]string{"s3.access-key": "a", "s3.secret-key": "b", "s3.endpoint": "http://localhost:1"}); err != nil || job != "j" || id != 3 {
+		t.Errorf("s3: %q %d %v", job, id, err)
+	}
+}

@@ -56,6 +56,10 @@ type CheckpointConfig struct {
 	// ended by then: those source instances end at once.
 	RestoredFrom int64
 	Finished     []string
+	// IgnoreUnclaimed drops restored state that no part of the plan
+	// claims (execution.savepoint.ignore-unclaimed-state) instead of
+	// refusing to start.
+	IgnoreUnclaimed bool
 	// Interval, when positive, takes a checkpoint periodically
 	// (execution.checkpointing.interval), at least MinPause after the end
 	// of the previous one (execution.checkpointing.min-pause). Timeout
@@ -72,10 +76,20 @@ const defaultCheckpointTimeout = 10 * time.Minute
 // Checkpoint takes a checkpoint of the running job and waits until it is
 // complete, returning its ID.
 func (j *Job) Checkpoint(ctx context.Context) (int64, error) {
-	if j.coord == nil {
+	if j.coord == nil || j.coord.cfg.Storage == nil {
 		return 0, errors.New("checkpointing is not enabled for this job")
 	}
 	return j.coord.Checkpoint(ctx)
+}
+
+// Savepoint takes a checkpoint into store, where it is never pruned, and
+// waits until it is complete, returning its ID. The job must have been
+// started with a CheckpointConfig (its Storage may be nil).
+func (j *Job) Savepoint(ctx context.Context, store checkpoint.Storage) (int64, error) {
+	if j.coord == nil {
+		return 0, errors.New("this job cannot take savepoints")
+	}
+	return j.coord.take(ctx, store, false)
 }
 
 // periodic takes checkpoints every Interval until the job ends, failing
@@ -239,6 +253,12 @@ func (c *coordinator) finish(part string) {
 // Checkpoint takes one checkpoint and waits until it is complete (its
 // metadata written) or failed, or ctx ends. It returns the checkpoint's ID.
 func (c *coordinator) Checkpoint(ctx context.Context) (int64, error) {
+	return c.take(ctx, c.cfg.Storage, true)
+}
+
+// take takes one checkpoint into store, pruning the older ones of the
+// job there when prune is set.
+func (c *coordinator) take(ctx context.Context, store checkpoint.Storage, prune bool) (int64, error) {
 	c.trigger.Lock()
 	defer c.trigger.Unlock()
 	c.mu.Lock()
@@ -277,7 +297,7 @@ func (c *coordinator) Checkpoint(ctx context.Context) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("checkpoint %d: %w", id, err)
 	}
-	if err := c.store(ctx, p); err != nil {
+	if err := c.store(ctx, store, p, prune); err != nil {
 		return 0, fmt.Errorf("checkpoint %d: %w", id, err)
 	}
 	c.mu.Lock()
@@ -294,8 +314,9 @@ func (c *coordinator) Checkpoint(ctx context.Context) (int64, error) {
 	return id, errors.Join(errs...)
 }
 
-// store writes every part, then the metadata, then prunes old checkpoints.
-func (c *coordinator) store(ctx context.Context, p *pendingCheckpoint) error {
+// store writes every part to store, then the metadata, then prunes old
+// checkpoints if asked to.
+func (c *coordinator) store(ctx context.Context, store checkpoint.Storage, p *pendingCheckpoint, prune bool) error {
 	meta := &checkpoint.Metadata{Job: c.cfg.Job, ID: p.id, Time: time.Now().UTC(), Plan: c.cfg.Plan, Parts: map[string]checkpoint.Part{}}
 	c.mu.Lock()
 	for _, part := range c.parts {
@@ -305,15 +326,18 @@ func (c *coordinator) store(ctx context.Context, p *pendingCheckpoint) error {
 	}
 	c.mu.Unlock()
 	for part, data := range p.state {
-		if err := c.cfg.Storage.WriteState(ctx, c.cfg.Job, p.id, part, data); err != nil {
+		if err := store.WriteState(ctx, c.cfg.Job, p.id, part, data); err != nil {
 			return err
 		}
 		meta.Parts[part] = checkpoint.PartOf(data)
 	}
-	if err := c.cfg.Storage.Complete(ctx, meta); err != nil {
+	if err := store.Complete(ctx, meta); err != nil {
 		return err
 	}
-	return checkpoint.Prune(ctx, c.cfg.Storage, c.cfg.Job, c.cfg.Retained)
+	if !prune {
+		return nil
+	}
+	return checkpoint.Prune(ctx, store, c.cfg.Job, c.cfg.Retained)
 }
 
 // aligner tracks, for one operator instance, which upstream instances have

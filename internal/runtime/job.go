@@ -258,7 +258,7 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 	}
 	if j.coord != nil {
 		for part := range j.coord.cfg.Restore {
-			if !restored[part] {
+			if !restored[part] && !j.coord.cfg.IgnoreUnclaimed {
 				cancel()
 				return nil, fmt.Errorf("the checkpoint holds state for %s, which is no part of this plan", part)
 			}

@@ -12,8 +12,12 @@ type SourceContext struct {
 	inst *sourceInstance
 }
 
-// Checkpointing reports whether the job takes checkpoints.
-func (s *SourceContext) Checkpointing() bool { return s.Job.coord != nil }
+// Checkpointing reports whether the job takes checkpoints (savepoints
+// alone do not count): a source then commits its positions when they
+// complete rather than periodically.
+func (s *SourceContext) Checkpointing() bool {
+	return s.Job.coord != nil && s.Job.coord.cfg.Storage != nil
+}
 
 // CheckpointRequested is signalled when a checkpoint wants this source's
 // barrier; the source then calls EmitBarriers at its next point where

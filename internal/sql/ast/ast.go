@@ -194,10 +194,14 @@ type Describe struct {
 	Name ObjectName
 }
 
-// StopJob is STOP JOB 'id'.
+// StopJob is STOP JOB 'id' [WITH SAVEPOINT] [WITH DRAIN].
 type StopJob struct {
 	Pos
-	ID string
+	ID            string
+	WithSavepoint bool
+	WithDrain     bool
+	// DrainPos is where WITH DRAIN is, for its error.
+	DrainPos Pos
 }
 
 // StatementSet is EXECUTE STATEMENT SET BEGIN insert; ... END, or the same

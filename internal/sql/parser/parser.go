@@ -391,7 +391,22 @@ func (p *parser) statement() ast.Statement {
 	case "STOP":
 		p.next()
 		p.expectKw("JOB")
-		return &ast.StopJob{Pos: t.pos, ID: p.stringLit("a job ID string")}
+		st := &ast.StopJob{Pos: t.pos, ID: p.stringLit("a job ID string")}
+		for p.isKw("WITH") {
+			p.next()
+			switch {
+			case p.isKw("SAVEPOINT") && st.WithSavepoint, p.isKw("DRAIN") && st.WithDrain:
+				p.failAt(p.tok().pos, "WITH %s is given twice", word(p.tok()))
+			case p.isKw("SAVEPOINT"):
+				st.WithSavepoint = true
+			case p.isKw("DRAIN"):
+				st.WithDrain, st.DrainPos = true, p.tok().pos
+			default:
+				p.unexpected("SAVEPOINT or DRAIN")
+			}
+			p.next()
+		}
+		return st
 	case "EXECUTE":
 		p.next()
 		if p.isKw("INSERT") {

@@ -337,6 +337,12 @@ func dump(s ast.Statement) string {
 		b.WriteString("DESCRIBE " + strings.Join(s.Name.Parts, "."))
 	case *ast.StopJob:
 		b.WriteString("STOP JOB " + s.ID)
+		if s.WithSavepoint {
+			b.WriteString(" WITH SAVEPOINT")
+		}
+		if s.WithDrain {
+			fmt.Fprintf(&b, " WITH DRAIN@%d:%d", s.DrainPos.Line, s.DrainPos.Col)
+		}
 	case *ast.StatementSet:
 		b.WriteString("STATEMENT SET")
 		for _, ins := range s.Inserts {
@@ -408,6 +414,8 @@ var statementTests = []struct{ src, want string }{
 	{"DESCRIBE t", "DESCRIBE t"},
 	{"desc cat.db.t", "DESCRIBE cat.db.t"},
 	{"STOP JOB 'abc123'", "STOP JOB abc123"},
+	{"STOP JOB 'abc123' WITH SAVEPOINT", "STOP JOB abc123 WITH SAVEPOINT"},
+	{"stop job 'abc123' with drain with savepoint", "STOP JOB abc123 WITH SAVEPOINT WITH DRAIN@1:24"},
 	{"EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT 1; INSERT INTO b SELECT 2; END",
 		"STATEMENT SET {INSERT a SELECT 1} {INSERT b SELECT 2}"},
 	{"BEGIN STATEMENT SET;\nINSERT INTO a SELECT 1;\nINSERT INTO b VALUES (2);\nEND;",

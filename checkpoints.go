@@ -1,0 +1,167 @@
+package sluice
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sluicesql/sluice/internal/checkpoint"
+	"github.com/sluicesql/sluice/internal/runtime"
+)
+
+// Checkpointing settings, with Flink's names
+// (https://nightlies.apache.org/flink/flink-docs-stable/docs/deployment/config/#checkpointing).
+const (
+	ConfCheckpointInterval  = "execution.checkpointing.interval"
+	ConfCheckpointMode      = "execution.checkpointing.mode"
+	ConfCheckpointTimeout   = "execution.checkpointing.timeout"
+	ConfCheckpointMinPause  = "execution.checkpointing.min-pause"
+	ConfCheckpointTolerable = "execution.checkpointing.tolerable-failed-checkpoints"
+	ConfCheckpointsDir      = "state.checkpoints.dir"
+	ConfCheckpointsRetained = "state.checkpoints.num-retained"
+	ConfSavepointsDir       = "state.savepoints.dir"
+	ConfSavepointPath       = "execution.savepoint.path"
+	ConfIgnoreUnclaimed     = "execution.savepoint.ignore-unclaimed-state"
+)
+
+// minCheckpointTime is Flink's smallest checkpoint interval and timeout
+// (CheckpointCoordinatorConfiguration.MINIMAL_CHECKPOINT_TIME).
+const minCheckpointTime = 10 * time.Millisecond
+
+// checkCheckpointSetting validates one checkpointing setting; ok is false
+// for keys that are none of them.
+func checkCheckpointSetting(key, value string) (ok bool, err error) {
+	invalid := func(expected string) error {
+		return fmt.Errorf("invalid value '%s' for '%s': expected %s", value, key, expected)
+	}
+	switch key {
+	case ConfCheckpointInterval, ConfCheckpointTimeout:
+		d, err := ParseDuration(value)
+		if err != nil {
+			return true, fmt.Errorf("invalid value '%s' for '%s': %v", value, key, err)
+		}
+		if d < minCheckpointTime {
+			return true, invalid("a duration of at least 10 ms")
+		}
+	case ConfCheckpointMinPause:
+		if _, err := ParseDuration(value); err != nil {
+			return true, fmt.Errorf("invalid value '%s' for '%s': %v", value, key, err)
+		}
+	case ConfCheckpointMode:
+		if _, err := checkpointMode(value); err != nil {
+			return true, invalid("EXACTLY_ONCE or AT_LEAST_ONCE")
+		}
+	case ConfCheckpointTolerable:
+		if n, err := strconv.Atoi(value); err != nil || n < 0 {
+			return true, invalid("a non-negative integer")
+		}
+	case ConfCheckpointsRetained:
+		if n, err := strconv.Atoi(value); err != nil || n < 1 {
+			return true, invalid("a positive integer")
+		}
+	case ConfIgnoreUnclaimed:
+		if _, err := strconv.ParseBool(value); err != nil || !strings.EqualFold(value, "true") && !strings.EqualFold(value, "false") {
+			return true, invalid("true or false")
+		}
+	case ConfCheckpointsDir, ConfSavepointsDir, ConfSavepointPath:
+		if strings.TrimSpace(value) == "" {
+			return true, invalid("a path or URL")
+		}
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// checkpointMode reads execution.checkpointing.mode, ignoring case as
+// Flink reads enum settings.
+func checkpointMode(v string) (runtime.CheckpointMode, error) {
+	switch strings.ToUpper(strings.TrimSpace(v)) {
+	case "EXACTLY_ONCE":
+		return runtime.ExactlyOnce, nil
+	case "AT_LEAST_ONCE":
+		return runtime.AtLeastOnce, nil
+	}
+	return 0, fmt.Errorf("unknown checkpointing mode '%s'", v)
+}
+
+// storageProps returns the settings checkpoint storage reads (s3.*).
+func (c *Config) storageProps() map[string]string {
+	props := map[string]string{}
+	for _, kv := range c.All() {
+		if strings.HasPrefix(kv[0], "s3.") {
+			props[kv[0]] = kv[1]
+		}
+	}
+	return props
+}
+
+// checkpointConfig returns how job id takes checkpoints (none without an
+// interval: its Storage is nil, and the job can still take savepoints) and
+// what it is restored from.
+func (e *Engine) checkpointConfig(ctx context.Context, id string) (*runtime.CheckpointConfig, error) {
+	c := e.config
+	interval, _ := c.durationSetting(ConfCheckpointInterval)
+	path := c.Get(ConfSavepointPath)
+	mode, _ := checkpointMode(c.Get(ConfCheckpointMode))
+	timeout, _ := c.durationSetting(ConfCheckpointTimeout)
+	minPause, _ := c.durationSetting(ConfCheckpointMinPause)
+	tolerable, _ := strconv.Atoi(c.Get(ConfCheckpointTolerable))
+	retained, _ := strconv.Atoi(c.Get(ConfCheckpointsRetained))
+	ignore, _ := strconv.ParseBool(c.Get(ConfIgnoreUnclaimed))
+	cfg := &runtime.CheckpointConfig{Job: id, Mode: mode, Interval: interval, Timeout: timeout,
+		MinPause: minPause, Tolerable: tolerable, Retained: retained, IgnoreUnclaimed: ignore}
+	props := c.storageProps()
+	if interval > 0 {
+		dir := c.Get(ConfCheckpointsDir)
+		if dir == "" {
+			return nil, fmt.Errorf("'%s' is set but '%s' is not: set where checkpoints are stored", ConfCheckpointInterval, ConfCheckpointsDir)
+		}
+		store, err := checkpoint.Open(dir, props)
+		if err != nil {
+			return nil, fmt.Errorf("'%s': %w", ConfCheckpointsDir, err)
+		}
+		cfg.Storage = store
+	}
+	if path != "" {
+		store, job, chk, err := checkpoint.OpenCheckpoint(path, props)
+		if err != nil {
+			return nil, fmt.Errorf("'%s': %w", ConfSavepointPath, err)
+		}
+		meta, state, err := checkpoint.Load(ctx, store, job, chk)
+		if err != nil {
+			return nil, fmt.Errorf("'%s' = '%s': %w", ConfSavepointPath, path, err)
+		}
+		cfg.Restore, cfg.RestoredFrom, cfg.Finished = state, meta.ID, meta.Finished
+	}
+	return cfg, nil
+}
+
+// durationSetting reads a duration setting; unset is 0.
+func (c *Config) durationSetting(key string) (time.Duration, error) {
+	v := c.Get(key)
+	if v == "" {
+		return 0, nil
+	}
+	return ParseDuration(v)
+}
+
+// stopWithSavepoint takes a savepoint of job j into state.savepoints.dir
+// and returns its path, to be named by execution.savepoint.path.
+func (e *Engine) stopWithSavepoint(ctx context.Context, j *Job) (string, error) {
+	dir := e.config.Get(ConfSavepointsDir)
+	if dir == "" {
+		return "", fmt.Errorf("could not stop job '%s' with a savepoint: '%s' is not set; set where savepoints are stored", j.ID, ConfSavepointsDir)
+	}
+	store, err := checkpoint.Open(dir, e.config.storageProps())
+	if err != nil {
+		return "", fmt.Errorf("'%s': %w", ConfSavepointsDir, err)
+	}
+	id, err := j.run.Savepoint(ctx, store)
+	if err != nil {
+		return "", fmt.Errorf("could not stop job '%s' with a savepoint: %w", j.ID, err)
+	}
+	return fmt.Sprintf("%s/%s/chk-%d", strings.TrimSuffix(dir, "/"), j.ID, id), nil
+}

@@ -1,0 +1,189 @@
+package sluice
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// countsDDL declares a kafka table of clicks read from startup and an
+// upsert-kafka table of counts per user.
+func countsDDL(brokers, startup string) string {
+	return fmt.Sprintf(`
+CREATE TABLE clicks (user_id STRING) WITH (
+    'connector' = 'kafka', 'topic' = 'clicks', 'properties.bootstrap.servers' = '%[1]s',
+    'scan.startup.mode' = '%[2]s', 'format' = 'json');
+CREATE TABLE counts (user_id STRING, n BIGINT, PRIMARY KEY (user_id) NOT ENFORCED) WITH (
+    'connector' = 'upsert-kafka', 'topic' = 'counts', 'properties.bootstrap.servers' = '%[1]s',
+    'key.format' = 'json', 'value.format' = 'json');
+`, brokers, startup)
+}
+
+// latestCounts reads the counts topic to its current end and returns each
+// user's last count.
+func latestCounts(t *testing.T, brokers string) map[string]int64 {
+	t.Helper()
+	ctx := testContext(t)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers), kgo.ConsumeTopics("counts"),
+		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	ends, err := kadm.NewClient(cl).ListEndOffsets(ctx, "counts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	remaining := map[int32]int64{}
+	ends.Each(func(o kadm.ListedOffset) {
+		if o.Offset > 0 {
+			remaining[o.Partition] = o.Offset
+		}
+	})
+	out := map[string]int64{}
+	for len(remaining) > 0 {
+		fs := cl.PollFetches(ctx)
+		if err := fs.Err(); err != nil {
+			t.Fatal(err)
+		}
+		fs.EachRecord(func(r *kgo.Record) {
+			var v struct {
+				User string `json:"user_id"`
+				N    int64  `json:"n"`
+			}
+			if err := json.Unmarshal(r.Value, &v); err != nil {
+				t.Fatalf("record %d: %v", r.Offset, err)
+			}
+			out[v.User] = v.N
+			if end, ok := remaining[r.Partition]; ok && r.Offset+1 >= end {
+				delete(remaining, r.Partition)
+			}
+		})
+	}
+	return out
+}
+
+// TestStopWithSavepointAndRestore: a job stopped with a savepoint and
+// started again from it, in another session, goes on from the savepoint's
+// positions with the savepoint's state: rows written while it was stopped
+// are counted once, on top of the counts before, although the new table
+// would start reading at the latest offset.
+func TestStopWithSavepointAndRestore(t *testing.T) {
+	cluster := startCluster(t)
+	brokers := cluster.BootstrapServers()
+	dir := t.TempDir()
+	ctx := testContext(t)
+
+	e1 := newEngine(t)
+	mustExecute(t, e1, countsDDL(brokers, "earliest-offset")+
+		"SET 'state.savepoints.dir' = '"+dir+"';\nINSERT INTO clicks VALUES ('a'), ('b'), ('a');")
+	res := mustExecute(t, e1, "INSERT INTO counts SELECT user_id, COUNT(*) FROM clicks GROUP BY user_id;")
+	if err := e1.WaitQuiet(ctx); err != nil {
+		t.Fatal(err)
+	}
+	job := res[0].JobID
+	res = mustExecute(t, e1, "STOP JOB '"+job+"' WITH SAVEPOINT;")
+	path := filepath.Join(dir, job, "chk-1")
+	if res[0].Kind != ResultTable || strings.Join(res[0].Headers, ",") != "savepoint path" || res[0].Rows[0][0] != path {
+		t.Fatalf("STOP JOB WITH SAVEPOINT gave %+v, want the path %s", res[0], path)
+	}
+	if _, err := os.Stat(filepath.Join(path, "_metadata")); err != nil {
+		t.Fatal(err)
+	}
+	if s := e1.Jobs()[1].Status(); s != "CANCELED" {
+		t.Fatalf("the stopped job is %s", s)
+	}
+	mustExecute(t, e1, "INSERT INTO clicks VALUES ('a'), ('c');")
+	if err := e1.WaitQuiet(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := latestCounts(t, brokers); !maps.Equal(got, map[string]int64{"a": 2, "b": 1}) {
+		t.Fatalf("counts before the restore: %v", got)
+	}
+
+	e2 := newEngine(t)
+	mustExecute(t, e2, countsDDL(brokers, "latest-offset")+
+		"SET 'execution.savepoint.path' = '"+path+"';\nINSERT INTO counts SELECT user_id, COUNT(*) FROM clicks GROUP BY user_id;")
+	if err := e2.WaitQuiet(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := latestCounts(t, brokers), map[string]int64{"a": 3, "b": 1, "c": 1}; !maps.Equal(got, want) {
+		t.Fatalf("counts after the restore: %v, want %v", got, want)
+	}
+
+	// The savepoint holds the state of that query's plan only.
+	mustExecute(t, e2, "CREATE TABLE other (user_id STRING, n BIGINT) WITH ('connector' = 'blackhole');")
+	_, err := e2.Execute(ctx, "INSERT INTO other SELECT user_id, CHAR_LENGTH(user_id) FROM clicks;")
+	if err == nil || !strings.Contains(err.Error(), "which is no part of this plan") {
+		t.Fatalf("restoring another plan: %v", err)
+	}
+	mustExecute(t, e2, "SET 'execution.savepoint.ignore-unclaimed-state' = 'true';\nINSERT INTO other SELECT user_id, CHAR_LENGTH(user_id) FROM clicks;")
+}
+
+func TestCheckpointSettings(t *testing.T) {
+	e := newEngine(t)
+	for _, c := range []struct{ stmt, want string }{
+		{"SET 'execution.checkpointing.interval' = '5 ms';", "invalid value '5 ms' for 'execution.checkpointing.interval': expected a duration of at least 10 ms"},
+		{"SET 'execution.checkpointing.mode' = 'twice';", "invalid value 'twice' for 'execution.checkpointing.mode': expected EXACTLY_ONCE or AT_LEAST_ONCE"},
+		{"SET 'execution.checkpointing.tolerable-failed-checkpoints' = '-1';", "invalid value '-1' for 'execution.checkpointing.tolerable-failed-checkpoints': expected a non-negative integer"},
+		{"SET 'state.checkpoints.num-retained' = '0';", "invalid value '0' for 'state.checkpoints.num-retained': expected a positive integer"},
+		{"SET 'execution.checkpointing.max-concurrent-checkpoints' = '2';", "'execution.checkpointing.max-concurrent-checkpoints' = '2' is not supported yet (checkpoints are taken one at a time); only '1' is"},
+		{"SET 'execution.checkpointing.unaligned.enabled' = 'true';", "'execution.checkpointing.unaligned.enabled' = 'true' is not supported yet (barriers are aligned); only 'false' is"},
+		{"SET 'state.backend.type' = 'rocksdb';", "'state.backend.type' = 'rocksdb' is not supported yet (state is kept in memory and checkpointed whole); only 'hashmap' is"},
+		{"STOP JOB 'x' WITH DRAIN;", "STOP JOB ... WITH DRAIN is not supported yet"},
+	} {
+		_, err := e.Execute(testContext(t), c.stmt)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.stmt, err, c.want)
+		}
+	}
+	mustExecute(t, e, "SET 'execution.checkpointing.mode' = 'at_least_once';\nSET 'execution.checkpointing.interval' = '1 min';")
+	mustExecute(t, e, "CREATE TABLE g (a INT) WITH ('connector' = 'datagen', 'number-of-rows' = '1');\nCREATE TABLE bh (a INT) WITH ('connector' = 'blackhole');")
+	_, err := e.Execute(testContext(t), "INSERT INTO bh SELECT a FROM g;")
+	if err == nil || err.Error() != "'execution.checkpointing.interval' is set but 'state.checkpoints.dir' is not: set where checkpoints are stored" {
+		t.Fatalf("a checkpoint interval without a directory: %v", err)
+	}
+}
+
+// TestPeriodicCheckpoints: with an interval and a directory, a job takes
+// checkpoints by itself, numbered on, keeping state.checkpoints.num-retained
+// of them.
+func TestPeriodicCheckpoints(t *testing.T) {
+	e := newEngine(t)
+	dir := t.TempDir()
+	res := mustExecute(t, e, `
+SET 'execution.checkpointing.interval' = '20 ms';
+SET 'state.checkpoints.dir' = '`+dir+`';
+SET 'state.checkpoints.num-retained' = '2';
+CREATE TABLE g (a BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '100', 'fields.a.kind' = 'sequence', 'fields.a.start' = '1', 'fields.a.end' = '1000000');
+CREATE TABLE bh (a BIGINT) WITH ('connector' = 'blackhole');
+INSERT INTO bh SELECT a FROM g;`)
+	job := res[len(res)-1].JobID
+	ctx := testContext(t)
+	complete := func(id int) bool {
+		_, err := os.Stat(filepath.Join(dir, job, fmt.Sprintf("chk-%d", id), "_metadata"))
+		return err == nil
+	}
+	for !complete(4) {
+		if ctx.Err() != nil {
+			t.Fatal("the job did not take four checkpoints")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	// Checkpoints are taken one at a time, each pruning the older ones
+	// when it completes: by the fourth, the first is gone.
+	if _, err := os.Stat(filepath.Join(dir, job, "chk-1")); !os.IsNotExist(err) {
+		t.Fatalf("chk-1 is still there with two retained and chk-4 complete: %v", err)
+	}
+	if s := e.Jobs()[0].Status(); s != "RUNNING" {
+		t.Fatalf("the job is %s", s)
+	}
+}
