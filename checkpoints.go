@@ -26,6 +26,26 @@ const (
 	ConfIgnoreUnclaimed     = "execution.savepoint.ignore-unclaimed-state"
 )
 
+// checkpointDefaults are Flink's defaults of the checkpointing settings
+// (the interval is unset: off). Unlike the session defaults, SET does not
+// list them, as Flink's client does not.
+var checkpointDefaults = map[string]string{
+	ConfCheckpointMode:      "EXACTLY_ONCE",
+	ConfCheckpointTimeout:   "10 min",
+	ConfCheckpointMinPause:  "0 ms",
+	ConfCheckpointTolerable: "0",
+	ConfCheckpointsRetained: "1",
+	ConfIgnoreUnclaimed:     "false",
+}
+
+// checkpointSetting returns a checkpointing setting, or its default.
+func (c *Config) checkpointSetting(key string) string {
+	if v := c.Get(key); v != "" {
+		return v
+	}
+	return checkpointDefaults[key]
+}
+
 // minCheckpointTime is Flink's smallest checkpoint interval and timeout
 // (CheckpointCoordinatorConfiguration.MINIMAL_CHECKPOINT_TIME).
 const minCheckpointTime = 10 * time.Millisecond
@@ -105,12 +125,12 @@ func (e *Engine) checkpointConfig(ctx context.Context, id string) (*runtime.Chec
 	c := e.config
 	interval, _ := c.durationSetting(ConfCheckpointInterval)
 	path := c.Get(ConfSavepointPath)
-	mode, _ := checkpointMode(c.Get(ConfCheckpointMode))
+	mode, _ := checkpointMode(c.checkpointSetting(ConfCheckpointMode))
 	timeout, _ := c.durationSetting(ConfCheckpointTimeout)
 	minPause, _ := c.durationSetting(ConfCheckpointMinPause)
-	tolerable, _ := strconv.Atoi(c.Get(ConfCheckpointTolerable))
-	retained, _ := strconv.Atoi(c.Get(ConfCheckpointsRetained))
-	ignore, _ := strconv.ParseBool(c.Get(ConfIgnoreUnclaimed))
+	tolerable, _ := strconv.Atoi(c.checkpointSetting(ConfCheckpointTolerable))
+	retained, _ := strconv.Atoi(c.checkpointSetting(ConfCheckpointsRetained))
+	ignore, _ := strconv.ParseBool(c.checkpointSetting(ConfIgnoreUnclaimed))
 	cfg := &runtime.CheckpointConfig{Job: id, Mode: mode, Interval: interval, Timeout: timeout,
 		MinPause: minPause, Tolerable: tolerable, Retained: retained, IgnoreUnclaimed: ignore}
 	props := c.storageProps()
@@ -139,9 +159,9 @@ func (e *Engine) checkpointConfig(ctx context.Context, id string) (*runtime.Chec
 	return cfg, nil
 }
 
-// durationSetting reads a duration setting; unset is 0.
+// durationSetting reads a duration setting; unset with no default is 0.
 func (c *Config) durationSetting(key string) (time.Duration, error) {
-	v := c.Get(key)
+	v := c.checkpointSetting(key)
 	if v == "" {
 		return 0, nil
 	}

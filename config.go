@@ -29,13 +29,6 @@ var defaults = map[string]string{
 	ConfResultMode:        "table",
 	ConfWatermarkInterval: "200 ms",
 	ConfIdleTimeout:       "0 ms",
-	// Flink's checkpointing defaults; the interval is unset (off).
-	ConfCheckpointMode:      "EXACTLY_ONCE",
-	ConfCheckpointTimeout:   "10 min",
-	ConfCheckpointMinPause:  "0 ms",
-	ConfCheckpointTolerable: "0",
-	ConfCheckpointsRetained: "1",
-	ConfIgnoreUnclaimed:     "false",
 }
 
 // Config is a session's configuration (SET / RESET).
