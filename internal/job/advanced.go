@@ -60,7 +60,11 @@ func (b *builder) advanced(n planner.Node) (built, error) {
 			return built{}, err
 		}
 		p, input := b.keyed(in, x.Keys)
-		cfg := ops.WindowAggregateConfig{InputTypes: x.Input.Schema().Types(), Window: b.window(x.Window), Keys: x.Keys, Aggs: aggSpecs(x.Aggs)}
+		aggs, err := aggSpecs(x.Aggs, x.Input.Schema())
+		if err != nil {
+			return built{}, err
+		}
+		cfg := ops.WindowAggregateConfig{InputTypes: x.Input.Schema().Types(), Window: b.window(x.Window), Keys: x.Keys, Aggs: aggs}
 		return b.operator("WindowAggregate", p, []runtime.Input{input}, func() (runtime.Operator, error) { return ops.NewWindowAggregate(cfg) }), nil
 	case *planner.SemiJoin:
 		left, err := b.node(x.Left)
@@ -121,8 +125,12 @@ func (b *builder) advanced(n planner.Node) (built, error) {
 			return built{}, err
 		}
 		p, input := b.keyed(in, x.PartitionKeys)
+		aggs, err := aggSpecs(x.Aggs, x.Input.Schema())
+		if err != nil {
+			return built{}, err
+		}
 		cfg := ops.OverAggregateConfig{InputTypes: x.Input.Schema().Types(), PartitionKeys: x.PartitionKeys, TimeCol: x.TimeCol,
-			Aggs: aggSpecs(x.Aggs), Rows: x.Rows, Preceding: x.Preceding}
+			Aggs: aggs, Rows: x.Rows, Preceding: x.Preceding}
 		return b.operator("OverAggregate", p, []runtime.Input{input}, func() (runtime.Operator, error) { return ops.NewOverAggregate(cfg) }), nil
 	case *planner.Limit:
 		in, err := b.node(x.Input)
@@ -198,7 +206,10 @@ func (b *builder) joinInputs(j *planner.Join) (built, built, ops.JoinSpec, error
 	kinds := map[planner.JoinKind]ops.JoinKind{planner.InnerJoin: ops.InnerJoin, planner.LeftJoin: ops.LeftJoin, planner.RightJoin: ops.RightJoin, planner.FullJoin: ops.FullJoin}
 	spec := ops.JoinSpec{Kind: kinds[j.Kind], LeftTypes: j.Left.Schema().Types(), RightTypes: j.Right.Schema().Types(), LeftKeys: j.LeftKeys, RightKeys: j.RightKeys}
 	if j.Cond != nil {
-		pred := expr.Predicate(j.Cond)
+		pred, err := expr.Predicate(j.Cond)
+		if err != nil {
+			return built{}, built{}, ops.JoinSpec{}, err
+		}
 		ctx := &expr.Context{Fn: b.fnCtx}
 		spec.Cond = func(l, r types.Row) (bool, error) {
 			row := make(types.Row, 0, len(l)+len(r))
@@ -231,9 +242,11 @@ func (b *builder) rankNumberColumn(in built, outputs bool, schema types.Schema) 
 	n := len(ts) - 1
 	cfg := ops.CalcConfig{OutputTypes: ts, Context: expr.Context{Fn: b.fnCtx}}
 	for i := 0; i < n; i++ {
-		cfg.Projects = append(cfg.Projects, expr.Compile(&expr.Column{Index: i, T: ts[i]}))
+		ev, _ := expr.Compile(&expr.Column{Index: i, T: ts[i]})
+		cfg.Projects = append(cfg.Projects, ev)
 	}
-	cfg.Projects = append(cfg.Projects, expr.Compile(&expr.Literal{V: types.NullValue, T: ts[n]}))
+	null, _ := expr.Compile(&expr.Literal{V: types.NullValue, T: ts[n]})
+	cfg.Projects = append(cfg.Projects, null)
 	return b.operator("Calc", in.parallelism, []runtime.Input{{Stage: in.stage, Exchange: runtime.Forward}},
 		func() (runtime.Operator, error) { return ops.NewCalc(cfg), nil })
 }

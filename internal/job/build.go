@@ -101,8 +101,17 @@ func (b *builder) node(n planner.Node) (built, error) {
 			return built{}, err
 		}
 		// Each instance compiles its own evaluators (see calcConfig).
+		if _, err := b.calcConfig(x); err != nil {
+			return built{}, err
+		}
 		return b.operator("Calc", in.parallelism, []runtime.Input{{Stage: in.stage, Exchange: runtime.Forward}},
-			func() (runtime.Operator, error) { return ops.NewCalc(b.calcConfig(x)), nil }), nil
+			func() (runtime.Operator, error) {
+				cfg, err := b.calcConfig(x)
+				if err != nil {
+					return nil, err
+				}
+				return ops.NewCalc(cfg), nil
+			}), nil
 	case *planner.Normalize:
 		in, err := b.node(x.Input)
 		if err != nil {
@@ -117,7 +126,11 @@ func (b *builder) node(n planner.Node) (built, error) {
 			return built{}, err
 		}
 		p, input := b.keyed(in, x.Keys)
-		cfg := ops.GroupAggregateConfig{InputTypes: x.Input.Schema().Types(), Keys: x.Keys, Aggs: aggSpecs(x.Aggs), GenerateUpdateBefore: true}
+		aggs, err := aggSpecs(x.Aggs, x.Input.Schema())
+		if err != nil {
+			return built{}, err
+		}
+		cfg := ops.GroupAggregateConfig{InputTypes: x.Input.Schema().Types(), Keys: x.Keys, Aggs: aggs, GenerateUpdateBefore: true}
 		return b.operator("GroupAggregate", p, []runtime.Input{input}, func() (runtime.Operator, error) { return ops.NewGroupAggregate(cfg) }), nil
 	case *planner.Union:
 		var inputs []runtime.Input
@@ -157,22 +170,34 @@ func seq(n int) []int {
 	return out
 }
 
-func aggSpecs(calls []planner.AggCall) []ops.AggSpec {
+func aggSpecs(calls []planner.AggCall, in types.Schema) ([]ops.AggSpec, error) {
 	out := make([]ops.AggSpec, len(calls))
 	for i, a := range calls {
-		out[i] = ops.AggSpec{New: a.New, Args: a.Args, Filter: a.Filter, Type: a.Type}
+		ts := make([]types.Type, len(a.Args))
+		for j, c := range a.Args {
+			ts[j] = in[c].Type
+		}
+		newAcc, err := expr.BindAggregate(a.Name, ts, a.Consts, a.Distinct, a.Type)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = ops.AggSpec{New: newAcc, Args: a.Args, Filter: a.Filter, Type: a.Type}
 	}
-	return out
+	return out, nil
 }
 
 // calcConfig configures one instance of a Calc: its evaluators are
 // compiled for that instance alone, projections of a plain column are
 // copies, and the row holds only the columns the others read.
-func (b *builder) calcConfig(c *planner.Calc) ops.CalcConfig {
+func (b *builder) calcConfig(c *planner.Calc) (ops.CalcConfig, error) {
 	cfg := ops.CalcConfig{OutputTypes: c.Schema().Types(), Context: expr.Context{Fn: b.fnCtx}, Copies: make([]int, len(c.Projects))}
 	evaluated := []expr.Expr{c.Filter}
 	for j, p := range c.Projects {
-		cfg.Projects = append(cfg.Projects, expr.CompileLocal(p))
+		ev, err := expr.CompileLocal(p)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Projects = append(cfg.Projects, ev)
 		cfg.Copies[j] = -1
 		if col, ok := p.(*expr.Column); ok {
 			cfg.Copies[j] = col.Index
@@ -181,10 +206,14 @@ func (b *builder) calcConfig(c *planner.Calc) ops.CalcConfig {
 		}
 	}
 	if c.Filter != nil {
-		cfg.Filter = expr.CompileLocal(c.Filter).Holds
+		ev, err := expr.CompileLocal(c.Filter)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Filter = ev.Holds
 	}
 	cfg.Reads = expr.Columns(evaluated...)
-	return cfg
+	return cfg, nil
 }
 
 func (b *builder) scan(s *planner.Scan) (built, error) {
@@ -200,11 +229,17 @@ func (b *builder) scan(s *planner.Scan) (built, error) {
 		}
 	}
 	if len(computed) > 0 {
-		ev := newChunkEvaluator(b.fnCtx, s.Computed)
+		ev, err := newChunkEvaluator(b.fnCtx, s.Computed)
+		if err != nil {
+			return built{}, err
+		}
 		spec.Complete = func(c *types.Chunk) error { return ev.fill(c, computed) }
 	}
 	if s.Watermark != nil {
-		ev := newChunkEvaluator(b.fnCtx, []expr.Expr{s.Watermark})
+		ev, err := newChunkEvaluator(b.fnCtx, []expr.Expr{s.Watermark})
+		if err != nil {
+			return built{}, err
+		}
 		t := s.Watermark.Type()
 		spec.Watermark = func(c *types.Chunk) (*types.Vector, error) { return ev.column(c, t) }
 	}
@@ -234,18 +269,36 @@ type rowEvaluators struct {
 	row   types.Row
 }
 
-func newChunkEvaluator(fnCtx *fn.Context, es []expr.Expr) *chunkEvaluator {
-	ce := &chunkEvaluator{reads: expr.Columns(es...)}
-	ce.pool.New = func() any {
+func newChunkEvaluator(fnCtx *fn.Context, es []expr.Expr) (*chunkEvaluator, error) {
+	compile := func() (*rowEvaluators, error) {
 		r := &rowEvaluators{ctx: expr.Context{Fn: fnCtx}, evals: make([]expr.Evaluator, len(es))}
 		for i, e := range es {
-			if e != nil {
-				r.evals[i] = expr.CompileLocal(e)
+			if e == nil {
+				continue
 			}
+			ev, err := expr.CompileLocal(e)
+			if err != nil {
+				return nil, err
+			}
+			r.evals[i] = ev
+		}
+		return r, nil
+	}
+	first, err := compile()
+	if err != nil {
+		return nil, err
+	}
+	ce := &chunkEvaluator{reads: expr.Columns(es...)}
+	ce.pool.New = func() any {
+		r, err := compile()
+		if err != nil {
+			// The same expressions compiled once already.
+			panic(err)
 		}
 		return r
 	}
-	return ce
+	ce.pool.Put(first)
+	return ce, nil
 }
 
 // get borrows evaluators with a row as wide as c.
