@@ -17,7 +17,6 @@ import (
 	"github.com/sluicesql/sluice/internal/plan"
 	"github.com/sluicesql/sluice/internal/runtime"
 	"github.com/sluicesql/sluice/internal/runtime/ops"
-	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -156,7 +155,7 @@ func operator[T runtime.Operator](n *Node, newOp func() (T, error)) (Instances, 
 		return Instances{}, err
 	}
 	var kept []string
-	if s, ok := any(op).(interface{ State() state.Backend }); ok {
+	if s, ok := any(op).(runtime.Stateful); ok {
 		kept = s.State().Tables()
 	}
 	declared := make([]string, len(n.State))
