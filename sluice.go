@@ -7,7 +7,6 @@
 package sluice
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -21,14 +20,11 @@ import (
 	"time"
 
 	"github.com/sluicesql/sluice/internal/catalog"
-	"github.com/sluicesql/sluice/internal/connector"
 	_ "github.com/sluicesql/sluice/internal/connector/blackhole" // registers blackhole
 	_ "github.com/sluicesql/sluice/internal/connector/datagen"   // registers datagen
 	_ "github.com/sluicesql/sluice/internal/connector/kafka"     // registers kafka and upsert-kafka
 	_ "github.com/sluicesql/sluice/internal/connector/print"     // registers print
 	"github.com/sluicesql/sluice/internal/expr/fn"
-	"github.com/sluicesql/sluice/internal/job"
-	"github.com/sluicesql/sluice/internal/plan"
 	"github.com/sluicesql/sluice/internal/planner"
 	"github.com/sluicesql/sluice/internal/runtime"
 	"github.com/sluicesql/sluice/internal/runtime/ops"
@@ -232,11 +228,11 @@ func (e *Engine) exec(ctx context.Context, st ast.Statement, src string) (*Resul
 	case *ast.Describe:
 		return e.describe(ctx, s)
 	case *ast.Explain:
-		root, err := e.plan(ctx, s.Statement)
-		if err != nil {
-			return nil, err
-		}
-		return &Result{Kind: ResultText, Text: planner.Explain(root)}, nil
+		return e.explain(ctx, s)
+	case *ast.CompilePlan:
+		return e.compilePlan(ctx, s, src)
+	case *ast.ExecutePlan:
+		return e.executePlanFile(s.Path, s.Pos, statementText(src, s.Pos))
 	case *ast.QueryStatement:
 		root, err := e.binder(ctx).Query(s.Query)
 		if err != nil {
@@ -549,120 +545,10 @@ func offsetOf(src string, pos ast.Pos) int {
 	return min(max(off, 0), len(src))
 }
 
-// planConfiguration lists the session options a plan records: the ones
-// that change what its operators compute.
-var planConfiguration = []string{ConfTimeZone, ConfWatermarkInterval, ConfIdleTimeout}
-
-// executionPlan translates physical plans into an execution plan that
-// records the session's values of the planConfiguration options.
-func (e *Engine) executionPlan(roots ...planner.Node) (*plan.Plan, error) {
-	p, err := planner.ExecutionPlan(roots...)
-	if err != nil {
-		return nil, err
-	}
-	p.Configuration = map[string]string{}
-	for _, k := range planConfiguration {
-		p.Configuration[k] = e.config.Get(k)
-	}
-	return p, nil
-}
-
-// buildOptions are the options a plan is built with: the session's
-// parallelism, and the plan's configuration over the session's.
-func (e *Engine) buildOptions(p *plan.Plan) (job.Options, error) {
-	conf := &Config{values: maps.Clone(e.config.values)}
-	for _, k := range slices.Sorted(maps.Keys(p.Configuration)) {
-		if !slices.Contains(planConfiguration, k) {
-			return job.Options{}, fmt.Errorf("plan configuration: '%s' is not an option a plan records; expected %s", k, strings.Join(planConfiguration, ", "))
-		}
-		if err := conf.Set(k, p.Configuration[k]); err != nil {
-			return job.Options{}, fmt.Errorf("plan configuration: %w", err)
-		}
-	}
-	return job.Options{Parallelism: e.config.Parallelism(), MaxParallelism: e.config.MaxParallelism(), Env: connector.Env{
-		TimeZone:          conf.TimeZone(),
-		WatermarkInterval: conf.duration(ConfWatermarkInterval),
-		IdleTimeout:       conf.duration(ConfIdleTimeout),
-	}}, nil
-}
-
-// SetPlanRoundTrip makes the engine write every job's execution plan as
-// JSON and read it back before building it, failing the statement if the
-// plan does not come back byte for byte: tests run their scripts this way
-// to show that plans hold everything a job needs.
-func (e *Engine) SetPlanRoundTrip(on bool) { e.roundTrip = on }
-
-// build builds one job's plan, through its JSON form when the engine
-// round-trips plans.
-func (e *Engine) build(p *plan.Plan) (*job.Graph, error) {
-	if e.roundTrip {
-		var err error
-		if p, err = roundTrip(p); err != nil {
-			return nil, err
-		}
-	}
-	opts, err := e.buildOptions(p)
-	if err != nil {
-		return nil, err
-	}
-	return job.Build(p, opts)
-}
-
-// roundTrip writes p and reads it back; writing what was read must give
-// the same bytes.
-func roundTrip(p *plan.Plan) (*plan.Plan, error) {
-	text, err := p.Encode()
-	if err != nil {
-		return nil, err
-	}
-	back, err := plan.Decode(text)
-	if err != nil {
-		return nil, err
-	}
-	again, err := back.Encode()
-	if err != nil {
-		return nil, err
-	}
-	if !bytes.Equal(text, again) {
-		return nil, fmt.Errorf("the execution plan changed on its way through JSON:\n%s\nread back as\n%s", text, again)
-	}
-	return back, nil
-}
-
 func newJobID() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
-}
-
-// startJobs starts one job per sink of p, all or none: if one fails to
-// start, those started are stopped again.
-func (e *Engine) startJobs(p *plan.Plan, texts []string) ([]*Job, error) {
-	roots := p.Roots()
-	var started []*Job
-	for i, root := range roots {
-		sink, ok := root.Config.(*plan.SinkConfig)
-		if !ok {
-			e.forget(started)
-			return nil, fmt.Errorf("node '%s' (%s): a job's plan ends in sinks", root.ID, root.Kind)
-		}
-		g, err := e.build(p.Job(root))
-		if err == nil {
-			var run *runtime.Job
-			if run, err = runtime.Start(context.Background(), g.Graph); err == nil {
-				j := &Job{ID: newJobID(), Name: "insert-into_default_catalog.default_database." + sink.Table.Name, Statement: texts[i], Started: time.Now(), run: run}
-				e.mu.Lock()
-				e.jobs[j.ID] = j
-				e.order = append(e.order, j.ID)
-				e.mu.Unlock()
-				started = append(started, j)
-				continue
-			}
-		}
-		e.forget(started)
-		return nil, err
-	}
-	return started, nil
 }
 
 // startJob starts the job of one INSERT.
