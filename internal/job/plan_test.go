@@ -3,12 +3,19 @@ package job
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/sluicesql/sluice/internal/catalog"
+	"github.com/sluicesql/sluice/internal/connector"
 	"github.com/sluicesql/sluice/internal/expr"
 	"github.com/sluicesql/sluice/internal/plan"
+	"github.com/sluicesql/sluice/internal/planner"
 	"github.com/sluicesql/sluice/internal/runtime"
+	"github.com/sluicesql/sluice/internal/sql/ast"
+	"github.com/sluicesql/sluice/internal/sql/parser"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -118,6 +125,84 @@ func TestBuildErrors(t *testing.T) {
 		_, err := Build(p, Options{Parallelism: 1})
 		if want := "node '" + p.Nodes[1].ID + "' " + tc.want; err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%s: error %v, want %q", tc.name, err, want)
+		}
+	}
+}
+
+// run builds p, runs it to its end and returns the query's result rows.
+func run(t *testing.T, p *plan.Plan, parallelism int) []string {
+	t.Helper()
+	g, err := Build(p, Options{Parallelism: parallelism, Env: connector.Env{TimeZone: time.UTC}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	job, err := runtime.Start(context.Background(), g.Graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-job.Done()
+	if err := job.Err(); err != nil {
+		t.Fatal(err)
+	}
+	changes, _ := g.Collector.Take()
+	var out []string
+	for _, c := range changes {
+		cells := make([]string, len(c.Row))
+		for i, v := range c.Row {
+			cells[i] = types.PrintValue(p.Nodes[len(p.Nodes)-1].Schema[i].Type.Logical(), v, time.UTC)
+		}
+		out = append(out, c.Kind.String()+strings.Join(cells, "|"))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestPlannedQueriesFromJSON: queries over VALUES give Flink's rows
+// whether their plan comes straight from the planner or through JSON:
+// aggregate calls with constant arguments, unit arguments, IN lists, CASE,
+// casts and constant folding survive the round trip.
+func TestPlannedQueriesFromJSON(t *testing.T) {
+	for _, tc := range []struct {
+		q    string
+		want []string
+	}{
+		{"SELECT k, LISTAGG(s, '; '), COUNT(*) FILTER (WHERE n > 1), SUM(DISTINCT n) FROM (VALUES ('a', 'x', 1), ('a', 'y', 2), ('b', 'z', 3)) AS t(k, s, n) GROUP BY k",
+			[]string{"+Ia|x|0|1", "+Ib|z|1|3", "+Ua|x; y|1|3", "-Ua|x|0|1"}},
+		{"SELECT TIMESTAMPDIFF(HOUR, TIMESTAMP '2024-01-01 00:00:00', ts), EXTRACT(DAY FROM ts), DATE_FORMAT(ts, 'yyyy/MM/dd HH') FROM (VALUES (TIMESTAMP '2024-01-02 05:30:00')) AS t(ts)",
+			[]string{"+I29|2|2024/01/02 05"}},
+		{"SELECT n, n IN (1, 3, NULL), CASE WHEN n > 1 THEN 'big' ELSE 'small' END, CAST(n AS STRING) || '!', TRY_CAST('x' AS INT), n / 0.5 FROM (VALUES (1), (2), (CAST(NULL AS INT))) AS t(n)",
+			[]string{"+I1|TRUE|small|1!|<NULL>|2.000000", "+I2|<NULL>|big|2!|<NULL>|4.000000", "+I<NULL>|<NULL>|small|<NULL>|<NULL>|<NULL>"}},
+		{"SELECT k, s FROM (SELECT k, s, ROW_NUMBER() OVER (PARTITION BY k ORDER BY s DESC) AS rn FROM (VALUES ('a', 'x'), ('a', 'y'), ('b', 'z')) AS t(k, s)) WHERE rn = 1",
+			[]string{"+Ia|x", "+Ib|z", "+Ua|y", "-Ua|x"}},
+	} {
+		q := tc.q
+		for _, parallelism := range []int{1, 4} {
+			t.Run(fmt.Sprintf("%s/parallelism=%d", q, parallelism), func(t *testing.T) {
+				stmt, err := parser.ParseStatement(q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				root, err := (&planner.Binder{Catalog: catalog.New(), TimeZone: time.UTC}).Query(stmt.(*ast.QueryStatement).Query)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p, err := planner.ExecutionPlan(root)
+				if err != nil {
+					t.Fatal(err)
+				}
+				text, err := p.Encode()
+				if err != nil {
+					t.Fatal(err)
+				}
+				back, err := plan.Decode(text)
+				if err != nil {
+					t.Fatal(err)
+				}
+				straight, got := run(t, p, parallelism), run(t, back, parallelism)
+				if !slices.Equal(straight, tc.want) || !slices.Equal(got, tc.want) {
+					t.Errorf("straight %q, from JSON %q, want %q", straight, got, tc.want)
+				}
+			})
 		}
 	}
 }
