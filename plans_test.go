@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/sluicesql/sluice/internal/plan"
+	"github.com/sluicesql/sluice/internal/types"
 )
 
 // TestExplainJSONExecutionPlan: EXPLAIN JSON_EXECUTION_PLAN prints the
@@ -172,7 +173,8 @@ INSERT INTO src VALUES (1), (2);`)
 
 // TestPlanStatementErrors: COMPILE PLAN refuses a query with Flink's
 // message and other file systems by name; EXECUTE PLAN names the node and
-// field of a plan it cannot run, and a file it cannot read.
+// field of a plan it cannot run (an unknown kind, a table that does not
+// take what is written into it), and a file it cannot read.
 func TestPlanStatementErrors(t *testing.T) {
 	ctx := testContext(t)
 	dir := t.TempDir()
@@ -193,7 +195,19 @@ func TestPlanStatementErrors(t *testing.T) {
 	if err := os.WriteFile(bad, []byte(strings.Replace(string(text), `"kind": "Calc"`, `"kind": "Calculator"`, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	sink := p.Nodes[len(p.Nodes)-1]
+	sink.Config.(*plan.SinkConfig).Table.Columns[0].Type = plan.Type(types.IntType)
+	retyped, err := p.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mismatch := filepath.Join(dir, "mismatch.json")
+	if err := os.WriteFile(mismatch, retyped, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct{ sql, want string }{
+		{"EXECUTE PLAN '" + mismatch + "'",
+			"plan file '" + mismatch + "': node '" + sink.ID + "' (Sink): inputs[0]: column 0 is STRING, the table takes INT"},
 		{"COMPILE PLAN '" + filepath.Join(dir, "q.json") + "' FOR SELECT * FROM orders",
 			"SQL validation error at line 1, column "},
 		{"COMPILE PLAN 's3://bucket/p.json' FOR INSERT INTO customers_seen SELECT customer FROM orders",

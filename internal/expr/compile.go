@@ -360,15 +360,6 @@ func (c *compiler) inList(x *In) Evaluator {
 	}
 }
 
-// Predicate compiles a boolean expression into a filter: NULL counts as false.
-func Predicate(e Expr) (func(ctx *Context, row types.Row) (bool, error), error) {
-	ev, err := Compile(e)
-	if err != nil {
-		return nil, err
-	}
-	return ev.Holds, nil
-}
-
 // Columns returns the input columns the expressions read, in increasing
 // order, each once; nil expressions are skipped.
 func Columns(es ...Expr) []int {

@@ -194,6 +194,11 @@ func buildSink(n *Node) (Instances, error) {
 	if len(want) != len(n.In[0]) {
 		return Instances{}, fmt.Errorf("inputs[0]: %d columns, the table takes %d", len(n.In[0]), len(want))
 	}
+	for i, w := range want {
+		if got := n.In[0][i]; !types.Equal(got.Nullable(), w.Nullable()) {
+			return Instances{}, fmt.Errorf("inputs[0]: column %d is %s, the table takes %s", i, got, w)
+		}
+	}
 	f, err := connector.For(t)
 	if err != nil {
 		return Instances{}, fmt.Errorf("config.table: %w", err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"os/exec"
 	"reflect"
 	"strings"
 	"testing"
@@ -296,6 +297,21 @@ func TestDecodeErrors(t *testing.T) {
 		_, err := Decode([]byte(tc.doc))
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestNoRuntimeDependency: plans are data that nothing of the runtime
+// takes part in, so the package imports no runtime package, directly or
+// through another.
+func TestNoRuntimeDependency(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for dep := range strings.SplitSeq(string(out), "\n") {
+		if strings.HasPrefix(dep, "github.com/sluicesql/sluice/internal/runtime") || strings.HasPrefix(dep, "github.com/sluicesql/sluice/internal/connector") {
+			t.Errorf("internal/plan depends on %s", dep)
 		}
 	}
 }

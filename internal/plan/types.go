@@ -20,15 +20,6 @@ type Type types.Type
 // Logical returns t as a logical type.
 func (t Type) Logical() types.Type { return types.Type(t) }
 
-// Types converts logical types to plan types.
-func Types(ts []types.Type) []Type {
-	out := make([]Type, len(ts))
-	for i, t := range ts {
-		out[i] = Type(t)
-	}
-	return out
-}
-
 // MarshalText implements encoding.TextMarshaler. It fails for a type the
 // text cannot hold exactly.
 func (t Type) MarshalText() ([]byte, error) {
