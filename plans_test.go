@@ -231,3 +231,20 @@ func TestPlanStatementErrors(t *testing.T) {
 		t.Error("a plan was written for a query")
 	}
 }
+
+// TestDeepExpressionThroughPlan: an expression as deep as the parser
+// allows goes through a plan's JSON (written as a chain, see plan.Expr)
+// and runs from it.
+func TestDeepExpressionThroughPlan(t *testing.T) {
+	e := newEngine(t)
+	e.SetPlanRoundTrip(true)
+	q := "SELECT x" + strings.Repeat(" + x", 9000) + " FROM (VALUES (1)) AS t(x)"
+	if got := collect(t, e, q); !slices.Equal(got, []string{"+I[9001]"}) {
+		t.Errorf("9,001 ones sum to %v", got)
+	}
+	text := mustExecute(t, e, "EXPLAIN JSON_EXECUTION_PLAN "+q)[0].Text
+	_, js, _ := strings.Cut(text, "== Physical Execution Plan ==\n")
+	if _, err := plan.Decode([]byte(js)); err != nil {
+		t.Error(err)
+	}
+}

@@ -26,8 +26,15 @@ import (
 //	{"kind": "coalesce", "type": "INT", "args": [...]}
 //	{"kind": "in", "negated": true, "arg": {...}, "args": [...]}
 //	{"kind": "currentWatermark", "type": "TIMESTAMP(3)"}
+//	{"kind": "chain", "start": {...}, "steps": [...]}
 //
-// Literal values are written as marshalValue writes them. A call names a
+// A chain is a long left-deep expression (a + b + c + ..., each operator
+// nesting the expression before it as its first operand) written as a list
+// instead of nested objects, which JSON readers refuse past some depth: the
+// innermost first operand, then each enclosing node, innermost first,
+// written without that operand. Expressions whose first operands nest more
+// than chainLength deep are written so. Literal values are written as
+// marshalValue writes them. A call names a
 // built-in function (fn.LookupScalar) and keeps the result type planning
 // gave it; the function is bound to its arguments again when the plan is
 // built. The zero Expr is no expression (JSON null).
@@ -58,6 +65,36 @@ type exprJSON struct {
 	Args     []*exprJSON     `json:"args,omitempty"`
 	Whens    []whenJSON      `json:"whens,omitempty"`
 	Else     *exprJSON       `json:"else,omitempty"`
+	Start    *exprJSON       `json:"start,omitempty"`
+	Steps    []*exprJSON     `json:"steps,omitempty"`
+}
+
+// chainLength is the depth of first operands past which an expression is
+// written as a chain.
+const chainLength = 32
+
+// spine returns e's first operand, through which left-deep chains nest,
+// or nil.
+func spine(e expr.Expr) expr.Expr {
+	switch x := e.(type) {
+	case *expr.Call:
+		if len(x.Args) > 0 && (len(x.Units) == 0 || x.Units[0] == "") {
+			return x.Args[0]
+		}
+	case *expr.Logic:
+		return x.Args[0]
+	case *expr.Coalesce:
+		return x.Args[0]
+	case *expr.Cast:
+		return x.X
+	case *expr.Not:
+		return x.X
+	case *expr.IsNull:
+		return x.X
+	case *expr.In:
+		return x.X
+	}
+	return nil
 }
 
 type whenJSON struct {
@@ -100,6 +137,46 @@ func (e *Expr) UnmarshalJSON(data []byte) error {
 func typeOf(t types.Type) *Type { pt := Type(t); return &pt }
 
 func toJSON(e expr.Expr) (*exprJSON, error) {
+	depth := 0
+	for s := e; s != nil && depth <= chainLength; s = spine(s) {
+		depth++
+	}
+	if depth <= chainLength {
+		return writeNode(e, false)
+	}
+	var nodes []expr.Expr
+	x := e
+	for ; spine(x) != nil; x = spine(x) {
+		nodes = append(nodes, x)
+	}
+	start, err := writeNode(x, false)
+	if err != nil {
+		return nil, err
+	}
+	j := &exprJSON{Kind: "chain", Start: start, Steps: make([]*exprJSON, len(nodes))}
+	for i := range nodes {
+		if j.Steps[i], err = writeNode(nodes[len(nodes)-1-i], true); err != nil {
+			return nil, err
+		}
+	}
+	return j, nil
+}
+
+// writeNode writes one node of e's tree; without its first operand (its
+// spine) when it is a step of a chain.
+func writeNode(e expr.Expr, step bool) (*exprJSON, error) {
+	operand := func(x expr.Expr) (*exprJSON, error) {
+		if step {
+			return nil, nil
+		}
+		return toJSON(x)
+	}
+	rest := func(es []expr.Expr) []expr.Expr {
+		if step {
+			return es[1:]
+		}
+		return es
+	}
 	switch x := e.(type) {
 	case *expr.Column:
 		i := x.Index
@@ -107,35 +184,36 @@ func toJSON(e expr.Expr) (*exprJSON, error) {
 	case *expr.Literal:
 		v, err := marshalValue(x.T, x.V)
 		if err != nil {
-			return nil, fmt.Errorf("literal %s: %w", x.Text, err)
+			return nil, fmt.Errorf("literal %s: %w", x.String(), err)
 		}
 		// A folded constant's text is the expression it was folded from.
 		return &exprJSON{Kind: "literal", Type: typeOf(x.T), Value: v, Text: x.String()}, nil
 	case *expr.Call:
 		j := &exprJSON{Kind: "call", Function: x.Name, Type: typeOf(x.T)}
 		for i, a := range x.Args {
-			if i < len(x.Units) && x.Units[i] != "" {
+			switch {
+			case i < len(x.Units) && x.Units[i] != "":
 				j.Args = append(j.Args, &exprJSON{Kind: "unit", Unit: x.Units[i]})
-				continue
+			case i > 0 || !step:
+				aj, err := toJSON(a)
+				if err != nil {
+					return nil, err
+				}
+				j.Args = append(j.Args, aj)
 			}
-			aj, err := toJSON(a)
-			if err != nil {
-				return nil, err
-			}
-			j.Args = append(j.Args, aj)
 		}
 		return j, nil
 	case *expr.Cast:
-		arg, err := toJSON(x.X)
+		arg, err := operand(x.X)
 		return &exprJSON{Kind: "cast", Type: typeOf(x.T), Try: x.Try, Arg: arg}, err
 	case *expr.Logic:
-		args, err := allToJSON(x.Args)
+		args, err := allToJSON(rest(x.Args))
 		return &exprJSON{Kind: map[bool]string{false: "and", true: "or"}[x.Or], Args: args}, err
 	case *expr.Not:
-		arg, err := toJSON(x.X)
+		arg, err := operand(x.X)
 		return &exprJSON{Kind: "not", Arg: arg}, err
 	case *expr.IsNull:
-		arg, err := toJSON(x.X)
+		arg, err := operand(x.X)
 		return &exprJSON{Kind: "isNull", Negated: x.Neg, Arg: arg}, err
 	case *expr.Case:
 		j := &exprJSON{Kind: "case", Type: typeOf(x.T)}
@@ -158,10 +236,10 @@ func toJSON(e expr.Expr) (*exprJSON, error) {
 		}
 		return j, nil
 	case *expr.Coalesce:
-		args, err := allToJSON(x.Args)
+		args, err := allToJSON(rest(x.Args))
 		return &exprJSON{Kind: "coalesce", Type: typeOf(x.T), Args: args}, err
 	case *expr.In:
-		arg, err := toJSON(x.X)
+		arg, err := operand(x.X)
 		if err != nil {
 			return nil, err
 		}
@@ -202,6 +280,7 @@ var exprFields = map[string][]string{
 	"coalesce":         {"type", "args"},
 	"in":               {"negated", "arg", "args"},
 	"currentWatermark": {"type"},
+	"chain":            {"start", "steps"},
 }
 
 // required lists the fields an expression of a kind cannot do without.
@@ -219,7 +298,12 @@ var required = map[string][]string{
 	"coalesce":         {"type", "args"},
 	"in":               {"arg", "args"},
 	"currentWatermark": {"type"},
+	"chain":            {"start", "steps"},
 }
+
+// steps are the kinds that can be a step of a chain: they have a first
+// operand.
+var steps = []string{"call", "cast", "and", "or", "not", "isNull", "coalesce", "in"}
 
 // present lists the fields j sets.
 func (j *exprJSON) present() []string {
@@ -242,37 +326,87 @@ func (j *exprJSON) present() []string {
 	add("args", j.Args != nil)
 	add("whens", j.Whens != nil)
 	add("else", j.Else != nil)
+	add("start", j.Start != nil)
+	add("steps", j.Steps != nil)
 	return out
 }
 
 // checkFields checks that j's kind is known and that j has the fields of
-// its kind and no other.
-func checkFields(j *exprJSON) error {
+// its kind and no other; a step of a chain has no "arg" (its first operand
+// is the chain so far), and needs no "args".
+func checkFields(j *exprJSON, step bool) error {
 	allowed, ok := exprFields[j.Kind]
 	if !ok {
 		return at("kind", fmt.Errorf("unknown expression kind '%s'", j.Kind))
 	}
+	if step && !slices.Contains(steps, j.Kind) {
+		return at("kind", fmt.Errorf("a %s expression cannot be a step of a chain", j.Kind))
+	}
 	have := j.present()
 	for _, f := range have {
-		if !slices.Contains(allowed, f) {
+		if !slices.Contains(allowed, f) || step && f == "arg" {
 			return at(f, fmt.Errorf("not a field of a %s expression", j.Kind))
 		}
 	}
 	for _, f := range required[j.Kind] {
-		if !slices.Contains(have, f) {
+		if !slices.Contains(have, f) && !(step && (f == "arg" || f == "args")) {
 			return at(f, fmt.Errorf("missing in a %s expression", j.Kind))
 		}
 	}
 	return nil
 }
 
+// fromJSON reads an expression.
 func fromJSON(j *exprJSON) (expr.Expr, error) {
-	if err := checkFields(j); err != nil {
+	if j.Kind != "chain" {
+		return readNode(j, nil)
+	}
+	if err := checkFields(j, false); err != nil {
+		return nil, err
+	}
+	x, err := sub("start", j.Start)
+	if err != nil {
+		return nil, err
+	}
+	if spine(x) != nil {
+		return nil, at("start", fmt.Errorf("a %s expression cannot start a chain", j.Start.Kind))
+	}
+	for i, st := range j.Steps {
+		if st == nil {
+			return nil, at(fmt.Sprintf("steps[%d]", i), errors.New("expected an expression"))
+		}
+		if x, err = readNode(st, x); err != nil {
+			return nil, at(fmt.Sprintf("steps[%d]", i), err)
+		}
+	}
+	return x, nil
+}
+
+// readNode reads one node; first, when set, is its first operand (the
+// node is a step of a chain).
+func readNode(j *exprJSON, first expr.Expr) (expr.Expr, error) {
+	step := first != nil
+	if err := checkFields(j, step); err != nil {
 		return nil, err
 	}
 	var t types.Type
 	if j.Type != nil {
 		t = types.Type(*j.Type)
+	}
+	// operand is the node's first operand: the chain so far, or its "arg".
+	operand := func() (expr.Expr, error) {
+		if step {
+			return first, nil
+		}
+		return sub("arg", j.Arg)
+	}
+	// operands are the node's operands in "args", after the chain so far.
+	operands := func() ([]expr.Expr, error) {
+		args, err := subs("args", j.Args)
+		if step {
+			args = append([]expr.Expr{first}, args...)
+		}
+		return args, err
 	}
 	switch j.Kind {
 	case "column":
@@ -291,41 +425,45 @@ func fromJSON(j *exprJSON) (expr.Expr, error) {
 			return nil, at("function", fmt.Errorf("unknown function '%s'", j.Function))
 		}
 		c := &expr.Call{Name: j.Function, T: t}
+		if step {
+			c.Args = []expr.Expr{first}
+		}
 		for i, aj := range j.Args {
+			field := fmt.Sprintf("args[%d]", i)
 			if aj == nil {
-				return nil, at(fmt.Sprintf("args[%d]", i), errors.New("expected an expression"))
+				return nil, at(field, errors.New("expected an expression"))
 			}
-			if aj.Kind == "unit" {
-				if err := checkFields(aj); err != nil {
-					return nil, at(fmt.Sprintf("args[%d]", i), err)
+			if aj.Kind != "unit" {
+				a, err := fromJSON(aj)
+				if err != nil {
+					return nil, at(field, err)
 				}
-				if c.Units == nil {
-					c.Units = make([]string, len(j.Args))
-				}
-				c.Units[i] = aj.Unit
-				c.Args = append(c.Args, &expr.Literal{T: types.NullType, Text: aj.Unit})
+				c.Args = append(c.Args, a)
 				continue
 			}
-			a, err := fromJSON(aj)
-			if err != nil {
-				return nil, at(fmt.Sprintf("args[%d]", i), err)
+			if err := checkFields(aj, false); err != nil {
+				return nil, at(field, err)
 			}
-			c.Args = append(c.Args, a)
+			if c.Units == nil {
+				c.Units = make([]string, len(c.Args)-i+len(j.Args))
+			}
+			c.Units[len(c.Args)] = aj.Unit
+			c.Args = append(c.Args, &expr.Literal{T: types.NullType, Text: aj.Unit})
 		}
 		return c, nil
 	case "unit":
 		return nil, errors.New("a unit is only an argument of a call")
 	case "cast":
-		x, err := sub("arg", j.Arg)
+		x, err := operand()
 		return &expr.Cast{X: x, T: t, Try: j.Try}, err
 	case "and", "or":
-		args, err := subs("args", j.Args)
+		args, err := operands()
 		return &expr.Logic{Or: j.Kind == "or", Args: args}, err
 	case "not":
-		x, err := sub("arg", j.Arg)
+		x, err := operand()
 		return &expr.Not{X: x}, err
 	case "isNull":
-		x, err := sub("arg", j.Arg)
+		x, err := operand()
 		return &expr.IsNull{X: x, Neg: j.Negated}, err
 	case "case":
 		c := &expr.Case{T: t}
@@ -349,17 +487,19 @@ func fromJSON(j *exprJSON) (expr.Expr, error) {
 		}
 		return c, nil
 	case "coalesce":
-		args, err := subs("args", j.Args)
+		args, err := operands()
 		return &expr.Coalesce{Args: args, T: t}, err
 	case "in":
-		x, err := sub("arg", j.Arg)
+		x, err := operand()
 		if err != nil {
 			return nil, err
 		}
 		list, err := subs("args", j.Args)
 		return &expr.In{X: x, List: list, Neg: j.Negated}, err
+	case "currentWatermark":
+		return &expr.CurrentWatermark{T: t}, nil
 	}
-	return &expr.CurrentWatermark{T: t}, nil
+	return nil, at("kind", fmt.Errorf("a %s expression cannot stand here", j.Kind))
 }
 
 // sub reads the sub-expression at field name.

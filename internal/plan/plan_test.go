@@ -315,3 +315,67 @@ func TestNoRuntimeDependency(t *testing.T) {
 		}
 	}
 }
+
+// TestExprChain: a left-deep expression as deep as the parser allows
+// (10,000 levels, through the first operands of calls, casts, NOT, IS
+// NULL, IN, AND and COALESCE) is written as a chain that JSON readers take
+// and reads back equal; a shallow one is written nested.
+func TestExprChain(t *testing.T) {
+	x := &expr.Column{Index: 0, Name: "x", T: types.IntType}
+	one := &expr.Literal{V: types.IntValue(1), T: types.IntType.WithNotNull(true), Text: "1"}
+	var e expr.Expr = x
+	for i := range 9000 {
+		switch i % 100 {
+		case 10:
+			e = &expr.Cast{X: e, T: types.IntType}
+		case 20:
+			e = &expr.Coalesce{Args: []expr.Expr{e, one}, T: types.IntType}
+		default:
+			e = &expr.Call{Name: "+", Args: []expr.Expr{e, one}, T: types.IntType}
+		}
+	}
+	e = &expr.IsNull{X: e}
+	for i := range 1000 {
+		switch i % 3 {
+		case 0:
+			e = &expr.Not{X: e}
+		case 1:
+			e = &expr.In{X: e, List: []expr.Expr{&expr.Literal{V: types.BoolValue(true), T: types.BooleanType.WithNotNull(true), Text: "TRUE"}}}
+		default:
+			e = &expr.Logic{Args: []expr.Expr{e, &expr.IsNull{X: x}}}
+		}
+	}
+	b, err := json.Marshal(Expr{e})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Expr
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back.E, e) {
+		t.Error("the chain read back differs")
+	}
+	if again, _ := json.Marshal(back); !bytes.Equal(again, b) {
+		t.Error("the chain read back writes differently")
+	}
+	if !strings.Contains(string(b), `"kind":"chain"`) {
+		t.Error("a deep expression was not written as a chain")
+	}
+	if shallow, _ := json.Marshal(Expr{&expr.Call{Name: "+", Args: []expr.Expr{x, one}, T: types.IntType}}); strings.Contains(string(shallow), "chain") {
+		t.Errorf("a shallow expression was written as a chain: %s", shallow)
+	}
+	for _, tc := range []struct{ json, want string }{
+		{`{"kind":"chain","start":{"kind":"column","index":0,"type":"INT"},"steps":[{"kind":"column","index":1,"type":"INT"}]}`,
+			"steps[0].kind: a column expression cannot be a step of a chain"},
+		{`{"kind":"chain","start":{"kind":"column","index":0,"type":"INT"},"steps":[{"kind":"not","arg":{"kind":"column","index":1,"type":"BOOLEAN"}}]}`,
+			"steps[0].arg: not a field of a not expression"},
+		{`{"kind":"chain","start":{"kind":"not","arg":{"kind":"column","index":1,"type":"BOOLEAN"}},"steps":[]}`,
+			"start: a not expression cannot start a chain"},
+	} {
+		var e Expr
+		if err := e.UnmarshalJSON([]byte(tc.json)); err == nil || err.Error() != tc.want {
+			t.Errorf("%s: error %v, want %q", tc.json, err, tc.want)
+		}
+	}
+}
