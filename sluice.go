@@ -20,13 +20,11 @@ import (
 	"time"
 
 	"github.com/sluicesql/sluice/internal/catalog"
-	"github.com/sluicesql/sluice/internal/connector"
 	_ "github.com/sluicesql/sluice/internal/connector/blackhole" // registers blackhole
 	_ "github.com/sluicesql/sluice/internal/connector/datagen"   // registers datagen
 	_ "github.com/sluicesql/sluice/internal/connector/kafka"     // registers kafka and upsert-kafka
 	_ "github.com/sluicesql/sluice/internal/connector/print"     // registers print
 	"github.com/sluicesql/sluice/internal/expr/fn"
-	"github.com/sluicesql/sluice/internal/job"
 	"github.com/sluicesql/sluice/internal/planner"
 	"github.com/sluicesql/sluice/internal/runtime"
 	"github.com/sluicesql/sluice/internal/runtime/ops"
@@ -73,6 +71,8 @@ type Engine struct {
 	config  *Config
 	jobs    map[string]*Job
 	order   []string
+	// roundTrip sends every plan through JSON before it is built.
+	roundTrip bool
 }
 
 // Job is a running INSERT INTO.
@@ -228,11 +228,11 @@ func (e *Engine) exec(ctx context.Context, st ast.Statement, src string) (*Resul
 	case *ast.Describe:
 		return e.describe(ctx, s)
 	case *ast.Explain:
-		root, err := e.plan(ctx, s.Statement)
-		if err != nil {
-			return nil, err
-		}
-		return &Result{Kind: ResultText, Text: planner.Explain(root)}, nil
+		return e.explain(ctx, s)
+	case *ast.CompilePlan:
+		return e.compilePlan(ctx, s, src)
+	case *ast.ExecutePlan:
+		return e.executePlanFile(s.Path, s.Pos, statementText(src, s.Pos))
 	case *ast.QueryStatement:
 		root, err := e.binder(ctx).Query(s.Query)
 		if err != nil {
@@ -325,14 +325,18 @@ func (e *Engine) statementSet(ctx context.Context, s *ast.StatementSet, src stri
 		}
 		sinks[i] = sink
 	}
-	var started []*Job
+	roots := make([]planner.Node, len(sinks))
+	texts := make([]string, len(sinks))
 	for i, sink := range sinks {
-		j, err := e.startJob(sink, statementText(src, s.Inserts[i].Pos))
-		if err != nil {
-			e.forget(started)
-			return nil, err
-		}
-		started = append(started, j)
+		roots[i], texts[i] = sink, statementText(src, s.Inserts[i].Pos)
+	}
+	p, err := e.executionPlan(roots...)
+	if err != nil {
+		return nil, err
+	}
+	started, err := e.startJobs(p, texts)
+	if err != nil {
+		return nil, err
 	}
 	ids := make([]string, len(started))
 	for i, j := range started {
@@ -556,39 +560,23 @@ func offsetOf(src string, pos ast.Pos) int {
 	return min(max(off, 0), len(src))
 }
 
-func (e *Engine) buildOptions() job.Options {
-	return job.Options{Parallelism: e.config.Parallelism(), MaxParallelism: e.config.MaxParallelism(), Env: connector.Env{
-		TimeZone:          e.config.TimeZone(),
-		WatermarkInterval: e.config.duration(ConfWatermarkInterval),
-		IdleTimeout:       e.config.duration(ConfIdleTimeout),
-	}}
-}
-
 func newJobID() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
 }
 
+// startJob starts the job of one INSERT.
 func (e *Engine) startJob(sink *planner.Sink, text string) (*Job, error) {
-	g, err := job.Build(sink, e.buildOptions())
+	p, err := e.executionPlan(sink)
 	if err != nil {
 		return nil, err
 	}
-	id := newJobID()
-	if g.Checkpoints, err = e.checkpointConfig(context.Background(), id); err != nil {
-		return nil, err
-	}
-	run, err := runtime.Start(context.Background(), g.Graph)
+	jobs, err := e.startJobs(p, []string{text})
 	if err != nil {
 		return nil, err
 	}
-	j := &Job{ID: id, Name: "insert-into_default_catalog.default_database." + sink.Table.Name, Statement: text, Started: time.Now(), run: run}
-	e.mu.Lock()
-	e.jobs[j.ID] = j
-	e.order = append(e.order, j.ID)
-	e.mu.Unlock()
-	return j, nil
+	return jobs[0], nil
 }
 
 // Jobs returns the jobs started so far, oldest first.
@@ -603,7 +591,11 @@ func (e *Engine) Jobs() []*Job {
 }
 
 func (e *Engine) startQuery(ctx context.Context, root *planner.Collect) (*Stream, error) {
-	g, err := job.Build(root, e.buildOptions())
+	p, err := e.executionPlan(root)
+	if err != nil {
+		return nil, err
+	}
+	g, err := e.build(p)
 	if err != nil {
 		return nil, err
 	}

@@ -34,6 +34,10 @@ type Options struct {
 	Parallelism int
 	// Timeout bounds the whole run; 0 means one minute.
 	Timeout time.Duration
+	// PlanRoundTrip makes the engine write every job's execution plan as
+	// JSON and build the job from the plan read back
+	// (sluice.Engine.SetPlanRoundTrip).
+	PlanRoundTrip bool
 }
 
 // Result is the outcome of one golden test.
@@ -187,6 +191,7 @@ func withPorts(script string, cluster *devcluster.Cluster) string {
 // newEngine returns an engine with opts' settings.
 func newEngine(opts Options) (*sluice.Engine, error) {
 	e := sluice.NewEngine()
+	e.SetPlanRoundTrip(opts.PlanRoundTrip)
 	if opts.Parallelism > 0 {
 		if err := e.Config().Set(sluice.ConfParallelism, strconv.Itoa(opts.Parallelism)); err != nil {
 			e.Close()

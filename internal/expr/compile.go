@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/sluicesql/sluice/internal/expr/fn"
@@ -26,25 +27,39 @@ func (ev Evaluator) Holds(ctx *Context, row types.Row) (bool, error) {
 	return err == nil && !v.Null && v.Bool(), err
 }
 
-// Compile turns e into an evaluator that is safe for concurrent use.
-func Compile(e Expr) Evaluator { return compiler{}.compile(e) }
+// Compile turns e into an evaluator that is safe for concurrent use. It
+// binds every function call to its argument types and fails when a
+// function is unknown or its arguments no longer fit (an expression read
+// from a stored plan).
+func Compile(e Expr) (Evaluator, error) { return compile(e, false) }
 
 // CompileLocal turns e into an evaluator for one goroutine at a time, such
 // as one operator instance: function calls pass their arguments in buffers
 // the evaluator owns instead of allocating them for every row.
-func CompileLocal(e Expr) Evaluator { return compiler{local: true}.compile(e) }
+func CompileLocal(e Expr) (Evaluator, error) { return compile(e, true) }
+
+func compile(e Expr, local bool) (Evaluator, error) {
+	c := &compiler{local: local}
+	ev := c.compile(e)
+	if c.err != nil {
+		return nil, c.err
+	}
+	return ev, nil
+}
 
 // compiler turns expressions into evaluators.
 type compiler struct {
 	// local evaluators are used by one goroutine at a time.
 	local bool
+	// err is the first binding failure.
+	err error
 }
 
 // args returns the source of the slice a function call site passes its n
 // arguments in: a fresh slice per row, or, in a local evaluator, one buffer
 // per call site (which is never entered again before its call returns: the
 // calls nested in its arguments have their own).
-func (c compiler) args(n int) func() []types.Value {
+func (c *compiler) args(n int) func() []types.Value {
 	if c.local {
 		buf := make([]types.Value, n)
 		return func() []types.Value { return buf }
@@ -52,7 +67,80 @@ func (c compiler) args(n int) func() []types.Value {
 	return func() []types.Value { return make([]types.Value, n) }
 }
 
-func (c compiler) compile(e Expr) Evaluator {
+// bind binds a call site, keeping the first failure.
+func (c *compiler) bind(x *Call) fn.Eval {
+	ev, err := Bind(x)
+	if err != nil && c.err == nil {
+		c.err = err
+	}
+	return ev
+}
+
+// Bind binds the function x calls to its arguments' types (and constant
+// values) and returns its evaluator. It fails, naming the function, when
+// the function is unknown, rejects the arguments, or returns another type
+// than x.T.
+func Bind(x *Call) (fn.Eval, error) {
+	f, ok := fn.LookupScalar(x.Name)
+	if !ok {
+		return nil, fmt.Errorf("unknown function '%s'", x.Name)
+	}
+	args := make([]fn.Arg, len(x.Args))
+	for i, a := range x.Args {
+		if i < len(x.Units) && x.Units[i] != "" {
+			args[i] = fn.Arg{Unit: x.Units[i]}
+			continue
+		}
+		args[i] = fn.Arg{Type: a.Type()}
+		if lit, ok := a.(*Literal); ok {
+			v := lit.V
+			args[i].Const = &v
+		}
+	}
+	t, ev, err := f.Bind(args)
+	if err != nil {
+		return nil, fmt.Errorf("function '%s': %w", x.Name, err)
+	}
+	if t != x.T {
+		return nil, fmt.Errorf("function '%s' returns %s, not %s", x.Name, t, x.T)
+	}
+	return ev, nil
+}
+
+// BindAggregate binds the aggregate function name to arguments of the
+// given types and constant values (nil where not constant) and returns its
+// accumulator factory. It fails, naming the function, when the function is
+// unknown, rejects the arguments, or returns another type than want.
+func BindAggregate(name string, argTypes []types.Type, consts []*types.Value, distinct bool, want types.Type) (func() fn.Accumulator, error) {
+	f, ok := fn.LookupAggregate(name)
+	if !ok {
+		return nil, fmt.Errorf("unknown aggregate function '%s'", name)
+	}
+	args := make([]fn.Arg, len(argTypes))
+	for i, t := range argTypes {
+		args[i] = fn.Arg{Type: t}
+		if i < len(consts) {
+			args[i].Const = consts[i]
+		}
+	}
+	t, newAcc, err := f.Bind(args, distinct)
+	if err != nil {
+		return nil, fmt.Errorf("aggregate function '%s': %w", name, err)
+	}
+	if t != want {
+		return nil, fmt.Errorf("aggregate function '%s' returns %s, not %s", name, t, want)
+	}
+	return newAcc, nil
+}
+
+// BindEquals binds "=" between values of types a and b (an IN list item).
+func BindEquals(a, b types.Type) (fn.Eval, error) {
+	eq, _ := fn.LookupScalar("=")
+	_, ev, err := eq.Bind([]fn.Arg{{Type: a}, {Type: b}})
+	return ev, err
+}
+
+func (c *compiler) compile(e Expr) Evaluator {
 	switch x := e.(type) {
 	case *Column:
 		i := x.Index
@@ -62,7 +150,7 @@ func (c compiler) compile(e Expr) Evaluator {
 		return func(*Context, types.Row) (types.Value, error) { return v, nil }
 	case *Call:
 		args := c.operands(x.Args)
-		f, buf := x.Eval, c.args(len(args))
+		f, buf := c.bind(x), c.args(len(args))
 		return func(ctx *Context, row types.Row) (types.Value, error) {
 			vals := buf()
 			for i := range args {
@@ -137,7 +225,10 @@ func (c compiler) compile(e Expr) Evaluator {
 			return types.IntValue(ctx.Watermark), nil
 		}
 	}
-	panic("expr: unknown expression type")
+	if c.err == nil {
+		c.err = fmt.Errorf("unknown expression %T", e)
+	}
+	return nil
 }
 
 // operand is how a function call gets one argument: from an input column,
@@ -148,7 +239,7 @@ type operand struct {
 	eval  Evaluator // nil for a column or a constant
 }
 
-func (c compiler) operands(es []Expr) []operand {
+func (c *compiler) operands(es []Expr) []operand {
 	out := make([]operand, len(es))
 	for i, e := range es {
 		switch x := e.(type) {
@@ -163,7 +254,7 @@ func (c compiler) operands(es []Expr) []operand {
 	return out
 }
 
-func (c compiler) all(es []Expr) []Evaluator {
+func (c *compiler) all(es []Expr) []Evaluator {
 	out := make([]Evaluator, len(es))
 	for i, e := range es {
 		out[i] = c.compile(e)
@@ -173,7 +264,7 @@ func (c compiler) all(es []Expr) []Evaluator {
 
 // logic evaluates AND/OR left to right with three-valued logic, stopping at
 // the first operand that decides the result.
-func (c compiler) logic(x *Logic) Evaluator {
+func (c *compiler) logic(x *Logic) Evaluator {
 	args := c.all(x.Args)
 	decisive := x.Or // OR stops at TRUE, AND at FALSE
 	return func(ctx *Context, row types.Row) (types.Value, error) {
@@ -198,7 +289,7 @@ func (c compiler) logic(x *Logic) Evaluator {
 	}
 }
 
-func (c compiler) caseWhen(x *Case) Evaluator {
+func (c *compiler) caseWhen(x *Case) Evaluator {
 	conds := make([]Evaluator, len(x.Whens))
 	thens := make([]Evaluator, len(x.Whens))
 	for i, w := range x.Whens {
@@ -225,10 +316,18 @@ func (c compiler) caseWhen(x *Case) Evaluator {
 	}
 }
 
-func (c compiler) inList(x *In) Evaluator {
+func (c *compiler) inList(x *In) Evaluator {
 	in := c.compile(x.X)
 	list := c.all(x.List)
-	eqs, neg, buf := x.Eq, x.Neg, c.args(2)
+	eqs := make([]fn.Eval, len(x.List))
+	for i, l := range x.List {
+		eq, err := BindEquals(x.X.Type(), l.Type())
+		if err != nil && c.err == nil {
+			c.err = fmt.Errorf("IN: cannot compare %s with %s: %w", x.X.Type().Plain(), l.Type().Plain(), err)
+		}
+		eqs[i] = eq
+	}
+	neg, buf := x.Neg, c.args(2)
 	return func(ctx *Context, row types.Row) (types.Value, error) {
 		v, err := in(ctx, row)
 		if err != nil || v.Null {
@@ -259,11 +358,6 @@ func (c compiler) inList(x *In) Evaluator {
 		}
 		return types.BoolValue(neg), nil
 	}
-}
-
-// Predicate compiles a boolean expression into a filter: NULL counts as false.
-func Predicate(e Expr) func(ctx *Context, row types.Row) (bool, error) {
-	return Compile(e).Holds
 }
 
 // Columns returns the input columns the expressions read, in increasing

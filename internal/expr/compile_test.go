@@ -2,6 +2,7 @@ package expr
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sluicesql/sluice/internal/expr/fn"
@@ -22,11 +23,11 @@ func call(tb testing.TB, name string, args ...Expr) *Call {
 			fa[i].Const = &l.V
 		}
 	}
-	t, ev, err := f.Bind(fa)
+	t, _, err := f.Bind(fa)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return &Call{Name: name, Args: args, T: t, Eval: ev}
+	return &Call{Name: name, Args: args, T: t}
 }
 
 func lit(v int64) *Literal {
@@ -44,7 +45,7 @@ func salesExprs(tb testing.TB) map[string]Expr {
 	return map[string]Expr{
 		"upper":         call(tb, "UPPER", title),
 		"arith-compare": call(tb, ">", call(tb, "*", value, lit(2)), lit(10)),
-		"in":            &In{X: value, List: []Expr{lit(3), lit(7)}, Eq: []fn.Eval{call(tb, "=", value, lit(3)).Eval, call(tb, "=", value, lit(7)).Eval}},
+		"in":            &In{X: value, List: []Expr{lit(3), lit(7)}},
 	}
 }
 
@@ -62,7 +63,11 @@ func salesRows() []types.Row {
 func TestCompileLocal(t *testing.T) {
 	ctx := &Context{Fn: &fn.Context{}}
 	for name, e := range salesExprs(t) {
-		shared, local := Compile(e), CompileLocal(e)
+		shared, err1 := Compile(e)
+		local, err2 := CompileLocal(e)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("%s: %v, %v", name, err1, err2)
+		}
 		for range 2 {
 			for _, r := range salesRows() {
 				want, err1 := shared(ctx, r)
@@ -91,10 +96,13 @@ func BenchmarkEval(b *testing.B) {
 	for name, e := range salesExprs(b) {
 		for _, v := range []struct {
 			name    string
-			compile func(Expr) Evaluator
+			compile func(Expr) (Evaluator, error)
 		}{{"shared", Compile}, {"local", CompileLocal}} {
 			b.Run(name+"/"+v.name, func(b *testing.B) {
-				ev := v.compile(e)
+				ev, err := v.compile(e)
+				if err != nil {
+					b.Fatal(err)
+				}
 				b.ReportAllocs()
 				for i := 0; b.Loop(); i++ {
 					if _, err := ev(ctx, rows[i%len(rows)]); err != nil {
@@ -102,6 +110,30 @@ func BenchmarkEval(b *testing.B) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestCompileBindErrors: an expression that cannot be bound, as one read
+// from a damaged or outdated plan may be, fails to compile with an error
+// naming the function.
+func TestCompileBindErrors(t *testing.T) {
+	upper := call(t, "UPPER", title)
+	for _, tc := range []struct {
+		name string
+		e    Expr
+		want string
+	}{
+		{"unknown function", &Call{Name: "NO_SUCH_FN", Args: []Expr{title}, T: types.StringType}, "unknown function 'NO_SUCH_FN'"},
+		{"arguments rejected", &Call{Name: "UPPER", Args: []Expr{value}, T: types.StringType}, "function 'UPPER': UPPER expects"},
+		{"result type differs", &Call{Name: "UPPER", Args: upper.Args, T: types.IntType}, "function 'UPPER' returns STRING, not INT"},
+		{"nested", &Not{X: &Call{Name: "NO_SUCH_FN", T: types.BooleanType}}, "unknown function 'NO_SUCH_FN'"},
+		{"IN items not comparable", &In{X: value, List: []Expr{title}}, "IN: cannot compare BIGINT with STRING"},
+	} {
+		for _, compile := range []func(Expr) (Evaluator, error){Compile, CompileLocal} {
+			if _, err := compile(tc.e); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+			}
 		}
 	}
 }

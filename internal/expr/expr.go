@@ -1,5 +1,8 @@
 // Package expr holds bound, typed expressions and compiles them into
-// evaluators over rows. Built-in functions come from package fn; the
+// evaluators over rows. An expression is plain data (function names,
+// arguments, literal values and types), so a plan holding it can be
+// written out and read back; built-in functions come from package fn and
+// are bound to their argument types when an expression is compiled. The
 // constructs whose evaluation order matters (AND, OR, CASE, COALESCE, IN)
 // are compiled here so that they short-circuit.
 package expr
@@ -7,7 +10,6 @@ package expr
 import (
 	"strings"
 
-	"github.com/sluicesql/sluice/internal/expr/fn"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -39,13 +41,15 @@ type Literal struct {
 	Folded Expr
 }
 
-// Call applies a bound scalar function.
+// Call applies a built-in scalar function (fn.LookupScalar) whose
+// arguments were checked when it was bound: T is the result type that
+// binding gave. Compile binds it again to get its evaluator.
 type Call struct {
 	Name string
 	Args []Expr
 	T    types.Type
-	Eval fn.Eval
-	// Units holds the bare unit arguments (e.g. HOUR) by position, "" else.
+	// Units holds the bare unit arguments (e.g. HOUR) by position, "" else;
+	// their Args entries are NULL-typed literals that are never read.
 	Units []string
 }
 
@@ -87,12 +91,11 @@ type Coalesce struct {
 	T    types.Type
 }
 
-// In is X [NOT] IN (List...).
+// In is X [NOT] IN (List...), comparing X with each item by "=".
 type In struct {
 	X    Expr
 	List []Expr
 	Neg  bool
-	Eq   []fn.Eval // one equality per list item
 }
 
 // CurrentWatermark is CURRENT_WATERMARK(rowtime): the operator's current
@@ -372,7 +375,7 @@ func Remap(e Expr, m func(c *Column) Expr) Expr {
 	case *Coalesce:
 		return &Coalesce{Args: remapAll(x.Args, m), T: x.T}
 	case *In:
-		return &In{X: Remap(x.X, m), List: remapAll(x.List, m), Neg: x.Neg, Eq: x.Eq}
+		return &In{X: Remap(x.X, m), List: remapAll(x.List, m), Neg: x.Neg}
 	}
 	return e
 }

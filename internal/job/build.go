@@ -1,17 +1,20 @@
-// Package job turns a physical plan into a runnable dataflow graph: it
-// chooses each stage's parallelism and exchange, creates the connectors'
-// sources and sinks, and compiles expressions for the operators.
+// Package job builds execution plans (package plan) into runnable dataflow
+// graphs. A registry holds one builder per node kind; each compiles its
+// node's configuration (expressions into evaluators, aggregate calls into
+// accumulator factories, tables into the connectors' sources and sinks)
+// into the factory of the node's runtime instances. The runtime stage of a
+// node carries the node's stable ID.
 package job
 
 import (
 	"fmt"
-	"sync"
+	"slices"
+	"strings"
 
-	"github.com/sluicesql/sluice/internal/catalog"
 	"github.com/sluicesql/sluice/internal/connector"
 	"github.com/sluicesql/sluice/internal/expr"
 	"github.com/sluicesql/sluice/internal/expr/fn"
-	"github.com/sluicesql/sluice/internal/planner"
+	"github.com/sluicesql/sluice/internal/plan"
 	"github.com/sluicesql/sluice/internal/runtime"
 	"github.com/sluicesql/sluice/internal/runtime/ops"
 	"github.com/sluicesql/sluice/internal/types"
@@ -19,32 +22,57 @@ import (
 
 // Options are the settings a graph is built with.
 type Options struct {
-	// Parallelism is parallelism.default: the number of instances of each
-	// keyed stage and of each source.
+	// Parallelism is parallelism.default: the number of instances of the
+	// nodes whose rule is the default parallelism.
 	Parallelism int
 	// MaxParallelism is pipeline.max-parallelism, the number of key groups
 	// (0: runtime.DefaultMaxParallelism).
 	MaxParallelism int
-	// Env is what connectors need from the session.
+	// Env is what connectors need from the session; its time zone is also
+	// the one expressions and windows over TIMESTAMP_LTZ use.
 	Env connector.Env
 }
 
 // Graph is a built plan ready to start.
 type Graph struct {
 	*runtime.Graph
-	// Collector receives the rows of a query planned with a Collect root.
+	// Collector receives the rows of a query's plan (a Collect node).
 	Collector *ops.Collector
 }
 
-type builder struct {
-	opts  Options
-	g     *runtime.Graph
-	fnCtx *fn.Context
-	out   *ops.Collector
+// Instances is what a builder makes of a node: the factory of its
+// instances, a source's or an operator's.
+type Instances struct {
+	NewSource   func(instance int) (runtime.Source, error)
+	NewOperator func(instance int) (runtime.Operator, error)
 }
 
-// Build translates root into a runnable graph.
-func Build(root planner.Node, opts Options) (*Graph, error) {
+// Node is what a builder knows of the node it builds.
+type Node struct {
+	*plan.Node
+	// In holds the column types of each input, in input order.
+	In [][]types.Type
+	// InputChangelogs holds each input's changelog mode.
+	InputChangelogs []string
+	// Parallelism is the number of instances the node runs.
+	Parallelism int
+	// Options are the graph's options.
+	Options Options
+	// Fn is the evaluation context of the node's expressions.
+	Fn    *fn.Context
+	graph *Graph
+}
+
+// Builder builds the instances of one node kind.
+type Builder func(n *Node) (Instances, error)
+
+// builders holds the builder of every node kind.
+var builders = map[string]Builder{}
+
+// Build translates p into a runnable graph: each node becomes a stage that
+// runs its builder's instances, with the node's ID, its parallelism rule
+// resolved against opts, and its inputs' exchanges.
+func Build(p *plan.Plan, opts Options) (*Graph, error) {
 	if opts.Parallelism < 1 {
 		opts.Parallelism = 1
 	}
@@ -54,284 +82,173 @@ func Build(root planner.Node, opts Options) (*Graph, error) {
 	if err := runtime.CheckMaxParallelism(opts.MaxParallelism, opts.Parallelism); err != nil {
 		return nil, err
 	}
-	b := &builder{opts: opts, g: &runtime.Graph{MaxParallelism: opts.MaxParallelism}, fnCtx: &fn.Context{Loc: opts.Env.TimeZone}}
-	if _, err := b.node(root); err != nil {
+	if err := p.Check(); err != nil {
 		return nil, err
 	}
-	return &Graph{Graph: b.g, Collector: b.out}, nil
-}
-
-// stage adds a stage and returns its index and parallelism.
-func (b *builder) stage(s *runtime.Stage) (int, int) {
-	b.g.Stages = append(b.g.Stages, s)
-	return len(b.g.Stages) - 1, s.Parallelism
-}
-
-type built struct {
-	stage, parallelism int
-}
-
-// operator adds a stage of p instances of newOp fed by inputs.
-func (b *builder) operator(name string, p int, inputs []runtime.Input, newOp func() (runtime.Operator, error)) built {
-	s, par := b.stage(&runtime.Stage{Name: name, Parallelism: p, Inputs: inputs,
-		NewOperator: func(int) (runtime.Operator, error) { return newOp() }})
-	return built{s, par}
-}
-
-// keyed connects in to a stage keyed by keys: hashed across the default
-// parallelism, or everything to one instance when there are no keys.
-func (b *builder) keyed(in built, keys []int) (int, runtime.Input) {
-	if len(keys) == 0 {
-		return 1, runtime.Input{Stage: in.stage, Exchange: runtime.Single}
+	g := &Graph{Graph: &runtime.Graph{MaxParallelism: opts.MaxParallelism}}
+	fnCtx := &fn.Context{Loc: opts.Env.TimeZone}
+	stages := map[string]int{}
+	for _, pn := range p.Nodes {
+		n := &Node{Node: pn, Options: opts, Fn: fnCtx, graph: g}
+		s := &runtime.Stage{ID: pn.ID, Name: stageName(pn)}
+		for _, in := range pn.Inputs {
+			up := p.Node(in.Node)
+			n.In = append(n.In, fieldTypes(up.Schema))
+			n.InputChangelogs = append(n.InputChangelogs, up.Changelog)
+			s.Inputs = append(s.Inputs, runtime.Input{Stage: stages[in.Node], Exchange: exchanges[in.Exchange], Keys: in.Keys})
+		}
+		switch pn.Parallelism {
+		case plan.ParallelismDefault:
+			n.Parallelism = opts.Parallelism
+		case plan.ParallelismSingle:
+			n.Parallelism = 1
+		case plan.ParallelismInput:
+			n.Parallelism = g.Stages[s.Inputs[0].Stage].Parallelism
+		}
+		s.Parallelism = n.Parallelism
+		build, ok := builders[pn.Kind]
+		if !ok {
+			return nil, fmt.Errorf("node '%s': kind: no builder for node kind '%s'", pn.ID, pn.Kind)
+		}
+		inst, err := build(n)
+		if err != nil {
+			return nil, fmt.Errorf("node '%s' (%s): %w", pn.ID, pn.Kind, err)
+		}
+		s.NewSource, s.NewOperator = inst.NewSource, inst.NewOperator
+		stages[pn.ID] = len(g.Stages)
+		g.Stages = append(g.Stages, s)
 	}
-	return b.opts.Parallelism, runtime.Input{Stage: in.stage, Exchange: runtime.Hash, Keys: keys}
+	return g, nil
 }
 
-func (b *builder) node(n planner.Node) (built, error) {
-	switch x := n.(type) {
-	case *planner.Scan:
-		return b.scan(x)
-	case *planner.Values:
-		v := &ops.Values{Rows: x.Rows, Types: x.Schema().Types()}
-		s, p := b.stage(&runtime.Stage{Name: "Values", Parallelism: 1, NewSource: func(int) (runtime.Source, error) { return v, nil }})
-		return built{s, p}, nil
-	case *planner.Calc:
-		in, err := b.node(x.Input)
-		if err != nil {
-			return built{}, err
-		}
-		// Each instance compiles its own evaluators (see calcConfig).
-		return b.operator("Calc", in.parallelism, []runtime.Input{{Stage: in.stage, Exchange: runtime.Forward}},
-			func() (runtime.Operator, error) { return ops.NewCalc(b.calcConfig(x)), nil }), nil
-	case *planner.Normalize:
-		in, err := b.node(x.Input)
-		if err != nil {
-			return built{}, err
-		}
-		p, input := b.keyed(in, x.Keys)
-		cfg := ops.ChangelogNormalizeConfig{InputTypes: x.Input.Schema().Types(), Keys: x.Keys, GenerateUpdateBefore: true}
-		return b.operator("ChangelogNormalize", p, []runtime.Input{input}, func() (runtime.Operator, error) { return ops.NewChangelogNormalize(cfg) }), nil
-	case *planner.GroupAggregate:
-		in, err := b.node(x.Input)
-		if err != nil {
-			return built{}, err
-		}
-		p, input := b.keyed(in, x.Keys)
-		cfg := ops.GroupAggregateConfig{InputTypes: x.Input.Schema().Types(), Keys: x.Keys, Aggs: aggSpecs(x.Aggs), GenerateUpdateBefore: true}
-		return b.operator("GroupAggregate", p, []runtime.Input{input}, func() (runtime.Operator, error) { return ops.NewGroupAggregate(cfg) }), nil
-	case *planner.Union:
-		var inputs []runtime.Input
-		all := seq(len(x.Schema()))
-		for _, it := range x.Items {
-			in, err := b.node(it)
-			if err != nil {
-				return built{}, err
-			}
-			inputs = append(inputs, runtime.Input{Stage: in.stage, Exchange: runtime.Hash, Keys: all})
-		}
-		return b.operator("Union", b.opts.Parallelism, inputs, func() (runtime.Operator, error) { return ops.NewUnion(), nil }), nil
-	case *planner.Sink:
-		return b.sink(x)
-	case *planner.Collect:
-		in, err := b.node(x.Input)
-		if err != nil {
-			return built{}, err
-		}
-		// A LIMIT over an insert-only input is complete after its N rows.
-		limit := int64(-1)
-		if l, ok := x.Input.(*planner.Limit); ok && l.Mode() == connector.InsertOnly {
-			limit = l.N
-		}
-		b.out = ops.NewCollector(limit)
-		out := b.out
-		return b.operator("Collect", 1, []runtime.Input{{Stage: in.stage, Exchange: runtime.Single}}, func() (runtime.Operator, error) { return out, nil }), nil
+var exchanges = map[plan.Exchange]runtime.ExchangeKind{plan.Forward: runtime.Forward, plan.Hash: runtime.Hash, plan.Single: runtime.Single}
+
+// stageName is how errors and logs name a node's stage: "Source: t" and
+// "Sink: t" for tables, the kind for the others.
+func stageName(n *plan.Node) string {
+	switch c := n.Config.(type) {
+	case *plan.ScanConfig:
+		return "Source: " + c.Table.Name
+	case *plan.SinkConfig:
+		return "Sink: " + c.Table.Name
 	}
-	return b.advanced(n)
+	return n.Kind
 }
 
-func seq(n int) []int {
-	out := make([]int, n)
-	for i := range out {
-		out[i] = i
+func fieldTypes(fs []plan.Field) []types.Type {
+	out := make([]types.Type, len(fs))
+	for i, f := range fs {
+		out[i] = f.Type.Logical()
 	}
 	return out
 }
 
-func aggSpecs(calls []planner.AggCall) []ops.AggSpec {
-	out := make([]ops.AggSpec, len(calls))
-	for i, a := range calls {
-		out[i] = ops.AggSpec{New: a.New, Args: a.Args, Filter: a.Filter, Type: a.Type}
-	}
-	return out
-}
+// Out returns the types of the node's output columns.
+func (n *Node) Out() []types.Type { return fieldTypes(n.Schema) }
 
-// calcConfig configures one instance of a Calc: its evaluators are
-// compiled for that instance alone, projections of a plain column are
-// copies, and the row holds only the columns the others read.
-func (b *builder) calcConfig(c *planner.Calc) ops.CalcConfig {
-	cfg := ops.CalcConfig{OutputTypes: c.Schema().Types(), Context: expr.Context{Fn: b.fnCtx}, Copies: make([]int, len(c.Projects))}
-	evaluated := []expr.Expr{c.Filter}
-	for j, p := range c.Projects {
-		cfg.Projects = append(cfg.Projects, expr.CompileLocal(p))
-		cfg.Copies[j] = -1
-		if col, ok := p.(*expr.Column); ok {
-			cfg.Copies[j] = col.Index
-		} else {
-			evaluated = append(evaluated, p)
-		}
-	}
-	if c.Filter != nil {
-		cfg.Filter = expr.CompileLocal(c.Filter).Holds
-	}
-	cfg.Reads = expr.Columns(evaluated...)
-	return cfg
-}
-
-func (b *builder) scan(s *planner.Scan) (built, error) {
-	f, err := connector.For(s.Table)
+// operator returns the factory of the instances newOp makes. It makes one
+// now, so that a configuration the operator rejects, or state other than
+// the node declares, fails the build.
+func operator[T runtime.Operator](n *Node, newOp func() (T, error)) (Instances, error) {
+	op, err := newOp()
 	if err != nil {
-		return built{}, err
+		return Instances{}, err
 	}
-	spec := connector.SourceSpec{Env: b.opts.Env}
-	var computed []int
-	for i, e := range s.Computed {
-		if e != nil {
-			computed = append(computed, i)
-		}
+	var kept []string
+	if s, ok := any(op).(runtime.Stateful); ok {
+		kept = s.State().Tables()
 	}
-	if len(computed) > 0 {
-		ev := newChunkEvaluator(b.fnCtx, s.Computed)
-		spec.Complete = func(c *types.Chunk) error { return ev.fill(c, computed) }
+	declared := make([]string, len(n.State))
+	for i, st := range n.State {
+		declared[i] = st.Name
 	}
-	if s.Watermark != nil {
-		ev := newChunkEvaluator(b.fnCtx, []expr.Expr{s.Watermark})
-		t := s.Watermark.Type()
-		spec.Watermark = func(c *types.Chunk) (*types.Vector, error) { return ev.column(c, t) }
+	slices.Sort(declared)
+	if !slices.Equal(kept, declared) {
+		return Instances{}, fmt.Errorf("state: the operator keeps the state tables [%s], the plan declares [%s]",
+			strings.Join(kept, ", "), strings.Join(declared, ", "))
 	}
-	src, err := f.NewSource(s.Table, spec)
+	return Instances{NewOperator: func(int) (runtime.Operator, error) { return newOp() }}, nil
+}
+
+// compile compiles e over rows of types in for one operator instance,
+// checking that every column it reads is one of in, with its type; field
+// names e in errors.
+func (n *Node) compile(field string, e expr.Expr, in []types.Type) (expr.Evaluator, error) {
+	if err := checkColumns(field, e, in); err != nil {
+		return nil, err
+	}
+	ev, err := expr.CompileLocal(e)
 	if err != nil {
-		return built{}, fmt.Errorf("table '%s': %w", s.Table.Name, err)
+		return nil, fmt.Errorf("%s: %w", field, err)
 	}
-	p := b.opts.Parallelism
-	idx, par := b.stage(&runtime.Stage{Name: "Source: " + s.Table.Name, Parallelism: p,
-		NewSource: func(i int) (runtime.Source, error) { return src.NewInstance(i, p) }})
-	return built{idx, par}, nil
+	return ev, nil
 }
 
-// chunkEvaluator evaluates expressions row by row over whole chunks. The
-// instances of a source call it concurrently, so each call borrows a set of
-// evaluators compiled for one goroutine, with a row buffer, from a pool.
-type chunkEvaluator struct {
-	// reads are the columns the expressions read, loaded into the row.
-	reads []int
-	pool  sync.Pool // of *rowEvaluators
-}
-
-// rowEvaluators are one goroutine's evaluators of a chunkEvaluator.
-type rowEvaluators struct {
-	ctx   expr.Context
-	evals []expr.Evaluator // nil where the expression is nil
-	row   types.Row
-}
-
-func newChunkEvaluator(fnCtx *fn.Context, es []expr.Expr) *chunkEvaluator {
-	ce := &chunkEvaluator{reads: expr.Columns(es...)}
-	ce.pool.New = func() any {
-		r := &rowEvaluators{ctx: expr.Context{Fn: fnCtx}, evals: make([]expr.Evaluator, len(es))}
-		for i, e := range es {
-			if e != nil {
-				r.evals[i] = expr.CompileLocal(e)
-			}
+// checkColumns checks that the columns e reads are within in, with the
+// types in gives them (time attributes aside).
+func checkColumns(field string, e expr.Expr, in []types.Type) error {
+	var err error
+	expr.Walk(e, func(x expr.Expr) {
+		c, ok := x.(*expr.Column)
+		if !ok || err != nil {
+			return
 		}
-		return r
-	}
-	return ce
-}
-
-// get borrows evaluators with a row as wide as c.
-func (ce *chunkEvaluator) get(c *types.Chunk) *rowEvaluators {
-	r := ce.pool.Get().(*rowEvaluators)
-	if len(r.row) != len(c.Cols) {
-		r.row = make(types.Row, len(c.Cols))
-	}
-	return r
-}
-
-// load puts the columns of row i the expressions read into r.row; a column
-// not filled yet (a computed one) reads as NULL.
-func (ce *chunkEvaluator) load(r *rowEvaluators, c *types.Chunk, i int) {
-	for _, k := range ce.reads {
-		if col := c.Cols[k]; col.Len() > i {
-			r.row[k] = col.Get(i)
-		} else {
-			r.row[k] = types.NullValue
+		switch {
+		case c.Index >= len(in):
+			err = fmt.Errorf("%s: column %d out of range (the input has %d columns)", field, c.Index, len(in))
+		case !types.Equal(c.T, in[c.Index]):
+			err = fmt.Errorf("%s: column %d is %s, not %s", field, c.Index, in[c.Index], c.T)
 		}
-	}
+	})
+	return err
 }
 
-// fill evaluates the computed columns cols row by row, in column order, and
-// appends their values; a computed column can read those before it.
-func (ce *chunkEvaluator) fill(c *types.Chunk, cols []int) error {
-	r := ce.get(c)
-	defer ce.pool.Put(r)
-	for i := range c.Len() {
-		ce.load(r, c, i)
-		for _, k := range cols {
-			v, err := r.evals[k](&r.ctx, r.row)
-			if err != nil {
-				return err
-			}
-			r.row[k] = v
-			c.Cols[k].Append(v)
+// checkCols checks that the columns cols are within a row of n columns.
+func checkCols(field string, cols []int, n int) error {
+	for i, c := range cols {
+		if c < 0 || c >= n {
+			return fmt.Errorf("%s[%d]: column %d out of range (the input has %d columns)", field, i, c, n)
 		}
 	}
 	return nil
 }
 
-// column evaluates the one expression on every row of c into a vector of
-// type t.
-func (ce *chunkEvaluator) column(c *types.Chunk, t types.Type) (*types.Vector, error) {
-	r := ce.get(c)
-	defer ce.pool.Put(r)
-	out := types.NewVector(t, c.Len())
-	for i := range c.Len() {
-		ce.load(r, c, i)
-		v, err := r.evals[0](&r.ctx, r.row)
-		if err != nil {
+// aggSpecs binds aggregate calls over rows of types in.
+func aggSpecs(calls []plan.AggCall, in []types.Type) ([]ops.AggSpec, error) {
+	out := make([]ops.AggSpec, len(calls))
+	for i, a := range calls {
+		field := fmt.Sprintf("aggs[%d]", i)
+		if err := checkCols(field+".args", a.Args, len(in)); err != nil {
 			return nil, err
 		}
-		out.Append(v)
+		if len(a.Constants) > 0 && len(a.Constants) != len(a.Args) {
+			return nil, fmt.Errorf("%s.constants: %d constants for %d arguments", field, len(a.Constants), len(a.Args))
+		}
+		ts := make([]types.Type, len(a.Args))
+		consts := make([]*types.Value, len(a.Args))
+		for j, c := range a.Args {
+			ts[j] = in[c]
+			if len(a.Constants) == 0 || a.Constants[j].E == nil {
+				continue
+			}
+			lit, ok := a.Constants[j].E.(*expr.Literal)
+			if !ok || !types.Equal(lit.T, ts[j]) {
+				return nil, fmt.Errorf("%s.constants[%d]: expected a %s literal", field, j, ts[j])
+			}
+			consts[j] = &lit.V
+		}
+		filter := -1
+		if a.Filter != nil {
+			filter = *a.Filter
+			if err := checkCols(field+".filter", []int{filter}, len(in)); err != nil {
+				return nil, err
+			}
+		}
+		newAcc, err := expr.BindAggregate(a.Function, ts, consts, a.Distinct, a.Type.Logical())
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", field, err)
+		}
+		out[i] = ops.AggSpec{New: newAcc, Args: a.Args, Filter: filter, Type: a.Type.Logical()}
 	}
 	return out, nil
-}
-
-func (b *builder) sink(s *planner.Sink) (built, error) {
-	in, err := b.node(s.Input)
-	if err != nil {
-		return built{}, err
-	}
-	f, err := connector.For(s.Table)
-	if err != nil {
-		return built{}, err
-	}
-	target, err := f.NewSink(s.Table, b.opts.Env)
-	if err != nil {
-		return built{}, fmt.Errorf("table '%s': %w", s.Table.Name, err)
-	}
-	p, input := in.parallelism, runtime.Input{Stage: in.stage, Exchange: runtime.Forward}
-	if s.Upsert {
-		// Keep each key's changes in order on one instance.
-		p, input = b.keyed(in, pkPositions(s.Table, s.Schema()))
-	}
-	idx, par := b.stage(&runtime.Stage{Name: "Sink: " + s.Table.Name, Parallelism: p, Inputs: []runtime.Input{input},
-		NewOperator: func(i int) (runtime.Operator, error) { return target.NewInstance(i, p) }})
-	return built{idx, par}, nil
-}
-
-func pkPositions(t *catalog.Table, s types.Schema) []int {
-	var out []int
-	for _, k := range t.PrimaryKey {
-		out = append(out, s.Index(k))
-	}
-	return out
 }

@@ -43,11 +43,11 @@ func bind(tb testing.TB, name string, args ...expr.Expr) *expr.Call {
 			fa[i].Const = &l.V
 		}
 	}
-	t, ev, err := f.Bind(fa)
+	t, _, err := f.Bind(fa)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return &expr.Call{Name: name, Args: args, T: t, Eval: ev}
+	return &expr.Call{Name: name, Args: args, T: t}
 }
 
 // TestChunkEvaluator: computed columns see the physical columns and the
@@ -58,8 +58,14 @@ func TestChunkEvaluator(t *testing.T) {
 	doubled := bind(t, "+", &expr.Column{Index: 2, T: types.BigIntType}, &expr.Column{Index: 2, T: types.BigIntType})
 	plusOne := bind(t, "+", &expr.Column{Index: 4, T: doubled.T}, one)
 	computed := []expr.Expr{4: doubled, 5: plusOne}
-	ev := newChunkEvaluator(&fn.Context{}, computed)
-	wm := newChunkEvaluator(&fn.Context{}, []expr.Expr{watermarkExpr(t)})
+	ev, err := newChunkEvaluator(&fn.Context{}, computed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wm, err := newChunkEvaluator(&fn.Context{}, []expr.Expr{watermarkExpr(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
 	var wg sync.WaitGroup
 	for range 4 {
 		wg.Go(func() {
@@ -89,7 +95,10 @@ func TestChunkEvaluator(t *testing.T) {
 func BenchmarkWatermarkColumn(b *testing.B) {
 	c := salesChunk(types.ChunkSize)
 	e := watermarkExpr(b)
-	ev := newChunkEvaluator(&fn.Context{}, []expr.Expr{e})
+	ev, err := newChunkEvaluator(&fn.Context{}, []expr.Expr{e})
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := ev.column(c, e.Type()); err != nil {

@@ -341,6 +341,10 @@ func (b *Binder) aggCall(in *exprBinder, c *ast.FuncCall, add func(expr.Expr, st
 		if lit, ok := e.(*expr.Literal); ok {
 			v := lit.V
 			fa.Const = &v
+			if a.Consts == nil {
+				a.Consts = make([]*types.Value, len(c.Args))
+			}
+			a.Consts[len(fargs)] = &v
 		}
 		fargs = append(fargs, fa)
 	}
@@ -354,11 +358,11 @@ func (b *Binder) aggCall(in *exprBinder, c *ast.FuncCall, add func(expr.Expr, st
 		}
 		a.Filter = add(e, "")
 	}
-	t, newAcc, err := f.Bind(fargs, c.Distinct)
+	t, _, err := f.Bind(fargs, c.Distinct)
 	if err != nil {
 		return a, errorf(c, "%v", err)
 	}
-	a.Type, a.New = t, newAcc
+	a.Type = t
 	return a, nil
 }
 

@@ -471,7 +471,11 @@ func (b *Binder) constRow(es []expr.Expr) (types.Row, error) {
 	row := make(types.Row, len(es))
 	ctx := &expr.Context{Fn: &fn.Context{Loc: b.loc()}}
 	for i, e := range es {
-		v, err := expr.Compile(e)(ctx, nil)
+		ev, err := expr.Compile(e)
+		if err != nil {
+			return nil, err
+		}
+		v, err := ev(ctx, nil)
 		if err != nil {
 			return nil, err
 		}

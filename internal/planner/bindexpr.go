@@ -446,18 +446,15 @@ func (x *exprBinder) in(n *ast.In) (expr.Expr, error) {
 		return nil, err
 	}
 	out := &expr.In{X: v, Neg: n.Not}
-	eq, _ := fn.LookupScalar("=")
 	for _, item := range n.List {
 		it, err := x.bind(item)
 		if err != nil {
 			return nil, err
 		}
-		_, ev, err := eq.Bind([]fn.Arg{{Type: v.Type()}, {Type: it.Type()}})
-		if err != nil {
+		if _, err := expr.BindEquals(v.Type(), it.Type()); err != nil {
 			return nil, errorf(item, "cannot compare %s with %s in IN list", v.Type().Plain(), it.Type().Plain())
 		}
 		out.List = append(out.List, it)
-		out.Eq = append(out.Eq, ev)
 	}
 	return out, nil
 }
@@ -692,7 +689,7 @@ func (x *exprBinder) call(n ast.Node, name string, args []expr.Expr, units []str
 			fargs[i].Const = &v
 		}
 	}
-	t, ev, err := f.Bind(fargs)
+	t, _, err := f.Bind(fargs)
 	if err != nil {
 		return nil, errorf(n, "%v", err)
 	}
@@ -701,7 +698,7 @@ func (x *exprBinder) call(n ast.Node, name string, args []expr.Expr, units []str
 			args[i] = &expr.Literal{V: types.Value{}, T: types.NullType, Text: units[i]}
 		}
 	}
-	call := &expr.Call{Name: f.Name, Args: args, T: t, Eval: ev, Units: units}
+	call := &expr.Call{Name: f.Name, Args: args, T: t, Units: units}
 	if !f.Dynamic && allLiterals(args) {
 		return x.fold(call), nil
 	}
@@ -757,7 +754,11 @@ func allLiterals(args []expr.Expr) bool {
 // (as Flink's planner reduces constant expressions); errors stay run-time
 // errors.
 func (x *exprBinder) fold(c *expr.Call) expr.Expr {
-	v, err := expr.Compile(c)(&expr.Context{Fn: &fn.Context{Loc: x.b.loc()}}, nil)
+	ev, err := expr.Compile(c)
+	if err != nil {
+		return c
+	}
+	v, err := ev(&expr.Context{Fn: &fn.Context{Loc: x.b.loc()}}, nil)
 	if err != nil {
 		return c
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/sluicesql/sluice/internal/catalog"
 	"github.com/sluicesql/sluice/internal/connector"
 	"github.com/sluicesql/sluice/internal/expr"
-	"github.com/sluicesql/sluice/internal/expr/fn"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -73,14 +72,18 @@ type Normalize struct {
 	Keys  []int
 }
 
-// AggCall is one aggregate call of an aggregation.
+// AggCall is one aggregate call of an aggregation: a built-in aggregate
+// function (fn.LookupAggregate) over input columns, bound again to their
+// types when the job is built.
 type AggCall struct {
-	Name     string
-	Args     []int
+	Name string
+	Args []int
+	// Consts holds the values of the arguments that are constants, by
+	// position (nil for the others); empty when none is.
+	Consts   []*types.Value
 	Distinct bool
 	Filter   int // input column of the FILTER condition, -1 for none
 	Type     types.Type
-	New      func() fn.Accumulator
 	Alias    string
 }
 

@@ -37,6 +37,8 @@ type Backend interface {
 	Restore(data []byte) error
 	// Len returns the number of entries over all tables.
 	Len() int
+	// Tables returns the names of the registered tables, sorted.
+	Tables() []string
 	register(name string, t table)
 }
 
@@ -64,6 +66,9 @@ func (m *Memory) register(name string, t table) {
 	}
 	m.tables[name] = t
 }
+
+// Tables implements Backend.
+func (m *Memory) Tables() []string { return slices.Sorted(maps.Keys(m.tables)) }
 
 // Len implements Backend.
 func (m *Memory) Len() int {

@@ -20,11 +20,21 @@ func bindCall(tb testing.TB, name string, args ...expr.Expr) *expr.Call {
 	for i, a := range args {
 		fa[i] = fn.Arg{Type: a.Type()}
 	}
-	t, ev, err := f.Bind(fa)
+	t, _, err := f.Bind(fa)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return &expr.Call{Name: name, Args: args, T: t, Eval: ev}
+	return &expr.Call{Name: name, Args: args, T: t}
+}
+
+// compileLocal compiles e for one goroutine.
+func compileLocal(tb testing.TB, e expr.Expr) expr.Evaluator {
+	tb.Helper()
+	ev, err := expr.CompileLocal(e)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return ev
 }
 
 // calcCases are Calcs over (key STRING, v BIGINT, ts TIMESTAMP(3)) rows,
@@ -39,15 +49,15 @@ func calcCases(tb testing.TB) map[string]CalcConfig {
 	ctx := expr.Context{Fn: &fn.Context{}}
 	return map[string]CalcConfig{
 		"filter-project": {
-			Projects:    []expr.Evaluator{expr.CompileLocal(bindCall(tb, "UPPER", key)), expr.CompileLocal(bindCall(tb, "*", v, two))},
+			Projects:    []expr.Evaluator{compileLocal(tb, bindCall(tb, "UPPER", key)), compileLocal(tb, bindCall(tb, "*", v, two))},
 			Copies:      []int{-1, -1},
 			Reads:       []int{0, 1},
-			Filter:      expr.CompileLocal(bindCall(tb, ">", v, ten)).Holds,
+			Filter:      compileLocal(tb, bindCall(tb, ">", v, ten)).Holds,
 			OutputTypes: []types.Type{types.StringType, types.BigIntType},
 			Context:     ctx,
 		},
 		"columns": {
-			Projects:    []expr.Evaluator{expr.CompileLocal(key), expr.CompileLocal(v), expr.CompileLocal(v)},
+			Projects:    []expr.Evaluator{compileLocal(tb, key), compileLocal(tb, v), compileLocal(tb, v)},
 			Copies:      []int{0, 1, 1},
 			Reads:       []int{},
 			OutputTypes: []types.Type{in[0], in[1], in[1]},

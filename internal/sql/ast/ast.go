@@ -148,10 +148,31 @@ type QueryStatement struct {
 	Query Query
 }
 
-// Explain is EXPLAIN [PLAN FOR] statement.
+// Explain is EXPLAIN [PLAN FOR | detail [, detail]*] statement.
 type Explain struct {
 	Pos
+	// Details are the EXPLAIN details asked for, upper case, each once:
+	// CHANGELOG_MODE, JSON_EXECUTION_PLAN.
+	Details   []string
 	Statement Statement
+}
+
+// CompilePlan is COMPILE PLAN 'path' [IF NOT EXISTS] FOR statement, or
+// COMPILE AND EXECUTE PLAN 'path' FOR statement (Execute set). Statement
+// is an INSERT or a statement set as the grammar allows, or a query, which
+// the engine refuses with Flink's message.
+type CompilePlan struct {
+	Pos
+	Path        string
+	IfNotExists bool
+	Execute     bool
+	Statement   Statement
+}
+
+// ExecutePlan is EXECUTE PLAN 'path'.
+type ExecutePlan struct {
+	Pos
+	Path string
 }
 
 // Set is SET ['key' = 'value'], or SET alone (list all).
@@ -218,6 +239,8 @@ func (*AlterTable) stmt()     {}
 func (*Insert) stmt()         {}
 func (*QueryStatement) stmt() {}
 func (*Explain) stmt()        {}
+func (*CompilePlan) stmt()    {}
+func (*ExecutePlan) stmt()    {}
 func (*Set) stmt()            {}
 func (*Reset) stmt()          {}
 func (*Show) stmt()           {}

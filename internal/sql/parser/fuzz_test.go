@@ -60,6 +60,8 @@ func checkStatementRoundTrip(t *testing.T, s ast.Statement) {
 		checkQueryRoundTrip(t, s.Query)
 	case *ast.Explain:
 		checkStatementRoundTrip(t, s.Statement)
+	case *ast.CompilePlan:
+		checkStatementRoundTrip(t, s.Statement)
 	case *ast.StatementSet:
 		for _, ins := range s.Inserts {
 			checkQueryRoundTrip(t, ins.Query)

@@ -374,11 +374,18 @@ func (p *parser) statement() ast.Statement {
 		return p.insert()
 	case "EXPLAIN":
 		p.next()
-		p.acceptKw("PLAN", "FOR")
-		if p.isKw("STATEMENT") {
-			return &ast.Explain{Pos: t.pos, Statement: p.statementSet(p.expectKw("STATEMENT", "SET", "BEGIN").pos)}
+		e := &ast.Explain{Pos: t.pos}
+		if !p.acceptKw("PLAN", "FOR") {
+			e.Details = p.explainDetails()
 		}
-		return &ast.Explain{Pos: t.pos, Statement: p.statement()}
+		if p.isKw("STATEMENT") {
+			e.Statement = p.statementSet(p.expectKw("STATEMENT", "SET", "BEGIN").pos)
+			return e
+		}
+		e.Statement = p.statement()
+		return e
+	case "COMPILE":
+		return p.compilePlan()
 	case "SET":
 		return p.set()
 	case "RESET":
@@ -412,6 +419,9 @@ func (p *parser) statement() ast.Statement {
 		if p.isKw("INSERT") {
 			return p.insert()
 		}
+		if p.acceptKw("PLAN") {
+			return &ast.ExecutePlan{Pos: t.pos, Path: p.stringLit("a plan file path string")}
+		}
 		p.expectKw("STATEMENT", "SET", "BEGIN")
 		return p.statementSet(t.pos)
 	case "BEGIN":
@@ -425,6 +435,68 @@ func (p *parser) statement() ast.Statement {
 	}
 	p.unexpected("a statement")
 	return nil
+}
+
+// explainDetails parses the ExplainDetails after EXPLAIN, a
+// comma-separated list (Flink's ParseExplainDetail): CHANGELOG_MODE and
+// JSON_EXECUTION_PLAN; ESTIMATED_COST and PLAN_ADVICE, which need a cost
+// model and an advisor Sluice does not have, are refused.
+func (p *parser) explainDetails() []string {
+	var details []string
+	for {
+		t := p.tok()
+		d := word(t)
+		switch d {
+		case "CHANGELOG_MODE", "JSON_EXECUTION_PLAN":
+		case "ESTIMATED_COST", "PLAN_ADVICE":
+			p.failAt(t.pos, "EXPLAIN %s is not supported yet", d)
+		default:
+			if len(details) > 0 {
+				p.unexpected("an EXPLAIN detail (CHANGELOG_MODE or JSON_EXECUTION_PLAN)")
+			}
+			return nil
+		}
+		if slices.Contains(details, d) {
+			p.failAt(t.pos, "Duplicate EXPLAIN DETAIL is not allowed.")
+		}
+		p.next()
+		details = append(details, d)
+		if !p.acceptOp(",") {
+			return details
+		}
+	}
+}
+
+// compilePlan parses COMPILE [AND EXECUTE] PLAN 'path' [IF NOT EXISTS] FOR
+// an INSERT or a statement set (after Flink's SqlCompilePlan and
+// SqlCompileAndExecutePlan; IF NOT EXISTS follows the path and only
+// COMPILE PLAN takes it). A query after FOR is parsed for the engine to
+// refuse.
+func (p *parser) compilePlan() ast.Statement {
+	c := &ast.CompilePlan{Pos: p.next().pos}
+	c.Execute = p.acceptKw("AND", "EXECUTE")
+	p.expectKw("PLAN")
+	c.Path = p.stringLit("a plan file path string")
+	if !c.Execute {
+		c.IfNotExists = p.acceptKw("IF", "NOT", "EXISTS")
+	}
+	p.expectKw("FOR")
+	t := p.tok()
+	switch word(t) {
+	case "INSERT":
+		c.Statement = p.insert()
+	case "EXECUTE", "STATEMENT":
+		p.acceptKw("EXECUTE")
+		c.Statement = p.statementSet(p.expectKw("STATEMENT", "SET", "BEGIN").pos)
+	case "SELECT", "WITH", "VALUES":
+		c.Statement = &ast.QueryStatement{Pos: t.pos, Query: p.query()}
+	default:
+		if !isOp(t, "(") {
+			p.unexpected("INSERT or STATEMENT SET")
+		}
+		c.Statement = &ast.QueryStatement{Pos: t.pos, Query: p.query()}
+	}
+	return c
 }
 
 // statementSet parses the INSERTs of a statement set up to its END.

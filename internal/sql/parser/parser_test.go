@@ -319,7 +319,19 @@ func dump(s ast.Statement) string {
 	case *ast.QueryStatement:
 		b.WriteString(FormatQuery(s.Query))
 	case *ast.Explain:
-		b.WriteString("EXPLAIN " + dump(s.Statement))
+		b.WriteString("EXPLAIN ")
+		for _, d := range s.Details {
+			b.WriteString(d + " ")
+		}
+		b.WriteString(dump(s.Statement))
+	case *ast.CompilePlan:
+		b.WriteString("COMPILE")
+		mark(&b, s.Execute, "execute")
+		fmt.Fprintf(&b, " PLAN %q", s.Path)
+		mark(&b, s.IfNotExists, "if-not-exists")
+		b.WriteString(" FOR " + dump(s.Statement))
+	case *ast.ExecutePlan:
+		fmt.Fprintf(&b, "EXECUTE PLAN %q", s.Path)
 	case *ast.Set:
 		if s.HasKey {
 			fmt.Fprintf(&b, "SET %q=%q", s.Key, s.Value)
@@ -394,6 +406,15 @@ var statementTests = []struct{ src, want string }{
 	{"INSERT INTO t VALUES (1, 'a')", "INSERT t VALUES (1, 'a')"},
 	{"EXPLAIN SELECT 1", "EXPLAIN SELECT 1"},
 	{"EXPLAIN PLAN FOR INSERT INTO t SELECT 1", "EXPLAIN INSERT t SELECT 1"},
+	{"EXPLAIN JSON_EXECUTION_PLAN SELECT 1", "EXPLAIN JSON_EXECUTION_PLAN SELECT 1"},
+	{"explain changelog_mode, json_execution_plan INSERT INTO t SELECT 1", "EXPLAIN CHANGELOG_MODE JSON_EXECUTION_PLAN INSERT t SELECT 1"},
+	{"COMPILE PLAN '/tmp/p.json' FOR INSERT INTO t SELECT 1", `COMPILE PLAN "/tmp/p.json" FOR INSERT t SELECT 1`},
+	{"COMPILE PLAN 'file:///tmp/p.json' IF NOT EXISTS FOR STATEMENT SET BEGIN INSERT INTO a SELECT 1; INSERT INTO b SELECT 2; END",
+		`COMPILE PLAN "file:///tmp/p.json" if-not-exists FOR STATEMENT SET {INSERT a SELECT 1} {INSERT b SELECT 2}`},
+	{"COMPILE PLAN 'p.json' FOR EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT 1; END", `COMPILE PLAN "p.json" FOR STATEMENT SET {INSERT a SELECT 1}`},
+	{"COMPILE AND EXECUTE PLAN 'p.json' FOR INSERT INTO t SELECT 1", `COMPILE execute PLAN "p.json" FOR INSERT t SELECT 1`},
+	{"COMPILE PLAN 'p.json' FOR SELECT 1", `COMPILE PLAN "p.json" FOR SELECT 1`},
+	{"EXECUTE PLAN 'p.json'", `EXECUTE PLAN "p.json"`},
 	{"SET", "SET"},
 	{"SET 'a.b' = 'c'", `SET "a.b"="c"`},
 	{"SET table.local-time-zone=UTC", `SET "table.local-time-zone"="UTC"`},
@@ -799,6 +820,10 @@ func TestSplitStatements(t *testing.T) {
 		{"BEGIN STATEMENT SET; INSERT INTO a SELECT 1; END;", true},
 		{"EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT 1;", false},
 		{"EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT 1; END;", true},
+		{"COMPILE PLAN 'p.json' IF NOT EXISTS FOR STATEMENT SET BEGIN INSERT INTO a SELECT 1;", false},
+		{"COMPILE AND EXECUTE PLAN 'p.json' FOR EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT 1; END;", true},
+		{"EXPLAIN CHANGELOG_MODE, JSON_EXECUTION_PLAN STATEMENT SET BEGIN INSERT INTO a SELECT 1;", false},
+		{"COMPILE PLAN 'p.json' FOR INSERT INTO a SELECT 1;", true},
 	}
 	for _, tt := range tests {
 		chunks := SplitStatements(tt.src)

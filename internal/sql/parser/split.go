@@ -91,20 +91,25 @@ func newSpan(toks []token, term token) span {
 
 // opensStatementSet reports whether a statement begins a statement set whose
 // body continues past the next ';': BEGIN STATEMENT SET, or
-// [EXPLAIN [PLAN FOR]] [EXECUTE] STATEMENT SET BEGIN ....
+// [EXPLAIN [PLAN FOR | details]] [EXECUTE] STATEMENT SET BEGIN ..., or
+// COMPILE [AND EXECUTE] PLAN 'path' [IF NOT EXISTS] FOR [EXECUTE]
+// STATEMENT SET BEGIN ....
 func opensStatementSet(piece []token) bool {
 	if len(piece) == 3 && isWords(piece, "BEGIN", "STATEMENT", "SET") {
 		return true
 	}
-	for len(piece) > 0 && piece[0].kind == tIdent {
-		switch strings.ToUpper(piece[0].text) {
-		case "EXPLAIN", "PLAN", "FOR", "EXECUTE":
-			piece = piece[1:]
-			continue
+	for len(piece) > 0 && (piece[0].kind == tIdent || piece[0].kind == tString || isOp(piece[0], ",")) {
+		if piece[0].kind == tIdent {
+			switch strings.ToUpper(piece[0].text) {
+			case "EXPLAIN", "PLAN", "FOR", "EXECUTE", "CHANGELOG_MODE", "JSON_EXECUTION_PLAN",
+				"COMPILE", "AND", "IF", "NOT", "EXISTS":
+			default:
+				return isWords(piece, "STATEMENT", "SET", "BEGIN")
+			}
 		}
-		break
+		piece = piece[1:]
 	}
-	return isWords(piece, "STATEMENT", "SET", "BEGIN")
+	return false
 }
 
 // isSetEnd reports whether a statement is the END closing a statement set.

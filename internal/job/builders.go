@@ -1,0 +1,423 @@
+package job
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/sluicesql/sluice/internal/connector"
+	"github.com/sluicesql/sluice/internal/expr"
+	"github.com/sluicesql/sluice/internal/plan"
+	"github.com/sluicesql/sluice/internal/runtime"
+	"github.com/sluicesql/sluice/internal/runtime/ops"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+func init() {
+	builders[plan.KindScan] = buildScan
+	builders[plan.KindValues] = buildValues
+	builders[plan.KindCalc] = buildCalc
+	builders[plan.KindChangelogNormalize] = buildChangelogNormalize
+	builders[plan.KindGroupAggregate] = buildGroupAggregate
+	builders[plan.KindUnion] = func(n *Node) (Instances, error) {
+		return operator(n, func() (*ops.Union, error) { return ops.NewUnion(), nil })
+	}
+	builders[plan.KindSink] = buildSink
+	builders[plan.KindCollect] = buildCollect
+	builders[plan.KindRank] = buildRank
+	builders[plan.KindWindowRank] = buildWindowRank
+	builders[plan.KindDeduplicate] = buildDeduplicate
+	builders[plan.KindWindowDeduplicate] = buildWindowDeduplicate
+	builders[plan.KindWindowTableFunction] = buildWindowTableFunction
+	builders[plan.KindWindowAggregate] = buildWindowAggregate
+	builders[plan.KindSemiJoin] = buildSemiJoin
+	builders[plan.KindJoin] = buildJoin
+	builders[plan.KindWindowJoin] = buildWindowJoin
+	builders[plan.KindTemporalJoin] = buildTemporalJoin
+	builders[plan.KindIntervalJoin] = buildIntervalJoin
+	builders[plan.KindOverAggregate] = buildOverAggregate
+	builders[plan.KindLimit] = buildLimit
+	builders[plan.KindTemporalSort] = buildTemporalSort
+}
+
+// buildScan creates the table's connector source; computed columns and
+// the watermark are evaluated over whole chunks the source completes.
+func buildScan(n *Node) (Instances, error) {
+	cfg := n.Config.(*plan.ScanConfig)
+	t, err := cfg.Table.Catalog()
+	if err != nil {
+		return Instances{}, fmt.Errorf("config.table.%w", err)
+	}
+	cols := t.Schema().Types()
+	out := n.Out()
+	if len(out) != len(cols) {
+		return Instances{}, fmt.Errorf("schema: %d columns, the table has %d", len(out), len(cols))
+	}
+	for i, c := range t.Columns {
+		if n.Schema[i].Name != c.Name || !types.Equal(out[i], c.Type) {
+			return Instances{}, fmt.Errorf("schema[%d]: %s %s is not the table's column %s %s", i, n.Schema[i].Name, out[i], c.Name, c.Type)
+		}
+	}
+	f, err := connector.For(t)
+	if err != nil {
+		return Instances{}, fmt.Errorf("config.table: %w", err)
+	}
+	spec := connector.SourceSpec{Env: n.Options.Env}
+	if len(cfg.Computed) > 0 {
+		if len(cfg.Computed) != len(cols) {
+			return Instances{}, fmt.Errorf("config.computed: %d expressions for %d columns", len(cfg.Computed), len(cols))
+		}
+		es := make([]expr.Expr, len(cols))
+		var computed []int
+		for i, e := range cfg.Computed {
+			if (e.E != nil) != (t.Columns[i].Computed != nil) {
+				return Instances{}, fmt.Errorf("config.computed[%d]: column '%s' is computed exactly when it has an expression", i, t.Columns[i].Name)
+			}
+			if e.E == nil {
+				continue
+			}
+			if err := checkColumns(fmt.Sprintf("config.computed[%d]", i), e.E, cols); err != nil {
+				return Instances{}, err
+			}
+			es[i] = e.E
+			computed = append(computed, i)
+		}
+		ev, err := newChunkEvaluator(n.Fn, es)
+		if err != nil {
+			return Instances{}, fmt.Errorf("config.computed: %w", err)
+		}
+		spec.Complete = func(c *types.Chunk) error { return ev.fill(c, computed) }
+	}
+	if e := cfg.Watermark.E; e != nil {
+		if err := checkColumns("config.watermark", e, cols); err != nil {
+			return Instances{}, err
+		}
+		ev, err := newChunkEvaluator(n.Fn, []expr.Expr{e})
+		if err != nil {
+			return Instances{}, fmt.Errorf("config.watermark: %w", err)
+		}
+		wt := e.Type()
+		spec.Watermark = func(c *types.Chunk) (*types.Vector, error) { return ev.column(c, wt) }
+	}
+	src, err := f.NewSource(t, spec)
+	if err != nil {
+		return Instances{}, fmt.Errorf("table '%s': %w", t.Name, err)
+	}
+	p := n.Parallelism
+	return Instances{NewSource: func(i int) (runtime.Source, error) { return src.NewInstance(i, p) }}, nil
+}
+
+func buildValues(n *Node) (Instances, error) {
+	cfg := n.Config.(*plan.ValuesConfig)
+	out := n.Out()
+	v := &ops.Values{Types: out}
+	for i, r := range cfg.Rows {
+		if len(r) != len(out) {
+			return Instances{}, fmt.Errorf("config.rows[%d]: %d values for %d columns", i, len(r), len(out))
+		}
+		row := make(types.Row, len(r))
+		for j, e := range r {
+			lit, ok := e.E.(*expr.Literal)
+			if !ok || !types.Equal(lit.T, out[j]) {
+				return Instances{}, fmt.Errorf("config.rows[%d][%d]: expected a %s literal", i, j, out[j])
+			}
+			row[j] = lit.V
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	return Instances{NewSource: func(int) (runtime.Source, error) { return v, nil }}, nil
+}
+
+// buildCalc compiles the projections and filter anew for each instance:
+// projections of a plain column are copies, and the row holds only the
+// columns the others read.
+func buildCalc(n *Node) (Instances, error) {
+	cfg := n.Config.(*plan.CalcConfig)
+	if len(cfg.Projects) != len(n.Schema) {
+		return Instances{}, fmt.Errorf("config.projects: %d projections for %d columns", len(cfg.Projects), len(n.Schema))
+	}
+	return operator(n, func() (*ops.Calc, error) {
+		c := ops.CalcConfig{OutputTypes: n.Out(), Context: expr.Context{Fn: n.Fn}, Copies: make([]int, len(cfg.Projects))}
+		evaluated := []expr.Expr{cfg.Filter.E}
+		for j, p := range cfg.Projects {
+			ev, err := n.compile(fmt.Sprintf("config.projects[%d]", j), p.E, n.In[0])
+			if err != nil {
+				return nil, err
+			}
+			if t := p.E.Type(); !types.Equal(t.Nullable(), c.OutputTypes[j].Nullable()) {
+				return nil, fmt.Errorf("config.projects[%d]: %s, but the column is %s", j, t, c.OutputTypes[j])
+			}
+			c.Projects = append(c.Projects, ev)
+			c.Copies[j] = -1
+			if col, ok := p.E.(*expr.Column); ok {
+				c.Copies[j] = col.Index
+			} else {
+				evaluated = append(evaluated, p.E)
+			}
+		}
+		if cfg.Filter.E != nil {
+			ev, err := n.compile("config.filter", cfg.Filter.E, n.In[0])
+			if err != nil {
+				return nil, err
+			}
+			c.Filter = ev.Holds
+		}
+		c.Reads = expr.Columns(evaluated...)
+		return ops.NewCalc(c), nil
+	})
+}
+
+func buildChangelogNormalize(n *Node) (Instances, error) {
+	cfg := n.Config.(*plan.ChangelogNormalizeConfig)
+	c := ops.ChangelogNormalizeConfig{InputTypes: n.In[0], Keys: cfg.Keys, GenerateUpdateBefore: true}
+	return operator(n, func() (*ops.ChangelogNormalize, error) { return ops.NewChangelogNormalize(c) })
+}
+
+func buildGroupAggregate(n *Node) (Instances, error) {
+	cfg := n.Config.(*plan.GroupAggregateConfig)
+	aggs, err := aggSpecs(cfg.Aggs, n.In[0])
+	if err != nil {
+		return Instances{}, fmt.Errorf("config.%w", err)
+	}
+	c := ops.GroupAggregateConfig{InputTypes: n.In[0], Keys: cfg.Keys, Aggs: aggs, GenerateUpdateBefore: true}
+	return operator(n, func() (*ops.GroupAggregate, error) { return ops.NewGroupAggregate(c) })
+}
+
+// buildSink creates the table's connector sink.
+func buildSink(n *Node) (Instances, error) {
+	cfg := n.Config.(*plan.SinkConfig)
+	t, err := cfg.Table.Catalog()
+	if err != nil {
+		return Instances{}, fmt.Errorf("config.table.%w", err)
+	}
+	want := connector.SinkInput(t)
+	if len(want) != len(n.In[0]) {
+		return Instances{}, fmt.Errorf("inputs[0]: %d columns, the table takes %d", len(n.In[0]), len(want))
+	}
+	for i, w := range want {
+		if got := n.In[0][i]; !types.Equal(got.Nullable(), w.Nullable()) {
+			return Instances{}, fmt.Errorf("inputs[0]: column %d is %s, the table takes %s", i, got, w)
+		}
+	}
+	f, err := connector.For(t)
+	if err != nil {
+		return Instances{}, fmt.Errorf("config.table: %w", err)
+	}
+	target, err := f.NewSink(t, n.Options.Env)
+	if err != nil {
+		return Instances{}, fmt.Errorf("table '%s': %w", t.Name, err)
+	}
+	p := n.Parallelism
+	return Instances{NewOperator: func(i int) (runtime.Operator, error) { return target.NewInstance(i, p) }}, nil
+}
+
+// buildCollect makes the collector a query's client reads.
+func buildCollect(n *Node) (Instances, error) {
+	cfg := n.Config.(*plan.CollectConfig)
+	if n.graph.Collector != nil {
+		return Instances{}, errors.New("a plan has one query result at most")
+	}
+	limit := int64(-1)
+	if cfg.CompleteAfter != nil {
+		if limit = *cfg.CompleteAfter; limit < 0 {
+			return Instances{}, fmt.Errorf("config.completeAfter: negative row count %d", limit)
+		}
+	}
+	out := ops.NewCollector(limit)
+	n.graph.Collector = out
+	return Instances{NewOperator: func(int) (runtime.Operator, error) { return out, nil }}, nil
+}
+
+func sortKeys(keys []plan.SortKey) []ops.SortKey {
+	out := make([]ops.SortKey, len(keys))
+	for i, k := range keys {
+		out[i] = ops.SortKey{Col: k.Column, Desc: k.Descending, NullsFirst: k.NullsFirst}
+	}
+	return out
+}
+
+func insertOnly(n *Node) bool { return n.InputChangelogs[0] == plan.InsertOnly }
+
+func buildRank(n *Node) (Instances, error) {
+	cfg := n.Config.(*plan.RankConfig)
+	c := ops.RankConfig{InputTypes: n.In[0], PartitionKeys: cfg.PartitionKeys, Order: sortKeys(cfg.Order), Start: cfg.Start, End: cfg.End,
+		OutputRankNumber: cfg.OutputRankNumber, InputInsertOnly: insertOnly(n), GenerateUpdateBefore: true}
+	return operator(n, func() (*ops.Rank, error) { return ops.NewRank(c) })
+}
+
+func buildLimit(n *Node) (Instances, error) {
+	cfg := n.Config.(*plan.LimitConfig)
+	if cfg.N < -1 {
+		return Instances{}, fmt.Errorf("config.n: row count %d; expected -1 (no limit) or more", cfg.N)
+	}
+	c := ops.LimitConfig{InputTypes: n.In[0], Order: sortKeys(cfg.Order), Offset: cfg.Offset, N: cfg.N, InputInsertOnly: insertOnly(n), GenerateUpdateBefore: true}
+	return operator(n, func() (*ops.Rank, error) { return ops.NewLimit(c) })
+}
+
+func buildTemporalSort(n *Node) (Instances, error) {
+	cfg := n.Config.(*plan.TemporalSortConfig)
+	if err := checkCols("config.timeColumn", []int{cfg.TimeColumn}, len(n.In[0])); err != nil {
+		return Instances{}, err
+	}
+	c := ops.TemporalSortConfig{InputTypes: n.In[0], TimeCol: cfg.TimeColumn, Order: sortKeys(cfg.Order)}
+	return operator(n, func() (*ops.TemporalSort, error) { return ops.NewTemporalSort(c) })
+}
+
+func buildDeduplicate(n *Node) (Instances, error) {
+	cfg := n.Config.(*plan.DeduplicateConfig)
+	c := ops.DeduplicateConfig{InputTypes: n.In[0], Keys: cfg.Keys, KeepLast: cfg.KeepLast, TimeCol: cfg.TimeColumn,
+		RowTime: cfg.RowTime, GenerateUpdateBefore: true, OutputRankNumber: cfg.OutputRankNumber}
+	return operator(n, func() (*ops.Deduplicate, error) { return ops.NewDeduplicate(c) })
+}
+
+// zone is the zone window bounds are wall-clock times in, for windows
+// over TIMESTAMP_LTZ; nil otherwise.
+func (n *Node) zone(localTime bool) *time.Location {
+	if localTime {
+		return n.Options.Env.TimeZone
+	}
+	return nil
+}
+
+func buildWindowRank(n *Node) (Instances, error) {
+	cfg := n.Config.(*plan.WindowRankConfig)
+	c := ops.WindowRankConfig{InputTypes: n.In[0], PartitionKeys: cfg.PartitionKeys, Order: sortKeys(cfg.Order), Start: cfg.Start, End: cfg.End,
+		OutputRankNumber: cfg.OutputRankNumber, WindowEndCol: cfg.WindowEnd, Zone: n.zone(cfg.LocalTime)}
+	return operator(n, func() (*ops.WindowRank, error) { return ops.NewWindowRank(c) })
+}
+
+func buildWindowDeduplicate(n *Node) (Instances, error) {
+	cfg := n.Config.(*plan.WindowDeduplicateConfig)
+	c := ops.WindowDeduplicateConfig{InputTypes: n.In[0], PartitionKeys: cfg.Keys, TimeCol: cfg.TimeColumn, KeepLast: cfg.KeepLast,
+		OutputRankNumber: cfg.OutputRankNumber, WindowEndCol: cfg.WindowEnd, Zone: n.zone(cfg.LocalTime)}
+	return operator(n, func() (*ops.WindowRank, error) { return ops.NewWindowDeduplicate(c) })
+}
+
+var windowFunctions = map[string]ops.WindowKind{"TUMBLE": ops.Tumble, "HOP": ops.Hop, "CUMULATE": ops.Cumulate, "SESSION": ops.Session}
+
+// window converts a plan's window to the operators' form.
+func (n *Node) window(w plan.Window) (ops.Window, error) {
+	k, ok := windowFunctions[w.Function]
+	if !ok {
+		return ops.Window{}, fmt.Errorf("config.window.function: unknown window function '%s'; expected TUMBLE, HOP, CUMULATE or SESSION", w.Function)
+	}
+	return ops.Window{Kind: k, TimeCol: w.TimeColumn, Size: w.Size, Slide: w.Slide, Offset: w.Offset, Gap: w.Gap, Zone: n.zone(w.LocalTime)}, nil
+}
+
+func buildWindowTableFunction(n *Node) (Instances, error) {
+	cfg := n.Config.(*plan.WindowTableFunctionConfig)
+	w, err := n.window(cfg.Window)
+	if err != nil {
+		return Instances{}, err
+	}
+	c := ops.WindowTableFunctionConfig{InputTypes: n.In[0], Window: w, PartitionKeys: cfg.Window.PartitionKeys}
+	return operator(n, func() (*ops.WindowTableFunction, error) { return ops.NewWindowTableFunction(c) })
+}
+
+func buildWindowAggregate(n *Node) (Instances, error) {
+	cfg := n.Config.(*plan.WindowAggregateConfig)
+	w, err := n.window(cfg.Window)
+	if err != nil {
+		return Instances{}, err
+	}
+	aggs, err := aggSpecs(cfg.Aggs, n.In[0])
+	if err != nil {
+		return Instances{}, fmt.Errorf("config.%w", err)
+	}
+	c := ops.WindowAggregateConfig{InputTypes: n.In[0], Window: w, Keys: cfg.Keys, Aggs: aggs}
+	return operator(n, func() (*ops.WindowAggregate, error) { return ops.NewWindowAggregate(c) })
+}
+
+func buildOverAggregate(n *Node) (Instances, error) {
+	cfg := n.Config.(*plan.OverAggregateConfig)
+	aggs, err := aggSpecs(cfg.Aggs, n.In[0])
+	if err != nil {
+		return Instances{}, fmt.Errorf("config.%w", err)
+	}
+	c := ops.OverAggregateConfig{InputTypes: n.In[0], PartitionKeys: cfg.PartitionKeys, TimeCol: cfg.TimeColumn,
+		Aggs: aggs, Rows: cfg.Rows, Preceding: cfg.Preceding}
+	return operator(n, func() (*ops.OverAggregate, error) { return ops.NewOverAggregate(c) })
+}
+
+func buildSemiJoin(n *Node) (Instances, error) {
+	cfg := n.Config.(*plan.SemiJoinConfig)
+	c := ops.SemiJoinConfig{LeftTypes: n.In[0], RightTypes: n.In[1], LeftKeys: cfg.LeftKeys, RightKeys: cfg.RightKeys,
+		Anti: cfg.Anti, NullAware: cfg.NullAware, KeepNullKeys: cfg.KeepNullKeys, NullSafe: cfg.NullSafe}
+	return operator(n, func() (*ops.SemiJoin, error) { return ops.NewSemiJoin(c) })
+}
+
+var joinTypes = map[string]ops.JoinKind{"INNER": ops.InnerJoin, "LEFT": ops.LeftJoin, "RIGHT": ops.RightJoin, "FULL": ops.FullJoin}
+
+// joinSpec converts a plan's join to the operators' form; the residual
+// condition is compiled once, for every instance.
+func (n *Node) joinSpec(j plan.Join) (ops.JoinSpec, error) {
+	if len(n.In) != 2 {
+		return ops.JoinSpec{}, fmt.Errorf("inputs: a join has 2 inputs, not %d", len(n.In))
+	}
+	kind, ok := joinTypes[j.JoinType]
+	if !ok {
+		return ops.JoinSpec{}, fmt.Errorf("config.joinType: unknown join type '%s'; expected INNER, LEFT, RIGHT or FULL", j.JoinType)
+	}
+	if err := checkCols("config.leftKeys", j.LeftKeys, len(n.In[0])); err != nil {
+		return ops.JoinSpec{}, err
+	}
+	if err := checkCols("config.rightKeys", j.RightKeys, len(n.In[1])); err != nil {
+		return ops.JoinSpec{}, err
+	}
+	spec := ops.JoinSpec{Kind: kind, LeftTypes: n.In[0], RightTypes: n.In[1], LeftKeys: j.LeftKeys, RightKeys: j.RightKeys}
+	if e := j.Condition.E; e != nil {
+		both := append(append([]types.Type{}, n.In[0]...), n.In[1]...)
+		if err := checkColumns("config.condition", e, both); err != nil {
+			return spec, err
+		}
+		ev, err := expr.Compile(e)
+		if err != nil {
+			return spec, fmt.Errorf("config.condition: %w", err)
+		}
+		pred := ev.Holds
+		ctx := &expr.Context{Fn: n.Fn}
+		spec.Cond = func(l, r types.Row) (bool, error) {
+			row := make(types.Row, 0, len(l)+len(r))
+			return pred(ctx, append(append(row, l...), r...))
+		}
+	}
+	return spec, nil
+}
+
+func buildJoin(n *Node) (Instances, error) {
+	spec, err := n.joinSpec(n.Config.(*plan.JoinConfig).Join)
+	if err != nil {
+		return Instances{}, err
+	}
+	return operator(n, func() (*ops.Join, error) { return ops.NewJoin(spec) })
+}
+
+func buildWindowJoin(n *Node) (Instances, error) {
+	cfg := n.Config.(*plan.WindowJoinConfig)
+	spec, err := n.joinSpec(cfg.Join)
+	if err != nil {
+		return Instances{}, err
+	}
+	c := ops.WindowJoinConfig{JoinSpec: spec, LeftEnd: cfg.LeftEnd, RightEnd: cfg.RightEnd}
+	return operator(n, func() (*ops.WindowJoin, error) { return ops.NewWindowJoin(c) })
+}
+
+func buildTemporalJoin(n *Node) (Instances, error) {
+	cfg := n.Config.(*plan.TemporalJoinConfig)
+	spec, err := n.joinSpec(cfg.Join)
+	if err != nil {
+		return Instances{}, err
+	}
+	c := ops.TemporalJoinConfig{JoinSpec: spec, LeftTime: cfg.LeftTime, RightTime: cfg.RightTime}
+	return operator(n, func() (*ops.TemporalJoin, error) { return ops.NewTemporalJoin(c) })
+}
+
+func buildIntervalJoin(n *Node) (Instances, error) {
+	cfg := n.Config.(*plan.IntervalJoinConfig)
+	spec, err := n.joinSpec(cfg.Join)
+	if err != nil {
+		return Instances{}, err
+	}
+	c := ops.IntervalJoinConfig{JoinSpec: spec, LeftTime: cfg.LeftTime, RightTime: cfg.RightTime, LowerBound: cfg.Lower, UpperBound: cfg.Upper}
+	return operator(n, func() (*ops.IntervalJoin, error) { return ops.NewIntervalJoin(c) })
+}

@@ -1,0 +1,114 @@
+package job
+
+import (
+	"sync"
+
+	"github.com/sluicesql/sluice/internal/expr"
+	"github.com/sluicesql/sluice/internal/expr/fn"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// chunkEvaluator evaluates expressions row by row over whole chunks. The
+// instances of a source call it concurrently, so each call borrows a set of
+// evaluators compiled for one goroutine, with a row buffer, from a pool.
+type chunkEvaluator struct {
+	// reads are the columns the expressions read, loaded into the row.
+	reads []int
+	pool  sync.Pool // of *rowEvaluators
+}
+
+// rowEvaluators are one goroutine's evaluators of a chunkEvaluator.
+type rowEvaluators struct {
+	ctx   expr.Context
+	evals []expr.Evaluator // nil where the expression is nil
+	row   types.Row
+}
+
+func newChunkEvaluator(fnCtx *fn.Context, es []expr.Expr) (*chunkEvaluator, error) {
+	compile := func() (*rowEvaluators, error) {
+		r := &rowEvaluators{ctx: expr.Context{Fn: fnCtx}, evals: make([]expr.Evaluator, len(es))}
+		for i, e := range es {
+			if e == nil {
+				continue
+			}
+			ev, err := expr.CompileLocal(e)
+			if err != nil {
+				return nil, err
+			}
+			r.evals[i] = ev
+		}
+		return r, nil
+	}
+	first, err := compile()
+	if err != nil {
+		return nil, err
+	}
+	ce := &chunkEvaluator{reads: expr.Columns(es...)}
+	ce.pool.New = func() any {
+		r, err := compile()
+		if err != nil {
+			// The same expressions compiled once already.
+			panic(err)
+		}
+		return r
+	}
+	ce.pool.Put(first)
+	return ce, nil
+}
+
+// get borrows evaluators with a row as wide as c.
+func (ce *chunkEvaluator) get(c *types.Chunk) *rowEvaluators {
+	r := ce.pool.Get().(*rowEvaluators)
+	if len(r.row) != len(c.Cols) {
+		r.row = make(types.Row, len(c.Cols))
+	}
+	return r
+}
+
+// load puts the columns of row i the expressions read into r.row; a column
+// not filled yet (a computed one) reads as NULL.
+func (ce *chunkEvaluator) load(r *rowEvaluators, c *types.Chunk, i int) {
+	for _, k := range ce.reads {
+		if col := c.Cols[k]; col.Len() > i {
+			r.row[k] = col.Get(i)
+		} else {
+			r.row[k] = types.NullValue
+		}
+	}
+}
+
+// fill evaluates the computed columns cols row by row, in column order, and
+// appends their values; a computed column can read those before it.
+func (ce *chunkEvaluator) fill(c *types.Chunk, cols []int) error {
+	r := ce.get(c)
+	defer ce.pool.Put(r)
+	for i := range c.Len() {
+		ce.load(r, c, i)
+		for _, k := range cols {
+			v, err := r.evals[k](&r.ctx, r.row)
+			if err != nil {
+				return err
+			}
+			r.row[k] = v
+			c.Cols[k].Append(v)
+		}
+	}
+	return nil
+}
+
+// column evaluates the one expression on every row of c into a vector of
+// type t.
+func (ce *chunkEvaluator) column(c *types.Chunk, t types.Type) (*types.Vector, error) {
+	r := ce.get(c)
+	defer ce.pool.Put(r)
+	out := types.NewVector(t, c.Len())
+	for i := range c.Len() {
+		ce.load(r, c, i)
+		v, err := r.evals[0](&r.ctx, r.row)
+		if err != nil {
+			return nil, err
+		}
+		out.Append(v)
+	}
+	return out, nil
+}

@@ -1,0 +1,1 @@
+COMPILE PLAN 'p.json' FOR SHOW TABLES;

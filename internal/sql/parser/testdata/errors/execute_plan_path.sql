@@ -1,0 +1,1 @@
+EXECUTE PLAN p.json;

@@ -1,0 +1,304 @@
+package sluice
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sluicesql/sluice/internal/connector"
+	"github.com/sluicesql/sluice/internal/job"
+	"github.com/sluicesql/sluice/internal/plan"
+	"github.com/sluicesql/sluice/internal/planner"
+	"github.com/sluicesql/sluice/internal/runtime"
+	"github.com/sluicesql/sluice/internal/sql/ast"
+)
+
+// planConfiguration lists the session options a plan records: the ones
+// that change what its operators compute.
+var planConfiguration = []string{ConfTimeZone, ConfWatermarkInterval, ConfIdleTimeout}
+
+// executionPlan translates physical plans into an execution plan that
+// records the session's values of the planConfiguration options.
+func (e *Engine) executionPlan(roots ...planner.Node) (*plan.Plan, error) {
+	p, err := planner.ExecutionPlan(roots...)
+	if err != nil {
+		return nil, err
+	}
+	p.Configuration = map[string]string{}
+	for _, k := range planConfiguration {
+		p.Configuration[k] = e.config.Get(k)
+	}
+	return p, nil
+}
+
+// buildOptions are the options a plan is built with: the session's
+// parallelism, and the plan's configuration over the session's.
+func (e *Engine) buildOptions(p *plan.Plan) (job.Options, error) {
+	conf := &Config{values: maps.Clone(e.config.values)}
+	for _, k := range slices.Sorted(maps.Keys(p.Configuration)) {
+		if !slices.Contains(planConfiguration, k) {
+			return job.Options{}, fmt.Errorf("plan configuration: '%s' is not an option a plan records; expected %s", k, strings.Join(planConfiguration, ", "))
+		}
+		if err := conf.Set(k, p.Configuration[k]); err != nil {
+			return job.Options{}, fmt.Errorf("plan configuration: %w", err)
+		}
+	}
+	return job.Options{Parallelism: e.config.Parallelism(), MaxParallelism: e.config.MaxParallelism(), Env: connector.Env{
+		TimeZone:          conf.TimeZone(),
+		WatermarkInterval: conf.duration(ConfWatermarkInterval),
+		IdleTimeout:       conf.duration(ConfIdleTimeout),
+	}}, nil
+}
+
+// SetPlanRoundTrip makes the engine write every job's execution plan as
+// JSON and read it back before building it, failing the statement if the
+// plan does not come back byte for byte: tests run their scripts this way
+// to show that plans hold everything a job needs.
+func (e *Engine) SetPlanRoundTrip(on bool) { e.roundTrip = on }
+
+// build builds one job's plan, through its JSON form when the engine
+// round-trips plans.
+func (e *Engine) build(p *plan.Plan) (*job.Graph, error) {
+	if e.roundTrip {
+		var err error
+		if p, err = roundTrip(p); err != nil {
+			return nil, err
+		}
+	}
+	opts, err := e.buildOptions(p)
+	if err != nil {
+		return nil, err
+	}
+	return job.Build(p, opts)
+}
+
+// roundTrip writes p and reads it back; writing what was read must give
+// the same bytes.
+func roundTrip(p *plan.Plan) (*plan.Plan, error) {
+	text, err := p.Encode()
+	if err != nil {
+		return nil, err
+	}
+	back, err := plan.Decode(text)
+	if err != nil {
+		return nil, err
+	}
+	again, err := back.Encode()
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.Equal(text, again) {
+		return nil, fmt.Errorf("the execution plan changed on its way through JSON:\n%s\nread back as\n%s", text, again)
+	}
+	return back, nil
+}
+
+// startJobs starts one job per sink of p, all or none: if one fails to
+// start, those started are stopped again.
+func (e *Engine) startJobs(p *plan.Plan, texts []string) ([]*Job, error) {
+	roots := p.Roots()
+	var started []*Job
+	for i, root := range roots {
+		sink, ok := root.Config.(*plan.SinkConfig)
+		if !ok {
+			e.forget(started)
+			return nil, fmt.Errorf("node '%s' (%s): a job's plan ends in sinks", root.ID, root.Kind)
+		}
+		id := newJobID()
+		g, err := e.build(p.Job(root))
+		if err == nil {
+			g.Checkpoints, err = e.checkpointConfig(context.Background(), id)
+		}
+		if err == nil {
+			g.Checkpoints.Plan = root.ID
+			var run *runtime.Job
+			if run, err = runtime.Start(context.Background(), g.Graph); err == nil {
+				j := &Job{ID: id, Name: "insert-into_default_catalog.default_database." + sink.Table.Name, Statement: texts[i], Started: time.Now(), run: run}
+				e.mu.Lock()
+				e.jobs[j.ID] = j
+				e.order = append(e.order, j.ID)
+				e.mu.Unlock()
+				started = append(started, j)
+				continue
+			}
+		}
+		e.forget(started)
+		return nil, err
+	}
+	return started, nil
+}
+
+// explain runs EXPLAIN: the physical plan with each node's changelog mode
+// (so CHANGELOG_MODE changes nothing) and, with JSON_EXECUTION_PLAN, the
+// execution plan's JSON after Flink's "== Physical Execution Plan ==".
+func (e *Engine) explain(ctx context.Context, s *ast.Explain) (*Result, error) {
+	root, err := e.plan(ctx, s.Statement)
+	if err != nil {
+		return nil, err
+	}
+	text := planner.Explain(root)
+	if slices.Contains(s.Details, "JSON_EXECUTION_PLAN") {
+		p, err := e.executionPlan(root)
+		if err != nil {
+			return nil, err
+		}
+		js, err := p.Encode()
+		if err != nil {
+			return nil, err
+		}
+		text += "\n== Physical Execution Plan ==\n" + string(js)
+	}
+	return &Result{Kind: ResultText, Text: text}, nil
+}
+
+// confForceRecompile is Flink's table.plan.force-recompile: COMPILE PLAN
+// overwrites an existing plan file.
+const confForceRecompile = "table.plan.force-recompile"
+
+// compilePlan runs COMPILE [AND EXECUTE] PLAN, after Flink's
+// TableEnvironmentImpl.compilePlanAndWrite: an existing file is kept with
+// IF NOT EXISTS (and executed as it is by COMPILE AND EXECUTE), and is
+// otherwise only overwritten with table.plan.force-recompile.
+func (e *Engine) compilePlan(ctx context.Context, s *ast.CompilePlan, src string) (*Result, error) {
+	if q, ok := s.Statement.(*ast.QueryStatement); ok {
+		// Flink's parser takes only an INSERT or a statement set here; its
+		// message for compiling a query is TableEnvironmentImpl's.
+		return nil, &planner.Error{Pos: q.Pos, Msg: "Unsupported SQL query! compilePlanSql() only accepts a single SQL statement of type INSERT"}
+	}
+	path, err := planPath(s.Path, s.Pos)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(path); err == nil {
+		switch {
+		case s.IfNotExists:
+			return &Result{Kind: ResultOK}, nil
+		case s.Execute:
+			return e.executePlanFile(s.Path, s.Pos, statementText(src, s.Pos))
+		}
+		force, err := e.forceRecompile()
+		if err != nil {
+			return nil, err
+		}
+		if !force {
+			return nil, fmt.Errorf("Cannot overwrite the plan file '%s'. Either manually remove the file or, if you're debugging your job, set the option '%s' to true.", s.Path, confForceRecompile)
+		}
+	}
+	var inserts []*ast.Insert
+	switch st := s.Statement.(type) {
+	case *ast.Insert:
+		inserts = []*ast.Insert{st}
+	case *ast.StatementSet:
+		inserts = st.Inserts
+	}
+	roots := make([]planner.Node, len(inserts))
+	for i, ins := range inserts {
+		if roots[i], err = e.binder(ctx).Insert(ins); err != nil {
+			return nil, err
+		}
+	}
+	p, err := e.executionPlan(roots...)
+	if err != nil {
+		return nil, err
+	}
+	text, err := p.Encode()
+	if err != nil {
+		return nil, err
+	}
+	if err := writeFile(path, text); err != nil {
+		return nil, fmt.Errorf("Cannot write the compiled plan to file '%s': %w", s.Path, err)
+	}
+	if s.Execute {
+		return e.executePlanFile(s.Path, s.Pos, statementText(src, s.Pos))
+	}
+	return &Result{Kind: ResultOK}, nil
+}
+
+// forceRecompile reads table.plan.force-recompile (false unless set).
+func (e *Engine) forceRecompile() (bool, error) {
+	v := e.config.Get(confForceRecompile)
+	if v == "" {
+		return false, nil
+	}
+	b, err := strconv.ParseBool(strings.TrimSpace(v))
+	if err != nil {
+		return false, fmt.Errorf("invalid value '%s' for '%s': expected true or false", v, confForceRecompile)
+	}
+	return b, nil
+}
+
+// executePlanFile runs EXECUTE PLAN: the plan in the file starts one job
+// per sink, built from the plan alone (its tables are in it), with the
+// session's parallelism.
+func (e *Engine) executePlanFile(file string, pos ast.Pos, text string) (*Result, error) {
+	path, err := planPath(file, pos)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the plan file '%s': %w", file, err)
+	}
+	p, err := plan.Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("plan file '%s': %w", file, err)
+	}
+	texts := make([]string, len(p.Roots()))
+	for i := range texts {
+		texts[i] = text
+	}
+	jobs, err := e.startJobs(p, texts)
+	if err != nil {
+		return nil, fmt.Errorf("plan file '%s': %w", file, err)
+	}
+	ids := make([]string, len(jobs))
+	for i, j := range jobs {
+		ids[i] = j.ID
+	}
+	return &Result{Kind: ResultJob, JobID: strings.Join(ids, ", ")}, nil
+}
+
+// planPath is the local path of a plan file: a path, or a file:// URI.
+// Other file systems are refused by name.
+func planPath(file string, pos ast.Pos) (string, error) {
+	if rest, ok := strings.CutPrefix(file, "file://"); ok {
+		return rest, nil
+	}
+	if scheme, _, ok := strings.Cut(file, "://"); ok {
+		return "", &planner.Error{Pos: pos, Msg: fmt.Sprintf("plan file '%s': the file system '%s' is not supported; use a local path or a file:// URI", file, scheme)}
+	}
+	return file, nil
+}
+
+// writeFile writes data to path whole or not at all, creating its
+// directory.
+func writeFile(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	if _, err = f.Write(data); err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		_ = os.Remove(f.Name())
+	}
+	return err
+}

@@ -1,0 +1,250 @@
+package sluice
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/sluicesql/sluice/internal/plan"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// TestExplainJSONExecutionPlan: EXPLAIN JSON_EXECUTION_PLAN prints the
+// physical plan and then, after Flink's "== Physical Execution Plan ==",
+// the execution plan's JSON, which reads back; CHANGELOG_MODE changes
+// nothing, as the plan always shows the modes.
+func TestExplainJSONExecutionPlan(t *testing.T) {
+	e := newEngine(t)
+	mustExecute(t, e, errorCatalog)
+	const insert = "INSERT INTO prices SELECT customer, SUM(amount), MAX(ts) FROM orders GROUP BY customer"
+	plain := mustExecute(t, e, "EXPLAIN "+insert)[0].Text
+	if modes := mustExecute(t, e, "EXPLAIN CHANGELOG_MODE "+insert)[0].Text; modes != plain {
+		t.Errorf("EXPLAIN CHANGELOG_MODE printed\n%s\nnot\n%s", modes, plain)
+	}
+	text := mustExecute(t, e, "EXPLAIN CHANGELOG_MODE, JSON_EXECUTION_PLAN "+insert)[0].Text
+	physical, js, ok := strings.Cut(text, "\n== Physical Execution Plan ==\n")
+	if !ok || physical != plain {
+		t.Fatalf("EXPLAIN JSON_EXECUTION_PLAN printed\n%s", text)
+	}
+	p, err := plan.Decode([]byte(js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, n := range p.Nodes {
+		kinds = append(kinds, n.Kind)
+	}
+	if want := []string{"TableSourceScan", "Calc", "GroupAggregate", "Calc", "Sink"}; !slices.Equal(kinds, want) {
+		t.Errorf("node kinds %v, want %v", kinds, want)
+	}
+	if p.Configuration[ConfTimeZone] != "default" {
+		t.Errorf("configuration %v", p.Configuration)
+	}
+}
+
+// TestCompileAndExecutePlan: COMPILE PLAN writes an INSERT's or statement
+// set's plan, and EXECUTE PLAN in another session, whose catalog has none
+// of the plan's tables, runs it: one job per sink, writing what the
+// statements would. An existing file is kept (IF NOT EXISTS), refused, or
+// overwritten with table.plan.force-recompile, as in Flink.
+func TestCompileAndExecutePlan(t *testing.T) {
+	cluster := startCluster(t)
+	brokers := cluster.BootstrapServers()
+	ctx := testContext(t)
+	dir := t.TempDir()
+	bounded := func(name, columns, topic string) string {
+		return strings.Replace(kafkaTable(name, columns, topic, brokers, "json"),
+			"'scan.startup.mode' = 'earliest-offset',", "'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset',", 1)
+	}
+	tables := bounded("orders", "id INT, customer STRING, amount INT", "orders") +
+		bounded("big", "id INT, customer STRING", "big") +
+		bounded("small", "id INT", "small")
+	e := newEngine(t)
+	mustExecute(t, e, tables+"INSERT INTO orders VALUES (1, 'alice', 50), (2, 'bob', 5), (3, 'carol', 70);")
+	if err := e.WaitQuiet(ctx); err != nil {
+		t.Fatal(err)
+	}
+	one := filepath.Join(dir, "plans", "one.json")
+	set := filepath.Join(dir, "set.json")
+	mustExecute(t, e, `COMPILE PLAN '`+one+`' FOR INSERT INTO big SELECT id, UPPER(customer) FROM orders WHERE amount > 10;
+COMPILE PLAN 'file://`+set+`' FOR STATEMENT SET BEGIN
+  INSERT INTO big SELECT id, customer FROM orders WHERE amount > 60;
+  INSERT INTO small SELECT id FROM orders WHERE amount < 10;
+END;`)
+	written, err := os.ReadFile(one)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// The file is there: IF NOT EXISTS keeps it, plain COMPILE PLAN refuses
+	// to overwrite it unless forced.
+	mustExecute(t, e, `COMPILE PLAN '`+one+`' IF NOT EXISTS FOR INSERT INTO small SELECT id FROM orders;`)
+	if again, _ := os.ReadFile(one); string(again) != string(written) {
+		t.Error("COMPILE PLAN ... IF NOT EXISTS changed the existing file")
+	}
+	_, err = e.Execute(ctx, `COMPILE PLAN '`+one+`' FOR INSERT INTO small SELECT id FROM orders;`)
+	if want := "Cannot overwrite the plan file '" + one + "'. Either manually remove the file or, if you're debugging your job, set the option 'table.plan.force-recompile' to true."; err == nil || err.Error() != want {
+		t.Errorf("overwriting: error %v, want %q", err, want)
+	}
+	forced := filepath.Join(dir, "forced.json")
+	mustExecute(t, e, `COMPILE PLAN '`+forced+`' FOR INSERT INTO small SELECT id FROM orders;
+SET 'table.plan.force-recompile' = 'true';
+COMPILE PLAN '`+forced+`' FOR INSERT INTO big SELECT id, customer FROM orders;`)
+	if f, _ := os.ReadFile(forced); !strings.Contains(string(f), `"name": "big"`) {
+		t.Error("table.plan.force-recompile did not overwrite the plan")
+	}
+
+	// Another session runs the plans from the files alone.
+	runner := newEngine(t)
+	res := mustExecute(t, runner, `EXECUTE PLAN '`+one+`'; EXECUTE PLAN 'file://`+set+`';`)
+	if ids := strings.Split(res[1].JobID, ", "); res[0].JobID == "" || len(ids) != 2 {
+		t.Errorf("jobs started: %q and %q", res[0].JobID, res[1].JobID)
+	}
+	if err := runner.WaitJobs(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, j := range runner.Jobs() {
+		names = append(names, j.Name+" "+j.Status())
+	}
+	want := []string{"insert-into_default_catalog.default_database.big FINISHED", "insert-into_default_catalog.default_database.big FINISHED",
+		"insert-into_default_catalog.default_database.small FINISHED"}
+	sort.Strings(names)
+	if !slices.Equal(names, want) {
+		t.Errorf("jobs %v, want %v", names, want)
+	}
+	for table, want := range map[string][]string{
+		"big":   {"+I[1, ALICE]", "+I[3, CAROL]", "+I[3, carol]"},
+		"small": {"+I[2]"},
+	} {
+		stream := mustExecute(t, e, "SELECT * FROM "+table)[0].Stream
+		if err := e.WaitQuiet(ctx, stream); err != nil {
+			t.Fatal(err)
+		}
+		got := changelog(stream, stream.Drain())
+		stream.Close()
+		sort.Strings(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s holds %v, want %v", table, got, want)
+		}
+	}
+}
+
+// TestCompileAndExecutePlanStatement: COMPILE AND EXECUTE PLAN writes the
+// plan and runs it; when the file exists it runs the file as it is.
+func TestCompileAndExecutePlanStatement(t *testing.T) {
+	cluster := startCluster(t)
+	brokers := cluster.BootstrapServers()
+	ctx := testContext(t)
+	file := filepath.Join(t.TempDir(), "p.json")
+	e := newEngine(t)
+	mustExecute(t, e, kafkaTable("src", "x INT", "src", brokers, "json")+kafkaTable("dst", "x INT", "dst", brokers, "json")+
+		kafkaTable("other", "x INT", "other", brokers, "json"))
+	res := mustExecute(t, e, `COMPILE AND EXECUTE PLAN '`+file+`' FOR INSERT INTO dst SELECT x * 2 FROM src;
+COMPILE AND EXECUTE PLAN '`+file+`' FOR INSERT INTO other SELECT x FROM src;
+INSERT INTO src VALUES (1), (2);`)
+	if res[0].Kind != ResultJob || res[1].Kind != ResultJob {
+		t.Fatalf("results %+v, %+v", res[0], res[1])
+	}
+	if _, err := os.Stat(file); err != nil {
+		t.Fatal(err)
+	}
+	// Both jobs ran the first plan: the second statement's file existed.
+	for _, j := range e.Jobs()[:2] {
+		if j.Name != "insert-into_default_catalog.default_database.dst" {
+			t.Errorf("job %s writes %s", j.ID, j.Name)
+		}
+	}
+	stream := mustExecute(t, e, "SELECT * FROM dst")[0].Stream
+	t.Cleanup(stream.Close)
+	if err := e.WaitQuiet(ctx, stream); err != nil {
+		t.Fatal(err)
+	}
+	got := changelog(stream, stream.Drain())
+	sort.Strings(got)
+	if want := []string{"+I[2]", "+I[2]", "+I[4]", "+I[4]"}; !slices.Equal(got, want) {
+		t.Errorf("dst holds %v, want %v", got, want)
+	}
+}
+
+// TestPlanStatementErrors: COMPILE PLAN refuses a query with Flink's
+// message and other file systems by name; EXECUTE PLAN names the node and
+// field of a plan it cannot run (an unknown kind, a table that does not
+// take what is written into it), and a file it cannot read.
+func TestPlanStatementErrors(t *testing.T) {
+	ctx := testContext(t)
+	dir := t.TempDir()
+	e := newEngine(t)
+	mustExecute(t, e, errorCatalog)
+	good := filepath.Join(dir, "good.json")
+	mustExecute(t, e, "COMPILE PLAN '"+good+"' FOR INSERT INTO customers_seen SELECT customer FROM orders")
+	text, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := plan.Decode(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calc := p.Nodes[1]
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte(strings.Replace(string(text), `"kind": "Calc"`, `"kind": "Calculator"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sink := p.Nodes[len(p.Nodes)-1]
+	sink.Config.(*plan.SinkConfig).Table.Columns[0].Type = plan.Type(types.IntType)
+	retyped, err := p.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mismatch := filepath.Join(dir, "mismatch.json")
+	if err := os.WriteFile(mismatch, retyped, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ sql, want string }{
+		{"EXECUTE PLAN '" + mismatch + "'",
+			"plan file '" + mismatch + "': node '" + sink.ID + "' (Sink): inputs[0]: column 0 is STRING, the table takes INT"},
+		{"COMPILE PLAN '" + filepath.Join(dir, "q.json") + "' FOR SELECT * FROM orders",
+			"SQL validation error at line 1, column "},
+		{"COMPILE PLAN 's3://bucket/p.json' FOR INSERT INTO customers_seen SELECT customer FROM orders",
+			"plan file 's3://bucket/p.json': the file system 's3' is not supported; use a local path or a file:// URI"},
+		{"EXECUTE PLAN '" + bad + "'",
+			"plan file '" + bad + "': malformed plan: node '" + calc.ID + "': kind: unknown node kind 'Calculator'"},
+		{"EXECUTE PLAN '" + filepath.Join(dir, "missing.json") + "'",
+			"cannot read the plan file '" + filepath.Join(dir, "missing.json") + "'"},
+	} {
+		_, err := e.Execute(ctx, tc.sql)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.sql, err, tc.want)
+		}
+	}
+	_, err = e.Execute(ctx, "COMPILE PLAN 'q.json' FOR SELECT * FROM orders")
+	var se *StatementError
+	if !errors.As(err, &se) || !strings.Contains(se.Msg, "column 27: Unsupported SQL query! compilePlanSql() only accepts a single SQL statement of type INSERT") {
+		t.Errorf("COMPILE PLAN of a query: %v", err)
+	}
+	if _, err := os.Stat("q.json"); err == nil {
+		t.Error("a plan was written for a query")
+	}
+}
+
+// TestDeepExpressionThroughPlan: an expression as deep as the parser
+// allows goes through a plan's JSON (written as a chain, see plan.Expr)
+// and runs from it.
+func TestDeepExpressionThroughPlan(t *testing.T) {
+	e := newEngine(t)
+	e.SetPlanRoundTrip(true)
+	q := "SELECT x" + strings.Repeat(" + x", 9000) + " FROM (VALUES (1)) AS t(x)"
+	if got := collect(t, e, q); !slices.Equal(got, []string{"+I[9001]"}) {
+		t.Errorf("9,001 ones sum to %v", got)
+	}
+	text := mustExecute(t, e, "EXPLAIN JSON_EXECUTION_PLAN "+q)[0].Text
+	_, js, _ := strings.Cut(text, "== Physical Execution Plan ==\n")
+	if _, err := plan.Decode([]byte(js)); err != nil {
+		t.Error(err)
+	}
+}

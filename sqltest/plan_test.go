@@ -1,0 +1,48 @@
+package sqltest
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+)
+
+// TestScriptsFromPlans runs every script test and seed case at
+// parallelism 1 and 4 with each job built from an execution plan that went
+// through JSON and back (byte-identical): the results must be those of the
+// straight runs' expectations.
+func TestScriptsFromPlans(t *testing.T) {
+	scripts, err := filepath.Glob(filepath.Join("testdata", "*.sqltest"))
+	if err != nil || len(scripts) == 0 {
+		t.Fatalf("no script tests in testdata: %v", err)
+	}
+	seeds, err := filepath.Glob(filepath.Join(acceptanceDir, "*.sql"))
+	if err != nil || len(seeds) == 0 {
+		t.Fatalf("no acceptance cases found in %s: %v", acceptanceDir, err)
+	}
+	for _, f := range append(scripts, seeds...) {
+		for _, p := range []int{1, 4} {
+			name := fmt.Sprintf("%s/parallelism=%d", filepath.Base(f), p)
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				opts := Options{Parallelism: p, PlanRoundTrip: true}
+				if IsScriptTest(f) {
+					failures, err := RunScriptFile(f, opts)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, fl := range failures {
+						t.Errorf("%s:%s", f, fl)
+					}
+					return
+				}
+				res, err := RunFile(f, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !res.OK() {
+					t.Errorf("output differs; expected lines missing (-) and unexpected lines printed (+):\n%s", res.Diff())
+				}
+			})
+		}
+	}
+}
