@@ -119,12 +119,11 @@ func (c *Config) storageProps() map[string]string {
 }
 
 // checkpointConfig returns how job id takes checkpoints (none without an
-// interval: its Storage is nil, and the job can still take savepoints) and
-// what it is restored from.
+// interval: its Storage is nil, and the job can still take savepoints),
+// restored from execution.savepoint.path when it is set.
 func (e *Engine) checkpointConfig(ctx context.Context, id string) (*runtime.CheckpointConfig, error) {
 	c := e.config
 	interval, _ := c.durationSetting(ConfCheckpointInterval)
-	path := c.Get(ConfSavepointPath)
 	mode, _ := checkpointMode(c.checkpointSetting(ConfCheckpointMode))
 	timeout, _ := c.durationSetting(ConfCheckpointTimeout)
 	minPause, _ := c.durationSetting(ConfCheckpointMinPause)
@@ -145,18 +144,26 @@ func (e *Engine) checkpointConfig(ctx context.Context, id string) (*runtime.Chec
 		}
 		cfg.Storage = store
 	}
-	if path != "" {
+	if path := c.Get(ConfSavepointPath); path != "" {
 		store, job, chk, err := checkpoint.OpenCheckpoint(path, props)
 		if err != nil {
 			return nil, fmt.Errorf("'%s': %w", ConfSavepointPath, err)
 		}
-		meta, state, err := checkpoint.Load(ctx, store, job, chk)
-		if err != nil {
+		if err := restoreFrom(ctx, cfg, store, job, chk); err != nil {
 			return nil, fmt.Errorf("'%s' = '%s': %w", ConfSavepointPath, path, err)
 		}
-		cfg.Restore, cfg.RestoredFrom, cfg.Finished = state, meta.ID, meta.Finished
 	}
 	return cfg, nil
+}
+
+// restoreFrom makes cfg start from checkpoint chk of job in store.
+func restoreFrom(ctx context.Context, cfg *runtime.CheckpointConfig, store checkpoint.Storage, job string, chk int64) error {
+	meta, state, err := checkpoint.Load(ctx, store, job, chk)
+	if err != nil {
+		return err
+	}
+	cfg.Restore, cfg.RestoredFrom, cfg.Finished = state, meta.ID, meta.Finished
+	return nil
 }
 
 // durationSetting reads a duration setting; unset with no default is 0.
@@ -179,9 +186,56 @@ func (e *Engine) stopWithSavepoint(ctx context.Context, j *Job) (string, error) 
 	if err != nil {
 		return "", fmt.Errorf("'%s': %w", ConfSavepointsDir, err)
 	}
-	id, err := j.run.Savepoint(ctx, store)
+	id, err := e.savepoint(ctx, j, store)
 	if err != nil {
-		return "", fmt.Errorf("could not stop job '%s' with a savepoint: %w", j.ID, err)
+		return "", err
 	}
 	return fmt.Sprintf("%s/%s/chk-%d", strings.TrimSuffix(dir, "/"), j.ID, id), nil
+}
+
+// savepoint takes a savepoint of running job j into store, then stops the
+// job, and returns the savepoint's ID.
+func (e *Engine) savepoint(ctx context.Context, j *Job, store checkpoint.Storage) (int64, error) {
+	id, err := j.run.Savepoint(ctx, store)
+	if err != nil {
+		return 0, fmt.Errorf("could not stop job '%s' with a savepoint: %w", j.ID, err)
+	}
+	j.stop()
+	return id, nil
+}
+
+// RestartFromSavepoint stops running job id with a savepoint written to
+// the storage at dir, then starts its plan again from that savepoint (as
+// STOP JOB ... WITH SAVEPOINT followed by execution.savepoint.path and the
+// same INSERT would, without re-planning) and returns the new job. A job
+// that is no longer running is an error.
+func (e *Engine) RestartFromSavepoint(ctx context.Context, id, dir string) (*Job, error) {
+	e.mu.Lock()
+	j, ok := e.jobs[id]
+	e.mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("no job '%s'", id)
+	}
+	select {
+	case <-j.run.Done():
+		return nil, fmt.Errorf("job '%s' is not running (%s)", id, j.Status())
+	default:
+	}
+	store, err := checkpoint.Open(dir, e.config.storageProps())
+	if err != nil {
+		return nil, err
+	}
+	chk, err := e.savepoint(ctx, j, store)
+	if err != nil {
+		return nil, err
+	}
+	next := newJobID()
+	cfg, err := e.checkpointConfig(ctx, next)
+	if err != nil {
+		return nil, err
+	}
+	if err := restoreFrom(ctx, cfg, store, j.ID, chk); err != nil {
+		return nil, err
+	}
+	return e.launch(next, j.plan, j.Name, j.Statement, cfg)
 }

@@ -112,27 +112,39 @@ func (e *Engine) startJobs(p *plan.Plan, texts []string) ([]*Job, error) {
 			return nil, fmt.Errorf("node '%s' (%s): a job's plan ends in sinks", root.ID, root.Kind)
 		}
 		id := newJobID()
-		g, err := e.build(p.Job(root))
+		cfg, err := e.checkpointConfig(context.Background(), id)
+		var j *Job
 		if err == nil {
-			g.Checkpoints, err = e.checkpointConfig(context.Background(), id)
+			j, err = e.launch(id, p.Job(root), "insert-into_default_catalog.default_database."+sink.Table.Name, texts[i], cfg)
 		}
-		if err == nil {
-			g.Checkpoints.Plan = root.ID
-			var run *runtime.Job
-			if run, err = runtime.Start(context.Background(), g.Graph); err == nil {
-				j := &Job{ID: id, Name: "insert-into_default_catalog.default_database." + sink.Table.Name, Statement: texts[i], Started: time.Now(), run: run}
-				e.mu.Lock()
-				e.jobs[j.ID] = j
-				e.order = append(e.order, j.ID)
-				e.mu.Unlock()
-				started = append(started, j)
-				continue
-			}
+		if err != nil {
+			e.forget(started)
+			return nil, err
 		}
-		e.forget(started)
-		return nil, err
+		started = append(started, j)
 	}
 	return started, nil
+}
+
+// launch builds job plan jp, which has one sink, and starts it as job id
+// with the checkpoint configuration cfg.
+func (e *Engine) launch(id string, jp *plan.Plan, name, text string, cfg *runtime.CheckpointConfig) (*Job, error) {
+	g, err := e.build(jp)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Plan = jp.Roots()[0].ID
+	g.Checkpoints = cfg
+	run, err := runtime.Start(context.Background(), g.Graph)
+	if err != nil {
+		return nil, err
+	}
+	j := &Job{ID: id, Name: name, Statement: text, Started: time.Now(), run: run, plan: jp}
+	e.mu.Lock()
+	e.jobs[j.ID] = j
+	e.order = append(e.order, j.ID)
+	e.mu.Unlock()
+	return j, nil
 }
 
 // explain runs EXPLAIN: the physical plan with each node's changelog mode

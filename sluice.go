@@ -25,6 +25,7 @@ import (
 	_ "github.com/sluicesql/sluice/internal/connector/kafka"     // registers kafka and upsert-kafka
 	_ "github.com/sluicesql/sluice/internal/connector/print"     // registers print
 	"github.com/sluicesql/sluice/internal/expr/fn"
+	"github.com/sluicesql/sluice/internal/plan"
 	"github.com/sluicesql/sluice/internal/planner"
 	"github.com/sluicesql/sluice/internal/runtime"
 	"github.com/sluicesql/sluice/internal/runtime/ops"
@@ -84,6 +85,21 @@ type Job struct {
 	Started   time.Time
 	run       *runtime.Job
 	stopped   atomic.Bool
+	// plan is the job's execution plan, to start it again from a
+	// savepoint.
+	plan *plan.Plan
+}
+
+// stop cancels the job as STOP JOB does and waits until it has ended; a
+// job already over keeps its status.
+func (j *Job) stop() {
+	select {
+	case <-j.run.Done():
+	default:
+		j.stopped.Store(true)
+		j.run.Cancel()
+		<-j.run.Done()
+	}
 }
 
 // Status returns RUNNING, FINISHED, CANCELED or FAILED with the reason.
@@ -265,26 +281,21 @@ func (e *Engine) exec(ctx context.Context, st ast.Statement, src string) (*Resul
 		if !ok {
 			return nil, fmt.Errorf("could not stop job '%s': no such job", s.ID)
 		}
-		res := &Result{Kind: ResultOK}
-		select {
-		case <-j.run.Done(): // already over: its status stays
-			if s.WithSavepoint {
-				return nil, fmt.Errorf("could not stop job '%s' with a savepoint: it is not running (%s)", s.ID, j.Status())
-			}
-		default:
-			if s.WithSavepoint {
-				path, err := e.stopWithSavepoint(ctx, j)
-				if err != nil {
-					return nil, err
-				}
-				// Flink's client shows the path in a table.
-				res = &Result{Kind: ResultTable, Headers: []string{"savepoint path"}, Rows: [][]string{{path}}}
-			}
-			j.stopped.Store(true)
-			j.run.Cancel()
-			<-j.run.Done()
+		if !s.WithSavepoint {
+			j.stop()
+			return &Result{Kind: ResultOK}, nil
 		}
-		return res, nil
+		select {
+		case <-j.run.Done():
+			return nil, fmt.Errorf("could not stop job '%s' with a savepoint: it is not running (%s)", s.ID, j.Status())
+		default:
+		}
+		path, err := e.stopWithSavepoint(ctx, j)
+		if err != nil {
+			return nil, err
+		}
+		// Flink's client shows the path in a table.
+		return &Result{Kind: ResultTable, Headers: []string{"savepoint path"}, Rows: [][]string{{path}}}, nil
 	}
 	return nil, fmt.Errorf("unsupported statement at line %d, column %d", st.Position().Line, st.Position().Col)
 }

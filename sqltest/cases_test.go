@@ -31,3 +31,26 @@ func TestScripts(t *testing.T) {
 		}
 	}
 }
+
+// runEither runs a script test or a seed case (NAME.sql + NAME.out) with
+// opts and reports what differed.
+func runEither(t *testing.T, f string, opts Options) {
+	t.Helper()
+	if IsScriptTest(f) {
+		failures, err := RunScriptFile(f, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, fl := range failures {
+			t.Errorf("%s:%s", f, fl)
+		}
+		return
+	}
+	res, err := RunFile(f, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.OK() {
+		t.Errorf("output differs; expected lines missing (-) and unexpected lines printed (+):\n%s", res.Diff())
+	}
+}

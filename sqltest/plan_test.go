@@ -24,24 +24,7 @@ func TestScriptsFromPlans(t *testing.T) {
 			name := fmt.Sprintf("%s/parallelism=%d", filepath.Base(f), p)
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
-				opts := Options{Parallelism: p, PlanRoundTrip: true}
-				if IsScriptTest(f) {
-					failures, err := RunScriptFile(f, opts)
-					if err != nil {
-						t.Fatal(err)
-					}
-					for _, fl := range failures {
-						t.Errorf("%s:%s", f, fl)
-					}
-					return
-				}
-				res, err := RunFile(f, opts)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !res.OK() {
-					t.Errorf("output differs; expected lines missing (-) and unexpected lines printed (+):\n%s", res.Diff())
-				}
+				runEither(t, f, Options{Parallelism: p, PlanRoundTrip: true})
 			})
 		}
 	}

@@ -261,9 +261,14 @@ func RunScript(src string, opts Options) ([]Failure, error) {
 		return nil, err
 	}
 	defer e.Close()
+	settle, err := newSettler(e, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer settle.close()
 	var failures []Failure
 	for _, st := range steps {
-		msg, fatal := runStep(ctx, e, st)
+		msg, fatal := runStep(ctx, e, settle, st)
 		if msg != "" {
 			failures = append(failures, Failure{Line: st.Line, Msg: msg})
 		}
@@ -280,7 +285,7 @@ func RunScript(src string, opts Options) ([]Failure, error) {
 // runStep runs one statement and says how it differed from its
 // expectation ("" if it did not); fatal stops the script (a job failed or
 // time ran out, so what follows cannot be trusted).
-func runStep(ctx context.Context, e *sluice.Engine, st Step) (msg string, fatal bool) {
+func runStep(ctx context.Context, e *sluice.Engine, settle *settler, st Step) (msg string, fatal bool) {
 	want := st.Expect
 	stmt, err := parser.ParseStatement(st.Text)
 	if err != nil {
@@ -288,7 +293,7 @@ func runStep(ctx context.Context, e *sluice.Engine, st Step) (msg string, fatal 
 	}
 	switch stmt.(type) {
 	case *ast.QueryStatement, *ast.Insert, *ast.StatementSet:
-		if err := e.WaitQuiet(ctx); err != nil {
+		if err := settle.settle(ctx); err != nil {
 			return fmt.Sprintf("before this statement a job failed: %v", err), true
 		}
 	}

@@ -38,6 +38,55 @@ type Options struct {
 	// JSON and build the job from the plan read back
 	// (sluice.Engine.SetPlanRoundTrip).
 	PlanRoundTrip bool
+	// RestartJobs, whenever the harness has let the running jobs process
+	// their input (before each INSERT and query), stops every running job
+	// with a savepoint and starts it again from it
+	// (sluice.Engine.RestartFromSavepoint): results must not change.
+	RestartJobs bool
+}
+
+// settler lets the running jobs process all their available input before
+// a statement, restarting them from savepoints when the options say so.
+type settler struct {
+	e    *sluice.Engine
+	opts Options
+	dir  string // where savepoints go
+}
+
+func newSettler(e *sluice.Engine, opts Options) (*settler, error) {
+	s := &settler{e: e, opts: opts}
+	if opts.RestartJobs {
+		dir, err := os.MkdirTemp("", "sqltest-savepoints-")
+		if err != nil {
+			return nil, err
+		}
+		s.dir = dir
+	}
+	return s, nil
+}
+
+// settle waits until the jobs are quiet and, in RestartJobs mode, restarts
+// each running one from a savepoint and waits again.
+func (s *settler) settle(ctx context.Context) error {
+	if err := s.e.WaitQuiet(ctx); err != nil || !s.opts.RestartJobs {
+		return err
+	}
+	for _, j := range s.e.Jobs() {
+		if j.Status() != "RUNNING" {
+			continue
+		}
+		if _, err := s.e.RestartFromSavepoint(ctx, j.ID, s.dir); err != nil {
+			return fmt.Errorf("restarting job %s from a savepoint: %w", j.ID, err)
+		}
+	}
+	return s.e.WaitQuiet(ctx)
+}
+
+// close removes the savepoints.
+func (s *settler) close() {
+	if s.dir != "" {
+		_ = os.RemoveAll(s.dir)
+	}
 }
 
 // Result is the outcome of one golden test.
@@ -132,6 +181,11 @@ func RunOn(cluster *devcluster.Cluster, script string, opts Options) (string, er
 		return "", err
 	}
 	defer e.Close()
+	settle, err := newSettler(e, opts)
+	if err != nil {
+		return "", err
+	}
+	defer settle.close()
 	stmts, err := parser.ParseScript(script)
 	if err != nil {
 		return "", err
@@ -151,7 +205,7 @@ func RunOn(cluster *devcluster.Cluster, script string, opts Options) (string, er
 		case *ast.QueryStatement, *ast.Insert, *ast.StatementSet:
 			// A query or INSERT sees what the statements before it wrote,
 			// as in a test that awaits each INSERT's job.
-			if err := e.WaitQuiet(ctx); err != nil {
+			if err := settle.settle(ctx); err != nil {
 				return "", err
 			}
 		}

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strings"
@@ -414,4 +415,28 @@ func (a *aligner) complete() (int64, []envelope) {
 	id, held := a.id, a.held
 	a.id, a.held = 0, nil
 	return id, held
+}
+
+// operatorPartVersion is the first byte of an operator instance's part.
+const operatorPartVersion = 1
+
+// encodeOperatorPart is an operator instance's part of a checkpoint: the
+// watermark it had reached at the barrier (Flink does not keep it, so a
+// restored window operator would take rows that were late before for new
+// windows; Sluice does), then its own state, if any.
+func encodeOperatorPart(wm int64, state []byte) []byte {
+	b := binary.AppendVarint([]byte{operatorPartVersion}, wm)
+	return append(b, state...)
+}
+
+// decodeOperatorPart reads what encodeOperatorPart wrote.
+func decodeOperatorPart(b []byte) (int64, []byte, error) {
+	if len(b) == 0 || b[0] != operatorPartVersion {
+		return MinWatermark, nil, errors.New("not an operator's state of a known version")
+	}
+	wm, n := binary.Varint(b[1:])
+	if n <= 0 {
+		return MinWatermark, nil, errors.New("corrupt operator state")
+	}
+	return wm, b[1+n:], nil
 }

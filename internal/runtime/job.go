@@ -119,6 +119,10 @@ type operatorInstance struct {
 	inbox chan envelope
 	// exited is closed when the instance's goroutine has returned.
 	exited chan struct{}
+	// floor is the watermark the instance had reached at the checkpoint
+	// it is restored from: it starts there, so that rows late before the
+	// restore are late after it.
+	floor int64
 }
 
 // sourceInstance is one running instance of a source stage.
@@ -148,27 +152,38 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 	}
 	restored := map[string]bool{}
 	// prepare restores an instance's state and registers it for
-	// checkpoints.
-	prepare := func(part string, inst any) error {
+	// checkpoints; for an operator it returns the watermark it had reached
+	// (MinWatermark when there is none).
+	prepare := func(part string, inst any) (int64, error) {
+		floor := MinWatermark
 		if j.coord == nil {
-			return nil
+			return floor, nil
 		}
+		_, isSource := inst.(Source)
 		if data, ok := j.coord.cfg.Restore[part]; ok {
-			keeps, err := restore(inst, data)
-			if err != nil {
-				return fmt.Errorf("restoring %s from checkpoint %d: %w", part, j.coord.cfg.RestoredFrom, err)
+			var err error
+			if !isSource {
+				if floor, data, err = decodeOperatorPart(data); err != nil {
+					return floor, fmt.Errorf("restoring %s from checkpoint %d: %w", part, j.coord.cfg.RestoredFrom, err)
+				}
 			}
-			if !keeps {
-				return fmt.Errorf("the checkpoint holds state for %s, which keeps none", part)
+			if len(data) > 0 || isSource {
+				keeps, err := restore(inst, data)
+				if err != nil {
+					return floor, fmt.Errorf("restoring %s from checkpoint %d: %w", part, j.coord.cfg.RestoredFrom, err)
+				}
+				if !keeps {
+					return floor, fmt.Errorf("the checkpoint holds state for %s, which keeps none", part)
+				}
 			}
 			restored[part] = true
 		}
 		var listener CheckpointListener
-		if _, isSource := inst.(Source); isSource {
+		if isSource {
 			listener, _ = inst.(CheckpointListener)
 		}
 		j.coord.register(part, listener)
-		return nil
+		return floor, nil
 	}
 
 	inboxes := make([][]chan envelope, len(g.Stages))
@@ -228,7 +243,7 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 					return nil, fmt.Errorf("%s: %w", s.Name, err)
 				}
 				si := &sourceInstance{src: src, part: partName(s, i, k), barrier: make(chan struct{}, 1)}
-				if err := prepare(si.part, src); err != nil {
+				if _, err := prepare(si.part, src); err != nil {
 					cancel()
 					return nil, fmt.Errorf("%s: %w", s.Name, err)
 				}
@@ -246,11 +261,12 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 				j.quiescers = append(j.quiescers, q)
 			}
 			part := partName(s, i, k)
-			if err := prepare(part, op); err != nil {
+			floor, err := prepare(part, op)
+			if err != nil {
 				cancel()
 				return nil, fmt.Errorf("%s: %w", s.Name, err)
 			}
-			oi := &operatorInstance{inbox: inboxes[i][k], exited: make(chan struct{})}
+			oi := &operatorInstance{inbox: inboxes[i][k], exited: make(chan struct{}), floor: floor}
 			j.operators = append(j.operators, oi)
 			nsend := senders[i]
 			starts = append(starts, func() { j.runOperator(s.Name, part, rctx, op, oi, nsend, out) })
@@ -393,7 +409,13 @@ func (j *Job) runOperator(name, part string, rctx *Context, op Operator, oi *ope
 	for _, c := range senders {
 		total += c
 	}
-	current := MinWatermark
+	current := oi.floor
+	if current > MinWatermark {
+		if err := op.ProcessWatermark(current, out); err != nil {
+			fail(err)
+			return
+		}
+	}
 	// advance forwards the merged watermark if it moved.
 	advance := func() error {
 		merged, any := wms.merged()
@@ -410,7 +432,7 @@ func (j *Job) runOperator(name, part string, rctx *Context, op Operator, oi *ope
 	barrier := func() {
 		id, held := align.complete()
 		state, err := snapshot(op, id)
-		j.coord.ack(id, part, state, err)
+		j.coord.ack(id, part, encodeOperatorPart(current, state), err)
 		out.broadcast(envelope{kind: msgBarrier, wm: id})
 		replay = append(held, replay...)
 	}
