@@ -144,11 +144,14 @@ var kafkaProperties = withSecurityProperties(map[string]property{
 		return []kgo.Opt{kgo.DisableFetchCRCValidation()}
 	})),
 	"client.rack": honour(clientRack),
-	// The source commits the offsets of the rows it emitted every
-	// auto.commit.interval.ms, for Flink's commit on checkpoints; true
-	// asks for periodic commits, false (Flink's default) leaves them to
-	// the checkpoints. Either needs group.id when true (see NewSource).
-	propAutoCommit:              honour(boolean(nil)),
+	// A source with group.id commits the offsets of the rows it emitted
+	// when a checkpoint completes, as Flink's does (its
+	// commit.offsets.on.checkpoint), or every auto.commit.interval.ms in a
+	// job without checkpoints. false is Flink's default: the Kafka client
+	// does not commit by itself; true asks for the Java consumer's own
+	// periodic commits besides the checkpoints'.
+	propAutoCommit: honour(onlyFalse("not supported yet: a source with 'properties.group.id' commits the offsets of the rows it emitted " +
+		"when a checkpoint completes, or every 'properties.auto.commit.interval.ms' in a job without checkpoints")),
 	"fetch.max.bytes":           honour(numeric(number{unit: "bytes", min: 0, max: javaInt, clientMax: 1 << 30}, fetchMaxBytes)),
 	"fetch.max.wait.ms":         honour(numeric(number{unit: "milliseconds", min: 0, max: javaInt, clientMin: 10}, millis(kgo.FetchMaxWait))),
 	"fetch.min.bytes":           honour(numeric(number{unit: "bytes", min: 0, max: javaInt}, bytes32(kgo.FetchMinBytes))),
@@ -180,7 +183,7 @@ var kafkaProperties = withSecurityProperties(map[string]property{
 	"register.producer.metrics": honour(onlyFalse(noMetrics)),
 
 	// Flink's source options, read from the same properties.
-	propCommitOnCkpt:            honour(onlyTrue("not supported yet: a source with 'properties.group.id' commits the offsets of the rows it emitted")),
+	propCommitOnCkpt:            honour(onlyTrue("not supported yet: a source with 'properties.group.id' commits the offsets of the rows it emitted")), // see enable.auto.commit
 	"register.consumer.metrics": honour(onlyFalse(noMetrics)),
 
 	// Accepted and validated, without effect, as in Flink. Flink's source
@@ -302,16 +305,11 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// commitsAsked tells whether enable.auto.commit or
-// commit.offsets.on.checkpoint is set to true, for which Flink's source
-// (KafkaSourceBuilder) requires group.id.
+// commitsAsked tells whether commit.offsets.on.checkpoint is set to true,
+// for which Flink's source (KafkaSourceBuilder) requires group.id.
 func commitsAsked(props map[string]string) bool {
-	for _, k := range []string{propAutoCommit, propCommitOnCkpt} {
-		if b, err := parseBool(props[k]); err == nil && b {
-			return true
-		}
-	}
-	return false
+	b, err := parseBool(props[propCommitOnCkpt])
+	return err == nil && b
 }
 
 // partitionerProperties configure the sink's default partitioner.

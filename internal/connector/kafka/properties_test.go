@@ -50,14 +50,14 @@ var testedBy = map[string]string{
 	"client.dns.lookup":                        "TestOneValueProperties",
 	"client.id":                                "TestHonouredPropertiesReachTheClient",
 	"client.rack":                              "TestHonouredPropertiesReachTheClient, TestFetchPropertiesReachTheBroker",
-	"commit.offsets.on.checkpoint":             "TestOneValueProperties, TestCommitNeedsGroup",
+	"commit.offsets.on.checkpoint":             "TestSourceResumesFromCheckpoint, TestOneValueProperties, TestCommitNeedsGroup",
 	"compression.gzip.level":                   "TestHonouredPropertiesReachTheClient",
 	"compression.type":                         "TestHonouredPropertiesReachTheClient",
 	"compression.zstd.level":                   "TestHonouredPropertiesReachTheClient",
 	"connections.max.idle.ms":                  "TestHonouredPropertiesReachTheClient",
 	"default.api.timeout.ms":                   "TestHonouredPropertiesReachTheClient, TestSourceFailsWhenTheBrokerStaysAway",
 	"delivery.timeout.ms":                      "TestSinkFailsWhenItsTopicDisappears",
-	"enable.auto.commit":                       "TestOneValueProperties, TestCommitNeedsGroup",
+	"enable.auto.commit":                       "TestOneValueProperties",
 	"enable.idempotence":                       "TestHonouredPropertiesReachTheClient",
 	"enable.metrics.push":                      "TestHonouredPropertiesReachTheClient",
 	"fetch.max.bytes":                          "TestHonouredPropertiesReachTheClient, TestFetchPropertiesReachTheBroker",
@@ -267,7 +267,9 @@ func TestBufferAndRequestSize(t *testing.T) {
 // Sluice behaves as, and refuse the other by name.
 func TestOneValueProperties(t *testing.T) {
 	for _, c := range []struct{ key, ok, bad, why string }{
-		{"enable.auto.commit", "true", "maybe", "expected true or false"},
+		{"enable.auto.commit", "false", "true", "not supported yet: a source with 'properties.group.id' commits the offsets of the rows it emitted " +
+			"when a checkpoint completes, or every 'properties.auto.commit.interval.ms' in a job without checkpoints"},
+		{"enable.auto.commit", "FALSE", "maybe", "expected true or false"},
 		{"commit.offsets.on.checkpoint", "true", "false", "not supported yet: a source with 'properties.group.id' commits the offsets of the rows it emitted"},
 		{"allow.auto.create.topics", "TRUE", "false", "not supported yet: Sluice creates the missing topics of a table, as a broker with auto.create.topics.enable does"},
 		{"auto.include.jmx.reporter", "false", "true", noMetrics},
@@ -409,15 +411,13 @@ func TestPartitionerPropertiesNeedTheDefaultPartitioner(t *testing.T) {
 // TestCommitNeedsGroup: Flink's KafkaSourceBuilder requires group.id when
 // offset commits are asked for.
 func TestCommitNeedsGroup(t *testing.T) {
-	for _, k := range []string{"properties.enable.auto.commit", "properties.commit.offsets.on.checkpoint"} {
-		tbl := table(idCols, kafkaOpts("scan.startup.mode", "earliest-offset", k, "true"))
-		_, err := factoryFor(t, tbl).NewSource(tbl, connector.SourceSpec{})
-		if want := "Property group.id is required when offset commit is enabled"; err == nil || err.Error() != want {
-			t.Errorf("%s: got %v, want %q", k, err, want)
-		}
-		tbl.Options["properties.group.id"] = "readers"
-		if _, err := factoryFor(t, tbl).NewSource(tbl, connector.SourceSpec{}); err != nil {
-			t.Errorf("%s with a group: %v", k, err)
-		}
+	tbl := table(idCols, kafkaOpts("scan.startup.mode", "earliest-offset", "properties.commit.offsets.on.checkpoint", "true"))
+	_, err := factoryFor(t, tbl).NewSource(tbl, connector.SourceSpec{})
+	if want := "Property group.id is required when offset commit is enabled"; err == nil || err.Error() != want {
+		t.Errorf("got %v, want %q", err, want)
+	}
+	tbl.Options["properties.group.id"] = "readers"
+	if _, err := factoryFor(t, tbl).NewSource(tbl, connector.SourceSpec{}); err != nil {
+		t.Errorf("with a group: %v", err)
 	}
 }
