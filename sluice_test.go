@@ -190,6 +190,17 @@ properties.bootstrap.servers
     'value.format' = 'jsn')
     ^`,
 	}, {
+		name: "unknown Kafka client property",
+		sql: `CREATE TABLE t (a INT) WITH (
+  'connector' = 'kafka',
+  'topic' = 't',
+  'properties.bootstrap.servers' = 'localhost:9092',
+  'properties.fetch.max.byte' = '1048576',
+  'value.format' = 'raw')`,
+		want: `SQL validation error at line 5, column 3: invalid options for table 't': Unsupported option 'properties.fetch.max.byte': not a Kafka client configuration; did you mean 'properties.fetch.max.bytes'?
+    'properties.fetch.max.byte' = '1048576',
+    ^`,
+	}, {
 		name: "column not grouped",
 		sql: `SELECT customer, amount
 FROM orders

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -15,130 +14,6 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
-
-// propertyMappers turn Kafka client properties ('properties.<name>') into
-// franz-go options. The ssl.* and sasl.* properties not listed are refused
-// (refusedProperties); other properties not listed are accepted and
-// ignored, as the Kafka client does with properties it does not know.
-var propertyMappers = withSecurityProperties(map[string]func(v string, props map[string]string) ([]kgo.Opt, error){
-	"bootstrap.servers": func(v string, _ map[string]string) ([]kgo.Opt, error) {
-		var seeds []string
-		for _, s := range strings.Split(v, ",") {
-			if s = strings.TrimSpace(s); s != "" {
-				seeds = append(seeds, s)
-			}
-		}
-		if len(seeds) == 0 {
-			return nil, errors.New("no broker address")
-		}
-		return []kgo.Opt{kgo.SeedBrokers(seeds...)}, nil
-	},
-	"group.id":          noOption, // used for committed offsets, see source.go
-	"auto.offset.reset": validateOneOf("earliest", "latest", "none"),
-	"client.id": func(v string, _ map[string]string) ([]kgo.Opt, error) {
-		return []kgo.Opt{kgo.ClientID(v)}, nil
-	},
-	"isolation.level": func(v string, _ map[string]string) ([]kgo.Opt, error) {
-		switch v {
-		case "read_uncommitted":
-			return []kgo.Opt{kgo.FetchIsolationLevel(kgo.ReadUncommitted())}, nil
-		case "read_committed":
-			return []kgo.Opt{kgo.FetchIsolationLevel(kgo.ReadCommitted())}, nil
-		}
-		return nil, errors.New("expected read_uncommitted or read_committed")
-	},
-	"acks": func(v string, props map[string]string) ([]kgo.Opt, error) {
-		var acks kgo.Acks
-		switch v {
-		case "all", "-1":
-			return []kgo.Opt{kgo.RequiredAcks(kgo.AllISRAcks())}, nil
-		case "1":
-			acks = kgo.LeaderAck()
-		case "0":
-			acks = kgo.NoAck()
-		default:
-			return nil, errors.New("expected all, -1, 1 or 0")
-		}
-		if props["enable.idempotence"] == "true" {
-			return nil, errors.New("idempotence requires acks=all")
-		}
-		// Idempotent writes need acks from all in-sync replicas.
-		return []kgo.Opt{kgo.RequiredAcks(acks), kgo.DisableIdempotentWrite()}, nil
-	},
-	"enable.idempotence": func(v string, _ map[string]string) ([]kgo.Opt, error) {
-		switch v {
-		case "true":
-			return nil, nil
-		case "false":
-			return []kgo.Opt{kgo.DisableIdempotentWrite()}, nil
-		}
-		return nil, errors.New("expected true or false")
-	},
-	"linger.ms": millisOption(kgo.ProducerLinger),
-	// Timeouts the source and the sink enforce, see faults.go.
-	propRequestTimeout:  requestTimeoutProperty,
-	propDeliveryTimeout: deliveryTimeoutProperty,
-	propMaxBlock:        millisProperty,
-	propCommitInterval:  millisProperty,
-	// How long requests other than produce requests are retried.
-	"default.api.timeout.ms": millisOption(kgo.RetryTimeout),
-	"compression.type": func(v string, _ map[string]string) ([]kgo.Opt, error) {
-		codecs := map[string]kgo.CompressionCodec{
-			"none": kgo.NoCompression(), "gzip": kgo.GzipCompression(), "snappy": kgo.SnappyCompression(),
-			"lz4": kgo.Lz4Compression(), "zstd": kgo.ZstdCompression(),
-		}
-		c, ok := codecs[v]
-		if !ok {
-			return nil, errors.New("expected none, gzip, snappy, lz4 or zstd")
-		}
-		return []kgo.Opt{kgo.ProducerBatchCompression(c)}, nil
-	},
-	securityProtocolKey: securityOptions,
-})
-
-// withSecurityProperties adds the supported ssl.* and sasl.* properties to
-// mappers. They are read by security.protocol, which needs them all at
-// once; their own mappers check that the protocol uses them.
-func withSecurityProperties(mappers map[string]func(string, map[string]string) ([]kgo.Opt, error)) map[string]func(string, map[string]string) ([]kgo.Opt, error) {
-	for _, k := range sslProperties {
-		mappers[k] = needsProtocol(true)
-	}
-	for _, k := range saslProperties {
-		mappers[k] = needsProtocol(false)
-	}
-	return mappers
-}
-
-// mappedPropertyList names the mapped properties, for the option docs.
-func mappedPropertyList() string {
-	names := make([]string, 0, len(propertyMappers))
-	for k := range propertyMappers {
-		names = append(names, "'"+k+"'")
-	}
-	sort.Strings(names)
-	return strings.Join(names, ", ")
-}
-
-func noOption(string, map[string]string) ([]kgo.Opt, error) { return nil, nil }
-
-func validateOneOf(allowed ...string) func(string, map[string]string) ([]kgo.Opt, error) {
-	return func(v string, _ map[string]string) ([]kgo.Opt, error) {
-		if !slices.Contains(allowed, v) {
-			return nil, fmt.Errorf("expected one of %s", strings.Join(allowed, ", "))
-		}
-		return nil, nil
-	}
-}
-
-func millisOption[O kgo.Opt](opt func(time.Duration) O) func(string, map[string]string) ([]kgo.Opt, error) {
-	return func(v string, _ map[string]string) ([]kgo.Opt, error) {
-		ms, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || ms < 0 {
-			return nil, errors.New("expected a non-negative number of milliseconds")
-		}
-		return []kgo.Opt{opt(time.Duration(ms) * time.Millisecond)}, nil
-	}
-}
 
 // securityOptions maps security.protocol: TLS from the ssl.* properties
 // (tls.go), SASL from the sasl.* ones (sasl.go).
@@ -243,8 +118,8 @@ func (r refusedProperty) match(k string) bool {
 	return k == r.key
 }
 
-// refusedProperties are the security properties Sluice does not support,
-// first match wins.
+// refusedProperties are the ssl.* and sasl.* properties Sluice does not
+// support, first match wins.
 var refusedProperties = []refusedProperty{
 	{"ssl.provider", "Java security providers are not available: TLS is Go's crypto/tls"},
 	{"ssl.secure.random.implementation", "Java SecureRandom implementations are not available: TLS uses Go's crypto/rand"},
@@ -255,25 +130,10 @@ var refusedProperties = []refusedProperty{
 	{"ssl.", "not supported; the supported ssl.* properties are " + strings.Join(sslProperties, ", ")},
 	{"sasl.kerberos.", "Kerberos (GSSAPI) is not supported"},
 	{"sasl.", "not supported; the supported sasl.* properties are " + strings.Join(saslProperties, ", ")},
-	{"security.providers", "Java security providers are not available"},
 }
 
-// mapperFor returns the mapper of property k: its own, a refusal for the
-// ssl.* and sasl.* properties that are not supported, or nil for other
-// properties, which are ignored.
-func mapperFor(k string) func(string, map[string]string) ([]kgo.Opt, error) {
-	if m, ok := propertyMappers[k]; ok {
-		return m
-	}
-	for _, r := range refusedProperties {
-		if r.match(k) {
-			return func(string, map[string]string) ([]kgo.Opt, error) { return nil, errors.New(r.reason) }
-		}
-	}
-	return nil
-}
-
-// clientOptions turns a table's Kafka properties into franz-go options.
+// clientOptions validates a table's Kafka client properties and turns them
+// into franz-go options (see properties.go).
 func clientOptions(props map[string]string) ([]kgo.Opt, error) {
 	keys := make([]string, 0, len(props))
 	for k := range props {
@@ -282,11 +142,11 @@ func clientOptions(props map[string]string) ([]kgo.Opt, error) {
 	sort.Strings(keys)
 	var opts []kgo.Opt
 	for _, k := range keys {
-		mapper := mapperFor(k)
-		if mapper == nil {
-			continue
+		p, err := lookupProperty(k)
+		if err != nil {
+			return nil, err
 		}
-		o, err := mapper(props[k], props)
+		o, err := p.apply(props[k], props)
 		if err != nil {
 			if pe := (*propertyError)(nil); errors.As(err, &pe) {
 				return nil, pe
@@ -295,7 +155,7 @@ func clientOptions(props map[string]string) ([]kgo.Opt, error) {
 		}
 		opts = append(opts, o...)
 	}
-	return opts, nil
+	return append(opts, derivedOptions(props)...), nil
 }
 
 // ensureTopics creates the topics that do not exist yet, with the broker's

@@ -69,6 +69,9 @@ func (f *factory) NewSource(t *catalog.Table, spec connector.SourceSpec) (connec
 	if (cfg.startup.mode == modeGroup || cfg.bounded.mode == modeGroup) && cfg.groupID == "" {
 		return nil, fmt.Errorf("Property group.id is required when using committed offset for offsets initializer")
 	}
+	if commitsAsked(cfg.props) && cfg.groupID == "" {
+		return nil, fmt.Errorf("Property group.id is required when offset commit is enabled")
+	}
 	return &scanSource{cfg: cfg, spec: spec}, nil
 }
 

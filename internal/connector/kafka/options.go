@@ -80,8 +80,9 @@ var (
 		{Key: optTopic, Description: "Topic to read from or write to. A source may read several topics separated by ';'."},
 		{Key: optTopicPattern, Description: "Regular expression for the topics to read. Not supported yet."},
 		{Key: optBootstrap, Required: true, Description: "Comma-separated list of Kafka brokers."},
-		{Key: optProperties, Prefix: true, Description: "Kafka client properties. Sluice maps " + mappedPropertyList() +
-			"; other ssl.* and sasl.* properties are refused, other properties are accepted and ignored, as the Kafka client does with properties it does not know."},
+		{Key: optProperties, Prefix: true, Description: "Kafka client configurations (the names of Kafka's consumer, producer and admin client configs, " +
+			"and of Flink's Kafka source options). Each is honoured, accepted without effect where Flink overrides it, or refused by name; " +
+			"other names are refused with the closest known one."},
 	}
 	boundedOptions = []connector.OptionSpec{
 		{Key: optBoundedMode, Default: modeUnbounded, Description: "Where the source stops: unbounded, latest-offset, group-offsets, timestamp or specific-offsets."},
@@ -231,6 +232,9 @@ func parseTable(t *catalog.Table, name string, specs []connector.OptionSpec) (*t
 		return nil, err
 	}
 	if err := c.parseSink(o); err != nil {
+		return nil, err
+	}
+	if err := checkPartitionerProperties(c.props, c.partitioner); err != nil {
 		return nil, err
 	}
 	if err := c.project(t, o); err != nil {

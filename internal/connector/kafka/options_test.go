@@ -172,7 +172,7 @@ func TestValidateAccepts(t *testing.T) {
 			"scan.bounded.mode", "timestamp", "scan.bounded.timestamp-millis", "1700000000000",
 			"scan.topic-partition-discovery.interval", "10 s", "sink.partitioner", "fixed", "sink.parallelism", "2"),
 		"value.format and properties": kafkaOpts("format", "", "value.format", "json", "value.json.ignore-parse-errors", "true",
-			"properties.some.unknown", "x", "properties.client.id", "me", "properties.compression.type", "zstd",
+			"properties.client.id", "me", "properties.compression.type", "zstd",
 			"scan.startup.mode", "GROUP-OFFSETS", "sink.delivery-guarantee", "none"),
 		"except key without key": kafkaOpts("value.fields-include", "EXCEPT_KEY"),
 	} {

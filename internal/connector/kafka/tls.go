@@ -19,7 +19,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/pavlo-v-chernykh/keystore-go/v4"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -64,10 +63,6 @@ const (
 	storePEM    = "PEM"
 )
 
-// dialTimeout is Kafka's socket.connection.setup.timeout.ms default, and
-// franz-go's.
-const dialTimeout = 10 * time.Second
-
 // tlsOptions builds the TLS dialer of a table's client.
 func tlsOptions(props map[string]string) ([]kgo.Opt, error) {
 	if err := checkAlgorithms(props); err != nil {
@@ -97,7 +92,7 @@ func tlsOptions(props map[string]string) ([]kgo.Opt, error) {
 	if cfg.Certificates, err = clientCertificates(props); err != nil {
 		return nil, err
 	}
-	return []kgo.Opt{kgo.Dialer(tlsDialer(cfg, roots, trust, checkHost))}, nil
+	return []kgo.Opt{kgo.Dialer(tlsDialer(cfg, roots, trust, checkHost, newDialer(props)))}, nil
 }
 
 // tlsDialer dials brokers with TLS. The broker's certificate chain is
@@ -105,10 +100,10 @@ func tlsOptions(props map[string]string) ([]kgo.Opt, error) {
 // names against the host dialed, as Java's "HTTPS" endpoint
 // identification does (RFC 2818). Verification is done in
 // VerifyConnection so that the chain can be checked without the host name,
-// and so that its errors say which setting they come from.
-func tlsDialer(cfg *tls.Config, roots *x509.CertPool, trust string, checkHost bool) func(context.Context, string, string) (net.Conn, error) {
-	netDialer := &net.Dialer{Timeout: dialTimeout}
-	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+// and so that its errors say which setting they come from. Connections are
+// opened by d, the handshake within the attempt's timeout.
+func tlsDialer(cfg *tls.Config, roots *x509.CertPool, trust string, checkHost bool, d *dialer) func(context.Context, string, string) (net.Conn, error) {
+	return d.dialFunc(func(ctx context.Context, addr string, raw net.Conn) (net.Conn, error) {
 		host, _, err := net.SplitHostPort(addr)
 		if err != nil {
 			return nil, err
@@ -119,8 +114,12 @@ func tlsDialer(cfg *tls.Config, roots *x509.CertPool, trust string, checkHost bo
 		c.VerifyConnection = func(cs tls.ConnectionState) error {
 			return verifyBroker(cs, addr, host, roots, trust, checkHost)
 		}
-		return (&tls.Dialer{NetDialer: netDialer, Config: c}).DialContext(ctx, network, addr)
-	}
+		conn := tls.Client(raw, c)
+		if err := conn.HandshakeContext(ctx); err != nil {
+			return nil, err
+		}
+		return conn, nil
+	})
 }
 
 func verifyBroker(cs tls.ConnectionState, addr, host string, roots *x509.CertPool, trust string, checkHost bool) error {
