@@ -196,7 +196,7 @@ func (e *Engine) stopWithSavepoint(ctx context.Context, j *Job) (string, error) 
 // savepoint takes a savepoint of running job j into store, then stops the
 // job, and returns the savepoint's ID.
 func (e *Engine) savepoint(ctx context.Context, j *Job, store checkpoint.Storage) (int64, error) {
-	id, err := j.run.Savepoint(ctx, store)
+	id, err := j.current().Savepoint(ctx, store)
 	if err != nil {
 		return 0, fmt.Errorf("could not stop job '%s' with a savepoint: %w", j.ID, err)
 	}
@@ -216,10 +216,8 @@ func (e *Engine) RestartFromSavepoint(ctx context.Context, id, dir string) (*Job
 	if !ok {
 		return nil, fmt.Errorf("no job '%s'", id)
 	}
-	select {
-	case <-j.run.Done():
-		return nil, fmt.Errorf("job '%s' is not running (%s)", id, j.Status())
-	default:
+	if st := j.Status(); st != "RUNNING" {
+		return nil, fmt.Errorf("job '%s' is not running (%s)", id, st)
 	}
 	store, err := checkpoint.Open(dir, e.config.storageProps())
 	if err != nil {

@@ -85,6 +85,12 @@ func (c *Config) Set(key, value string) error {
 			}
 			break
 		}
+		if ok, err := checkRestartSetting(key, value); ok {
+			if err != nil {
+				return err
+			}
+			break
+		}
 		if only, ok := unsupported[key]; ok && !only.accepts(value) {
 			return fmt.Errorf("'%s' = '%s' is not supported yet (%s); only '%s' is", key, value, only.why, only.value)
 		}

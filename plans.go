@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/sluicesql/sluice/internal/connector"
 	"github.com/sluicesql/sluice/internal/job"
@@ -126,20 +125,22 @@ func (e *Engine) startJobs(p *plan.Plan, texts []string) ([]*Job, error) {
 	return started, nil
 }
 
-// launch builds job plan jp, which has one sink, and starts it as job id
-// with the checkpoint configuration cfg.
+// launch starts job plan jp, which has one sink, as job id with the
+// checkpoint configuration cfg and the session's restart strategy.
 func (e *Engine) launch(id string, jp *plan.Plan, name, text string, cfg *runtime.CheckpointConfig) (*Job, error) {
-	g, err := e.build(jp)
-	if err != nil {
-		return nil, err
-	}
 	cfg.Plan = jp.Roots()[0].ID
-	g.Checkpoints = cfg
-	run, err := runtime.Start(context.Background(), g.Graph)
+	start := func(cfg *runtime.CheckpointConfig) (*runtime.Job, error) {
+		g, err := e.build(jp)
+		if err != nil {
+			return nil, err
+		}
+		g.Checkpoints = cfg
+		return runtime.Start(context.Background(), g.Graph)
+	}
+	j, err := newJob(id, name, text, jp, cfg, e.config.restartStrategy(cfg.Storage != nil), start)
 	if err != nil {
 		return nil, err
 	}
-	j := &Job{ID: id, Name: name, Statement: text, Started: time.Now(), run: run, plan: jp}
 	e.mu.Lock()
 	e.jobs[j.ID] = j
 	e.order = append(e.order, j.ID)

@@ -16,7 +16,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/sluicesql/sluice/internal/catalog"
@@ -25,7 +24,6 @@ import (
 	_ "github.com/sluicesql/sluice/internal/connector/kafka"     // registers kafka and upsert-kafka
 	_ "github.com/sluicesql/sluice/internal/connector/print"     // registers print
 	"github.com/sluicesql/sluice/internal/expr/fn"
-	"github.com/sluicesql/sluice/internal/plan"
 	"github.com/sluicesql/sluice/internal/planner"
 	"github.com/sluicesql/sluice/internal/runtime"
 	"github.com/sluicesql/sluice/internal/runtime/ops"
@@ -76,48 +74,6 @@ type Engine struct {
 	roundTrip bool
 }
 
-// Job is a running INSERT INTO.
-type Job struct {
-	ID string
-	// Name is Flink's job name, insert-into_<catalog>.<database>.<table>.
-	Name      string
-	Statement string
-	Started   time.Time
-	run       *runtime.Job
-	stopped   atomic.Bool
-	// plan is the job's execution plan, to start it again from a
-	// savepoint.
-	plan *plan.Plan
-}
-
-// stop cancels the job as STOP JOB does and waits until it has ended; a
-// job already over keeps its status.
-func (j *Job) stop() {
-	select {
-	case <-j.run.Done():
-	default:
-		j.stopped.Store(true)
-		j.run.Cancel()
-		<-j.run.Done()
-	}
-}
-
-// Status returns RUNNING, FINISHED, CANCELED or FAILED with the reason.
-func (j *Job) Status() string {
-	select {
-	case <-j.run.Done():
-		if err := j.run.Err(); err != nil {
-			return "FAILED: " + parser.ClipMessage(err.Error())
-		}
-		if j.stopped.Load() {
-			return "CANCELED"
-		}
-		return "FINISHED"
-	default:
-		return "RUNNING"
-	}
-}
-
 // NewEngine returns an engine with an empty catalog and default settings.
 func NewEngine() *Engine {
 	return &Engine{catalog: catalog.New(), config: NewConfig(), jobs: map[string]*Job{}}
@@ -132,15 +88,10 @@ func (e *Engine) Config() *Config { return e.config }
 func (e *Engine) Close() {
 	jobs := e.Jobs()
 	for _, j := range jobs {
-		select {
-		case <-j.run.Done(): // already over: its status stays
-		default:
-			j.stopped.Store(true)
-			j.run.Cancel()
-		}
+		j.cancel()
 	}
 	for _, j := range jobs {
-		<-j.run.Done()
+		<-j.Done()
 	}
 }
 
@@ -285,10 +236,8 @@ func (e *Engine) exec(ctx context.Context, st ast.Statement, src string) (*Resul
 			j.stop()
 			return &Result{Kind: ResultOK}, nil
 		}
-		select {
-		case <-j.run.Done():
-			return nil, fmt.Errorf("could not stop job '%s' with a savepoint: it is not running (%s)", s.ID, j.Status())
-		default:
+		if st := j.Status(); st != "RUNNING" {
+			return nil, fmt.Errorf("could not stop job '%s' with a savepoint: it is not running (%s)", s.ID, st)
 		}
 		path, err := e.stopWithSavepoint(ctx, j)
 		if err != nil {
@@ -359,8 +308,7 @@ func (e *Engine) statementSet(ctx context.Context, s *ast.StatementSet, src stri
 // forget stops jobs and removes them from the engine's list.
 func (e *Engine) forget(jobs []*Job) {
 	for _, j := range jobs {
-		j.run.Cancel()
-		<-j.run.Done()
+		j.stop()
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -690,7 +638,7 @@ func (s *Stream) Close() {
 func (e *Engine) WaitJobs(ctx context.Context) error {
 	for _, j := range e.Jobs() {
 		select {
-		case <-j.run.Done():
+		case <-j.Done():
 		case <-ctx.Done():
 			return errors.Join(ctx.Err(), e.JobFailures())
 		}
@@ -703,7 +651,7 @@ func (e *Engine) WaitJobs(ctx context.Context) error {
 func (e *Engine) JobFailures() error {
 	var failed []error
 	for _, j := range e.Jobs() {
-		if err := j.run.Err(); err != nil {
+		if err := j.Err(); err != nil {
 			failed = append(failed, fmt.Errorf("job %s (%s) failed: %w", j.ID, j.Name, clipped(err)))
 		}
 	}
@@ -715,26 +663,24 @@ func (e *Engine) JobFailures() error {
 // no job made progress while that was checked, so that data moving between
 // jobs through Kafka is not missed. It fails when a job fails.
 func (e *Engine) WaitQuiet(ctx context.Context, streams ...*Stream) error {
-	var runs []*runtime.Job
-	for _, j := range e.Jobs() {
-		runs = append(runs, j.run)
-	}
-	for _, s := range streams {
-		runs = append(runs, s.run)
-	}
-	progress := func() (n int64) {
-		for _, r := range runs {
-			n += r.Progress()
-		}
-		return n
-	}
+	jobs := e.Jobs()
 	for {
+		runs, settled, err := currentRuns(jobs, streams)
+		if err != nil {
+			return err
+		}
+		progress := func() (n int64) {
+			for _, r := range runs {
+				n += r.Progress()
+			}
+			return n
+		}
 		before := progress()
 		quiet, err := allQuiet(ctx, runs)
 		if err != nil {
 			return err
 		}
-		if quiet && progress() == before {
+		if settled && quiet && progress() == before {
 			return nil
 		}
 		// Polled: watermarks and idleness advance on the sources' own
@@ -747,14 +693,48 @@ func (e *Engine) WaitQuiet(ctx context.Context, streams ...*Stream) error {
 	}
 }
 
-// allQuiet reports whether every run is quiet, failing with the first
-// failed one's error.
+// currentRuns returns the attempts of the jobs that are still running and
+// the streams' runs; settled is false while a job waits to restart. A job
+// that failed for good is an error.
+func currentRuns(jobs []*Job, streams []*Stream) (runs []*runtime.Job, settled bool, err error) {
+	settled = true
+	for _, j := range jobs {
+		select {
+		case <-j.Done():
+			if err := j.Err(); err != nil {
+				return nil, false, err
+			}
+			continue
+		default:
+		}
+		r := j.current()
+		select {
+		case <-r.Done():
+			if r.Err() != nil {
+				settled = false // failed, about to be restarted
+				continue
+			}
+		default:
+		}
+		runs = append(runs, r)
+	}
+	for _, s := range streams {
+		if err := s.run.Err(); err != nil {
+			return nil, false, err
+		}
+		runs = append(runs, s.run)
+	}
+	return runs, settled, nil
+}
+
+// allQuiet reports whether every run is quiet. A run that failed is not;
+// currentRuns tells, next time round, whether that is for good.
 func allQuiet(ctx context.Context, runs []*runtime.Job) (bool, error) {
 	for _, r := range runs {
 		select {
 		case <-r.Done():
-			if err := r.Err(); err != nil {
-				return false, err
+			if r.Err() != nil {
+				return false, nil
 			}
 			continue
 		default:
