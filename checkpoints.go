@@ -121,8 +121,7 @@ func (c *Config) storageProps() map[string]string {
 // checkpointConfig returns how job id takes checkpoints (none without an
 // interval: its Storage is nil, and the job can still take savepoints),
 // restored from execution.savepoint.path when it is set.
-func (e *Engine) checkpointConfig(ctx context.Context, id string) (*runtime.CheckpointConfig, error) {
-	c := e.config
+func (c *Config) checkpointConfig(ctx context.Context, id string) (*runtime.CheckpointConfig, error) {
 	interval, _ := c.durationSetting(ConfCheckpointInterval)
 	mode, _ := checkpointMode(c.checkpointSetting(ConfCheckpointMode))
 	timeout, _ := c.durationSetting(ConfCheckpointTimeout)
@@ -228,7 +227,7 @@ func (e *Engine) RestartFromSavepoint(ctx context.Context, id, dir string) (*Job
 		return nil, err
 	}
 	next := newJobID()
-	cfg, err := e.checkpointConfig(ctx, next)
+	cfg, err := e.config.checkpointConfig(ctx, next)
 	if err != nil {
 		return nil, err
 	}

@@ -187,3 +187,69 @@ INSERT INTO bh SELECT a FROM g;`)
 		t.Fatalf("the job is %s", s)
 	}
 }
+
+// TestRecoverAfterEngineCloses: an engine with a data directory that
+// closes takes a last checkpoint of its running jobs and leaves them
+// RUNNING in its job store; the next engine on the directory starts them
+// again with their IDs and state, and rows written in between count once.
+// A job stopped with STOP JOB stays stopped.
+func TestRecoverAfterEngineCloses(t *testing.T) {
+	cluster := startCluster(t)
+	brokers := cluster.BootstrapServers()
+	dir := t.TempDir()
+	ctx := testContext(t)
+
+	e1 := NewEngine()
+	if err := e1.SetDataDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	res := mustExecute(t, e1, countsDDL(brokers, "earliest-offset")+`
+CREATE TABLE bh (user_id STRING) WITH ('connector' = 'blackhole');
+INSERT INTO clicks VALUES ('a'), ('b'), ('a');
+INSERT INTO counts SELECT user_id, COUNT(*) FROM clicks GROUP BY user_id;`)
+	counting := res[len(res)-1].JobID
+	stopped := mustExecute(t, e1, "INSERT INTO bh SELECT user_id FROM clicks;")[0].JobID
+	mustExecute(t, e1, "STOP JOB '"+stopped+"';")
+	if err := e1.WaitQuiet(ctx); err != nil {
+		t.Fatal(err)
+	}
+	e1.Close()
+	if s := e1.jobs[counting].Status(); s != "CANCELED" {
+		t.Fatalf("after Close the job is %s in the closed engine", s)
+	}
+
+	// Rows written while no engine runs.
+	e0 := newEngine(t)
+	mustExecute(t, e0, countsDDL(brokers, "earliest-offset")+"INSERT INTO clicks VALUES ('a'), ('c');")
+	if err := e0.WaitQuiet(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	e2 := newEngine(t)
+	if err := e2.SetDataDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := e2.Recover(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(jobs) != 1 || jobs[0].ID != counting || jobs[0].Status() != "RUNNING" {
+		t.Fatalf("recovered %d jobs (%v), want only %s running", len(jobs), jobs, counting)
+	}
+	if err := e2.WaitQuiet(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := latestCounts(t, brokers), map[string]int64{"a": 3, "b": 1, "c": 1}; !maps.Equal(got, want) {
+		t.Fatalf("counts after the recovery: %v, want %v", got, want)
+	}
+	// Once stopped with STOP JOB, a job is over for the next engine too.
+	mustExecute(t, e2, "STOP JOB '"+counting+"';")
+	e2.Close()
+	e3 := newEngine(t)
+	if err := e3.SetDataDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	if jobs, err := e3.Recover(ctx); err != nil || len(jobs) != 0 {
+		t.Fatalf("after STOP JOB: recovered %d jobs, %v", len(jobs), err)
+	}
+}

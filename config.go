@@ -34,6 +34,9 @@ var defaults = map[string]string{
 // Config is a session's configuration (SET / RESET).
 type Config struct {
 	values map[string]string
+	// base holds the engine's own defaults (those of its data
+	// directory), over the built-in ones; RESET returns to them.
+	base map[string]string
 }
 
 // NewConfig returns the default configuration.
@@ -149,6 +152,9 @@ func (c *Config) Get(key string) string {
 	if v, ok := c.values[key]; ok {
 		return v
 	}
+	if v, ok := c.base[key]; ok {
+		return v
+	}
 	return defaults[key]
 }
 
@@ -156,6 +162,9 @@ func (c *Config) Get(key string) string {
 func (c *Config) All() [][2]string {
 	m := map[string]string{}
 	for k, v := range defaults {
+		m[k] = v
+	}
+	for k, v := range c.base {
 		m[k] = v
 	}
 	for k, v := range c.values {

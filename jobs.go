@@ -39,21 +39,26 @@ type Job struct {
 	err      error // why the job failed for good
 	lastErr  error // why the latest attempt failed
 
-	stopped  atomic.Bool
-	stopOnce sync.Once
+	stopped atomic.Bool
+	// suspended is set when the engine shuts down: the job stops but is
+	// not over in the job store.
+	suspended atomic.Bool
+	stopOnce  sync.Once
 	stopping chan struct{} // closed by stop
 	done     chan struct{} // closed when the job is over for good
+	ended    func(*Job)    // told when the job is over for good
 }
 
-// newJob starts job id's first attempt and supervises it.
+// newJob starts job id's first attempt and supervises it; ended is called
+// once the job is over for good, before Done is closed.
 func newJob(id, name, text string, jp *plan.Plan, cfg *runtime.CheckpointConfig, strategy restartStrategy,
-	start func(*runtime.CheckpointConfig) (*runtime.Job, error)) (*Job, error) {
+	start func(*runtime.CheckpointConfig) (*runtime.Job, error), ended func(*Job)) (*Job, error) {
 	run, err := start(cfg)
 	if err != nil {
 		return nil, err
 	}
 	j := &Job{ID: id, Name: name, Statement: text, Started: time.Now(), plan: jp, start: start, cfg: cfg,
-		strategy: strategy, run: run, stopping: make(chan struct{}), done: make(chan struct{})}
+		strategy: strategy, run: run, stopping: make(chan struct{}), done: make(chan struct{}), ended: ended}
 	go j.supervise()
 	return j, nil
 }
@@ -76,6 +81,14 @@ func (j *Job) Err() error {
 	default:
 		return nil
 	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.err
+}
+
+// finalErr is why the job failed for good, once its supervisor has
+// settled it.
+func (j *Job) finalErr() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	return j.err
@@ -137,6 +150,7 @@ func (j *Job) stop() {
 // the job failed and its restart strategy allows.
 func (j *Job) supervise() {
 	defer close(j.done)
+	defer j.ended(j)
 	for {
 		run := j.current()
 		<-run.Done()

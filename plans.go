@@ -40,7 +40,13 @@ func (e *Engine) executionPlan(roots ...planner.Node) (*plan.Plan, error) {
 // buildOptions are the options a plan is built with: the session's
 // parallelism, and the plan's configuration over the session's.
 func (e *Engine) buildOptions(p *plan.Plan) (job.Options, error) {
-	conf := &Config{values: maps.Clone(e.config.values)}
+	return e.config.buildOptions(p)
+}
+
+// buildOptions are the options a plan is built with under c: its
+// parallelism, and the plan's configuration over c's.
+func (c *Config) buildOptions(p *plan.Plan) (job.Options, error) {
+	conf := &Config{values: maps.Clone(c.values), base: c.base}
 	for _, k := range slices.Sorted(maps.Keys(p.Configuration)) {
 		if !slices.Contains(planConfiguration, k) {
 			return job.Options{}, fmt.Errorf("plan configuration: '%s' is not an option a plan records; expected %s", k, strings.Join(planConfiguration, ", "))
@@ -49,7 +55,7 @@ func (e *Engine) buildOptions(p *plan.Plan) (job.Options, error) {
 			return job.Options{}, fmt.Errorf("plan configuration: %w", err)
 		}
 	}
-	return job.Options{Parallelism: e.config.Parallelism(), MaxParallelism: e.config.MaxParallelism(), Env: connector.Env{
+	return job.Options{Parallelism: c.Parallelism(), MaxParallelism: c.MaxParallelism(), Env: connector.Env{
 		TimeZone:          conf.TimeZone(),
 		WatermarkInterval: conf.duration(ConfWatermarkInterval),
 		IdleTimeout:       conf.duration(ConfIdleTimeout),
@@ -111,7 +117,7 @@ func (e *Engine) startJobs(p *plan.Plan, texts []string) ([]*Job, error) {
 			return nil, fmt.Errorf("node '%s' (%s): a job's plan ends in sinks", root.ID, root.Kind)
 		}
 		id := newJobID()
-		cfg, err := e.checkpointConfig(context.Background(), id)
+		cfg, err := e.config.checkpointConfig(context.Background(), id)
 		var j *Job
 		if err == nil {
 			j, err = e.launch(id, p.Job(root), "insert-into_default_catalog.default_database."+sink.Table.Name, texts[i], cfg)
@@ -126,19 +132,49 @@ func (e *Engine) startJobs(p *plan.Plan, texts []string) ([]*Job, error) {
 }
 
 // launch starts job plan jp, which has one sink, as job id with the
-// checkpoint configuration cfg and the session's restart strategy.
+// checkpoint configuration cfg and the session's restart strategy, and
+// records it in the job store. Restarts build the plan with the options of
+// the first start.
 func (e *Engine) launch(id string, jp *plan.Plan, name, text string, cfg *runtime.CheckpointConfig) (*Job, error) {
+	if e.roundTrip {
+		var err error
+		if jp, err = roundTrip(jp); err != nil {
+			return nil, err
+		}
+	}
+	opts, err := e.buildOptions(jp)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := e.newJobRecord(id, name, text, jp, opts)
+	if err != nil {
+		return nil, err
+	}
+	return e.startRecorded(rec, jp, opts, cfg, e.config.restartStrategy(cfg.Storage != nil))
+}
+
+// startRecorded starts a job, writes its record to the job store (if the
+// engine has one) and keeps it there until the job is over for good.
+func (e *Engine) startRecorded(rec *jobRecord, jp *plan.Plan, opts job.Options, cfg *runtime.CheckpointConfig, strategy restartStrategy) (*Job, error) {
 	cfg.Plan = jp.Roots()[0].ID
 	start := func(cfg *runtime.CheckpointConfig) (*runtime.Job, error) {
-		g, err := e.build(jp)
+		g, err := job.Build(jp, opts)
 		if err != nil {
 			return nil, err
 		}
 		g.Checkpoints = cfg
 		return runtime.Start(context.Background(), g.Graph)
 	}
-	j, err := newJob(id, name, text, jp, cfg, e.config.restartStrategy(cfg.Storage != nil), start)
+	if err := e.store.put(rec); err != nil {
+		return nil, err
+	}
+	j, err := newJob(rec.ID, rec.Name, rec.Statement, jp, cfg, strategy, start, func(j *Job) { e.store.ended(j, rec) })
 	if err != nil {
+		if rec.Status == "RUNNING" {
+			failed := *rec
+			failed.Status, failed.Error = "FAILED", err.Error()
+			_ = e.store.put(&failed)
+		}
 		return nil, err
 	}
 	e.mu.Lock()

@@ -72,6 +72,8 @@ type Engine struct {
 	order   []string
 	// roundTrip sends every plan through JSON before it is built.
 	roundTrip bool
+	// store keeps the jobs when the engine has a data directory.
+	store *jobStore
 }
 
 // NewEngine returns an engine with an empty catalog and default settings.
@@ -82,13 +84,23 @@ func NewEngine() *Engine {
 // Config returns the session configuration.
 func (e *Engine) Config() *Config { return e.config }
 
+// finalCheckpointTimeout bounds the last checkpoint of a job whose engine
+// closes.
+const finalCheckpointTimeout = 30 * time.Second
+
 // Close stops every job the engine started, as STOP JOB does, and waits
 // until they have ended: their sources have attempted their final offset
-// commits (bounded) and their sinks have closed.
+// commits (bounded) and their sinks have closed. With a data directory a
+// running job first takes a last checkpoint and stays RUNNING in the job
+// store, for the next engine on the directory to resume (Recover).
 func (e *Engine) Close() {
 	jobs := e.Jobs()
 	for _, j := range jobs {
-		j.cancel()
+		if e.store != nil {
+			j.suspend(finalCheckpointTimeout)
+		} else {
+			j.cancel()
+		}
 	}
 	for _, j := range jobs {
 		<-j.Done()

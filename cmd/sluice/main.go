@@ -76,7 +76,7 @@ func runSQL(args []string) error {
 	initFile := fs.String("i", "", "set the session up with this SQL script (DDL, SET) before the prompt or -f")
 	kafkaPort := fs.Int("kafka-port", 9092, "port of the embedded Kafka broker (0: any free port)")
 	registryPort := fs.Int("registry-port", 8081, "port of the embedded Schema Registry (0: any free port)")
-	dataDir := fs.String("data-dir", "", "keep the embedded broker's topics and the registry's schemas in this directory across restarts")
+	dataDir := fs.String("data-dir", "", "keep the jobs, their checkpoints and the embedded broker's topics and schemas in this directory across restarts; jobs left running there are resumed")
 	external := fs.Bool("external", false, "do not start the embedded cluster (tables name their own brokers and registries)")
 	history := fs.String("history", defaultHistory(), "keep the interactive client's statement history in this file (\"\": none)")
 	_ = fs.Parse(args)
@@ -115,6 +115,11 @@ func runSQL(args []string) error {
 	ctx, stop := notifyShutdown(*file != "")
 	defer stop()
 	e := sluice.NewEngine()
+	if *dataDir != "" {
+		if err := recoverJobs(ctx, e, *dataDir); err != nil {
+			return err
+		}
+	}
 	c := &client.Client{Engine: e, Out: os.Stdout}
 	if *file == "" {
 		c.Interrupts = client.NotifyInterrupts()
@@ -134,6 +139,24 @@ func runSQL(args []string) error {
 	}
 	if sig, ok := context.Cause(ctx).(signalStop); ok {
 		return sig
+	}
+	return nil
+}
+
+// recoverJobs keeps the engine's jobs in dataDir and starts again those a
+// previous process left running there, as a Flink cluster with high
+// availability does. A job that cannot be recovered is reported; the
+// others run regardless.
+func recoverJobs(ctx context.Context, e *sluice.Engine, dataDir string) error {
+	if err := e.SetDataDir(dataDir); err != nil {
+		return err
+	}
+	jobs, err := e.Recover(ctx)
+	for _, j := range jobs {
+		fmt.Fprintf(os.Stderr, "Recovered job %s (%s)\n", j.ID, j.Name)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%v\n", err)
 	}
 	return nil
 }
