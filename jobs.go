@@ -44,9 +44,9 @@ type Job struct {
 	// not over in the job store.
 	suspended atomic.Bool
 	stopOnce  sync.Once
-	stopping chan struct{} // closed by stop
-	done     chan struct{} // closed when the job is over for good
-	ended    func(*Job)    // told when the job is over for good
+	stopping  chan struct{} // closed by stop
+	done      chan struct{} // closed when the job is over for good
+	ended     func(*Job)    // told when the job is over for good
 }
 
 // newJob starts job id's first attempt and supervises it; ended is called
