@@ -337,9 +337,10 @@ func (s *sinkInstance) commit(tx *transaction) error {
 }
 
 // abort aborts an open transaction and closes its client, as Flink's
-// writer does when it closes. A failure is logged: the broker aborts the
-// transaction after transaction.timeout.ms, and the next run of the job
-// aborts it when it starts.
+// writer does when it closes. A transaction the broker fenced is over
+// already; another failure is logged: the broker aborts the transaction
+// after transaction.timeout.ms, and the next run of the job aborts it when
+// it starts.
 func (s *sinkInstance) abort(tx *transaction) {
 	defer tx.cl.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), s.maxBlock)
@@ -348,7 +349,7 @@ func (s *sinkInstance) abort(tx *transaction) {
 	if err == nil {
 		err = tx.cl.EndTransaction(ctx, kgo.TryAbort)
 	}
-	if err != nil {
+	if err != nil && !fenced(err) {
 		slog.Warn(fmt.Sprintf("%v; it stays open until the broker aborts it after %s, or the job runs again",
 			s.txnError("aborting", tx, err), describeTimeout(propTxnTimeout, s.txnTimeout())))
 	}
@@ -402,13 +403,24 @@ func (s *sinkInstance) txnHint(err error) string {
 	case errors.Is(err, kerr.InvalidTransactionTimeout):
 		return fmt.Sprintf(" (the broker refuses a transaction timeout of %s, above its transaction.max.timeout.ms, 15 minutes by default: lower the property or raise the broker's limit)",
 			describeTimeout(propTxnTimeout, s.txnTimeout()))
-	case errors.Is(err, kerr.ProducerFenced), errors.Is(err, kerr.InvalidProducerEpoch), errors.Is(err, kerr.InvalidProducerIDMapping),
-		errors.Is(err, kerr.InvalidTxnState), errors.Is(err, kerr.TransactionalIDNotFound):
+	case fenced(err):
 		return fmt.Sprintf(" (the broker no longer knows the transaction as open: it aborted it after %s, or a producer with the same '%s' took over its id; "+
 			"transactions commit when checkpoints complete ('execution.checkpointing.interval') or at the end of a bounded input)",
 			describeTimeout(propTxnTimeout, s.txnTimeout()), optTxnPrefix)
 	}
 	return ""
+}
+
+// fenced reports whether the broker answered that the transaction is no
+// longer open under its producer id and epoch.
+func fenced(err error) bool {
+	for _, e := range []error{kerr.ProducerFenced, kerr.InvalidProducerEpoch, kerr.InvalidProducerIDMapping,
+		kerr.InvalidTxnState, kerr.TransactionalIDNotFound} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // recoverTxns settles the transactions of a previous run, when the

@@ -576,3 +576,27 @@ func TestExactlyOnceUpsertBuffer(t *testing.T) {
 		t.Fatalf("a read_committed reader sees %d rows, want the 5050 rows once each", len(got))
 	}
 }
+
+// TestExactlyOnceTransactionTimedOut: without checkpoints an unbounded
+// job never commits; once the broker aborts its transaction after
+// 'properties.transaction.timeout.ms', its next write fails the job,
+// naming the timeout and the checkpointing setting.
+func TestExactlyOnceTransactionTimedOut(t *testing.T) {
+	c := startCluster(t, 1)
+	createTopic(t, c, "out", 1)
+	produce(t, c, idRecords("in", 0, 0, 5)...)
+	cj := startCopy(t, table(idCols, options(c, "in")), eosTable(c, "out", "properties.transaction.timeout.ms", "300"), 1, nil)
+	waitFor(t, "the rows in the open transaction", func() (bool, error) {
+		return len(readTopic(t, c, "out", "read_uncommitted")) == 5, nil
+	})
+	waitFor(t, "the broker to abort the transaction", func() (bool, error) { return !openTransactions(t, c, "out"), nil })
+	produce(t, c, idRecords("in", 0, 5, 1)...)
+	err := waitDone(t, cj.job)
+	if err == nil || !strings.Contains(err.Error(), "300 ms ('properties.transaction.timeout.ms')") ||
+		!strings.Contains(err.Error(), "'execution.checkpointing.interval'") {
+		t.Fatalf("got %v, want the aborted transaction explained", err)
+	}
+	if got := readTopic(t, c, "out", "read_committed"); len(got) != 0 {
+		t.Fatalf("a read_committed reader sees %d rows of an aborted transaction", len(got))
+	}
+}
