@@ -233,10 +233,11 @@ func (s *sinkInstance) transactional() (*kgo.Client, error) {
 }
 
 // precommit flushes the open transaction (upsert-kafka's buffer first)
-// and adds it to the pending ones as checkpoint id's; records from now on
-// go into a new transaction. It returns the number of the next transaction
-// and the pending ones, as of the barrier. A failure fails the sink: a
-// transaction that could not be flushed cannot be committed.
+// and makes it pending as checkpoint id's; records from now on go into a
+// new transaction. It returns the instance's state as of the barrier: the
+// number of the next transaction and the pending ones. A transaction that
+// cannot be flushed cannot be committed: it is aborted, and the sink fails
+// unless its job is stopping.
 func (s *sinkInstance) precommit(id int64) (*txnSnapshot, error) {
 	t := s.txn
 	s.mu.Lock()
@@ -249,19 +250,24 @@ func (s *sinkInstance) precommit(id int64) (*txnSnapshot, error) {
 	t.mu.Lock()
 	tx := t.current
 	t.current = nil
+	if tx != nil {
+		tx.checkpoint = id
+		t.pending = append(t.pending, tx)
+	}
 	snap := &txnSnapshot{prefix: t.prefix, instance: s.instance, next: t.next}
 	t.mu.Unlock()
 	s.mu.Unlock()
 	if tx != nil {
 		if err := s.flushTxn(tx); err != nil {
-			s.fail(err)
+			t.mu.Lock()
+			t.pending = slices.DeleteFunc(t.pending, func(p *transaction) bool { return p == tx })
+			t.mu.Unlock()
 			s.abort(tx)
+			if s.ctx.Err() == nil {
+				s.fail(err)
+			}
 			return nil, err
 		}
-		tx.checkpoint = id
-		t.mu.Lock()
-		t.pending = append(t.pending, tx)
-		t.mu.Unlock()
 	}
 	t.mu.Lock()
 	snap.pending = slices.Clone(t.pending)
