@@ -86,6 +86,7 @@ var testedBy = map[string]string{
 	"send.buffer.bytes":                        "TestSocketBuffers, TestConnectionPropertiesOnAPlainConnection",
 	"socket.connection.setup.timeout.max.ms":   "TestConnectTimeouts, TestDialerCountsFailuresPerAddress",
 	"socket.connection.setup.timeout.ms":       "TestConnectTimeouts, TestConnectionPropertiesOnAPlainConnection",
+	"transaction.timeout.ms":                   "TestExactlyOnceTransactionTimedOut, TestExactlyOnceTransactionTimeoutRefused",
 }
 
 // TestEveryHonouredPropertyIsTested fails when an honoured property is
