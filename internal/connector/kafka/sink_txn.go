@@ -237,13 +237,15 @@ func (s *sinkInstance) transactional() (*kgo.Client, error) {
 // new transaction. It returns the instance's state as of the barrier: the
 // number of the next transaction and the pending ones. A transaction that
 // cannot be flushed cannot be committed: it is aborted, and the sink fails
-// unless its job is stopping.
+// unless its job is stopping. The upsert buffer's flusher, which could
+// begin the next transaction, waits until the flush is over: the next id
+// is taken only once the broker knows the previous one.
 func (s *sinkInstance) precommit(id int64) (*txnSnapshot, error) {
 	t := s.txn
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.byKey != nil {
 		if err := s.flushBufferLocked(); err != nil {
-			s.mu.Unlock()
 			return nil, err
 		}
 	}
@@ -256,7 +258,6 @@ func (s *sinkInstance) precommit(id int64) (*txnSnapshot, error) {
 	}
 	snap := &txnSnapshot{prefix: t.prefix, instance: s.instance, next: t.next}
 	t.mu.Unlock()
-	s.mu.Unlock()
 	if tx != nil {
 		if err := s.flushTxn(tx); err != nil {
 			t.mu.Lock()
