@@ -62,6 +62,10 @@ func Start(opts Options) (*Cluster, error) {
 		kfake.DefaultNumPartitions(parts),
 		kfake.AllowAutoTopicCreation(),
 		kfake.ClusterID("sluice-dev"),
+		// Exactly-once Kafka sinks ask for Flink's transaction timeout of
+		// one hour, which a broker refuses above its
+		// transaction.max.timeout.ms (15 minutes unless set).
+		kfake.BrokerConfigs(map[string]string{"transaction.max.timeout.ms": "3600000"}),
 	}
 	if opts.DataDir != "" {
 		kopts = append(kopts, kfake.DataDir(opts.DataDir))

@@ -83,6 +83,20 @@ func (j *Job) Checkpoint(ctx context.Context) (int64, error) {
 	return j.coord.Checkpoint(ctx)
 }
 
+// CompletedCheckpoint returns the ID of the newest complete checkpoint or
+// savepoint of the job (the one it was restored from until another
+// completes), 0 when there is none. Instances with side effects that end
+// before hearing of a completion (a cancelled job) read it to settle
+// them.
+func (j *Job) CompletedCheckpoint() int64 {
+	if j.coord == nil {
+		return 0
+	}
+	j.coord.mu.Lock()
+	defer j.coord.mu.Unlock()
+	return j.coord.complete
+}
+
 // Savepoint takes a checkpoint into store, where it is never pruned, and
 // waits until it is complete, returning its ID. The job must have been
 // started with a CheckpointConfig (its Storage may be nil).

@@ -35,7 +35,13 @@ const (
 	// propRequestTimeout bounds the wait for the answer to a request.
 	propRequestTimeout    = "request.timeout.ms"
 	defaultRequestTimeout = 30 * time.Second
-	propLinger            = "linger.ms"
+	// propTxnTimeout is how long the broker keeps an exactly-once sink's
+	// transaction open before aborting it; Flink's KafkaSink sets one
+	// hour (KafkaSinkBuilder), above the broker's default
+	// transaction.max.timeout.ms of 15 minutes.
+	propTxnTimeout    = "transaction.timeout.ms"
+	defaultTxnTimeout = time.Hour
+	propLinger        = "linger.ms"
 )
 
 // commitTimeout bounds one attempt to commit offsets, and the final commit

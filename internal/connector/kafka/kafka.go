@@ -98,6 +98,9 @@ func (f *factory) NewSink(t *catalog.Table, env connector.Env) (connector.SinkTa
 		return nil, fmt.Errorf("The '%s' sink writes to a single topic, but '%s' lists %d: %s",
 			f.name, optTopic, len(cfg.topics), strings.Join(cfg.topics, ";"))
 	}
+	if err := cfg.checkExactlyOnce(); err != nil {
+		return nil, err
+	}
 	var input []int
 	for i, c := range t.Columns {
 		if c.IsPhysical() {

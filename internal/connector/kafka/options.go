@@ -38,6 +38,7 @@ const (
 	optPartitioner     = "sink.partitioner"
 	optGuarantee       = "sink.delivery-guarantee"
 	optSemantic        = "sink.semantic"
+	optTxnPrefix       = "sink.transactional-id-prefix"
 	optSinkParallelism = connector.SinkParallelismKey
 	optFlushRows       = "sink.buffer-flush.max-rows"
 	optFlushInterval   = "sink.buffer-flush.interval"
@@ -90,7 +91,8 @@ var (
 		{Key: optBoundedMillis, Description: "End timestamp (epoch milliseconds) for 'timestamp' bounded mode; records from this timestamp on are not read."},
 	}
 	sinkOptions = []connector.OptionSpec{
-		{Key: optGuarantee, Default: guaranteeAtLeastOnce, Description: "Delivery guarantee of the sink: at-least-once or none."},
+		{Key: optGuarantee, Default: guaranteeAtLeastOnce, Description: "Delivery guarantee of the sink: at-least-once, exactly-once (Kafka transactions committed when checkpoints complete) or none."},
+		{Key: optTxnPrefix, Description: "Prefix of the transactional ids of an exactly-once sink; required with 'exactly-once', and unique among the applications writing to the same Kafka cluster."},
 		{Key: optSinkParallelism, Description: "Parallelism of the sink."},
 	}
 
@@ -164,12 +166,15 @@ type tableConfig struct {
 	value      side
 	meta       []metaColumn
 	upsert     bool
-	// guarantee is 'sink.delivery-guarantee'.
-	guarantee   string
-	partitioner string
-	parallelism int
-	flushRows   int
-	flushEvery  time.Duration
+	// guarantee is 'sink.delivery-guarantee', txnPrefix
+	// 'sink.transactional-id-prefix'.
+	guarantee    string
+	txnPrefix    string
+	hasTxnPrefix bool
+	partitioner  string
+	parallelism  int
+	flushRows    int
+	flushEvery   time.Duration
 }
 
 // optionReader reads a table's options with Flink's parse errors.
@@ -235,6 +240,9 @@ func parseTable(t *catalog.Table, name string, specs []connector.OptionSpec) (*t
 		return nil, err
 	}
 	if err := checkPartitionerProperties(c.props, c.partitioner); err != nil {
+		return nil, err
+	}
+	if err := checkTransactionProperties(c.props, c.guarantee); err != nil {
 		return nil, err
 	}
 	if err := c.project(t, o); err != nil {
@@ -439,15 +447,13 @@ func (c *tableConfig) parseSink(o optionReader) error {
 	}
 	// Without checkpoints 'none' and 'at-least-once' behave alike: the sink
 	// flushes at the end of its input, and produce errors fail the job.
-	// With checkpoints, at-least-once also flushes at each barrier.
-	guarantee, err := o.Enum(optGuarantee, def, []string{guaranteeAtLeastOnce, guaranteeExactlyOnce, guaranteeNone})
-	if err != nil {
+	// With checkpoints, at-least-once also flushes at each barrier, and
+	// exactly-once writes in transactions (sink_txn.go; its own checks
+	// come with the sink, checkExactlyOnce).
+	if c.guarantee, err = o.Enum(optGuarantee, def, []string{guaranteeAtLeastOnce, guaranteeExactlyOnce, guaranteeNone}); err != nil {
 		return err
 	}
-	c.guarantee = guarantee
-	if guarantee == guaranteeExactlyOnce {
-		return fmt.Errorf("'%s' = '%s' is not supported yet; use '%s'.", optGuarantee, guaranteeExactlyOnce, guaranteeAtLeastOnce)
-	}
+	c.txnPrefix, c.hasTxnPrefix = o[optTxnPrefix]
 	if c.parallelism, err = connector.SinkParallelism(o); err != nil {
 		return err
 	}

@@ -56,7 +56,7 @@ func TestValidateMessages(t *testing.T) {
 				"connector\nformat\nkey.fields\nkey.fields-prefix\nkey.format\nproperties.bootstrap.servers\nproperties.client.id\nproperties.group.id\n" +
 				"raw.charset\nraw.endianness\nscan.bounded.mode\nscan.bounded.specific-offsets\nscan.bounded.timestamp-millis\n" +
 				"scan.startup.mode\nscan.startup.specific-offsets\nscan.startup.timestamp-millis\nscan.topic-partition-discovery.interval\n" +
-				"sink.delivery-guarantee\nsink.parallelism\nsink.partitioner\nsink.semantic (deprecated)\n" +
+				"sink.delivery-guarantee\nsink.parallelism\nsink.partitioner\nsink.semantic (deprecated)\nsink.transactional-id-prefix\n" +
 				"topic\ntopic-pattern\nvalue.fields-include\nvalue.format"},
 		{"unknown format option", two, kafkaOpts("json.fail-on-missing", "true"), nil,
 			"Unsupported options found for 'kafka'.\n\nUnsupported options:\n\njson.fail-on-missing\n\nSupported options:"},
@@ -107,10 +107,10 @@ func TestValidateMessages(t *testing.T) {
 			"Currently 'round-robin' partitioner only works when option 'key.fields' is not specified."},
 		{"partitioner class", two, kafkaOpts("sink.partitioner", "com.example.P"), nil,
 			"Could not find and instantiate partitioner class 'com.example.P'"},
-		{"exactly once", two, kafkaOpts("sink.delivery-guarantee", "exactly-once"), nil,
-			"'sink.delivery-guarantee' = 'exactly-once' is not supported yet; use 'at-least-once'."},
-		{"deprecated semantic", two, kafkaOpts("sink.semantic", "EXACTLY_ONCE"), nil,
-			"'sink.delivery-guarantee' = 'exactly-once' is not supported yet; use 'at-least-once'."},
+		{"transaction timeout without transactions", two, kafkaOpts("properties.transaction.timeout.ms", "60000"), nil,
+			"Invalid value '60000' for option 'properties.transaction.timeout.ms': takes effect only with 'sink.delivery-guarantee' = 'exactly-once'"},
+		{"unknown guarantee", two, kafkaOpts("sink.delivery-guarantee", "exactly_once"), nil,
+			"Could not parse value 'exactly_once' for key 'sink.delivery-guarantee'. Expected one of: [at-least-once, exactly-once, none]"},
 		{"bad parallelism", two, kafkaOpts("sink.parallelism", "0"), nil,
 			"Invalid value for option 'sink.parallelism': 0. It must be a positive integer."},
 		{"bad property", two, kafkaOpts("properties.acks", "2"), nil,
@@ -134,7 +134,7 @@ func TestValidateMessages(t *testing.T) {
 			"Unsupported options found for 'upsert-kafka'.\n\nUnsupported options:\n\nscan.startup.mode\n\nSupported options:\n\n" +
 				"connector\nkey.fields-prefix\nkey.format\nkey.raw.charset\nkey.raw.endianness\nproperties.bootstrap.servers\n" +
 				"scan.bounded.mode\nscan.bounded.specific-offsets\nscan.bounded.timestamp-millis\n" +
-				"sink.buffer-flush.interval\nsink.buffer-flush.max-rows\nsink.delivery-guarantee\nsink.parallelism\n" +
+				"sink.buffer-flush.interval\nsink.buffer-flush.max-rows\nsink.delivery-guarantee\nsink.parallelism\nsink.transactional-id-prefix\n" +
 				"topic\ntopic-pattern\nvalue.fields-include\nvalue.format\nvalue.raw.charset\nvalue.raw.endianness"},
 		{"upsert key fields", two, upsertOpts("key.fields", "id"), []string{"id"},
 			"Unsupported options found for 'upsert-kafka'.\n\nUnsupported options:\n\nkey.fields\n\nSupported options:"},
@@ -209,6 +209,43 @@ func TestSourceAndSinkOnlyChecks(t *testing.T) {
 		t.Fatalf("got %v, want %q", err, want)
 	}
 	if _, err := f.NewSink(tbl, connector.Env{}); err != nil {
+		t.Fatal(err)
+	}
+
+	// Flink checks an exactly-once sink's options when it creates the
+	// sink (KafkaDynamicTableFactory.validateDeliveryGuarantee): a table
+	// that is only read needs no prefix.
+	eos := func(extra ...string) *catalog.Table {
+		return table(cols[:1], kafkaOpts(append([]string{"scan.startup.mode", "earliest-offset", "sink.delivery-guarantee", "exactly-once"}, extra...)...))
+	}
+	emptyPrefix := eos()
+	emptyPrefix.Options["sink.transactional-id-prefix"] = ""
+	for _, c := range []struct {
+		tbl  *catalog.Table
+		want string
+	}{
+		{eos(), "sink.transactional-id-prefix must be specified when using DeliveryGuarantee.EXACTLY_ONCE."},
+		{table(cols[:1], kafkaOpts("scan.startup.mode", "earliest-offset", "sink.semantic", "EXACTLY_ONCE")), "sink.transactional-id-prefix must be specified when using DeliveryGuarantee.EXACTLY_ONCE."},
+		{emptyPrefix, "'sink.transactional-id-prefix' must not be empty: it keeps the transactions of this sink apart from those of other applications."},
+		{eos("sink.transactional-id-prefix", strings.Repeat("p", maxTxnPrefix+1)), "The configured prefix is too long and the resulting transactionalId might exceed Kafka's transactionalIds size: " +
+			"'sink.transactional-id-prefix' has 32742 bytes, at most 32741 are allowed."},
+		{eos("sink.transactional-id-prefix", "app", "properties.enable.idempotence", "FALSE"),
+			"'sink.delivery-guarantee' = 'exactly-once' needs the idempotent producer, which 'properties.enable.idempotence' = 'FALSE' turns off."},
+		{eos("sink.transactional-id-prefix", "app", "properties.acks", "1"),
+			"'sink.delivery-guarantee' = 'exactly-once' needs the idempotent producer, which 'properties.acks' = '1' turns off."},
+		{eos("sink.transactional-id-prefix", "app", "properties.retries", "0"),
+			"'sink.delivery-guarantee' = 'exactly-once' needs the idempotent producer, which 'properties.retries' = '0' turns off."},
+		{eos("sink.transactional-id-prefix", "app", "properties.max.in.flight.requests.per.connection", "6"),
+			"'sink.delivery-guarantee' = 'exactly-once' needs the idempotent producer, which 'properties.max.in.flight.requests.per.connection' = '6' turns off."},
+	} {
+		if _, err := f.NewSource(c.tbl, connector.SourceSpec{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.NewSink(c.tbl, connector.Env{}); err == nil || err.Error() != c.want {
+			t.Errorf("got %v, want %q", err, c.want)
+		}
+	}
+	if _, err := f.NewSink(eos("sink.transactional-id-prefix", "app", "properties.acks", "all"), connector.Env{}); err != nil {
 		t.Fatal(err)
 	}
 

@@ -95,9 +95,8 @@ const (
 
 // Reasons shared by several refused properties.
 const (
-	noMetrics      = "not supported: Sluice does not report the Kafka clients' metrics"
-	noTransactions = "not supported: it takes effect only with transactions ('sink.delivery-guarantee' = 'exactly-once'), which Sluice does not support yet"
-	javaInternal   = "not supported: an internal setting of Kafka's Java consumer"
+	noMetrics    = "not supported: Sluice does not report the Kafka clients' metrics"
+	javaInternal = "not supported: an internal setting of Kafka's Java consumer"
 )
 
 // kafkaProperties are the Kafka client configurations, by name.
@@ -179,6 +178,9 @@ var kafkaProperties = withSecurityProperties(map[string]property{
 	// Timeouts the sink enforces, see faults.go.
 	propDeliveryTimeout: honour(deliveryTimeoutProperty),
 	propMaxBlock:        honour(millisProperty),
+	// Read by an exactly-once sink, see sink_txn.go and
+	// checkTransactionProperties.
+	propTxnTimeout: honour(numeric(intMillis, nil)),
 	// Sluice has no metrics: not registering them is what it does.
 	"register.producer.metrics": honour(onlyFalse(noMetrics)),
 
@@ -227,9 +229,9 @@ var kafkaProperties = withSecurityProperties(map[string]property{
 	"reconnect.backoff.max.ms":                          refuse(noReconnectBackoff),
 	"reconnect.backoff.ms":                              refuse(noReconnectBackoff),
 	"security.providers":                                refuse("not supported: Java security providers are not available"),
-	"transaction.timeout.ms":                            refuse(noTransactions),
-	"transaction.two.phase.commit.enable":               refuse(noTransactions),
-	"transactional.id":                                  refuse(noTransactions),
+	"transaction.two.phase.commit.enable": refuse("not supported: an exactly-once sink commits the transactions of a restored checkpoint " +
+		"with the producer id and epoch it recorded, not with Kafka's two-phase commit (KIP-939)"),
+	"transactional.id": refuse("not supported: an exactly-once sink names its transactions after '" + optTxnPrefix + "'"),
 })
 
 const noReconnectBackoff = "not supported: the Kafka client Sluice uses waits between attempts to reach a broker with the retry backoff; " +
@@ -325,6 +327,15 @@ func checkPartitionerProperties(props map[string]string, partitioner string) err
 		if _, ok := props[k]; ok {
 			return badProperty(props, k, "takes effect only with '%s' = '%s'", optPartitioner, partitionDefault)
 		}
+	}
+	return nil
+}
+
+// checkTransactionProperties refuses transaction.timeout.ms on a table
+// whose sink writes no transactions, which would ignore it.
+func checkTransactionProperties(props map[string]string, guarantee string) error {
+	if _, ok := props[propTxnTimeout]; ok && guarantee != guaranteeExactlyOnce {
+		return badProperty(props, propTxnTimeout, "takes effect only with '%s' = '%s'", optGuarantee, guaranteeExactlyOnce)
 	}
 	return nil
 }

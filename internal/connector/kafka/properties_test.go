@@ -86,6 +86,7 @@ var testedBy = map[string]string{
 	"send.buffer.bytes":                        "TestSocketBuffers, TestConnectionPropertiesOnAPlainConnection",
 	"socket.connection.setup.timeout.max.ms":   "TestConnectTimeouts, TestDialerCountsFailuresPerAddress",
 	"socket.connection.setup.timeout.ms":       "TestConnectTimeouts, TestConnectionPropertiesOnAPlainConnection",
+	"transaction.timeout.ms":                   "TestExactlyOnceTransactionTimedOut, TestExactlyOnceTransactionTimeoutRefused",
 }
 
 // TestEveryHonouredPropertyIsTested fails when an honoured property is
@@ -371,7 +372,7 @@ func TestRefusedProperties(t *testing.T) {
 	for k, want := range map[string]string{
 		"max.poll.records":  "not supported yet: the source polls up to 1024 records at a time",
 		"partitioner.class": "not supported: Java partitioner classes are not available; use 'sink.partitioner' (default, fixed or round-robin)",
-		"transactional.id":  noTransactions,
+		"transactional.id":  "not supported: an exactly-once sink names its transactions after 'sink.transactional-id-prefix'",
 		"reconnect.backoff.ms": "not supported: the Kafka client Sluice uses waits between attempts to reach a broker with the retry backoff; " +
 			"set 'properties.retry.backoff.ms' and 'properties.retry.backoff.max.ms'",
 		"metrics.recording.level": noMetrics,

@@ -274,7 +274,7 @@ func idempotent(props map[string]string) bool {
 	if a, ok := props[propAcks]; ok && a != "all" && a != "-1" {
 		return false
 	}
-	if r, err := strconv.ParseInt(props[propRetries], 10, 64); err == nil && r == 0 {
+	if retriesZero(props) {
 		return false
 	}
 	n, err := strconv.Atoi(props[propInFlight])

@@ -57,6 +57,9 @@ func (s *sinkTarget) NewInstance(i, n int) (runtime.Operator, error) {
 	in := &sinkInstance{cfg: s.cfg, loc: loc, instance: i, key: key, value: value, tsCol: -1, done: make(chan struct{}),
 		health: &brokerHealth{}, slots: make(chan struct{}, maxBuffered),
 		maxBlock: s.cfg.duration(propMaxBlock, defaultMaxBlock)}
+	if s.cfg.guarantee == guaranteeExactlyOnce {
+		in.txn = &txnState{prefix: s.cfg.txnPrefix}
+	}
 	// Without an explicit delivery.timeout.ms, the Java producer raises the
 	// default to cover linger.ms + request.timeout.ms.
 	in.deliveryTimeout = max(defaultDeliveryTimeout,
@@ -82,7 +85,8 @@ func (s *sinkTarget) NewInstance(i, n int) (runtime.Operator, error) {
 }
 
 // sinkInstance encodes rows into records and produces them asynchronously.
-// It implements runtime.Quiescer.
+// It implements runtime.Quiescer, runtime.Snapshotter and
+// runtime.CheckpointListener.
 type sinkInstance struct {
 	cfg        *tableConfig
 	loc        *time.Location
@@ -96,8 +100,17 @@ type sinkInstance struct {
 	tsCol            int
 	tsType           types.Type
 
-	cl  *kgo.Client
-	job *runtime.Job
+	// cl produces, except with exactly-once, where each transaction has
+	// a client of its own (sink_txn.go) made with opts, and cl serves
+	// metadata and the requests that settle earlier runs' transactions.
+	cl   *kgo.Client
+	opts []kgo.Opt
+	job  *runtime.Job
+	// txn is the exactly-once state (nil with the other guarantees);
+	// recovered is the exactly-once state of the checkpoint the instance
+	// was restored from, settled when it opens.
+	txn       *txnState
+	recovered *txnSnapshot
 	// ctx is the job's, cancelled also when the sink fails: produce and
 	// flush stop with it.
 	ctx    context.Context
@@ -151,13 +164,17 @@ func (s *sinkInstance) Open(ctx *runtime.Context) error {
 	if err != nil {
 		return s.errorf("%v", err)
 	}
-	s.cl, s.job = cl, ctx.Job
+	s.cl, s.opts, s.job = cl, opts, ctx.Job
 	base := context.Background()
 	if s.job != nil {
 		base = s.job.Context()
 	}
 	s.ctx, s.cancel = context.WithCancelCause(base)
 	if err := s.awaitTopics(); err != nil {
+		s.close()
+		return err
+	}
+	if err := s.recoverTxns(); err != nil {
 		s.close()
 		return err
 	}
@@ -225,13 +242,17 @@ func (s *sinkInstance) brokerCause() string {
 }
 
 // close stops the flusher and the client. Records still buffered are
-// dropped: after Finish there are none, and a cancelled job drops them.
+// dropped: after Finish there are none, and a cancelled job drops them
+// (with exactly-once, it aborts their transaction).
 func (s *sinkInstance) close() {
 	s.closeOnce.Do(func() {
 		s.closing.Store(true)
 		s.cancel(nil) // also ends a flusher waiting for room
 		close(s.done)
 		s.flusher.Wait()
+		if s.txn != nil {
+			s.settleTxns()
+		}
 		s.cl.Close()
 	})
 }
@@ -369,12 +390,20 @@ type delivery struct {
 	timer   *time.Timer
 }
 
-// produce hands records to the client. The job fails if they are not all
-// acknowledged within delivery.timeout.ms of being handed over, or if the
-// client's buffer has no room for one of them within max.block.ms.
+// produce hands records to the client, or the open transaction's. The
+// job fails if they are not all acknowledged within delivery.timeout.ms of
+// being handed over, or if the client's buffer has no room for one of them
+// within max.block.ms.
 func (s *sinkInstance) produce(recs []*kgo.Record) error {
 	if len(recs) == 0 {
 		return nil
+	}
+	cl := s.cl
+	if s.txn != nil {
+		var err error
+		if cl, err = s.transactional(); err != nil {
+			return err
+		}
 	}
 	d := &delivery{}
 	// One more than the records, released once the timer is set.
@@ -387,7 +416,7 @@ func (s *sinkInstance) produce(recs []*kgo.Record) error {
 			err = s.failure()
 			break
 		}
-		s.cl.Produce(s.ctx, r, func(r *kgo.Record, err error) { s.acknowledged(d, r, err) })
+		cl.Produce(s.ctx, r, func(r *kgo.Record, err error) { s.acknowledged(d, r, err) })
 	}
 	d.timer = time.AfterFunc(s.deliveryTimeout, func() {
 		// The first expired delivery fails the sink; the others need not
@@ -426,7 +455,11 @@ func (s *sinkInstance) reserve() bool {
 // acknowledged is the client's answer for one record of d.
 func (s *sinkInstance) acknowledged(d *delivery, r *kgo.Record, err error) {
 	if err != nil && s.ctx.Err() == nil {
-		s.fail(s.errorf("writing to topic '%s': %v", r.Topic, err))
+		var hint string
+		if s.txn != nil {
+			hint = s.txnHint(err)
+		}
+		s.fail(s.errorf("writing to topic '%s': %v%s", r.Topic, err, hint))
 	}
 	if s.job != nil {
 		s.job.Progressed() // another job may read the record now
@@ -474,9 +507,16 @@ func (s *sinkInstance) flushPeriodically() {
 func (s *sinkInstance) ProcessWatermark(int64, runtime.Emitter) error { return nil }
 
 // Finish implements runtime.Operator: it writes out everything buffered
-// and waits until the broker has acknowledged it.
+// and waits until the broker has acknowledged it; with exactly-once, it
+// commits every transaction, as Flink commits at the end of the input.
 func (s *sinkInstance) Finish(runtime.Emitter) error {
 	defer s.close()
+	if s.txn != nil {
+		if err := s.finishTxns(); err != nil {
+			return err
+		}
+		return s.failure()
+	}
 	if s.byKey != nil {
 		if err := s.flushBuffer(); err != nil {
 			return err
@@ -493,11 +533,20 @@ func (s *sinkInstance) Finish(runtime.Emitter) error {
 // 'sink.delivery-guarantee' at-least-once, every record received before
 // the barrier is written and acknowledged before the checkpoint counts, as
 // Flink's KafkaWriter flushes on checkpoints (upsert-kafka's buffer
-// included). The sink keeps no state of its own; a failed flush fails the
-// checkpoint.
-func (s *sinkInstance) SnapshotState(int64) ([]byte, error) {
-	if s.cfg.guarantee == guaranteeNone {
+// included), and the sink keeps no state of its own; with exactly-once,
+// the records go into a transaction that is pre-committed, and the state
+// is the transactions to commit once the checkpoint completes. A failed
+// flush fails the checkpoint.
+func (s *sinkInstance) SnapshotState(id int64) ([]byte, error) {
+	switch s.cfg.guarantee {
+	case guaranteeNone:
 		return nil, nil
+	case guaranteeExactlyOnce:
+		snap, err := s.precommit(id)
+		if err != nil {
+			return nil, err
+		}
+		return snap.encode(), nil
 	}
 	if s.byKey != nil {
 		if err := s.flushBuffer(); err != nil {
@@ -510,13 +559,39 @@ func (s *sinkInstance) SnapshotState(int64) ([]byte, error) {
 	return nil, s.failure()
 }
 
-// RestoreState implements runtime.Snapshotter; there is no state.
-func (s *sinkInstance) RestoreState([]byte) error { return nil }
+// RestoreState implements runtime.Snapshotter: an exactly-once sink's
+// transactions, settled when the instance opens (whatever the guarantee
+// is now: they belong to a complete checkpoint).
+func (s *sinkInstance) RestoreState(data []byte) error {
+	if len(data) == 0 {
+		return nil
+	}
+	snap, err := decodeTxnSnapshot(data)
+	if err != nil {
+		return s.errorf("corrupt checkpoint state: %v", err)
+	}
+	s.recovered = snap
+	return nil
+}
 
-// CaughtUp implements runtime.Quiescer: nothing is buffered or in flight.
+// CheckpointComplete implements runtime.CheckpointListener: with
+// exactly-once, the transactions of checkpoint id and earlier ones are
+// committed.
+func (s *sinkInstance) CheckpointComplete(id int64) error {
+	if s.txn == nil {
+		return nil
+	}
+	return s.commitThrough(id)
+}
+
+// CaughtUp implements runtime.Quiescer: nothing is buffered or in flight,
+// and with exactly-once every record is committed.
 func (s *sinkInstance) CaughtUp(context.Context) (bool, error) {
 	if err := s.failure(); err != nil {
 		return false, err
+	}
+	if s.txn != nil && !s.txn.settled() {
+		return false, nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
