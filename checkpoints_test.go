@@ -253,3 +253,26 @@ INSERT INTO counts SELECT user_id, COUNT(*) FROM clicks GROUP BY user_id;`)
 		t.Fatalf("after STOP JOB: recovered %d jobs, %v", len(jobs), err)
 	}
 }
+
+// TestExactlyOnceNeedsCheckpointsWhenUnbounded: an exactly-once sink
+// commits at checkpoints, so an INSERT from a source that never ends into
+// one, in a job without checkpoints, would never show a row: refused. From
+// a bounded source it commits at the end, as in Flink.
+func TestExactlyOnceNeedsCheckpointsWhenUnbounded(t *testing.T) {
+	cluster := startCluster(t)
+	e := newEngine(t)
+	mustExecute(t, e, fmt.Sprintf(`
+CREATE TABLE out_eos (a BIGINT) WITH ('connector' = 'kafka', 'topic' = 'eos', 'properties.bootstrap.servers' = '%s',
+    'format' = 'json', 'sink.delivery-guarantee' = 'exactly-once', 'sink.transactional-id-prefix' = 'eos-test');
+CREATE TABLE forever (a BIGINT) WITH ('connector' = 'datagen');
+CREATE TABLE three (a BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '3');`, cluster.BootstrapServers()))
+	_, err := e.Execute(testContext(t), "INSERT INTO out_eos SELECT a FROM forever;")
+	want := "table 'out_eos' makes its rows visible only when a checkpoint completes ('sink.delivery-guarantee' = 'exactly-once'), but the job takes no checkpoints and reads 'forever', which does not end: set 'execution.checkpointing.interval'"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %q", err, want)
+	}
+	mustExecute(t, e, "INSERT INTO out_eos SELECT a FROM three;")
+	if err := e.WaitJobs(testContext(t)); err != nil {
+		t.Fatal(err)
+	}
+}

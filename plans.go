@@ -146,6 +146,9 @@ func (e *Engine) launch(id string, jp *plan.Plan, name, text string, cfg *runtim
 	if err != nil {
 		return nil, err
 	}
+	if err := checkCommits(jp, cfg); err != nil {
+		return nil, err
+	}
 	rec, err := e.newJobRecord(id, name, text, jp, opts)
 	if err != nil {
 		return nil, err
@@ -350,4 +353,48 @@ func writeFile(path string, data []byte) error {
 		_ = os.Remove(f.Name())
 	}
 	return err
+}
+
+// checkCommits refuses a job whose sink makes its rows visible only when a
+// checkpoint completes (an exactly-once Kafka sink) if the job takes no
+// checkpoints and reads a source that never ends: its rows would never
+// become visible.
+func checkCommits(jp *plan.Plan, cfg *runtime.CheckpointConfig) error {
+	if cfg.Storage != nil {
+		return nil
+	}
+	sink, ok := jp.Roots()[0].Config.(*plan.SinkConfig)
+	if !ok {
+		return nil
+	}
+	t, err := sink.Table.Catalog()
+	if err != nil {
+		return err
+	}
+	f, err := connector.For(t)
+	if err != nil {
+		return err
+	}
+	if c, ok := f.(connector.CommitsOnCheckpoints); !ok || !c.CommitsOnCheckpoints(t) {
+		return nil
+	}
+	for _, n := range jp.Nodes {
+		scan, ok := n.Config.(*plan.ScanConfig)
+		if !ok {
+			continue
+		}
+		st, err := scan.Table.Catalog()
+		if err != nil {
+			return err
+		}
+		sf, err := connector.For(st)
+		if err != nil {
+			return err
+		}
+		if b, ok := sf.(connector.Bounded); !ok || !b.Bounded(st) {
+			return fmt.Errorf("table '%s' makes its rows visible only when a checkpoint completes ('sink.delivery-guarantee' = 'exactly-once'), "+
+				"but the job takes no checkpoints and reads '%s', which does not end: set '%s'", sink.Table.Name, st.Name, ConfCheckpointInterval)
+		}
+	}
+	return nil
 }

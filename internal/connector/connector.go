@@ -105,6 +105,20 @@ type Factory interface {
 	Produces(t *catalog.Table) ChangelogMode
 }
 
+// Bounded is implemented by factories whose sources can end: Bounded
+// reports whether reading the validated table t ends by itself.
+type Bounded interface {
+	Bounded(t *catalog.Table) bool
+}
+
+// CommitsOnCheckpoints is implemented by factories whose sinks can make
+// their output visible only when a checkpoint completes (or their input
+// ends): CommitsOnCheckpoints reports whether writing the validated table
+// t does.
+type CommitsOnCheckpoints interface {
+	CommitsOnCheckpoints(t *catalog.Table) bool
+}
+
 var factories = map[string]Factory{}
 
 // Register adds f to the registry; it is called from init functions.

@@ -115,6 +115,13 @@ func (factory) Validate(t *catalog.Table) error {
 // Accepts implements connector.Factory; datagen tables cannot be written.
 func (factory) Accepts(*catalog.Table) connector.ChangelogMode { return connector.InsertOnly }
 
+// Bounded implements connector.Bounded: a generator with 'number-of-rows'
+// or only sequences ends.
+func (factory) Bounded(t *catalog.Table) bool {
+	cfg, err := parse(t)
+	return err == nil && cfg.bounded()
+}
+
 // Produces implements connector.Factory: rows are appends.
 func (factory) Produces(*catalog.Table) connector.ChangelogMode { return connector.InsertOnly }
 

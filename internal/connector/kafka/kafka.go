@@ -75,6 +75,20 @@ func (f *factory) NewSource(t *catalog.Table, spec connector.SourceSpec) (connec
 	return &scanSource{cfg: cfg, spec: spec}, nil
 }
 
+// Bounded implements connector.Bounded: a table with a 'scan.bounded.mode'
+// other than unbounded ends.
+func (f *factory) Bounded(t *catalog.Table) bool {
+	cfg, err := parseTable(t, f.name, f.specs)
+	return err == nil && cfg.bounded.mode != modeUnbounded
+}
+
+// CommitsOnCheckpoints implements connector.CommitsOnCheckpoints: an
+// exactly-once sink commits its transactions when checkpoints complete.
+func (f *factory) CommitsOnCheckpoints(t *catalog.Table) bool {
+	cfg, err := parseTable(t, f.name, f.specs)
+	return err == nil && cfg.guarantee == guaranteeExactlyOnce
+}
+
 // Accepts implements connector.Factory: upsert-kafka writes the changes
 // of its primary key, kafka appends only.
 func (f *factory) Accepts(*catalog.Table) connector.ChangelogMode {
