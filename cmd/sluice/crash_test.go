@@ -62,23 +62,7 @@ func TestJobsSurviveKills(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
 	pipeline := filepath.Join(dir, "pipeline.sql")
-	writeFile(t, pipeline, fmt.Sprintf(`
-CREATE TABLE src (k STRING, v BIGINT) WITH ('connector' = 'kafka', 'topic' = 'crash-in',
-    'properties.bootstrap.servers' = '%[1]s', 'properties.group.id' = 'crash',
-    'properties.auto.offset.reset' = 'earliest', 'scan.startup.mode' = 'group-offsets', 'format' = 'json');
-CREATE TABLE copy (k STRING, v BIGINT) WITH ('connector' = 'kafka', 'topic' = 'crash-copy',
-    'properties.bootstrap.servers' = '%[1]s', 'format' = 'json');
-CREATE TABLE totals (k STRING, n BIGINT, s BIGINT, PRIMARY KEY (k) NOT ENFORCED) WITH (
-    'connector' = 'upsert-kafka', 'topic' = 'crash-totals', 'properties.bootstrap.servers' = '%[1]s',
-    'key.format' = 'json', 'value.format' = 'json');
-SET 'execution.checkpointing.interval' = '100 ms';
-SET 'restart-strategy.type' = 'fixed-delay';
-SET 'restart-strategy.fixed-delay.attempts' = '100';
-SET 'restart-strategy.fixed-delay.delay' = '50 ms';
-SET 'parallelism.default' = '2';
-INSERT INTO copy SELECT k, v FROM src;
-INSERT INTO totals SELECT k, COUNT(*), SUM(v) FROM src GROUP BY k;
-`, brokers))
+	writeFile(t, pipeline, crashPipeline(brokers, ""))
 	resume := filepath.Join(dir, "resume.sql")
 	writeFile(t, resume, "-- the jobs are resumed from the data directory\n")
 
@@ -134,6 +118,36 @@ INSERT INTO totals SELECT k, COUNT(*), SUM(v) FROM src GROUP BY k;
 	cmd = start(resume)
 	defer kill(cmd)
 
+	checkCrashOutput(t, ctx, brokers)
+}
+
+// crashPipeline is the crash tests' pipeline over brokers, with extra
+// SET statements.
+func crashPipeline(brokers, extra string) string {
+	return fmt.Sprintf(`
+CREATE TABLE src (k STRING, v BIGINT) WITH ('connector' = 'kafka', 'topic' = 'crash-in',
+    'properties.bootstrap.servers' = '%[1]s', 'properties.group.id' = 'crash',
+    'properties.auto.offset.reset' = 'earliest', 'scan.startup.mode' = 'group-offsets', 'format' = 'json');
+CREATE TABLE copy (k STRING, v BIGINT) WITH ('connector' = 'kafka', 'topic' = 'crash-copy',
+    'properties.bootstrap.servers' = '%[1]s', 'format' = 'json');
+CREATE TABLE totals (k STRING, n BIGINT, s BIGINT, PRIMARY KEY (k) NOT ENFORCED) WITH (
+    'connector' = 'upsert-kafka', 'topic' = 'crash-totals', 'properties.bootstrap.servers' = '%[1]s',
+    'key.format' = 'json', 'value.format' = 'json');
+SET 'execution.checkpointing.interval' = '100 ms';
+SET 'restart-strategy.type' = 'fixed-delay';
+SET 'restart-strategy.fixed-delay.attempts' = '1000';
+SET 'restart-strategy.fixed-delay.delay' = '50 ms';
+SET 'parallelism.default' = '2';
+%[2]s
+INSERT INTO copy SELECT k, v FROM src;
+INSERT INTO totals SELECT k, COUNT(*), SUM(v) FROM src GROUP BY k;
+`, brokers, extra)
+}
+
+// checkCrashOutput waits until the totals count every input row, then
+// checks each key's count and sum and that the copy holds every row.
+func checkCrashOutput(t *testing.T, ctx context.Context, brokers string) {
+	t.Helper()
 	// Facts: the totals count every input row.
 	var totals map[string][2]int64
 	for {
@@ -167,11 +181,20 @@ INSERT INTO totals SELECT k, COUNT(*), SUM(v) FROM src GROUP BY k;
 			t.Fatalf("key %s: count and sum %v, want %v", k, totals[k], w)
 		}
 	}
-	seen := readCopy(t, ctx, brokers)
-	for v := range crashRows {
-		if !seen[int64(v)] {
-			t.Fatalf("row %d is not in the copy (%d distinct rows there)", v, len(seen))
+	// The copy job goes at its own pace: wait until it holds every row.
+	for {
+		seen := readCopy(t, ctx, brokers)
+		if len(seen) == crashRows {
+			break
 		}
+		if ctx.Err() != nil {
+			for v := range crashRows {
+				if !seen[int64(v)] {
+					t.Fatalf("row %d is not in the copy (%d distinct rows there)", v, len(seen))
+				}
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
@@ -271,4 +294,88 @@ func readCopy(t *testing.T, ctx context.Context, brokers string) map[int64]bool 
 		out[v.V] = true
 	})
 	return out
+}
+
+// TestJobsSurviveBrokerRestarts: the broker (with its data directory) is
+// stopped under the running pipeline five times, for a random while each
+// time: jobs whose sources or sinks give up fail and are restarted from
+// their latest checkpoint once it is back, and in the end every row is
+// counted exactly once and copied at least once.
+func TestJobsSurviveBrokerRestarts(t *testing.T) {
+	cluster, err := devcluster.Start(devcluster.Options{DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cluster.Close()
+	brokers := cluster.BootstrapServers()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	pipeline := filepath.Join(dir, "pipeline.sql")
+	// Give up on an absent broker after a second, so that outages fail
+	// the jobs and their restarts are exercised.
+	writeFile(t, pipeline, strings.ReplaceAll(crashPipeline(brokers, ""), "'format' = 'json');",
+		"'format' = 'json', 'properties.default.api.timeout.ms' = '1000');"))
+	next := 0
+	produce := func(n int) {
+		t.Helper()
+		cl, err := kgo.NewClient(kgo.SeedBrokers(brokers), kgo.AllowAutoTopicCreation(), kgo.ProducerLinger(0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cl.Close()
+		recs := make([]*kgo.Record, 0, n)
+		for ; n > 0 && next < crashRows; n-- {
+			recs = append(recs, &kgo.Record{Topic: "crash-in", Value: fmt.Appendf(nil, `{"k":"k%d","v":%d}`, next%crashKeys, next)})
+			next++
+		}
+		if err := cl.ProduceSync(ctx, recs...).FirstErr(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	produce(crashRows / 6)
+	cmd := exec.Command(binary, "sql", "-external", "-data-dir", filepath.Join(dir, "data"), "-f", pipeline)
+	logPath := filepath.Join(dir, "stderr")
+	logFile, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer logFile.Close()
+	cmd.Stderr = logFile
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		_ = cmd.Wait()
+	}()
+	for !jobsCheckpointed(t, filepath.Join(dir, "data"), 2) {
+		if ctx.Err() != nil {
+			t.Fatal("the pipeline never completed a checkpoint")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	for i := range 5 {
+		cluster.StopKafka()
+		// The first outage outlasts the jobs' timeout; the others are of
+		// random length.
+		outage := 2500 * time.Millisecond
+		if i > 0 {
+			outage = time.Duration(rand.IntN(2500)) * time.Millisecond
+		}
+		time.Sleep(outage)
+		if err := cluster.StartKafka(); err != nil {
+			t.Fatal(err)
+		}
+		produce(crashRows / 6)
+	}
+	produce(crashRows)
+	checkCrashOutput(t, ctx, brokers)
+	log, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(log), "failed, restarting") {
+		t.Fatalf("no job restarted after a 2.5 s outage with a 1 s timeout; the process printed:\n%s", log)
+	}
 }
