@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sluicesql/sluice/internal/atomicfile"
 	"github.com/sluicesql/sluice/internal/checkpoint"
 	"github.com/sluicesql/sluice/internal/job"
 	"github.com/sluicesql/sluice/internal/plan"
@@ -104,11 +105,7 @@ func (s *jobStore) put(rec *jobRecord) error {
 	if err != nil {
 		return err
 	}
-	tmp := s.path(rec.ID) + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return fmt.Errorf("job store: %w", err)
-	}
-	if err := os.Rename(tmp, s.path(rec.ID)); err != nil {
+	if err := atomicfile.Write(s.path(rec.ID), b, 0o600); err != nil {
 		return fmt.Errorf("job store: %w", err)
 	}
 	return nil

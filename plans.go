@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/sluicesql/sluice/internal/atomicfile"
 	"github.com/sluicesql/sluice/internal/connector"
 	"github.com/sluicesql/sluice/internal/job"
 	"github.com/sluicesql/sluice/internal/plan"
@@ -264,7 +264,7 @@ func (e *Engine) compilePlan(ctx context.Context, s *ast.CompilePlan, src string
 	if err != nil {
 		return nil, err
 	}
-	if err := writeFile(path, text); err != nil {
+	if err := atomicfile.Write(path, text, 0o600); err != nil {
 		return nil, fmt.Errorf("Cannot write the compiled plan to file '%s': %w", s.Path, err)
 	}
 	if s.Execute {
@@ -327,32 +327,6 @@ func planPath(file string, pos ast.Pos) (string, error) {
 		return "", &planner.Error{Pos: pos, Msg: fmt.Sprintf("plan file '%s': the file system '%s' is not supported; use a local path or a file:// URI", file, scheme)}
 	}
 	return file, nil
-}
-
-// writeFile writes data to path whole or not at all, creating its
-// directory.
-func writeFile(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	if _, err = f.Write(data); err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		_ = os.Remove(f.Name())
-	}
-	return err
 }
 
 // checkCommits refuses a job whose sink makes its rows visible only when a

@@ -54,3 +54,25 @@ func runEither(t *testing.T, f string, opts Options) {
 		t.Errorf("output differs; expected lines missing (-) and unexpected lines printed (+):\n%s", res.Diff())
 	}
 }
+
+// forEveryCase runs every script test and seed case at parallelism 1 and
+// 4 as a parallel subtest, with the options opts gives for a parallelism.
+func forEveryCase(t *testing.T, opts func(parallelism int) Options) {
+	t.Helper()
+	scripts, err := filepath.Glob(filepath.Join("testdata", "*.sqltest"))
+	if err != nil || len(scripts) == 0 {
+		t.Fatalf("no script tests in testdata: %v", err)
+	}
+	seeds, err := filepath.Glob(filepath.Join(acceptanceDir, "*.sql"))
+	if err != nil || len(seeds) == 0 {
+		t.Fatalf("no acceptance cases found in %s: %v", acceptanceDir, err)
+	}
+	for _, f := range append(scripts, seeds...) {
+		for _, p := range []int{1, 4} {
+			t.Run(fmt.Sprintf("%s/parallelism=%d", filepath.Base(f), p), func(t *testing.T) {
+				t.Parallel()
+				runEither(t, f, opts(p))
+			})
+		}
+	}
+}

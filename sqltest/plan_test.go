@@ -1,8 +1,6 @@
 package sqltest
 
 import (
-	"fmt"
-	"path/filepath"
 	"testing"
 )
 
@@ -11,21 +9,5 @@ import (
 // through JSON and back (byte-identical): the results must be those of the
 // straight runs' expectations.
 func TestScriptsFromPlans(t *testing.T) {
-	scripts, err := filepath.Glob(filepath.Join("testdata", "*.sqltest"))
-	if err != nil || len(scripts) == 0 {
-		t.Fatalf("no script tests in testdata: %v", err)
-	}
-	seeds, err := filepath.Glob(filepath.Join(acceptanceDir, "*.sql"))
-	if err != nil || len(seeds) == 0 {
-		t.Fatalf("no acceptance cases found in %s: %v", acceptanceDir, err)
-	}
-	for _, f := range append(scripts, seeds...) {
-		for _, p := range []int{1, 4} {
-			name := fmt.Sprintf("%s/parallelism=%d", filepath.Base(f), p)
-			t.Run(name, func(t *testing.T) {
-				t.Parallel()
-				runEither(t, f, Options{Parallelism: p, PlanRoundTrip: true})
-			})
-		}
-	}
+	forEveryCase(t, func(p int) Options { return Options{Parallelism: p, PlanRoundTrip: true} })
 }

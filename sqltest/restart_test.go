@@ -2,8 +2,6 @@ package sqltest
 
 import (
 	"context"
-	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -16,22 +14,7 @@ import (
 // each INSERT and query): the results must be those of the straight runs,
 // no row lost or repeated, no state forgotten.
 func TestScriptsWithRestarts(t *testing.T) {
-	scripts, err := filepath.Glob(filepath.Join("testdata", "*.sqltest"))
-	if err != nil || len(scripts) == 0 {
-		t.Fatalf("no script tests in testdata: %v", err)
-	}
-	seeds, err := filepath.Glob(filepath.Join(acceptanceDir, "*.sql"))
-	if err != nil || len(seeds) == 0 {
-		t.Fatalf("no acceptance cases found in %s: %v", acceptanceDir, err)
-	}
-	for _, f := range append(scripts, seeds...) {
-		for _, p := range []int{1, 4} {
-			t.Run(fmt.Sprintf("%s/parallelism=%d", filepath.Base(f), p), func(t *testing.T) {
-				t.Parallel()
-				runEither(t, f, Options{Parallelism: p, RestartJobs: true})
-			})
-		}
-	}
+	forEveryCase(t, func(p int) Options { return Options{Parallelism: p, RestartJobs: true} })
 }
 
 // TestSettleRestartsRunningJobs: in RestartJobs mode settling stops each

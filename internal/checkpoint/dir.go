@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/sluicesql/sluice/internal/atomicfile"
 )
 
 // Dir is a Storage in a local directory (state.checkpoints.dir):
@@ -57,7 +59,7 @@ func (d *Dir) WriteState(_ context.Context, job string, id int64, part string, d
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(p, data)
+	return atomicfile.Write(p, data, 0o600)
 }
 
 // ReadState implements Storage.
@@ -75,7 +77,7 @@ func (d *Dir) Complete(_ context.Context, meta *Metadata) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(d.root, meta.Job, chkName(meta.ID), metadataName), b)
+	return atomicfile.Write(filepath.Join(d.root, meta.Job, chkName(meta.ID), metadataName), b, 0o600)
 }
 
 // Metadata implements Storage.
@@ -135,39 +137,4 @@ func (d *Dir) Delete(_ context.Context, job string, id int64) error {
 		return err
 	}
 	return os.RemoveAll(cd)
-}
-
-// writeFileAtomic writes data to path through a synced temporary file
-// renamed into place, then syncs the directory, so that after a crash path
-// either does not exist or holds all of data.
-func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		_ = os.Remove(tmp)
-		return err
-	}
-	dh, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer dh.Close()
-	return dh.Sync()
 }
