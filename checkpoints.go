@@ -176,7 +176,7 @@ func (c *Config) durationSetting(key string) (time.Duration, error) {
 
 // stopWithSavepoint takes a savepoint of job j into state.savepoints.dir
 // and returns its path, to be named by execution.savepoint.path.
-func (e *Engine) stopWithSavepoint(ctx context.Context, j *Job) (string, error) {
+func (e *Session) stopWithSavepoint(ctx context.Context, j *Job) (string, error) {
 	dir := e.config.Get(ConfSavepointsDir)
 	if dir == "" {
 		return "", fmt.Errorf("could not stop job '%s' with a savepoint: '%s' is not set; set where savepoints are stored", j.ID, ConfSavepointsDir)
@@ -194,7 +194,7 @@ func (e *Engine) stopWithSavepoint(ctx context.Context, j *Job) (string, error) 
 
 // savepoint takes a savepoint of running job j into store, then stops the
 // job, and returns the savepoint's ID.
-func (e *Engine) savepoint(ctx context.Context, j *Job, store checkpoint.Storage) (int64, error) {
+func (e *Session) savepoint(ctx context.Context, j *Job, store checkpoint.Storage) (int64, error) {
 	id, err := j.current().Savepoint(ctx, store)
 	if err != nil {
 		return 0, fmt.Errorf("could not stop job '%s' with a savepoint: %w", j.ID, err)
@@ -208,10 +208,8 @@ func (e *Engine) savepoint(ctx context.Context, j *Job, store checkpoint.Storage
 // STOP JOB ... WITH SAVEPOINT followed by execution.savepoint.path and the
 // same INSERT would, without re-planning) and returns the new job. A job
 // that is no longer running is an error.
-func (e *Engine) RestartFromSavepoint(ctx context.Context, id, dir string) (*Job, error) {
-	e.mu.Lock()
-	j, ok := e.jobs[id]
-	e.mu.Unlock()
+func (e *Session) RestartFromSavepoint(ctx context.Context, id, dir string) (*Job, error) {
+	j, ok := e.jobs.Job(id)
 	if !ok {
 		return nil, fmt.Errorf("no job '%s'", id)
 	}

@@ -214,7 +214,7 @@ INSERT INTO counts SELECT user_id, COUNT(*) FROM clicks GROUP BY user_id;`)
 		t.Fatal(err)
 	}
 	e1.Close()
-	if s := e1.jobs[counting].Status(); s != "CANCELED" {
+	if s := e1.jobs.jobs[counting].Status(); s != "CANCELED" {
 		t.Fatalf("after Close the job is %s in the closed engine", s)
 	}
 

@@ -19,16 +19,16 @@ import (
 	"github.com/sluicesql/sluice/internal/plan"
 )
 
-// The job store keeps the jobs of an engine that has a data directory,
+// The job store keeps the jobs of a job manager that has a data directory,
 // as a Flink cluster with high availability keeps them: one file per job
 // (DATA/jobs/ID.json) with its statement, execution plan and the session
 // settings it started with, and its status. A job stays RUNNING there
 // until it is over for good (finished, stopped with STOP JOB, failed with
 // no restart left); one whose process stopped or died is started again
-// by the next engine on the directory (Engine.Recover), from its latest
+// by the next job manager on the directory (JobManager.Recover), from its latest
 // complete checkpoint.
 
-// defaultCheckpointInterval is how often the jobs of an engine with a data
+// defaultCheckpointInterval is how often the jobs of a job manager with a data
 // directory take checkpoints unless execution.checkpointing.interval says
 // otherwise (Flink's default is none; a job that must survive a crash
 // needs them).
@@ -58,29 +58,11 @@ type jobRecord struct {
 	Plan     json.RawMessage   `json:"plan"`
 }
 
-// SetDataDir keeps the engine's jobs in dir (DATA/jobs), takes their
-// checkpoints every 10 seconds into DATA/checkpoints and their savepoints
-// into DATA/savepoints unless the session says otherwise. Call it before
-// starting jobs; Recover starts those a previous engine left running.
-func (e *Engine) SetDataDir(dir string) error {
-	jobs := filepath.Join(dir, "jobs")
-	if err := os.MkdirAll(jobs, 0o755); err != nil {
-		return fmt.Errorf("job store: %w", err)
-	}
-	e.store = &jobStore{dir: jobs}
-	e.config.base = map[string]string{
-		ConfCheckpointsDir:     filepath.Join(dir, "checkpoints"),
-		ConfSavepointsDir:      filepath.Join(dir, "savepoints"),
-		ConfCheckpointInterval: defaultCheckpointInterval,
-	}
-	return nil
-}
-
 // newJobRecord describes a job about to start.
-func (e *Engine) newJobRecord(id, name, text string, jp *plan.Plan, opts job.Options) (*jobRecord, error) {
+func (e *Session) newJobRecord(id, name, text string, jp *plan.Plan, opts job.Options) (*jobRecord, error) {
 	rec := &jobRecord{ID: id, Name: name, Statement: text, Started: time.Now().UTC(), Status: "RUNNING",
 		Parallelism: opts.Parallelism, MaxParallelism: opts.MaxParallelism, Settings: map[string]string{}}
-	if e.store == nil {
+	if e.jobs.store == nil {
 		return rec, nil
 	}
 	for _, kv := range e.config.All() {
@@ -112,8 +94,8 @@ func (s *jobStore) put(rec *jobRecord) error {
 }
 
 // ended records the job's end, when it is over for good (called before
-// its Done closes). A job suspended by its engine's shutdown stays
-// RUNNING: the next engine resumes it.
+// its Done closes). A job suspended by its job manager's shutdown stays
+// RUNNING: the next job manager resumes it.
 func (s *jobStore) ended(j *Job, rec *jobRecord) {
 	if s == nil || j.suspended.Load() {
 		return
@@ -160,29 +142,29 @@ func (s *jobStore) running() ([]*jobRecord, error) {
 }
 
 // Recover starts again every job of the job store that was running when
-// the engine that ran it stopped or died, keeping its ID, with the
+// the job manager that ran it stopped or died, keeping its ID, with the
 // settings, parallelism and plan it started with, from its latest complete
 // checkpoint (or as it first started when it has none). It returns the
 // jobs started; a job that cannot start is marked FAILED in the store and
 // reported in the error, the others start regardless.
-func (e *Engine) Recover(ctx context.Context) ([]*Job, error) {
-	if e.store == nil {
-		return nil, errors.New("the engine has no data directory to recover jobs from")
+func (m *JobManager) Recover(ctx context.Context) ([]*Job, error) {
+	if m.store == nil {
+		return nil, errors.New("the job manager has no data directory to recover jobs from")
 	}
-	recs, err := e.store.running()
+	recs, err := m.store.running()
 	if err != nil {
 		return nil, err
 	}
 	var jobs []*Job
 	var errs []error
 	for _, rec := range recs {
-		j, err := e.recover(ctx, rec)
+		j, err := m.recover(ctx, rec)
 		if err != nil {
 			err = fmt.Errorf("recovering job %s (%s): %w", rec.ID, rec.Name, err)
 			errs = append(errs, err)
 			failed := *rec
 			failed.Status, failed.Error = "FAILED", err.Error()
-			errs = append(errs, e.store.put(&failed))
+			errs = append(errs, m.store.put(&failed))
 			continue
 		}
 		jobs = append(jobs, j)
@@ -191,7 +173,7 @@ func (e *Engine) Recover(ctx context.Context) ([]*Job, error) {
 }
 
 // recover starts one recorded job.
-func (e *Engine) recover(ctx context.Context, rec *jobRecord) (*Job, error) {
+func (m *JobManager) recover(ctx context.Context, rec *jobRecord) (*Job, error) {
 	jp, err := plan.Decode(rec.Plan)
 	if err != nil {
 		return nil, err
@@ -215,12 +197,12 @@ func (e *Engine) recover(ctx context.Context, rec *jobRecord) (*Job, error) {
 		return nil, err
 	}
 	opts.Parallelism, opts.MaxParallelism = rec.Parallelism, rec.MaxParallelism
-	return e.startRecorded(rec, jp, opts, cfg, conf.restartStrategy(cfg.Storage != nil))
+	return m.startRecorded(rec, jp, opts, cfg, conf.restartStrategy(cfg.Storage != nil))
 }
 
-// suspend stops a running job for its engine's shutdown: it takes a last
+// suspend stops a running job for its job manager's shutdown: it takes a last
 // checkpoint when the job takes checkpoints (bounded by timeout), then
-// stops it, leaving it RUNNING in the job store for the next engine.
+// stops it, leaving it RUNNING in the job store for the next job manager.
 func (j *Job) suspend(timeout time.Duration) {
 	select {
 	case <-j.done:

@@ -25,7 +25,7 @@ var planConfiguration = []string{ConfTimeZone, ConfWatermarkInterval, ConfIdleTi
 
 // executionPlan translates physical plans into an execution plan that
 // records the session's values of the planConfiguration options.
-func (e *Engine) executionPlan(roots ...planner.Node) (*plan.Plan, error) {
+func (e *Session) executionPlan(roots ...planner.Node) (*plan.Plan, error) {
 	p, err := planner.ExecutionPlan(roots...)
 	if err != nil {
 		return nil, err
@@ -39,7 +39,7 @@ func (e *Engine) executionPlan(roots ...planner.Node) (*plan.Plan, error) {
 
 // buildOptions are the options a plan is built with: the session's
 // parallelism, and the plan's configuration over the session's.
-func (e *Engine) buildOptions(p *plan.Plan) (job.Options, error) {
+func (e *Session) buildOptions(p *plan.Plan) (job.Options, error) {
 	return e.config.buildOptions(p)
 }
 
@@ -66,11 +66,11 @@ func (c *Config) buildOptions(p *plan.Plan) (job.Options, error) {
 // JSON and read it back before building it, failing the statement if the
 // plan does not come back byte for byte: tests run their scripts this way
 // to show that plans hold everything a job needs.
-func (e *Engine) SetPlanRoundTrip(on bool) { e.roundTrip = on }
+func (e *Session) SetPlanRoundTrip(on bool) { e.roundTrip = on }
 
 // build builds one job's plan, through its JSON form when the engine
 // round-trips plans.
-func (e *Engine) build(p *plan.Plan) (*job.Graph, error) {
+func (e *Session) build(p *plan.Plan) (*job.Graph, error) {
 	if e.roundTrip {
 		var err error
 		if p, err = roundTrip(p); err != nil {
@@ -107,13 +107,13 @@ func roundTrip(p *plan.Plan) (*plan.Plan, error) {
 
 // startJobs starts one job per sink of p, all or none: if one fails to
 // start, those started are stopped again.
-func (e *Engine) startJobs(p *plan.Plan, texts []string) ([]*Job, error) {
+func (e *Session) startJobs(p *plan.Plan, texts []string) ([]*Job, error) {
 	roots := p.Roots()
 	var started []*Job
 	for i, root := range roots {
 		sink, ok := root.Config.(*plan.SinkConfig)
 		if !ok {
-			e.forget(started)
+			e.jobs.forget(started)
 			return nil, fmt.Errorf("node '%s' (%s): a job's plan ends in sinks", root.ID, root.Kind)
 		}
 		id := newJobID()
@@ -123,7 +123,7 @@ func (e *Engine) startJobs(p *plan.Plan, texts []string) ([]*Job, error) {
 			j, err = e.launch(id, p.Job(root), "insert-into_default_catalog.default_database."+sink.Table.Name, texts[i], cfg)
 		}
 		if err != nil {
-			e.forget(started)
+			e.jobs.forget(started)
 			return nil, err
 		}
 		started = append(started, j)
@@ -135,7 +135,7 @@ func (e *Engine) startJobs(p *plan.Plan, texts []string) ([]*Job, error) {
 // checkpoint configuration cfg and the session's restart strategy, and
 // records it in the job store. Restarts build the plan with the options of
 // the first start.
-func (e *Engine) launch(id string, jp *plan.Plan, name, text string, cfg *runtime.CheckpointConfig) (*Job, error) {
+func (e *Session) launch(id string, jp *plan.Plan, name, text string, cfg *runtime.CheckpointConfig) (*Job, error) {
 	if e.roundTrip {
 		var err error
 		if jp, err = roundTrip(jp); err != nil {
@@ -153,44 +153,13 @@ func (e *Engine) launch(id string, jp *plan.Plan, name, text string, cfg *runtim
 	if err != nil {
 		return nil, err
 	}
-	return e.startRecorded(rec, jp, opts, cfg, e.config.restartStrategy(cfg.Storage != nil))
-}
-
-// startRecorded starts a job, writes its record to the job store (if the
-// engine has one) and keeps it there until the job is over for good.
-func (e *Engine) startRecorded(rec *jobRecord, jp *plan.Plan, opts job.Options, cfg *runtime.CheckpointConfig, strategy restartStrategy) (*Job, error) {
-	cfg.Plan = jp.Roots()[0].ID
-	start := func(cfg *runtime.CheckpointConfig) (*runtime.Job, error) {
-		g, err := job.Build(jp, opts)
-		if err != nil {
-			return nil, err
-		}
-		g.Checkpoints = cfg
-		return runtime.Start(context.Background(), g.Graph)
-	}
-	if err := e.store.put(rec); err != nil {
-		return nil, err
-	}
-	j, err := newJob(rec.ID, rec.Name, rec.Statement, jp, cfg, strategy, start, func(j *Job) { e.store.ended(j, rec) })
-	if err != nil {
-		if rec.Status == "RUNNING" {
-			failed := *rec
-			failed.Status, failed.Error = "FAILED", err.Error()
-			_ = e.store.put(&failed)
-		}
-		return nil, err
-	}
-	e.mu.Lock()
-	e.jobs[j.ID] = j
-	e.order = append(e.order, j.ID)
-	e.mu.Unlock()
-	return j, nil
+	return e.jobs.startRecorded(rec, jp, opts, cfg, e.config.restartStrategy(cfg.Storage != nil))
 }
 
 // explain runs EXPLAIN: the physical plan with each node's changelog mode
 // (so CHANGELOG_MODE changes nothing) and, with JSON_EXECUTION_PLAN, the
 // execution plan's JSON after Flink's "== Physical Execution Plan ==".
-func (e *Engine) explain(ctx context.Context, s *ast.Explain) (*Result, error) {
+func (e *Session) explain(ctx context.Context, s *ast.Explain) (*Result, error) {
 	root, err := e.plan(ctx, s.Statement)
 	if err != nil {
 		return nil, err
@@ -218,7 +187,7 @@ const confForceRecompile = "table.plan.force-recompile"
 // TableEnvironmentImpl.compilePlanAndWrite: an existing file is kept with
 // IF NOT EXISTS (and executed as it is by COMPILE AND EXECUTE), and is
 // otherwise only overwritten with table.plan.force-recompile.
-func (e *Engine) compilePlan(ctx context.Context, s *ast.CompilePlan, src string) (*Result, error) {
+func (e *Session) compilePlan(ctx context.Context, s *ast.CompilePlan, src string) (*Result, error) {
 	if q, ok := s.Statement.(*ast.QueryStatement); ok {
 		// Flink's parser takes only an INSERT or a statement set here; its
 		// message for compiling a query is TableEnvironmentImpl's.
@@ -274,7 +243,7 @@ func (e *Engine) compilePlan(ctx context.Context, s *ast.CompilePlan, src string
 }
 
 // forceRecompile reads table.plan.force-recompile (false unless set).
-func (e *Engine) forceRecompile() (bool, error) {
+func (e *Session) forceRecompile() (bool, error) {
 	v := e.config.Get(confForceRecompile)
 	if v == "" {
 		return false, nil
@@ -289,7 +258,7 @@ func (e *Engine) forceRecompile() (bool, error) {
 // executePlanFile runs EXECUTE PLAN: the plan in the file starts one job
 // per sink, built from the plan alone (its tables are in it), with the
 // session's parallelism.
-func (e *Engine) executePlanFile(file string, pos ast.Pos, text string) (*Result, error) {
+func (e *Session) executePlanFile(file string, pos ast.Pos, text string) (*Result, error) {
 	path, err := planPath(file, pos)
 	if err != nil {
 		return nil, err

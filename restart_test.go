@@ -79,7 +79,7 @@ SET 'restart-strategy.fixed-delay.attempts' = '1';
 SET 'restart-strategy.fixed-delay.delay' = '10 ms';
 INSERT INTO clicks VALUES ('a'), ('b'), ('a');
 INSERT INTO counts SELECT user_id, COUNT(*) FROM clicks GROUP BY user_id;`)
-	job := e.jobs[res[len(res)-1].JobID]
+	job := e.jobs.jobs[res[len(res)-1].JobID]
 	if err := e.WaitQuiet(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,8 @@
 // Package sluice is Sluice's Go API: an Engine runs Flink SQL statements
 // against Kafka topics, the way Flink's TableEnvironment.executeSql does.
+// It is made of parts with one job each, which sluice server wires
+// together differently: a JobManager owns jobs, a Catalog holds tables
+// and views, and Sessions, over both, hold settings and run statements.
 //
 //	e := sluice.NewEngine()
 //	defer e.Close()
@@ -10,12 +13,10 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/sluicesql/sluice/internal/catalog"
@@ -63,53 +64,80 @@ type Result struct {
 	Text string
 }
 
-// Engine is a session: a catalog, a configuration and the jobs it started.
-type Engine struct {
-	mu      sync.Mutex
-	catalog *catalog.Catalog
+// Session runs statements as a Flink SQL session does: it has its own
+// settings (SET, RESET) and dispatches each statement, sharing its catalog
+// and job manager with the other sessions over them. Jobs it starts
+// belong to the job manager and outlive it. A session runs one statement
+// at a time.
+type Session struct {
+	catalog *Catalog
+	jobs    *JobManager
 	config  *Config
-	jobs    map[string]*Job
-	order   []string
 	// roundTrip sends every plan through JSON before it is built.
 	roundTrip bool
-	// store keeps the jobs when the engine has a data directory.
-	store *jobStore
 }
 
-// NewEngine returns an engine with an empty catalog and default settings.
-func NewEngine() *Engine {
-	return &Engine{catalog: catalog.New(), config: NewConfig(), jobs: map[string]*Job{}}
+// NewSession returns a session with default settings over a catalog and a
+// job manager; the job manager's data directory, if it has one, gives the
+// defaults of where checkpoints and savepoints go.
+func NewSession(c *Catalog, jobs *JobManager) *Session {
+	return &Session{catalog: c, jobs: jobs, config: &Config{values: map[string]string{}, base: jobs.defaults}}
 }
 
 // Config returns the session configuration.
-func (e *Engine) Config() *Config { return e.config }
+func (e *Session) Config() *Config { return e.config }
 
-// finalCheckpointTimeout bounds the last checkpoint of a job whose engine
-// closes.
+// Engine is Sluice embedded: one session over a catalog and a job manager
+// of its own, whose jobs end when it closes (or, with a data directory,
+// wait there for the next engine to recover them).
+type Engine struct {
+	*Session
+}
+
+// NewEngine returns an engine with an empty catalog, kept in memory, and
+// default settings.
+func NewEngine() *Engine {
+	return &Engine{Session: NewSession(NewCatalog(), NewJobManager())}
+}
+
+// SetDataDir keeps the engine's jobs in dir (DATA/jobs), takes their
+// checkpoints every 10 seconds into DATA/checkpoints and their savepoints
+// into DATA/savepoints unless the session says otherwise. The catalog
+// stays in memory. Call it before starting jobs; Recover starts those a
+// previous engine left running.
+func (e *Engine) SetDataDir(dir string) error {
+	if err := e.jobs.SetDataDir(dir); err != nil {
+		return err
+	}
+	e.config.base = e.jobs.defaults
+	return nil
+}
+
+// Recover starts again the jobs a previous engine on the data directory
+// left running (JobManager.Recover).
+func (e *Engine) Recover(ctx context.Context) ([]*Job, error) { return e.jobs.Recover(ctx) }
+
+// Jobs returns the jobs started so far, oldest first.
+func (e *Engine) Jobs() []*Job { return e.jobs.Jobs() }
+
+// WaitJobs blocks until every job has ended or ctx is done
+// (JobManager.WaitJobs).
+func (e *Engine) WaitJobs(ctx context.Context) error { return e.jobs.WaitJobs(ctx) }
+
+// JobFailures reports every job that has failed (JobManager.JobFailures).
+func (e *Engine) JobFailures() error { return e.jobs.JobFailures() }
+
+// finalCheckpointTimeout bounds the last checkpoint of a job whose job
+// manager closes.
 const finalCheckpointTimeout = 30 * time.Second
 
-// Close stops every job the engine started, as STOP JOB does, and waits
-// until they have ended: their sources have attempted their final offset
-// commits (bounded) and their sinks have closed. With a data directory a
-// running job first takes a last checkpoint and stays RUNNING in the job
-// store, for the next engine on the directory to resume (Recover).
-func (e *Engine) Close() {
-	jobs := e.Jobs()
-	for _, j := range jobs {
-		if e.store != nil {
-			j.suspend(finalCheckpointTimeout)
-		} else {
-			j.cancel()
-		}
-	}
-	for _, j := range jobs {
-		<-j.Done()
-	}
-}
+// Close stops every job the engine started (JobManager.Close) and waits
+// until they have ended.
+func (e *Engine) Close() { e.jobs.Close() }
 
 // Execute parses and runs every statement of a script, stopping at the
 // first error. Errors carry the statement's line and column.
-func (e *Engine) Execute(ctx context.Context, script string) ([]*Result, error) {
+func (e *Session) Execute(ctx context.Context, script string) ([]*Result, error) {
 	stmts, err := parser.ParseScript(script)
 	if err != nil {
 		return nil, err
@@ -126,7 +154,7 @@ func (e *Engine) Execute(ctx context.Context, script string) ([]*Result, error) 
 }
 
 // run executes one parsed statement; src is the text positions refer to.
-func (e *Engine) run(ctx context.Context, st ast.Statement, src string) (*Result, error) {
+func (e *Session) run(ctx context.Context, st ast.Statement, src string) (*Result, error) {
 	r, err := e.exec(ctx, st, src)
 	if err != nil {
 		if pe, ok := err.(*planner.Error); ok && pe.Pos.Line > 0 {
@@ -165,11 +193,14 @@ func (e *StatementError) Unwrap() error { return e.Cause }
 
 // binder returns a planner over the session's catalog; ctx cancels the
 // planning of a statement.
-func (e *Engine) binder(ctx context.Context) *planner.Binder {
-	return &planner.Binder{Catalog: e.catalog, TimeZone: e.config.TimeZone(), Ctx: ctx}
+func (e *Session) binder(ctx context.Context) *planner.Binder {
+	return &planner.Binder{Catalog: e.catalog.mem, TimeZone: e.config.TimeZone(), Ctx: ctx}
 }
 
-func (e *Engine) exec(ctx context.Context, st ast.Statement, src string) (*Result, error) {
+func (e *Session) exec(ctx context.Context, st ast.Statement, src string) (*Result, error) {
+	if err := e.checkTemporary(st); err != nil {
+		return nil, err
+	}
 	switch s := st.(type) {
 	case *ast.CreateTable:
 		t, err := e.binder(ctx).CreateTable(s)
@@ -181,7 +212,7 @@ func (e *Engine) exec(ctx context.Context, st ast.Statement, src string) (*Resul
 		}
 		return &Result{Kind: ResultOK}, e.catalog.AddTable(t, s.IfNotExists)
 	case *ast.CreateView:
-		v := &catalog.View{Name: s.Name.Parts[len(s.Name.Parts)-1], Columns: s.Columns, Query: s.Query, SQL: statementText(src, s.Pos)}
+		v := newView(s, statementText(src, s.Pos))
 		if _, err := e.binder(ctx).Query(s.Query); err != nil {
 			return nil, err
 		}
@@ -238,9 +269,7 @@ func (e *Engine) exec(ctx context.Context, st ast.Statement, src string) (*Resul
 		if s.WithDrain {
 			return nil, &planner.Error{Pos: s.DrainPos, Msg: "STOP JOB ... WITH DRAIN is not supported yet; STOP JOB ... WITH SAVEPOINT keeps the job's state without draining it"}
 		}
-		e.mu.Lock()
-		j, ok := e.jobs[s.ID]
-		e.mu.Unlock()
+		j, ok := e.jobs.Job(s.ID)
 		if !ok {
 			return nil, fmt.Errorf("could not stop job '%s': no such job", s.ID)
 		}
@@ -261,9 +290,39 @@ func (e *Engine) exec(ctx context.Context, st ast.Statement, src string) (*Resul
 	return nil, fmt.Errorf("unsupported statement at line %d, column %d", st.Position().Line, st.Position().Col)
 }
 
+// checkTemporary refuses temporary tables and views in a catalog kept in
+// a data directory: they would belong to the session, which such a
+// catalog does not separate yet, and must not be kept.
+func (e *Session) checkTemporary(st ast.Statement) error {
+	if !e.catalog.persistent() {
+		return nil
+	}
+	var pos ast.Pos
+	switch s := st.(type) {
+	case *ast.CreateTable:
+		if !s.Temporary {
+			return nil
+		}
+		pos = s.Pos
+	case *ast.CreateView:
+		if !s.Temporary {
+			return nil
+		}
+		pos = s.Pos
+	case *ast.Drop:
+		if !s.Temporary {
+			return nil
+		}
+		pos = s.Pos
+	default:
+		return nil
+	}
+	return &planner.Error{Pos: pos, Msg: "temporary tables and views are not supported by a catalog kept in a data directory (sluice server) yet; create a permanent one"}
+}
+
 // alterTable renames a table or changes its options; running jobs keep the
 // definition they started with, as in Flink.
-func (e *Engine) alterTable(ctx context.Context, s *ast.AlterTable) (*Result, error) {
+func (e *Session) alterTable(ctx context.Context, s *ast.AlterTable) (*Result, error) {
 	name := s.Name.Parts[len(s.Name.Parts)-1]
 	t, ok := e.catalog.Table(name)
 	if !ok {
@@ -288,7 +347,7 @@ func (e *Engine) alterTable(ctx context.Context, s *ast.AlterTable) (*Result, er
 // statementSet runs every INSERT of a statement set, or none: all are
 // planned before any starts, and the ones started are stopped again if a
 // later one fails to start.
-func (e *Engine) statementSet(ctx context.Context, s *ast.StatementSet, src string) (*Result, error) {
+func (e *Session) statementSet(ctx context.Context, s *ast.StatementSet, src string) (*Result, error) {
 	sinks := make([]*planner.Sink, len(s.Inserts))
 	for i, ins := range s.Inserts {
 		sink, err := e.binder(ctx).Insert(ins)
@@ -317,23 +376,10 @@ func (e *Engine) statementSet(ctx context.Context, s *ast.StatementSet, src stri
 	return &Result{Kind: ResultJob, JobID: strings.Join(ids, ", ")}, nil
 }
 
-// forget stops jobs and removes them from the engine's list.
-func (e *Engine) forget(jobs []*Job) {
-	for _, j := range jobs {
-		j.stop()
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	for _, j := range jobs {
-		delete(e.jobs, j.ID)
-		e.order = slices.DeleteFunc(e.order, func(id string) bool { return id == j.ID })
-	}
-}
-
 // createTableAs registers the table of a CREATE TABLE ... AS SELECT and
 // starts the job writing the query into it; if the query cannot be written
 // there, the table is not kept.
-func (e *Engine) createTableAs(ctx context.Context, t *catalog.Table, s *ast.CreateTable, src string) (*Result, error) {
+func (e *Session) createTableAs(ctx context.Context, t *catalog.Table, s *ast.CreateTable, src string) (*Result, error) {
 	if _, exists := e.catalog.Table(t.Name); exists && s.IfNotExists {
 		return &Result{Kind: ResultOK}, nil
 	}
@@ -353,7 +399,7 @@ func (e *Engine) createTableAs(ctx context.Context, t *catalog.Table, s *ast.Cre
 }
 
 // plan plans a query or INSERT for EXPLAIN.
-func (e *Engine) plan(ctx context.Context, st ast.Statement) (planner.Node, error) {
+func (e *Session) plan(ctx context.Context, st ast.Statement) (planner.Node, error) {
 	switch s := st.(type) {
 	case *ast.QueryStatement:
 		return e.binder(ctx).Query(s.Query)
@@ -363,7 +409,7 @@ func (e *Engine) plan(ctx context.Context, st ast.Statement) (planner.Node, erro
 	return nil, fmt.Errorf("EXPLAIN supports queries and INSERT statements")
 }
 
-func (e *Engine) show(s *ast.Show) (*Result, error) {
+func (e *Session) show(s *ast.Show) (*Result, error) {
 	one := func(header string, names []string) *Result {
 		r := &Result{Kind: ResultTable, Headers: []string{header}}
 		for _, n := range names {
@@ -384,12 +430,9 @@ func (e *Engine) show(s *ast.Show) (*Result, error) {
 		return one("database name", []string{"default_database"}), nil
 	case ast.ShowJobs:
 		r := &Result{Kind: ResultTable, Headers: []string{"job id", "job name", "status", "start time"}}
-		e.mu.Lock()
-		for _, id := range e.order {
-			j := e.jobs[id]
+		for _, j := range e.jobs.Jobs() {
 			r.Rows = append(r.Rows, []string{j.ID, j.Name, j.Status(), j.Started.Format("2006-01-02T15:04:05.000Z07:00")})
 		}
-		e.mu.Unlock()
 		return r, nil
 	case ast.ShowCreateTable:
 		t, ok := e.catalog.Table(s.Name.Parts[len(s.Name.Parts)-1])
@@ -438,12 +481,18 @@ func createStatement(t *catalog.Table) string {
 	for i, k := range keys {
 		opts[i] = "  " + parser.QuoteString(k) + " = " + parser.QuoteString(t.Options[k])
 	}
+	comment := ""
+	if t.Comment != "" {
+		// As Flink 1.16's ShowCreateUtil: ") COMMENT '...'", a line break,
+		// then WITH.
+		comment = "COMMENT " + parser.QuoteString(t.Comment) + "\n"
+	}
 	return "CREATE TABLE `default_catalog`.`default_database`.`" + t.Name + "` (\n" + strings.Join(lines, ",\n") +
-		"\n) WITH (\n" + strings.Join(opts, ",\n") + "\n)\n"
+		"\n) " + comment + "WITH (\n" + strings.Join(opts, ",\n") + "\n)\n"
 }
 
 // describe lists a table's columns the way Flink's DESCRIBE does.
-func (e *Engine) describe(ctx context.Context, s *ast.Describe) (*Result, error) {
+func (e *Session) describe(ctx context.Context, s *ast.Describe) (*Result, error) {
 	name := s.Name.Parts[len(s.Name.Parts)-1]
 	var schema types.Schema
 	var pk []string
@@ -538,7 +587,7 @@ func newJobID() string {
 }
 
 // startJob starts the job of one INSERT.
-func (e *Engine) startJob(sink *planner.Sink, text string) (*Job, error) {
+func (e *Session) startJob(sink *planner.Sink, text string) (*Job, error) {
 	p, err := e.executionPlan(sink)
 	if err != nil {
 		return nil, err
@@ -550,18 +599,7 @@ func (e *Engine) startJob(sink *planner.Sink, text string) (*Job, error) {
 	return jobs[0], nil
 }
 
-// Jobs returns the jobs started so far, oldest first.
-func (e *Engine) Jobs() []*Job {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	out := make([]*Job, 0, len(e.order))
-	for _, id := range e.order {
-		out = append(out, e.jobs[id])
-	}
-	return out
-}
-
-func (e *Engine) startQuery(ctx context.Context, root *planner.Collect) (*Stream, error) {
+func (e *Session) startQuery(ctx context.Context, root *planner.Collect) (*Stream, error) {
 	p, err := e.executionPlan(root)
 	if err != nil {
 		return nil, err
@@ -644,38 +682,12 @@ func (s *Stream) Close() {
 	<-s.run.Done()
 }
 
-// WaitJobs blocks until every job started so far has ended or ctx is
-// done, and reports the jobs that failed (JobFailures); when ctx ends
-// first, with ctx's error. A job stopped with STOP JOB is not a failure.
-func (e *Engine) WaitJobs(ctx context.Context) error {
-	for _, j := range e.Jobs() {
-		select {
-		case <-j.Done():
-		case <-ctx.Done():
-			return errors.Join(ctx.Err(), e.JobFailures())
-		}
-	}
-	return e.JobFailures()
-}
-
-// JobFailures reports every job started so far that has failed, whenever
-// it failed, each with its ID, name and cause; nil if none has.
-func (e *Engine) JobFailures() error {
-	var failed []error
-	for _, j := range e.Jobs() {
-		if err := j.Err(); err != nil {
-			failed = append(failed, fmt.Errorf("job %s (%s) failed: %w", j.ID, j.Name, clipped(err)))
-		}
-	}
-	return errors.Join(failed...)
-}
-
 // WaitQuiet blocks until every running job and the given streams have
 // processed all input available: every job is quiet (runtime.Job.Quiet) and
 // no job made progress while that was checked, so that data moving between
 // jobs through Kafka is not missed. It fails when a job fails.
-func (e *Engine) WaitQuiet(ctx context.Context, streams ...*Stream) error {
-	jobs := e.Jobs()
+func (e *Session) WaitQuiet(ctx context.Context, streams ...*Stream) error {
+	jobs := e.jobs.Jobs()
 	for {
 		runs, settled, err := currentRuns(jobs, streams)
 		if err != nil {
@@ -761,6 +773,6 @@ func allQuiet(ctx context.Context, runs []*runtime.Job) (bool, error) {
 
 // ExecuteStatement runs one parsed statement; src is the script text its
 // positions refer to (for error carets and SHOW CREATE TABLE).
-func (e *Engine) ExecuteStatement(ctx context.Context, st ast.Statement, src string) (*Result, error) {
+func (e *Session) ExecuteStatement(ctx context.Context, st ast.Statement, src string) (*Result, error) {
 	return e.run(ctx, st, src)
 }

@@ -3,6 +3,7 @@ package catalog
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"sync"
 
@@ -219,4 +220,19 @@ func (c *Catalog) ViewNames() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Clone returns a catalog with the same tables and views.
+func (c *Catalog) Clone() *Catalog {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return &Catalog{tables: maps.Clone(c.tables), views: maps.Clone(c.views)}
+}
+
+// Restore makes c hold what from holds (a clone taken earlier).
+func (c *Catalog) Restore(from *Catalog) {
+	tables, views := maps.Clone(from.tables), maps.Clone(from.views)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.tables, c.views = tables, views
 }

@@ -1,0 +1,142 @@
+package sluice_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sluicesql/sluice"
+	"github.com/sluicesql/sluice/sqltest"
+)
+
+// TestCatalogSurvivesReopening creates the tables and views of every
+// script test and seed case in a catalog kept in a directory, opens the
+// directory again, and finds every table with the same SHOW CREATE TABLE
+// and every view.
+func TestCatalogSurvivesReopening(t *testing.T) {
+	scripts, _ := filepath.Glob("sqltest/testdata/*.sqltest")
+	seeds, _ := filepath.Glob("../shared/acceptance/*.sql")
+	tables := 0
+	for _, path := range append(scripts, seeds...) {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.NewReplacer("KAFKA_PORT", "9092", "SCHEMA_REGISTRY_PORT", "8081").Replace(string(src))
+		steps, err := sqltest.ParseScriptTest(text)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		ctx := context.Background()
+		dir := t.TempDir()
+		cat, err := sluice.OpenCatalog(ctx, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := sluice.NewSession(cat, sluice.NewJobManager())
+		for _, st := range steps {
+			upper := strings.ToUpper(st.Text)
+			ddl := strings.HasPrefix(upper, "CREATE TABLE") && !strings.Contains(upper, " AS SELECT") ||
+				strings.HasPrefix(upper, "CREATE VIEW") || strings.HasPrefix(upper, "ALTER TABLE")
+			if ddl {
+				_, _ = s.Execute(ctx, st.Text) // scripts also test statements that fail
+			}
+		}
+		again, err := sluice.OpenCatalog(ctx, dir)
+		if err != nil {
+			t.Fatalf("%s: reopening: %v", path, err)
+		}
+		if got, want := again.TableNames(), cat.TableNames(); strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("%s: reopened with %v, want %v", path, got, want)
+		}
+		s2 := sluice.NewSession(again, sluice.NewJobManager())
+		for _, name := range cat.TableNames() {
+			if _, ok := cat.View(name); ok {
+				continue
+			}
+			tables++
+			show := "SHOW CREATE TABLE `" + name + "`"
+			want, err := s.Execute(ctx, show)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := s2.Execute(ctx, show)
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			if got[0].Text != want[0].Text {
+				t.Errorf("%s: table %s reopened as\n%s\nwant\n%s", path, name, got[0].Text, want[0].Text)
+			}
+		}
+	}
+	if tables < 50 {
+		t.Errorf("only %d tables compared", tables)
+	}
+}
+
+// TestCatalogKeepsCommentsAndAlterations: a table's comment, column kinds
+// and an ALTER TABLE are kept; temporary tables are refused by name; a
+// dropped table stays dropped.
+func TestCatalogKeepsCommentsAndAlterations(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	cat, err := sluice.OpenCatalog(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := sluice.NewSession(cat, sluice.NewJobManager())
+	if _, err := s.Execute(ctx, `CREATE TABLE t (
+  a INT NOT NULL COMMENT 'the ''a''',
+  ts TIMESTAMP(3),
+  c AS a + 1,
+  off BIGINT METADATA FROM 'offset' VIRTUAL,
+  WATERMARK FOR ts AS ts - INTERVAL '1' SECOND,
+  PRIMARY KEY (a) NOT ENFORCED
+) COMMENT 'a table' WITH ('connector' = 'upsert-kafka', 'topic' = 'd', 'properties.bootstrap.servers' = 'localhost:9092',
+  'key.format' = 'json', 'value.format' = 'json');
+ALTER TABLE t SET ('sink.parallelism' = '2');
+ALTER TABLE t RENAME TO t2;
+CREATE TABLE gone (a INT) WITH ('connector' = 'datagen');
+DROP TABLE gone;
+CREATE VIEW v AS SELECT a FROM t2;`); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Execute(ctx, "CREATE TEMPORARY TABLE tmp (a INT) WITH ('connector' = 'datagen')")
+	if err == nil || !strings.Contains(err.Error(), "line 1, column 1") || !strings.Contains(err.Error(), "temporary tables and views are not supported") {
+		t.Errorf("CREATE TEMPORARY TABLE: %v", err)
+	}
+	want, err := s.Execute(ctx, "SHOW CREATE TABLE t2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(want[0].Text, ") COMMENT 'a table'\nWITH (") || !strings.Contains(want[0].Text, "'sink.parallelism' = '2'") {
+		t.Errorf("SHOW CREATE TABLE:\n%s", want[0].Text)
+	}
+	again, err := sluice.OpenCatalog(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(again.TableNames(), ","); got != "t2,v" {
+		t.Errorf("reopened with %s, want t2,v", got)
+	}
+	s2 := sluice.NewSession(again, sluice.NewJobManager())
+	got, err := s2.Execute(ctx, "SHOW CREATE TABLE t2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].Text != want[0].Text {
+		t.Errorf("reopened as\n%s\nwant\n%s", got[0].Text, want[0].Text)
+	}
+	if _, err := s2.Execute(ctx, "EXPLAIN SELECT * FROM v"); err != nil {
+		t.Errorf("the reopened view does not plan: %v", err)
+	}
+	info, err := os.Stat(filepath.Join(dir, "catalog.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perm := info.Mode().Perm(); perm != 0o600 {
+		t.Errorf("catalog.json has mode %v, want 0600", perm)
+	}
+}

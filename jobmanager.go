@@ -1,0 +1,164 @@
+package sluice
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"github.com/sluicesql/sluice/internal/job"
+	"github.com/sluicesql/sluice/internal/plan"
+	"github.com/sluicesql/sluice/internal/runtime"
+)
+
+// JobManager owns the jobs that sessions submit, as a Flink cluster's
+// dispatcher does: a job runs until it ends, is stopped (STOP JOB, from
+// any session) or the job manager closes, whatever becomes of the session
+// that started it. With a data directory it keeps them in a job store and
+// recovers those left running (Recover). Safe for concurrent use.
+type JobManager struct {
+	mu    sync.Mutex
+	jobs  map[string]*Job
+	order []string
+	// store keeps the jobs when the job manager has a data directory.
+	store *jobStore
+	// defaults are the settings of the data directory (where checkpoints
+	// and savepoints go), under those of every session.
+	defaults map[string]string
+}
+
+// NewJobManager returns a job manager without a data directory: its jobs
+// end when it closes.
+func NewJobManager() *JobManager {
+	return &JobManager{jobs: map[string]*Job{}}
+}
+
+// SetDataDir keeps the jobs in dir (DATA/jobs); sessions over the job
+// manager take checkpoints every 10 seconds into DATA/checkpoints and
+// savepoints into DATA/savepoints unless they say otherwise. Call it
+// before sessions are made and jobs start; Recover starts those a previous
+// job manager left running.
+func (m *JobManager) SetDataDir(dir string) error {
+	jobs := filepath.Join(dir, "jobs")
+	if err := os.MkdirAll(jobs, 0o700); err != nil {
+		return fmt.Errorf("job store: %w", err)
+	}
+	m.store = &jobStore{dir: jobs}
+	m.defaults = map[string]string{
+		ConfCheckpointsDir:     filepath.Join(dir, "checkpoints"),
+		ConfSavepointsDir:      filepath.Join(dir, "savepoints"),
+		ConfCheckpointInterval: defaultCheckpointInterval,
+	}
+	return nil
+}
+
+// Jobs returns the jobs started so far, oldest first.
+func (m *JobManager) Jobs() []*Job {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]*Job, 0, len(m.order))
+	for _, id := range m.order {
+		out = append(out, m.jobs[id])
+	}
+	return out
+}
+
+// Job returns the job with the given ID.
+func (m *JobManager) Job(id string) (*Job, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	j, ok := m.jobs[id]
+	return j, ok
+}
+
+// Close stops every job, as STOP JOB does, and waits until they have
+// ended: their sources have attempted their final offset commits
+// (bounded) and their sinks have closed. With a data directory a running
+// job first takes a last checkpoint and stays RUNNING in the job store,
+// for the next job manager on the directory to resume (Recover).
+func (m *JobManager) Close() {
+	jobs := m.Jobs()
+	for _, j := range jobs {
+		if m.store != nil {
+			j.suspend(finalCheckpointTimeout)
+		} else {
+			j.cancel()
+		}
+	}
+	for _, j := range jobs {
+		<-j.Done()
+	}
+}
+
+// WaitJobs blocks until every job started so far has ended or ctx is
+// done, and reports the jobs that failed (JobFailures); when ctx ends
+// first, with ctx's error. A job stopped with STOP JOB is not a failure.
+func (m *JobManager) WaitJobs(ctx context.Context) error {
+	for _, j := range m.Jobs() {
+		select {
+		case <-j.Done():
+		case <-ctx.Done():
+			return errors.Join(ctx.Err(), m.JobFailures())
+		}
+	}
+	return m.JobFailures()
+}
+
+// JobFailures reports every job started so far that has failed, whenever
+// it failed, each with its ID, name and cause; nil if none has.
+func (m *JobManager) JobFailures() error {
+	var failed []error
+	for _, j := range m.Jobs() {
+		if err := j.Err(); err != nil {
+			failed = append(failed, fmt.Errorf("job %s (%s) failed: %w", j.ID, j.Name, clipped(err)))
+		}
+	}
+	return errors.Join(failed...)
+}
+
+// forget stops jobs and removes them from the job manager's list.
+func (m *JobManager) forget(jobs []*Job) {
+	for _, j := range jobs {
+		j.stop()
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, j := range jobs {
+		delete(m.jobs, j.ID)
+		m.order = slices.DeleteFunc(m.order, func(id string) bool { return id == j.ID })
+	}
+}
+
+// startRecorded starts a job, writes its record to the job store (if the
+// job manager has one) and keeps it there until the job is over for good.
+func (m *JobManager) startRecorded(rec *jobRecord, jp *plan.Plan, opts job.Options, cfg *runtime.CheckpointConfig, strategy restartStrategy) (*Job, error) {
+	cfg.Plan = jp.Roots()[0].ID
+	start := func(cfg *runtime.CheckpointConfig) (*runtime.Job, error) {
+		g, err := job.Build(jp, opts)
+		if err != nil {
+			return nil, err
+		}
+		g.Checkpoints = cfg
+		return runtime.Start(context.Background(), g.Graph)
+	}
+	if err := m.store.put(rec); err != nil {
+		return nil, err
+	}
+	j, err := newJob(rec.ID, rec.Name, rec.Statement, jp, cfg, strategy, start, func(j *Job) { m.store.ended(j, rec) })
+	if err != nil {
+		if rec.Status == "RUNNING" {
+			failed := *rec
+			failed.Status, failed.Error = "FAILED", err.Error()
+			_ = m.store.put(&failed)
+		}
+		return nil, err
+	}
+	m.mu.Lock()
+	m.jobs[j.ID] = j
+	m.order = append(m.order, j.ID)
+	m.mu.Unlock()
+	return j, nil
+}
