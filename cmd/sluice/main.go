@@ -2,6 +2,7 @@
 //
 //	sluice                  interactive SQL client on an embedded Kafka broker and Schema Registry
 //	sluice sql -f FILE      run a SQL script
+//	sluice server           a long-running server with Flink's SQL Gateway REST API
 //	sluice test FILE.sql... run golden tests (FILE.out beside each)
 package main
 
@@ -32,6 +33,8 @@ func main() {
 	switch cmd {
 	case "sql":
 		err = runSQL(args)
+	case "server":
+		err = runServer(args)
 	case "test":
 		err = runTests(args)
 	case "bench":
@@ -59,6 +62,8 @@ func usage() {
 	fmt.Fprint(os.Stderr, `Usage:
   sluice [sql] [flags]        interactive SQL client (embedded Kafka broker and Schema Registry)
   sluice sql -f FILE [flags]  run a SQL script and exit
+  sluice server [-data-dir DIR] [-external] [-address 127.0.0.1] [-port 8083] [-token TOKEN]
+                              serve Flink's SQL Gateway REST API; jobs outlive the sessions that start them
   sluice test [-parallelism N] FILE.sql...
                               run golden tests: compare each script's last query with FILE.out
   sluice bench [-records N] [-parallelism P] [-format avro-confluent|json] [-rounds R] [-cpuprofile FILE]
@@ -66,7 +71,7 @@ func usage() {
   sluice topic list|create|delete|describe|alter-config|consume|produce [NAME] [flags]
                               inspect and change Kafka topics, read and write records
 
-Run 'sluice sql -h' or 'sluice test -h' for flags.
+Run 'sluice sql -h', 'sluice server -h' or 'sluice test -h' for flags.
 `)
 }
 

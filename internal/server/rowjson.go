@@ -1,0 +1,124 @@
+package server
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"math"
+	"time"
+
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// logicalType is a type as Flink's LogicalTypeJsonSerializer writes it:
+// the type root, nullability (left out for NULL) and the root's
+// parameters.
+type logicalType struct {
+	Type                string `json:"type"`
+	Nullable            *bool  `json:"nullable,omitempty"`
+	Length              *int   `json:"length,omitempty"`
+	Precision           *int   `json:"precision,omitempty"`
+	Scale               *int   `json:"scale,omitempty"`
+	FractionalPrecision *int   `json:"fractionalPrecision,omitempty"`
+	Resolution          string `json:"resolution,omitempty"`
+}
+
+// typeRoots are Flink's LogicalTypeRoot names.
+var typeRoots = map[types.Kind]string{
+	types.Null: "NULL", types.Boolean: "BOOLEAN", types.TinyInt: "TINYINT", types.SmallInt: "SMALLINT",
+	types.Int: "INTEGER", types.BigInt: "BIGINT", types.Float: "FLOAT", types.Double: "DOUBLE",
+	types.Decimal: "DECIMAL", types.Char: "CHAR", types.Varchar: "VARCHAR", types.Binary: "BINARY",
+	types.Varbinary: "VARBINARY", types.Date: "DATE", types.Time: "TIME_WITHOUT_TIME_ZONE",
+	types.Timestamp: "TIMESTAMP_WITHOUT_TIME_ZONE", types.TimestampLTZ: "TIMESTAMP_WITH_LOCAL_TIME_ZONE",
+	types.IntervalDayTime: "INTERVAL_DAY_TIME", types.IntervalYearMonth: "INTERVAL_YEAR_MONTH",
+}
+
+// toLogicalType writes t as Flink does.
+func toLogicalType(t types.Type) logicalType {
+	lt := logicalType{Type: typeRoots[t.Kind]}
+	if t.Kind == types.Null {
+		return lt
+	}
+	nullable := !t.NotNull
+	lt.Nullable = &nullable
+	n := func(v int) *int { return &v }
+	switch t.Kind {
+	case types.Char, types.Varchar, types.Binary, types.Varbinary:
+		lt.Length = n(t.Length)
+	case types.Decimal:
+		lt.Precision, lt.Scale = n(t.Precision), n(t.Scale)
+	case types.Time, types.Timestamp, types.TimestampLTZ:
+		lt.Precision = n(t.Precision)
+	case types.IntervalDayTime:
+		// INTERVAL SECOND(3): Flink's DayTimeIntervalType with its
+		// default day precision.
+		lt.Precision, lt.FractionalPrecision, lt.Resolution = n(2), n(3), "SECOND"
+	case types.IntervalYearMonth:
+		// INTERVAL MONTH, with the default year precision.
+		lt.Precision, lt.Resolution = n(2), "MONTH"
+	}
+	return lt
+}
+
+// jsonValue is a field as Flink's JSON row format writes it
+// (RowDataToJsonConverters with ISO-8601 timestamps): numbers and
+// booleans as JSON numbers and booleans (NaN and infinities as strings,
+// as Jackson quotes them), binary strings in base64, dates, times and
+// timestamps in ISO-8601, intervals as their months or milliseconds. A
+// TIMESTAMP_LTZ is shown in the session time zone followed by "Z", as
+// Flink's gateway converts it (RowDataLocalTimeZoneConverter).
+func jsonValue(t types.Type, v types.Value, zone *time.Location) any {
+	if v.Null {
+		return nil
+	}
+	switch t.Kind {
+	case types.Boolean:
+		return v.I != 0
+	case types.TinyInt, types.SmallInt, types.Int, types.BigInt:
+		return v.I
+	case types.IntervalYearMonth:
+		return v.I
+	case types.IntervalDayTime:
+		return v.I / int64(time.Millisecond)
+	case types.Float, types.Double:
+		if math.IsNaN(v.F) || math.IsInf(v.F, 0) {
+			return types.FormatDouble(v.F)
+		}
+		bits := 64
+		if t.Kind == types.Float {
+			bits = 32
+		}
+		return json.Number(types.AppendJavaFloat(nil, v.F, bits))
+	case types.Decimal:
+		return json.Number(types.FormatDecimal(v.I, t.Scale))
+	case types.Char, types.Varchar:
+		return v.S
+	case types.Binary, types.Varbinary:
+		return base64.StdEncoding.EncodeToString([]byte(v.S))
+	case types.Date:
+		return time.Unix(v.I*86400, 0).UTC().Format(time.DateOnly)
+	case types.Time:
+		return time.Unix(0, v.I).UTC().Format(time.TimeOnly)
+	case types.Timestamp:
+		return isoTimestamp(time.Unix(0, v.I).UTC())
+	case types.TimestampLTZ:
+		if zone == nil {
+			zone = time.UTC
+		}
+		return isoTimestamp(time.Unix(0, v.I).In(zone)) + "Z"
+	}
+	return types.FormatValue(t, v, zone)
+}
+
+// isoTimestamp writes a date-time as Flink's ISO-8601 timestamp format
+// does: seconds always, the fraction without trailing zeros (none when
+// it is zero).
+func isoTimestamp(t time.Time) string { return t.Format("2006-01-02T15:04:05.999999999") }
+
+// plainText is a field as Flink's PLAIN_TEXT row format writes it: as the
+// SQL client prints it, NULL as JSON null.
+func plainText(t types.Type, v types.Value, zone *time.Location) any {
+	if v.Null {
+		return nil
+	}
+	return types.PrintValue(t, v, zone)
+}
