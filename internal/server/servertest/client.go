@@ -187,3 +187,25 @@ func pause(ctx context.Context) error {
 		return nil
 	}
 }
+
+// Apply applies the changelog rows of a fetch response to state, a table
+// of two columns keyed by the first: INSERT and UPDATE_AFTER set a key's
+// value, UPDATE_BEFORE and DELETE remove it.
+func Apply(state map[string]any, r map[string]any) error {
+	for _, row := range Rows(r) {
+		f, _ := row["fields"].([]any)
+		if len(f) != 2 {
+			return fmt.Errorf("row %v has not two fields", row)
+		}
+		key := fmt.Sprint(f[0])
+		switch row["kind"] {
+		case "INSERT", "UPDATE_AFTER":
+			state[key] = f[1]
+		case "UPDATE_BEFORE", "DELETE":
+			delete(state, key)
+		default:
+			return fmt.Errorf("row %v has an unknown kind", row)
+		}
+	}
+	return nil
+}
