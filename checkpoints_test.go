@@ -157,8 +157,8 @@ func TestCheckpointSettings(t *testing.T) {
 // checkpoints by itself, numbered on, keeping state.checkpoints.num-retained
 // of them.
 func TestPeriodicCheckpoints(t *testing.T) {
+	dir := t.TempDir() // removed after the engine has closed
 	e := newEngine(t)
-	dir := t.TempDir()
 	res := mustExecute(t, e, `
 SET 'execution.checkpointing.interval' = '20 ms';
 SET 'state.checkpoints.dir' = '`+dir+`';
