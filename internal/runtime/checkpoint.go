@@ -168,20 +168,25 @@ type CheckpointListener interface {
 }
 
 // partName names the state of instance i of stage number n in a
-// checkpoint: the stage's ID, or its number and name when it has none
-// (names repeat within a graph), then the instance.
+// checkpoint: the stage's name (stageName), then the instance.
 func partName(s *Stage, n, i int) string {
+	return fmt.Sprintf("%s-%d", stageName(s, n), i)
+}
+
+// stageName names stage number n in a checkpoint: its ID, or its number
+// and name when it has none (names repeat within a graph), with the
+// characters of file names only.
+func stageName(s *Stage, n int) string {
 	id := s.ID
 	if id == "" {
 		id = fmt.Sprintf("%d-%s", n, s.Name)
 	}
-	clean := strings.Map(func(r rune) rune {
+	return strings.Map(func(r rune) rune {
 		if r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
 			return r
 		}
 		return '_'
 	}, id)
-	return fmt.Sprintf("%s-%d", clean, i)
 }
 
 // coordinator runs a job's checkpoints.
@@ -431,26 +436,49 @@ func (a *aligner) complete() (int64, []envelope) {
 	return id, held
 }
 
-// operatorPartVersion is the first byte of an operator instance's part.
-const operatorPartVersion = 1
+// partVersion is the first byte of every part of a checkpoint.
+const partVersion = 2
 
-// encodeOperatorPart is an operator instance's part of a checkpoint: the
-// watermark it had reached at the barrier (Flink does not keep it, so a
-// restored window operator would take rows that were late before for new
-// windows; Sluice does), then its own state, if any.
-func encodeOperatorPart(wm int64, state []byte) []byte {
-	b := binary.AppendVarint([]byte{operatorPartVersion}, wm)
+// partHeader starts every part of a checkpoint: where the instance ran,
+// so that a restore at another parallelism knows which key groups it
+// owned, and, for an operator, the watermark it had reached at the
+// barrier (Flink does not keep it, so a restored window operator would
+// take rows that were late before for new windows; Sluice does). A
+// source's watermark is MinWatermark.
+type partHeader struct {
+	wm                                    int64
+	maxParallelism, parallelism, instance int
+}
+
+// keyGroups returns the key groups the instance owned.
+func (h partHeader) keyGroups() KeyGroupRange {
+	return KeyGroupsOf(h.instance, h.parallelism, h.maxParallelism)
+}
+
+// encodePart is an instance's part of a checkpoint: its header, then its
+// own state, if any.
+func encodePart(h partHeader, state []byte) []byte {
+	b := binary.AppendVarint([]byte{partVersion}, h.wm)
+	b = binary.AppendUvarint(b, uint64(h.maxParallelism))
+	b = binary.AppendUvarint(b, uint64(h.parallelism))
+	b = binary.AppendUvarint(b, uint64(h.instance))
 	return append(b, state...)
 }
 
-// decodeOperatorPart reads what encodeOperatorPart wrote.
-func decodeOperatorPart(b []byte) (int64, []byte, error) {
-	if len(b) == 0 || b[0] != operatorPartVersion {
-		return MinWatermark, nil, errors.New("not an operator's state of a known version")
+// decodePart reads what encodePart wrote.
+func decodePart(b []byte) (partHeader, []byte, error) {
+	if len(b) == 0 || b[0] != partVersion {
+		return partHeader{}, nil, errors.New("not an instance's state of a known version")
 	}
-	wm, n := binary.Varint(b[1:])
-	if n <= 0 {
-		return MinWatermark, nil, errors.New("corrupt operator state")
+	r := state.NewReader(b[1:])
+	h := partHeader{wm: r.Varint()}
+	maxP, p, i := r.Uvarint(), r.Uvarint(), r.Uvarint()
+	if err := r.Err(); err != nil {
+		return partHeader{}, nil, fmt.Errorf("corrupt state header: %w", err)
 	}
-	return wm, b[1+n:], nil
+	if maxP < 1 || maxP > UpperBoundMaxParallelism || p < 1 || p > MaxInstances || i >= p {
+		return partHeader{}, nil, fmt.Errorf("corrupt state header: instance %d of %d, max parallelism %d", i, p, maxP)
+	}
+	h.maxParallelism, h.parallelism, h.instance = int(maxP), int(p), int(i)
+	return h, r.Rest(), nil
 }

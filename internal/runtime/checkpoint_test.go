@@ -229,7 +229,11 @@ func runCountingCheckpoints(t *testing.T, mode CheckpointMode) {
 		var emitted, wantSum, counted, sum int64
 		for i := range 2 {
 			if data, err := store.ReadState(ctx, "j", id, fmt.Sprintf("src-%d", i)); err == nil {
-				next := decodeInts(t, data)[0]
+				_, state, err := decodePart(data)
+				if err != nil {
+					t.Fatal(err)
+				}
+				next := decodeInts(t, state)[0]
 				first := int64(i) * n
 				emitted += next - first
 				wantSum += (first + next - 1) * (next - first) / 2
@@ -241,7 +245,7 @@ func runCountingCheckpoints(t *testing.T, mode CheckpointMode) {
 				wantSum += (int64(i)*n + int64(i+1)*n - 1) * n / 2
 			}
 			if data, err := store.ReadState(ctx, "j", id, fmt.Sprintf("sum-%d", i)); err == nil {
-				_, state, err := decodeOperatorPart(data)
+				_, state, err := decodePart(data)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -129,6 +129,9 @@ type operatorInstance struct {
 type sourceInstance struct {
 	src  Source
 	part string
+	// finished is set when the instance had ended by the checkpoint it
+	// is restored from: it ends at once.
+	finished bool
 	// ended is set once the instance finished and its end of input is on
 	// its way downstream.
 	ended atomic.Bool
@@ -150,40 +153,20 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 	if g.Checkpoints != nil {
 		j.coord = newCoordinator(j, *g.Checkpoints)
 	}
-	restored := map[string]bool{}
-	// prepare restores an instance's state and registers it for
-	// checkpoints; for an operator it returns the watermark it had reached
-	// (MinWatermark when there is none).
-	prepare := func(part string, inst any) (int64, error) {
-		floor := MinWatermark
+	var rs *restorer
+	if j.coord != nil {
+		rs = newRestorer(&j.coord.cfg, j.maxParallelism)
+	}
+	// register registers an instance for checkpoints.
+	register := func(part string, inst any) {
 		if j.coord == nil {
-			return floor, nil
-		}
-		_, isSource := inst.(Source)
-		if data, ok := j.coord.cfg.Restore[part]; ok {
-			var err error
-			if !isSource {
-				if floor, data, err = decodeOperatorPart(data); err != nil {
-					return floor, fmt.Errorf("restoring %s from checkpoint %d: %w", part, j.coord.cfg.RestoredFrom, err)
-				}
-			}
-			if len(data) > 0 || isSource {
-				keeps, err := restore(inst, data)
-				if err != nil {
-					return floor, fmt.Errorf("restoring %s from checkpoint %d: %w", part, j.coord.cfg.RestoredFrom, err)
-				}
-				if !keeps {
-					return floor, fmt.Errorf("the checkpoint holds state for %s, which keeps none", part)
-				}
-			}
-			restored[part] = true
+			return
 		}
 		var listener CheckpointListener
-		if isSource {
+		if _, isSource := inst.(Source); isSource {
 			listener, _ = inst.(CheckpointListener)
 		}
 		j.coord.register(part, listener)
-		return floor, nil
 	}
 
 	inboxes := make([][]chan envelope, len(g.Stages))
@@ -243,10 +226,13 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 					return nil, fmt.Errorf("%s: %w", s.Name, err)
 				}
 				si := &sourceInstance{src: src, part: partName(s, i, k), barrier: make(chan struct{}, 1)}
-				if _, err := prepare(si.part, src); err != nil {
-					cancel()
-					return nil, fmt.Errorf("%s: %w", s.Name, err)
+				if rs != nil {
+					if si.finished, err = rs.restoreSource(stageName(s, i), k, s.Parallelism, src); err != nil {
+						cancel()
+						return nil, fmt.Errorf("%s: %w", s.Name, err)
+					}
 				}
+				register(si.part, src)
 				sc := &SourceContext{Context: rctx, Ctx: ctx, out: out, inst: si}
 				j.sources = append(j.sources, si)
 				starts = append(starts, func() { j.runSource(s.Name, sc, si, out) })
@@ -261,23 +247,24 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 				j.quiescers = append(j.quiescers, q)
 			}
 			part := partName(s, i, k)
-			floor, err := prepare(part, op)
-			if err != nil {
-				cancel()
-				return nil, fmt.Errorf("%s: %w", s.Name, err)
+			floor := MinWatermark
+			if rs != nil {
+				if floor, err = rs.restoreOperator(stageName(s, i), k, s.Parallelism, op); err != nil {
+					cancel()
+					return nil, fmt.Errorf("%s: %w", s.Name, err)
+				}
 			}
+			register(part, op)
 			oi := &operatorInstance{inbox: inboxes[i][k], exited: make(chan struct{}), floor: floor}
 			j.operators = append(j.operators, oi)
 			nsend := senders[i]
 			starts = append(starts, func() { j.runOperator(s.Name, part, rctx, op, oi, nsend, out) })
 		}
 	}
-	if j.coord != nil {
-		for part := range j.coord.cfg.Restore {
-			if !restored[part] && !j.coord.cfg.IgnoreUnclaimed {
-				cancel()
-				return nil, fmt.Errorf("the checkpoint holds state for %s, which is no part of this plan", part)
-			}
+	if rs != nil {
+		if err := rs.unclaimed(); err != nil {
+			cancel()
+			return nil, err
 		}
 	}
 	j.wg.Add(len(starts))
@@ -375,7 +362,7 @@ func (j *Job) Progressed() { j.progress.Add(1) }
 func (j *Job) runSource(name string, sc *SourceContext, si *sourceInstance, out *emitter) {
 	defer j.wg.Done()
 	var err error
-	if j.coord == nil || !slices.Contains(j.coord.cfg.Finished, si.part) {
+	if !si.finished {
 		err = si.src.Run(sc, out)
 	}
 	if err != nil {
@@ -431,8 +418,9 @@ func (j *Job) runOperator(name, part string, rctx *Context, op Operator, oi *ope
 	// complete, passes the barrier on, and releases what alignment held.
 	barrier := func() {
 		id, held := align.complete()
-		state, err := snapshot(op, id)
-		j.coord.ack(id, part, encodeOperatorPart(current, state), err)
+		state, err := snapshot(op, id, rctx)
+		h := partHeader{wm: current, maxParallelism: j.maxParallelism, parallelism: rctx.Parallelism, instance: rctx.Instance}
+		j.coord.ack(id, part, encodePart(h, state), err)
 		out.broadcast(envelope{kind: msgBarrier, wm: id})
 		replay = append(held, replay...)
 	}
@@ -648,27 +636,15 @@ func (e *emitter) idle() {
 }
 
 // snapshot returns an instance's state for checkpoint id, nil if it keeps
-// none.
-func snapshot(inst any, id int64) ([]byte, error) {
+// none; a state backend's keyed entries are split by key group.
+func snapshot(inst any, id int64, ctx *Context) ([]byte, error) {
 	switch s := inst.(type) {
 	case Snapshotter:
 		return s.SnapshotState(id)
 	case Stateful:
-		return s.State().Snapshot()
+		return s.State().Snapshot(ctx.Job.maxParallelism, ctx.KeyGroups)
 	}
 	return nil, nil
-}
-
-// restore installs a snapshot into an instance, reporting false if the
-// instance keeps no state.
-func restore(inst any, data []byte) (bool, error) {
-	switch s := inst.(type) {
-	case Snapshotter:
-		return true, s.RestoreState(data)
-	case Stateful:
-		return true, s.State().Restore(data)
-	}
-	return false, nil
 }
 
 // requestBarriers asks every running source instance for checkpoint id's

@@ -3,8 +3,6 @@ package runtime
 import (
 	"fmt"
 
-	"github.com/cespare/xxhash/v2"
-
 	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
 )
@@ -24,10 +22,7 @@ const (
 )
 
 // KeyGroupRange is the key groups Start through End, both included.
-type KeyGroupRange struct{ Start, End int }
-
-// Contains reports whether group g is in the range.
-func (r KeyGroupRange) Contains(g int) bool { return g >= r.Start && g <= r.End }
+type KeyGroupRange = state.KeyGroupRange
 
 // KeyGroupFor returns the key group of a key hash.
 func KeyGroupFor(hash uint64, maxParallelism int) int {
@@ -65,7 +60,7 @@ func CheckMaxParallelism(maxParallelism, parallelism int) error {
 // state.AppendChunkKey give the encoding): the same bytes a keyed
 // operator's state is stored under, so a key's group can be found from its
 // state as well as from its row.
-func KeyHash(key []byte) uint64 { return xxhash.Sum64(key) }
+func KeyHash(key []byte) uint64 { return state.KeyHash(key) }
 
 // keyHasher hashes the key columns of rows, reusing its buffer.
 type keyHasher struct{ buf []byte }

@@ -36,7 +36,11 @@ func (s *SourceContext) EmitBarriers() {
 	s.inst.mu.Unlock()
 	coord := s.Job.coord
 	for _, id := range ids {
-		state, err := snapshot(s.inst.src, id)
+		state, err := snapshot(s.inst.src, id, s.Context)
+		if state != nil {
+			h := partHeader{wm: MinWatermark, maxParallelism: s.Job.maxParallelism, parallelism: s.Parallelism, instance: s.Instance}
+			state = encodePart(h, state)
+		}
 		coord.ack(id, s.inst.part, state, err)
 		s.out.broadcast(envelope{kind: msgBarrier, wm: id})
 	}

@@ -230,3 +230,6 @@ func (r *Reader) Done() error {
 	}
 	return r.err
 }
+
+// Rest returns the bytes not read yet.
+func (r *Reader) Rest() []byte { return r.b }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/sluicesql/sluice/internal/types"
@@ -86,11 +87,11 @@ func TestSnapshotRestore(t *testing.T) {
 	if b.Len() != 5 {
 		t.Fatalf("Len = %d, want 5", b.Len())
 	}
-	snap, err := b.Snapshot()
+	snap, err := b.Snapshot(128, AllKeyGroups)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, _ := b.Snapshot()
+	again, _ := b.Snapshot(128, AllKeyGroups)
 	if !bytes.Equal(snap, again) {
 		t.Fatal("snapshots of the same state differ")
 	}
@@ -98,7 +99,7 @@ func TestSnapshotRestore(t *testing.T) {
 	b2 := NewMemory()
 	rows2, counts2 := newTables(b2)
 	rows2.Put(key("zzz"), sampleRows()[0]) // replaced by Restore
-	if err := b2.Restore(snap); err != nil {
+	if err := b2.Restore([][]byte{snap}, AllKeyGroups); err != nil {
 		t.Fatal(err)
 	}
 	if b2.Len() != 5 {
@@ -119,7 +120,7 @@ func TestSnapshotRestore(t *testing.T) {
 	if _, ok := counts2.Get(key("c")); ok {
 		t.Fatal("deleted entry came back")
 	}
-	snap2, _ := b2.Snapshot()
+	snap2, _ := b2.Snapshot(128, AllKeyGroups)
 	if !bytes.Equal(snap, snap2) {
 		t.Fatal("snapshot of restored state differs")
 	}
@@ -129,20 +130,142 @@ func TestRestoreErrorsLeaveStateUnchanged(t *testing.T) {
 	b := NewMemory()
 	rows, _ := newTables(b)
 	rows.Put([]byte("k"), sampleRows()[0])
-	snap, _ := b.Snapshot()
+	snap, _ := b.Snapshot(128, AllKeyGroups)
 
 	other := NewMemory()
 	NewTable(other, "rows", RowCodec(rowTypes))
 	NewTable(other, "other", Int64Codec)
-	if err := other.Restore(snap); err == nil {
+	if err := other.Restore([][]byte{snap}, AllKeyGroups); err == nil {
 		t.Fatal("restore with a different table set succeeded")
 	}
+	operator := NewMemory()
+	NewOperatorTable(operator, "rows", RowCodec(rowTypes), func(a, _ types.Row) types.Row { return a })
+	NewTable(operator, "counts", Int64Codec)
+	if err := operator.Restore([][]byte{snap}, AllKeyGroups); err == nil {
+		t.Fatal("restore of a keyed table into an operator table succeeded")
+	}
 	for _, bad := range [][]byte{nil, {7}, snap[:len(snap)-1], append(append([]byte{}, snap...), 0)} {
-		if err := b.Restore(bad); err == nil {
+		if err := b.Restore([][]byte{bad}, AllKeyGroups); err == nil {
 			t.Fatalf("restore of %x succeeded", bad)
 		}
 	}
+	// The same key from two snapshots of a keyed table.
+	if err := b.Restore([][]byte{snap, snap}, AllKeyGroups); err == nil {
+		t.Fatal("restore of a key held twice succeeded")
+	}
 	if got, ok := rows.Get([]byte("k")); !ok || !reflect.DeepEqual(got, sampleRows()[0]) {
 		t.Fatal("failed restore changed the state")
+	}
+}
+
+// keyGroupsOf is runtime.KeyGroupsOf (Flink's
+// computeKeyGroupRangeForOperatorIndex), which this package cannot import.
+func keyGroupsOf(i, p, maxParallelism int) KeyGroupRange {
+	return KeyGroupRange{Start: (i*maxParallelism + p - 1) / p, End: ((i+1)*maxParallelism - 1) / p}
+}
+
+// TestRescale: state kept by two instances, each holding the keys of its
+// key groups, restores at three instances and at one: every key lands on
+// the instance that owns its group, with its value, and operator tables
+// merge by their rule.
+func TestRescale(t *testing.T) {
+	const maxP, keys = 16, 200
+	kt := []types.Type{types.BigIntType}
+	key := func(k int) []byte { return AppendKey(nil, kt, types.Row{types.IntValue(int64(k))}) }
+	newBackend := func() (*Memory, *Table[int64], *Table[int64]) {
+		b := NewMemory()
+		return b, NewTable(b, "sums", Int64Codec), NewOperatorTable(b, "low", Int64Codec, func(a, b int64) int64 { return min(a, b) })
+	}
+	snapshot := func(p int) [][]byte {
+		var snaps [][]byte
+		for i := range p {
+			b, sums, low := newBackend()
+			owned := keyGroupsOf(i, p, maxP)
+			for k := range keys {
+				if owned.Contains(KeyGroup(key(k), maxP)) {
+					sums.Put(key(k), int64(k*k))
+				}
+			}
+			low.Put(nil, int64(100+i))
+			snap, err := b.Snapshot(maxP, owned)
+			if err != nil {
+				t.Fatal(err)
+			}
+			snaps = append(snaps, snap)
+		}
+		return snaps
+	}
+	from := snapshot(2)
+	for _, p := range []int{3, 1, 2} {
+		seen := 0
+		for i := range p {
+			b, sums, low := newBackend()
+			owned := keyGroupsOf(i, p, maxP)
+			if err := b.Restore(from, owned); err != nil {
+				t.Fatal(err)
+			}
+			for k := range keys {
+				v, ok := sums.Get(key(k))
+				if mine := owned.Contains(KeyGroup(key(k), maxP)); ok != mine || ok && v != int64(k*k) {
+					t.Fatalf("parallelism %d, instance %d, key %d: got %d %v, owned %v", p, i, k, v, ok, mine)
+				}
+				if ok {
+					seen++
+				}
+			}
+			if v, _ := low.Get(nil); v != 100 {
+				t.Fatalf("parallelism %d: operator table restored %d, want the least, 100", p, v)
+			}
+			// The restored instance snapshots what it owns.
+			if _, err := b.Snapshot(maxP, owned); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if seen != keys {
+			t.Fatalf("parallelism %d: %d keys restored, want %d", p, seen, keys)
+		}
+	}
+}
+
+// TestSnapshotRefusesForeignKeys: a keyed entry outside the instance's
+// key groups is state the instance does not own; so is a snapshot of
+// another max parallelism among the others.
+func TestSnapshotRefusesForeignKeys(t *testing.T) {
+	b := NewMemory()
+	tab := NewTable(b, "t", Int64Codec)
+	k := []byte("key")
+	g := KeyGroup(k, 8)
+	tab.Put(k, 1)
+	if _, err := b.Snapshot(8, KeyGroupRange{Start: g + 1, End: g + 1}); err == nil {
+		t.Fatal("snapshot of a key outside the owned key groups succeeded")
+	}
+	s8, err := b.Snapshot(8, AllKeyGroups)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab.Delete(k)
+	s16, _ := b.Snapshot(16, AllKeyGroups)
+	if err := b.Restore([][]byte{s8, s16}, AllKeyGroups); err == nil {
+		t.Fatal("snapshots of different max parallelism restored together")
+	}
+}
+
+// TestOnRestoreSeesRestoredState: the hook runs once every table holds its
+// restored entries.
+func TestOnRestoreSeesRestoredState(t *testing.T) {
+	b := NewMemory()
+	a, c := NewTable(b, "a", Int64Codec), NewTable(b, "c", Int64Codec)
+	a.Put([]byte("x"), 1)
+	c.Put([]byte("y"), 2)
+	snap, _ := b.Snapshot(4, AllKeyGroups)
+	b2 := NewMemory()
+	a2, c2 := NewTable(b2, "a", Int64Codec), NewTable(b2, "c", Int64Codec)
+	var got []int
+	a2.OnRestore(func() { got = append(got, a2.Len(), c2.Len()) })
+	if err := b2.Restore([][]byte{snap}, AllKeyGroups); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, []int{1, 1}) {
+		t.Fatalf("the hook saw %v entries, want [1 1]", got)
 	}
 }

@@ -827,17 +827,30 @@ func (s *sourceInstance) SnapshotState(id int64) ([]byte, error) {
 // RestoreState implements runtime.Snapshotter: reading resumes at the
 // checkpoint's positions, before Run.
 func (s *sourceInstance) RestoreState(data []byte) error {
-	r := state.NewReader(data)
-	if v := r.Uvarint(); r.Err() == nil && v != snapshotVersion {
-		return s.errorf("unknown checkpoint state version %d", v)
-	}
+	return s.RestoreUnion([][]byte{data})
+}
+
+// RestoreUnion implements runtime.UnionRestorer, for a restore at another
+// parallelism: given the positions of every instance of the earlier run,
+// the instance resumes the partitions it now owns where they left them,
+// as Flink's Kafka source reassigns its splits.
+func (s *sourceInstance) RestoreUnion(parts [][]byte) error {
 	restored := map[topicPartition]partPosition{}
-	for n := r.Uvarint(); n > 0 && r.Err() == nil; n-- {
-		tp := topicPartition{topic: string(r.Bytes()), partition: int32(r.Varint())}
-		restored[tp] = partPosition{next: r.Varint(), end: r.Varint()}
-	}
-	if err := r.Done(); err != nil {
-		return s.errorf("corrupt checkpoint state: %v", err)
+	for _, data := range parts {
+		r := state.NewReader(data)
+		if v := r.Uvarint(); r.Err() == nil && v != snapshotVersion {
+			return s.errorf("unknown checkpoint state version %d", v)
+		}
+		for n := r.Uvarint(); n > 0 && r.Err() == nil; n-- {
+			tp := topicPartition{topic: string(r.Bytes()), partition: int32(r.Varint())}
+			if _, dup := restored[tp]; dup {
+				return s.errorf("corrupt checkpoint state: two positions for partition %d of '%s'", tp.partition, tp.topic)
+			}
+			restored[tp] = partPosition{next: r.Varint(), end: r.Varint()}
+		}
+		if err := r.Done(); err != nil {
+			return s.errorf("corrupt checkpoint state: %v", err)
+		}
 	}
 	s.restored = restored
 	return nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sluicesql/sluice/internal/expr/fn"
 	"github.com/sluicesql/sluice/internal/runtime"
+	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -176,11 +177,11 @@ func expectSet(t *testing.T, got []string, want ...string) {
 // moveState snapshots from's state and restores it into to.
 func moveState(t *testing.T, from, to Stateful) {
 	t.Helper()
-	snap, err := from.State().Snapshot()
+	snap, err := from.State().Snapshot(runtime.DefaultMaxParallelism, state.AllKeyGroups)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := to.State().Restore(snap); err != nil {
+	if err := to.State().Restore([][]byte{snap}, state.AllKeyGroups); err != nil {
 		t.Fatal(err)
 	}
 }

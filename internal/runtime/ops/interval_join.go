@@ -110,7 +110,10 @@ func NewIntervalJoin(cfg IntervalJoinConfig) (*IntervalJoin, error) {
 			return k, r.Done()
 		},
 	})
-	j.next = state.NewTable(j.st, "next-timer", state.Int64Codec)
+	// The earliest timer of the instance: restored from several
+	// instances, the earliest of theirs (earlier than its keys' timers
+	// is harmless: firing recomputes it).
+	j.next = state.NewOperatorTable(j.st, "next-timer", state.Int64Codec, func(a, b int64) int64 { return min(a, b) })
 	return j, nil
 }
 

@@ -99,8 +99,19 @@ func (j *joiner) sideKey(c *types.Chunk, i int, left bool) (key []byte, ok bool)
 			return nil, false
 		}
 	}
+	return j.routedKey(c, i, left), true
+}
+
+// routedKey encodes the join key of row i of c arriving on the left or
+// right whatever its NULLs: the key the row was routed to this instance
+// by.
+func (j *joiner) routedKey(c *types.Chunk, i int, left bool) []byte {
+	cols := j.spec.RightKeys
+	if left {
+		cols = j.spec.LeftKeys
+	}
 	j.key = state.AppendChunkKey(j.key[:0], c, i, cols)
-	return j.key, true
+	return j.key
 }
 
 // matches evaluates the residual condition.

@@ -2,8 +2,6 @@ package ops
 
 import (
 	"testing"
-
-	"github.com/sluicesql/sluice/internal/state"
 )
 
 func newOver(t *testing.T, rows bool, preceding int64) *OverAggregate {
@@ -66,14 +64,8 @@ func TestOverUnboundedAndSnapshot(t *testing.T) {
 	r := &recorder{}
 	feed(t, o, r, chunk(evTypes, ins("a", 1, ms(10)), ins("a", 2, ms(20)), ins("a", 5, ms(30))))
 	watermark(t, o, r, ms(20))
-	snap, err := o.State().Snapshot()
-	if err != nil {
-		t.Fatal(err)
-	}
 	restored := newOver(t, false, -1)
-	if err := restored.State().(*state.Memory).Restore(snap); err != nil {
-		t.Fatal(err)
-	}
+	moveState(t, o, restored)
 	r.take()
 	expect(t, watermark(t, restored, r, ms(30)),
 		"+I[a, 5, 1970-01-01 00:00:00.030, 8, 3]",

@@ -52,7 +52,7 @@ func NewTemporalSort(cfg TemporalSortConfig) (*TemporalSort, error) {
 	}
 	s := &TemporalSort{cfg: cfg, cmp: newComparator(cfg.Order, cfg.InputTypes), st: state.NewMemory()}
 	s.rows = state.NewTable(s.st, "rows", rowsCodec(cfg.InputTypes))
-	s.last = state.NewTable(s.st, "last", state.Int64Codec)
+	s.last = state.NewOperatorTable(s.st, "last", state.Int64Codec, func(a, b int64) int64 { return max(a, b) })
 	out := newOutput(cfg.InputTypes)
 	s.onWatermark = newOnWatermark(func(wm int64, e runtime.Emitter) error { return s.fire(wm, out.to(e)) })
 	return s, nil

@@ -186,101 +186,156 @@ type counter struct{ n atomic.Int64 }
 // time, as the operator's documentation describes.
 func (c *counter) Dropped() int64 { return c.n.Load() }
 
-// windowed holds values of type V per window and key, and fires whole
-// windows in order of their end. Windows are keyed by their end, which is
-// unique among the windows of one aligned window function.
+// windowed holds values of type V per key and window, and fires whole
+// windows in order of their end, the keys of a window in order of their
+// first arrival in it. The state is one entry per key (the operator's
+// partitioning key, so the entry has that key's group) holding the key's
+// open windows; windows are told apart by their end, which is unique
+// among the windows of one aligned window function. An index of the open
+// windows, each with its keys in order, is derived from the entries: each
+// key's window keeps its position among the window's keys, so the index
+// is rebuilt in the same order after a restore, and keys gathered from
+// several instances interleave by position.
 type windowed[V any] struct {
-	table *state.Table[*windowKeys[V]]
+	table *state.Table[*keyWindows[V]]
+	index map[int64]*windowIndex
 	clock clock
-	wkey  []byte
 }
 
-// windowKeys is the state of one window: a value per key, in order of the
-// keys' first arrival.
-type windowKeys[V any] struct {
-	span  span
-	index map[string]int // key -> position in keys and vals
-	keys  []string
-	vals  []V
+// keyWindows is the state of one key: its open windows.
+type keyWindows[V any] struct{ wins []keyWindow[V] }
+
+// keyWindow is a key's value in one window and the key's position among
+// the window's keys.
+type keyWindow[V any] struct {
+	span span
+	pos  int64
+	v    V
+}
+
+// windowIndex is one open window: its keys in order of first arrival,
+// and the position of the next new key.
+type windowIndex struct {
+	span span
+	keys []string
+	next int64
 }
 
 func newWindowed[V any](st state.Backend, c clock, vc state.Codec[V]) *windowed[V] {
-	codec := state.Codec[*windowKeys[V]]{
-		Append: func(b []byte, w *windowKeys[V]) []byte {
-			b = state.AppendVarint(b, w.span.start)
-			b = state.AppendVarint(b, w.span.end)
-			b = state.AppendUvarint(b, uint64(len(w.keys)))
-			for i, k := range w.keys {
-				b = state.AppendBytes(b, []byte(k))
-				b = state.AppendBytes(b, vc.Append(nil, w.vals[i]))
+	var val []byte
+	codec := state.Codec[*keyWindows[V]]{
+		Append: func(b []byte, kw *keyWindows[V]) []byte {
+			b = state.AppendUvarint(b, uint64(len(kw.wins)))
+			for _, win := range kw.wins {
+				b = state.AppendVarint(b, win.span.start)
+				b = state.AppendVarint(b, win.span.end)
+				b = state.AppendVarint(b, win.pos)
+				val = vc.Append(val[:0], win.v)
+				b = state.AppendBytes(b, val)
 			}
 			return b
 		},
-		Decode: func(b []byte) (*windowKeys[V], error) {
+		Decode: func(b []byte) (*keyWindows[V], error) {
 			r := state.NewReader(b)
-			w := &windowKeys[V]{span: span{r.Varint(), r.Varint()}, index: map[string]int{}}
+			kw := &keyWindows[V]{}
 			for n := r.Uvarint(); n > 0 && r.Err() == nil; n-- {
-				k := string(r.Bytes())
+				win := keyWindow[V]{span: span{r.Varint(), r.Varint()}, pos: r.Varint()}
 				v, err := vc.Decode(r.Bytes())
 				if err != nil {
 					return nil, err
 				}
-				w.index[k] = len(w.keys)
-				w.keys = append(w.keys, k)
-				w.vals = append(w.vals, v)
+				win.v = v
+				kw.wins = append(kw.wins, win)
 			}
-			return w, r.Done()
+			return kw, r.Done()
 		},
 	}
-	return &windowed[V]{table: state.NewTable(st, "windows", codec), clock: c}
+	w := &windowed[V]{table: state.NewTable(st, "windows", codec), index: map[int64]*windowIndex{}, clock: c}
+	w.table.OnRestore(w.reindex)
+	return w
+}
+
+// reindex rebuilds the index of open windows from the entries.
+func (w *windowed[V]) reindex() {
+	type positioned struct {
+		pos int64
+		key string
+	}
+	keys := map[int64][]positioned{}
+	w.index = map[int64]*windowIndex{}
+	for k, kw := range w.table.All() {
+		for _, win := range kw.wins {
+			idx := w.index[win.span.end]
+			if idx == nil {
+				idx = &windowIndex{span: win.span}
+				w.index[win.span.end] = idx
+			}
+			idx.next = max(idx.next, win.pos+1)
+			keys[win.span.end] = append(keys[win.span.end], positioned{win.pos, k})
+		}
+	}
+	for end, ks := range keys {
+		slices.SortFunc(ks, func(a, b positioned) int { return cmp.Or(cmp.Compare(a.pos, b.pos), cmp.Compare(a.key, b.key)) })
+		idx := w.index[end]
+		for _, pk := range ks {
+			idx.keys = append(idx.keys, pk.key)
+		}
+	}
 }
 
 // fired reports whether the window ending at end fired at watermark wm.
 func (w *windowed[V]) fired(end, wm int64) bool { return w.clock.windowTime(end) <= wm }
 
-// get returns window s, creating it if needed, and the position of key in
-// it, or -1 when the key has no value yet. A window is one table entry
-// updated in place by put.
-func (w *windowed[V]) get(s span, key []byte) (*windowKeys[V], int) {
-	w.wkey = state.AppendVarint(w.wkey[:0], s.end)
-	win, found := w.table.Get(w.wkey)
-	if !found {
-		win = &windowKeys[V]{span: s, index: map[string]int{}}
-		w.table.Put(w.wkey, win)
-	}
-	if i, ok := win.index[string(key)]; ok {
-		return win, i
-	}
-	return win, -1
-}
-
-// put stores v as the value of key, at position i (-1 for a new key), in
-// window win.
-func (w *windowed[V]) put(win *windowKeys[V], i int, key []byte, v V) {
-	if i < 0 {
-		win.index[string(key)] = len(win.keys)
-		win.keys = append(win.keys, string(key))
-		win.vals = append(win.vals, v)
+// value returns where key's value in window s is kept, adding the key to
+// the window (with V's zero value, and fresh set) if it has none yet. The
+// pointer is valid until the next call.
+func (w *windowed[V]) value(s span, key []byte) (v *V, fresh bool) {
+	kw, found := w.table.Get(key)
+	if found {
+		for i := range kw.wins {
+			if kw.wins[i].span.end == s.end {
+				return &kw.wins[i].v, false
+			}
+		}
 	} else {
-		win.vals[i] = v
+		kw = &keyWindows[V]{}
+		w.table.Put(key, kw)
 	}
+	idx := w.index[s.end]
+	if idx == nil {
+		idx = &windowIndex{span: s}
+		w.index[s.end] = idx
+	}
+	idx.keys = append(idx.keys, string(key))
+	kw.wins = append(kw.wins, keyWindow[V]{span: s, pos: idx.next})
+	idx.next++
+	return &kw.wins[len(kw.wins)-1].v, true
 }
 
-// fire removes the windows that fired at watermark wm and calls f for each,
-// in order of end.
-func (w *windowed[V]) fire(wm int64, f func(win *windowKeys[V]) error) error {
-	var due []*windowKeys[V]
-	for _, win := range w.table.All() {
-		if w.fired(win.span.end, wm) {
-			due = append(due, win)
+// fire removes the windows that fired at watermark wm and calls f for
+// each key of each, windows in order of end, keys in order of first
+// arrival.
+func (w *windowed[V]) fire(wm int64, f func(s span, key string, v V) error) error {
+	var due []*windowIndex
+	for end, idx := range w.index {
+		if w.fired(end, wm) {
+			due = append(due, idx)
 		}
 	}
-	slices.SortFunc(due, func(a, b *windowKeys[V]) int { return cmp.Compare(a.span.end, b.span.end) })
-	for _, win := range due {
-		w.wkey = state.AppendVarint(w.wkey[:0], win.span.end)
-		w.table.Delete(w.wkey)
-		if err := f(win); err != nil {
-			return err
+	slices.SortFunc(due, func(a, b *windowIndex) int { return cmp.Compare(a.span.end, b.span.end) })
+	for _, idx := range due {
+		delete(w.index, idx.span.end)
+		for _, k := range idx.keys {
+			kw, _ := w.table.GetString(k)
+			i := slices.IndexFunc(kw.wins, func(win keyWindow[V]) bool { return win.span.end == idx.span.end })
+			v := kw.wins[i].v
+			kw.wins = slices.Delete(kw.wins, i, i+1)
+			if len(kw.wins) == 0 {
+				w.table.DeleteString(k)
+			}
+			if err := f(idx.span, k, v); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -84,8 +84,8 @@ func NewWindowAggregate(cfg WindowAggregateConfig) (*WindowAggregate, error) {
 	return a, nil
 }
 
-// State implements Stateful; its Len is the number of open windows (or,
-// for sessions, of keys with open sessions).
+// State implements Stateful; its Len is the number of keys with open
+// windows (or sessions).
 func (a *WindowAggregate) State() state.Backend { return a.st }
 
 // ProcessChunk implements runtime.Operator.
@@ -111,17 +111,13 @@ func (a *WindowAggregate) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter)
 				continue
 			}
 			added = true
-			win, pos := a.windows.get(s, a.key)
-			var grp *group
-			if pos < 0 {
-				grp = &group{accs: a.agg.create()}
-			} else {
-				grp = win.vals[pos]
+			grp, fresh := a.windows.value(s, a.key)
+			if fresh {
+				*grp = &group{accs: a.agg.create()}
 			}
-			if err := a.agg.update(grp, c, i); err != nil {
+			if err := a.agg.update(*grp, c, i); err != nil {
 				return err
 			}
-			a.windows.put(win, pos, a.key, grp)
 		}
 		if !added {
 			a.n.Add(1)
@@ -145,14 +141,7 @@ func (a *WindowAggregate) fire(wm int64, out runtime.Emitter) error {
 			return a.emit(w, key, grp, s.span)
 		})
 	}
-	return a.windows.fire(wm, func(win *windowKeys[*group]) error {
-		for i, key := range win.keys {
-			if err := a.emit(w, key, win.vals[i], win.span); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	return a.windows.fire(wm, func(s span, key string, grp *group) error { return a.emit(w, key, grp, s) })
 }
 
 // emit outputs the result of one key in one window, unless all its rows

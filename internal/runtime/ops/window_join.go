@@ -32,13 +32,14 @@ type WindowJoin struct {
 	st    *state.Memory
 	keys  *state.Table[*windowJoinKey]
 	fired int64 // the watermark windows fired at, or MinWatermark
-	// nullSeq numbers the outer rows with NULL keys, each kept alone.
-	nullSeq int64
 }
 
-// windowJoinKey holds the buffered rows of one window and key.
+// windowJoinKey holds the buffered rows of one window and key. The rows
+// of a key with a NULL that matches nothing are unmatched: kept for
+// their window's end, then emitted padded.
 type windowJoinKey struct {
 	end         int64
+	unmatched   bool
 	left, right []types.Row
 }
 
@@ -85,17 +86,16 @@ func (w *WindowJoin) ProcessChunk(input int, c *types.Chunk, out runtime.Emitter
 		key, ok := w.sideKey(c, i, left)
 		if !ok {
 			// A NULL key matches nothing; on an outer side the row is
-			// emitted padded when its window fires, so keep it under a key
-			// of its own.
+			// emitted padded when its window fires, so keep it under its
+			// key (the one it was routed by), marked unmatched.
 			if !(left && w.cfg.Kind.leftOuter() || !left && w.cfg.Kind.rightOuter()) {
 				continue
 			}
-			w.nullSeq++
-			key = state.AppendVarint([]byte{0xff}, w.nullSeq)
+			key = w.routedKey(c, i, left)
 		}
 		k, _ := w.keys.Get(key)
 		if k == nil {
-			k = &windowJoinKey{end: e}
+			k = &windowJoinKey{end: e, unmatched: !ok}
 		}
 		if left {
 			k.left = append(k.left, c.Row(i))
@@ -125,6 +125,15 @@ func (w *WindowJoin) fire(wm int64, out *output) error {
 
 // joinWindow emits the result of one window and key.
 func (w *WindowJoin) joinWindow(out *output, k *windowJoinKey) error {
+	if k.unmatched {
+		for _, l := range k.left {
+			w.emitPadded(out, types.Insert, l, true)
+		}
+		for _, r := range k.right {
+			w.emitPadded(out, types.Insert, r, false)
+		}
+		return nil
+	}
 	rightMatched := make([]bool, len(k.right))
 	for _, l := range k.left {
 		matched := false
@@ -158,12 +167,17 @@ func (w *WindowJoin) codec() state.Codec[*windowJoinKey] {
 	return state.Codec[*windowJoinKey]{
 		Append: func(b []byte, k *windowJoinKey) []byte {
 			b = state.AppendVarint(b, k.end)
+			unmatched := uint64(0)
+			if k.unmatched {
+				unmatched = 1
+			}
+			b = state.AppendUvarint(b, unmatched)
 			b = rowsCodec(lt).Append(b, k.left)
 			return rowsCodec(rt).Append(b, k.right)
 		},
 		Decode: func(b []byte) (*windowJoinKey, error) {
 			r := state.NewReader(b)
-			k := &windowJoinKey{end: r.Varint()}
+			k := &windowJoinKey{end: r.Varint(), unmatched: r.Uvarint() == 1}
 			k.left = readRows(r, lt)
 			k.right = readRows(r, rt)
 			return k, r.Done()

@@ -139,7 +139,8 @@ func newWindowRank(in []types.Type, parts []int, endCol int, zone *time.Location
 	return r, nil
 }
 
-// State implements Stateful; its Len is the number of open windows.
+// State implements Stateful; its Len is the number of partitions with
+// open windows.
 func (r *WindowRank) State() state.Backend { return r.st }
 
 // ProcessChunk implements runtime.Operator.
@@ -154,12 +155,8 @@ func (r *WindowRank) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter) erro
 			continue
 		}
 		r.key = state.AppendChunkKey(r.key[:0], c, i, r.parts)
-		win, pos := r.windows.get(span{end: ec.I64[i]}, r.key)
-		var rows []types.Row
-		if pos >= 0 {
-			rows = win.vals[pos]
-		}
-		r.windows.put(win, pos, r.key, r.combine(rows, c.Row(i)))
+		rows, _ := r.windows.value(span{end: ec.I64[i]}, r.key)
+		*rows = r.combine(*rows, c.Row(i))
 	}
 	return nil
 }
@@ -167,15 +164,13 @@ func (r *WindowRank) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter) erro
 func (r *WindowRank) fire(wm int64, out runtime.Emitter) error {
 	w := r.out.to(out)
 	defer w.flush()
-	return r.windows.fire(wm, func(win *windowKeys[[]types.Row]) error {
-		for _, rows := range win.vals {
-			for k := r.start; k <= min(r.end, len(rows)); k++ {
-				row := rows[k-1]
-				if r.number {
-					row = appendRank(&r.buf, row, int64(k))
-				}
-				w.add(types.Insert, row)
+	return r.windows.fire(wm, func(_ span, _ string, rows []types.Row) error {
+		for k := r.start; k <= min(r.end, len(rows)); k++ {
+			row := rows[k-1]
+			if r.number {
+				row = appendRank(&r.buf, row, int64(k))
 			}
+			w.add(types.Insert, row)
 		}
 		return nil
 	})
