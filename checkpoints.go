@@ -206,9 +206,11 @@ func (e *Session) savepoint(ctx context.Context, j *Job, store checkpoint.Storag
 // RestartFromSavepoint stops running job id with a savepoint written to
 // the storage at dir, then starts its plan again from that savepoint (as
 // STOP JOB ... WITH SAVEPOINT followed by execution.savepoint.path and the
-// same INSERT would, without re-planning) and returns the new job. A job
-// that is no longer running is an error.
-func (e *Session) RestartFromSavepoint(ctx context.Context, id, dir string) (*Job, error) {
+// same INSERT would, without re-planning) and returns the new job. The new
+// job runs at the given parallelism (parallelism.default when 0), with
+// the maximum parallelism the job had: its keyed state is redistributed
+// by key group. A job that is no longer running is an error.
+func (e *Session) RestartFromSavepoint(ctx context.Context, id, dir string, parallelism int) (*Job, error) {
 	j, ok := e.jobs.Job(id)
 	if !ok {
 		return nil, fmt.Errorf("no job '%s'", id)
@@ -232,5 +234,5 @@ func (e *Session) RestartFromSavepoint(ctx context.Context, id, dir string) (*Jo
 	if err := restoreFrom(ctx, cfg, store, j.ID, chk); err != nil {
 		return nil, err
 	}
-	return e.launch(next, j.plan, j.Name, j.Statement, cfg)
+	return e.launch(next, j.plan, j.Name, j.Statement, cfg, scale{parallelism: parallelism, maxParallelism: j.current().MaxParallelism()})
 }

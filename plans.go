@@ -2,6 +2,7 @@ package sluice
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -120,7 +121,7 @@ func (e *Session) startJobs(p *plan.Plan, texts []string) ([]*Job, error) {
 		cfg, err := e.config.checkpointConfig(context.Background(), id)
 		var j *Job
 		if err == nil {
-			j, err = e.launch(id, p.Job(root), "insert-into_default_catalog.default_database."+sink.Table.Name, texts[i], cfg)
+			j, err = e.launch(id, p.Job(root), "insert-into_default_catalog.default_database."+sink.Table.Name, texts[i], cfg, scale{})
 		}
 		if err != nil {
 			e.jobs.forget(started)
@@ -131,11 +132,15 @@ func (e *Session) startJobs(p *plan.Plan, texts []string) ([]*Job, error) {
 	return started, nil
 }
 
-// launch starts job plan jp, which has one sink, as job id with the
+// scale is the parallelism and max parallelism a job runs at; zero takes
+// the session's parallelism.default and pipeline.max-parallelism.
+type scale struct{ parallelism, maxParallelism int }
+
+// launch starts job plan jp, which has one sink, as job id at sc with the
 // checkpoint configuration cfg and the session's restart strategy, and
 // records it in the job store. Restarts build the plan with the options of
 // the first start.
-func (e *Session) launch(id string, jp *plan.Plan, name, text string, cfg *runtime.CheckpointConfig) (*Job, error) {
+func (e *Session) launch(id string, jp *plan.Plan, name, text string, cfg *runtime.CheckpointConfig, sc scale) (*Job, error) {
 	if e.roundTrip {
 		var err error
 		if jp, err = roundTrip(jp); err != nil {
@@ -146,6 +151,8 @@ func (e *Session) launch(id string, jp *plan.Plan, name, text string, cfg *runti
 	if err != nil {
 		return nil, err
 	}
+	opts.Parallelism = cmp.Or(sc.parallelism, opts.Parallelism)
+	opts.MaxParallelism = cmp.Or(sc.maxParallelism, opts.MaxParallelism)
 	if err := checkCommits(jp, cfg); err != nil {
 		return nil, err
 	}

@@ -10,9 +10,11 @@ import (
 
 // TestScriptsWithRestarts runs every script test and seed case at
 // parallelism 1 and 4 with every running job stopped with a savepoint and
-// started again from it whenever the harness lets the jobs settle (before
-// each INSERT and query): the results must be those of the straight runs,
-// no row lost or repeated, no state forgotten.
+// started again from it, at another parallelism each time, whenever the
+// harness lets the jobs settle (before each INSERT and query): the
+// results must be those of the straight runs, no row lost or repeated, no
+// state forgotten, whichever instances the state moved to ("restore at
+// another parallelism gives the same results").
 func TestScriptsWithRestarts(t *testing.T) {
 	forEveryCase(t, func(p int) Options { return Options{Parallelism: p, RestartJobs: true} })
 }

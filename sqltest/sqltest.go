@@ -40,10 +40,16 @@ type Options struct {
 	PlanRoundTrip bool
 	// RestartJobs, whenever the harness has let the running jobs process
 	// their input (before each INSERT and query), stops every running job
-	// with a savepoint and starts it again from it
-	// (sluice.Engine.RestartFromSavepoint): results must not change.
+	// with a savepoint and starts it again from it, each time at another
+	// parallelism (sluice.Engine.RestartFromSavepoint, restartParallelisms):
+	// results must not change.
 	RestartJobs bool
 }
+
+// restartParallelisms are the parallelisms restarted jobs take in turn,
+// skipping the one a job runs at, so that every restart redistributes
+// the job's state: from 4 to 3, 1, 4, 2, 3, ...; from 1 to 3, 4, 2, ...
+var restartParallelisms = []int{3, 1, 4, 2}
 
 // settler lets the running jobs process all their available input before
 // a statement, restarting them from savepoints when the options say so.
@@ -51,10 +57,14 @@ type settler struct {
 	e    *sluice.Engine
 	opts Options
 	dir  string // where savepoints go
+	// parallelism is the parallelism of each job the settler started;
+	// turn counts the restarts.
+	parallelism map[string]int
+	turn        int
 }
 
 func newSettler(e *sluice.Engine, opts Options) (*settler, error) {
-	s := &settler{e: e, opts: opts}
+	s := &settler{e: e, opts: opts, parallelism: map[string]int{}}
 	if opts.RestartJobs {
 		dir, err := os.MkdirTemp("", "sqltest-savepoints-")
 		if err != nil {
@@ -75,11 +85,31 @@ func (s *settler) settle(ctx context.Context) error {
 		if j.Status() != "RUNNING" {
 			continue
 		}
-		if _, err := s.e.RestartFromSavepoint(ctx, j.ID, s.dir); err != nil {
-			return fmt.Errorf("restarting job %s from a savepoint: %w", j.ID, err)
+		p := s.nextParallelism(j.ID)
+		next, err := s.e.RestartFromSavepoint(ctx, j.ID, s.dir, p)
+		if err != nil {
+			return fmt.Errorf("restarting job %s from a savepoint at parallelism %d: %w", j.ID, p, err)
 		}
+		s.parallelism[next.ID] = p
 	}
 	return s.e.WaitQuiet(ctx)
+}
+
+// nextParallelism returns the parallelism to restart job id at: the next
+// of restartParallelisms that is not the one it runs at (for a job the
+// settler did not start, parallelism.default).
+func (s *settler) nextParallelism(id string) int {
+	current, ok := s.parallelism[id]
+	if !ok {
+		current = s.e.Config().Parallelism()
+	}
+	for {
+		p := restartParallelisms[s.turn%len(restartParallelisms)]
+		s.turn++
+		if p != current {
+			return p
+		}
+	}
 }
 
 // close removes the savepoints.

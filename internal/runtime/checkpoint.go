@@ -209,6 +209,8 @@ type coordinator struct {
 	// instances have nothing more to contribute.
 	parts    []string
 	finished map[string]bool
+	// last holds the parts finished instances left.
+	last map[string][]byte
 }
 
 // pendingCheckpoint collects the acknowledgements of one checkpoint.
@@ -221,7 +223,7 @@ type pendingCheckpoint struct {
 }
 
 func newCoordinator(j *Job, cfg CheckpointConfig) *coordinator {
-	return &coordinator{job: j, cfg: cfg, next: cfg.RestoredFrom + 1, complete: cfg.RestoredFrom, finished: map[string]bool{}}
+	return &coordinator{job: j, cfg: cfg, next: cfg.RestoredFrom + 1, complete: cfg.RestoredFrom, finished: map[string]bool{}, last: map[string][]byte{}}
 }
 
 // register adds an instance that takes part in checkpoints.
@@ -256,17 +258,21 @@ func (c *coordinator) ack(id int64, part string, state []byte, err error) {
 }
 
 // finish records that an instance has ended: it acknowledges the pending
-// checkpoint and every later one without state.
-func (c *coordinator) finish(part string) {
+// checkpoint and every later one with last, its part from then on (nil:
+// none).
+func (c *coordinator) finish(part string, last []byte) {
 	c.mu.Lock()
 	c.finished[part] = true
+	if last != nil {
+		c.last[part] = last
+	}
 	var id int64
 	if c.pending != nil {
 		id = c.pending.id
 	}
 	c.mu.Unlock()
 	if id != 0 {
-		c.ack(id, part, nil, nil)
+		c.ack(id, part, last, nil)
 	}
 }
 
@@ -342,6 +348,9 @@ func (c *coordinator) store(ctx context.Context, store checkpoint.Storage, p *pe
 	for _, part := range c.parts {
 		if c.finished[part] {
 			meta.Finished = append(meta.Finished, part)
+			if last, ok := c.last[part]; ok {
+				p.state[part] = last
+			}
 		}
 	}
 	c.mu.Unlock()

@@ -282,6 +282,10 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 	return j, nil
 }
 
+// MaxParallelism returns the number of key groups the job's keys are
+// hashed into.
+func (j *Job) MaxParallelism() int { return j.maxParallelism }
+
 // Done is closed when every instance has stopped.
 func (j *Job) Done() <-chan struct{} { return j.done }
 
@@ -379,7 +383,9 @@ func (j *Job) runSource(name string, sc *SourceContext, si *sourceInstance, out 
 	out.end()
 	si.ended.Store(true)
 	if j.coord != nil {
-		j.coord.finish(si.part)
+		// A finished source leaves a part of its header alone: a restore
+		// at another parallelism learns from it how many instances ran.
+		j.coord.finish(si.part, encodePart(sourceHeader(sc.Context), nil))
 	}
 }
 
@@ -478,7 +484,7 @@ func (j *Job) runOperator(name, part string, rctx *Context, op Operator, oi *ope
 				if err != nil {
 					fail(err)
 				} else if j.coord != nil {
-					j.coord.finish(part)
+					j.coord.finish(part, nil)
 				}
 				return
 			}

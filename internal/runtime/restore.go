@@ -20,11 +20,12 @@ import (
 // every old instance and keeps what it now owns (UnionRestorer, as
 // Flink's sources reassign their splits).
 
-// UnionRestorer is implemented by sources whose state can be restored at
-// another parallelism: RestoreUnion installs the state of every instance
-// of the earlier run, of which the instance keeps what it now owns (the
-// Kafka source: the positions of the partitions assigned to it). It is
-// called before Run, in place of RestoreState.
+// UnionRestorer is implemented by sources and operators whose own state
+// (Snapshotter) can be restored at another parallelism: RestoreUnion
+// installs the state of every instance of the earlier run, of which the
+// instance keeps what it now owns (the Kafka source: the positions of the
+// partitions assigned to it). It is called before the instance starts, in
+// place of RestoreState.
 type UnionRestorer interface {
 	RestoreUnion(parts [][]byte) error
 }
@@ -37,11 +38,11 @@ type oldStage struct {
 	finished map[int]bool
 	// Once decoded: the parts' headers and states, and the parallelism
 	// the state was taken at (0 when no part says).
-	decoded     bool
-	headers     map[int]partHeader
-	states      map[int][]byte
-	parallelism int
-	claimed     bool
+	decoded                     bool
+	headers                     map[int]partHeader
+	states                      map[int][]byte
+	parallelism, maxParallelism int
+	claimed                     bool
 }
 
 // restorer hands the state of a checkpoint to the instances of a job.
@@ -121,11 +122,10 @@ func (r *restorer) stage(name string) (*oldStage, error) {
 		if s.parallelism != 0 && h.parallelism != s.parallelism {
 			return nil, r.errorf("the parts of %s were taken at parallelism %d and %d", name, s.parallelism, h.parallelism)
 		}
-		s.parallelism = h.parallelism
-		if h.maxParallelism != r.maxParallelism {
-			return nil, r.errorf("the state of %s was taken with %d key groups ('pipeline.max-parallelism'), the job has %d: a job restores only with the maximum parallelism it ran with",
-				name, h.maxParallelism, r.maxParallelism)
+		if s.maxParallelism != 0 && h.maxParallelism != s.maxParallelism {
+			return nil, r.errorf("the parts of %s were taken with %d and %d key groups", name, s.maxParallelism, h.maxParallelism)
 		}
+		s.parallelism, s.maxParallelism = h.parallelism, h.maxParallelism
 		s.headers[i], s.states[i] = h, st
 	}
 	for i := range s.finished {
@@ -164,6 +164,10 @@ func (r *restorer) restoreOperator(name string, k, p int, op Operator) (int64, e
 		return MinWatermark, err
 	}
 	part := fmt.Sprintf("%s-%d", name, k)
+	if _, keyed := op.(Stateful); keyed && s.maxParallelism != 0 && s.maxParallelism != r.maxParallelism && max(s.parallelism, p) > 1 {
+		return MinWatermark, r.errorf("the state of %s was taken with %d key groups ('pipeline.max-parallelism'), the job has %d: keyed state restores only with the maximum parallelism it was taken with",
+			name, s.maxParallelism, r.maxParallelism)
+	}
 	if s.sameParallelism(p) {
 		h, ok := s.headers[k]
 		if !ok {
@@ -194,15 +198,40 @@ func (r *restorer) restoreOperator(name string, k, p int, op Operator) (int64, e
 	if !found {
 		return MinWatermark, nil
 	}
-	if len(states) > 0 {
-		if _, keyed := op.(Stateful); !keyed {
-			return MinWatermark, r.errorf("the state of %s was taken at parallelism %d and can only be restored at that parallelism, not %d", name, s.parallelism, p)
-		}
+	if len(states) == 0 {
+		return floor, nil
+	}
+	switch op.(type) {
+	case Stateful:
 		if err := r.install(part, op, states, owned); err != nil {
 			return MinWatermark, err
 		}
+	case UnionRestorer:
+		if err := r.union(part, op, s); err != nil {
+			return MinWatermark, err
+		}
+	default:
+		return MinWatermark, r.errorf("the state of %s was taken at parallelism %d and can only be restored at that parallelism, not %d", name, s.parallelism, p)
 	}
 	return floor, nil
+}
+
+// union gives an instance the state of every instance of its stage.
+func (r *restorer) union(part string, inst any, s *oldStage) error {
+	u, ok := inst.(UnionRestorer)
+	if !ok {
+		return r.errorf("the state of %s was taken at parallelism %d and can only be restored at that parallelism", part, s.parallelism)
+	}
+	var states [][]byte
+	for _, i := range slices.Sorted(maps.Keys(s.states)) {
+		if len(s.states[i]) > 0 {
+			states = append(states, s.states[i])
+		}
+	}
+	if err := u.RestoreUnion(states); err != nil {
+		return r.errorf("%s: %v", part, err)
+	}
+	return nil
 }
 
 // install restores an operator's state from one or more parts.
@@ -231,8 +260,8 @@ func (r *restorer) restoreSource(name string, k, p int, src Source) (bool, error
 	}
 	part := fmt.Sprintf("%s-%d", name, k)
 	if s.sameParallelism(p) {
-		st, ok := s.states[k]
-		if !ok {
+		st := s.states[k]
+		if len(st) == 0 {
 			return s.finished[k], nil
 		}
 		sn, keeps := src.(Snapshotter)
@@ -254,19 +283,10 @@ func (r *restorer) restoreSource(name string, k, p int, src Source) (bool, error
 		return false, r.errorf("%d of the %d instances of %s had finished, which leaves their progress unknown: restore it at parallelism %d",
 			len(s.finished), old, name, old)
 	}
-	if len(s.states) == 0 {
-		return false, nil
-	}
-	u, ok := src.(UnionRestorer)
-	if !ok {
-		return false, r.errorf("the state of %s was taken at parallelism %d and can only be restored at that parallelism, not %d", name, s.parallelism, p)
-	}
-	var states [][]byte
-	for _, i := range slices.Sorted(maps.Keys(s.states)) {
-		states = append(states, s.states[i])
-	}
-	if err := u.RestoreUnion(states); err != nil {
-		return false, r.errorf("%s: %v", part, err)
+	for _, st := range s.states {
+		if len(st) > 0 {
+			return false, r.union(part, src, s)
+		}
 	}
 	return false, nil
 }

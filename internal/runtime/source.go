@@ -38,12 +38,16 @@ func (s *SourceContext) EmitBarriers() {
 	for _, id := range ids {
 		state, err := snapshot(s.inst.src, id, s.Context)
 		if state != nil {
-			h := partHeader{wm: MinWatermark, maxParallelism: s.Job.maxParallelism, parallelism: s.Parallelism, instance: s.Instance}
-			state = encodePart(h, state)
+			state = encodePart(sourceHeader(s.Context), state)
 		}
 		coord.ack(id, s.inst.part, state, err)
 		s.out.broadcast(envelope{kind: msgBarrier, wm: id})
 	}
+}
+
+// sourceHeader is the header of a source instance's part.
+func sourceHeader(ctx *Context) partHeader {
+	return partHeader{wm: MinWatermark, maxParallelism: ctx.Job.maxParallelism, parallelism: ctx.Parallelism, instance: ctx.Instance}
 }
 
 // MarkIdle tells downstream operators to leave this instance out of their
