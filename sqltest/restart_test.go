@@ -20,8 +20,8 @@ func TestScriptsWithRestarts(t *testing.T) {
 }
 
 // TestSettleRestartsRunningJobs: in RestartJobs mode settling stops each
-// running job with a savepoint and starts its plan again; finished jobs
-// stay as they are.
+// running job with a savepoint and starts its plan again at another
+// parallelism; finished jobs stay as they are.
 func TestSettleRestartsRunningJobs(t *testing.T) {
 	cluster, err := devcluster.Start(devcluster.Options{})
 	if err != nil {
@@ -58,5 +58,9 @@ INSERT INTO bh SELECT a FROM events;`, cluster)); err != nil {
 	}
 	if jobs[0].Status() != "FINISHED" || jobs[1].Status() != "CANCELED" || jobs[2].Status() != "RUNNING" || jobs[2].Statement != jobs[1].Statement {
 		t.Fatalf("statuses %s, %s, %s", jobs[0].Status(), jobs[1].Status(), jobs[2].Status())
+	}
+	// The job ran at parallelism.default, 1: it restarted at another.
+	if p := s.parallelism[jobs[2].ID]; p != restartParallelisms[0] {
+		t.Fatalf("restarted at parallelism %d, want %d", p, restartParallelisms[0])
 	}
 }

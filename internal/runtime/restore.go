@@ -16,7 +16,7 @@ import (
 // StateAssignmentOperation: an operator instance takes the key groups it
 // now owns from the parts of the old instances whose key groups overlap
 // its own (keyed state; see state.Backend), and the watermark it starts
-// from is the least of theirs; a source instance is given the state of
+// from is the least of theirs that had one; a source instance is given the state of
 // every old instance and keeps what it now owns (UnionRestorer, as
 // Flink's sources reassign their splits).
 
@@ -182,21 +182,26 @@ func (r *restorer) restoreOperator(name string, k, p int, op Operator) (int64, e
 	}
 	// At another parallelism: the key groups this instance owns, from
 	// every old instance that owned some of them.
+	// An old instance that had seen no watermark (its inputs idle, as a
+	// source instance without partitions) says nothing about time, as
+	// idle inputs are left out of a merged watermark.
 	owned := KeyGroupsOf(k, p, r.maxParallelism)
-	floor, found := MaxWatermark, false
+	floor, timed := MaxWatermark, false
 	var states [][]byte
 	for _, i := range slices.Sorted(maps.Keys(s.headers)) {
 		h := s.headers[i]
 		if !h.keyGroups().Intersects(owned) {
 			continue
 		}
-		floor, found = min(floor, h.wm), true
+		if h.wm != MinWatermark {
+			floor, timed = min(floor, h.wm), true
+		}
 		if st := s.states[i]; len(st) > 0 {
 			states = append(states, st)
 		}
 	}
-	if !found {
-		return MinWatermark, nil
+	if !timed {
+		floor = MinWatermark
 	}
 	if len(states) == 0 {
 		return floor, nil

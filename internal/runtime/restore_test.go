@@ -168,21 +168,22 @@ func TestRestoreAtAnotherParallelismRefuses(t *testing.T) {
 
 // TestRestoredWatermarkAtAnotherParallelism: an instance restored at
 // another parallelism starts at the least watermark of the old instances
-// whose key groups it takes.
+// whose key groups it takes, leaving out those that had seen none.
 func TestRestoredWatermarkAtAnotherParallelism(t *testing.T) {
 	parts := map[string][]byte{}
-	for i, wm := range []int64{10, 20} {
-		parts["op-"+string(rune('0'+i))] = encodePart(partHeader{wm: wm, maxParallelism: 8, parallelism: 2, instance: i}, nil)
+	for i, wm := range []int64{10, 20, MinWatermark, 30} {
+		parts["op-"+string(rune('0'+i))] = encodePart(partHeader{wm: wm, maxParallelism: 8, parallelism: 4, instance: i}, nil)
 	}
 	for _, c := range []struct {
 		p    int
 		want []int64
 	}{
-		// Old instance 0 owned groups 0-3, old 1 groups 4-7.
-		{3, []int64{10, 10, 20}}, // new groups 0-2, 3-5, 6-7
+		// Old instance i owned groups 2i and 2i+1.
+		{3, []int64{10, 20, 30}}, // new groups 0-2, 3-5, 6-7
 		{1, []int64{10}},
-		{2, []int64{10, 20}},
-		{4, []int64{10, 10, 20, 20}},
+		{2, []int64{10, 30}},
+		{8, []int64{10, 10, 20, 20, MinWatermark, MinWatermark, 30, 30}},
+		{4, []int64{10, 20, MinWatermark, 30}},
 	} {
 		rs := newRestorer(&CheckpointConfig{Restore: parts, RestoredFrom: 1}, 8)
 		for k, want := range c.want {
