@@ -442,6 +442,16 @@ func (t *Table[V]) GetString(key string) (V, bool) {
 	return zero, false
 }
 
+// PutString is Put of a key held as a string; a new entry keeps the
+// string itself.
+func (t *Table[V]) PutString(key string, v V) {
+	if c, ok := t.m[key]; ok {
+		c.v = v
+		return
+	}
+	t.m[key] = &cell[V]{v: v}
+}
+
 // Delete removes key.
 func (t *Table[V]) Delete(key []byte) { delete(t.m, string(key)) }
 

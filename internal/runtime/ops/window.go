@@ -197,13 +197,10 @@ func (c *counter) Dropped() int64 { return c.n.Load() }
 // is rebuilt in the same order after a restore, and keys gathered from
 // several instances interleave by position.
 type windowed[V any] struct {
-	table *state.Table[*keyWindows[V]]
+	table *state.Table[[]keyWindow[V]]
 	index map[int64]*windowIndex
 	clock clock
 }
-
-// keyWindows is the state of one key: its open windows.
-type keyWindows[V any] struct{ wins []keyWindow[V] }
 
 // keyWindow is a key's value in one window and the key's position among
 // the window's keys.
@@ -223,10 +220,10 @@ type windowIndex struct {
 
 func newWindowed[V any](st state.Backend, c clock, vc state.Codec[V]) *windowed[V] {
 	var val []byte
-	codec := state.Codec[*keyWindows[V]]{
-		Append: func(b []byte, kw *keyWindows[V]) []byte {
-			b = state.AppendUvarint(b, uint64(len(kw.wins)))
-			for _, win := range kw.wins {
+	codec := state.Codec[[]keyWindow[V]]{
+		Append: func(b []byte, wins []keyWindow[V]) []byte {
+			b = state.AppendUvarint(b, uint64(len(wins)))
+			for _, win := range wins {
 				b = state.AppendVarint(b, win.span.start)
 				b = state.AppendVarint(b, win.span.end)
 				b = state.AppendVarint(b, win.pos)
@@ -235,9 +232,9 @@ func newWindowed[V any](st state.Backend, c clock, vc state.Codec[V]) *windowed[
 			}
 			return b
 		},
-		Decode: func(b []byte) (*keyWindows[V], error) {
+		Decode: func(b []byte) ([]keyWindow[V], error) {
 			r := state.NewReader(b)
-			kw := &keyWindows[V]{}
+			var wins []keyWindow[V]
 			for n := r.Uvarint(); n > 0 && r.Err() == nil; n-- {
 				win := keyWindow[V]{span: span{r.Varint(), r.Varint()}, pos: r.Varint()}
 				v, err := vc.Decode(r.Bytes())
@@ -245,9 +242,9 @@ func newWindowed[V any](st state.Backend, c clock, vc state.Codec[V]) *windowed[
 					return nil, err
 				}
 				win.v = v
-				kw.wins = append(kw.wins, win)
+				wins = append(wins, win)
 			}
-			return kw, r.Done()
+			return wins, r.Done()
 		},
 	}
 	w := &windowed[V]{table: state.NewTable(st, "windows", codec), index: map[int64]*windowIndex{}, clock: c}
@@ -263,8 +260,8 @@ func (w *windowed[V]) reindex() {
 	}
 	keys := map[int64][]positioned{}
 	w.index = map[int64]*windowIndex{}
-	for k, kw := range w.table.All() {
-		for _, win := range kw.wins {
+	for k, wins := range w.table.All() {
+		for _, win := range wins {
 			idx := w.index[win.span.end]
 			if idx == nil {
 				idx = &windowIndex{span: win.span}
@@ -290,26 +287,29 @@ func (w *windowed[V]) fired(end, wm int64) bool { return w.clock.windowTime(end)
 // the window (with V's zero value, and fresh set) if it has none yet. The
 // pointer is valid until the next call.
 func (w *windowed[V]) value(s span, key []byte) (v *V, fresh bool) {
-	kw, found := w.table.Get(key)
-	if found {
-		for i := range kw.wins {
-			if kw.wins[i].span.end == s.end {
-				return &kw.wins[i].v, false
-			}
+	wins, found := w.table.Get(key)
+	for i := range wins {
+		if wins[i].span.end == s.end {
+			return &wins[i].v, false
 		}
-	} else {
-		kw = &keyWindows[V]{}
-		w.table.Put(key, kw)
 	}
 	idx := w.index[s.end]
 	if idx == nil {
 		idx = &windowIndex{span: s}
 		w.index[s.end] = idx
 	}
-	idx.keys = append(idx.keys, string(key))
-	kw.wins = append(kw.wins, keyWindow[V]{span: s, pos: idx.next})
+	wins = append(wins, keyWindow[V]{span: s, pos: idx.next})
 	idx.next++
-	return &kw.wins[len(kw.wins)-1].v, true
+	if found {
+		w.table.Put(key, wins)
+		idx.keys = append(idx.keys, string(key))
+	} else {
+		// One string for the entry and the index.
+		k := string(key)
+		w.table.PutString(k, wins)
+		idx.keys = append(idx.keys, k)
+	}
+	return &wins[len(wins)-1].v, true
 }
 
 // fire removes the windows that fired at watermark wm and calls f for
@@ -326,12 +326,13 @@ func (w *windowed[V]) fire(wm int64, f func(s span, key string, v V) error) erro
 	for _, idx := range due {
 		delete(w.index, idx.span.end)
 		for _, k := range idx.keys {
-			kw, _ := w.table.GetString(k)
-			i := slices.IndexFunc(kw.wins, func(win keyWindow[V]) bool { return win.span.end == idx.span.end })
-			v := kw.wins[i].v
-			kw.wins = slices.Delete(kw.wins, i, i+1)
-			if len(kw.wins) == 0 {
+			wins, _ := w.table.GetString(k)
+			i := slices.IndexFunc(wins, func(win keyWindow[V]) bool { return win.span.end == idx.span.end })
+			v := wins[i].v
+			if wins = slices.Delete(wins, i, i+1); len(wins) == 0 {
 				w.table.DeleteString(k)
+			} else {
+				w.table.PutString(k, wins)
 			}
 			if err := f(idx.span, k, v); err != nil {
 				return err
