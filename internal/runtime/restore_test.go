@@ -69,9 +69,9 @@ func checkCounted(t *testing.T, n int64, counters []*keyedCounter) {
 		}
 	}
 	for v := range n {
-		key := string(state.AppendKey(nil, []types.Type{types.BigIntType}, types.Row{types.IntValue(v)}))
-		if seen[key] != 1 {
-			t.Errorf("number %d counted %d times, want once", v, seen[key])
+		key := state.AppendKey(nil, []types.Type{types.BigIntType}, types.Row{types.IntValue(v)})
+		if c := seen[string(key)]; c != 1 {
+			t.Errorf("number %d counted %d times, want once", v, c)
 		}
 	}
 	if int64(len(seen)) != n {
