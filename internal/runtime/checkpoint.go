@@ -474,6 +474,14 @@ func encodePart(h partHeader, state []byte) []byte {
 	return append(b, state...)
 }
 
+// PartState returns the instance's own state in a part of a checkpoint,
+// without the header the runtime puts before it: what the instance's
+// SnapshotState returned (empty for a finished source instance).
+func PartState(part []byte) ([]byte, error) {
+	_, st, err := decodePart(part)
+	return st, err
+}
+
 // decodePart reads what encodePart wrote.
 func decodePart(b []byte) (partHeader, []byte, error) {
 	if len(b) == 0 || b[0] != partVersion {

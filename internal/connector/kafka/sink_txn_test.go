@@ -141,7 +141,11 @@ func (cj *copyJob) sourcePositions(t *testing.T, store checkpoint.Storage, job s
 			t.Fatal(err)
 		}
 		src := &sourceInstance{cfg: &tableConfig{connector: "kafka"}}
-		if err := src.RestoreState(data); err != nil {
+		st, err := runtime.PartState(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := src.RestoreState(st); err != nil {
 			t.Fatal(err)
 		}
 		for _, pos := range src.restored {
