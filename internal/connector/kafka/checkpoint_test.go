@@ -1,10 +1,13 @@
 package kafka
 
 import (
+	"encoding/json"
+	"fmt"
 	"slices"
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/sluicesql/sluice/internal/catalog"
 	"github.com/sluicesql/sluice/internal/checkpoint"
@@ -220,4 +223,82 @@ func statePositions(t *testing.T, data []byte) int64 {
 	}
 	t.Fatal("no partition in the state")
 	return 0
+}
+
+// TestSourceRestoresAtAnotherParallelism: positions taken by two source
+// instances over three partitions restore at three instances and at one,
+// each instance resuming the partitions it now owns where the checkpoint
+// left them (runtime.UnionRestorer): every record after the checkpoint is
+// read exactly once, none before it.
+func TestSourceRestoresAtAnotherParallelism(t *testing.T) {
+	c := startCluster(t, 3)
+	batch := func(from int) []*kgo.Record {
+		var rs []*kgo.Record
+		for p := range int32(3) {
+			for k := range 4 {
+				rs = append(rs, rec("rs", p, "", fmt.Sprintf(`{"id":%d}`, from+int(p)*10+k)))
+			}
+		}
+		return rs
+	}
+	produce(t, c, batch(0)...)
+	tbl := table(idCols, options(c, "rs"))
+	store, err := checkpoint.NewDir(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(p int, cfg *runtime.CheckpointConfig) (*runtime.Job, *collector) {
+		t.Helper()
+		src, err := factoryFor(t, tbl).NewSource(tbl, connector.SourceSpec{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		coll := &collector{}
+		job, err := runtime.Start(testContext(t), &runtime.Graph{Checkpoints: cfg, Stages: []*runtime.Stage{
+			{Name: "source", ID: "source", Parallelism: p, NewSource: func(i int) (runtime.Source, error) { return src.NewInstance(i, p) }},
+			{Name: "collect", ID: "collect", Parallelism: 1, NewOperator: func(int) (runtime.Operator, error) { return coll, nil },
+				Inputs: []runtime.Input{{Stage: 0, Exchange: runtime.Single}}},
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			job.Cancel()
+			<-job.Done()
+		})
+		return job, coll
+	}
+	job, coll := run(2, &runtime.CheckpointConfig{Storage: store, Job: "read"})
+	waitQuiet(t, job)
+	if got := len(coll.sorted()); got != 12 {
+		t.Fatalf("first run read %d records, want 12", got)
+	}
+	id, err := job.Checkpoint(testContext(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	produce(t, c, batch(100)...) // after the checkpoint: read again after the restore
+	waitQuiet(t, job)
+	job.Cancel()
+	<-job.Done()
+	meta, state, err := checkpoint.Latest(testContext(t), store, "read")
+	if err != nil || meta.ID != id {
+		t.Fatalf("latest checkpoint %v, %v; want %d", meta, err, id)
+	}
+	var want []string
+	for _, r := range batch(100) {
+		var v struct{ ID int }
+		if err := json.Unmarshal(r.Value, &v); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, fmt.Sprintf("+I[%d]", v.ID))
+	}
+	slices.Sort(want)
+	for _, p := range []int{3, 1} {
+		job, coll := run(p, &runtime.CheckpointConfig{Job: fmt.Sprint("at-", p), Restore: state, RestoredFrom: id})
+		waitQuiet(t, job)
+		if got := coll.sorted(); !slices.Equal(got, want) {
+			t.Fatalf("restored at parallelism %d read %v, want %v", p, got, want)
+		}
+	}
 }
