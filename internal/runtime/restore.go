@@ -181,10 +181,10 @@ func (r *restorer) restoreOperator(name string, k, p int, op Operator) (int64, e
 		return h.wm, nil
 	}
 	// At another parallelism: the key groups this instance owns, from
-	// every old instance that owned some of them.
-	// An old instance that had seen no watermark (its inputs idle, as a
-	// source instance without partitions) says nothing about time, as
-	// idle inputs are left out of a merged watermark.
+	// every old instance that owned some of them, and the least of their
+	// watermarks. An old instance that had seen no watermark (its inputs
+	// idle, as behind a source instance without partitions) says nothing
+	// about time, as idle inputs are left out of a merged watermark.
 	owned := KeyGroupsOf(k, p, r.maxParallelism)
 	floor, timed := MaxWatermark, false
 	var states [][]byte
