@@ -35,8 +35,9 @@ const (
 // (at least once) and counts and sums per key into an upsert-kafka topic;
 // it reads from its group's offsets, so a run that did not take its
 // positions and state from the checkpoint would miss or recount rows.
-// At the end an independent reader finds every row in the copy and, per
-// key, the count and sum the input holds: no row lost, none counted twice.
+// At the end an independent reader finds every row in the at-least-once
+// copy, every row exactly once in the exactly-once copy read committed,
+// and, per key, the count and sum the input holds.
 func TestJobsSurviveKills(t *testing.T) {
 	kills := 20
 	if v := os.Getenv("SLUICE_CRASH_KILLS"); v != "" {
@@ -101,7 +102,7 @@ func TestJobsSurviveKills(t *testing.T) {
 	// resumes them.
 	produceBatch(batch)
 	cmd := start(pipeline)
-	for !jobsCheckpointed(t, data, 2) {
+	for !jobsCheckpointed(t, data, 3) {
 		if ctx.Err() != nil {
 			t.Fatal("the pipeline never completed a checkpoint")
 		}
@@ -130,6 +131,9 @@ CREATE TABLE src (k STRING, v BIGINT) WITH ('connector' = 'kafka', 'topic' = 'cr
     'properties.auto.offset.reset' = 'earliest', 'scan.startup.mode' = 'group-offsets', 'format' = 'json');
 CREATE TABLE copy (k STRING, v BIGINT) WITH ('connector' = 'kafka', 'topic' = 'crash-copy',
     'properties.bootstrap.servers' = '%[1]s', 'format' = 'json');
+CREATE TABLE copy_eos (k STRING, v BIGINT) WITH ('connector' = 'kafka', 'topic' = 'crash-copy-eos',
+    'properties.bootstrap.servers' = '%[1]s', 'format' = 'json',
+    'sink.delivery-guarantee' = 'exactly-once', 'sink.transactional-id-prefix' = 'crash');
 CREATE TABLE totals (k STRING, n BIGINT, s BIGINT, PRIMARY KEY (k) NOT ENFORCED) WITH (
     'connector' = 'upsert-kafka', 'topic' = 'crash-totals', 'properties.bootstrap.servers' = '%[1]s',
     'key.format' = 'json', 'value.format' = 'json');
@@ -140,6 +144,7 @@ SET 'restart-strategy.fixed-delay.delay' = '50 ms';
 SET 'parallelism.default' = '2';
 %[2]s
 INSERT INTO copy SELECT k, v FROM src;
+INSERT INTO copy_eos SELECT k, v FROM src;
 INSERT INTO totals SELECT k, COUNT(*), SUM(v) FROM src GROUP BY k;
 `, brokers, extra)
 }
@@ -181,20 +186,34 @@ func checkCrashOutput(t *testing.T, ctx context.Context, brokers string) {
 			t.Fatalf("key %s: count and sum %v, want %v", k, totals[k], w)
 		}
 	}
-	// The copy job goes at its own pace: wait until it holds every row.
-	for {
-		seen := readCopy(t, ctx, brokers)
-		if len(seen) == crashRows {
-			break
-		}
-		if ctx.Err() != nil {
-			for v := range crashRows {
-				if !seen[int64(v)] {
-					t.Fatalf("row %d is not in the copy (%d distinct rows there)", v, len(seen))
+	// The copy jobs go at their own pace: wait until they hold every row,
+	// the at-least-once one at least once, the exactly-once one (read
+	// committed) exactly once.
+	for _, c := range []struct {
+		topic     string
+		committed bool
+	}{{"crash-copy", false}, {"crash-copy-eos", true}} {
+		for {
+			seen := readCopy(t, ctx, brokers, c.topic, c.committed)
+			if len(seen) == crashRows {
+				if c.committed {
+					for v, n := range seen {
+						if n != 1 {
+							t.Fatalf("row %d is %d times in %s, read committed", v, n, c.topic)
+						}
+					}
+				}
+				break
+			}
+			if ctx.Err() != nil {
+				for v := range crashRows {
+					if seen[int64(v)] == 0 {
+						t.Fatalf("row %d is not in %s (%d distinct rows there)", v, c.topic, len(seen))
+					}
 				}
 			}
+			time.Sleep(20 * time.Millisecond)
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }
 
@@ -217,15 +236,28 @@ func jobsCheckpointed(t *testing.T, data string, n int) bool {
 	return done >= n
 }
 
-// readTopic calls f with every record of topic up to its end offsets now.
-func readTopic(t *testing.T, ctx context.Context, brokers, topic string, f func(*kgo.Record)) {
+// readTopic calls f with every record of topic up to its end offsets now;
+// with committed set, as a read_committed consumer, up to the last stable
+// offsets, and only with the records of committed transactions.
+func readTopic(t *testing.T, ctx context.Context, brokers, topic string, committed bool, f func(*kgo.Record)) {
 	t.Helper()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers), kgo.ConsumeTopics(topic), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+	opts := []kgo.Opt{kgo.SeedBrokers(brokers), kgo.ConsumeTopics(topic), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart())}
+	if committed {
+		// Transaction markers are kept so that reading reaches the last
+		// stable offset even when a marker is the last record before it.
+		opts = append(opts, kgo.FetchIsolationLevel(kgo.ReadCommitted()), kgo.KeepControlRecords())
+	}
+	cl, err := kgo.NewClient(opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cl.Close()
-	ends, err := kadm.NewClient(cl).ListEndOffsets(ctx, topic)
+	adm := kadm.NewClient(cl)
+	list := adm.ListEndOffsets
+	if committed {
+		list = adm.ListCommittedOffsets
+	}
+	ends, err := list(ctx, topic)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +277,9 @@ func readTopic(t *testing.T, ctx context.Context, brokers, topic string, f func(
 			if !ok || r.Offset >= end {
 				return
 			}
-			f(r)
+			if !r.Attrs.IsControl() {
+				f(r)
+			}
 			if r.Offset+1 >= end {
 				delete(remaining, r.Partition)
 			}
@@ -257,7 +291,7 @@ func readTopic(t *testing.T, ctx context.Context, brokers, topic string, f func(
 func readTotals(t *testing.T, ctx context.Context, brokers string) map[string][2]int64 {
 	t.Helper()
 	out := map[string][2]int64{}
-	readTopic(t, ctx, brokers, "crash-totals", func(r *kgo.Record) {
+	readTopic(t, ctx, brokers, "crash-totals", false, func(r *kgo.Record) {
 		var key struct {
 			K string `json:"k"`
 		}
@@ -280,18 +314,19 @@ func readTotals(t *testing.T, ctx context.Context, brokers string) map[string][2
 	return out
 }
 
-// readCopy returns the v of every row in the copy topic.
-func readCopy(t *testing.T, ctx context.Context, brokers string) map[int64]bool {
+// readCopy returns how many times each v is in a copy topic (read
+// committed transactions only, when committed is set).
+func readCopy(t *testing.T, ctx context.Context, brokers, topic string, committed bool) map[int64]int {
 	t.Helper()
-	out := map[int64]bool{}
-	readTopic(t, ctx, brokers, "crash-copy", func(r *kgo.Record) {
+	out := map[int64]int{}
+	readTopic(t, ctx, brokers, topic, committed, func(r *kgo.Record) {
 		var v struct {
 			V int64 `json:"v"`
 		}
 		if err := json.Unmarshal(r.Value, &v); err != nil {
-			t.Fatalf("copy at offset %d: %v", r.Offset, err)
+			t.Fatalf("%s at offset %d: %v", topic, r.Offset, err)
 		}
-		out[v.V] = true
+		out[v.V]++
 	})
 	return out
 }
@@ -349,7 +384,7 @@ func TestJobsSurviveBrokerRestarts(t *testing.T) {
 		_ = cmd.Process.Signal(syscall.SIGKILL)
 		_ = cmd.Wait()
 	}()
-	for !jobsCheckpointed(t, filepath.Join(dir, "data"), 2) {
+	for !jobsCheckpointed(t, filepath.Join(dir, "data"), 3) {
 		if ctx.Err() != nil {
 			t.Fatal("the pipeline never completed a checkpoint")
 		}
