@@ -199,6 +199,7 @@ func (e *Session) savepoint(ctx context.Context, j *Job, store checkpoint.Storag
 	if err != nil {
 		return 0, fmt.Errorf("could not stop job '%s' with a savepoint: %w", j.ID, err)
 	}
+	j.savepointed.Store(true)
 	j.stop()
 	return id, nil
 }

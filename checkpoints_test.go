@@ -98,7 +98,8 @@ func TestStopWithSavepointAndRestore(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(path, "_metadata")); err != nil {
 		t.Fatal(err)
 	}
-	if s := e1.Jobs()[1].Status(); s != "CANCELED" {
+	// Flink ends a job stopped with a savepoint FINISHED.
+	if s := e1.Jobs()[1].Status(); s != "FINISHED" {
 		t.Fatalf("the stopped job is %s", s)
 	}
 	mustExecute(t, e1, "INSERT INTO clicks VALUES ('a'), ('c');")

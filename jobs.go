@@ -40,6 +40,8 @@ type Job struct {
 	lastErr  error // why the latest attempt failed
 
 	stopped atomic.Bool
+	// savepointed is set when the job is stopped after a savepoint.
+	savepointed atomic.Bool
 	// suspended is set when the engine shuts down: the job stops but is
 	// not over in the job store.
 	suspended atomic.Bool
@@ -102,10 +104,7 @@ func (j *Job) Status() string {
 		if err := j.Err(); err != nil {
 			return "FAILED: " + parser.ClipMessage(err.Error())
 		}
-		if j.stopped.Load() {
-			return "CANCELED"
-		}
-		return "FINISHED"
+		return j.endStatus()
 	default:
 	}
 	run := j.current()
@@ -137,6 +136,17 @@ func (j *Job) cancel() {
 	j.stopped.Store(true)
 	j.stopOnce.Do(func() { close(j.stopping) })
 	j.current().Cancel()
+}
+
+// endStatus is the status of a job over for good that did not fail:
+// CANCELED when STOP JOB stopped it, FINISHED when its input ended or it
+// was stopped with a savepoint (as Flink's stop-with-savepoint ends a job
+// FINISHED).
+func (j *Job) endStatus() string {
+	if j.stopped.Load() && !j.savepointed.Load() {
+		return "CANCELED"
+	}
+	return "FINISHED"
 }
 
 // stop cancels the job as STOP JOB does and waits until it has ended; a

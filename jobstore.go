@@ -104,10 +104,8 @@ func (s *jobStore) ended(j *Job, rec *jobRecord) {
 	switch err := j.finalErr(); {
 	case err != nil:
 		out.Status, out.Error = "FAILED", err.Error()
-	case j.stopped.Load():
-		out.Status = "CANCELED"
 	default:
-		out.Status = "FINISHED"
+		out.Status = j.endStatus()
 	}
 	if err := s.put(&out); err != nil {
 		slog.Warn(fmt.Sprintf("job %s ended %s but the job store could not record it: %v", j.ID, out.Status, err))
