@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	printsink "github.com/sluicesql/sluice/internal/connector/print"
 
 	"github.com/sluicesql/sluice/internal/sql/parser"
 )
@@ -411,4 +414,21 @@ func TestQueryExpansionBounded(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "SQL validation error at line 2, column ") || !strings.Contains(err.Error(), "views and WITH queries expand to more than 10000 queries") {
 		t.Errorf("error %v", err)
 	}
+}
+
+// TestSinkParallelismMustMatch: 'sink.parallelism' is not applied yet, so
+// a value other than the job's parallelism is refused at INSERT, naming
+// the option, rather than ignored.
+func TestSinkParallelismMustMatch(t *testing.T) {
+	defer printsink.SetOutput(io.Discard, io.Discard)()
+	e := newEngine(t)
+	mustExecute(t, e, `
+CREATE TABLE g (a INT) WITH ('connector' = 'datagen', 'number-of-rows' = '3');
+CREATE TABLE p3 (a INT) WITH ('connector' = 'print', 'sink.parallelism' = '3');
+CREATE TABLE p1 (a INT) WITH ('connector' = 'print', 'sink.parallelism' = '1');`)
+	_, err := e.Execute(testContext(t), "INSERT INTO p3 SELECT a FROM g;")
+	if err == nil || !strings.Contains(err.Error(), "table 'p3': 'sink.parallelism' = '3' differs from the job's parallelism 1, which is not supported yet") {
+		t.Fatalf("got %v", err)
+	}
+	mustExecute(t, e, "INSERT INTO p1 SELECT a FROM g;")
 }

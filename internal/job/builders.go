@@ -208,6 +208,12 @@ func buildSink(n *Node) (Instances, error) {
 		return Instances{}, fmt.Errorf("table '%s': %w", t.Name, err)
 	}
 	p := n.Parallelism
+	// A sink runs at its input's parallelism; one of its own would need a
+	// redistribution Sluice does not have yet.
+	if sp, ok := target.(interface{ Parallelism() int }); ok && sp.Parallelism() != 0 && sp.Parallelism() != p {
+		return Instances{}, fmt.Errorf("table '%s': '%s' = '%d' differs from the job's parallelism %d, which is not supported yet; "+
+			"leave it out or set 'parallelism.default' to it", t.Name, connector.SinkParallelismKey, sp.Parallelism(), p)
+	}
 	return Instances{NewOperator: func(i int) (runtime.Operator, error) { return target.NewInstance(i, p) }}, nil
 }
 
