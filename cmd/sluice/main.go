@@ -66,7 +66,8 @@ func usage() {
                               serve Flink's SQL Gateway REST API; jobs outlive the sessions that start them
   sluice test [-parallelism N] FILE.sql...
                               run golden tests: compare each script's last query with FILE.out
-  sluice bench [-records N] [-parallelism P] [-format avro-confluent|json] [-rounds R] [-cpuprofile FILE]
+  sluice bench [-records N] [-parallelism P] [-format avro-confluent|json] [-rounds R] [-pipelines P1,P2]
+               [-checkpoint-intervals 10s,1s,100ms|none] [-checkpoint-dir DIR] [-cpuprofile FILE]
                               measure SQL pipelines' throughput against a plain Kafka consumer
   sluice topic list|create|delete|describe|alter-config|consume|produce [NAME] [flags]
                               inspect and change Kafka topics, read and write records

@@ -4,14 +4,17 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sluicesql/sluice/internal/checkpoint"
 )
 
 // TestRun runs the whole harness on a small data set: every pipeline must
-// report a measurement and a CPU profile, and Run fails when a pipeline's
-// result is wrong.
+// report a measurement and a CPU profile, the INSERT pipelines with
+// checkpoints too, and Run fails when a pipeline's result is wrong.
 func TestRun(t *testing.T) {
 	for _, tc := range []struct {
 		format      string
@@ -22,7 +25,8 @@ func TestRun(t *testing.T) {
 			defer cancel()
 			const n = 2000
 			profile := filepath.Join(t.TempDir(), "cpu.prof")
-			rep, err := Run(ctx, Config{Records: n, Parallelism: tc.parallelism, Format: tc.format, Rounds: 2, CPUProfile: profile})
+			rep, err := Run(ctx, Config{Records: n, Parallelism: tc.parallelism, Format: tc.format, Rounds: 2,
+				CheckpointIntervals: []time.Duration{10 * time.Millisecond}, CPUProfile: profile})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -38,6 +42,10 @@ func TestRun(t *testing.T) {
 				"group-agg":      n, // one change per input row, the -U rows left out
 				"tumble-window":  int64(len(want.byWindow)),
 			}
+			inserts := []string{"filter-project", "group-agg", "tumble-window"}
+			for _, p := range inserts {
+				outputs[p+"+chk10ms"] = outputs[p]
+			}
 			if len(rep.Pipelines) != len(outputs) {
 				t.Fatalf("%d pipelines measured, want %d", len(rep.Pipelines), len(outputs))
 			}
@@ -50,15 +58,106 @@ func TestRun(t *testing.T) {
 				if w, ok := outputs[r.Name]; !ok || r.Output != w {
 					t.Errorf("%s: %d rows out, want %d", r.Name, r.Output, w)
 				}
+				if chk := r.Pipeline + "+chk10ms"; r.Name != r.Pipeline && (r.Name != chk || r.Interval != 10*time.Millisecond) {
+					t.Errorf("%s: pipeline %s, interval %v", r.Name, r.Pipeline, r.Interval)
+				}
 			}
 			var out strings.Builder
 			if err := rep.Print(&out); err != nil {
 				t.Fatal(err)
 			}
-			if lines := strings.Count(out.String(), "\n"); lines != 3+1+len(outputs) {
+			// The title, a blank line, the header and a line per measurement,
+			// then a blank line, the title of the checkpoint table, a blank
+			// line, its header and a line per checkpointed measurement.
+			if lines := strings.Count(out.String(), "\n"); lines != 3+1+len(outputs)+4+len(inserts) {
 				t.Errorf("report has %d lines:\n%s", lines, out.String())
 			}
 		})
+	}
+}
+
+// TestRunRefuses checks that a configuration Run cannot honour is refused
+// before anything runs.
+func TestRunRefuses(t *testing.T) {
+	ok := Config{Records: 1, Parallelism: 1, Format: formatAvro, Rounds: 1}
+	for _, tc := range []struct {
+		change func(*Config)
+		want   string
+	}{
+		{func(c *Config) { c.Pipelines = []string{"group-agg", "join"} }, `unknown pipeline "join"`},
+		{func(c *Config) { c.CheckpointIntervals = []time.Duration{time.Second, 0} }, "must be positive"},
+		{func(c *Config) { c.CheckpointIntervals = []time.Duration{time.Second, time.Second} }, "distinct"},
+		{func(c *Config) { c.Format = "csv" }, `unknown format "csv"`},
+	} {
+		cfg := ok
+		tc.change(&cfg)
+		if _, err := Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: got %v, want an error with %q", cfg, err, tc.want)
+		}
+	}
+}
+
+// TestMeasurements checks that every INSERT pipeline is measured at every
+// checkpoint interval right after its run without checkpoints, and that a
+// query is not (its results are not checkpointed).
+func TestMeasurements(t *testing.T) {
+	ps := new(env).selected([]string{"scan-count", "group-agg"})
+	var got []string
+	for _, m := range measurements(ps, []time.Duration{10 * time.Second, 100 * time.Millisecond}) {
+		got = append(got, m.name())
+	}
+	want := []string{"scan-count", "group-agg", "group-agg+chk10s", "group-agg+chk100ms"}
+	if !slices.Equal(got, want) {
+		t.Errorf("measurements %v, want %v", got, want)
+	}
+}
+
+// TestCheckpointStats checks the count and size of checkpoints read from a
+// directory written by the checkpoint storage: the largest checkpoint's
+// state is reported even when a later one, taken after the pipeline's
+// instances ended, holds none, and a newest checkpoint that does not read
+// back is an error.
+func TestCheckpointStats(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	store, err := checkpoint.NewDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, size, err := checkpointStats(ctx, dir, "job"); n != 0 || size != 0 || err != nil {
+		t.Errorf("no checkpoint: %d checkpoints of up to %d B, %v", n, size, err)
+	}
+	// Checkpoint 3 came after every instance had ended.
+	for id, parts := range map[int64][]string{1: {"source-0", "agg-0"}, 2: {"source-0", "agg-0", "agg-1"}, 3: {}} {
+		meta := &checkpoint.Metadata{Job: "job", ID: id, Parts: map[string]checkpoint.Part{}}
+		for _, part := range parts {
+			data := []byte(strings.Repeat("x", 10*int(id)) + part)
+			if err := store.WriteState(ctx, "job", id, part, data); err != nil {
+				t.Fatal(err)
+			}
+			meta.Parts[part] = checkpoint.PartOf(data)
+		}
+		if len(parts) == 0 {
+			meta.Finished = []string{"source-0", "agg-0", "agg-1"}
+		}
+		if err := store.Complete(ctx, meta); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n, size, err := checkpointStats(ctx, dir, "job")
+	if want := int64(3*20 + len("source-0agg-0agg-1")); n != 3 || size != want || err != nil {
+		t.Errorf("got %d checkpoints of up to %d B (%v), want 3 of up to %d B", n, size, err, want)
+	}
+	meta, err := store.Metadata(ctx, "job", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta.Parts["agg-0"] = checkpoint.PartOf([]byte("lost"))
+	if err := store.Complete(ctx, meta); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := checkpointStats(ctx, dir, "job"); err == nil {
+		t.Error("a newest checkpoint that does not read back was taken as intact")
 	}
 }
 

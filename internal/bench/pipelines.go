@@ -33,6 +33,9 @@ type env struct {
 	brokers, registry, format string
 	parallelism               int
 	want                      *expected
+	// checkpoints is the temporary directory the checkpointed runs
+	// checkpoint into, each in a directory of its own.
+	checkpoints string
 }
 
 // with renders a WITH clause from key-value pairs.
