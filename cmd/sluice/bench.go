@@ -20,7 +20,7 @@ func runBench(args []string) error {
 	parallelism := fs.Int("parallelism", 1, "parallelism.default, and the partition count of the source topic")
 	format := fs.String("format", "avro-confluent", "value format of the source table: avro-confluent or json")
 	rounds := fs.Int("rounds", 3, "run every measurement this many times, in turn, and report the fastest")
-	pipelines := fs.String("pipelines", "", "measure only these pipelines (comma-separated names; default: all)")
+	pipelines := fs.String("pipelines", "", "measure these pipelines (comma-separated: scan-count, filter-project, group-agg, group-agg-wide, tumble-window; default: all but group-agg-wide)")
 	intervals := fs.String("checkpoint-intervals", "10s,1s,100ms",
 		"also measure the INSERT pipelines taking checkpoints at each of these intervals (comma-separated; none: no checkpoints)")
 	checkpointDir := fs.String("checkpoint-dir", "", "make the temporary checkpoint directory here (default: the system's temporary directory)")

@@ -53,7 +53,8 @@ type Config struct {
 	// Rounds is how often every measurement runs, in turn; the fastest
 	// round of each is reported.
 	Rounds int
-	// Pipelines names the pipelines to measure; nil measures them all.
+	// Pipelines names the pipelines to measure; nil measures all but the
+	// optional ones (group-agg-wide).
 	Pipelines []string
 	// CheckpointIntervals are the execution.checkpointing.interval values
 	// each INSERT pipeline is measured with besides its run without
@@ -238,14 +239,15 @@ func faster(a, b Result) Result {
 	return a
 }
 
-// selected returns the pipelines named (checked by Run), all of them for
-// none.
+// selected returns the pipelines named (checked by Run), or for none those
+// that are not optional.
 func (e *env) selected(names []string) []pipeline {
-	all := e.pipelines()
-	if len(names) == 0 {
-		return all
-	}
-	return slices.DeleteFunc(all, func(p pipeline) bool { return !slices.Contains(names, p.name) })
+	return slices.DeleteFunc(e.pipelines(), func(p pipeline) bool {
+		if len(names) == 0 {
+			return p.optional
+		}
+		return !slices.Contains(names, p.name)
+	})
 }
 
 // load produces the data set.

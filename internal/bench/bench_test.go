@@ -19,13 +19,17 @@ func TestRun(t *testing.T) {
 	for _, tc := range []struct {
 		format      string
 		parallelism int
-	}{{formatAvro, 1}, {formatJSON, 2}} {
+		pipelines   []string
+	}{
+		{formatAvro, 1, nil},
+		{formatJSON, 2, []string{"scan-count", "filter-project", "group-agg", "group-agg-wide", "tumble-window"}},
+	} {
 		t.Run(tc.format, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			const n = 2000
 			profile := filepath.Join(t.TempDir(), "cpu.prof")
-			rep, err := Run(ctx, Config{Records: n, Parallelism: tc.parallelism, Format: tc.format, Rounds: 2,
+			rep, err := Run(ctx, Config{Records: n, Parallelism: tc.parallelism, Format: tc.format, Rounds: 2, Pipelines: tc.pipelines,
 				CheckpointIntervals: []time.Duration{10 * time.Millisecond}, CPUProfile: profile})
 			if err != nil {
 				t.Fatal(err)
@@ -43,6 +47,10 @@ func TestRun(t *testing.T) {
 				"tumble-window":  int64(len(want.byWindow)),
 			}
 			inserts := []string{"filter-project", "group-agg", "tumble-window"}
+			if tc.pipelines != nil {
+				outputs["group-agg-wide"] = n // one change per input row too
+				inserts = append(inserts, "group-agg-wide")
+			}
 			for _, p := range inserts {
 				outputs[p+"+chk10ms"] = outputs[p]
 			}
@@ -110,6 +118,13 @@ func TestMeasurements(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("measurements %v, want %v", got, want)
 	}
+	var defaults []string
+	for _, p := range new(env).selected(nil) {
+		defaults = append(defaults, p.name)
+	}
+	if want := []string{"scan-count", "filter-project", "group-agg", "tumble-window"}; !slices.Equal(defaults, want) {
+		t.Errorf("measured by default: %v, want %v", defaults, want)
+	}
 }
 
 // TestCheckpointStats checks the count and size of checkpoints read from a
@@ -174,8 +189,19 @@ func TestExpect(t *testing.T) {
 		byWindow.count += v.count
 		byWindow.sum += v.sum
 	}
-	if byTitle.count != n || byTitle != byWindow || len(e.byTitle) != len(titles) {
-		t.Errorf("per title %+v over %d titles, per window %+v", byTitle, len(e.byTitle), byWindow)
+	var bySec totals
+	seconds := bySecond(n)
+	for _, v := range seconds {
+		bySec.count += v.count
+		bySec.sum += v.sum
+	}
+	if byTitle.count != n || byTitle != byWindow || byTitle != bySec || len(e.byTitle) != len(titles) {
+		t.Errorf("per title %+v over %d titles, per window %+v, per second %+v", byTitle, len(e.byTitle), byWindow, bySec)
+	}
+	// A second holds 100 sales: a title sells in it with probability
+	// 1-(49/50)^100, 0.867, so 2.3 sales to a group on average.
+	if g := float64(n) / float64(len(seconds)); g < 2.2 || g > 2.4 {
+		t.Errorf("%d groups per title and second: %.2f sales each", len(seconds), g)
 	}
 	if e.big.count == 0 || e.big.count == n || e.big.sum <= 2*bigTicket*e.big.count {
 		t.Errorf("sales above %d: %+v", bigTicket, e.big)

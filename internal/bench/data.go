@@ -106,6 +106,21 @@ func expect(n int) *expected {
 	return e
 }
 
+// bySecond returns the count and sum of the first n sales per title and
+// sales_ts (a second), as group-agg-wide groups them; it is computed only
+// for that pipeline, as it holds a group per 2.3 sales.
+func bySecond(n int) map[[2]string]totals {
+	out := map[[2]string]totals{}
+	for i := range n {
+		s := saleAt(i)
+		k := [2]string{titles[s.title], s.ts.Format(time.RFC3339)}
+		t := out[k]
+		t.add(s.value)
+		out[k] = t
+	}
+	return out
+}
+
 // load creates the source topic with the given partition count and
 // produces n pre-encoded sales to it; each title stays in one partition,
 // as Kafka's key partitioning would have it.
