@@ -16,7 +16,7 @@ import (
 // against a plain Kafka consumer (see package bench).
 func runBench(args []string) error {
 	fs := flag.NewFlagSet("bench", flag.ExitOnError)
-	records := fs.Int("records", 5_000_000, "number of records to load and read")
+	records := fs.Int("records", 10_000_000, "number of records to load and read")
 	parallelism := fs.Int("parallelism", 1, "parallelism.default, and the partition count of the source topic")
 	format := fs.String("format", "avro-confluent", "value format of the source table: avro-confluent or json")
 	rounds := fs.Int("rounds", 3, "run every measurement this many times, in turn, and report the fastest")
@@ -31,7 +31,9 @@ func runBench(args []string) error {
 	}
 	var names []string
 	if *pipelines != "" {
-		names = strings.Split(*pipelines, ",")
+		for n := range strings.SplitSeq(*pipelines, ",") {
+			names = append(names, strings.TrimSpace(n))
+		}
 	}
 	ivs, err := parseIntervals(*intervals)
 	if err != nil {

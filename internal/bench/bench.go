@@ -23,6 +23,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -102,7 +103,7 @@ type Result struct {
 func (r Result) String() string {
 	s := fmt.Sprintf("%s: %.2f s, CPU %.2f s", r.Name, r.Elapsed.Seconds(), r.CPU.Seconds())
 	if r.Interval > 0 {
-		s += fmt.Sprintf(", %d checkpoints", r.Checkpoints)
+		s += fmt.Sprintf(", checkpoints: %d", r.Checkpoints)
 	}
 	return s
 }
@@ -160,9 +161,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Format != formatAvro && cfg.Format != formatJSON {
 		return nil, fmt.Errorf("bench: unknown format %q (want %s or %s)", cfg.Format, formatAvro, formatJSON)
 	}
+	var known []string
+	for _, p := range new(env).pipelines() {
+		known = append(known, p.name)
+	}
 	for _, n := range cfg.Pipelines {
-		if !slices.ContainsFunc(new(env).pipelines(), func(p pipeline) bool { return p.name == n }) {
-			return nil, fmt.Errorf("bench: unknown pipeline %q", n)
+		if !slices.Contains(known, n) {
+			return nil, fmt.Errorf("bench: unknown pipeline %q (want %s)", n, strings.Join(known, ", "))
 		}
 	}
 	for i, iv := range cfg.CheckpointIntervals {
