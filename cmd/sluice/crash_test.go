@@ -377,6 +377,12 @@ func TestJobsSurviveBrokerRestarts(t *testing.T) {
 	}
 	defer logFile.Close()
 	cmd.Stderr = logFile
+	defer func() {
+		if t.Failed() {
+			log, _ := os.ReadFile(logPath)
+			t.Logf("the pipeline printed:\n%s", log)
+		}
+	}()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
