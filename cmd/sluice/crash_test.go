@@ -347,10 +347,10 @@ func TestJobsSurviveBrokerRestarts(t *testing.T) {
 	defer cancel()
 	dir := t.TempDir()
 	pipeline := filepath.Join(dir, "pipeline.sql")
-	// Give up on an absent broker after a second, so that outages fail
+	// Give up on an absent broker after two seconds, so that outages fail
 	// the jobs and their restarts are exercised.
 	writeFile(t, pipeline, strings.ReplaceAll(crashPipeline(brokers, ""), "'format' = 'json');",
-		"'format' = 'json', 'properties.default.api.timeout.ms' = '1000');"))
+		"'format' = 'json', 'properties.default.api.timeout.ms' = '2000');"))
 	next := 0
 	produce := func(n int) {
 		t.Helper()
@@ -400,9 +400,9 @@ func TestJobsSurviveBrokerRestarts(t *testing.T) {
 		cluster.StopKafka()
 		// The first outage outlasts the jobs' timeout; the others are of
 		// random length.
-		outage := 2500 * time.Millisecond
+		outage := 4500 * time.Millisecond
 		if i > 0 {
-			outage = time.Duration(rand.IntN(2500)) * time.Millisecond
+			outage = time.Duration(rand.IntN(4500)) * time.Millisecond
 		}
 		time.Sleep(outage)
 		if err := cluster.StartKafka(); err != nil {
@@ -417,6 +417,6 @@ func TestJobsSurviveBrokerRestarts(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(log), "failed, restarting") {
-		t.Fatalf("no job restarted after a 2.5 s outage with a 1 s timeout; the process printed:\n%s", log)
+		t.Fatalf("no job restarted after a 4.5 s outage with a 2 s timeout; the process printed:\n%s", log)
 	}
 }
