@@ -211,6 +211,17 @@ type coordinator struct {
 	finished map[string]bool
 	// last holds the parts finished instances left.
 	last map[string][]byte
+	// closed is set, under trigger, once the job's instances have all
+	// stopped: no checkpoint starts after that.
+	closed bool
+}
+
+// close waits for the checkpoint being taken, if any, to end, and
+// refuses every later one.
+func (c *coordinator) close() {
+	c.trigger.Lock()
+	defer c.trigger.Unlock()
+	c.closed = true
 }
 
 // pendingCheckpoint collects the acknowledgements of one checkpoint.
@@ -287,6 +298,9 @@ func (c *coordinator) Checkpoint(ctx context.Context) (int64, error) {
 func (c *coordinator) take(ctx context.Context, store checkpoint.Storage, prune bool) (int64, error) {
 	c.trigger.Lock()
 	defer c.trigger.Unlock()
+	if c.closed {
+		return 0, errors.New("the job has ended")
+	}
 	c.mu.Lock()
 	id := c.next
 	c.next++
@@ -312,14 +326,19 @@ func (c *coordinator) take(ctx context.Context, store checkpoint.Storage, prune 
 	case <-p.done:
 	case <-ctx.Done():
 		return 0, fmt.Errorf("checkpoint %d: %w", id, ctx.Err())
-	case <-c.job.done:
-		if err := c.job.Err(); err != nil {
+	case <-c.job.ended:
+		if err := c.job.failure(); err != nil {
 			return 0, fmt.Errorf("checkpoint %d: the job failed: %w", id, err)
 		}
 	}
 	c.mu.Lock()
-	err := p.err
+	err, missing := p.err, len(p.waiting)
 	c.mu.Unlock()
+	if err == nil && missing > 0 {
+		// Cancelled before every instance acknowledged: what was
+		// collected is not a consistent state of the job.
+		err = fmt.Errorf("the job stopped before %d of its instances took part", missing)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("checkpoint %d: %w", id, err)
 	}

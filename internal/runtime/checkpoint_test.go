@@ -329,9 +329,13 @@ func TestRestoreFromCheckpoint(t *testing.T) {
 	if want := int64(2 * n); count != want || sum != want*(want-1)/2 {
 		t.Fatalf("counted %d numbers summing to %d; want %d summing to %d", count, sum, want, want*(want-1)/2)
 	}
-	// Checkpoints go on after the restored one.
-	if next, err := j.Checkpoint(ctx); err != nil || next != id+1 {
-		t.Fatalf("checkpoint after restore: %d, %v; want %d", next, err, id+1)
+	// The restored checkpoint counts as the job's latest; a job that has
+	// ended takes no more.
+	if got := j.CompletedCheckpoint(); got != id {
+		t.Fatalf("completed checkpoint after restore: %d; want %d", got, id)
+	}
+	if _, err := j.Checkpoint(ctx); err == nil || err.Error() != "the job has ended" {
+		t.Fatalf("checkpoint of an ended job: %v", err)
 	}
 }
 
@@ -492,4 +496,62 @@ func (r *wmSink) seen() []int64 {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return slices.Clone(r.wms)
+}
+
+// deafSource emits nothing and never answers a checkpoint request: it
+// only waits for the job to stop.
+type deafSource struct{}
+
+func (deafSource) Run(ctx *SourceContext, _ Emitter) error {
+	<-ctx.Ctx.Done()
+	return nil
+}
+
+// TestCancelledCheckpointIsNotWritten: a job cancelled while a checkpoint
+// waits for acknowledgements fails that checkpoint; the parts collected
+// so far are not a state of the job and are never written as complete,
+// and Done waits for the checkpoint to give up.
+func TestCancelledCheckpointIsNotWritten(t *testing.T) {
+	store := newStorage(t)
+	summers := []*summer{{}}
+	g := countingGraph(1, nil, summers, &CheckpointConfig{Storage: store, Job: "j"})
+	g.Stages[0].Parallelism = 1
+	g.Stages[0].NewSource = func(int) (Source, error) { return deafSource{}, nil }
+	j, err := Start(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	result := make(chan error, 1)
+	go func() {
+		_, err := j.Checkpoint(ctx)
+		result <- err
+	}()
+	for { // until the checkpoint waits for the source
+		j.coord.mu.Lock()
+		pending := j.coord.pending != nil
+		j.coord.mu.Unlock()
+		if pending {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatal("the checkpoint did not start")
+		case <-time.After(time.Millisecond):
+		}
+	}
+	j.Cancel()
+	<-j.Done()
+	select {
+	case err = <-result:
+	default:
+		t.Fatal("Done came before the checkpoint gave up")
+	}
+	if err == nil || err.Error() != "checkpoint 1: the job stopped before 2 of its instances took part" {
+		t.Fatalf("checkpoint of a cancelled job: %v", err)
+	}
+	if meta, _, err := checkpoint.Latest(ctx, store, "j"); err == nil {
+		t.Fatalf("checkpoint %d was written", meta.ID)
+	}
 }

@@ -99,9 +99,11 @@ type Job struct {
 	inflight atomic.Int64
 	progress atomic.Int64
 
-	errOnce sync.Once
-	err     error
-	done    chan struct{}
+	errMu sync.Mutex
+	err   error
+	// ended is closed when every instance has stopped, done once the
+	// checkpoint coordinator has also stopped.
+	ended, done chan struct{}
 
 	quiescers []Quiescer
 	sources   []*sourceInstance
@@ -146,7 +148,7 @@ type sourceInstance struct {
 // Start launches every instance of g and returns the running job.
 func Start(parent context.Context, g *Graph) (*Job, error) {
 	ctx, cancel := context.WithCancel(parent)
-	j := &Job{ctx: ctx, cancel: cancel, done: make(chan struct{}), maxParallelism: g.MaxParallelism}
+	j := &Job{ctx: ctx, cancel: cancel, ended: make(chan struct{}), done: make(chan struct{}), maxParallelism: g.MaxParallelism}
 	if j.maxParallelism == 0 {
 		j.maxParallelism = DefaultMaxParallelism
 	}
@@ -271,14 +273,27 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 	for _, st := range starts {
 		go st()
 	}
+	periodic := make(chan struct{})
+	if j.coord != nil && j.coord.cfg.Interval > 0 {
+		go func() {
+			defer close(periodic)
+			j.coord.periodic()
+		}()
+	} else {
+		close(periodic)
+	}
 	go func() {
 		j.wg.Wait()
 		cancel()
+		close(j.ended)
+		// Done means nothing of the job runs any more: no checkpoint
+		// is being written, and none will start.
+		<-periodic
+		if j.coord != nil {
+			j.coord.close()
+		}
 		close(j.done)
 	}()
-	if j.coord != nil && j.coord.cfg.Interval > 0 {
-		go j.coord.periodic()
-	}
 	return j, nil
 }
 
@@ -286,16 +301,24 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 // hashed into.
 func (j *Job) MaxParallelism() int { return j.maxParallelism }
 
-// Done is closed when every instance has stopped.
+// Done is closed when every instance has stopped and no checkpoint is
+// being taken or written any more.
 func (j *Job) Done() <-chan struct{} { return j.done }
 
-// Err returns the first failure, or nil.
+// Err returns the first failure, or nil; it is nil until Done.
 func (j *Job) Err() error {
 	select {
 	case <-j.done:
 	default:
 		return nil
 	}
+	return j.failure()
+}
+
+// failure returns the first failure so far.
+func (j *Job) failure() error {
+	j.errMu.Lock()
+	defer j.errMu.Unlock()
 	return j.err
 }
 
@@ -309,11 +332,15 @@ func (j *Job) Context() context.Context { return j.ctx }
 // Fail stops the job with err (the first failure wins).
 func (j *Job) Fail(err error) {
 	select {
-	case <-j.done:
+	case <-j.ended:
 		return // finished: its outcome is settled
 	default:
 	}
-	j.errOnce.Do(func() { j.err = err })
+	j.errMu.Lock()
+	if j.err == nil {
+		j.err = err
+	}
+	j.errMu.Unlock()
 	j.cancel()
 }
 
