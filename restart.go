@@ -21,6 +21,9 @@ const (
 	ConfExpResetThreshold   = "restart-strategy.exponential-delay.reset-backoff-threshold"
 	ConfExpJitter           = "restart-strategy.exponential-delay.jitter-factor"
 	ConfExpAttemptsPerReset = "restart-strategy.exponential-delay.attempts-before-reset-backoff"
+	ConfRateMaxFailures     = "restart-strategy.failure-rate.max-failures-per-interval"
+	ConfRateInterval        = "restart-strategy.failure-rate.failure-rate-interval"
+	ConfRateDelay           = "restart-strategy.failure-rate.delay"
 )
 
 // restartDefaults are Flink's defaults of the restart settings.
@@ -33,6 +36,9 @@ var restartDefaults = map[string]string{
 	ConfExpResetThreshold:   "1 h",
 	ConfExpJitter:           "0.1",
 	ConfExpAttemptsPerReset: strconv.Itoa(math.MaxInt32),
+	ConfRateMaxFailures:     "1",
+	ConfRateInterval:        "1 min",
+	ConfRateDelay:           "1 s",
 }
 
 // restartSetting returns a restart setting, or its default.
@@ -53,9 +59,9 @@ func strategyName(v string) (string, error) {
 	case "exponential-delay", "exponentialdelay":
 		return "exponential-delay", nil
 	case "failure-rate", "failurerate":
-		return "", fmt.Errorf("'%s' = '%s' is not supported yet; use fixed-delay, exponential-delay or none", ConfRestartStrategy, v)
+		return "failure-rate", nil
 	}
-	return "", fmt.Errorf("invalid value '%s' for '%s': expected none, fixed-delay or exponential-delay", v, ConfRestartStrategy)
+	return "", fmt.Errorf("invalid value '%s' for '%s': expected none, fixed-delay, exponential-delay or failure-rate", v, ConfRestartStrategy)
 }
 
 // checkRestartSetting validates one restart setting; ok is false for keys
@@ -72,7 +78,15 @@ func checkRestartSetting(key, value string) (ok bool, err error) {
 		if n, err := strconv.Atoi(value); err != nil || n < 0 || n > math.MaxInt32 {
 			return true, invalid("a non-negative integer")
 		}
-	case ConfFixedDelayDelay, ConfExpInitialBackoff, ConfExpMaxBackoff, ConfExpResetThreshold:
+	case ConfRateMaxFailures:
+		if n, err := strconv.Atoi(value); err != nil || n < 1 || n > math.MaxInt32 {
+			return true, invalid("a positive integer")
+		}
+	case ConfRateInterval:
+		if d, err := ParseDuration(value); err != nil || d <= 0 {
+			return true, invalid("a positive duration")
+		}
+	case ConfFixedDelayDelay, ConfExpInitialBackoff, ConfExpMaxBackoff, ConfExpResetThreshold, ConfRateDelay:
 		if _, err := ParseDuration(value); err != nil {
 			return true, fmt.Errorf("invalid value '%s' for '%s': %v", value, key, err)
 		}
@@ -100,10 +114,17 @@ type restartStrategy struct {
 	initial, max, resetAfter time.Duration
 	multiplier, jitter       float64
 
+	// Failure rate: more than attempts failures within interval fail the
+	// job.
+	interval time.Duration
+
 	// Progress.
 	used        int
 	backoff     time.Duration
 	lastFailure time.Time
+	// failures are the times of the latest failures, at most attempts+1
+	// (failure rate).
+	failures []time.Time
 }
 
 // restartStrategy returns the session's restart strategy. Without
@@ -134,6 +155,9 @@ func (c *Config) restartStrategy(checkpointing bool) restartStrategy {
 		s.attempts, _ = strconv.Atoi(c.restartSetting(ConfExpAttemptsPerReset))
 		s.initial, s.max, s.resetAfter = dur(ConfExpInitialBackoff), dur(ConfExpMaxBackoff), dur(ConfExpResetThreshold)
 		s.multiplier, s.jitter = num(ConfExpMultiplier), num(ConfExpJitter)
+	case "failure-rate":
+		s.attempts, _ = strconv.Atoi(c.restartSetting(ConfRateMaxFailures))
+		s.interval, s.delay = dur(ConfRateInterval), dur(ConfRateDelay)
 	}
 	return s
 }
@@ -167,6 +191,18 @@ func (s *restartStrategy) next(now time.Time) (time.Duration, bool) {
 			d += time.Duration((rand.Float64()*2 - 1) * s.jitter * float64(d))
 		}
 		return max(d, 0), true
+	case "failure-rate":
+		// As Flink's FailureRateRestartBackoffTimeStrategy: the job
+		// fails once more than attempts failures fall within interval,
+		// measured from the oldest of the latest attempts+1.
+		if len(s.failures) > s.attempts {
+			s.failures = s.failures[1:]
+		}
+		s.failures = append(s.failures, now)
+		if len(s.failures) > s.attempts && now.Sub(s.failures[0]) <= s.interval {
+			return 0, false
+		}
+		return s.delay, true
 	}
 	return 0, false
 }

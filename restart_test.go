@@ -48,9 +48,40 @@ func TestRestartStrategies(t *testing.T) {
 			t.Errorf("fixed delay, failure %d: %v, %v", i+1, d, ok)
 		}
 	}
+	// Failure rate, as Flink's: at most 2 failures within 1 min; a third
+	// within a minute of the first of the latest three fails the job.
+	c = NewConfig()
+	for _, kv := range [][2]string{{ConfRestartStrategy, "failure-rate"}, {ConfRateMaxFailures, "2"}, {ConfRateInterval, "1 min"}, {ConfRateDelay, "5 ms"}} {
+		if err := c.Set(kv[0], kv[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := c.restartStrategy(true)
+	for i, at := range []time.Duration{0, 10 * time.Second, 70 * time.Second, 75 * time.Second} {
+		d, ok := r.next(now.Add(at))
+		if !ok || d != 5*time.Millisecond {
+			t.Errorf("failure rate, failure %d at %v: %v, %v; want a restart after 5 ms", i+1, at, d, ok)
+		}
+	}
+	if _, ok := r.next(now.Add(80 * time.Second)); ok {
+		t.Error("failure rate: a third failure within a minute restarted the job")
+	}
+	// Defaults: 1 failure per minute, 1 s delay.
+	c = NewConfig()
+	if err := c.Set(ConfRestartStrategy, "failure-rate"); err != nil {
+		t.Fatal(err)
+	}
+	r = c.restartStrategy(true)
+	if d, ok := r.next(now); !ok || d != time.Second {
+		t.Errorf("failure rate defaults: first failure %v, %v; want a restart after 1 s", d, ok)
+	}
+	if _, ok := r.next(now.Add(30 * time.Second)); ok {
+		t.Error("failure rate defaults: a second failure within a minute restarted the job")
+	}
 	for _, c := range []struct{ key, value, want string }{
-		{ConfRestartStrategy, "failure-rate", "'restart-strategy.type' = 'failure-rate' is not supported yet"},
-		{ConfRestartStrategy, "sometimes", "invalid value 'sometimes' for 'restart-strategy.type': expected none, fixed-delay or exponential-delay"},
+		{ConfRestartStrategy, "sometimes", "invalid value 'sometimes' for 'restart-strategy.type': expected none, fixed-delay, exponential-delay or failure-rate"},
+		{ConfRateMaxFailures, "0", "expected a positive integer"},
+		{ConfRateInterval, "0 s", "expected a positive duration"},
 		{ConfFixedDelayAttempts, "-1", "expected a non-negative integer"},
 		{ConfExpMultiplier, "0.5", "expected a number of at least 1"},
 		{ConfExpJitter, "2", "expected a number from 0 to 1"},

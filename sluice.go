@@ -266,8 +266,9 @@ func (e *Session) exec(ctx context.Context, st ast.Statement, src string) (*Resu
 	case *ast.StatementSet:
 		return e.statementSet(ctx, s, src)
 	case *ast.StopJob:
-		if s.WithDrain {
-			return nil, &planner.Error{Pos: s.DrainPos, Msg: "STOP JOB ... WITH DRAIN is not supported yet; STOP JOB ... WITH SAVEPOINT keeps the job's state without draining it"}
+		if s.WithDrain && !s.WithSavepoint {
+			// Flink's gateway cancels the job then, ignoring the drain.
+			return nil, &planner.Error{Pos: s.DrainPos, Msg: "WITH DRAIN takes effect only together with WITH SAVEPOINT: STOP JOB 'id' WITH SAVEPOINT WITH DRAIN"}
 		}
 		j, ok := e.jobs.Job(s.ID)
 		if !ok {
@@ -280,7 +281,7 @@ func (e *Session) exec(ctx context.Context, st ast.Statement, src string) (*Resu
 		if st := j.Status(); st != "RUNNING" {
 			return nil, fmt.Errorf("could not stop job '%s' with a savepoint: it is not running (%s)", s.ID, st)
 		}
-		path, err := e.stopWithSavepoint(ctx, j)
+		path, err := e.stopWithSavepoint(ctx, j, s.WithDrain)
 		if err != nil {
 			return nil, err
 		}

@@ -80,7 +80,7 @@ func (j *Job) Checkpoint(ctx context.Context) (int64, error) {
 	if j.coord == nil || j.coord.cfg.Storage == nil {
 		return 0, errors.New("checkpointing is not enabled for this job")
 	}
-	return j.coord.Checkpoint(ctx)
+	return j.coord.take(ctx, j.coord.cfg.Storage, true, false)
 }
 
 // CompletedCheckpoint returns the ID of the newest complete checkpoint or
@@ -99,12 +99,24 @@ func (j *Job) CompletedCheckpoint() int64 {
 
 // Savepoint takes a checkpoint into store, where it is never pruned, and
 // waits until it is complete, returning its ID. The job must have been
-// started with a CheckpointConfig (its Storage may be nil).
-func (j *Job) Savepoint(ctx context.Context, store checkpoint.Storage) (int64, error) {
+// started with a CheckpointConfig (its Storage may be nil). With drain,
+// as Flink's stop-with-savepoint --drain, the sources emit the maximum
+// watermark ahead of their barriers, so that every window and timer
+// fires and its results are part of the savepoint's output, and emit
+// nothing after them: the job is then to be stopped. A drain that fails
+// fails the job, which has fired timers it cannot take back.
+func (j *Job) Savepoint(ctx context.Context, store checkpoint.Storage, drain bool) (int64, error) {
 	if j.coord == nil {
 		return 0, errors.New("this job cannot take savepoints")
 	}
-	return j.coord.take(ctx, store, false)
+	if !drain {
+		return j.coord.take(ctx, store, false, false)
+	}
+	id, err := j.coord.take(ctx, store, false, true)
+	if err != nil {
+		j.Fail(fmt.Errorf("stop with savepoint and drain: %w", err))
+	}
+	return id, err
 }
 
 // periodic takes checkpoints every Interval until the job ends, failing
@@ -124,7 +136,7 @@ func (c *coordinator) periodic() {
 		}
 		start := time.Now()
 		ctx, cancel := context.WithTimeout(c.job.ctx, timeout)
-		_, err := c.Checkpoint(ctx)
+		_, err := c.take(ctx, c.cfg.Storage, true, false)
 		cancel()
 		if c.job.ctx.Err() != nil {
 			return
@@ -211,6 +223,8 @@ type coordinator struct {
 	finished map[string]bool
 	// last holds the parts finished instances left.
 	last map[string][]byte
+	// drain is the ID of the savepoint that drains the job, 0 if none.
+	drain int64
 	// closed is set, under trigger, once the job's instances have all
 	// stopped: no checkpoint starts after that.
 	closed bool
@@ -287,15 +301,18 @@ func (c *coordinator) finish(part string, last []byte) {
 	}
 }
 
-// Checkpoint takes one checkpoint and waits until it is complete (its
-// metadata written) or failed, or ctx ends. It returns the checkpoint's ID.
-func (c *coordinator) Checkpoint(ctx context.Context) (int64, error) {
-	return c.take(ctx, c.cfg.Storage, true)
+// drains reports whether checkpoint id is a savepoint that drains the job.
+func (c *coordinator) drains(id int64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return id == c.drain
 }
 
-// take takes one checkpoint into store, pruning the older ones of the
-// job there when prune is set.
-func (c *coordinator) take(ctx context.Context, store checkpoint.Storage, prune bool) (int64, error) {
+// take takes one checkpoint into store and waits until it is complete (its
+// metadata written) or failed, or ctx ends, returning its ID. It prunes
+// the older ones of the job there when prune is set, and drains the job
+// (see Job.Savepoint) when drain is.
+func (c *coordinator) take(ctx context.Context, store checkpoint.Storage, prune, drain bool) (int64, error) {
 	c.trigger.Lock()
 	defer c.trigger.Unlock()
 	if c.closed {
@@ -311,6 +328,9 @@ func (c *coordinator) take(ctx context.Context, store checkpoint.Storage, prune 
 		}
 	}
 	c.pending = p
+	if drain {
+		c.drain = id
+	}
 	if len(p.waiting) == 0 {
 		close(p.done)
 	}

@@ -532,6 +532,10 @@ type emitter struct {
 	instance int
 	// idleSent is set once idleness was announced, until the next output.
 	idleSent bool
+	// muted drops everything sent: set on a source that has passed the
+	// barrier of a savepoint that drains the job, after which it must
+	// emit nothing.
+	muted bool
 
 	// Reused by the hash exchange: the key hasher, each row's target
 	// instance, the rows grouped by target, where each target's rows
@@ -548,6 +552,9 @@ func newEmitter(j *Job, edges []*edge, instance int) *emitter {
 }
 
 func (e *emitter) send(ch chan envelope, env envelope) {
+	if e.muted {
+		return
+	}
 	e.job.inflight.Add(1)
 	e.job.progress.Add(1)
 	select {

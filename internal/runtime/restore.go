@@ -178,7 +178,7 @@ func (r *restorer) restoreOperator(name string, k, p int, op Operator) (int64, e
 				return MinWatermark, err
 			}
 		}
-		return h.wm, nil
+		return restoredFloor(h.wm), nil
 	}
 	// At another parallelism: the key groups this instance owns, from
 	// every old instance that owned some of them, and the least of their
@@ -203,6 +203,7 @@ func (r *restorer) restoreOperator(name string, k, p int, op Operator) (int64, e
 	if !timed {
 		floor = MinWatermark
 	}
+	floor = restoredFloor(floor)
 	if len(states) == 0 {
 		return floor, nil
 	}
@@ -315,4 +316,16 @@ func (r *restorer) unclaimed() error {
 	}
 	slices.Sort(names)
 	return fmt.Errorf("the checkpoint holds state for %s, which is no part of this plan", names[0])
+}
+
+// restoredFloor is the watermark a restored operator instance starts
+// from, given the one its part was taken at. The maximum watermark is
+// what a savepoint that drained the job holds: every timer has fired, and
+// the restored job's time starts anew, as a restored Flink job's
+// watermarks do, so that its new input is not all late.
+func restoredFloor(wm int64) int64 {
+	if wm == MaxWatermark {
+		return MinWatermark
+	}
+	return wm
 }

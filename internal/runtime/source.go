@@ -28,7 +28,11 @@ func (s *SourceContext) CheckpointRequested() <-chan struct{} { return s.inst.ba
 // EmitBarriers emits the barrier of every checkpoint requested so far, in
 // order, each after snapshotting the source (if it is a Snapshotter): the
 // source's state at the barrier is its position after everything emitted.
-// It is called from the source's own goroutine.
+// It is called from the source's own goroutine. Before the barrier of a
+// savepoint that drains the job, it emits the maximum watermark, so that
+// every event-time timer downstream fires ahead of the barrier; after it,
+// the source emits nothing more (what it reads later is read again by a
+// job restored from the savepoint).
 func (s *SourceContext) EmitBarriers() {
 	s.inst.mu.Lock()
 	ids := s.inst.requested
@@ -36,12 +40,20 @@ func (s *SourceContext) EmitBarriers() {
 	s.inst.mu.Unlock()
 	coord := s.Job.coord
 	for _, id := range ids {
+		if s.out.muted {
+			return
+		}
+		drain := coord.drains(id)
+		if drain {
+			s.out.EmitWatermark(MaxWatermark)
+		}
 		state, err := snapshot(s.inst.src, id, s.Context)
 		if state != nil {
 			state = encodePart(sourceHeader(s.Context), state)
 		}
 		coord.ack(id, s.inst.part, state, err)
 		s.out.broadcast(envelope{kind: msgBarrier, wm: id})
+		s.out.muted = drain
 	}
 }
 
