@@ -54,7 +54,7 @@ func (s *sinkTarget) NewInstance(i, n int) (runtime.Operator, error) {
 	if loc == nil {
 		loc = time.UTC
 	}
-	in := &sinkInstance{cfg: s.cfg, loc: loc, instance: i, key: key, value: value, tsCol: -1, done: make(chan struct{}),
+	in := &sinkInstance{cfg: s.cfg, loc: loc, instance: i, parallelism: n, key: key, value: value, tsCol: -1, done: make(chan struct{}),
 		health: &brokerHealth{}, slots: make(chan struct{}, maxBuffered),
 		maxBlock: s.cfg.duration(propMaxBlock, defaultMaxBlock)}
 	if s.cfg.guarantee == guaranteeExactlyOnce {
@@ -85,13 +85,14 @@ func (s *sinkTarget) NewInstance(i, n int) (runtime.Operator, error) {
 }
 
 // sinkInstance encodes rows into records and produces them asynchronously.
-// It implements runtime.Quiescer, runtime.Snapshotter and
-// runtime.CheckpointListener.
+// It implements runtime.Quiescer, runtime.Snapshotter,
+// runtime.UnionRestorer and runtime.CheckpointListener.
 type sinkInstance struct {
-	cfg        *tableConfig
-	loc        *time.Location
-	instance   int
-	key, value format.Codec
+	cfg *tableConfig
+	loc *time.Location
+	// instance is the instance's number of parallelism.
+	instance, parallelism int
+	key, value            format.Codec
 	// arenaHint is the bytes per record of the last chunk, to size the
 	// next chunk's encoding arena.
 	arenaHint        int
@@ -107,10 +108,12 @@ type sinkInstance struct {
 	opts []kgo.Opt
 	job  *runtime.Job
 	// txn is the exactly-once state (nil with the other guarantees);
-	// recovered is the exactly-once state of the checkpoint the instance
-	// was restored from, settled when it opens.
+	// recovered is the exactly-once state, in the checkpoint the instance
+	// was restored from, of the earlier instances whose transactions it
+	// settles when it opens: its own, and at another parallelism those
+	// of the instances i with i mod parallelism = instance.
 	txn       *txnState
-	recovered *txnSnapshot
+	recovered []*txnSnapshot
 	// ctx is the job's, cancelled also when the sink fails: produce and
 	// flush stop with it.
 	ctx    context.Context
@@ -570,7 +573,29 @@ func (s *sinkInstance) RestoreState(data []byte) error {
 	if err != nil {
 		return s.errorf("corrupt checkpoint state: %v", err)
 	}
-	s.recovered = snap
+	s.recovered = []*txnSnapshot{snap}
+	return nil
+}
+
+// RestoreUnion implements runtime.UnionRestorer: restored at another
+// parallelism, the instance settles the transactions of the earlier
+// instances i with i mod parallelism = instance (so each earlier
+// instance's are settled by exactly one), as Flink's KafkaCommitter
+// takes over the committables of a rescaled job.
+func (s *sinkInstance) RestoreUnion(parts [][]byte) error {
+	s.recovered = nil
+	for _, data := range parts {
+		if len(data) == 0 {
+			continue
+		}
+		snap, err := decodeTxnSnapshot(data)
+		if err != nil {
+			return s.errorf("corrupt checkpoint state: %v", err)
+		}
+		if snap.instance%s.parallelism == s.instance {
+			s.recovered = append(s.recovered, snap)
+		}
+	}
 	return nil
 }
 

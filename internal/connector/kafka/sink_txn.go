@@ -37,8 +37,9 @@ import (
 // ones to its next run, committing only those of checkpoints that
 // completed.
 //
-// A restored instance commits the transactions recorded in its checkpoint:
-// they belong to a complete checkpoint. It sends EndTxn with the recorded
+// A restored instance commits the transactions recorded in its checkpoint
+// (at another parallelism, those of the earlier instances it takes over:
+// RestoreUnion): they belong to a complete checkpoint. It sends EndTxn with the recorded
 // transactional id, producer id and epoch, which needs no producer of that
 // id (Flink resumes one for the same purpose), and a transaction its
 // previous run committed already is answered as a retry. It then aborts
@@ -431,33 +432,37 @@ func fenced(err error) bool {
 }
 
 // recoverTxns settles the transactions of a previous run, when the
-// instance opens: it commits those its checkpoint recorded, then aborts
-// the later ones of its ids.
+// instance opens: it commits those the checkpoint recorded for the
+// earlier instances it took over, then aborts the later ones of their
+// ids and of its own.
 func (s *sinkInstance) recoverTxns() error {
-	r := s.recovered
-	if r != nil && len(r.pending) > 0 {
+	var pending []*transaction
+	for _, r := range s.recovered {
+		pending = append(pending, r.pending...)
+	}
+	if len(pending) > 0 {
 		cl, err := s.recoveryClient()
 		if err != nil {
 			return err
 		}
 		defer cl.Close()
-		for _, tx := range r.pending {
+		for _, tx := range pending {
 			if err := s.commitRecovered(cl, tx); err != nil {
 				return err
 			}
 		}
 	}
 	t := s.txn
-	if r != nil && (t == nil || r.prefix != t.prefix || r.instance != s.instance) {
-		if err := s.abortLingering(r.prefix, r.instance, r.next); err != nil {
+	own := func(r *txnSnapshot) bool { return t != nil && r.prefix == t.prefix && r.instance == s.instance }
+	for _, r := range s.recovered {
+		if own(r) {
+			t.next = r.next
+		} else if err := s.abortLingering(r.prefix, r.instance, r.next); err != nil {
 			return err
 		}
 	}
 	if t == nil {
 		return nil
-	}
-	if r != nil && r.prefix == t.prefix && r.instance == s.instance {
-		t.next = r.next
 	}
 	return s.abortLingering(t.prefix, s.instance, t.next)
 }

@@ -349,10 +349,15 @@ func restoreCopy(t *testing.T, store checkpoint.Storage, want int64, in, out *ca
 // that reusing their ids cannot abort them), and writes the rest again: a
 // read_committed reader ends up with every row exactly once. It runs on
 // both Kafka transaction protocols (KIP-890's transaction.version 2, and
-// 1).
+// 1), and restored at the same parallelism and at others: an instance
+// then settles the transactions of the earlier instances it takes over.
 func TestExactlyOnceRestoreAfterKill(t *testing.T) {
-	for _, tv := range []int16{2, 1} {
-		t.Run(fmt.Sprintf("transaction.version=%d", tv), func(t *testing.T) {
+	for _, run := range []struct {
+		tv       int16
+		restored int
+	}{{2, 2}, {1, 2}, {2, 1}, {2, 3}} {
+		tv := run.tv
+		t.Run(fmt.Sprintf("transaction.version=%d/restored-at-%d", tv, run.restored), func(t *testing.T) {
 			c := startCluster(t, 2)
 			if _, err := kadm.NewClient(newClient(t, c)).UpdateFeatures(testContext(t), false,
 				kadm.FeatureUpdate{Feature: "transaction.version", MaxVersionLevel: tv, UpgradeType: 2}); err != nil {
@@ -386,7 +391,7 @@ func TestExactlyOnceRestoreAfterKill(t *testing.T) {
 				t.Fatalf("after the kill a read_uncommitted reader sees %d rows, want the 500 written", len(got))
 			}
 
-			second, next := restoreCopy(t, dir, complete, in, out, 2)
+			second, next := restoreCopy(t, dir, complete, in, out, run.restored)
 			// The 300 rows after the checkpoint, written again, go into
 			// one transaction per instance.
 			waitFor(t, "the rows written again", func() (bool, error) {
@@ -526,7 +531,7 @@ func TestExactlyOnceStopWithSavepoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := cj.job.Savepoint(testContext(t), store); err != nil {
+	if _, err := cj.job.Savepoint(testContext(t), store, false); err != nil {
 		t.Fatal(err)
 	}
 	cj.stop()
