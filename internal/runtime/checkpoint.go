@@ -71,6 +71,10 @@ type CheckpointConfig struct {
 	Tolerable                   int
 }
 
+// ErrJobEnded is the error of a checkpoint or savepoint asked of a job
+// whose instances have all stopped.
+var ErrJobEnded = errors.New("the job has ended")
+
 // defaultCheckpointTimeout is Flink's execution.checkpointing.timeout.
 const defaultCheckpointTimeout = 10 * time.Minute
 
@@ -316,7 +320,7 @@ func (c *coordinator) take(ctx context.Context, store checkpoint.Storage, prune,
 	c.trigger.Lock()
 	defer c.trigger.Unlock()
 	if c.closed {
-		return 0, errors.New("the job has ended")
+		return 0, ErrJobEnded
 	}
 	c.mu.Lock()
 	id := c.next

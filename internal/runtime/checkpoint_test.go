@@ -334,7 +334,7 @@ func TestRestoreFromCheckpoint(t *testing.T) {
 	if got := j.CompletedCheckpoint(); got != id {
 		t.Fatalf("completed checkpoint after restore: %d; want %d", got, id)
 	}
-	if _, err := j.Checkpoint(ctx); err == nil || err.Error() != "the job has ended" {
+	if _, err := j.Checkpoint(ctx); err == nil || !errors.Is(err, ErrJobEnded) {
 		t.Fatalf("checkpoint of an ended job: %v", err)
 	}
 }

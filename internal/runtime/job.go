@@ -410,9 +410,18 @@ func (j *Job) runSource(name string, sc *SourceContext, si *sourceInstance, out 
 	out.end()
 	si.ended.Store(true)
 	if j.coord != nil {
-		// A finished source leaves a part of its header alone: a restore
-		// at another parallelism learns from it how many instances ran.
-		j.coord.finish(si.part, encodePart(sourceHeader(sc.Context), nil))
+		// A finished source leaves a part of its header (a restore at
+		// another parallelism learns from it how many instances ran)
+		// and, if it can be restored at another parallelism, its final
+		// state, which the instances that take its work over start from.
+		var final []byte
+		if _, ok := si.src.(UnionRestorer); ok {
+			if final, err = snapshot(si.src, 0, sc.Context); err != nil {
+				j.Fail(fmt.Errorf("%s: the state it ended with: %w", name, err))
+				return
+			}
+		}
+		j.coord.finish(si.part, encodePart(sourceHeader(sc.Context), final))
 	}
 }
 

@@ -286,8 +286,15 @@ func (r *restorer) restoreSource(name string, k, p int, src Source) (bool, error
 		return true, nil
 	}
 	if len(s.finished) > 0 {
-		return false, r.errorf("%d of the %d instances of %s had finished, which leaves their progress unknown: restore it at parallelism %d",
-			len(s.finished), old, name, old)
+		// The finished instances' work goes to the new ones, which
+		// need their final state to know where it ended.
+		_, union := src.(UnionRestorer)
+		for i := range s.finished {
+			if !union || len(s.states[i]) == 0 {
+				return false, r.errorf("%d of the %d instances of %s had finished, which leaves their progress unknown: restore it at parallelism %d",
+					len(s.finished), old, name, old)
+			}
+		}
 	}
 	for _, st := range s.states {
 		if len(st) > 0 {

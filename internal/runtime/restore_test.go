@@ -211,8 +211,10 @@ func (u *unionSource) RestoreUnion(parts [][]byte) error {
 
 // TestSourceRestoresUnionAtAnotherParallelism: a source at another
 // parallelism is given the state of every old instance (UnionRestorer);
-// one that cannot take it, or whose old instances partly finished, is
-// refused; one whose old instances all finished finishes.
+// one that cannot take it, or whose old instances partly finished without
+// leaving their final state, is refused; one whose old instances all
+// finished finishes; partly finished ones with their final state hand it
+// on with the others'.
 func TestSourceRestoresUnionAtAnotherParallelism(t *testing.T) {
 	part := func(i, p int, state string) []byte {
 		return encodePart(partHeader{wm: MinWatermark, maxParallelism: 8, parallelism: p, instance: i}, []byte(state))
@@ -231,6 +233,14 @@ func TestSourceRestoresUnionAtAnotherParallelism(t *testing.T) {
 	rs = newRestorer(&CheckpointConfig{Restore: map[string][]byte{"s-0": part(0, 2, ""), "s-1": part(1, 2, "b")}, Finished: []string{"s-0"}, RestoredFrom: 4}, 8)
 	if _, err := rs.restoreSource("s", 0, 3, &unionSource{}); err == nil || !strings.Contains(err.Error(), "1 of the 2 instances of s had finished") {
 		t.Fatalf("a partly finished source: %v", err)
+	}
+	rs = newRestorer(&CheckpointConfig{Restore: map[string][]byte{"s-0": part(0, 2, "end"), "s-1": part(1, 2, "b")}, Finished: []string{"s-0"}, RestoredFrom: 4}, 8)
+	for k := range 3 {
+		u := &unionSource{}
+		finished, err := rs.restoreSource("s", k, 3, u)
+		if err != nil || finished || len(u.union) != 2 || string(u.union[0]) != "end" || string(u.union[1]) != "b" {
+			t.Fatalf("instance %d of a partly finished source with its final state: %q, %v, %v", k, u.union, finished, err)
+		}
 	}
 	// Finished instances leave parts of their header alone.
 	rs = newRestorer(&CheckpointConfig{Restore: map[string][]byte{"s-0": part(0, 2, ""), "s-1": part(1, 2, "")},
