@@ -3,6 +3,7 @@ package kafka
 import (
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -73,5 +74,28 @@ func TestSASLProperties(t *testing.T) {
 	job, _ = runSource(t, table(idCols, wrong), connector.SourceSpec{}, 1)
 	if err := waitDone(t, job); err == nil {
 		t.Fatal("a wrong password should fail the job")
+	}
+}
+
+// TestProducerLingerDefault: unset, linger.ms is the Java 3.x producer's 0
+// (Flink's connector), not franz-go's 10 ms; set, it is honoured.
+func TestProducerLingerDefault(t *testing.T) {
+	for _, c := range []struct {
+		props map[string]string
+		want  time.Duration
+	}{{map[string]string{}, 0}, {map[string]string{"linger.ms": "7"}, 7 * time.Millisecond}} {
+		opts, err := clientOptions(c.props)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cl, err := kgo.NewClient(append(opts, kgo.SeedBrokers("127.0.0.1:1"))...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := cl.OptValue(kgo.ProducerLinger)
+		cl.Close()
+		if got != c.want {
+			t.Errorf("%v: linger %v, want %v", c.props, got, c.want)
+		}
 	}
 }
