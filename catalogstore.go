@@ -94,7 +94,11 @@ func OpenCatalog(ctx context.Context, dir string) (*Catalog, error) {
 		if !ok {
 			return nil, fmt.Errorf("catalog %s: view '%s': not a CREATE VIEW statement", c.path, e.Name)
 		}
-		if err := c.mem.AddView(newView(cv, e.Statement), false); err != nil {
+		v, err := newView(cv, e.Statement)
+		if err == nil {
+			err = c.mem.AddView(v, false)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("catalog %s: view '%s': %w", c.path, e.Name, err)
 		}
 	}
@@ -115,8 +119,12 @@ func parseOne(text string) (ast.Statement, error) {
 
 // newView is the catalog's view of a CREATE VIEW statement whose text is
 // sql.
-func newView(s *ast.CreateView, sql string) *catalog.View {
-	return &catalog.View{Name: s.Name.Parts[len(s.Name.Parts)-1], Columns: s.Columns, Query: s.Query, SQL: sql}
+func newView(s *ast.CreateView, sql string) (*catalog.View, error) {
+	name, err := planner.ObjectName(s.Name)
+	if err != nil {
+		return nil, err
+	}
+	return &catalog.View{Name: name, Columns: s.Columns, Query: s.Query, SQL: sql}, nil
 }
 
 // persistent reports whether the catalog is kept in a data directory.

@@ -212,7 +212,10 @@ func (e *Session) exec(ctx context.Context, st ast.Statement, src string) (*Resu
 		}
 		return &Result{Kind: ResultOK}, e.catalog.AddTable(t, s.IfNotExists)
 	case *ast.CreateView:
-		v := newView(s, statementText(src, s.Pos))
+		v, err := newView(s, statementText(src, s.Pos))
+		if err != nil {
+			return nil, err
+		}
 		if _, err := e.binder(ctx).Query(s.Query); err != nil {
 			return nil, err
 		}
@@ -220,7 +223,11 @@ func (e *Session) exec(ctx context.Context, st ast.Statement, src string) (*Resu
 	case *ast.AlterTable:
 		return e.alterTable(ctx, s)
 	case *ast.Drop:
-		return &Result{Kind: ResultOK}, e.catalog.Drop(s.Name.Parts[len(s.Name.Parts)-1], s.View, s.IfExists)
+		name, err := planner.ObjectName(s.Name)
+		if err != nil {
+			return nil, err
+		}
+		return &Result{Kind: ResultOK}, e.catalog.Drop(name, s.View, s.IfExists)
 	case *ast.Set:
 		if !s.HasKey {
 			res := &Result{Kind: ResultTable, Headers: []string{"key", "value"}}
@@ -324,7 +331,10 @@ func (e *Session) checkTemporary(st ast.Statement) error {
 // alterTable renames a table or changes its options; running jobs keep the
 // definition they started with, as in Flink.
 func (e *Session) alterTable(ctx context.Context, s *ast.AlterTable) (*Result, error) {
-	name := s.Name.Parts[len(s.Name.Parts)-1]
+	name, err := planner.ObjectName(s.Name)
+	if err != nil {
+		return nil, err
+	}
 	t, ok := e.catalog.Table(name)
 	if !ok {
 		if s.IfExists {
@@ -332,8 +342,12 @@ func (e *Session) alterTable(ctx context.Context, s *ast.AlterTable) (*Result, e
 		}
 		return nil, &planner.Error{Pos: s.Name.Pos, Msg: fmt.Sprintf("Table `default_catalog`.`default_database`.`%s` doesn't exist or is a temporary table.", name)}
 	}
-	if s.RenameTo != "" {
-		if err := e.catalog.RenameTable(name, s.RenameTo); err != nil {
+	if s.RenameTo != nil {
+		to, err := planner.ObjectName(*s.RenameTo)
+		if err != nil {
+			return nil, err
+		}
+		if err := e.catalog.RenameTable(name, to); err != nil {
 			return nil, &planner.Error{Pos: s.Pos, Msg: err.Error()}
 		}
 		return &Result{Kind: ResultOK}, nil
@@ -436,7 +450,11 @@ func (e *Session) show(s *ast.Show) (*Result, error) {
 		}
 		return r, nil
 	case ast.ShowCreateTable:
-		t, ok := e.catalog.Table(s.Name.Parts[len(s.Name.Parts)-1])
+		name, err := planner.ObjectName(s.Name)
+		if err != nil {
+			return nil, err
+		}
+		t, ok := e.catalog.Table(name)
 		if !ok {
 			return nil, &planner.Error{Pos: s.Name.Pos, Msg: fmt.Sprintf("table '%s' does not exist", strings.Join(s.Name.Parts, "."))}
 		}
@@ -494,7 +512,10 @@ func createStatement(t *catalog.Table) string {
 
 // describe lists a table's columns the way Flink's DESCRIBE does.
 func (e *Session) describe(ctx context.Context, s *ast.Describe) (*Result, error) {
-	name := s.Name.Parts[len(s.Name.Parts)-1]
+	name, err := planner.ObjectName(s.Name)
+	if err != nil {
+		return nil, err
+	}
 	var schema types.Schema
 	var pk []string
 	var wm, extras map[string]string

@@ -65,6 +65,10 @@ type relation struct {
 // For CREATE TABLE ... AS SELECT the columns are the query's; the caller
 // then starts the INSERT of the query into it.
 func (b *Binder) CreateTable(ct *ast.CreateTable) (*catalog.Table, error) {
+	name, err := ObjectName(ct.Name)
+	if err != nil {
+		return nil, err
+	}
 	if ct.Like != nil {
 		if ct.AsQuery != nil {
 			return nil, errorf(ct.Like, "CREATE TABLE cannot both copy a table (LIKE) and take a query's columns (AS SELECT)")
@@ -90,7 +94,7 @@ func (b *Binder) CreateTable(ct *ast.CreateTable) (*catalog.Table, error) {
 		}
 		ct = &derived
 	}
-	t := &catalog.Table{Name: ct.Name.Parts[len(ct.Name.Parts)-1], Pos: ct.Pos, Comment: ct.Comment,
+	t := &catalog.Table{Name: name, Pos: ct.Pos, Comment: ct.Comment,
 		Options: map[string]string{}, OptionPos: map[string]ast.Pos{}}
 	seen := map[string]bool{}
 	physical := &scope{}
@@ -255,7 +259,10 @@ func (b *Binder) Query(q ast.Query) (*Collect, error) {
 // Insert plans INSERT INTO: the query's columns are mapped to the table's
 // by position and cast where Flink casts implicitly.
 func (b *Binder) Insert(ins *ast.Insert) (*Sink, error) {
-	name := ins.Table.Parts[len(ins.Table.Parts)-1]
+	name, err := ObjectName(ins.Table)
+	if err != nil {
+		return nil, err
+	}
 	t, ok := b.Catalog.Table(name)
 	if !ok {
 		if _, isView := b.Catalog.View(name); isView {
@@ -266,7 +273,7 @@ func (b *Binder) Insert(ins *ast.Insert) (*Sink, error) {
 	if ins.Overwrite {
 		return nil, errorf(ins, "INSERT OVERWRITE is not supported for streaming tables")
 	}
-	t, err := withOptions(t, ins.Options, nil)
+	t, err = withOptions(t, ins.Options, nil)
 	if err != nil {
 		return nil, err
 	}

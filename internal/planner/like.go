@@ -23,7 +23,10 @@ func likeStrategies(l *ast.LikeClause) map[string]string {
 // options merged with the statement's own as the LIKE clause says.
 func (b *Binder) mergeLike(ct *ast.CreateTable) (*ast.CreateTable, error) {
 	l := ct.Like
-	name := l.Source.Parts[len(l.Source.Parts)-1]
+	name, err := ObjectName(l.Source)
+	if err != nil {
+		return nil, err
+	}
 	src, ok := b.Catalog.Table(name)
 	if !ok {
 		return nil, errorf(&l.Source, "Source table '%s' of the LIKE clause not found", name)

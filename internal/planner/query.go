@@ -220,7 +220,10 @@ func aliased(rel *relation, alias string, cols []string, at ast.Node) (*relation
 }
 
 func (b *Binder) tableName(n *ast.TableName) (*relation, error) {
-	name := n.Name.Parts[len(n.Name.Parts)-1]
+	name, err := ObjectName(n.Name)
+	if err != nil {
+		return nil, err
+	}
 	if n.AsOf != nil {
 		return nil, errorf(n.AsOf, "FOR SYSTEM_TIME AS OF is only supported on the right side of a join (a temporal join)")
 	}

@@ -45,7 +45,10 @@ func (b *Binder) temporalJoin(jn Join, asOf ast.Expr, ref *ast.TableName, l, r *
 	if lt.T.Attr == types.ProcTime {
 		return nil, errorf(asOf, "processing-time temporal joins are not supported yet")
 	}
-	name := ref.Name.Parts[len(ref.Name.Parts)-1]
+	name, err := ObjectName(ref.Name)
+	if err != nil {
+		return nil, err
+	}
 	table, ok := b.Catalog.Table(name)
 	if !ok || len(table.PrimaryKey) == 0 {
 		return nil, errorf(ref, "Temporal Table Join requires primary key in versioned table, but no primary key can be found. The physical plan is not a versioned table: '%s'", name)

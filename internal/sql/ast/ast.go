@@ -118,7 +118,7 @@ type AlterTable struct {
 	Pos
 	Name     ObjectName
 	IfExists bool
-	RenameTo string
+	RenameTo *ObjectName // nil unless RENAME TO
 	Set      []*Option
 	Reset    []*Option // keys only
 }

@@ -684,7 +684,7 @@ func (p *parser) alter() ast.Statement {
 		p.next()
 		p.expectKw("TO")
 		to := p.objectName("a table name")
-		a.RenameTo = to.Parts[len(to.Parts)-1]
+		a.RenameTo = &to
 	case "SET":
 		p.next()
 		a.Set = p.options()

@@ -296,8 +296,8 @@ func dump(s ast.Statement) string {
 	case *ast.AlterTable:
 		fmt.Fprintf(&b, "ALTER TABLE %s", strings.Join(s.Name.Parts, "."))
 		mark(&b, s.IfExists, "if-exists")
-		if s.RenameTo != "" {
-			fmt.Fprintf(&b, " rename=%s", s.RenameTo)
+		if s.RenameTo != nil {
+			fmt.Fprintf(&b, " rename=%s", strings.Join(s.RenameTo.Parts, "."))
 		}
 		for _, o := range s.Set {
 			fmt.Fprintf(&b, " %s=%s", o.Key, o.Value)
