@@ -104,6 +104,7 @@ func Start(opts Options) (*Cluster, error) {
 		}
 		c.server.Handler = c.store.handler(reg.Handler())
 	}
+	c.server.Handler = guard(c.server.Handler)
 	go func() {
 		// Serve returns http.ErrServerClosed after Close; nothing else can
 		// go wrong once the listener is bound.
