@@ -154,7 +154,7 @@ func (c *Catalog) write() error {
 	var f catalogFile
 	for _, name := range c.mem.TableNames() {
 		if t, ok := c.mem.Table(name); ok {
-			f.Tables = append(f.Tables, catalogEntry{Name: name, Statement: createStatement(t)})
+			f.Tables = append(f.Tables, catalogEntry{Name: name, Statement: createStatement(t, false)})
 		} else if v, ok := c.mem.View(name); ok {
 			f.Views = append(f.Views, catalogEntry{Name: name, Statement: v.SQL})
 		}

@@ -232,7 +232,7 @@ func (e *Session) exec(ctx context.Context, st ast.Statement, src string) (*Resu
 		if !s.HasKey {
 			res := &Result{Kind: ResultTable, Headers: []string{"key", "value"}}
 			for _, kv := range e.config.All() {
-				res.Rows = append(res.Rows, []string{kv[0], kv[1]})
+				res.Rows = append(res.Rows, []string{kv[0], MaskValue(kv[0], kv[1])})
 			}
 			return res, nil
 		}
@@ -458,15 +458,16 @@ func (e *Session) show(s *ast.Show) (*Result, error) {
 		if !ok {
 			return nil, &planner.Error{Pos: s.Name.Pos, Msg: fmt.Sprintf("table '%s' does not exist", strings.Join(s.Name.Parts, "."))}
 		}
-		return &Result{Kind: ResultText, Text: createStatement(t)}, nil
+		return &Result{Kind: ResultText, Text: createStatement(t, true)}, nil
 	}
 	return nil, fmt.Errorf("unsupported SHOW statement")
 }
 
 // createStatement renders a table's definition as Flink's SHOW CREATE TABLE
 // does: the current columns, watermark, primary key and options (after any
-// ALTER TABLE), names quoted, options sorted.
-func createStatement(t *catalog.Table) string {
+// ALTER TABLE), names quoted, options sorted; with mask, the values of
+// sensitive options hidden (MaskValue), for showing.
+func createStatement(t *catalog.Table, mask bool) string {
 	var lines []string
 	for _, c := range t.Columns {
 		l := "  `" + c.Name + "` "
@@ -498,7 +499,11 @@ func createStatement(t *catalog.Table) string {
 	keys := slices.Sorted(maps.Keys(t.Options))
 	opts := make([]string, len(keys))
 	for i, k := range keys {
-		opts[i] = "  " + parser.QuoteString(k) + " = " + parser.QuoteString(t.Options[k])
+		v := t.Options[k]
+		if mask {
+			v = MaskValue(k, v)
+		}
+		opts[i] = "  " + parser.QuoteString(k) + " = " + parser.QuoteString(v)
 	}
 	comment := ""
 	if t.Comment != "" {
