@@ -1,0 +1,54 @@
+package sluice
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/sluicesql/sluice/internal/expr/fn"
+	"github.com/sluicesql/sluice/internal/sql/parser"
+)
+
+// Complete returns completion hints for the word that ends at position (a
+// character index) of statement, as Flink's SQL Gateway completeStatement
+// gives them: the keywords (upper case), then the tables and views of the
+// catalog, then the functions (upper case) whose names begin with the
+// word, ignoring case. An empty word is completed by every keyword.
+func (e *Session) Complete(statement string, position int) ([]string, error) {
+	text := []rune(statement)
+	if position < 0 || position > len(text) {
+		return nil, fmt.Errorf("position %d is outside the statement (%d characters)", position, len(text))
+	}
+	start := position
+	for start > 0 && isWordRune(text[start-1]) {
+		start--
+	}
+	word := strings.ToUpper(string(text[start:position]))
+	var out []string
+	add := func(names []string, upper bool) {
+		for _, n := range names {
+			if strings.HasPrefix(strings.ToUpper(n), word) {
+				if upper {
+					n = strings.ToUpper(n)
+				}
+				if !slices.Contains(out, n) {
+					out = append(out, n)
+				}
+			}
+		}
+	}
+	add(parser.Keywords(), true)
+	if word == "" {
+		return out, nil
+	}
+	add(e.catalog.TableNames(), false)
+	add(e.catalog.ViewNames(), false)
+	add(fn.Names(), true)
+	return out, nil
+}
+
+// isWordRune reports whether r can be part of an unquoted identifier.
+func isWordRune(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}

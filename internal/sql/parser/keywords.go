@@ -1,0 +1,25 @@
+package parser
+
+import (
+	"maps"
+	"slices"
+	"strings"
+)
+
+// statementWords are the words, besides the reserved ones, that begin or
+// shape the statements Sluice parses.
+var statementWords = strings.Fields(`ADD ALTER BEGIN CATALOGS COMMENT COMPILE
+	CREATE DATABASES DESCRIBE DRAIN DROP ENFORCED EXECUTE EXPLAIN FUNCTIONS
+	IF INSERT JOB JOBS JSON_EXECUTION_PLAN KEY METADATA OVERWRITE PLAN
+	PRIMARY RENAME RESET SAVEPOINT SET SHOW STATEMENT STOP TABLES TEMPORARY
+	TO VIEW VIEWS VIRTUAL WATERMARK`)
+
+// Keywords returns the SQL keywords Sluice's parser knows, upper case and
+// sorted: the reserved words and those of its statements.
+func Keywords() []string {
+	set := maps.Clone(reserved)
+	for _, w := range statementWords {
+		set[w] = true
+	}
+	return slices.Sorted(maps.Keys(set))
+}

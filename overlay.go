@@ -1,0 +1,46 @@
+package sluice
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// IsSupportedSetting reports whether Sluice acts on a setting: one of the
+// session settings, checkpointing, restart strategy, checkpoint storage
+// (s3.*), or a Flink setting Sluice supports one value of. Other keys are
+// kept by SET, as Flink keeps them, but do nothing.
+func IsSupportedSetting(key string) bool {
+	if _, ok := defaults[key]; ok {
+		return true
+	}
+	if _, ok := unsupported[key]; ok {
+		return true
+	}
+	if ok, _ := checkCheckpointSetting(key, ""); ok {
+		return true
+	}
+	if ok, _ := checkRestartSetting(key, ""); ok {
+		return true
+	}
+	return strings.HasPrefix(key, "s3.")
+}
+
+// WithSettings returns a session that runs statements as this one does,
+// over the same catalog and job manager, with settings on top of this
+// one's: Flink's executionConfig of one statement. Every key must be one
+// Sluice acts on (IsSupportedSetting), so that none is silently ignored;
+// SET and RESET in the returned session do not change this one.
+func (e *Session) WithSettings(settings map[string]string) (*Session, error) {
+	c := &Config{values: maps.Clone(e.config.values), base: e.config.base}
+	for _, k := range slices.Sorted(maps.Keys(settings)) {
+		if !IsSupportedSetting(k) {
+			return nil, fmt.Errorf("'%s' is not a setting Sluice supports for one statement", k)
+		}
+		if err := c.Set(k, settings[k]); err != nil {
+			return nil, err
+		}
+	}
+	return &Session{catalog: e.catalog, jobs: e.jobs, config: c, roundTrip: e.roundTrip}, nil
+}
