@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/sluicesql/sluice"
@@ -27,6 +28,15 @@ func runServer(args []string) error {
 	token := fs.String("token", os.Getenv("SLUICE_SERVER_TOKEN"), "bearer token every request must carry (default: $SLUICE_SERVER_TOKEN)")
 	kafkaPort := fs.Int("kafka-port", 9092, "port of the embedded Kafka broker (0: any free port)")
 	registryPort := fs.Int("registry-port", 8081, "port of the embedded Schema Registry (0: any free port)")
+	var opts server.Options
+	fs.Func("D", "set an option of the SQL Gateway, KEY=VALUE (repeatable): "+server.OptSessionIdleTimeout+", "+server.OptSessionCheckInterval+
+		", "+server.OptMaxSessions+", "+server.OptMaxContentLength+", "+server.OptMaxStatementLength, func(kv string) error {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return fmt.Errorf("expected KEY=VALUE, not %q", kv)
+		}
+		return opts.Set(strings.TrimSpace(k), strings.TrimSpace(v))
+	})
 	_ = fs.Parse(args)
 	if fs.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "sluice server: unexpected argument %q\n", fs.Arg(0))
@@ -74,7 +84,8 @@ func runServer(args []string) error {
 	// Closed last: jobs take their final checkpoints and stay RUNNING in
 	// the job store.
 	defer jobs.Close()
-	gateway := server.New(catalog, jobs, server.Options{Token: *token})
+	opts.Token = *token
+	gateway := server.New(catalog, jobs, opts)
 	defer gateway.Close()
 
 	srv := &http.Server{Handler: gateway, ReadHeaderTimeout: 30 * time.Second}

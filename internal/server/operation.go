@@ -27,6 +27,9 @@ type session struct {
 	ops    map[string]*operation
 	queue  []*operation // submitted, not yet run
 	closed bool
+
+	// last is when the session was last accessed (guarded by Server.mu).
+	last time.Time
 }
 
 // Operation statuses, Flink's OperationStatus.
@@ -37,6 +40,7 @@ const (
 	statusCanceled = "CANCELED"
 	statusClosed   = "CLOSED"
 	statusError    = "ERROR"
+	statusTimeout  = "TIMEOUT"
 )
 
 // operation is one statement of a session and its result.
@@ -45,6 +49,10 @@ type operation struct {
 	text   string
 	ctx    context.Context
 	cancel context.CancelFunc
+	// settings are the statement's own (executionConfig), over the
+	// session's.
+	settings map[string]string
+	timer    *time.Timer // of executionTimeout
 
 	mu     sync.Mutex
 	state  string
@@ -74,16 +82,21 @@ type change struct {
 	row  types.Row
 }
 
-// submit queues a statement as a new operation and returns it at once.
-func (ss *session) submit(text string) *operation {
+// submit queues a statement as a new operation and returns it at once;
+// settings apply to it alone, and one not finished after timeout (if
+// positive) times out.
+func (ss *session) submit(text string, settings map[string]string, timeout time.Duration) *operation {
 	ctx, cancel := context.WithCancel(context.Background())
-	op := &operation{id: newHandle(), text: text, ctx: ctx, cancel: cancel, state: statusPending}
+	op := &operation{id: newHandle(), text: text, ctx: ctx, cancel: cancel, state: statusPending, settings: settings}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if ss.closed {
 		cancel()
 		op.state = statusClosed
 		return op
+	}
+	if timeout > 0 {
+		op.timer = time.AfterFunc(timeout, op.timeOut)
 	}
 	ss.ops[op.id] = op
 	ss.queue = append(ss.queue, op)
@@ -151,7 +164,14 @@ func (op *operation) run(s *sluice.Session) {
 	op.state = statusRunning
 	op.mu.Unlock()
 
-	res, err := execute(op.ctx, s, op.text)
+	var res *sluice.Result
+	var err error
+	if op.settings != nil {
+		s, err = s.WithSettings(op.settings)
+	}
+	if err == nil {
+		res, err = execute(op.ctx, s, op.text)
+	}
 	op.mu.Lock()
 	if op.state != statusRunning { // canceled or closed meanwhile
 		op.mu.Unlock()
@@ -251,6 +271,9 @@ func (op *operation) cancelRun() error {
 func (op *operation) close() {
 	op.mu.Lock()
 	op.state = statusClosed
+	if op.timer != nil {
+		op.timer.Stop()
+	}
 	var stream *sluice.Stream
 	if op.result != nil {
 		stream, op.result.stream = op.result.stream, nil
@@ -313,7 +336,7 @@ func (op *operation) fetch(token int64, format string, next func(int64) string) 
 		return &fetchResponse{ResultType: "NOT_READY", NextResultURI: next(token)}, nil
 	case statusError:
 		return nil, fmt.Errorf("Failed to fetchResults: the operation %s failed: %w", op.id, op.err)
-	case statusCanceled, statusClosed:
+	case statusCanceled, statusClosed, statusTimeout:
 		return nil, fmt.Errorf("Can not fetch results from the %s operation %s.", op.state, op.id)
 	}
 	r := op.result

@@ -1,11 +1,12 @@
-// Package server serves Flink's SQL Gateway REST API (versions v1 and v2,
+// Package server serves Flink's SQL Gateway REST API (versions v1 to v4,
 // as Flink 1.16–1.20 define them) over a Sluice catalog and job manager:
 // clients open sessions, submit statements as operations and fetch their
 // results through tokens. Jobs belong to the job manager and outlive the
 // sessions that started them.
 //
 // The published specification is Flink's
-// docs/static/generated/rest_v1_sql_gateway.yml and rest_v2_sql_gateway.yml;
+// docs/static/generated/rest_v{1,2,3,4}_sql_gateway.yml (kept in
+// testdata/flink, where the conformance test reads them);
 // the JSON the generated schemas leave vague (results, errors) follows
 // Flink's serializers (FetchResultsResponseBodySerializer,
 // ResultInfoSerializer, LogicalTypeJsonSerializer) and its handlers'
@@ -25,8 +26,10 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/sluicesql/sluice"
+	"github.com/sluicesql/sluice/internal/httpguard"
 )
 
 // DefaultMaxContentLength is the largest request body accepted unless
@@ -41,6 +44,21 @@ type Options struct {
 	// MaxContentLength bounds request bodies (DefaultMaxContentLength
 	// when 0).
 	MaxContentLength int64
+	// MaxStatementLength bounds the text of a statement, in bytes
+	// (DefaultMaxStatementLength when 0).
+	MaxStatementLength int
+	// SessionIdleTimeout closes a session not accessed for that long
+	// (DefaultSessionIdleTimeout when 0; never when negative).
+	SessionIdleTimeout time.Duration
+	// SessionCheckInterval is how often idle sessions are looked for
+	// (DefaultSessionCheckInterval when 0; never when negative, though an
+	// idle session is still closed when it is next accessed).
+	SessionCheckInterval time.Duration
+	// MaxSessions bounds the number of open sessions
+	// (DefaultMaxSessions when 0).
+	MaxSessions int
+	// Now is the clock idleness is measured by (time.Now when nil).
+	Now func() time.Time
 }
 
 // Server is the SQL Gateway endpoint: an http.Handler.
@@ -50,38 +68,67 @@ type Server struct {
 	opts    Options
 	mux     *http.ServeMux
 
+	guard *httpguard.Guard
+	now   func() time.Time
+	done  chan struct{} // closed by Close
+
 	mu       sync.Mutex
 	sessions map[string]*session
+	closed   bool
 }
 
 // versions are the REST API versions served, as /api_versions names them.
-var versions = []string{"V1", "V2"}
+var versions = []string{"V1", "V2", "V3", "V4"}
 
 // New returns a server whose sessions share catalog and jobs.
 func New(catalog *sluice.Catalog, jobs *sluice.JobManager, opts Options) *Server {
-	if opts.MaxContentLength <= 0 {
-		opts.MaxContentLength = DefaultMaxContentLength
+	opts = opts.withDefaults()
+	s := &Server{catalog: catalog, jobs: jobs, opts: opts, mux: http.NewServeMux(), sessions: map[string]*session{},
+		guard: httpguard.New("application/json"), now: opts.Now, done: make(chan struct{})}
+	if s.now == nil {
+		s.now = time.Now
 	}
-	s := &Server{catalog: catalog, jobs: jobs, opts: opts, mux: http.NewServeMux(), sessions: map[string]*session{}}
-	for _, v := range versions {
-		p := "/" + strings.ToLower(v)
-		s.handle("GET "+p+"/info", s.info)
-		s.handle("GET "+p+"/api_versions", s.apiVersions)
-		s.handle("POST "+p+"/sessions", s.openSession)
-		s.handle("GET "+p+"/sessions/{session_handle}", s.getSessionConfig)
-		s.handle("DELETE "+p+"/sessions/{session_handle}", s.closeSession)
-		s.handle("POST "+p+"/sessions/{session_handle}/heartbeat", s.heartbeat)
-		s.handle("POST "+p+"/sessions/{session_handle}/statements", s.executeStatement)
-		s.handle("GET "+p+"/sessions/{session_handle}/operations/{operation_handle}/status", s.operationStatus)
-		s.handle("POST "+p+"/sessions/{session_handle}/operations/{operation_handle}/cancel", s.cancelOperation)
-		s.handle("DELETE "+p+"/sessions/{session_handle}/operations/{operation_handle}/close", s.closeOperation)
-		s.handle("GET "+p+"/sessions/{session_handle}/operations/{operation_handle}/result/{token}", s.fetchResults)
+	for _, e := range endpoints(s) {
+		for v := e.from; v <= e.to; v++ {
+			s.handle(e.method+" /v"+fmt.Sprint(v)+e.path, e.handler)
+		}
 	}
-	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		// Flink's router answers an unknown path (or method) so.
-		writeError(w, &restError{status: http.StatusNotFound, msg: "Not found: " + r.URL.Path})
-	})
+	s.mux.HandleFunc("/", s.notFound)
+	if opts.SessionIdleTimeout > 0 && opts.SessionCheckInterval > 0 {
+		go s.expireIdle(opts.SessionCheckInterval)
+	}
 	return s
+}
+
+// endpoint is one operation of Flink's specification: served (or refused
+// by name) under the versions from..to.
+type endpoint struct {
+	method, path string
+	from, to     int
+	handler      func(*http.Request) (any, error)
+}
+
+// endpoints are the operations of Flink's rest_v{1,2,3,4}_sql_gateway.yml.
+func endpoints(s *Server) []endpoint {
+	const session = "/sessions/{session_handle}"
+	const operation = session + "/operations/{operation_handle}"
+	return []endpoint{
+		{"GET", "/info", 1, 4, s.info},
+		{"GET", "/api_versions", 1, 4, s.apiVersions},
+		{"POST", "/sessions", 1, 4, s.openSession},
+		{"GET", session, 1, 4, s.getSessionConfig},
+		{"DELETE", session, 1, 4, s.closeSession},
+		{"POST", session + "/heartbeat", 1, 4, s.heartbeat},
+		{"POST", session + "/statements", 1, 4, s.executeStatement},
+		{"GET", operation + "/status", 1, 4, s.operationStatus},
+		{"POST", operation + "/cancel", 1, 4, s.cancelOperation},
+		{"DELETE", operation + "/close", 1, 4, s.closeOperation},
+		{"GET", operation + "/result/{token}", 1, 4, s.fetchResults},
+		{"POST", session + "/configure-session", 2, 4, s.configureSession},
+		{"GET", session + "/complete-statement", 2, 4, s.completeStatement},
+		{"POST", session + "/materialized-tables/{identifier}/refresh", 3, 3, refused(refusedRefresh)},
+		{"POST", session + "/scripts", 4, 4, refused(refusedScripts)},
+	}
 }
 
 // handle registers a handler that answers with a JSON body or an error.
@@ -107,6 +154,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if refusal := s.guard.Check(r); refusal != nil {
+		writeError(w, &restError{status: refusal.Status, msg: refusal.Msg})
+		return
+	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxContentLength)
 	s.mux.ServeHTTP(w, r)
 }
@@ -116,6 +167,10 @@ func (s *Server) Close() {
 	s.mu.Lock()
 	sessions := s.sessions
 	s.sessions = map[string]*session{}
+	if !s.closed {
+		s.closed = true
+		close(s.done)
+	}
 	s.mu.Unlock()
 	for _, ss := range sessions {
 		ss.close()
@@ -215,9 +270,7 @@ func (s *Server) session(r *http.Request) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	ss, ok := s.sessions[id]
-	s.mu.Unlock()
+	ss, ok := s.touch(id)
 	if !ok {
 		return nil, fmt.Errorf("Session '%s' does not exist.", id)
 	}
@@ -259,9 +312,9 @@ func (s *Server) openSession(r *http.Request) (any, error) {
 		}
 	}
 	ss := &session{id: newHandle(), name: req.SessionName, s: sess, ops: map[string]*operation{}}
-	s.mu.Lock()
-	s.sessions[ss.id] = ss
-	s.mu.Unlock()
+	if err := s.add(ss); err != nil {
+		return nil, err
+	}
 	return map[string]string{"sessionHandle": ss.id}, nil
 }
 
@@ -273,7 +326,7 @@ func (s *Server) getSessionConfig(r *http.Request) (any, error) {
 	props := map[string]string{}
 	ss.exec.Lock()
 	for _, kv := range ss.s.Config().All() {
-		props[kv[0]] = kv[1]
+		props[kv[0]] = sluice.MaskValue(kv[0], kv[1])
 	}
 	ss.exec.Unlock()
 	return map[string]map[string]string{"properties": props}, nil
@@ -310,20 +363,21 @@ func (s *Server) executeStatement(r *http.Request) (any, error) {
 	if err := readBody(r, &req, "ExecuteStatementRequestBody"); err != nil {
 		return nil, err
 	}
-	if req.Statement == nil {
-		return nil, &restError{status: http.StatusBadRequest, msg: "Request did not match expected format ExecuteStatementRequestBody: the field 'statement' is missing"}
+	timeout, err := s.checkStatement(req.Statement, req.ExecutionTimeout, "ExecuteStatementRequestBody")
+	if err != nil {
+		return nil, err
 	}
-	if req.ExecutionTimeout != 0 {
-		return nil, &restError{status: http.StatusBadRequest, msg: "'executionTimeout' is not supported yet: leave it out or 0"}
-	}
-	if len(req.ExecutionConfig) > 0 {
-		return nil, &restError{status: http.StatusBadRequest, msg: "'executionConfig' is not supported yet: set options in the session (SET or the session's properties)"}
+	for k := range req.ExecutionConfig {
+		if !sluice.IsSupportedSetting(k) {
+			return nil, &restError{status: http.StatusBadRequest,
+				msg: fmt.Sprintf("executionConfig: '%s' is not a setting Sluice supports for one statement; set it in the session (SET) instead", k)}
+		}
 	}
 	ss, err := s.session(r)
 	if err != nil {
 		return nil, err
 	}
-	op := ss.submit(*req.Statement)
+	op := ss.submit(*req.Statement, req.ExecutionConfig, timeout)
 	return map[string]string{"operationHandle": op.id}, nil
 }
 

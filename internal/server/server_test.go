@@ -36,13 +36,19 @@ func start(t *testing.T, opts server.Options) *servertest.Client {
 		t.Fatal(err)
 	}
 	gw := server.New(cat, jobs, opts)
-	hs := httptest.NewServer(gw)
+	c := serve(t, gw, opts.Token)
 	t.Cleanup(func() {
-		hs.Close()
 		gw.Close()
 		jobs.Close()
 	})
-	return &servertest.Client{Base: hs.URL, Token: opts.Token}
+	return c
+}
+
+// serve serves gw over HTTP until the test ends and returns its client.
+func serve(t *testing.T, gw *server.Server, token string) *servertest.Client {
+	hs := httptest.NewServer(gw)
+	t.Cleanup(hs.Close)
+	return &servertest.Client{Base: hs.URL, Token: token}
 }
 
 func testContext(t *testing.T) context.Context {
@@ -113,7 +119,7 @@ func TestGatewayRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantJSON(t, "versions", versions.JSON["versions"], []any{"V1", "V2"})
+	wantJSON(t, "versions", versions.JSON["versions"], []any{"V1", "V2", "V3", "V4"})
 
 	session, err := c.OpenSession(ctx, map[string]string{"parallelism.default": "2"})
 	if err != nil {
@@ -365,11 +371,20 @@ func TestBadInput(t *testing.T) {
 		{"GET", "/v1/sessions/" + session + "/operations/" + unknown + "/result/x", nil, 400, "(token)"},
 		{"POST", "/v1/sessions/" + session + "/statements", `{"statement": "SHOW TABLES"`, 400, "Request did not match expected format ExecuteStatementRequestBody"},
 		{"POST", "/v1/sessions/" + session + "/statements", `{"statment": "SHOW TABLES"}`, 400, `unknown field "statment"`},
-		{"POST", "/v1/sessions/" + session + "/statements", map[string]any{"statement": "SHOW TABLES", "executionConfig": map[string]string{"a": "b"}}, 400, "'executionConfig' is not supported yet"},
+		{"POST", "/v1/sessions/" + session + "/statements", map[string]any{"statement": "SHOW TABLES", "executionConfig": map[string]string{"a": "b"}}, 400, "executionConfig: 'a' is not a setting Sluice supports"},
 		{"POST", "/v1/sessions/" + session + "/statements", map[string]string{"statement": "SELECT '" + strings.Repeat("x", 2000) + "'"}, 413, "rest.server.max-content-length"},
 		{"GET", "/v1/nowhere", nil, 404, "Not found: /v1/nowhere"},
 		{"GET", "/v9/info", nil, 404, "Not found: /v9/info"},
-		{"PUT", "/v1/sessions", nil, 404, "Not found: /v1/sessions"},
+		{"PUT", "/v1/sessions", nil, 405, "Method not allowed: PUT /v1/sessions (it takes POST)"},
+		{"GET", "/v1/sessions/" + session + "/statements", nil, 405, "(it takes POST)"},
+		{"POST", "/v1/sessions/" + session + "/configure-session", map[string]string{"statement": "SET 'a' = 'b'"}, 404, "Not found"},
+		{"POST", "/v3/sessions/" + session + "/materialized-tables/t/refresh", nil, 501, "Sluice has no materialized tables"},
+		{"POST", "/v4/sessions/" + session + "/scripts", nil, 501, "deploying a script in application mode"},
+		{"POST", "/v1/sessions/" + session + "/statements", map[string]any{"statement": "SHOW TABLES", "executionTimeout": -1}, 400, "'executionTimeout' -1"},
+		{"POST", "/v1/sessions/" + session + "/statements", map[string]any{}, 400, "the field 'statement' is missing"},
+		{"POST", "/v1/sessions/" + session + "/statements", `[1, 2]`, 400, "Request did not match expected format ExecuteStatementRequestBody"},
+		{"POST", "/v1/sessions/" + session + "/statements", `{"statement": 7}`, 400, "Request did not match expected format ExecuteStatementRequestBody"},
+		{"POST", "/v1/sessions/" + session + "/statements", `{"statement": "SHOW TABLES"} {}`, 400, "more than one JSON value"},
 	} {
 		r, err := c.Do(ctx, tc.method, tc.path, tc.body)
 		if err != nil {

@@ -1,0 +1,49 @@
+package server
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sluicesql/sluice"
+)
+
+// TestExecutionTimeout: an operation still waiting when its
+// executionTimeout passes ends TIMEOUT, does not run, and has no results.
+func TestExecutionTimeout(t *testing.T) {
+	jobs := sluice.NewJobManager()
+	defer jobs.Close()
+	cat := sluice.NewCatalog()
+	ss := &session{id: newHandle(), s: sluice.NewSession(cat, jobs), ops: map[string]*operation{}}
+	defer ss.close()
+	ss.exec.Lock() // a statement before it is still running
+	op := ss.submit("CREATE TABLE t (a INT) WITH ('connector' = 'datagen')", nil, time.Millisecond)
+	deadline := time.Now().Add(time.Minute)
+	for op.status() != statusTimeout {
+		if time.Now().After(deadline) {
+			ss.exec.Unlock()
+			t.Fatalf("status %s a minute after a timeout of 1 ms", op.status())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	ss.exec.Unlock()
+	for {
+		ss.mu.Lock()
+		n := len(ss.queue)
+		ss.mu.Unlock()
+		if n == 0 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if got := op.status(); got != statusTimeout {
+		t.Errorf("status %s after the queue ran", got)
+	}
+	if names := cat.TableNames(); len(names) != 0 {
+		t.Errorf("the timed-out statement ran: tables %v", names)
+	}
+	_, err := op.fetch(0, "JSON", func(int64) string { return "" })
+	if err == nil || !strings.Contains(err.Error(), "Can not fetch results from the TIMEOUT operation") {
+		t.Errorf("fetch: %v", err)
+	}
+}
