@@ -52,8 +52,8 @@ func NewCatalog() *Catalog { return &Catalog{mem: catalog.New()} }
 // is gone, say) is an error naming it: the catalog is not opened with
 // tables missing.
 func OpenCatalog(ctx context.Context, dir string) (*Catalog, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("catalog: %w", err)
+	if err := PrepareDataDir(dir); err != nil {
+		return nil, err
 	}
 	c := &Catalog{mem: catalog.New(), path: filepath.Join(dir, "catalog.json")}
 	data, err := os.ReadFile(c.path)

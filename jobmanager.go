@@ -42,6 +42,9 @@ func NewJobManager() *JobManager {
 // before sessions are made and jobs start; Recover starts those a previous
 // job manager left running.
 func (m *JobManager) SetDataDir(dir string) error {
+	if err := PrepareDataDir(dir); err != nil {
+		return err
+	}
 	jobs := filepath.Join(dir, "jobs")
 	if err := os.MkdirAll(jobs, 0o700); err != nil {
 		return fmt.Errorf("job store: %w", err)

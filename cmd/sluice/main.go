@@ -270,8 +270,16 @@ func defaultHistory() string {
 }
 
 // startCluster starts the embedded cluster on the given ports, falling back
-// to free ports when they are taken.
+// to free ports when they are taken. With a data directory, the directory
+// and every file the process creates from then on (the broker's topics
+// among them) are readable by their owner only.
 func startCluster(kafkaPort, registryPort int, dataDir string) (*devcluster.Cluster, error) {
+	if dataDir != "" {
+		if err := sluice.PrepareDataDir(dataDir); err != nil {
+			return nil, err
+		}
+		ownerOnlyFiles()
+	}
 	c, err := devcluster.Start(devcluster.Options{KafkaPort: kafkaPort, RegistryPort: registryPort, DataDir: dataDir})
 	if err == nil {
 		return c, nil

@@ -9,10 +9,11 @@ import (
 // Write writes data to path through a synced temporary file in the same
 // directory, renamed into place, then syncs the directory, so that after a
 // crash path holds either its previous content or all of data. The
-// directory is created if needed; the file gets mode perm.
+// directory is created if needed, readable by its owner only (0700); the
+// file gets mode perm.
 func Write(path string, data []byte, perm os.FileMode) error {
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")

@@ -22,6 +22,9 @@ func TestWrite(t *testing.T) {
 	if err != nil || st.Mode().Perm() != 0o600 {
 		t.Fatalf("mode %v, %v; want 0600", st.Mode(), err)
 	}
+	if st, err := os.Stat(filepath.Dir(path)); err != nil || st.Mode().Perm() != 0o700 {
+		t.Fatalf("the directory made has mode %v, %v; want 0700", st.Mode(), err)
+	}
 	entries, _ := os.ReadDir(filepath.Dir(path))
 	if len(entries) != 1 {
 		t.Fatalf("%d files in the directory, want only the one written (no temporary left)", len(entries))

@@ -20,9 +20,10 @@ type Dir struct {
 	root string
 }
 
-// NewDir returns a Storage rooted at dir, creating it if needed.
+// NewDir returns a Storage rooted at dir, creating it if needed. What it
+// creates is readable by its owner only: directories 0700, files 0600.
 func NewDir(dir string) (*Dir, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("checkpoint directory: %w", err)
 	}
 	return &Dir{root: dir}, nil

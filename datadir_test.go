@@ -1,0 +1,84 @@
+package sluice_test
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sluicesql/sluice"
+)
+
+// TestDataDirOwnerOnly: a data directory, even one made wider before, and
+// everything Sluice writes in it (catalog, job store, checkpoints,
+// savepoints) is readable by its owner only: directories 0700, files 0600.
+func TestDataDirOwnerOnly(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cat, err := sluice.OpenCatalog(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := sluice.NewJobManager()
+	if err := jobs.SetDataDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer jobs.Close()
+	s := sluice.NewSession(cat, jobs)
+	res, err := s.Execute(ctx, `
+SET 'execution.checkpointing.interval' = '20 ms';
+CREATE TABLE g (a BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '100');
+CREATE TABLE bh (a BIGINT) WITH ('connector' = 'blackhole');
+INSERT INTO bh SELECT a FROM g;`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := res[len(res)-1].JobID
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "checkpoints", job, "chk-1", "_metadata")); err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatal("no checkpoint was taken")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if _, err := s.Execute(ctx, "STOP JOB '"+job+"' WITH SAVEPOINT"); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	err = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := e.Info()
+		if err != nil {
+			return err
+		}
+		want := fs.FileMode(0o600)
+		if e.IsDir() {
+			want = 0o700
+		}
+		if info.Mode().Perm() != want {
+			t.Errorf("%s has mode %v, want %v", p, info.Mode().Perm(), want)
+		}
+		rel, _ := filepath.Rel(dir, p)
+		seen[strings.SplitN(filepath.ToSlash(rel), "/", 2)[0]] = true
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"catalog.json", "jobs", "checkpoints", "savepoints"} {
+		if !seen[want] {
+			t.Errorf("the data directory has no %s: %v", want, seen)
+		}
+	}
+}
