@@ -1,6 +1,8 @@
 package server
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -45,5 +47,18 @@ func TestExecutionTimeout(t *testing.T) {
 	_, err := op.fetch(0, "JSON", func(int64) string { return "" })
 	if err == nil || !strings.Contains(err.Error(), "Can not fetch results from the TIMEOUT operation") {
 		t.Errorf("fetch: %v", err)
+	}
+}
+
+// TestHandlerPanic: a handler that panics answers 500 in Flink's error
+// shape instead of dropping the connection.
+func TestHandlerPanic(t *testing.T) {
+	s := New(sluice.NewCatalog(), sluice.NewJobManager(), Options{})
+	defer s.Close()
+	s.handle("GET /v1/boom", func(*http.Request) (any, error) { panic("boom") })
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, httptest.NewRequest("GET", "/v1/boom", nil))
+	if w.Code != 500 || !strings.Contains(w.Body.String(), `"Internal server error."`) || !strings.Contains(w.Body.String(), "GET /v1/boom failed: boom") {
+		t.Errorf("%d %s", w.Code, w.Body)
 	}
 }

@@ -131,9 +131,17 @@ func endpoints(s *Server) []endpoint {
 	}
 }
 
-// handle registers a handler that answers with a JSON body or an error.
+// handle registers a handler that answers with a JSON body or an error;
+// a handler that panics answers 500 in Flink's error shape, and the panic
+// is logged with its stack.
 func (s *Server) handle(pattern string, h func(*http.Request) (any, error)) {
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if p := recover(); p != nil {
+				slog.Error(fmt.Sprintf("REST %s %s: panic: %v\n%s", r.Method, r.URL.Path, p, debug.Stack()))
+				writeError(w, fmt.Errorf("%s %s failed: %v", r.Method, r.URL.Path, p))
+			}
+		}()
 		body, err := h(r)
 		if err != nil {
 			writeError(w, err)
