@@ -62,7 +62,7 @@ func usage() {
 	fmt.Fprint(os.Stderr, `Usage:
   sluice [sql] [flags]        interactive SQL client (embedded Kafka broker and Schema Registry)
   sluice sql -f FILE [flags]  run a SQL script and exit
-  sluice server [-data-dir DIR] [-external] [-address 127.0.0.1] [-port 8083] [-token TOKEN]
+  sluice server [-data-dir DIR] [-external] [-address 127.0.0.1] [-port 8083] [-token TOKEN] [-D KEY=VALUE ...]
                               serve Flink's SQL Gateway REST API; jobs outlive the sessions that start them
   sluice test [-parallelism N] FILE.sql...
                               run golden tests: compare each script's last query with FILE.out
