@@ -126,11 +126,11 @@ func runSQL(args []string) error {
 			return err
 		}
 	}
-	c := &client.Client{Engine: e, Out: os.Stdout}
+	c := &client.Client{Backend: &client.Embedded{Engine: e}, Out: os.Stdout}
 	if *file == "" {
 		c.Interrupts = client.NotifyInterrupts()
 	}
-	err := session(ctx, c, *initFile, string(initScript), *file, string(script), *history)
+	err := session(ctx, c, *initFile, string(initScript), *file, string(script), *history, func(ctx context.Context) { waitForJobs(ctx, e) })
 	// Flink's SQL client says so while it closes the session (its shutdown
 	// hook, which also runs on SIGINT and SIGTERM).
 	fmt.Print("\nShutting down the session...\n")
@@ -167,9 +167,9 @@ func recoverJobs(ctx context.Context, e *sluice.Engine, dataDir string) error {
 	return nil
 }
 
-// session runs the initialization script, then the script (waiting for
-// the jobs it started) or the interactive client, until ctx ends.
-func session(ctx context.Context, c *client.Client, initFile, initScript, file, script, history string) error {
+// session runs the initialization script, then the script (and then
+// wait, when set) or the interactive client, until ctx ends.
+func session(ctx context.Context, c *client.Client, initFile, initScript, file, script, history string, wait func(context.Context)) error {
 	if initFile != "" && !c.Init(ctx, initFile, initScript) && ctx.Err() == nil {
 		return fmt.Errorf("initialization script %s failed", initFile)
 	}
@@ -180,7 +180,9 @@ func session(ctx context.Context, c *client.Client, initFile, initScript, file, 
 		if !c.RunScript(ctx, script) && ctx.Err() == nil {
 			return fmt.Errorf("script %s failed", file)
 		}
-		waitForJobs(ctx, c.Engine)
+		if wait != nil {
+			wait(ctx)
+		}
 		return nil
 	}
 	// Prompts, line editing and the redrawn table view need a terminal on

@@ -215,11 +215,10 @@ func newSession(t *testing.T, interactive bool) *session {
 		ended:   make(chan struct{}),
 	}
 	c := &Client{
-		Engine:        e,
-		Out:           s.out,
-		Interactive:   interactive,
-		Interrupts:    s.intr,
-		streamStarted: func(st *sluice.Stream) { s.streams <- st },
+		Backend:     &Embedded{Engine: e, streamStarted: func(st *sluice.Stream) { s.streams <- st }},
+		Out:         s.out,
+		Interactive: interactive,
+		Interrupts:  s.intr,
 	}
 	go func() {
 		defer close(s.ended)
@@ -676,8 +675,9 @@ SELECT * FROM (VALUES (1)) AS v(a);
 SHOW TABLES;
 `
 	out := newOutput()
-	c := &Client{Engine: sluice.NewEngine(), Out: out}
-	defer c.Engine.Close()
+	e := sluice.NewEngine()
+	defer e.Close()
+	c := &Client{Backend: &Embedded{Engine: e}, Out: out}
 	if c.RunScript(context.Background(), script) {
 		t.Error("RunScript succeeded; a query in the table result mode must fail")
 	}
