@@ -62,6 +62,8 @@ func usage() {
 	fmt.Fprint(os.Stderr, `Usage:
   sluice [sql] [flags]        interactive SQL client (embedded Kafka broker and Schema Registry)
   sluice sql -f FILE [flags]  run a SQL script and exit
+  sluice sql -endpoint http://localhost:8083 [-token TOKEN] [-f FILE] [-i FILE]
+                              the SQL client on a sluice server's session; jobs keep running there
   sluice server [-data-dir DIR] [-external] [-address 127.0.0.1] [-port 8083] [-token TOKEN]
                               serve Flink's SQL Gateway REST API; jobs outlive the sessions that start them
   sluice test [-parallelism N] FILE.sql...
@@ -85,6 +87,8 @@ func runSQL(args []string) error {
 	dataDir := fs.String("data-dir", "", "keep the jobs, their checkpoints and the embedded broker's topics and schemas in this directory across restarts; jobs left running there are resumed")
 	external := fs.Bool("external", false, "do not start the embedded cluster (tables name their own brokers and registries)")
 	history := fs.String("history", defaultHistory(), "keep the interactive client's statement history in this file (\"\": none)")
+	endpoint := fs.String("endpoint", "", "run the statements on the SQL gateway (sluice server) at this URL, such as http://localhost:8083, instead of an embedded engine; jobs keep running there after the client quits")
+	token := fs.String("token", "", "with -endpoint: the server's bearer token (default: $SLUICE_SERVER_TOKEN)")
 	_ = fs.Parse(args)
 	if fs.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "sluice sql: unexpected argument %q (run a script with -f FILE)\n", fs.Arg(0))
@@ -105,6 +109,18 @@ func runSQL(args []string) error {
 		}
 	}
 
+	if *endpoint != "" {
+		if err := onlyGatewayFlags(fs); err != nil {
+			return err
+		}
+		if *token == "" {
+			*token = os.Getenv("SLUICE_SERVER_TOKEN")
+		}
+		return runGateway(*endpoint, *token, *initFile, string(initScript), *file, string(script), *history)
+	}
+	if *token != "" {
+		return errors.New("-token is the token of a SQL gateway: it needs -endpoint")
+	}
 	if !*external {
 		cluster, err := startCluster(*kafkaPort, *registryPort, *dataDir)
 		if err != nil {
@@ -140,6 +156,51 @@ func runSQL(args []string) error {
 		// Whenever a job failed, the script did not do its work.
 		err = errors.Join(err, e.JobFailures())
 	}
+	if err != nil {
+		return err
+	}
+	if sig, ok := context.Cause(ctx).(signalStop); ok {
+		return sig
+	}
+	return nil
+}
+
+// onlyGatewayFlags refuses the flags of the embedded engine, which a
+// client of a SQL gateway has no use for, naming them.
+func onlyGatewayFlags(fs *flag.FlagSet) error {
+	var bad []string
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "data-dir", "external", "kafka-port", "registry-port":
+			bad = append(bad, "-"+f.Name)
+		}
+	})
+	if len(bad) > 0 {
+		return fmt.Errorf("%s: not with -endpoint (the server has its own cluster and data directory)", strings.Join(bad, ", "))
+	}
+	return nil
+}
+
+// runGateway runs the client on a session of the SQL gateway at endpoint.
+// Jobs run on the server: a script does not wait for them, and they keep
+// running after the client quits.
+func runGateway(endpoint, token, initFile, initScript, file, script, history string) error {
+	ctx, stop := notifyShutdown(file != "")
+	defer stop()
+	g, err := client.OpenGateway(ctx, endpoint, token)
+	if err != nil {
+		return err
+	}
+	c := &client.Client{Backend: g, Out: os.Stdout}
+	if file == "" {
+		c.Interrupts = client.NotifyInterrupts()
+	}
+	err = session(ctx, c, initFile, initScript, file, script, history, nil)
+	fmt.Print("\nShutting down the session...\n")
+	if cerr := g.Close(); cerr != nil {
+		err = errors.Join(err, fmt.Errorf("closing the session: %w", cerr))
+	}
+	fmt.Print("done.\n")
 	if err != nil {
 		return err
 	}
