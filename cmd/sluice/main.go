@@ -142,7 +142,7 @@ func runSQL(args []string) error {
 			return err
 		}
 	}
-	c := &client.Client{Backend: &client.Embedded{Engine: e}, Out: os.Stdout}
+	c := &client.Client{Backend: &client.Embedded{Engine: e, DataDir: *dataDir}, Out: os.Stdout}
 	if *file == "" {
 		c.Interrupts = client.NotifyInterrupts()
 	}

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/sluicesql/sluice"
 	"github.com/sluicesql/sluice/internal/sql/ast"
@@ -57,6 +58,8 @@ type Change struct {
 // here and stop when it closes.
 type Embedded struct {
 	Engine *sluice.Engine
+	// DataDir is the data directory the engine keeps its jobs in, if any.
+	DataDir string
 
 	// streamStarted, when set, is called with every query's stream as it
 	// starts.
@@ -83,6 +86,18 @@ func (e *Embedded) Execute(ctx context.Context, st ast.Statement, src string) (*
 func (e *Embedded) Option(_ context.Context, key string) (string, error) {
 	return e.Engine.Config().Get(key), nil
 }
+
+func (e *Embedded) runningJobs() []string {
+	var out []string
+	for _, j := range e.Engine.Jobs() {
+		if j.Status() == "RUNNING" {
+			out = append(out, fmt.Sprintf("%s (%s)", j.ID, j.Name))
+		}
+	}
+	return out
+}
+
+func (e *Embedded) resumable() bool { return e.DataDir != "" }
 
 // embeddedStream is a Stream of the engine's, its values printed in the
 // session's time zone.

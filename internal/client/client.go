@@ -178,6 +178,11 @@ func (c *Client) run(ctx context.Context, src lineSource) error {
 			p = prompt
 		case r.err == errQuit:
 			fmt.Fprintln(c.Out)
+			if !c.confirmQuit(ctx) {
+				buf.Reset()
+				p = prompt
+				continue
+			}
 			c.info(msgQuit)
 			return nil
 		default:
@@ -260,6 +265,58 @@ func isQuitKey(line string) bool {
 	return strings.EqualFold(strings.TrimSpace(line), "q")
 }
 
+// jobsOwner is a backend whose jobs end with the client (the embedded
+// engine's), unlike a SQL gateway's.
+type jobsOwner interface {
+	// runningJobs describes the jobs running: "ID (name)" each.
+	runningJobs() []string
+	// resumable reports whether the jobs resume when the client starts
+	// again (they are kept in a data directory).
+	resumable() bool
+}
+
+// confirmQuit asks, at an interactive prompt, whether to quit when jobs
+// that end with the client are running, and reports whether to. Anything
+// but "y" or "yes" (Ctrl-C, Ctrl-D) keeps the client running.
+func (c *Client) confirmQuit(ctx context.Context) bool {
+	owner, ok := c.Backend.(jobsOwner)
+	if !c.Interactive || c.src == nil || !ok {
+		return true
+	}
+	jobs := owner.runningJobs()
+	if len(jobs) == 0 {
+		return true
+	}
+	what := fmt.Sprintf("%d jobs are running", len(jobs))
+	stop := "Quitting stops them"
+	if len(jobs) == 1 {
+		what, stop = "1 job is running", "Quitting stops it"
+	}
+	if owner.resumable() {
+		stop += " until the client starts again on the same -data-dir"
+	}
+	c.warn(fmt.Sprintf("%s: %s", what, strings.Join(jobs, ", ")))
+	var r input
+	select {
+	case <-ctx.Done():
+		return true
+	case <-c.Interrupts:
+		fmt.Fprintln(c.Out)
+		return false
+	case r = <-c.src.readLine(stop + ". Quit? (y/N) "):
+	}
+	switch {
+	case r.err == io.EOF && strings.TrimSpace(r.line) == "":
+		fmt.Fprintln(c.Out)
+		return true // the input has ended: no answer can come
+	case r.err != nil && r.err != io.EOF:
+		fmt.Fprintln(c.Out)
+		return false
+	}
+	answer := strings.ToLower(strings.TrimSpace(r.line))
+	return answer == "y" || answer == "yes"
+}
+
 // Execute runs the statements of text one after the other and prints their
 // outcomes, each followed by a blank line. It stops at the first statement
 // that fails and then returns false.
@@ -314,6 +371,9 @@ func (c *Client) execute(ctx context.Context, chunks []parser.Chunk, script bool
 			fmt.Fprintf(c.Out, "%s%s\n", prompt, ch.Text)
 		}
 		if isQuit(ch.Text) {
+			if !script && !c.confirmQuit(ctx) {
+				return true, false
+			}
 			c.info(msgQuit)
 			return true, true
 		}
