@@ -84,7 +84,7 @@ func runSQL(args []string) error {
 	initFile := fs.String("i", "", "set the session up with this SQL script (DDL, SET) before the prompt or -f")
 	kafkaPort := fs.Int("kafka-port", 9092, "port of the embedded Kafka broker (0: any free port)")
 	registryPort := fs.Int("registry-port", 8081, "port of the embedded Schema Registry (0: any free port)")
-	dataDir := fs.String("data-dir", "", "keep the jobs, their checkpoints and the embedded broker's topics and schemas in this directory across restarts; jobs left running there are resumed")
+	dataDir := fs.String("data-dir", "", "keep the catalog, the jobs, their checkpoints and the embedded broker's topics and schemas in this directory across restarts; jobs left running there are resumed")
 	external := fs.Bool("external", false, "do not start the embedded cluster (tables name their own brokers and registries)")
 	history := fs.String("history", defaultHistory(), "keep the interactive client's statement history in this file (\"\": none)")
 	endpoint := fs.String("endpoint", "", "run the statements on the SQL gateway (sluice server) at this URL, such as http://localhost:8083, instead of an embedded engine; jobs keep running there after the client quits")
@@ -210,12 +210,15 @@ func runGateway(endpoint, token, initFile, initScript, file, script, history str
 	return nil
 }
 
-// recoverJobs keeps the engine's jobs in dataDir and starts again those a
-// previous process left running there, as a Flink cluster with high
-// availability does. A job that cannot be recovered is reported; the
-// others run regardless.
+// recoverJobs keeps the engine's catalog and jobs in dataDir and starts
+// again the jobs a previous process left running there, as a Flink
+// cluster with high availability does. A job that cannot be recovered is
+// reported; the others run regardless.
 func recoverJobs(ctx context.Context, e *sluice.Engine, dataDir string) error {
 	if err := e.SetDataDir(dataDir); err != nil {
+		return err
+	}
+	if err := e.KeepCatalog(ctx, dataDir); err != nil {
 		return err
 	}
 	jobs, err := e.Recover(ctx)
