@@ -156,6 +156,12 @@ func runSQL(args []string) error {
 		// Whenever a job failed, the script did not do its work.
 		err = errors.Join(err, e.JobFailures())
 	}
+	return exitError(ctx, err)
+}
+
+// exitError is the error a client session ends the process with: its own,
+// or else the signal that stopped it.
+func exitError(ctx context.Context, err error) error {
 	if err != nil {
 		return err
 	}
@@ -201,13 +207,7 @@ func runGateway(endpoint, token, initFile, initScript, file, script, history str
 		err = errors.Join(err, fmt.Errorf("closing the session: %w", cerr))
 	}
 	fmt.Print("done.\n")
-	if err != nil {
-		return err
-	}
-	if sig, ok := context.Cause(ctx).(signalStop); ok {
-		return sig
-	}
-	return nil
+	return exitError(ctx, err)
 }
 
 // recoverJobs keeps the engine's catalog and jobs in dataDir and starts

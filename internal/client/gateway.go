@@ -36,6 +36,7 @@ type Gateway struct {
 
 	stop    chan struct{} // closed by Close: the heartbeats stop
 	stopped sync.WaitGroup
+	closing sync.Once
 }
 
 // heartbeatInterval is how often an open session tells the server it is
@@ -90,12 +91,17 @@ func OpenGateway(ctx context.Context, endpoint, token string) (*Gateway, error) 
 func (g *Gateway) Endpoint() string { return g.endpoint }
 
 // Close closes the session; its queries stop, its jobs keep running.
+// Closing again does nothing.
 func (g *Gateway) Close() error {
-	close(g.stop)
-	g.stopped.Wait()
-	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-	defer cancel()
-	return g.call(ctx, "DELETE", g.sessionPath(), nil, nil)
+	var err error
+	g.closing.Do(func() {
+		close(g.stop)
+		g.stopped.Wait()
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		err = g.call(ctx, "DELETE", g.sessionPath(), nil, nil)
+	})
+	return err
 }
 
 // heartbeats keeps the session alive until Close.

@@ -329,3 +329,46 @@ func TestGatewayErrors(t *testing.T) {
 		}
 	})
 }
+
+// TestGatewayResultModes: values of every kind, and the tableau,
+// changelog and table result modes, print the same through the gateway
+// as embedded (TIMESTAMP_LTZ in the session's time zone, NULL, binary,
+// intervals, fractions of TIME).
+func TestGatewayResultModes(t *testing.T) {
+	script := `SET 'table.local-time-zone' = 'Asia/Tokyo';
+SET 'sql-client.execution.result-mode' = 'tableau';
+SELECT * FROM (VALUES (1, CAST(1.5 AS DECIMAL(10,2)), CAST(0.1 AS DOUBLE), TIMESTAMP '2024-01-02 03:04:05.123',
+  CAST(NULL AS STRING), TIME '10:11:12.345', DATE '2024-02-29', TO_TIMESTAMP_LTZ(1000, 3), CAST(0.1 AS FLOAT),
+  X'0aff', INTERVAL '2' DAY, 'Grüße')) AS v(a, b, c, d, e, f, g, h, i, j, k, l);
+SET 'sql-client.execution.result-mode' = 'changelog';
+SELECT a, COUNT(*) AS c FROM (VALUES (1), (1), (2)) AS v(a) GROUP BY a;
+SET 'sql-client.execution.result-mode' = 'table';
+SELECT a, COUNT(*) AS c FROM (VALUES (1), (1), (2)) AS v(a) GROUP BY a;
+SHOW CREATE TABLE nope;
+`
+	run := func(b Backend) string {
+		out := newOutput()
+		c := &Client{Backend: b, Out: out}
+		ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+		defer cancel()
+		if err := c.Run(ctx, strings.NewReader(script)); err != nil {
+			t.Fatal(err)
+		}
+		o, _ := out.snapshot()
+		return o
+	}
+	srv := startGateway(t, "")
+	g := srv.open(t, "")
+	defer g.Close()
+	e := sluice.NewEngine()
+	defer e.Close()
+	viaGateway, embedded := run(g), run(&Embedded{Engine: e})
+	if viaGateway != embedded {
+		t.Errorf("through the gateway:\n%s\nembedded:\n%s", viaGateway, embedded)
+	}
+	for _, want := range []string{"| 1970-01-01 09:00:01.000 |", "| 10:11:12.345 |", " +U           1                    2\n", "| 1 | 2 |\n", "table 'nope' does not exist"} {
+		if !strings.Contains(viaGateway, want) {
+			t.Errorf("through the gateway, %q is missing:\n%s", want, viaGateway)
+		}
+	}
+}
