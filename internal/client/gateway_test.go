@@ -278,6 +278,10 @@ func TestGatewayErrors(t *testing.T) {
 			t.Error("CREATE TABLE with an unknown connector succeeded")
 		}
 		execute(t, b, "SET 'sql-client.execution.result-mode' = 'tableau';")
+		// Fails as it runs: the header comes first, then the error.
+		if c.Execute(ctx, "SELECT 1 / a FROM (VALUES (0)) AS v(a);") {
+			t.Error("a query dividing by zero succeeded")
+		}
 		if c.RunScript(ctx, script) {
 			t.Error("a script with a failing query succeeded")
 		}
@@ -287,6 +291,9 @@ func TestGatewayErrors(t *testing.T) {
 	viaGateway, embedded := print(g), print(&Embedded{Engine: e})
 	if viaGateway != embedded {
 		t.Errorf("through the gateway:\n%s\nembedded:\n%s", viaGateway, embedded)
+	}
+	if !strings.Contains(viaGateway, "| op |      EXPR$0 |\n+----+-------------+\n[ERROR] Could not execute SQL statement. Reason:\nCalc: /: / by zero\n") {
+		t.Errorf("the failing query's header and error are missing:\n%s", viaGateway)
 	}
 	if !strings.Contains(viaGateway, "line 1, column 8") {
 		t.Errorf("the error does not give the line and column:\n%s", viaGateway)
