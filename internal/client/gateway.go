@@ -163,6 +163,9 @@ func (g *Gateway) Execute(ctx context.Context, st ast.Statement, src string) (*R
 	if err := g.call(ctx, "POST", g.sessionPath()+"/statements", map[string]string{"statement": src}, &submitted); err != nil {
 		return nil, err
 	}
+	if submitted.OperationHandle == "" {
+		return nil, fmt.Errorf("the SQL gateway at %s took the statement without an operation handle", g.endpoint)
+	}
 	op := &operation{g: g, path: g.sessionPath() + "/operations/" + submitted.OperationHandle}
 	op.next = op.path + "/result/0?rowFormat=PLAIN_TEXT"
 	first, err := op.fetchReady(ctx)
@@ -178,12 +181,8 @@ func (g *Gateway) Execute(ctx context.Context, st ast.Statement, src string) (*R
 		}
 		return &Result{Kind: sluice.ResultStream, Stream: s}, nil
 	}
-	defer op.close(false)
-	res, err := op.staticResult(ctx, first)
-	if err != nil {
-		return nil, err
-	}
-	return res, nil
+	defer func() { op.close(ctx.Err() != nil) }()
+	return op.staticResult(ctx, first)
 }
 
 // operation is one statement's operation and where its results go on.
