@@ -209,13 +209,14 @@ func sorted(s []string) []string {
 }
 
 // TestGatewayJobOutlivesClient: an INSERT started by a client of the
-// server keeps running after the client quits, and another client sees
-// it in SHOW JOBS and stops it.
+// server keeps running after the client quits (QUIT; does not ask, as the
+// job is the server's), and another client sees it in SHOW JOBS and stops
+// it.
 func TestGatewayJobOutlivesClient(t *testing.T) {
 	srv := startGateway(t, "")
 	g := srv.open(t, "")
 	out := newOutput()
-	c := &Client{Backend: g, Out: out}
+	c := &Client{Backend: g, Out: out, Interactive: true}
 	script := `CREATE TABLE gen (n BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '10');
 CREATE TABLE sink (n BIGINT) WITH ('connector' = 'blackhole');
 INSERT INTO sink SELECT n FROM gen;
@@ -233,6 +234,9 @@ QUIT;
 	id := regexp.MustCompile(`Job ID: ([0-9a-f]{32})`).FindStringSubmatch(printed)
 	if id == nil {
 		t.Fatalf("the INSERT printed no job ID:\n%s", printed)
+	}
+	if !strings.HasSuffix(printed, "\n"+prompt+"[INFO] Exiting Sluice SQL CLI Client...\n") {
+		t.Errorf("QUIT; printed more than Flink's message:\n%s", printed)
 	}
 	j, ok := srv.jobs.Job(id[1])
 	if !ok || j.Status() != "RUNNING" {
