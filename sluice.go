@@ -103,13 +103,26 @@ func NewEngine() *Engine {
 // SetDataDir keeps the engine's jobs in dir (DATA/jobs), takes their
 // checkpoints every 10 seconds into DATA/checkpoints and their savepoints
 // into DATA/savepoints unless the session says otherwise. The catalog
-// stays in memory. Call it before starting jobs; Recover starts those a
-// previous engine left running.
+// stays in memory (KeepCatalog keeps it there too). Call it before
+// starting jobs; Recover starts those a previous engine left running.
 func (e *Engine) SetDataDir(dir string) error {
 	if err := e.jobs.SetDataDir(dir); err != nil {
 		return err
 	}
 	e.config.base = e.jobs.defaults
+	return nil
+}
+
+// KeepCatalog replaces the engine's catalog with the one kept in dir
+// (DATA/catalog.json, OpenCatalog), as sluice server keeps its own: the
+// tables and views a previous engine created there are back, and every
+// change is written. Call it before running statements.
+func (e *Engine) KeepCatalog(ctx context.Context, dir string) error {
+	c, err := OpenCatalog(ctx, dir)
+	if err != nil {
+		return err
+	}
+	e.catalog = c
 	return nil
 }
 

@@ -62,6 +62,8 @@ func usage() {
 	fmt.Fprint(os.Stderr, `Usage:
   sluice [sql] [flags]        interactive SQL client (embedded Kafka broker and Schema Registry)
   sluice sql -f FILE [flags]  run a SQL script and exit
+  sluice sql -endpoint http://localhost:8083 [-token TOKEN] [-f FILE] [-i FILE]
+                              the SQL client on a sluice server's session; jobs keep running there
   sluice server [-data-dir DIR] [-external] [-address 127.0.0.1] [-port 8083] [-token TOKEN] [-D KEY=VALUE ...]
                               serve Flink's SQL Gateway REST API; jobs outlive the sessions that start them
   sluice test [-parallelism N] FILE.sql...
@@ -82,9 +84,11 @@ func runSQL(args []string) error {
 	initFile := fs.String("i", "", "set the session up with this SQL script (DDL, SET) before the prompt or -f")
 	kafkaPort := fs.Int("kafka-port", 9092, "port of the embedded Kafka broker (0: any free port)")
 	registryPort := fs.Int("registry-port", 8081, "port of the embedded Schema Registry (0: any free port)")
-	dataDir := fs.String("data-dir", "", "keep the jobs, their checkpoints and the embedded broker's topics and schemas in this directory across restarts; jobs left running there are resumed")
+	dataDir := fs.String("data-dir", "", "keep the catalog, the jobs, their checkpoints and the embedded broker's topics and schemas in this directory across restarts; jobs left running there are resumed")
 	external := fs.Bool("external", false, "do not start the embedded cluster (tables name their own brokers and registries)")
 	history := fs.String("history", defaultHistory(), "keep the interactive client's statement history in this file (\"\": none)")
+	endpoint := fs.String("endpoint", "", "run the statements on the SQL gateway (sluice server) at this URL, such as http://localhost:8083, instead of an embedded engine; jobs keep running there after the client quits")
+	token := fs.String("token", "", "with -endpoint: the server's bearer token (default: $SLUICE_SERVER_TOKEN)")
 	_ = fs.Parse(args)
 	if fs.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "sluice sql: unexpected argument %q (run a script with -f FILE)\n", fs.Arg(0))
@@ -105,6 +109,18 @@ func runSQL(args []string) error {
 		}
 	}
 
+	if *endpoint != "" {
+		if err := onlyGatewayFlags(fs); err != nil {
+			return err
+		}
+		if *token == "" {
+			*token = os.Getenv("SLUICE_SERVER_TOKEN")
+		}
+		return runGateway(*endpoint, *token, *initFile, string(initScript), *file, string(script), *history)
+	}
+	if *token != "" {
+		return errors.New("-token is the token of a SQL gateway: it needs -endpoint")
+	}
 	if !*external {
 		cluster, err := startCluster(*kafkaPort, *registryPort, *dataDir)
 		if err != nil {
@@ -126,11 +142,11 @@ func runSQL(args []string) error {
 			return err
 		}
 	}
-	c := &client.Client{Engine: e, Out: os.Stdout}
+	c := &client.Client{Backend: &client.Embedded{Engine: e, DataDir: *dataDir}, Out: os.Stdout}
 	if *file == "" {
 		c.Interrupts = client.NotifyInterrupts()
 	}
-	err := session(ctx, c, *initFile, string(initScript), *file, string(script), *history)
+	err := session(ctx, c, *initFile, string(initScript), *file, string(script), *history, func(ctx context.Context) { waitForJobs(ctx, e) })
 	// Flink's SQL client says so while it closes the session (its shutdown
 	// hook, which also runs on SIGINT and SIGTERM).
 	fmt.Print("\nShutting down the session...\n")
@@ -140,6 +156,12 @@ func runSQL(args []string) error {
 		// Whenever a job failed, the script did not do its work.
 		err = errors.Join(err, e.JobFailures())
 	}
+	return exitError(ctx, err)
+}
+
+// exitError is the error a client session ends the process with: its own,
+// or else the signal that stopped it.
+func exitError(ctx context.Context, err error) error {
 	if err != nil {
 		return err
 	}
@@ -149,12 +171,54 @@ func runSQL(args []string) error {
 	return nil
 }
 
-// recoverJobs keeps the engine's jobs in dataDir and starts again those a
-// previous process left running there, as a Flink cluster with high
-// availability does. A job that cannot be recovered is reported; the
-// others run regardless.
+// onlyGatewayFlags refuses the flags of the embedded engine, which a
+// client of a SQL gateway has no use for, naming them.
+func onlyGatewayFlags(fs *flag.FlagSet) error {
+	var bad []string
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "data-dir", "external", "kafka-port", "registry-port":
+			bad = append(bad, "-"+f.Name)
+		}
+	})
+	if len(bad) > 0 {
+		return fmt.Errorf("%s: not with -endpoint (the server has its own cluster and data directory)", strings.Join(bad, ", "))
+	}
+	return nil
+}
+
+// runGateway runs the client on a session of the SQL gateway at endpoint.
+// Jobs run on the server: a script does not wait for them, and they keep
+// running after the client quits.
+func runGateway(endpoint, token, initFile, initScript, file, script, history string) error {
+	ctx, stop := notifyShutdown(file != "")
+	defer stop()
+	g, err := client.OpenGateway(ctx, endpoint, token)
+	if err != nil {
+		return err
+	}
+	c := &client.Client{Backend: g, Out: os.Stdout}
+	if file == "" {
+		c.Interrupts = client.NotifyInterrupts()
+	}
+	err = session(ctx, c, initFile, initScript, file, script, history, nil)
+	fmt.Print("\nShutting down the session...\n")
+	if cerr := g.Close(); cerr != nil {
+		err = errors.Join(err, fmt.Errorf("closing the session: %w", cerr))
+	}
+	fmt.Print("done.\n")
+	return exitError(ctx, err)
+}
+
+// recoverJobs keeps the engine's catalog and jobs in dataDir and starts
+// again the jobs a previous process left running there, as a Flink
+// cluster with high availability does. A job that cannot be recovered is
+// reported; the others run regardless.
 func recoverJobs(ctx context.Context, e *sluice.Engine, dataDir string) error {
 	if err := e.SetDataDir(dataDir); err != nil {
+		return err
+	}
+	if err := e.KeepCatalog(ctx, dataDir); err != nil {
 		return err
 	}
 	jobs, err := e.Recover(ctx)
@@ -167,9 +231,9 @@ func recoverJobs(ctx context.Context, e *sluice.Engine, dataDir string) error {
 	return nil
 }
 
-// session runs the initialization script, then the script (waiting for
-// the jobs it started) or the interactive client, until ctx ends.
-func session(ctx context.Context, c *client.Client, initFile, initScript, file, script, history string) error {
+// session runs the initialization script, then the script (and then
+// wait, when set) or the interactive client, until ctx ends.
+func session(ctx context.Context, c *client.Client, initFile, initScript, file, script, history string, wait func(context.Context)) error {
 	if initFile != "" && !c.Init(ctx, initFile, initScript) && ctx.Err() == nil {
 		return fmt.Errorf("initialization script %s failed", initFile)
 	}
@@ -180,7 +244,9 @@ func session(ctx context.Context, c *client.Client, initFile, initScript, file, 
 		if !c.RunScript(ctx, script) && ctx.Err() == nil {
 			return fmt.Errorf("script %s failed", file)
 		}
-		waitForJobs(ctx, c.Engine)
+		if wait != nil {
+			wait(ctx)
+		}
 		return nil
 	}
 	// Prompts, line editing and the redrawn table view need a terminal on

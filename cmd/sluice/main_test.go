@@ -283,7 +283,8 @@ const waitingForOne = "Waiting for 1 running job(s) to finish; Ctrl-C stops them
 
 // TestSQLScriptWaitsForJobs checks that a script's INSERT jobs run to their
 // end before the process exits: every row of a bounded INSERT is in the
-// topic when a second run (same -data-dir) reads it back.
+// topic when a second run (same -data-dir, which keeps the catalog) reads
+// it back through the table the first run created.
 func TestSQLScriptWaitsForJobs(t *testing.T) {
 	dir := t.TempDir()
 	kafka := freePort(t)
@@ -296,7 +297,7 @@ CREATE TABLE gen (n BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '5
 `, kafka)
 	write, read := filepath.Join(dir, "write.sql"), filepath.Join(dir, "read.sql")
 	writeFile(t, write, table+"INSERT INTO nums SELECT n FROM gen;\n")
-	writeFile(t, read, table+"SET 'sql-client.execution.result-mode' = 'tableau';\nSELECT COUNT(*) AS c, SUM(n) AS s FROM nums;\n")
+	writeFile(t, read, "SET 'sql-client.execution.result-mode' = 'tableau';\nSELECT COUNT(*) AS c, SUM(n) AS s FROM nums;\n")
 	args := []string{"sql", "-data-dir", filepath.Join(dir, "data"), "-kafka-port", fmt.Sprint(kafka), "-registry-port", "0", "-f"}
 	if r := runSluice(t, nil, append(args, write)...); r.code != 0 {
 		t.Fatalf("writing: exit status %d; printed:\n%s%s", r.code, r.stdout, r.stderr)

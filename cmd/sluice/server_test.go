@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -204,5 +205,51 @@ func TestServerRefusesOpenAddressWithoutToken(t *testing.T) {
 	r := runSluice(t, nil, "server", "-external", "-address", "0.0.0.0", "-port", "0")
 	if r.code != 1 || !strings.Contains(r.stderr, `refusing to serve on "0.0.0.0" without a token`) {
 		t.Errorf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+}
+
+// TestSQLClientOnServer runs sluice sql -endpoint against the server
+// binary: a script (-f, with an initialization script -i) starts a job
+// and the client exits at once; the job runs on, and a second client,
+// with the token from the environment, sees it in SHOW JOBS and stops it.
+// Flags of the embedded engine are refused with -endpoint, and a server
+// that is not there is an error naming it.
+func TestSQLClientOnServer(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	srv := startServer(t, ctx, "-external", "-token", "s3cret")
+	defer srv.kill()
+	dir := t.TempDir()
+	initFile, script := filepath.Join(dir, "init.sql"), filepath.Join(dir, "job.sql")
+	writeFile(t, initFile, "CREATE TABLE gen (n BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '5');\n")
+	writeFile(t, script, "CREATE TABLE sink (n BIGINT) WITH ('connector' = 'blackhole');\nINSERT INTO sink SELECT n FROM gen;\n")
+
+	r := runSluice(t, nil, "sql", "-endpoint", srv.url, "-token", "s3cret", "-i", initFile, "-f", script)
+	if r.code != 0 {
+		t.Fatalf("sluice sql -endpoint -f exited %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	m := regexp.MustCompile(`Job ID: ([0-9a-f]{32})`).FindStringSubmatch(r.stdout)
+	if m == nil || !strings.HasPrefix(r.stdout, "[INFO] Successfully initialized from sql script: file:"+initFile) {
+		t.Fatalf("sluice sql -endpoint -f printed:\n%s", r.stdout)
+	}
+
+	cmd := exec.CommandContext(ctx, binary, "sql", "-endpoint", srv.url)
+	cmd.Env = append(os.Environ(), "SLUICE_SERVER_TOKEN=s3cret")
+	cmd.Stdin = strings.NewReader("SHOW JOBS;\nSTOP JOB '" + m[1] + "';\n")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("sluice sql -endpoint: %v\n%s", err, out)
+	}
+	if !regexp.MustCompile(`\| `+m[1]+` \| .* \|\s+RUNNING \|`).Match(out) || !strings.Contains(string(out), "[INFO] Execute statement succeed.") {
+		t.Errorf("the second client printed:\n%s\nwant the job RUNNING in SHOW JOBS, then stopped", out)
+	}
+
+	r = runSluice(t, nil, "sql", "-endpoint", srv.url, "-data-dir", dir)
+	if r.code == 0 || !strings.Contains(r.stderr, "-data-dir: not with -endpoint") {
+		t.Errorf("-data-dir with -endpoint: exit %d, %s", r.code, r.stderr)
+	}
+	r = runSluice(t, nil, "sql", "-endpoint", "http://127.0.0.1:1")
+	if r.code != 1 || !strings.Contains(r.stderr, "cannot reach the SQL gateway at http://127.0.0.1:1") {
+		t.Errorf("an endpoint with no server: exit %d, %s", r.code, r.stderr)
 	}
 }

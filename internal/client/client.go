@@ -27,13 +27,13 @@ import (
 	"github.com/sluicesql/sluice/internal/client/tableau"
 	"github.com/sluicesql/sluice/internal/sql/ast"
 	"github.com/sluicesql/sluice/internal/sql/parser"
-	"github.com/sluicesql/sluice/internal/types"
 )
 
-// Client runs statements on an engine and prints their results.
+// Client runs statements on a backend, an embedded engine or a SQL
+// Gateway, and prints their results.
 type Client struct {
-	Engine *sluice.Engine
-	Out    io.Writer
+	Backend Backend
+	Out     io.Writer
 	// Interactive enables prompts and the redrawn table view.
 	Interactive bool
 	// Interrupts delivers Ctrl-C presses: a running statement or query
@@ -43,10 +43,6 @@ type Client struct {
 
 	// src supplies the input lines while Run runs.
 	src lineSource
-
-	// streamStarted, when set, is called with every query's stream before
-	// its result is shown.
-	streamStarted func(*sluice.Stream)
 }
 
 const (
@@ -182,6 +178,11 @@ func (c *Client) run(ctx context.Context, src lineSource) error {
 			p = prompt
 		case r.err == errQuit:
 			fmt.Fprintln(c.Out)
+			if !c.confirmQuit(ctx) {
+				buf.Reset()
+				p = prompt
+				continue
+			}
 			c.info(msgQuit)
 			return nil
 		default:
@@ -264,6 +265,58 @@ func isQuitKey(line string) bool {
 	return strings.EqualFold(strings.TrimSpace(line), "q")
 }
 
+// jobsOwner is a backend whose jobs end with the client (the embedded
+// engine's), unlike a SQL gateway's.
+type jobsOwner interface {
+	// runningJobs describes the jobs running: "ID (name)" each.
+	runningJobs() []string
+	// resumable reports whether the jobs resume when the client starts
+	// again (they are kept in a data directory).
+	resumable() bool
+}
+
+// confirmQuit asks, at an interactive prompt, whether to quit when jobs
+// that end with the client are running, and reports whether to. Anything
+// but "y" or "yes" (Ctrl-C, Ctrl-D) keeps the client running.
+func (c *Client) confirmQuit(ctx context.Context) bool {
+	owner, ok := c.Backend.(jobsOwner)
+	if !c.Interactive || c.src == nil || !ok {
+		return true
+	}
+	jobs := owner.runningJobs()
+	if len(jobs) == 0 {
+		return true
+	}
+	what := fmt.Sprintf("%d jobs are running", len(jobs))
+	stop := "Quitting stops them"
+	if len(jobs) == 1 {
+		what, stop = "1 job is running", "Quitting stops it"
+	}
+	if owner.resumable() {
+		stop += " until the client starts again on the same -data-dir"
+	}
+	c.warn(fmt.Sprintf("%s: %s", what, strings.Join(jobs, ", ")))
+	var r input
+	select {
+	case <-ctx.Done():
+		return true
+	case <-c.Interrupts:
+		fmt.Fprintln(c.Out)
+		return false
+	case r = <-c.src.readLine(stop + ". Quit? (y/N) "):
+	}
+	switch {
+	case r.err == io.EOF && strings.TrimSpace(r.line) == "":
+		fmt.Fprintln(c.Out)
+		return true // the input has ended: no answer can come
+	case r.err != nil && r.err != io.EOF:
+		fmt.Fprintln(c.Out)
+		return false
+	}
+	answer := strings.ToLower(strings.TrimSpace(r.line))
+	return answer == "y" || answer == "yes"
+}
+
 // Execute runs the statements of text one after the other and prints their
 // outcomes, each followed by a blank line. It stops at the first statement
 // that fails and then returns false.
@@ -293,7 +346,7 @@ func (c *Client) Init(ctx context.Context, path, script string) bool {
 			case *ast.QueryStatement, *ast.Insert, *ast.StatementSet, *ast.Explain:
 				err = fmt.Errorf("unsupported statement in the initialization file %s: only DDL, SET and RESET set a session up\n  %s", path, strings.TrimSpace(ch.Text))
 			default:
-				_, err = c.Engine.ExecuteStatement(ctx, st, ch.Text)
+				_, err = c.Backend.Execute(ctx, st, ch.Text)
 			}
 		}
 		if err != nil {
@@ -318,6 +371,9 @@ func (c *Client) execute(ctx context.Context, chunks []parser.Chunk, script bool
 			fmt.Fprintf(c.Out, "%s%s\n", prompt, ch.Text)
 		}
 		if isQuit(ch.Text) {
+			if !script && !c.confirmQuit(ctx) {
+				return true, false
+			}
 			c.info(msgQuit)
 			return true, true
 		}
@@ -347,8 +403,9 @@ func (c *Client) printError(err error) {
 }
 
 // resultMode returns sql-client.execution.result-mode in lower case.
-func (c *Client) resultMode() string {
-	return strings.ToLower(c.Engine.Config().Get(sluice.ConfResultMode))
+func (c *Client) resultMode(ctx context.Context) (string, error) {
+	mode, err := c.Backend.Option(ctx, sluice.ConfResultMode)
+	return strings.ToLower(mode), err
 }
 
 // statement parses and runs one statement; a Ctrl-C cancels it.
@@ -358,14 +415,19 @@ func (c *Client) statement(ctx context.Context, src string, script bool) error {
 		return err
 	}
 	_, query := st.(*ast.QueryStatement)
-	mode := c.resultMode()
+	mode := ""
+	if query {
+		if mode, err = c.resultMode(ctx); err != nil {
+			return err
+		}
+	}
 	if query && script && mode != "tableau" {
 		// CliClient rejects other result modes in non-interactive execution.
 		return fmt.Errorf("In non-interactive mode, it only supports to use TABLEAU as value of %[1]s when execute query. Please add 'SET %[1]s=TABLEAU;' in the sql file.", sluice.ConfResultMode)
 	}
 	sctx, stop := c.interruptible(ctx, query && mode != "tableau")
 	defer stop()
-	res, err := c.Engine.ExecuteStatement(sctx, st, src)
+	res, err := c.Backend.Execute(sctx, st, src)
 	if err != nil {
 		return err
 	}
@@ -431,7 +493,7 @@ func (c *Client) interruptible(ctx context.Context, quitKey bool) (context.Conte
 // view prints a query result in one of the result modes.
 type view interface {
 	start() error
-	add(changes []sluice.Change) error
+	add(changes []Change) error
 	// end finishes the view after n changes; interrupted is set when the
 	// user stopped the query.
 	end(n int, interrupted bool) error
@@ -450,19 +512,17 @@ type pacedView interface {
 // show prints a query's result until the query ends or ctx ends. When an
 // interrupt cancelled ctx, the changes collected until then are shown, then
 // the view ends the way Flink's ends on Ctrl-C.
-func (c *Client) show(ctx context.Context, s *sluice.Stream, mode string) error {
+func (c *Client) show(ctx context.Context, s Stream, mode string) error {
 	defer s.Close()
-	if c.streamStarted != nil {
-		c.streamStarted(s)
-	}
+	// Values come printed already: the printers need no time zone.
 	var v view
 	switch mode {
 	case "tableau":
-		v = &tableauView{p: tableau.NewStreaming(c.Out, s.Schema, s.TimeZone)}
+		v = &tableauView{p: tableau.NewStreaming(c.Out, s.Schema(), nil)}
 	case "changelog":
-		v = &changelogView{c: c, p: tableau.NewChangelog(c.Out, s.Schema, s.TimeZone)}
+		v = &changelogView{c: c, p: tableau.NewChangelog(c.Out, s.Schema(), nil)}
 	default:
-		v = &tableView{c: c, schema: s.Schema, loc: s.TimeZone, screen: c.Interactive}
+		v = &tableView{c: c, header: s.Schema().Names(), screen: c.Interactive}
 	}
 	if err := v.start(); err != nil {
 		return err
@@ -513,9 +573,9 @@ type tableauView struct{ p *tableau.Streaming }
 
 func (v *tableauView) start() error { return v.p.Header() }
 
-func (v *tableauView) add(changes []sluice.Change) error {
+func (v *tableauView) add(changes []Change) error {
 	for _, ch := range changes {
-		if err := v.p.Row(ch.Kind, ch.Row); err != nil {
+		if err := v.p.Cells(ch.Kind, ch.Cells); err != nil {
 			return err
 		}
 	}
@@ -538,9 +598,9 @@ type changelogView struct {
 
 func (v *changelogView) start() error { return v.p.Header() }
 
-func (v *changelogView) add(changes []sluice.Change) error {
+func (v *changelogView) add(changes []Change) error {
 	for _, ch := range changes {
-		if err := v.p.Row(ch.Kind, ch.Row); err != nil {
+		if err := v.p.Cells(ch.Kind, ch.Cells); err != nil {
 			return err
 		}
 	}
@@ -570,13 +630,12 @@ const refreshInterval = 100 * time.Millisecond
 // the query ends or is stopped the final table is printed.
 type tableView struct {
 	c      *Client
-	schema types.Schema
-	loc    *time.Location
-	rows   []types.Row
-	screen bool      // redraw on the terminal
-	shown  bool      // the alternate screen is shown
-	drawn  time.Time // when the last frame was drawn
-	dirty  bool      // changes arrived since
+	header []string
+	rows   [][]string // printed values
+	screen bool       // redraw on the terminal
+	shown  bool       // the alternate screen is shown
+	drawn  time.Time  // when the last frame was drawn
+	dirty  bool       // changes arrived since
 }
 
 func (v *tableView) start() error {
@@ -600,15 +659,16 @@ func (v *tableView) leave() error {
 	return err
 }
 
-func (v *tableView) add(changes []sluice.Change) error {
+func (v *tableView) add(changes []Change) error {
 	for _, ch := range changes {
 		if ch.Kind.IsAccumulate() {
-			v.rows = append(v.rows, ch.Row)
+			v.rows = append(v.rows, ch.Cells)
 			continue
 		}
-		// Like Flink, retract the newest equal row.
+		// Like Flink, retract the newest equal row (Flink compares rows
+		// in their binary form: values that print alike are alike).
 		for i := len(v.rows) - 1; i >= 0; i-- {
-			if slices.Equal(v.rows[i], ch.Row) {
+			if slices.Equal(v.rows[i], ch.Cells) {
 				v.rows = slices.Delete(v.rows, i, i+1)
 				break
 			}
@@ -631,7 +691,7 @@ func (v *tableView) draw() error {
 	var b bytes.Buffer
 	b.WriteString(clearScreen)
 	b.WriteString("SQL Query Result (Table)\n\n")
-	if err := tableau.PrintBatch(&b, v.schema, v.rows, v.loc); err != nil {
+	if err := tableau.PrintBatchCells(&b, v.header, v.rows); err != nil {
 		return err
 	}
 	b.WriteString("\nQ (then Enter) or Ctrl-C: back to the prompt\n")
@@ -643,7 +703,7 @@ func (v *tableView) end(_ int, interrupted bool) error {
 	if err := v.leave(); err != nil {
 		return err
 	}
-	if err := tableau.PrintBatch(v.c.Out, v.schema, v.rows, v.loc); err != nil {
+	if err := tableau.PrintBatchCells(v.c.Out, v.header, v.rows); err != nil {
 		return err
 	}
 	if interrupted {

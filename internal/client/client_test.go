@@ -215,11 +215,10 @@ func newSession(t *testing.T, interactive bool) *session {
 		ended:   make(chan struct{}),
 	}
 	c := &Client{
-		Engine:        e,
-		Out:           s.out,
-		Interactive:   interactive,
-		Interrupts:    s.intr,
-		streamStarted: func(st *sluice.Stream) { s.streams <- st },
+		Backend:     &Embedded{Engine: e, streamStarted: func(st *sluice.Stream) { s.streams <- st }},
+		Out:         s.out,
+		Interactive: interactive,
+		Interrupts:  s.intr,
 	}
 	go func() {
 		defer close(s.ended)
@@ -667,6 +666,42 @@ func TestQuitAndEndOfInput(t *testing.T) {
 	})
 }
 
+// TestQuitWithRunningJobs: QUIT; at the interactive prompt while a job
+// runs names the job and asks; anything but y keeps the client and the
+// job running, y quits.
+func TestQuitWithRunningJobs(t *testing.T) {
+	s := newSession(t, true)
+	s.runOK("CREATE TABLE gen (n BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '5');", "[INFO] Execute statement succeed.\n")
+	s.runOK("CREATE TABLE sink (n BIGINT) WITH ('connector' = 'blackhole');", "[INFO] Execute statement succeed.\n")
+	if got := s.run("INSERT INTO sink SELECT n FROM gen;"); !jobSubmitted.MatchString(strings.TrimSuffix(got, prompt)) {
+		t.Fatalf("INSERT printed %q", got)
+	}
+	j := s.engine.Jobs()[0]
+	question := fmt.Sprintf("[WARNING] 1 job is running: %s (%s)\nQuitting stops it. Quit? (y/N) ", j.ID, j.Name)
+	for _, answer := range []string{"", "n", "no"} {
+		m := s.mark()
+		s.typeLines("QUIT;")
+		s.expect(m, "the question", func(o string) bool { return o == question })
+		s.typeLines(answer)
+		s.expect(m, "the prompt", func(o string) bool { return o == question+prompt })
+		if st := j.Status(); st != "RUNNING" {
+			t.Fatalf("after answering %q the job is %s", answer, st)
+		}
+	}
+	m := s.mark()
+	s.typeLines("QUIT;")
+	s.expect(m, "the question", func(o string) bool { return o == question })
+	s.typeLines("y")
+	select {
+	case <-s.ended:
+	case <-time.After(waitTimeout):
+		t.Fatal("Run did not return after y")
+	}
+	if o, _ := s.out.snapshot(); o[m:] != question+"[INFO] Exiting Sluice SQL CLI Client...\n" {
+		t.Errorf("QUIT; y printed %q", o[m:])
+	}
+}
+
 func TestRunScript(t *testing.T) {
 	script := `-- a script
 SET 'sql-client.execution.result-mode' = 'tableau';
@@ -676,8 +711,9 @@ SELECT * FROM (VALUES (1)) AS v(a);
 SHOW TABLES;
 `
 	out := newOutput()
-	c := &Client{Engine: sluice.NewEngine(), Out: out}
-	defer c.Engine.Close()
+	e := sluice.NewEngine()
+	defer e.Close()
+	c := &Client{Backend: &Embedded{Engine: e}, Out: out}
 	if c.RunScript(context.Background(), script) {
 		t.Error("RunScript succeeded; a query in the table result mode must fail")
 	}

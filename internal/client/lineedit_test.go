@@ -127,8 +127,9 @@ func TestRunLineSource(t *testing.T) {
 		{err: errQuit}, // Ctrl-D
 	}}
 	out := newOutput()
-	c := &Client{Engine: sluice.NewEngine(), Out: out, Interactive: true}
-	defer c.Engine.Close()
+	e := sluice.NewEngine()
+	defer e.Close()
+	c := &Client{Backend: &Embedded{Engine: e}, Out: out, Interactive: true}
 	if err := c.run(context.Background(), src); err != nil {
 		t.Fatalf("run: %v", err)
 	}

@@ -346,7 +346,13 @@ func (op *operation) fetch(token int64, format string, next func(int64) string) 
 			return op.response("EOS", nil, format, ""), nil
 		}
 		batch, ended, err := r.take()
-		if err != nil {
+		switch {
+		case err != nil && r.isQuery && op.token == 0:
+			// A query's first batch gives its columns even when it
+			// failed at once, so that a client can show them before
+			// the failure, which the next fetch gives.
+			batch, ended = nil, false
+		case err != nil:
 			return nil, fmt.Errorf("Failed to fetchResults: %w", err)
 		}
 		if len(batch) == 0 && ended {

@@ -234,6 +234,13 @@ func (p *Streaming) Row(kind types.RowKind, row types.Row) error {
 	return p.t.row(p.cells)
 }
 
+// Cells writes one change whose values are printed already (as
+// types.PrintValue prints them).
+func (p *Streaming) Cells(kind types.RowKind, values []string) error {
+	p.cells = append(append(p.cells[:0], kind.String()), values...)
+	return p.t.row(p.cells)
+}
+
 // Footer ends a result that reached its end after n rows: the closing
 // border (only if there were rows) and "Received a total of n rows".
 func (p *Streaming) Footer(n int) error {
@@ -260,12 +267,17 @@ func (p *Streaming) Interrupted(n int) error {
 // maximum column width, NULL as "<NULL>", then "n rows in set", or just
 // "Empty set" when there are no rows.
 func PrintBatch(w io.Writer, schema types.Schema, rows []types.Row, loc *time.Location, opts ...Option) error {
-	c := newConfig(opts)
 	cells := make([][]string, len(rows))
 	for i, r := range rows {
 		cells[i] = printValues(schema, r, loc, make([]string, 0, len(schema)))
 	}
-	return printFitted(w, schema.Names(), cells, c.maxColumnWidth)
+	return PrintBatchCells(w, schema.Names(), cells, opts...)
+}
+
+// PrintBatchCells is PrintBatch of rows whose values are printed already
+// (as types.PrintValue prints them), under the column names header.
+func PrintBatchCells(w io.Writer, header []string, rows [][]string, opts ...Option) error {
+	return printFitted(w, header, rows, newConfig(opts).maxColumnWidth)
 }
 
 // PrintStatic prints the result of a statement that is not a query (SHOW
@@ -350,6 +362,13 @@ func (p *Changelog) Header() error {
 // Row writes one change.
 func (p *Changelog) Row(kind types.RowKind, row types.Row) error {
 	p.cells = printValues(p.schema, row, p.loc, append(p.cells[:0], kind.String()))
+	return p.line(p.cells)
+}
+
+// Cells writes one change whose values are printed already (as
+// types.PrintValue prints them).
+func (p *Changelog) Cells(kind types.RowKind, values []string) error {
+	p.cells = append(append(p.cells[:0], kind.String()), values...)
 	return p.line(p.cells)
 }
 
