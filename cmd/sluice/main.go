@@ -122,7 +122,7 @@ func runSQL(args []string) error {
 		return errors.New("-token is the token of a SQL gateway: it needs -endpoint")
 	}
 	if !*external {
-		cluster, err := startCluster(*kafkaPort, *registryPort, *dataDir)
+		cluster, err := startCluster(fs, *kafkaPort, *registryPort, *dataDir)
 		if err != nil {
 			return err
 		}
@@ -335,11 +335,14 @@ func defaultHistory() string {
 	return filepath.Join(home, ".sluice_history")
 }
 
-// startCluster starts the embedded cluster on the given ports, falling back
-// to free ports when they are taken. With a data directory, the directory
-// and every file the process creates from then on (the broker's topics
-// among them) are readable by their owner only.
-func startCluster(kafkaPort, registryPort int, dataDir string) (*devcluster.Cluster, error) {
+// startCluster starts the embedded cluster on the ports of fs's
+// -kafka-port and -registry-port. Ports given explicitly must be had: a
+// table naming such a port would otherwise reach another process's broker
+// or registry. The default ports fall back to free ones, saying so. With
+// a data directory, the directory and every file the process creates from
+// then on (the broker's topics among them) are readable by their owner
+// only.
+func startCluster(fs *flag.FlagSet, kafkaPort, registryPort int, dataDir string) (*devcluster.Cluster, error) {
 	if dataDir != "" {
 		if err := sluice.PrepareDataDir(dataDir); err != nil {
 			return nil, err
@@ -350,8 +353,22 @@ func startCluster(kafkaPort, registryPort int, dataDir string) (*devcluster.Clus
 	if err == nil {
 		return c, nil
 	}
-	fmt.Fprintf(os.Stderr, "ports %d/%d unavailable (%v); using free ports\n", kafkaPort, registryPort, err)
-	return devcluster.Start(devcluster.Options{DataDir: dataDir})
+	var explicit []string
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "kafka-port" || f.Name == "registry-port" {
+			explicit = append(explicit, "-"+f.Name+" "+f.Value.String())
+		}
+	})
+	if len(explicit) > 0 {
+		return nil, fmt.Errorf("cannot start the embedded cluster on the requested ports (%s): %w", strings.Join(explicit, ", "), err)
+	}
+	c, err2 := devcluster.Start(devcluster.Options{DataDir: dataDir})
+	if err2 != nil {
+		return nil, err2
+	}
+	fmt.Fprintf(os.Stderr, "The default ports %d/%d are not both free (%v): the embedded broker listens on %s and the registry on %s instead; tables must name these (localhost:%d reaches whatever listens there).\n",
+		kafkaPort, registryPort, err, c.BootstrapServers(), c.RegistryURL(), kafkaPort)
+	return c, nil
 }
 
 // isTerminal reports whether f is a terminal: a character device other

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -419,6 +420,31 @@ func TestSQLScriptQueryStopsOnSignal(t *testing.T) {
 		}
 		if !strings.HasSuffix(printed, "Shutting down the session...\ndone.\n") || strings.Contains(printed, "SHOW TABLES") {
 			t.Errorf("%v: printed:\n%s", sig, printed)
+		}
+	}
+}
+
+// TestExplicitPortTaken: a -kafka-port that is taken is an error naming
+// it, not a broker on another port that the tables naming the requested
+// one would miss.
+func TestExplicitPortTaken(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	for _, cmd := range []string{"sql", "server"} {
+		args := []string{cmd, "-kafka-port", port, "-registry-port", "0"}
+		if cmd == "sql" {
+			args = append(args, "-f", os.DevNull)
+		} else {
+			args = append(args, "-port", "0")
+		}
+		r := runSluice(t, nil, args...)
+		want := "cannot start the embedded cluster on the requested ports (-kafka-port " + port + ", -registry-port 0)"
+		if r.code == 0 || !strings.Contains(r.stderr, want) {
+			t.Errorf("sluice %s with a taken -kafka-port: exit %d, stderr %q; want an error containing %q", cmd, r.code, r.stderr, want)
 		}
 	}
 }

@@ -51,7 +51,7 @@ func runServer(args []string) error {
 		return fmt.Errorf("REST endpoint: %w", err)
 	}
 	if !*external {
-		cluster, err := startCluster(*kafkaPort, *registryPort, *dataDir)
+		cluster, err := startCluster(fs, *kafkaPort, *registryPort, *dataDir)
 		if err != nil {
 			ln.Close()
 			return err
