@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sluicesql/sluice/internal/devcluster"
+	"github.com/sluicesql/sluice/internal/testenv"
 )
 
 // debianPython is the interpreter Debian's python3-confluent-kafka and
@@ -31,11 +32,8 @@ var wantUpserts = map[string][]string{
 // Confluent-framed values) and with python3-confluent-kafka's Avro consumer
 // (values decoded through the Schema Registry).
 func TestUpsertTopicReadByIndependentClients(t *testing.T) {
-	for _, tool := range []string{"kcat", debianPython} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Fatalf("%s is required (CI installs it: apt-get install kcat python3-confluent-kafka python3-avro python3-requests)", tool)
-		}
-	}
+	testenv.LookPath(t, "kcat", "apt-get install kcat")
+	testenv.PythonModules(t, debianPython, "apt-get install python3-confluent-kafka python3-avro python3-requests", "confluent_kafka", "avro", "requests")
 	script, err := os.ReadFile(filepath.Join(acceptanceDir, "aggregate-count.sql"))
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sluicesql/sluice/internal/catalog"
 	"github.com/sluicesql/sluice/internal/connector"
+	"github.com/sluicesql/sluice/internal/testenv"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -16,10 +17,7 @@ import (
 // Sluice writes and reads is plain Kafka.
 func kcat(t *testing.T, stdin string, args ...string) string {
 	t.Helper()
-	path, err := exec.LookPath("kcat")
-	if err != nil {
-		t.Skip("kcat is not installed")
-	}
+	path := testenv.LookPath(t, "kcat", "apt-get install kcat")
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, args...)
