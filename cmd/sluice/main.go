@@ -14,6 +14,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -28,6 +30,9 @@ func main() {
 	cmd := "sql"
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		cmd, args = args[0], args[1:]
+	} else if len(args) > 0 && slices.Contains([]string{"-h", "-help", "--help"}, args[0]) {
+		// sluice -h lists every command; sluice sql -h the client's flags.
+		cmd = "help"
 	}
 	var err error
 	switch cmd {
@@ -43,6 +48,8 @@ func main() {
 		err = runTopic(args)
 	case "help":
 		usage()
+	case "version":
+		fmt.Println(version())
 	default:
 		fmt.Fprintf(os.Stderr, "sluice: unknown command %q\n\n", cmd)
 		usage()
@@ -56,6 +63,31 @@ func main() {
 		}
 		os.Exit(1)
 	}
+}
+
+// version describes the build: the module's version and, when built
+// from a repository, its commit and whether it had changes.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "sluice (unknown build)"
+	}
+	v := "sluice " + info.Main.Version
+	settings := map[string]string{}
+	for _, s := range info.Settings {
+		settings[s.Key] = s.Value
+	}
+	if rev := settings["vcs.revision"]; rev != "" {
+		v += " (commit " + rev
+		if settings["vcs.modified"] == "true" {
+			v += ", modified"
+		}
+		if t := settings["vcs.time"]; t != "" {
+			v += ", " + t
+		}
+		v += ")"
+	}
+	return v + ", " + info.GoVersion
 }
 
 func usage() {
@@ -73,6 +105,8 @@ func usage() {
                               measure SQL pipelines' throughput against a plain Kafka consumer
   sluice topic list|create|delete|describe|alter-config|consume|produce [NAME] [flags]
                               inspect and change Kafka topics, read and write records
+  sluice version              print the version of this build
+  sluice help                 print this list
 
 Run 'sluice sql -h', 'sluice server -h' or 'sluice test -h' for flags.
 `)

@@ -448,3 +448,19 @@ func TestExplicitPortTaken(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpAndVersion: sluice -h and sluice help list every command, exit
+// 0; sluice version names the build.
+func TestHelpAndVersion(t *testing.T) {
+	for _, arg := range []string{"-h", "--help", "help"} {
+		r := runSluice(t, nil, arg)
+		for _, cmd := range []string{"sluice sql", "sluice server", "sluice test", "sluice bench", "sluice topic", "sluice version"} {
+			if r.code != 0 || !strings.Contains(r.stderr, cmd) {
+				t.Errorf("sluice %s: exit %d, does not list %q:\n%s", arg, r.code, cmd, r.stderr)
+			}
+		}
+	}
+	if r := runSluice(t, nil, "version"); r.code != 0 || !strings.HasPrefix(r.stdout, "sluice ") || !strings.Contains(r.stdout, "go1.") {
+		t.Errorf("sluice version: exit %d, %q", r.code, r.stdout)
+	}
+}
