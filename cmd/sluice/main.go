@@ -160,6 +160,7 @@ func runSQL(args []string) error {
 		if err != nil {
 			return err
 		}
+		defer announceCluster(cluster)()
 		// Deferred first, so closed last: the session's final offset
 		// commits need the broker.
 		defer cluster.Close()

@@ -56,6 +56,7 @@ func runServer(args []string) error {
 			ln.Close()
 			return err
 		}
+		defer announceCluster(cluster)()
 		defer cluster.Close()
 		fmt.Fprintf(os.Stderr, "Embedded Kafka broker at %s, Schema Registry at %s\n", cluster.BootstrapServers(), cluster.RegistryURL())
 	}

@@ -23,8 +23,11 @@ const topicUsage = `Usage:
                        [-value-format raw|json|avro] [-registry URL]
   sluice topic produce NAME [-key-separator S] [-value-format raw|json]
 
-Every command takes -bootstrap-servers (default localhost:9092, the embedded
-broker's). Run 'sluice topic COMMAND -h' for a command's flags.
+Every command takes -bootstrap-servers (or Kafka's tools' spelling,
+--bootstrap-server); without it, the embedded cluster of a running sluice
+process on this machine, else localhost:9092. A command's topic may be
+given as --topic NAME, as Kafka's tools take it. Run 'sluice topic COMMAND
+-h' for a command's flags.
 `
 
 // runTopic runs a 'sluice topic' command; Ctrl-C ends it.
@@ -44,7 +47,9 @@ func topicCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	sub, args := args[0], args[1:]
 	fs := flag.NewFlagSet("topic "+sub, flag.ExitOnError)
 	fs.SetOutput(stderr)
-	servers := fs.String("bootstrap-servers", "localhost:9092", "Kafka bootstrap servers, comma-separated")
+	servers := fs.String("bootstrap-servers", "localhost:9092", "Kafka bootstrap servers, comma-separated (default: the embedded cluster of a running sluice process, else localhost:9092)")
+	fs.StringVar(servers, "bootstrap-server", "localhost:9092", "the same as -bootstrap-servers (Kafka's tools' spelling)")
+	topicFlag := fs.String("topic", "", "the topic, instead of the NAME argument (Kafka's tools' spelling)")
 	// run does the command's work once the flags are parsed.
 	var run func(c *topic.Client, name string) error
 	switch sub {
@@ -106,7 +111,7 @@ func topicCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		fs.StringVar(&o.KeySeparator, "key-separator", "\t", "printed between key and value")
 		fs.StringVar(&o.KeyFormat, "key-format", topic.FormatRaw, "how keys are printed: raw, json or avro (Confluent wire format)")
 		fs.StringVar(&o.ValueFormat, "value-format", topic.FormatRaw, "how values are printed: raw, json or avro (Confluent wire format)")
-		fs.StringVar(&o.Registry, "registry", "http://localhost:8081", "Schema Registry URL, for avro")
+		fs.StringVar(&o.Registry, "registry", "http://localhost:8081", "Schema Registry URL, for avro (default: the embedded cluster's of a running sluice process, else http://localhost:8081)")
 		run = func(c *topic.Client, name string) error {
 			n, err := c.Consume(ctx, name, o, stdout)
 			if err == nil || n > 0 { // else nothing was read: no count, only the error
@@ -128,6 +133,22 @@ func topicCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	}
 
 	pos := parseInterleaved(fs, args)
+	if *topicFlag != "" {
+		pos = append(pos, *topicFlag)
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if !given["bootstrap-servers"] && !given["bootstrap-server"] {
+		if a, ok := findCluster(); ok {
+			*servers = a.BootstrapServers
+			if !given["registry"] {
+				if r := fs.Lookup("registry"); r != nil {
+					_ = r.Value.Set(a.RegistryURL)
+				}
+			}
+			fmt.Fprintf(stderr, "Using the embedded cluster of sluice (pid %d): broker %s, registry %s\n", a.PID, a.BootstrapServers, a.RegistryURL)
+		}
+	}
 	name := ""
 	switch {
 	case sub == "list" && len(pos) > 0:
