@@ -255,9 +255,43 @@ func (r *readerSource) addHistory(string) error { return nil }
 
 // isQuit reports whether a statement is QUIT or EXIT.
 func isQuit(stmt string) bool {
-	s := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(stmt), ";"))
-	return strings.EqualFold(s, "QUIT") || strings.EqualFold(s, "EXIT")
+	return isCommand(stmt, "QUIT") || isCommand(stmt, "EXIT")
 }
+
+// isCommand reports whether a statement is the client command cmd (QUIT,
+// HELP, CLEAR), which the client runs itself, as Flink's does.
+func isCommand(stmt, cmd string) bool {
+	s := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(stmt), ";"))
+	return strings.EqualFold(s, cmd)
+}
+
+// helpText is what HELP prints: the commands in the layout of Flink's
+// client (CliStrings.MESSAGE_HELP), with Sluice's.
+var helpText = func() string {
+	commands := [][2]string{
+		{"HELP", "Prints the available commands."},
+		{"QUIT/EXIT", "Quits the SQL client (asking first while jobs it started run)."},
+		{"CLEAR", "Clears the current terminal."},
+		{"SET", `Sets a session configuration property. Syntax: "SET '<key>'='<value>';". Use "SET;" for listing all properties.`},
+		{"RESET", `Resets a session configuration property. Syntax: "RESET '<key>';". Use "RESET;" for reset all session properties.`},
+		{"INSERT INTO", "Inserts the results of a SQL SELECT query into a declared table sink, as a job that keeps running."},
+		{"SELECT", "Executes a SQL SELECT query and shows its result as it changes."},
+		{"EXPLAIN", "Describes the execution plan of a query or table with the given name."},
+		{"BEGIN STATEMENT SET", `Begins a statement set. Syntax: "BEGIN STATEMENT SET;"`},
+		{"END", `Ends a statement set. Syntax: "END;"`},
+		{"SHOW JOBS", "Lists the jobs with their status."},
+		{"STOP JOB", `Stops a job. Syntax: "STOP JOB '<id>' [WITH SAVEPOINT [WITH DRAIN]];"`},
+	}
+	var b strings.Builder
+	b.WriteString("The following commands are available:\n\n")
+	for _, c := range commands {
+		fmt.Fprintf(&b, "%-19s\t\t%s\n", c[0], c[1])
+	}
+	b.WriteString("\nHint: Make sure that a statement ends with \";\" for finalizing (multi-line) statements.\n")
+	b.WriteString("You can also type any Flink SQL statement Sluice supports: see docs/sql.md.\n")
+	return b.String()
+}()
+
 
 // isQuitKey reports whether a line typed while a query is shown leaves the
 // table or changelog view: Q, the key Flink's full-screen views quit on.
@@ -376,6 +410,16 @@ func (c *Client) execute(ctx context.Context, chunks []parser.Chunk, script bool
 			}
 			c.info(msgQuit)
 			return true, true
+		}
+		if isCommand(ch.Text, "HELP") {
+			fmt.Fprintln(c.Out, helpText)
+			continue
+		}
+		if isCommand(ch.Text, "CLEAR") {
+			if c.Interactive {
+				fmt.Fprint(c.Out, clearScreen)
+			}
+			continue
 		}
 		err := c.statement(ctx, ch.Text, script)
 		if err != nil {

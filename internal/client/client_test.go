@@ -742,3 +742,27 @@ In non-interactive mode, it only supports to use TABLEAU as value of sql-client.
 		t.Errorf("printed\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestHelpAndClear: HELP and CLEAR are the client's own commands, as in
+// Flink's client: HELP lists the commands, CLEAR clears a terminal and
+// writes nothing to a script's output; neither reaches the parser.
+func TestHelpAndClear(t *testing.T) {
+	out := newOutput()
+	e := sluice.NewEngine()
+	defer e.Close()
+	c := &Client{Backend: &Embedded{Engine: e}, Out: out}
+	if !c.RunScript(context.Background(), "help;\nCLEAR;\nSHOW TABLES;\n") {
+		o, _ := out.snapshot()
+		t.Fatalf("the script failed:\n%s", o)
+	}
+	got, _ := out.snapshot()
+	want := fmt.Sprintf("[INFO] Executing SQL from file.\n%[1]shelp;\n%[2]s\n%[1]sCLEAR;\n%[1]sSHOW TABLES;\nEmpty set\n\n", prompt, helpText)
+	if got != want {
+		t.Errorf("printed\n%q\nwant\n%q", got, want)
+	}
+	for _, cmd := range []string{"HELP", "QUIT/EXIT", "CLEAR", "SET", "RESET", "STOP JOB"} {
+		if !strings.Contains(helpText, "\n"+cmd+" ") {
+			t.Errorf("HELP does not list %s", cmd)
+		}
+	}
+}
