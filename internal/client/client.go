@@ -292,7 +292,6 @@ var helpText = func() string {
 	return b.String()
 }()
 
-
 // isQuitKey reports whether a line typed while a query is shown leaves the
 // table or changelog view: Q, the key Flink's full-screen views quit on.
 func isQuitKey(line string) bool {
