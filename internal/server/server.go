@@ -95,6 +95,7 @@ func New(catalog *sluice.Catalog, jobs *sluice.JobManager, opts Options) *Server
 	}
 	s.routeJobs()
 	s.routeMetrics()
+	s.routeDashboard()
 	s.mux.HandleFunc("/", s.notFound)
 	if opts.SessionIdleTimeout > 0 && opts.SessionCheckInterval > 0 {
 		go s.expireIdle(opts.SessionCheckInterval)
