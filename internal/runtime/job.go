@@ -467,8 +467,25 @@ func (j *Job) runOperator(name, part string, rctx *Context, op Operator, oi *ope
 	var replay []envelope // held messages to process before the inbox
 	m := out.metrics
 	st, _ := op.(Stateful)
-	last := time.Now()    // when the previous message was done
-	var counted time.Time // when the state entries were last counted
+	last := time.Now() // when the previous message was done
+	// count counts the state entries of a stateful operator, at most
+	// every stateCountInterval: recount fires when a count was skipped,
+	// so that the last one is never stale for long.
+	var counted time.Time
+	var recount <-chan time.Time
+	count := func(now time.Time) {
+		if st == nil {
+			return
+		}
+		if since := now.Sub(counted); since < stateCountInterval {
+			if recount == nil {
+				recount = time.After(stateCountInterval - since)
+			}
+			return
+		}
+		m.stateEntries.Store(int64(st.State().Len()))
+		counted, recount = now, nil
+	}
 	// barrier snapshots the instance once a checkpoint's barrier is
 	// complete, passes the barrier on, and releases what alignment held.
 	barrier := func() {
@@ -488,6 +505,10 @@ func (j *Job) runOperator(name, part string, rctx *Context, op Operator, oi *ope
 			case env = <-oi.inbox:
 			case <-j.ctx.Done():
 				return
+			case now := <-recount:
+				recount = nil
+				count(now)
+				continue
 			}
 		}
 		if align.holds(env) {
@@ -546,10 +567,7 @@ func (j *Job) runOperator(name, part string, rctx *Context, op Operator, oi *ope
 		}
 		last = time.Now()
 		m.busy.Add(int64(last.Sub(start)) - (out.blocked - blocked))
-		if st != nil && last.Sub(counted) >= stateCountInterval {
-			m.stateEntries.Store(int64(st.State().Len()))
-			counted = last
-		}
+		count(last)
 		j.inflight.Add(-1)
 		if err != nil {
 			fail(err)

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -156,5 +157,69 @@ func TestCheckpointStats(t *testing.T) {
 	<-j.Done()
 	if sum := stats.Summary(); sum.Restored != first || sum.Restores != 1 || sum.Total != 2 {
 		t.Errorf("after a restore: %+v", sum)
+	}
+}
+
+// rowCounter is a stateful operator whose state entries are the rows it
+// received.
+type rowCounter struct {
+	forwardOp
+	rows int
+}
+
+func (r *rowCounter) ProcessChunk(_ int, c *types.Chunk, _ Emitter) error {
+	r.rows += c.Len()
+	return nil
+}
+
+func (r *rowCounter) State() state.Backend { return rowCountBackend{r: r} }
+
+// rowCountBackend tells the rows of its counter as its entries.
+type rowCountBackend struct {
+	state.Backend
+	r *rowCounter
+}
+
+func (b rowCountBackend) Len() int { return b.r.rows }
+
+// holdingSource emits n chunks of 10 rows, then waits for the end of the
+// job.
+type holdingSource struct{ n int }
+
+func (s holdingSource) Run(ctx *SourceContext, out Emitter) error {
+	for range s.n {
+		out.Emit(exchangeChunk(10, 3))
+	}
+	<-ctx.Ctx.Done()
+	return nil
+}
+
+// TestStateEntriesNotStale: state entries are counted at most every
+// stateCountInterval, yet a count skipped for that is made once the
+// interval has passed, even when no message follows.
+func TestStateEntriesNotStale(t *testing.T) {
+	g := &Graph{Stages: []*Stage{
+		{Name: "source", Parallelism: 1, NewSource: func(int) (Source, error) { return holdingSource{5}, nil }},
+		{Name: "count", Parallelism: 1, Inputs: []Input{{Stage: 0, Exchange: Forward}},
+			NewOperator: func(int) (Operator, error) { return &rowCounter{}, nil }},
+	}}
+	j, err := Start(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Cancel()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		m := j.Vertices()[1].Instances[0]
+		if !m.Stateful {
+			t.Fatal("the counting operator is not stateful")
+		}
+		if m.StateEntries == 50 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("state entries %d, want 50", m.StateEntries)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
