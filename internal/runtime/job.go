@@ -256,6 +256,7 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 				j.quiescers = append(j.quiescers, q)
 			}
 			_, sm.stateful = op.(Stateful)
+			sm.operators = append(sm.operators, op)
 			part := partName(s, i, k)
 			floor := MinWatermark
 			if rs != nil {

@@ -30,6 +30,13 @@ type InputMetrics interface {
 // have to look before it can tell).
 const stateCountInterval = 200 * time.Millisecond
 
+// OutputMetrics is implemented by sinks that know the bytes they wrote.
+type OutputMetrics interface {
+	// BytesWritten is the number of bytes written so far (a Kafka
+	// record's key and value, handed to the client).
+	BytesWritten() int64
+}
+
 // instanceMetrics are the counters of one instance.
 type instanceMetrics struct {
 	recordsIn, recordsOut atomic.Int64
@@ -55,7 +62,8 @@ func newInstanceMetrics() *instanceMetrics {
 type stageMetrics struct {
 	stage     *Stage
 	index     int
-	sources   []Source // source stages: the instances' sources
+	sources   []Source   // source stages: the instances' sources
+	operators []Operator // other stages: the instances' operators
 	instances []*instanceMetrics
 	stateful  bool
 }
@@ -79,9 +87,10 @@ type InstanceMetrics struct {
 	// RecordsIn counts the rows the instance received from upstream
 	// (none for a source); RecordsOut the rows it emitted.
 	RecordsIn, RecordsOut int64
-	// BytesIn counts the bytes a source read, when BytesKnown.
-	BytesIn    int64
-	BytesKnown bool
+	// BytesIn counts the bytes a source read, when BytesKnown; BytesOut
+	// the bytes a sink wrote, when BytesOutKnown.
+	BytesIn, BytesOut         int64
+	BytesKnown, BytesOutKnown bool
 	// PendingRecords is a source's backlog (Kafka consumer lag), when
 	// PendingKnown.
 	PendingRecords int64
@@ -128,6 +137,11 @@ func (j *Job) Vertices() []VertexMetrics {
 					}
 				}
 			} else {
+				if k < len(sm.operators) {
+					if out, ok := sm.operators[k].(OutputMetrics); ok {
+						im.BytesOut, im.BytesOutKnown = out.BytesWritten(), true
+					}
+				}
 				im.TimesKnown = true
 				im.Busy = time.Duration(m.busy.Load())
 				im.Idle = time.Duration(m.idle.Load())

@@ -117,18 +117,21 @@ func vertexState(counts map[string]int, parallelism int) string {
 
 // ioMetrics is Flink's IOMetricsInfo for a vertex: its instances summed.
 // Sluice moves rows between operators without serializing them, so only
-// sources that read bytes (Kafka) know read-bytes; a source's busy and
+// sources that read bytes (Kafka) know read-bytes, and sinks that write
+// them write-bytes; a source's busy and
 // idle times are not measured (NaN, as Flink reports them for sources
 // that cannot tell).
 func ioMetrics(v runtime.VertexMetrics) map[string]any {
-	var in, out, bytes int64
+	var in, out, bytesIn, bytesOut int64
 	var busy, idle, bp time.Duration
-	bytesKnown, timesKnown := len(v.Instances) > 0, len(v.Instances) > 0
+	inKnown, outKnown, timesKnown := len(v.Instances) > 0, len(v.Instances) > 0, len(v.Instances) > 0
 	for _, m := range v.Instances {
 		in += m.RecordsIn
 		out += m.RecordsOut
-		bytes += m.BytesIn
-		bytesKnown = bytesKnown && m.BytesKnown
+		bytesIn += m.BytesIn
+		bytesOut += m.BytesOut
+		inKnown = inKnown && m.BytesKnown
+		outKnown = outKnown && m.BytesOutKnown
 		timesKnown = timesKnown && m.TimesKnown
 		busy += m.Busy
 		idle += m.Idle
@@ -141,8 +144,8 @@ func ioMetrics(v runtime.VertexMetrics) map[string]any {
 		return d.Milliseconds()
 	}
 	return map[string]any{
-		"read-bytes": bytes, "read-bytes-complete": bytesKnown,
-		"write-bytes": 0, "write-bytes-complete": false,
+		"read-bytes": bytesIn, "read-bytes-complete": inKnown,
+		"write-bytes": bytesOut, "write-bytes-complete": outKnown,
 		"read-records": in, "read-records-complete": true,
 		"write-records": out, "write-records-complete": true,
 		"accumulated-backpressured-time": bp.Milliseconds(),
@@ -391,7 +394,7 @@ func (s *Server) jobExceptions(r *http.Request) (any, error) {
 
 // vertexMetricNames are the metrics of an operator instance, as Flink
 // names its task and source metrics, by subtask ("0.numRecordsIn").
-var vertexMetricNames = []string{"numRecordsIn", "numRecordsOut", "numBytesIn", "currentOutputWatermark",
+var vertexMetricNames = []string{"numRecordsIn", "numRecordsOut", "numBytesIn", "numBytesOut", "currentOutputWatermark",
 	"accumulatedBusyTimeMs", "accumulatedIdleTimeMs", "accumulatedBackPressuredTimeMs", "pendingRecords", "stateEntries"}
 
 // instanceMetric returns an instance's metric by name, false when it
@@ -405,6 +408,8 @@ func instanceMetric(m runtime.InstanceMetrics, name string) (string, bool) {
 		return itoa(m.RecordsOut), true
 	case "numBytesIn":
 		return itoa(m.BytesIn), m.BytesKnown
+	case "numBytesOut":
+		return itoa(m.BytesOut), m.BytesOutKnown
 	case "currentOutputWatermark":
 		return itoa(watermarkMillis(m.Watermark)), true
 	case "accumulatedBusyTimeMs":

@@ -133,6 +133,9 @@ func TestJobAPI(t *testing.T) {
 		t.Errorf("source read-bytes %v (complete %v): the Kafka records' bytes", b, obj(src, "metrics", "read-bytes-complete"))
 	}
 	wantJSON(t, "source busy time", obj(src, "metrics", "accumulated-busy-time"), "NaN")
+	if b, _ := obj(sink, "metrics", "write-bytes").(float64); b <= 0 || obj(sink, "metrics", "write-bytes-complete") != true {
+		t.Errorf("sink write-bytes %v (complete %v): the Kafka records' bytes", b, obj(sink, "metrics", "write-bytes-complete"))
+	}
 	if _, ok := obj(sink, "metrics", "accumulated-busy-time").(float64); !ok {
 		t.Errorf("sink busy time %v", obj(sink, "metrics", "accumulated-busy-time"))
 	}

@@ -43,6 +43,7 @@ var (
 	descRecordsIn     = prometheus.NewDesc("sluice_task_numRecordsIn", "Rows an operator instance received.", taskLabels, nil)
 	descRecordsOut    = prometheus.NewDesc("sluice_task_numRecordsOut", "Rows an operator instance emitted.", taskLabels, nil)
 	descBytesIn       = prometheus.NewDesc("sluice_task_numBytesIn", "Bytes a source instance read (Kafka keys and values).", taskLabels, nil)
+	descBytesOut      = prometheus.NewDesc("sluice_task_numBytesOut", "Bytes a sink instance wrote (Kafka keys and values).", taskLabels, nil)
 	descWatermark     = prometheus.NewDesc("sluice_task_currentOutputWatermark", "The latest watermark an instance emitted, in milliseconds since the epoch.", taskLabels, nil)
 	descWatermarkLag  = prometheus.NewDesc("sluice_task_watermarkLag", "Milliseconds between now and the latest watermark an instance emitted.", taskLabels, nil)
 	descBusy          = prometheus.NewDesc("sluice_task_accumulatedBusyTimeMs", "Milliseconds an operator instance spent processing (sending excluded).", taskLabels, nil)
@@ -59,7 +60,7 @@ type jobCollector struct{ jobs *sluice.JobManager }
 // Describe implements prometheus.Collector.
 func (c *jobCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descJobs, descUptime, descRestarts, descCpCompleted, descCpFailed, descCpInProgress,
-		descCpDuration, descCpSize, descRecordsIn, descRecordsOut, descBytesIn, descWatermark, descWatermarkLag,
+		descCpDuration, descCpSize, descRecordsIn, descRecordsOut, descBytesIn, descBytesOut, descWatermark, descWatermarkLag,
 		descBusy, descIdle, descBackpressured, descPending, descStateEntries} {
 		ch <- d
 	}
@@ -109,6 +110,9 @@ func collectVertex(ch chan<- prometheus.Metric, j *sluice.Job, v runtime.VertexM
 		send(descRecordsOut, prometheus.CounterValue, float64(m.RecordsOut))
 		if m.BytesKnown {
 			send(descBytesIn, prometheus.CounterValue, float64(m.BytesIn))
+		}
+		if m.BytesOutKnown {
+			send(descBytesOut, prometheus.CounterValue, float64(m.BytesOut))
 		}
 		if m.Watermark != runtime.MinWatermark && m.Watermark != runtime.MaxWatermark {
 			wm := watermarkMillis(m.Watermark)

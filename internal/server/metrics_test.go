@@ -160,6 +160,9 @@ func TestPrometheusMetrics(t *testing.T) {
 	if v, ok := value(mfs, "sluice_task_numBytesIn", map[string]string{"job_id": job, "task_id": source}); !ok || v <= 0 {
 		t.Errorf("source bytes %v (%v)", v, ok)
 	}
+	if v, ok := value(mfs, "sluice_task_numBytesOut", map[string]string{"job_id": job}); !ok || v <= 0 {
+		t.Errorf("sink bytes %v (%v)", v, ok)
+	}
 	wm := float64(1767261604000) // 2026-01-01 10:00:04 UTC
 	found := false
 	for _, m := range mfs["sluice_task_currentOutputWatermark"].Metric {
