@@ -178,24 +178,13 @@ func (c *Config) durationSetting(key string) (time.Duration, error) {
 // draining the job first if asked to (see runtime.Job.Savepoint), and
 // returns its path, to be named by execution.savepoint.path.
 func (e *Session) stopWithSavepoint(ctx context.Context, j *Job, drain bool) (string, error) {
-	dir := e.config.Get(ConfSavepointsDir)
-	if dir == "" {
-		return "", fmt.Errorf("could not stop job '%s' with a savepoint: '%s' is not set; set where savepoints are stored", j.ID, ConfSavepointsDir)
-	}
-	store, err := checkpoint.Open(dir, e.config.storageProps())
-	if err != nil {
-		return "", fmt.Errorf("'%s': %w", ConfSavepointsDir, err)
-	}
-	id, err := e.savepoint(ctx, j, store, drain)
-	if err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("%s/%s/chk-%d", strings.TrimSuffix(dir, "/"), j.ID, id), nil
+	return stopWithSavepointTo(ctx, j, e.config.Get(ConfSavepointsDir), e.config.storageProps(), drain)
 }
 
-// savepoint takes a savepoint of running job j into store, draining it
-// first if asked to, then stops the job, and returns the savepoint's ID.
-func (e *Session) savepoint(ctx context.Context, j *Job, store checkpoint.Storage, drain bool) (int64, error) {
+// savepointAndStop takes a savepoint of running job j into store,
+// draining it first if asked to, then stops the job, and returns the
+// savepoint's ID.
+func (j *Job) savepointAndStop(ctx context.Context, store checkpoint.Storage, drain bool) (int64, error) {
 	id, err := j.current().Savepoint(ctx, store, drain)
 	if err != nil {
 		return 0, fmt.Errorf("could not stop job '%s' with a savepoint: %w", j.ID, err)
@@ -224,7 +213,7 @@ func (e *Session) RestartFromSavepoint(ctx context.Context, id, dir string, para
 	if err != nil {
 		return nil, err
 	}
-	chk, err := e.savepoint(ctx, j, store, false)
+	chk, err := j.savepointAndStop(ctx, store, false)
 	if err != nil {
 		return nil, err
 	}

@@ -38,6 +38,10 @@ type Job struct {
 	restarts int
 	err      error // why the job failed for good
 	lastErr  error // why the latest attempt failed
+	// failures are the attempts' failures, newest first (at most
+	// maxFailures); endedAt is when the job was over for good.
+	failures []JobFailure
+	endedAt  time.Time
 
 	stopped atomic.Bool
 	// savepointed is set when the job is stopped after a savepoint.
@@ -55,6 +59,9 @@ type Job struct {
 // once the job is over for good, before Done is closed.
 func newJob(id, name, text string, jp *plan.Plan, cfg *runtime.CheckpointConfig, strategy restartStrategy,
 	start func(*runtime.CheckpointConfig) (*runtime.Job, error), ended func(*Job)) (*Job, error) {
+	if cfg.Stats == nil {
+		cfg.Stats = &runtime.CheckpointStats{}
+	}
 	run, err := start(cfg)
 	if err != nil {
 		return nil, err
@@ -161,6 +168,11 @@ func (j *Job) stop() {
 func (j *Job) supervise() {
 	defer close(j.done)
 	defer j.ended(j)
+	defer func() {
+		j.mu.Lock()
+		j.endedAt = time.Now()
+		j.mu.Unlock()
+	}()
 	for {
 		run := j.current()
 		<-run.Done()
@@ -168,6 +180,7 @@ func (j *Job) supervise() {
 		if err == nil || j.stopped.Load() {
 			return
 		}
+		j.failed(err)
 		delay, ok := j.strategy.next(time.Now())
 		if !ok {
 			j.mu.Lock()
@@ -186,6 +199,7 @@ func (j *Job) supervise() {
 		}
 		next, err := j.restart()
 		if err != nil {
+			j.failed(err)
 			j.mu.Lock()
 			j.err = fmt.Errorf("%v; restarting failed: %w", j.lastErr, err)
 			j.mu.Unlock()

@@ -298,9 +298,6 @@ func (e *Session) exec(ctx context.Context, st ast.Statement, src string) (*Resu
 			j.stop()
 			return &Result{Kind: ResultOK}, nil
 		}
-		if st := j.Status(); st != "RUNNING" {
-			return nil, fmt.Errorf("could not stop job '%s' with a savepoint: it is not running (%s)", s.ID, st)
-		}
 		path, err := e.stopWithSavepoint(ctx, j, s.WithDrain)
 		if err != nil {
 			return nil, err

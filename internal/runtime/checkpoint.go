@@ -69,6 +69,9 @@ type CheckpointConfig struct {
 	// (execution.checkpointing.tolerable-failed-checkpoints).
 	Interval, MinPause, Timeout time.Duration
 	Tolerable                   int
+	// Stats records the checkpoints; attempts of one job share it (nil:
+	// the job keeps its own).
+	Stats *CheckpointStats
 }
 
 // ErrJobEnded is the error of a checkpoint or savepoint asked of a job
@@ -207,8 +210,9 @@ func stageName(s *Stage, n int) string {
 
 // coordinator runs a job's checkpoints.
 type coordinator struct {
-	job *Job
-	cfg CheckpointConfig
+	job   *Job
+	cfg   CheckpointConfig
+	stats *CheckpointStats
 
 	// trigger serialises checkpoints: one runs at a time, as Flink's
 	// default execution.checkpointing.max-concurrent-checkpoints of 1.
@@ -252,7 +256,14 @@ type pendingCheckpoint struct {
 }
 
 func newCoordinator(j *Job, cfg CheckpointConfig) *coordinator {
-	return &coordinator{job: j, cfg: cfg, next: cfg.RestoredFrom + 1, complete: cfg.RestoredFrom, finished: map[string]bool{}, last: map[string][]byte{}}
+	stats := cfg.Stats
+	if stats == nil {
+		stats = &CheckpointStats{}
+	}
+	if cfg.RestoredFrom > 0 {
+		stats.restoredFrom(cfg.RestoredFrom)
+	}
+	return &coordinator{job: j, cfg: cfg, stats: stats, next: cfg.RestoredFrom + 1, complete: cfg.RestoredFrom, finished: map[string]bool{}, last: map[string][]byte{}}
 }
 
 // register adds an instance that takes part in checkpoints.
@@ -316,7 +327,7 @@ func (c *coordinator) drains(id int64) bool {
 // metadata written) or failed, or ctx ends, returning its ID. It prunes
 // the older ones of the job there when prune is set, and drains the job
 // (see Job.Savepoint) when drain is.
-func (c *coordinator) take(ctx context.Context, store checkpoint.Storage, prune, drain bool) (int64, error) {
+func (c *coordinator) take(ctx context.Context, store checkpoint.Storage, prune, drain bool) (_ int64, err error) {
 	c.trigger.Lock()
 	defer c.trigger.Unlock()
 	if c.closed {
@@ -325,6 +336,7 @@ func (c *coordinator) take(ctx context.Context, store checkpoint.Storage, prune,
 	c.mu.Lock()
 	id := c.next
 	c.next++
+	c.stats.begin(id, !prune)
 	p := &pendingCheckpoint{id: id, waiting: map[string]bool{}, state: map[string][]byte{}, done: make(chan struct{})}
 	for _, part := range c.parts {
 		if !c.finished[part] {
@@ -342,7 +354,13 @@ func (c *coordinator) take(ctx context.Context, store checkpoint.Storage, prune,
 	defer func() {
 		c.mu.Lock()
 		c.pending = nil
+		var size int64
+		for _, data := range p.state {
+			size += int64(len(data))
+		}
+		completed := c.complete == id
 		c.mu.Unlock()
+		c.stats.end(id, completed, size, err)
 	}()
 
 	c.job.requestBarriers(id)

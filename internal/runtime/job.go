@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/sluicesql/sluice/internal/types"
 )
@@ -114,6 +115,8 @@ type Job struct {
 	// operators are the operator instances, to tell of completed
 	// checkpoints.
 	operators []*operatorInstance
+	// stages hold the instances' metrics, by stage.
+	stages []*stageMetrics
 }
 
 // operatorInstance is one running instance of an operator stage.
@@ -217,8 +220,11 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 	type starter func()
 	var starts []starter
 	for i, s := range g.Stages {
+		sm := &stageMetrics{stage: s, index: i}
+		j.stages = append(j.stages, sm)
 		for k := 0; k < s.Parallelism; k++ {
 			out := newEmitter(j, outputs[i], k)
+			sm.instances = append(sm.instances, out.metrics)
 			rctx := &Context{Instance: k, Parallelism: s.Parallelism, Job: j,
 				KeyGroups: KeyGroupsOf(k, s.Parallelism, j.maxParallelism)}
 			if s.NewSource != nil {
@@ -235,6 +241,7 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 					}
 				}
 				register(si.part, src)
+				sm.sources = append(sm.sources, src)
 				sc := &SourceContext{Context: rctx, Ctx: ctx, out: out, inst: si}
 				j.sources = append(j.sources, si)
 				starts = append(starts, func() { j.runSource(s.Name, sc, si, out) })
@@ -248,6 +255,8 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 			if q, ok := op.(Quiescer); ok {
 				j.quiescers = append(j.quiescers, q)
 			}
+			_, sm.stateful = op.(Stateful)
+			sm.operators = append(sm.operators, op)
 			part := partName(s, i, k)
 			floor := MinWatermark
 			if rs != nil {
@@ -409,6 +418,7 @@ func (j *Job) runSource(name string, sc *SourceContext, si *sourceInstance, out 
 	out.EmitWatermark(MaxWatermark)
 	out.end()
 	si.ended.Store(true)
+	out.metrics.ended.Store(true)
 	if j.coord != nil {
 		// A finished source leaves a part of its header (a restore at
 		// another parallelism learns from it how many instances ran)
@@ -456,6 +466,27 @@ func (j *Job) runOperator(name, part string, rctx *Context, op Operator, oi *ope
 	}
 	align := newAligner(senders, j.coord == nil || j.coord.cfg.Mode == ExactlyOnce)
 	var replay []envelope // held messages to process before the inbox
+	m := out.metrics
+	st, _ := op.(Stateful)
+	last := time.Now() // when the previous message was done
+	// count counts the state entries of a stateful operator, at most
+	// every stateCountInterval: recount fires when a count was skipped,
+	// so that the last one is never stale for long.
+	var counted time.Time
+	var recount <-chan time.Time
+	count := func(now time.Time) {
+		if st == nil {
+			return
+		}
+		if since := now.Sub(counted); since < stateCountInterval {
+			if recount == nil {
+				recount = time.After(stateCountInterval - since)
+			}
+			return
+		}
+		m.stateEntries.Store(int64(st.State().Len()))
+		counted, recount = now, nil
+	}
 	// barrier snapshots the instance once a checkpoint's barrier is
 	// complete, passes the barrier on, and releases what alignment held.
 	barrier := func() {
@@ -475,12 +506,18 @@ func (j *Job) runOperator(name, part string, rctx *Context, op Operator, oi *ope
 			case env = <-oi.inbox:
 			case <-j.ctx.Done():
 				return
+			case now := <-recount:
+				recount = nil
+				count(now)
+				continue
 			}
 		}
 		if align.holds(env) {
 			align.held = append(align.held, env)
 			continue
 		}
+		start, blocked := time.Now(), out.blocked
+		m.idle.Add(int64(start.Sub(last)))
 		var err error
 		switch env.kind {
 		case msgBarrier:
@@ -493,6 +530,7 @@ func (j *Job) runOperator(name, part string, rctx *Context, op Operator, oi *ope
 			}
 		case msgChunk:
 			wms.activate(wms.sender(env.input, env.sender))
+			m.recordsIn.Add(int64(env.chunk.Len()))
 			err = op.ProcessChunk(env.input, env.chunk, out)
 		case msgWatermark:
 			wms.observe(wms.sender(env.input, env.sender), env.wm)
@@ -519,12 +557,18 @@ func (j *Job) runOperator(name, part string, rctx *Context, op Operator, oi *ope
 				j.inflight.Add(-1)
 				if err != nil {
 					fail(err)
-				} else if j.coord != nil {
+					return
+				}
+				m.ended.Store(true)
+				if j.coord != nil {
 					j.coord.finish(part, nil)
 				}
 				return
 			}
 		}
+		last = time.Now()
+		m.busy.Add(int64(last.Sub(start)) - (out.blocked - blocked))
+		count(last)
 		j.inflight.Add(-1)
 		if err != nil {
 			fail(err)
@@ -545,6 +589,10 @@ type emitter struct {
 	// barrier of a savepoint that drains the job, after which it must
 	// emit nothing.
 	muted bool
+	// metrics are the instance's; blocked is its backpressured time so
+	// far, in nanoseconds.
+	metrics *instanceMetrics
+	blocked int64
 
 	// Reused by the hash exchange: the key hasher, each row's target
 	// instance, the rows grouped by target, where each target's rows
@@ -557,9 +605,11 @@ type emitter struct {
 }
 
 func newEmitter(j *Job, edges []*edge, instance int) *emitter {
-	return &emitter{job: j, edges: edges, instance: instance}
+	return &emitter{job: j, edges: edges, instance: instance, metrics: newInstanceMetrics()}
 }
 
+// send puts env in an inbox, waiting while it is full (backpressure,
+// timed for the metrics).
 func (e *emitter) send(ch chan envelope, env envelope) {
 	if e.muted {
 		return
@@ -568,9 +618,18 @@ func (e *emitter) send(ch chan envelope, env envelope) {
 	e.job.progress.Add(1)
 	select {
 	case ch <- env:
+		return
+	default:
+	}
+	start := time.Now()
+	select {
+	case ch <- env:
 	case <-e.job.ctx.Done():
 		e.job.inflight.Add(-1)
 	}
+	d := int64(time.Since(start))
+	e.blocked += d
+	e.metrics.backpressured.Add(d)
 }
 
 // Emit implements Emitter.
@@ -578,6 +637,9 @@ func (e *emitter) Emit(c *types.Chunk) {
 	e.idleSent = false
 	if c.Len() == 0 {
 		return
+	}
+	if !e.muted {
+		e.metrics.recordsOut.Add(int64(c.Len()))
 	}
 	for _, ed := range e.edges {
 		switch ed.exchange {
@@ -672,6 +734,9 @@ func pick[T any](src []T, sel []int) []T {
 // EmitWatermark implements Emitter.
 func (e *emitter) EmitWatermark(wm int64) {
 	e.idleSent = false
+	if !e.muted {
+		e.metrics.watermark.Store(wm)
+	}
 	e.broadcast(envelope{kind: msgWatermark, wm: wm})
 }
 

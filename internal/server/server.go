@@ -93,6 +93,9 @@ func New(catalog *sluice.Catalog, jobs *sluice.JobManager, opts Options) *Server
 			s.handle(e.method+" /v"+fmt.Sprint(v)+e.path, e.handler)
 		}
 	}
+	s.routeJobs()
+	s.routeMetrics()
+	s.routeDashboard()
 	s.mux.HandleFunc("/", s.notFound)
 	if opts.SessionIdleTimeout > 0 && opts.SessionCheckInterval > 0 {
 		go s.expireIdle(opts.SessionCheckInterval)
@@ -135,6 +138,12 @@ func endpoints(s *Server) []endpoint {
 // a handler that panics answers 500 in Flink's error shape, and the panic
 // is logged with its stack.
 func (s *Server) handle(pattern string, h func(*http.Request) (any, error)) {
+	s.handleStatus(pattern, http.StatusOK, h)
+}
+
+// handleStatus registers a handler that answers with a JSON body and
+// status, or an error.
+func (s *Server) handleStatus(pattern string, status int, h func(*http.Request) (any, error)) {
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		defer func() {
 			if p := recover(); p != nil {
@@ -147,7 +156,7 @@ func (s *Server) handle(pattern string, h func(*http.Request) (any, error)) {
 			writeError(w, err)
 			return
 		}
-		writeJSON(w, http.StatusOK, body)
+		writeJSON(w, status, body)
 	})
 }
 

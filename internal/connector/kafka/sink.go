@@ -88,6 +88,10 @@ func (s *sinkTarget) NewInstance(i, n int) (runtime.Operator, error) {
 // It implements runtime.Quiescer, runtime.Snapshotter,
 // runtime.UnionRestorer and runtime.CheckpointListener.
 type sinkInstance struct {
+	// bytesWritten counts the keys' and values' bytes handed to the
+	// client.
+	bytesWritten atomic.Int64
+
 	cfg *tableConfig
 	loc *time.Location
 	// instance is the instance's number of parallelism.
@@ -412,6 +416,8 @@ func (s *sinkInstance) produce(recs []*kgo.Record) error {
 	// One more than the records, released once the timer is set.
 	d.pending.Store(int64(len(recs)) + 1)
 	var err error
+	var written int64
+	defer func() { s.bytesWritten.Add(written) }()
 	for i, r := range recs {
 		if !s.reserve() {
 			// Stopped or failed: the rest is not handed over.
@@ -419,6 +425,7 @@ func (s *sinkInstance) produce(recs []*kgo.Record) error {
 			err = s.failure()
 			break
 		}
+		written += int64(len(r.Key) + len(r.Value))
 		cl.Produce(s.ctx, r, func(r *kgo.Record, err error) { s.acknowledged(d, r, err) })
 	}
 	d.timer = time.AfterFunc(s.deliveryTimeout, func() {
@@ -608,6 +615,9 @@ func (s *sinkInstance) CheckpointComplete(id int64) error {
 	}
 	return s.commitThrough(id)
 }
+
+// BytesWritten implements runtime.OutputMetrics.
+func (s *sinkInstance) BytesWritten() int64 { return s.bytesWritten.Load() }
 
 // CaughtUp implements runtime.Quiescer: nothing is buffered or in flight,
 // and with exactly-once every record is committed.

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -91,6 +92,9 @@ type partState struct {
 	committed int64
 	// end is where a bounded source stops (exclusive), or -1.
 	end int64
+	// highWatermark is the partition's high watermark as of the latest
+	// fetch, -1 before one.
+	highWatermark int64
 }
 
 func (p *partState) done() bool { return p.end >= 0 && p.next >= p.end }
@@ -135,6 +139,9 @@ type sourceInstance struct {
 	// snapshots are the positions of checkpoints taken and not yet
 	// complete, by checkpoint ID, to commit when they complete.
 	snapshots map[int64]map[topicPartition]int64
+
+	// bytesRead counts the keys' and values' bytes fetched.
+	bytesRead atomic.Int64
 }
 
 // partPosition is a partition's place in a checkpoint: where reading
@@ -317,7 +324,7 @@ func (s *sourceInstance) assign(ctx context.Context, cl *kgo.Client, adm *kadm.C
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, tp := range tps {
-		ps := &partState{tp: tp, id: int32(len(s.parts)), next: starts[tp], committed: starts[tp], end: -1}
+		ps := &partState{tp: tp, id: int32(len(s.parts)), next: starts[tp], committed: starts[tp], end: -1, highWatermark: -1}
 		if ends != nil {
 			ps.end = ends[tp]
 		}
@@ -491,15 +498,21 @@ func (s *sourceInstance) process(cl *kgo.Client, fs kgo.Fetches, out runtime.Emi
 		}
 		s.mu.Lock()
 		ps := s.parts[topicPartition{p.Topic, p.Partition}]
+		if ps != nil && p.Err == nil {
+			ps.highWatermark = p.HighWatermark
+		}
 		s.mu.Unlock()
 		if ps == nil {
 			return
 		}
+		var read int64
+		defer func() { s.bytesRead.Add(read) }()
 		for _, r := range p.Records {
 			if ps.end >= 0 && r.Offset >= ps.end {
 				s.advance[ps] = ps.end
 				break
 			}
+			read += int64(len(r.Key) + len(r.Value))
 			if r.Attrs.IsControl() {
 				s.advance[ps] = r.Offset + 1
 				continue
@@ -879,6 +892,31 @@ func (s *sourceInstance) CheckpointComplete(id int64) error {
 		slog.Warn(fmt.Sprintf("%v; the next checkpoint commits again", err))
 	}
 	return nil
+}
+
+// BytesRead implements runtime.InputMetrics.
+func (s *sourceInstance) BytesRead() int64 { return s.bytesRead.Load() }
+
+// PendingRecords implements runtime.InputMetrics: the records between
+// each partition's position and its high watermark as of the latest fetch
+// (its end, if bounded, and earlier), which is Kafka's consumer lag.
+func (s *sourceInstance) PendingRecords() (int64, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var lag int64
+	known := false
+	for _, ps := range s.parts {
+		if ps.highWatermark < 0 {
+			continue
+		}
+		known = true
+		hw := ps.highWatermark
+		if ps.end >= 0 {
+			hw = min(hw, ps.end)
+		}
+		lag += max(0, hw-ps.next)
+	}
+	return lag, known
 }
 
 // CaughtUp implements runtime.Quiescer: every emitted offset has reached

@@ -1,0 +1,225 @@
+package runtime
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/sluicesql/sluice/internal/state"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// chunkSource emits n chunks of 10 rows and the watermark wm, then ends.
+type chunkSource struct {
+	n  int
+	wm int64
+}
+
+func (s chunkSource) Run(ctx *SourceContext, out Emitter) error {
+	for range s.n {
+		out.Emit(exchangeChunk(10, 3))
+	}
+	out.EmitWatermark(s.wm)
+	return nil
+}
+
+// gateSink blocks on its first chunk until release is closed, telling
+// blocked when it starts waiting.
+type gateSink struct {
+	forwardOp
+	blocked, release chan struct{}
+	waited           bool
+}
+
+func (g *gateSink) ProcessChunk(int, *types.Chunk, Emitter) error {
+	if !g.waited {
+		g.waited = true
+		close(g.blocked)
+		<-g.release
+	}
+	return nil
+}
+
+// TestVertexMetrics: records in and out per stage, the watermark, busy
+// time of an operator that works and backpressure of the source it holds
+// up (its inbox of 64 fills while it waits).
+func TestVertexMetrics(t *testing.T) {
+	const chunks = 200
+	sink := &gateSink{blocked: make(chan struct{}), release: make(chan struct{})}
+	g := &Graph{Stages: []*Stage{
+		{Name: "source", ID: "src", Parallelism: 1, NewSource: func(int) (Source, error) { return chunkSource{chunks, 1000}, nil }},
+		{Name: "forward", Parallelism: 1, Inputs: []Input{{Stage: 0, Exchange: Forward}},
+			NewOperator: func(int) (Operator, error) { return forwardOp{}, nil }},
+		{Name: "sink", Parallelism: 1, Inputs: []Input{{Stage: 1, Exchange: Forward}},
+			NewOperator: func(int) (Operator, error) { return sink, nil }},
+	}}
+	j, err := Start(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Cancel()
+	<-sink.blocked
+	// The forward operator's inbox and the sink's hold 64 messages each,
+	// one is in the sink, one in the forward operator, which waits to
+	// send one more, and so does the source: both are held up.
+	for j.inflight.Load() < 64+64+4 {
+		select {
+		case <-j.Done():
+			t.Fatal("the job ended while its sink was blocked")
+		default:
+			time.Sleep(time.Millisecond)
+		}
+	}
+	held := time.Now()
+	for time.Since(held) < 20*time.Millisecond { // time to measure
+		time.Sleep(time.Millisecond)
+	}
+	close(sink.release)
+	<-j.Done()
+	if err := j.Err(); err != nil {
+		t.Fatal(err)
+	}
+	vs := j.Vertices()
+	if len(vs) != 3 {
+		t.Fatalf("%d vertices, want 3", len(vs))
+	}
+	src, fwd, snk := vs[0].Instances[0], vs[1].Instances[0], vs[2].Instances[0]
+	if vs[0].ID != "src" || !vs[0].Source || vs[1].ID != "forward" || len(vs[2].Inputs) != 1 || vs[2].Inputs[0].Stage != 1 {
+		t.Errorf("vertices = %+v", vs)
+	}
+	if src.RecordsOut != chunks*10 || fwd.RecordsIn != chunks*10 || fwd.RecordsOut != chunks*10 || snk.RecordsIn != chunks*10 {
+		t.Errorf("records: source out %d, forward in %d out %d, sink in %d; want %d each", src.RecordsOut, fwd.RecordsIn, fwd.RecordsOut, snk.RecordsIn, chunks*10)
+	}
+	if src.Watermark != MaxWatermark || fwd.Watermark != MaxWatermark {
+		t.Errorf("watermarks %d, %d: want the end's", src.Watermark, fwd.Watermark)
+	}
+	if src.Backpressured < 20*time.Millisecond || src.TimesKnown {
+		t.Errorf("source backpressured %s (times known %v), want at least 20ms", src.Backpressured, src.TimesKnown)
+	}
+	if snk.Busy < 20*time.Millisecond || !snk.TimesKnown {
+		t.Errorf("sink busy %s, want at least the 20ms it held its chunk", snk.Busy)
+	}
+	if fwd.Backpressured < 20*time.Millisecond || fwd.Busy < 0 || fwd.Busy > fwd.Backpressured {
+		t.Errorf("forward operator busy %s, backpressured %s: it mostly waited on the sink", fwd.Busy, fwd.Backpressured)
+	}
+	if !src.Ended || !snk.Ended {
+		t.Errorf("instances not ended: %+v", vs)
+	}
+}
+
+// TestCheckpointStats: completed checkpoints and a savepoint are counted
+// with their sizes, the newest first; a restored attempt sharing the
+// statistics records where it started.
+func TestCheckpointStats(t *testing.T) {
+	store := newStorage(t)
+	gate := make(chan struct{})
+	stats := &CheckpointStats{}
+	sources := []*countingSource{{next: 0, end: 1000, gate: gate}}
+	j, err := Start(context.Background(), countingGraph(1000, sources, make([]*summer, 1), &CheckpointConfig{Storage: store, Job: "j", Retained: 5, Stats: stats}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	gate <- struct{}{}
+	first, err := j.Checkpoint(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gate <- struct{}{}
+	sp, err := j.Savepoint(ctx, newStorage(t), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.Cancel()
+	<-j.Done()
+	sum := j.Checkpoints()
+	if sum.Total != 2 || sum.Completed != 2 || sum.Failed != 0 || sum.InProgress != 0 || len(sum.History) != 2 {
+		t.Fatalf("summary = %+v", sum)
+	}
+	if h := sum.History[0]; h.ID != sp || !h.Savepoint || h.Status != CheckpointCompleted || h.Size == 0 || h.Ended.Before(h.Triggered) {
+		t.Errorf("newest = %+v, want the completed savepoint %d", h, sp)
+	}
+	if sum.LatestCompleted == nil || sum.LatestCompleted.ID != first || sum.LatestSavepoint == nil || sum.LatestSavepoint.ID != sp {
+		t.Errorf("latest = %+v, %+v", sum.LatestCompleted, sum.LatestSavepoint)
+	}
+	// The source's part holds its position: the summer's too.
+	if sum.LatestCompleted.Size < 2 {
+		t.Errorf("checkpoint size %d", sum.LatestCompleted.Size)
+	}
+
+	j, err = Start(context.Background(), countingGraph(1000, []*countingSource{{next: 3, end: 1000, gate: gate}}, make([]*summer, 1),
+		&CheckpointConfig{Storage: store, Job: "j", Retained: 5, Stats: stats, RestoredFrom: first, IgnoreUnclaimed: true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.Cancel()
+	<-j.Done()
+	if sum := stats.Summary(); sum.Restored != first || sum.Restores != 1 || sum.Total != 2 {
+		t.Errorf("after a restore: %+v", sum)
+	}
+}
+
+// rowCounter is a stateful operator whose state entries are the rows it
+// received.
+type rowCounter struct {
+	forwardOp
+	rows int
+}
+
+func (r *rowCounter) ProcessChunk(_ int, c *types.Chunk, _ Emitter) error {
+	r.rows += c.Len()
+	return nil
+}
+
+func (r *rowCounter) State() state.Backend { return rowCountBackend{r: r} }
+
+// rowCountBackend tells the rows of its counter as its entries.
+type rowCountBackend struct {
+	state.Backend
+	r *rowCounter
+}
+
+func (b rowCountBackend) Len() int { return b.r.rows }
+
+// holdingSource emits n chunks of 10 rows, then waits for the end of the
+// job.
+type holdingSource struct{ n int }
+
+func (s holdingSource) Run(ctx *SourceContext, out Emitter) error {
+	for range s.n {
+		out.Emit(exchangeChunk(10, 3))
+	}
+	<-ctx.Ctx.Done()
+	return nil
+}
+
+// TestStateEntriesNotStale: state entries are counted at most every
+// stateCountInterval, yet a count skipped for that is made once the
+// interval has passed, even when no message follows.
+func TestStateEntriesNotStale(t *testing.T) {
+	g := &Graph{Stages: []*Stage{
+		{Name: "source", Parallelism: 1, NewSource: func(int) (Source, error) { return holdingSource{5}, nil }},
+		{Name: "count", Parallelism: 1, Inputs: []Input{{Stage: 0, Exchange: Forward}},
+			NewOperator: func(int) (Operator, error) { return &rowCounter{}, nil }},
+	}}
+	j, err := Start(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Cancel()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		m := j.Vertices()[1].Instances[0]
+		if !m.Stateful {
+			t.Fatal("the counting operator is not stateful")
+		}
+		if m.StateEntries == 50 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("state entries %d, want 50", m.StateEntries)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
