@@ -3,7 +3,6 @@ package server_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/sluicesql/sluice/internal/devcluster"
 	"github.com/sluicesql/sluice/internal/server"
+	"github.com/sluicesql/sluice/internal/testenv"
 )
 
 // chromium is Debian's Chromium, which drives the dashboard's test.
@@ -20,9 +20,7 @@ const chromium = "/usr/bin/chromium"
 // browser starts headless Chromium and returns its context.
 func browser(t *testing.T) context.Context {
 	t.Helper()
-	if _, err := os.Stat(chromium); err != nil {
-		t.Skipf("the dashboard's browser test needs Chromium at %s (Debian's chromium package): %v", chromium, err)
-	}
+	testenv.LookPath(t, chromium, "apt-get install chromium")
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromium),
 		chromedp.NoSandbox, // tests may run as root
