@@ -15,7 +15,6 @@ package server
 
 import (
 	"crypto/rand"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -160,20 +159,28 @@ func (s *Server) handleStatus(pattern string, status int, h func(*http.Request) 
 	})
 }
 
-// ServeHTTP checks the bearer token, if the server has one, and serves
-// the request.
+// ServeHTTP refuses cross-site requests, checks the token if the server
+// has one (a bearer header, or the dashboard's login cookie: login.go),
+// and serves the request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if s.opts.Token != "" {
-		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(s.opts.Token)) != 1 {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="sluice"`)
-			writeError(w, &restError{status: http.StatusUnauthorized, msg: "Unauthorized: this server requires the header 'Authorization: Bearer <token>' with its token"})
-			return
-		}
-	}
 	if refusal := s.guard.Check(r); refusal != nil {
 		writeError(w, &restError{status: refusal.Status, msg: refusal.Msg})
 		return
+	}
+	if s.opts.Token != "" {
+		if s.serveLogin(w, r) {
+			return
+		}
+		if !s.authorized(r) {
+			if r.Method == http.MethodGet && r.URL.Path == "/" {
+				// A browser opening the dashboard: ask for the token.
+				http.Redirect(w, r, "/login", http.StatusSeeOther)
+				return
+			}
+			w.Header().Set("WWW-Authenticate", `Bearer realm="sluice"`)
+			writeError(w, &restError{status: http.StatusUnauthorized, msg: "Unauthorized: this server requires the header 'Authorization: Bearer <token>' with its token (a browser logs in at /login)"})
+			return
+		}
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxContentLength)
 	s.mux.ServeHTTP(w, r)

@@ -447,3 +447,64 @@ func TestToken(t *testing.T) {
 		t.Errorf("with the token: %v", err)
 	}
 }
+
+// TestDashboardLogin: with a token, a browser opening the dashboard is
+// sent to /login; the right token there sets an HttpOnly, SameSite=Strict
+// cookie (not the token itself) that then authorizes its requests; a
+// wrong token or a forged cookie does not.
+func TestDashboardLogin(t *testing.T) {
+	c := start(t, server.Options{Token: "s3cret"})
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	get := func(path string, cookie *http.Cookie) *http.Response {
+		t.Helper()
+		req, err := http.NewRequest("GET", c.Base+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cookie != nil {
+			req.AddCookie(cookie)
+		}
+		resp, err := noRedirect.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	if r := get("/", nil); r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/login" {
+		t.Fatalf("GET / without the token: %d, Location %q", r.StatusCode, r.Header.Get("Location"))
+	}
+	if r := get("/login", nil); r.StatusCode != http.StatusOK {
+		t.Fatalf("GET /login: %d", r.StatusCode)
+	}
+	login := func(token string) *http.Response {
+		t.Helper()
+		resp, err := http.Post(c.Base+"/login", "application/json", strings.NewReader(`{"token": "`+token+`"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	if r := login("guess"); r.StatusCode != http.StatusUnauthorized || len(r.Cookies()) != 0 {
+		t.Fatalf("login with a wrong token: %d, cookies %v", r.StatusCode, r.Cookies())
+	}
+	r := login("s3cret")
+	if r.StatusCode != http.StatusOK || len(r.Cookies()) != 1 {
+		t.Fatalf("login: %d, cookies %v", r.StatusCode, r.Cookies())
+	}
+	cookie := r.Cookies()[0]
+	if !cookie.HttpOnly || cookie.SameSite != http.SameSiteStrictMode || strings.Contains(cookie.Value, "s3cret") {
+		t.Errorf("the login cookie %+v: want HttpOnly, SameSite=Strict, without the token", cookie)
+	}
+	if r := get("/jobs/overview", cookie); r.StatusCode != http.StatusOK {
+		t.Errorf("GET /jobs/overview with the cookie: %d", r.StatusCode)
+	}
+	if r := get("/", cookie); r.StatusCode != http.StatusOK {
+		t.Errorf("GET / with the cookie: %d", r.StatusCode)
+	}
+	forged := &http.Cookie{Name: cookie.Name, Value: strings.Repeat("0", len(cookie.Value))}
+	if r := get("/jobs/overview", forged); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("GET /jobs/overview with a forged cookie: %d", r.StatusCode)
+	}
+}
