@@ -8,6 +8,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -96,7 +97,8 @@ func usage() {
   sluice sql -f FILE [flags]  run a SQL script and exit
   sluice sql -endpoint http://localhost:8083 [-token TOKEN] [-f FILE] [-i FILE]
                               the SQL client on a sluice server's session; jobs keep running there
-  sluice server [-data-dir DIR] [-external] [-address 127.0.0.1] [-port 8083] [-token TOKEN] [-D KEY=VALUE ...]
+  sluice server [-data-dir DIR] [-external] [-address 127.0.0.1] [-port 8083] [-token TOKEN]
+                [-tls-cert FILE -tls-key FILE [-tls-client-ca FILE]] [-D KEY=VALUE ...]
                               serve Flink's SQL Gateway REST API; jobs outlive the sessions that start them
   sluice test [-parallelism N] FILE.sql...
                               run golden tests: compare each script's last query with FILE.out
@@ -123,6 +125,9 @@ func runSQL(args []string) error {
 	history := fs.String("history", defaultHistory(), "keep the interactive client's statement history in this file (\"\": none)")
 	endpoint := fs.String("endpoint", "", "run the statements on the SQL gateway (sluice server) at this URL, such as http://localhost:8083, instead of an embedded engine; jobs keep running there after the client quits")
 	token := fs.String("token", "", "with -endpoint: the server's bearer token (default: $SLUICE_SERVER_TOKEN)")
+	tlsCA := fs.String("tls-ca", "", "with an https -endpoint: trust the server's certificate if one of the CAs of this PEM file signed it (default: the system's roots)")
+	tlsCert := fs.String("tls-cert", "", "with an https -endpoint: the client certificate (PEM) for a server that requires one")
+	tlsKey := fs.String("tls-key", "", "the private key of -tls-cert (PEM)")
 	_ = fs.Parse(args)
 	if fs.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "sluice sql: unexpected argument %q (run a script with -f FILE)\n", fs.Arg(0))
@@ -150,10 +155,21 @@ func runSQL(args []string) error {
 		if *token == "" {
 			*token = os.Getenv("SLUICE_SERVER_TOKEN")
 		}
-		return runGateway(*endpoint, *token, *initFile, string(initScript), *file, string(script), *history)
+		tlsConfig, err := clientTLS(*tlsCA, *tlsCert, *tlsKey)
+		if err != nil {
+			return err
+		}
+		return runGateway(*endpoint, *token, tlsConfig, *initFile, string(initScript), *file, string(script), *history)
 	}
-	if *token != "" {
-		return errors.New("-token is the token of a SQL gateway: it needs -endpoint")
+	var gatewayOnly []string
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "token", "tls-ca", "tls-cert", "tls-key":
+			gatewayOnly = append(gatewayOnly, "-"+f.Name)
+		}
+	})
+	if len(gatewayOnly) > 0 {
+		return fmt.Errorf("%s: settings of a connection to a SQL gateway, which need -endpoint", strings.Join(gatewayOnly, ", "))
 	}
 	if !*external {
 		cluster, err := startCluster(fs, *kafkaPort, *registryPort, *dataDir)
@@ -225,10 +241,10 @@ func onlyGatewayFlags(fs *flag.FlagSet) error {
 // runGateway runs the client on a session of the SQL gateway at endpoint.
 // Jobs run on the server: a script does not wait for them, and they keep
 // running after the client quits.
-func runGateway(endpoint, token, initFile, initScript, file, script, history string) error {
+func runGateway(endpoint, token string, tlsConfig *tls.Config, initFile, initScript, file, script, history string) error {
 	ctx, stop := notifyShutdown(file != "")
 	defer stop()
-	g, err := client.OpenGateway(ctx, endpoint, token)
+	g, err := client.OpenGateway(ctx, endpoint, token, tlsConfig)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -28,6 +29,9 @@ func runServer(args []string) error {
 	token := fs.String("token", os.Getenv("SLUICE_SERVER_TOKEN"), "bearer token every request must carry (default: $SLUICE_SERVER_TOKEN)")
 	kafkaPort := fs.Int("kafka-port", 9092, "port of the embedded Kafka broker (0: any free port)")
 	registryPort := fs.Int("registry-port", 8081, "port of the embedded Schema Registry (0: any free port)")
+	tlsCert := fs.String("tls-cert", "", "serve HTTPS with this certificate (PEM; with -tls-key)")
+	tlsKey := fs.String("tls-key", "", "the private key of -tls-cert (PEM)")
+	tlsClientCA := fs.String("tls-client-ca", "", "require client certificates signed by the CAs of this PEM file (with -tls-cert)")
 	var opts server.Options
 	fs.Func("D", "set an option of the SQL Gateway, KEY=VALUE (repeatable): "+server.OptSessionIdleTimeout+", "+server.OptSessionCheckInterval+
 		", "+server.OptMaxSessions+", "+server.OptMaxContentLength+", "+server.OptMaxStatementLength, func(kv string) error {
@@ -43,12 +47,20 @@ func runServer(args []string) error {
 		fs.Usage()
 		os.Exit(2)
 	}
-	if *token == "" && !isLoopback(*address) {
-		return fmt.Errorf("refusing to serve on %q without a token: anyone who reaches it could run statements; set -token (or SLUICE_SERVER_TOKEN), or listen on loopback", *address)
+	tlsConfig, err := serverTLS(*tlsCert, *tlsKey, *tlsClientCA)
+	if err != nil {
+		return err
+	}
+	if *token == "" && *tlsClientCA == "" && !isLoopback(*address) {
+		return fmt.Errorf("refusing to serve on %q without a token: anyone who reaches it could run statements; set -token (or SLUICE_SERVER_TOKEN), require client certificates (-tls-client-ca), or listen on loopback", *address)
 	}
 	ln, err := net.Listen("tcp", net.JoinHostPort(*address, strconv.Itoa(*port)))
 	if err != nil {
 		return fmt.Errorf("REST endpoint: %w", err)
+	}
+	scheme := "http"
+	if tlsConfig != nil {
+		ln, scheme = tls.NewListener(ln, tlsConfig), "https"
 	}
 	if !*external {
 		cluster, err := startCluster(fs, *kafkaPort, *registryPort, *dataDir)
@@ -92,7 +104,7 @@ func runServer(args []string) error {
 	srv := &http.Server{Handler: gateway, ReadHeaderTimeout: 30 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	fmt.Fprintf(os.Stderr, "SQL Gateway REST endpoint at http://%s\n", ln.Addr())
+	fmt.Fprintf(os.Stderr, "SQL Gateway REST endpoint at %s://%s\n", scheme, ln.Addr())
 	select {
 	case err := <-served:
 		return err

@@ -3,6 +3,7 @@ package client
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -56,12 +57,22 @@ const requestTimeout = 10 * time.Second
 
 // OpenGateway opens a session on the SQL Gateway at endpoint
 // ("http://host:port", "https://...", or "host:port"), sending token as
-// a bearer token when it is not empty.
-func OpenGateway(ctx context.Context, endpoint, token string) (*Gateway, error) {
+// a bearer token when it is not empty, over TLS with tlsConfig for an
+// https endpoint (nil: the system's roots, no client certificate).
+func OpenGateway(ctx context.Context, endpoint, token string, tlsConfig *tls.Config) (*Gateway, error) {
 	if !strings.Contains(endpoint, "://") {
 		endpoint = "http://" + endpoint
 	}
-	g := &Gateway{endpoint: strings.TrimRight(endpoint, "/"), token: token, http: &http.Client{}, stop: make(chan struct{})}
+	hc := &http.Client{}
+	if tlsConfig != nil {
+		if !strings.HasPrefix(endpoint, "https://") {
+			return nil, fmt.Errorf("the TLS settings are for an https endpoint, not %s", endpoint)
+		}
+		transport := http.DefaultTransport.(*http.Transport).Clone()
+		transport.TLSClientConfig = tlsConfig
+		hc.Transport = transport
+	}
+	g := &Gateway{endpoint: strings.TrimRight(endpoint, "/"), token: token, http: hc, stop: make(chan struct{})}
 	var versions struct {
 		Versions []string `json:"versions"`
 	}

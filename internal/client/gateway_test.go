@@ -54,7 +54,7 @@ func (s *gatewayServer) open(t *testing.T, token string) *Gateway {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
 	defer cancel()
-	g, err := OpenGateway(ctx, s.url, token)
+	g, err := OpenGateway(ctx, s.url, token, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +312,7 @@ func TestGatewayErrors(t *testing.T) {
 		}
 		addr := ln.Addr().String()
 		ln.Close()
-		_, err = OpenGateway(ctx, addr, "")
+		_, err = OpenGateway(ctx, addr, "", nil)
 		if err == nil || !strings.Contains(err.Error(), "cannot reach the SQL gateway at http://"+addr) {
 			t.Errorf("OpenGateway(%s) = %v, want an error naming the endpoint", addr, err)
 		}
@@ -330,7 +330,7 @@ func TestGatewayErrors(t *testing.T) {
 	})
 	t.Run("token", func(t *testing.T) {
 		secured := startGateway(t, "s3cret")
-		if _, err := OpenGateway(ctx, secured.url, ""); err == nil || !strings.Contains(err.Error(), "the SQL gateway at "+secured.url+" answered 401: Unauthorized") {
+		if _, err := OpenGateway(ctx, secured.url, "", nil); err == nil || !strings.Contains(err.Error(), "the SQL gateway at "+secured.url+" answered 401: Unauthorized") {
 			t.Errorf("without the token: %v, want the server's 401 naming the endpoint", err)
 		}
 		g := secured.open(t, "s3cret")
