@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/sluicesql/sluice/internal/types"
 )
@@ -102,6 +103,11 @@ func init() {
 	register(bindRegexpExtract, "REGEXP_EXTRACT")
 	register(bindRegexpReplace, "REGEXP_REPLACE")
 	register(bindRegexp, "REGEXP")
+	register(bindRegexpFind("REGEXP_COUNT", types.IntType, regexpCount), "REGEXP_COUNT")
+	register(bindRegexpFind("REGEXP_INSTR", types.IntType, regexpInstr), "REGEXP_INSTR")
+	register(bindRegexpFind("REGEXP_SUBSTR", types.StringType, regexpSubstr), "REGEXP_SUBSTR")
+	registerRefused("ARRAY", "REGEXP_EXTRACT_ALL", "SPLIT")
+	registerRefused("MAP", "STR_TO_MAP")
 	register(bindLike, "LIKE")
 	register(bindSimilar, "SIMILAR TO")
 }
@@ -175,6 +181,58 @@ func bindRegexp(args []Arg) (types.Type, Eval, error) {
 		}
 		return types.BoolValue(re.MatchString(v[0].S)), nil
 	}), nil
+}
+
+// bindRegexpFind binds REGEXP_COUNT, REGEXP_INSTR and REGEXP_SUBSTR(str,
+// regex), which give NULL for a NULL argument or an invalid pattern
+// (RegexpCountFunction, RegexpInstrFunction, RegexpSubstrFunction).
+// Matches are found one after the other as Go's FindAll does, which skips
+// an empty match right after a non-empty one (Java's Matcher.find counts
+// it: REGEXP_COUNT('baaa', 'a*') is 3 in Flink and 2 here).
+func bindRegexpFind(name string, result types.Type, find func(re compiledRegex, s string) types.Value) bindFunc {
+	return func(args []Arg) (types.Type, Eval, error) {
+		if !match(args, str, str) {
+			return types.Type{}, nil, sigError(name, "(STRING, STRING regex)", args)
+		}
+		pattern, err := regexArg(name, args, 1)
+		if err != nil {
+			return types.Type{}, nil, err
+		}
+		return result, strict(func(_ *Context, v []types.Value) (types.Value, error) {
+			re, err := pattern(v[1])
+			if re == nil || err != nil {
+				return types.NullValue, err
+			}
+			return find(re, v[0].S), nil
+		}), nil
+	}
+}
+
+// regexpCount: "Returns the number of times str matches the regex
+// pattern."
+func regexpCount(re compiledRegex, s string) types.Value {
+	return types.IntValue(int64(len(re.FindAllStringIndex(s, -1))))
+}
+
+// regexpInstr: "Returns the position of the first substring in str that
+// matches regex. Result indexes begin at 1, 0 if there is no match." The
+// position counts characters.
+func regexpInstr(re compiledRegex, s string) types.Value {
+	m := re.FindStringIndex(s)
+	if m == nil {
+		return types.IntValue(0)
+	}
+	return types.IntValue(int64(utf8.RuneCountInString(s[:m[0]]) + 1))
+}
+
+// regexpSubstr: "Returns the first substring in str that matches regex";
+// NULL when none does.
+func regexpSubstr(re compiledRegex, s string) types.Value {
+	m := re.FindStringIndex(s)
+	if m == nil {
+		return types.NullValue
+	}
+	return types.StringValue(s[m[0]:m[1]])
 }
 
 // likeTranslator turns a LIKE or SIMILAR TO pattern into an anchored RE2

@@ -56,13 +56,6 @@ var fixedStrFuncs = map[string]strFunc{
 	"LOWER": {"(STRING)", []typePred{str}, types.StringType, false, func(v []types.Value) (types.Value, error) {
 		return strVal(strings.ToLower(v[0].S))
 	}},
-	// LTRIM / RTRIM remove spaces (U+0020) only.
-	"LTRIM": {"(STRING)", []typePred{str}, types.StringType, false, func(v []types.Value) (types.Value, error) {
-		return strVal(strings.TrimLeft(v[0].S, " "))
-	}},
-	"RTRIM": {"(STRING)", []typePred{str}, types.StringType, false, func(v []types.Value) (types.Value, error) {
-		return strVal(strings.TrimRight(v[0].S, " "))
-	}},
 	"CHAR_LENGTH": {"(STRING)", []typePred{str}, types.IntType, false, func(v []types.Value) (types.Value, error) {
 		return intVal(utf8.RuneCountInString(v[0].S))
 	}},

@@ -1,0 +1,158 @@
+package fn
+
+import (
+	"testing"
+
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// Examples from Flink's function list (docs/data/sql_functions.yml) and
+// edge cases of the runtime implementations the functions follow.
+func TestMoreStringFunctions(t *testing.T) {
+	nullStr := null(types.StringType)
+	runScalarCases(t, utc, []scalarCase{
+		// "BTRIM('  www.apache.org  ') ... returns "www.apache.org",
+		// BTRIM('/www.apache.org/', '/') ... returns "www.apache.org""
+		{name: "BTRIM", args: []in{str_("  www.apache.org  ")}, want: "www.apache.org"},
+		{name: "BTRIM", args: []in{str_("/www.apache.org/"), str_("/")}, want: "www.apache.org"},
+		{name: "BTRIM", args: []in{str_("\twx\t")}, want: "\twx\t"},
+		{name: "BTRIM", args: []in{str_("xyhixy"), nullStr}, want: "NULL"},
+		{name: "LTRIM", args: []in{str_(" This is a test String.")}, want: "This is a test String."},
+		{name: "LTRIM", args: []in{str_("xxhixx"), str_("x")}, want: "hixx"},
+		{name: "RTRIM", args: []in{str_("xxhixx"), str_("x")}, want: "xxhi"},
+		// "'xxxxxtest'.overlay('xxxx', 6) returns "xxxxxxxxx";
+		// 'xxxxxtest'.overlay('xxxx', 6, 2) returns "xxxxxxxxxst""
+		{name: "OVERLAY", args: []in{str_("xxxxxtest"), str_("xxxx"), int_(6)}, want: "xxxxxxxxx"},
+		{name: "OVERLAY", args: []in{str_("xxxxxtest"), str_("xxxx"), int_(6), int_(2)}, want: "xxxxxxxxxst"},
+		{name: "OVERLAY", args: []in{str_("abc"), str_("X"), int_(0)}, want: "abc"},
+		{name: "OVERLAY", args: []in{str_("abc"), str_("X"), int_(4)}, want: "abc"},
+		{name: "OVERLAY", args: []in{str_("héllo"), str_("E"), int_(2), int_(1)}, want: "hEllo"},
+		{name: "OVERLAY", args: []in{str_("abc"), str_("X"), int_(2), int_(0)}, want: "aX"},
+		{name: "STARTSWITH", args: []in{str_("flink"), str_("fl")}, want: "TRUE"},
+		{name: "STARTSWITH", args: []in{str_("flink"), str_("")}, want: "TRUE"},
+		{name: "STARTSWITH", args: []in{str_("flink"), str_("ink")}, want: "FALSE"},
+		{name: "ENDSWITH", args: []in{str_("flink"), str_("ink")}, want: "TRUE"},
+		{name: "ENDSWITH", args: []in{str_("flink"), nullStr}, want: "NULL"},
+		{name: "STARTSWITH", args: []in{str_("flink"), int_(1)}, wantErr: "STARTSWITH expects (STRING, STRING) or (BYTES, BYTES); got (STRING, INT)"},
+		// "TRANSLATE('www.apache.org', 'wapcheorg', ' APCHEcom') returns "   .APACHE.com""
+		{name: "TRANSLATE", args: []in{str_("www.apache.org"), str_("wapcheorg"), str_(" APCHEcom")}, want: "   .APACHE.com"},
+		{name: "TRANSLATE", args: []in{str_("abcabc"), str_("abc"), str_("x")}, want: "xx"},
+		{name: "TRANSLATE", args: []in{str_("aab"), str_("aa"), str_("xy")}, want: "xxb"},
+		{name: "TRANSLATE", args: []in{str_("abc"), nullStr, str_("x")}, want: "abc"},
+		{name: "TRANSLATE", args: []in{str_("abc"), str_("b"), nullStr}, want: "ac"},
+		{name: "TRANSLATE", args: []in{nullStr, str_("b"), str_("c")}, want: "NULL"},
+		{name: "INSTR", args: []in{str_("hello world"), str_("o")}, want: "5"},
+		{name: "INSTR", args: []in{str_("héllo"), str_("llo")}, want: "3"},
+		{name: "INSTR", args: []in{str_("hello"), str_("z")}, want: "0"},
+		{name: "INSTR", args: []in{str_("hello"), nullStr}, want: "NULL"},
+		// "ELT(2, 'scala-1', 'java-2', 'go-3') returns "java-2""
+		{name: "ELT", args: []in{int_(2), str_("scala-1"), str_("java-2"), str_("go-3")}, want: "java-2"},
+		{name: "ELT", args: []in{int_(0), str_("a")}, want: "NULL"},
+		{name: "ELT", args: []in{int_(3), str_("a"), str_("b")}, want: "NULL"},
+		{name: "ELT", args: []in{null(types.IntType), str_("a")}, want: "NULL"},
+		{name: "ELT", args: []in{int_(1), int_(1)}, wantErr: "ELT expects"},
+		{name: "JSON_QUOTE", args: []in{str_(`a"b\c/d` + "\n\té")}, want: `"a\"b\\c\/d\n\t\u00e9"`},
+		{name: "JSON_QUOTE", args: []in{str_("😀")}, want: `"\ud83d\ude00"`},
+		{name: "JSON_UNQUOTE", args: []in{str_(`"a\"b\\c\/d\n\t\u00e9"`)}, want: `a"b\c/d` + "\n\té"},
+		{name: "JSON_UNQUOTE", args: []in{str_(`"\ud83d\ude00"`)}, want: "😀"},
+		{name: "JSON_UNQUOTE", args: []in{str_(`[1, 2]`)}, want: `[1, 2]`},
+		{name: "JSON_UNQUOTE", args: []in{str_(`"bad \x"`)}, want: `"bad \x"`},
+		{name: "JSON_UNQUOTE", args: []in{str_(`"a"b"`)}, want: `"a"b"`},
+		{name: "IS_ALPHA", args: []in{str_("abcÄ")}, want: "TRUE"},
+		{name: "IS_ALPHA", args: []in{str_("ab1")}, want: "FALSE"},
+		{name: "IS_ALPHA", args: []in{str_("")}, want: "FALSE"},
+		{name: "IS_ALPHA", args: []in{nullStr}, want: "FALSE"},
+		{name: "IS_DIGIT", args: []in{str_("0123")}, want: "TRUE"},
+		{name: "IS_DIGIT", args: []in{str_("-1")}, want: "FALSE"},
+		{name: "IS_DIGIT", args: []in{nullStr}, want: "FALSE"},
+		{name: "IS_DECIMAL", args: []in{str_("-1.5e3")}, want: "TRUE"},
+		{name: "IS_DECIMAL", args: []in{str_(" 12 ")}, want: "TRUE"},
+		{name: "IS_DECIMAL", args: []in{str_("1.5f")}, want: "TRUE"},
+		{name: "IS_DECIMAL", args: []in{str_("NaN")}, want: "TRUE"},
+		{name: "IS_DECIMAL", args: []in{str_("1.2.3")}, want: "FALSE"},
+		{name: "IS_DECIMAL", args: []in{str_("abc")}, want: "FALSE"},
+		{name: "IS_DECIMAL", args: []in{nullStr}, want: "FALSE"},
+		// "DECODE(UNHEX('466C696E6B'), 'UTF-8') returns "Flink""
+		{name: "UNHEX", args: []in{str_("466C696E6B")}, want: "Flink"},
+		{name: "UNHEX", args: []in{str_("F")}, want: "\x0f"},
+		{name: "UNHEX", args: []in{str_("zz")}, want: "NULL"},
+		{name: "CARDINALITY", args: []in{str_("x")}, wantErr: "CARDINALITY is not supported yet: it needs ARRAY types"},
+		{name: "STR_TO_MAP", args: []in{str_("a=1")}, wantErr: "STR_TO_MAP is not supported yet: it needs MAP types"},
+		{name: "SPLIT", args: []in{str_("a,b"), str_(",")}, wantErr: "SPLIT is not supported yet: it needs ARRAY types"},
+	})
+}
+
+func TestRegexpFindFunctions(t *testing.T) {
+	runScalarCases(t, utc, []scalarCase{
+		{name: "REGEXP_COUNT", args: []in{str_("ab1cd22"), str_(`\d+`)}, want: "2"},
+		{name: "REGEXP_COUNT", args: []in{str_("abc"), str_("")}, want: "4"},
+		{name: "REGEXP_COUNT", args: []in{str_("abc"), str_("(")}, want: "NULL"},
+		{name: "REGEXP_COUNT", args: []in{str_("abc"), null(types.StringType)}, want: "NULL"},
+		{name: "REGEXP_INSTR", args: []in{str_("héllo 42"), str_(`\d`)}, want: "7"},
+		{name: "REGEXP_INSTR", args: []in{str_("hello"), str_(`\d`)}, want: "0"},
+		{name: "REGEXP_SUBSTR", args: []in{str_("order 42 of 7"), str_(`\d+`)}, want: "42"},
+		{name: "REGEXP_SUBSTR", args: []in{str_("hello"), str_(`\d+`)}, want: "NULL"},
+		{name: "REGEXP_SUBSTR", args: []in{str_("aa"), str_(`(a)\1`)}, wantErr: "REGEXP_SUBSTR: the Java regular expression construct backreference \\1"},
+		{name: "REGEXP_INSTR", args: []in{str_("ab"), str_(`a(?=b)`)}, wantErr: "REGEXP_INSTR: the Java regular expression construct lookahead"},
+		{name: "REGEXP_EXTRACT_ALL", args: []in{str_("a1b2"), str_(`\d`)}, wantErr: "REGEXP_EXTRACT_ALL is not supported yet: it needs ARRAY types"},
+	})
+}
+
+func TestURLFunctions(t *testing.T) {
+	const u = "http://facebook.com/path1/p.php?k1=v1&k2=v2#Ref1"
+	runScalarCases(t, utc, []scalarCase{
+		// "parse_url('http://facebook.com/path1/p.php?k1=v1&k2=v2#Ref1', 'HOST'), returns 'facebook.com'"
+		{name: "PARSE_URL", args: []in{str_(u), str_("HOST")}, want: "facebook.com"},
+		// "parse_url(..., 'QUERY', 'k1') returns 'v1'"
+		{name: "PARSE_URL", args: []in{str_(u), str_("QUERY"), str_("k1")}, want: "v1"},
+		{name: "PARSE_URL", args: []in{str_(u), str_("QUERY"), str_("k3")}, want: "NULL"},
+		{name: "PARSE_URL", args: []in{str_(u), str_("PATH")}, want: "/path1/p.php"},
+		{name: "PARSE_URL", args: []in{str_(u), str_("QUERY")}, want: "k1=v1&k2=v2"},
+		{name: "PARSE_URL", args: []in{str_(u), str_("REF")}, want: "Ref1"},
+		{name: "PARSE_URL", args: []in{str_(u), str_("PROTOCOL")}, want: "http"},
+		{name: "PARSE_URL", args: []in{str_(u), str_("FILE")}, want: "/path1/p.php?k1=v1&k2=v2"},
+		{name: "PARSE_URL", args: []in{str_(u), str_("AUTHORITY")}, want: "facebook.com"},
+		{name: "PARSE_URL", args: []in{str_(u), str_("USERINFO")}, want: "NULL"},
+		{name: "PARSE_URL", args: []in{str_("https://me:pw@h.io:8080/x"), str_("USERINFO")}, want: "me:pw"},
+		{name: "PARSE_URL", args: []in{str_("https://me:pw@h.io:8080/x"), str_("HOST")}, want: "h.io"},
+		{name: "PARSE_URL", args: []in{str_("https://me:pw@h.io:8080/x"), str_("AUTHORITY")}, want: "me:pw@h.io:8080"},
+		{name: "PARSE_URL", args: []in{str_(u), str_("host")}, want: "NULL"},
+		{name: "PARSE_URL", args: []in{str_("nonsense"), str_("HOST")}, want: "NULL"},
+		{name: "PARSE_URL", args: []in{str_("gopher://x/y"), str_("HOST")}, want: "NULL"},
+		// "-- returns "http%3A%2F%2Fconfluent.io""-style form encoding
+		{name: "URL_ENCODE", args: []in{str_("http://flink.apache.org/a b?x=é&y=*~")}, want: "http%3A%2F%2Fflink.apache.org%2Fa+b%3Fx%3D%C3%A9%26y%3D*%7E"},
+		{name: "URL_DECODE", args: []in{str_("http%3A%2F%2Fflink.apache.org%2Fa+b%3Fx%3D%C3%A9")}, want: "http://flink.apache.org/a b?x=é"},
+		{name: "URL_DECODE", args: []in{str_("bad%zz")}, want: "NULL"},
+		{name: "URL_DECODE", args: []in{str_("%FF")}, want: "\uFFFD"},
+	})
+}
+
+func TestPrintf(t *testing.T) {
+	nullInt := null(types.IntType)
+	runScalarCases(t, utc, []scalarCase{
+		{name: "PRINTF", args: []in{str_("%s-%d"), str_("a"), int_(42)}, want: "a-42"},
+		{name: "PRINTF", args: []in{str_("%5s|%-5s|%.2s"), str_("ab"), str_("cd"), str_("xyz")}, want: "   ab|cd   |xy"},
+		{name: "PRINTF", args: []in{str_("%05d|%+d|%,d|%(d|% d"), int_(42), int_(42), bigint(1234567), int_(-5), int_(7)}, want: "00042|+42|1,234,567|(5)| 7"},
+		{name: "PRINTF", args: []in{str_("%x|%X|%#x|%o|%x"), int_(255), int_(255), int_(255), int_(8), int_(-1)}, want: "ff|FF|0xff|10|ffffffff"},
+		{name: "PRINTF", args: []in{str_("%x"), tiny(-1)}, want: "ff"},
+		{name: "PRINTF", args: []in{str_("%.2f|%f|%.1f|%.1f"), dbl(3.14159), dbl(1), dbl(0.25), dbl(0.15)}, want: "3.14|1.000000|0.3|0.2"},
+		{name: "PRINTF", args: []in{str_("%e|%.2E|%g|%g|%g"), dbl(12345.678), dbl(0.000123), dbl(0.0001), dbl(123456789), dbl(0)}, want: "1.234568e+04|1.23E-04|0.000100000|1.23457e+08|0.00000"},
+		{name: "PRINTF", args: []in{str_("%,.2f|%08.2f|%s|%s"), dbl(1234567.891), dbl(-3.5), dbl(1e10), flt(1.1)}, want: "1,234,567.89|-0003.50|1.0E10|1.1"},
+		{name: "PRINTF", args: []in{str_("%b|%b|%b|%c|%%|%n"), boolean_(false), nullInt, int_(0), int_(65)}, want: "false|false|true|A|%|\n"},
+		{name: "PRINTF", args: []in{str_("%s %d"), nullInt, nullInt}, want: "null null"},
+		{name: "PRINTF", args: []in{str_("%2$s %1$s %<s"), str_("a"), str_("b")}, want: "b a a"},
+		{name: "PRINTF", args: []in{str_("%s"), dec(12345, 10, 2)}, want: "123.45"},
+		// Java refuses these: NULL
+		{name: "PRINTF", args: []in{str_("%d"), str_("x")}, want: "NULL"},
+		{name: "PRINTF", args: []in{str_("%d"), dec(1, 10, 2)}, want: "NULL"},
+		{name: "PRINTF", args: []in{str_("%f"), int_(1)}, want: "NULL"},
+		{name: "PRINTF", args: []in{str_("%s %s"), str_("x")}, want: "NULL"},
+		{name: "PRINTF", args: []in{str_("%q"), str_("x")}, want: "NULL"},
+		{name: "PRINTF", args: []in{str_("%#d"), int_(1)}, want: "NULL"},
+		{name: "PRINTF", args: []in{str_("%-d"), int_(1)}, want: "NULL"},
+		{name: "PRINTF", args: []in{str_("50%")}, want: "NULL"},
+		{name: "PRINTF", args: []in{null(types.StringType), int_(1)}, want: "NULL"},
+		{name: "PRINTF", args: []in{str_("%tY"), int_(1)}, wantErr: "PRINTF: the conversion %t is not supported yet"},
+		{name: "PRINTF", args: []in{str_("%s"), date("2024-01-01")}, wantErr: "arguments of type DATE are not supported yet"},
+	})
+}
