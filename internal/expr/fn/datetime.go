@@ -673,3 +673,62 @@ func nowFunc(name string, t types.Type, read func(time.Time) int64) bindFunc {
 		}, nil
 	}
 }
+
+func init() {
+	register(bindOverlaps, "OVERLAPS")
+}
+
+// OVERLAPS(start1, end1, start2, end2) is (start1, end1) OVERLAPS (start2,
+// end2): "Returns TRUE if two time intervals defined by (timepoint1,
+// temporal1) and (timepoint2, temporal2) overlap. The temporal values could
+// be either a time point or a time interval. E.g., (TIME '2:55:00',
+// INTERVAL '1' HOUR) OVERLAPS (TIME '3:30:00', INTERVAL '2' HOUR) returns
+// TRUE; (TIME '9:00:00', TIME '10:00:00') OVERLAPS (TIME '10:15:00',
+// INTERVAL '3' HOUR) returns FALSE." An interval is added to its time point
+// (with "+"); each period's ends are put in order; the periods overlap when
+// each starts no later than the other ends, ends included.
+func bindOverlaps(args []Arg) (types.Type, Eval, error) {
+	expects := "((DATE|TIME|TIMESTAMP|TIMESTAMP_LTZ, same type or INTERVAL), (same types))"
+	if len(args) != 4 {
+		return types.Type{}, nil, sigError("OVERLAPS", expects, args)
+	}
+	point := args[0].Type.Kind
+	ends := make([]Eval, 4) // each argument as a time point of kind point
+	for i, a := range args {
+		switch {
+		case a.Unit != "":
+			return types.Type{}, nil, sigError("OVERLAPS", expects, args)
+		case a.Type.Kind == point && (point == types.Date || point == types.Time || a.Type.IsTimestamp()):
+			ends[i] = func(_ *Context, v []types.Value) (types.Value, error) { return v[i], nil }
+		case i%2 == 1 && (a.Type.Kind == types.IntervalDayTime || a.Type.Kind == types.IntervalYearMonth):
+			plus, _ := LookupScalar("+")
+			t, add, err := plus.Bind([]Arg{args[i-1], a})
+			if err != nil || t.Kind != point {
+				return types.Type{}, nil, sigError("OVERLAPS", expects, args)
+			}
+			ends[i] = func(ctx *Context, v []types.Value) (types.Value, error) { return add(ctx, v[i-1:i+1]) }
+		default:
+			return types.Type{}, nil, sigError("OVERLAPS", expects, args)
+		}
+	}
+	if point == types.Timestamp || point == types.TimestampLTZ {
+		for _, a := range args {
+			if a.Type.IsTimestamp() && a.Type.Kind != point {
+				return types.Type{}, nil, sigError("OVERLAPS", expects, args)
+			}
+		}
+	}
+	return strictType(types.BooleanType, args), strict(func(ctx *Context, v []types.Value) (types.Value, error) {
+		var p [4]int64
+		for i, e := range ends {
+			x, err := e(ctx, v)
+			if err != nil {
+				return types.Value{}, err
+			}
+			p[i] = x.I
+		}
+		s1, e1 := min(p[0], p[1]), max(p[0], p[1])
+		s2, e2 := min(p[2], p[3]), max(p[2], p[3])
+		return types.BoolValue(s1 <= e2 && s2 <= e1), nil
+	}), nil
+}

@@ -283,6 +283,9 @@ func bindFloorCeil(name string, ceil bool) bindFunc {
 		if len(args) == 2 && args[1].Unit != "" && match(args[:1], datetime) {
 			return bindTimeFloorCeil(name, ceil, args)
 		}
+		if len(args) == 2 && args[1].Unit != "" && args[0].Unit == "" && args[0].Type.Kind == types.Time {
+			return bindTimeOfDayFloorCeil(name, ceil, args)
+		}
 		if !match(args, numeric) || args[0].Type.Kind == types.Null {
 			return types.Type{}, nil, sigError(name, "(NUMERIC) or (DATE|TIMESTAMP|TIMESTAMP_LTZ TO unit)", args)
 		}
@@ -353,6 +356,24 @@ func bindTimeFloorCeil(name string, ceil bool, args []Arg) (types.Type, Eval, er
 	}
 	return t.Plain().WithNotNull(!anyNullable(args[:1])), strict(func(ctx *Context, v []types.Value) (types.Value, error) {
 		return types.IntValue(eval(ctx, v[0].I)), nil
+	}), nil
+}
+
+// bindTimeOfDayFloorCeil rounds a TIME: "FLOOR(TIME '12:44:31' TO MINUTE)
+// returns 12:44:00", "CEIL(TIME '12:44:31' TO MINUTE) returns 12:45:00",
+// to HOUR, MINUTE, SECOND or MILLISECOND. A TIME rounded up past
+// 23:59:59.999 wraps to 00:00:00, as TIME arithmetic does.
+func bindTimeOfDayFloorCeil(name string, ceil bool, args []Arg) (types.Type, Eval, error) {
+	n, ok := unitNanos[args[1].Unit]
+	if !ok || n < nanosPerMilli || n >= nanosPerDay {
+		return types.Type{}, nil, sigError(name, "(TIME TO HOUR|MINUTE|SECOND|MILLISECOND)", args)
+	}
+	return args[0].Type.Plain(), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+		f := floorDiv(v[0].I, n) * n
+		if ceil && f != v[0].I {
+			f = (f + n) % nanosPerDay
+		}
+		return types.IntValue(f), nil
 	}), nil
 }
 

@@ -2,6 +2,7 @@ package fn
 
 import (
 	"testing"
+	"time"
 
 	"github.com/sluicesql/sluice/internal/types"
 )
@@ -154,5 +155,63 @@ func TestPrintf(t *testing.T) {
 		{name: "PRINTF", args: []in{null(types.StringType), int_(1)}, want: "NULL"},
 		{name: "PRINTF", args: []in{str_("%tY"), int_(1)}, wantErr: "PRINTF: the conversion %t is not supported yet"},
 		{name: "PRINTF", args: []in{str_("%s"), date("2024-01-01")}, wantErr: "arguments of type DATE are not supported yet"},
+	})
+}
+
+// timeOfDay is a TIME(0) literal 'HH:mm:ss'.
+func timeOfDay(s string) in {
+	c, err := time.Parse("15:04:05", s)
+	if err != nil {
+		panic(err)
+	}
+	ns := int64(c.Hour()*3600+c.Minute()*60+c.Second()) * int64(time.Second)
+	return lit(types.Type{Kind: types.Time}, types.IntValue(ns))
+}
+
+func TestSystemAndTimeFunctions(t *testing.T) {
+	bytes := types.Type{Kind: types.Varbinary, Length: types.MaxVarcharLength}
+	bin := func(s string) in { return lit(bytes, types.StringValue(s)) }
+	hour := interval(3600 * 1000)
+	runScalarCases(t, utc, []scalarCase{
+		{name: "TYPEOF", args: []in{int_(1)}, want: "INT NOT NULL"},
+		{name: "TYPEOF", args: []in{col(str_("x"))}, want: "STRING"},
+		{name: "TYPEOF", args: []in{col(str_("x")), boolean_(true)}, want: "VARCHAR(2147483647)"},
+		{name: "TYPEOF", args: []in{ltz("2024-01-01 00:00:00"), boolean_(true)}, want: "TIMESTAMP(3) WITH LOCAL TIME ZONE"},
+		{name: "TYPEOF", args: []in{int_(1), col(boolean_(true))}, wantErr: "constant force_serializable"},
+		{name: "CURRENT_DATABASE", want: "default_database"},
+		{name: "CURRENT_CATALOG", want: "default_catalog"},
+		{name: "ENCODE", args: []in{str_("Flink"), str_("UTF-8")}, want: "Flink"},
+		{name: "ENCODE", args: []in{str_("é"), str_("utf-16be")}, want: "\x00\xe9"},
+		{name: "ENCODE", args: []in{str_("é"), str_("UTF-16")}, want: "\xfe\xff\x00\xe9"},
+		{name: "ENCODE", args: []in{str_("é€"), str_("ISO-8859-1")}, want: "\xe9?"},
+		{name: "ENCODE", args: []in{str_("é"), str_("US-ASCII")}, want: "?"},
+		{name: "ENCODE", args: []in{str_("x"), str_("EBCDIC")}, wantErr: "ENCODE: unsupported character set 'EBCDIC'"},
+		{name: "DECODE", args: []in{bin("\xe9"), str_("ISO-8859-1")}, want: "é"},
+		{name: "DECODE", args: []in{bin("\xe9\x00"), str_("UTF-16LE")}, want: "é"},
+		{name: "DECODE", args: []in{bin("\xff\xfe\xe9\x00"), str_("UTF-16")}, want: "é"},
+		{name: "DECODE", args: []in{bin("a\xff"), str_("UTF-8")}, want: "a\uFFFD"},
+		{name: "DECODE", args: []in{bin("a\xff"), str_("US-ASCII")}, want: "a\uFFFD"},
+		{name: "DECODE", args: []in{str_("a"), str_("UTF-8")}, wantErr: "DECODE expects (BYTES, STRING charset)"},
+		// "CONVERT_TZ('1970-01-01 00:00:00', 'UTC', 'America/Los_Angeles') returns '1969-12-31 16:00:00'"
+		{name: "CONVERT_TZ", args: []in{str_("1970-01-01 00:00:00"), str_("UTC"), str_("America/Los_Angeles")}, want: "1969-12-31 16:00:00"},
+		{name: "CONVERT_TZ", args: []in{str_("1970-01-01 00:00:00"), str_("PST"), str_("GMT+08:00")}, want: "1970-01-01 16:00:00"},
+		{name: "CONVERT_TZ", args: []in{str_("2024-06-01 12:00:00"), str_("EST"), str_("UTC")}, want: "2024-06-01 17:00:00"},
+		{name: "CONVERT_TZ", args: []in{str_("not a time"), str_("UTC"), str_("UTC")}, want: "NULL"},
+		{name: "CONVERT_TZ", args: []in{str_("1970-01-01 00:00:00"), str_("Mars/Base"), str_("UTC")}, wantErr: "CONVERT_TZ: unknown time zone 'Mars/Base'"},
+		// "FLOOR(TIME '12:44:31' TO MINUTE) returns 12:44:00",
+		// "CEIL(TIME '12:44:31' TO MINUTE) returns 12:45:00"
+		{name: "FLOOR", args: []in{timeOfDay("12:44:31"), unit("MINUTE")}, want: "12:44:00"},
+		{name: "CEIL", args: []in{timeOfDay("12:44:31"), unit("MINUTE")}, want: "12:45:00"},
+		{name: "CEIL", args: []in{timeOfDay("12:44:00"), unit("HOUR")}, want: "13:00:00"},
+		{name: "CEIL", args: []in{timeOfDay("23:59:31"), unit("MINUTE")}, want: "00:00:00"},
+		{name: "FLOOR", args: []in{timeOfDay("12:44:31"), unit("DAY")}, wantErr: "FLOOR expects (TIME TO HOUR|MINUTE|SECOND|MILLISECOND)"},
+		// "(TIME '2:55:00', INTERVAL '1' HOUR) OVERLAPS (TIME '3:30:00', INTERVAL '2' HOUR) returns TRUE"
+		{name: "OVERLAPS", args: []in{timeOfDay("02:55:00"), hour, timeOfDay("03:30:00"), interval(2 * 3600 * 1000)}, want: "TRUE"},
+		// "(TIME '9:00:00', TIME '10:00:00') OVERLAPS (TIME '10:15:00', INTERVAL '3' HOUR) returns FALSE"
+		{name: "OVERLAPS", args: []in{timeOfDay("09:00:00"), timeOfDay("10:00:00"), timeOfDay("10:15:00"), interval(3 * 3600 * 1000)}, want: "FALSE"},
+		{name: "OVERLAPS", args: []in{ts("2024-01-02 00:00:00"), ts("2024-01-01 00:00:00"), ts("2024-01-02 00:00:00"), hour}, want: "TRUE"},
+		{name: "OVERLAPS", args: []in{date("2024-01-01"), months(1), date("2024-03-01"), date("2024-02-02")}, want: "FALSE"},
+		{name: "OVERLAPS", args: []in{date("2024-01-01"), timeOfDay("10:00:00"), date("2024-03-01"), date("2024-02-02")}, wantErr: "OVERLAPS expects"},
+		{name: "OVERLAPS", args: []in{null(types.Type{Kind: types.Time}), hour, timeOfDay("03:30:00"), hour}, want: "NULL"},
 	})
 }
