@@ -533,12 +533,22 @@ func (x *exprBinder) caseExpr(n *ast.Case) (expr.Expr, error) {
 		var cond expr.Expr
 		var err error
 		if operand != nil {
-			v, err := x.bind(w.Cond)
-			if err != nil {
-				return nil, err
+			// CASE x WHEN a, b THEN: x = a OR x = b
+			var eqs []expr.Expr
+			for _, value := range append([]ast.Expr{w.Cond}, w.More...) {
+				v, err := x.bind(value)
+				if err != nil {
+					return nil, err
+				}
+				eq, err := x.call(value, "=", []expr.Expr{operand, v}, nil)
+				if err != nil {
+					return nil, err
+				}
+				eqs = append(eqs, eq)
 			}
-			if cond, err = x.call(w, "=", []expr.Expr{operand, v}, nil); err != nil {
-				return nil, err
+			cond = eqs[0]
+			if len(eqs) > 1 {
+				cond = &expr.Logic{Or: true, Args: eqs}
 			}
 		} else if cond, err = x.bind(w.Cond); err != nil {
 			return nil, err

@@ -555,6 +555,9 @@ func walkAST(e ast.Expr, f func(ast.Expr) bool) {
 		walkAST(n.Operand, f)
 		for _, w := range n.Whens {
 			walkAST(w.Cond, f)
+			for _, v := range w.More {
+				walkAST(v, f)
+			}
 			walkAST(w.Result, f)
 		}
 		walkAST(n.Else, f)

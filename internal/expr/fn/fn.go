@@ -186,7 +186,7 @@ func registerRefused(what string, names ...string) {
 	for _, n := range names {
 		refused[n] = true
 		register(func([]Arg) (types.Type, Eval, error) {
-			return types.Type{}, nil, fmt.Errorf("%s is not supported yet: it needs %s types, which Sluice does not support yet", n, what)
+			return types.Type{}, nil, fmt.Errorf("%s is not supported yet: it needs %s types", n, what)
 		}, n)
 	}
 }

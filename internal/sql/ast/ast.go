@@ -533,6 +533,9 @@ type IsDistinctFrom struct {
 type When struct {
 	Pos
 	Cond, Result Expr
+	// More holds the further values of a simple CASE's WHEN (CASE x WHEN 2,
+	// 3 THEN ...), which matches when x equals any of Cond and More.
+	More []Expr
 }
 
 // Case is CASE [operand] WHEN ... THEN ... [ELSE ...] END.

@@ -78,6 +78,12 @@ func (p *parser) predicate() ast.Expr {
 			return l
 		}
 		w, not := word(t), false
+		if w == "OVERLAPS" && isOp(p.peek(1), "(") {
+			if row, ok := l.(*ast.RowExpr); ok && len(row.Items) == 2 {
+				l = p.overlaps(row)
+				continue
+			}
+		}
 		switch w {
 		case "NOT", "BETWEEN", "IN", "LIKE", "SIMILAR", "IS":
 			p.link(t.pos)
@@ -123,6 +129,18 @@ func (p *parser) predicate() ast.Expr {
 			return l
 		}
 	}
+}
+
+// overlaps parses the period after (start, end) OVERLAPS and returns the
+// predicate as a call of OVERLAPS with the four bounds.
+func (p *parser) overlaps(left *ast.RowExpr) ast.Expr {
+	p.link(p.next().pos)
+	r := p.tok()
+	right, ok := p.additive().(*ast.RowExpr)
+	if !ok || len(right.Items) != 2 {
+		p.failAt(r.pos, "OVERLAPS expects a period (start, end) on each side")
+	}
+	return &ast.FuncCall{Pos: left.Pos, Name: "OVERLAPS", Args: []ast.Expr{left.Items[0], left.Items[1], right.Items[0], right.Items[1]}}
 }
 
 func (p *parser) in(x ast.Expr, not bool) ast.Expr {
@@ -200,6 +218,7 @@ var niladic = map[string]bool{
 	"CURRENT_TIME":      true,
 	"LOCALTIMESTAMP":    true,
 	"LOCALTIME":         true,
+	"CURRENT_CATALOG":   true,
 }
 
 func (p *parser) primary() ast.Expr {
@@ -262,6 +281,12 @@ func (p *parser) primary() ast.Expr {
 	if isOp(p.peek(1), "(") {
 		if e := p.specialForm(w); e != nil {
 			return e
+		}
+		if w == "LEFT" || w == "RIGHT" {
+			// the string functions LEFT(s, n) and RIGHT(s, n): reserved
+			// words (of joins), but calls where an expression starts
+			p.next()
+			return p.call(t.pos, w)
 		}
 	}
 	return p.identOrCall()
@@ -471,6 +496,9 @@ func (p *parser) caseExpr() ast.Expr {
 	}
 	for p.isKw("WHEN") {
 		w := &ast.When{Pos: p.next().pos, Cond: p.expr()}
+		for c.Operand != nil && p.acceptOp(",") {
+			w.More = append(w.More, p.expr())
+		}
 		p.expectKw("THEN")
 		w.Result = p.expr()
 		c.Whens = append(c.Whens, w)

@@ -147,7 +147,7 @@ func (f *formatter) expr(e ast.Expr) {
 		}
 		for _, w := range e.Whens {
 			f.WriteString(" WHEN ")
-			f.expr(w.Cond)
+			f.exprs(append([]ast.Expr{w.Cond}, w.More...))
 			f.WriteString(" THEN ")
 			f.expr(w.Result)
 		}
@@ -218,6 +218,18 @@ func (f *formatter) call(c *ast.FuncCall) {
 		f.expr(c.Args[0])
 		f.WriteString(" TO ")
 		f.expr(c.Args[1])
+		f.WriteString(")")
+		return
+	case plain && c.Name == "OVERLAPS" && len(c.Args) == 4:
+		f.WriteString("((")
+		f.exprs(c.Args[:2])
+		f.WriteString(") OVERLAPS (")
+		f.exprs(c.Args[2:])
+		f.WriteString("))")
+		return
+	case plain && (c.Name == "LEFT" || c.Name == "RIGHT"):
+		f.WriteString(c.Name + "(")
+		f.exprs(c.Args)
 		f.WriteString(")")
 		return
 	case plain && c.Name == "POSITION" && len(c.Args) == 2:

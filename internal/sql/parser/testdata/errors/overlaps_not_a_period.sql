@@ -1,0 +1,1 @@
+SELECT (a, b) OVERLAPS (c, d, e) FROM t;
