@@ -688,7 +688,7 @@ func init() {
 // (with "+"); each period's ends are put in order; the periods overlap when
 // each starts no later than the other ends, ends included.
 func bindOverlaps(args []Arg) (types.Type, Eval, error) {
-	expects := "((DATE|TIME|TIMESTAMP|TIMESTAMP_LTZ, same type or INTERVAL), (same types))"
+	expects := "(start, end) OVERLAPS (start, end), the starts of one DATE, TIME, TIMESTAMP or TIMESTAMP_LTZ type, each end of that type or an INTERVAL"
 	if len(args) != 4 {
 		return types.Type{}, nil, sigError("OVERLAPS", expects, args)
 	}
