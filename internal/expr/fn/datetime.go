@@ -240,19 +240,36 @@ func bindToTimestamp(args []Arg) (types.Type, Eval, error) {
 	if !match(args, str) && !match(args, str, str) {
 		return types.Type{}, nil, sigError("TO_TIMESTAMP", "(STRING [, STRING format])", args)
 	}
-	var format func(types.Value) (*dateFormat, error)
-	if len(args) == 2 {
-		var err error
-		if format, err = formatArg(args, 1); err != nil {
-			return types.Type{}, nil, err
-		}
+	parse, err := timestampParser("TO_TIMESTAMP", args)
+	if err != nil {
+		return types.Type{}, nil, err
 	}
 	return types.TimestampType(3), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+		ns, ok, err := parse(v)
+		if !ok || err != nil {
+			return types.NullValue, err
+		}
+		return types.IntValue(ns), nil
+	}), nil
+}
+
+// timestampParser reads args[0] as TO_TIMESTAMP does, with the format
+// args[1] when given, into wall-clock nanoseconds truncated to
+// milliseconds; ok is false for text that does not parse.
+func timestampParser(name string, args []Arg) (func(v []types.Value) (ns int64, ok bool, err error), error) {
+	var format func(types.Value) (*dateFormat, error)
+	if len(args) >= 2 {
+		var err error
+		if format, err = formatArg(args, 1); err != nil {
+			return nil, err
+		}
+	}
+	return func(v []types.Value) (int64, bool, error) {
 		ns, ok := int64(0), false
 		if format != nil {
 			f, err := format(v[1])
 			if err != nil {
-				return types.Value{}, runtimeError("TO_TIMESTAMP", "%v", err)
+				return 0, false, runtimeError(name, "%v", err)
 			}
 			if t, parsed := f.parse(v[0].S, time.UTC, dateTimeFormatMode); parsed {
 				ns, ok = inRange(t)
@@ -265,11 +282,8 @@ func bindToTimestamp(args []Arg) (types.Type, Eval, error) {
 			}
 			ns, ok = parseDefaultTimestamp(text)
 		}
-		if !ok {
-			return types.NullValue, nil
-		}
-		return types.IntValue(ns - floorMod(ns, nanosPerMilli)), nil
-	}), nil
+		return ns - floorMod(ns, nanosPerMilli), ok, nil
+	}, nil
 }
 
 // inRange returns the wall-clock nanoseconds of t if representable.
@@ -332,8 +346,11 @@ func parseDefaultTimestamp(s string) (int64, bool) {
 // defaults to 3 and must be a constant; DOUBLE and DECIMAL inputs keep
 // their fraction for seconds (DateTimeUtils.toTimestampData).
 func bindToTimestampLTZ(args []Arg) (types.Type, Eval, error) {
+	if len(args) > 0 && args[0].Unit == "" && args[0].Type.IsString() {
+		return bindToTimestampLTZText(args)
+	}
 	if !match(args, numeric) && !match(args, numeric, integer) {
-		return types.Type{}, nil, sigError("TO_TIMESTAMP_LTZ", "(NUMERIC [, INT precision 0 or 3])", args)
+		return types.Type{}, nil, sigError("TO_TIMESTAMP_LTZ", "(NUMERIC [, INT precision 0 or 3]) or (STRING [, STRING format [, STRING zone]])", args)
 	}
 	precision := int64(3)
 	if len(args) == 2 {
@@ -364,6 +381,40 @@ func bindToTimestampLTZ(args []Arg) (types.Type, Eval, error) {
 			ns = int64(f)
 		}
 		return types.IntValue(ns - floorMod(ns, nanosPerMilli)), nil
+	}), nil
+}
+
+// TO_TIMESTAMP_LTZ(string1[, string2[, string3]]) → TIMESTAMP_LTZ(3):
+// "Converts a timestamp string string1 with format string2 (by default
+// 'yyyy-MM-dd HH:mm:ss.SSS') in time zone string3 (by default 'UTC') to a
+// TIMESTAMP_LTZ." The text is read as TO_TIMESTAMP reads it
+// (ToTimestampLtzFunction: DateTimeUtils.parseTimestampData), then placed in
+// the zone; text that does not parse yields NULL, an unknown zone is an
+// error.
+func bindToTimestampLTZText(args []Arg) (types.Type, Eval, error) {
+	if !match(args, str) && !match(args, str, str) && !match(args, str, str, str) {
+		return types.Type{}, nil, sigError("TO_TIMESTAMP_LTZ", "(STRING [, STRING format [, STRING zone]])", args)
+	}
+	parse, err := timestampParser("TO_TIMESTAMP_LTZ", args)
+	if err != nil {
+		return types.Type{}, nil, err
+	}
+	zone := func(types.Value) (*time.Location, error) { return time.UTC, nil }
+	if len(args) == 3 {
+		if zone, err = zoneArg("TO_TIMESTAMP_LTZ", args, 2); err != nil {
+			return types.Type{}, nil, err
+		}
+	}
+	return types.TimestampLTZType(3), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+		ns, ok, err := parse(v)
+		if !ok || err != nil {
+			return types.NullValue, err
+		}
+		loc, err := zone(argOr(v, 2))
+		if err != nil {
+			return types.Value{}, err
+		}
+		return types.IntValue(wallToInstant(ns, loc)), nil
 	}), nil
 }
 

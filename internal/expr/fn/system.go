@@ -244,11 +244,21 @@ var javaShortZoneIDs = map[string]string{
 // javaFixedZones are the short IDs Java maps to fixed offsets.
 var javaFixedZones = map[string]int{"EST": -5 * 3600, "MST": -7 * 3600, "HST": -10 * 3600}
 
+// zoneArg returns the time zone named by argument i, resolved once when it
+// is a constant.
+func zoneArg(name string, args []Arg, i int) (func(types.Value) (*time.Location, error), error) {
+	if id, ok := constString(args[i]); ok {
+		loc, err := javaZone(name, id)
+		return func(types.Value) (*time.Location, error) { return loc, nil }, err
+	}
+	return func(v types.Value) (*time.Location, error) { return javaZone(name, v.S) }, nil
+}
+
 // javaZone resolves a time zone the way Java's TimeZone.getTimeZone does —
 // "an abbreviation such as "PST", a full name such as
 // "America/Los_Angeles", or a custom ID such as "GMT-08:00"" — except that
 // an unknown ID is an error rather than GMT.
-func javaZone(id string) (*time.Location, error) {
+func javaZone(name, id string) (*time.Location, error) {
 	if off, ok := javaFixedZones[id]; ok {
 		return time.FixedZone(id, off), nil
 	}
@@ -258,12 +268,12 @@ func javaZone(id string) (*time.Location, error) {
 	if loc, n := parseZone(id); loc != nil && n == len(id) {
 		return loc, nil
 	}
-	if strings.ContainsRune(id, '/') || id == "UTC" {
+	if id != "" && id != "Local" {
 		if loc, err := time.LoadLocation(id); err == nil {
 			return loc, nil
 		}
 	}
-	return nil, fmt.Errorf("CONVERT_TZ: unknown time zone '%s'", id)
+	return nil, fmt.Errorf("%s: unknown time zone '%s'", name, id)
 }
 
 // CONVERT_TZ(string1, string2, string3): "Converts a datetime string1 (with
@@ -279,18 +289,11 @@ func bindConvertTz(args []Arg) (types.Type, Eval, error) {
 	if err != nil {
 		return types.Type{}, nil, err
 	}
-	zone := func(i int) (func(types.Value) (*time.Location, error), error) {
-		if id, ok := constString(args[i]); ok {
-			loc, err := javaZone(id)
-			return func(types.Value) (*time.Location, error) { return loc, nil }, err
-		}
-		return func(v types.Value) (*time.Location, error) { return javaZone(v.S) }, nil
-	}
-	from, err := zone(1)
+	from, err := zoneArg("CONVERT_TZ", args, 1)
 	if err != nil {
 		return types.Type{}, nil, err
 	}
-	to, err := zone(2)
+	to, err := zoneArg("CONVERT_TZ", args, 2)
 	if err != nil {
 		return types.Type{}, nil, err
 	}

@@ -200,6 +200,16 @@ func TestSystemAndTimeFunctions(t *testing.T) {
 		{name: "CONVERT_TZ", args: []in{str_("2024-06-01 12:00:00"), str_("EST"), str_("UTC")}, want: "2024-06-01 17:00:00"},
 		{name: "CONVERT_TZ", args: []in{str_("not a time"), str_("UTC"), str_("UTC")}, want: "NULL"},
 		{name: "CONVERT_TZ", args: []in{str_("1970-01-01 00:00:00"), str_("Mars/Base"), str_("UTC")}, wantErr: "CONVERT_TZ: unknown time zone 'Mars/Base'"},
+		{name: "CONVERT_TZ", args: []in{str_("2024-01-01 12:00:00"), str_("CET"), str_("UTC")}, want: "2024-01-01 11:00:00"},
+		{name: "CONVERT_TZ", args: []in{str_("2024-01-01 12:00:00"), str_("Local"), str_("UTC")}, wantErr: "unknown time zone 'Local'"},
+		// TO_TIMESTAMP_LTZ(string1[, string2[, string3]]): the text in
+		// string3's zone, UTC by default
+		{name: "TO_TIMESTAMP_LTZ", args: []in{str_("2023-01-01 00:00:00")}, want: "2023-01-01 00:00:00Z"},
+		{name: "TO_TIMESTAMP_LTZ", args: []in{str_("2023-01-01 00:00:00.123456")}, want: "2023-01-01 00:00:00.123Z"},
+		{name: "TO_TIMESTAMP_LTZ", args: []in{str_("01/02/2023 10:00"), str_("MM/dd/yyyy HH:mm")}, want: "2023-01-02 10:00:00Z"},
+		{name: "TO_TIMESTAMP_LTZ", args: []in{str_("2023-01-01 00:00:00"), str_("yyyy-MM-dd HH:mm:ss"), str_("Asia/Shanghai")}, want: "2022-12-31 16:00:00Z"},
+		{name: "TO_TIMESTAMP_LTZ", args: []in{str_("nonsense")}, want: "NULL"},
+		{name: "TO_TIMESTAMP_LTZ", args: []in{str_("2023-01-01 00:00:00"), str_("yyyy-MM-dd HH:mm:ss"), str_("Nowhere")}, wantErr: "TO_TIMESTAMP_LTZ: unknown time zone 'Nowhere'"},
 		// "FLOOR(TIME '12:44:31' TO MINUTE) returns 12:44:00",
 		// "CEIL(TIME '12:44:31' TO MINUTE) returns 12:45:00"
 		{name: "FLOOR", args: []in{timeOfDay("12:44:31"), unit("MINUTE")}, want: "12:44:00"},
