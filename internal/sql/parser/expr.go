@@ -719,6 +719,10 @@ func (p *parser) specialForm(name string) ast.Expr {
 		})
 	case "TRIM":
 		return p.builtin(t.pos, name, p.trimArgs)
+	case "JSON_OBJECT":
+		return p.builtin(t.pos, name, func(fc *ast.FuncCall) { p.jsonArgs(fc, true) })
+	case "JSON_ARRAY":
+		return p.builtin(t.pos, name, func(fc *ast.FuncCall) { p.jsonArgs(fc, false) })
 	case "JSON_VALUE":
 		var returning *types.Type
 		call := p.builtin(t.pos, name, func(fc *ast.FuncCall) {
@@ -752,6 +756,57 @@ func (p *parser) builtin(pos ast.Pos, name string, args func(*ast.FuncCall)) ast
 	args(fc)
 	p.closeParen(open)
 	return fc
+}
+
+// jsonArgs parses the arguments of JSON_OBJECT([[KEY] k VALUE v, ...]
+// [{NULL|ABSENT} ON NULL]) and JSON_ARRAY([v, ...] [{NULL|ABSENT} ON
+// NULL]): the ON NULL clause first (NULL ON NULL by default for objects,
+// ABSENT ON NULL for arrays), then the keys and values. A value inserted
+// as JSON — a JSON_OBJECT or JSON_ARRAY call, or JSON(x) — is preceded by
+// the unit JSON (and JSON(x) becomes x).
+func (p *parser) jsonArgs(fc *ast.FuncCall, object bool) {
+	onNull := &ast.TimeUnitExpr{Pos: p.tok().pos, Unit: "ABSENT ON NULL"}
+	if object {
+		onNull.Unit = "NULL ON NULL"
+	}
+	fc.Args = []ast.Expr{onNull}
+	onNullClause := func() bool {
+		w := word(p.tok())
+		if (w == "NULL" || w == "ABSENT") && word(p.peek(1)) == "ON" {
+			p.next()
+			p.next()
+			p.expectKw("NULL")
+			onNull.Unit = ast.TimeUnit(w + " ON NULL")
+			return true
+		}
+		return false
+	}
+	value := func() {
+		e := p.expr()
+		if c, ok := e.(*ast.FuncCall); ok && len(c.Args) == 1 && c.Name == "JSON" && c.Over == nil && c.Filter == nil {
+			e = c.Args[0]
+		} else if !ok || c.Name != "JSON_OBJECT" && c.Name != "JSON_ARRAY" {
+			fc.Args = append(fc.Args, e)
+			return
+		}
+		fc.Args = append(fc.Args, &ast.TimeUnitExpr{Pos: e.Position(), Unit: "JSON"}, e)
+	}
+	if p.isOp(")") || onNullClause() {
+		return
+	}
+	for {
+		if object {
+			if word(p.tok()) == "KEY" && word(p.peek(1)) != "VALUE" {
+				p.next()
+			}
+			fc.Args = append(fc.Args, p.expr())
+			p.expectKw("VALUE")
+		}
+		value()
+		if onNullClause() || !p.acceptOp(",") {
+			return
+		}
+	}
 }
 
 // trimArgs parses the arguments of TRIM([BOTH|LEADING|TRAILING] [chars]

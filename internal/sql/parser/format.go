@@ -190,6 +190,44 @@ func (f *formatter) expr(e ast.Expr) {
 	}
 }
 
+// jsonCall writes JSON_OBJECT and JSON_ARRAY in their syntax; see
+// parser.jsonArgs for their arguments.
+func (f *formatter) jsonCall(c *ast.FuncCall) {
+	var items []ast.Expr // JSON(x) for x marked raw
+	for i := 1; i < len(c.Args); i++ {
+		e := c.Args[i]
+		if u, ok := e.(*ast.TimeUnitExpr); ok && u.Unit == "JSON" && i+1 < len(c.Args) {
+			i++
+			e = c.Args[i]
+			if call, ok := e.(*ast.FuncCall); !ok || call.Name != "JSON_OBJECT" && call.Name != "JSON_ARRAY" {
+				e = &ast.FuncCall{Pos: e.Position(), Name: "JSON", Args: []ast.Expr{e}}
+			}
+		}
+		items = append(items, e)
+	}
+	f.WriteString(c.Name + "(")
+	object := c.Name == "JSON_OBJECT"
+	for i, e := range items {
+		switch {
+		case object && i%2 == 0:
+			if i > 0 {
+				f.WriteString(", ")
+			}
+			f.WriteString("KEY ")
+		case object:
+			f.WriteString(" VALUE ")
+		case i > 0:
+			f.WriteString(", ")
+		}
+		f.expr(e)
+	}
+	if len(items) > 0 {
+		f.WriteString(" ")
+	}
+	f.expr(c.Args[0])
+	f.WriteString(")")
+}
+
 func (f *formatter) not(not bool) {
 	if not {
 		f.WriteString(" NOT")
@@ -226,6 +264,9 @@ func (f *formatter) call(c *ast.FuncCall) {
 		f.WriteString(") OVERLAPS (")
 		f.exprs(c.Args[2:])
 		f.WriteString("))")
+		return
+	case plain && (c.Name == "JSON_OBJECT" || c.Name == "JSON_ARRAY") && len(c.Args) > 0 && unit(0):
+		f.jsonCall(c)
 		return
 	case plain && (c.Name == "LEFT" || c.Name == "RIGHT"):
 		f.WriteString(c.Name + "(")
