@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"sync"
@@ -17,40 +18,67 @@ import (
 	"github.com/sluicesql/sluice/internal/sql/parser"
 )
 
-// Catalog holds the tables and views of default_catalog.default_database,
-// shared by the sessions over it. Kept in a data directory (OpenCatalog),
-// it is written after every change, whole and atomically, to
-// DATA/catalog.json: each table as its SHOW CREATE TABLE statement (so
-// what ALTER TABLE changed is kept), each view as its CREATE VIEW
-// statement. Safe for concurrent use.
+// Catalog holds the catalogs, their databases and the tables and views in
+// them, shared by the sessions over it (a session's current catalog and
+// database and its temporary objects are its own). Kept in a data
+// directory (OpenCatalog), the built-in catalog default_catalog, every
+// database of it with its tables and views, is written after every
+// change, whole and atomically, to DATA/catalog.json: each table as its
+// SHOW CREATE TABLE statement (so what ALTER TABLE changed is kept), each
+// view as its CREATE VIEW statement with the catalog and database its
+// names resolve in. Catalogs made by CREATE CATALOG are of Flink's type
+// generic_in_memory and, as in Flink, are not kept: they are gone when the
+// process ends. Safe for concurrent use.
 type Catalog struct {
-	mem *catalog.Catalog
+	mem *catalog.Manager
 	// path is the file the catalog is kept in; "" keeps it in memory.
 	path string
 	// mu orders changes and their writes.
 	mu sync.Mutex
 }
 
+// catalogVersion is the version of DATA/catalog.json written now: the
+// databases of default_catalog. Version 0 (no version field) held the
+// tables and views of default_database only.
+const catalogVersion = 2
+
 // catalogFile is the form of DATA/catalog.json.
 type catalogFile struct {
-	Tables []catalogEntry `json:"tables"`
-	Views  []catalogEntry `json:"views"`
+	Version   int             `json:"version,omitempty"`
+	Databases []databaseEntry `json:"databases,omitempty"`
+	// Tables and Views are default_database's in a file of version 0.
+	Tables []catalogEntry `json:"tables,omitempty"`
+	Views  []catalogEntry `json:"views,omitempty"`
 }
 
-// catalogEntry is one table or view with the statement that creates it.
+// databaseEntry is one database of default_catalog.
+type databaseEntry struct {
+	Name       string            `json:"name"`
+	Comment    string            `json:"comment,omitempty"`
+	Properties map[string]string `json:"properties,omitempty"`
+	Tables     []catalogEntry    `json:"tables"`
+	Views      []catalogEntry    `json:"views"`
+}
+
+// catalogEntry is one table or view with the statement that creates it;
+// a view's also with the catalog and database its statement's names
+// resolve in.
 type catalogEntry struct {
-	Name      string `json:"name"`
-	Statement string `json:"statement"`
+	Name          string `json:"name"`
+	Statement     string `json:"statement"`
+	ScopeCatalog  string `json:"scopeCatalog,omitempty"`
+	ScopeDatabase string `json:"scopeDatabase,omitempty"`
 }
 
-// NewCatalog returns an empty catalog kept in memory.
+// NewCatalog returns a catalog kept in memory, holding default_catalog
+// with its empty database default_database.
 func NewCatalog() *Catalog { return &Catalog{mem: catalog.New()} }
 
 // OpenCatalog returns the catalog kept in dir (DATA/catalog.json), with
-// the tables and views it held, or an empty one if it has none yet. A
-// table whose statement no longer binds (its options refer to a file that
-// is gone, say) is an error naming it: the catalog is not opened with
-// tables missing.
+// the databases, tables and views it held, or a new one if it has none
+// yet. A table whose statement no longer binds (its options refer to a
+// file that is gone, say) is an error naming it: the catalog is not opened
+// with tables missing.
 func OpenCatalog(ctx context.Context, dir string) (*Catalog, error) {
 	if err := PrepareDataDir(dir); err != nil {
 		return nil, err
@@ -67,42 +95,76 @@ func OpenCatalog(ctx context.Context, dir string) (*Catalog, error) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("catalog %s: %w", c.path, err)
 	}
-	b := &planner.Binder{Catalog: c.mem, TimeZone: time.UTC, Ctx: ctx}
-	for _, e := range f.Tables {
+	switch f.Version {
+	case 0:
+		f.Databases = []databaseEntry{{Name: catalog.DefaultDatabase, Tables: f.Tables, Views: f.Views}}
+	case catalogVersion:
+		if len(f.Tables)+len(f.Views) > 0 {
+			return nil, fmt.Errorf("catalog %s: tables and views outside a database", c.path)
+		}
+		// default_database is there only if it is listed: it may have
+		// been dropped.
+		if err := c.mem.DropDatabase(catalog.DefaultCatalog, catalog.DefaultDatabase, false, false); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("catalog %s: version %d is not one this Sluice reads (%d)", c.path, f.Version, catalogVersion)
+	}
+	for _, d := range f.Databases {
+		if err := c.mem.CreateDatabase(catalog.DefaultCatalog, catalog.NewDatabase(d.Name, d.Comment, d.Properties), false); err != nil {
+			return nil, fmt.Errorf("catalog %s: %w", c.path, err)
+		}
+	}
+	for _, d := range f.Databases {
+		if err := c.load(ctx, d); err != nil {
+			return nil, fmt.Errorf("catalog %s: %w", c.path, err)
+		}
+	}
+	return c, nil
+}
+
+// load binds the tables and views of one database kept in the file.
+func (c *Catalog) load(ctx context.Context, d databaseEntry) error {
+	b := &planner.Binder{Catalog: c.mem, TimeZone: time.UTC, Ctx: ctx, CurrentCatalog: catalog.DefaultCatalog, CurrentDatabase: d.Name}
+	for _, e := range d.Tables {
 		st, err := parseOne(e.Statement)
 		if err != nil {
-			return nil, fmt.Errorf("catalog %s: table '%s': %w", c.path, e.Name, err)
+			return fmt.Errorf("table '%s': %w", e.Name, err)
 		}
 		ct, ok := st.(*ast.CreateTable)
 		if !ok || ct.AsQuery != nil {
-			return nil, fmt.Errorf("catalog %s: table '%s': not a CREATE TABLE statement", c.path, e.Name)
+			return fmt.Errorf("table '%s': not a CREATE TABLE statement", e.Name)
 		}
 		t, err := b.CreateTable(ct)
 		if err == nil {
 			err = c.mem.AddTable(t, false)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("catalog %s: table '%s': %w", c.path, e.Name, err)
+			return fmt.Errorf("table '%s': %w", e.Name, err)
 		}
 	}
-	for _, e := range f.Views {
+	for _, e := range d.Views {
 		st, err := parseOne(e.Statement)
 		if err != nil {
-			return nil, fmt.Errorf("catalog %s: view '%s': %w", c.path, e.Name, err)
+			return fmt.Errorf("view '%s': %w", e.Name, err)
 		}
 		cv, ok := st.(*ast.CreateView)
 		if !ok {
-			return nil, fmt.Errorf("catalog %s: view '%s': not a CREATE VIEW statement", c.path, e.Name)
+			return fmt.Errorf("view '%s': not a CREATE VIEW statement", e.Name)
 		}
-		v, err := newView(cv, e.Statement)
+		scopeCat, scopeDB := e.ScopeCatalog, e.ScopeDatabase
+		if scopeCat == "" {
+			scopeCat, scopeDB = catalog.DefaultCatalog, d.Name
+		}
+		v, err := newView(cv, e.Statement, scopeCat, scopeDB)
 		if err == nil {
 			err = c.mem.AddView(v, false)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("catalog %s: view '%s': %w", c.path, e.Name, err)
+			return fmt.Errorf("view '%s': %w", e.Name, err)
 		}
 	}
-	return c, nil
+	return nil
 }
 
 // parseOne parses a text holding one statement.
@@ -118,21 +180,20 @@ func parseOne(text string) (ast.Statement, error) {
 }
 
 // newView is the catalog's view of a CREATE VIEW statement whose text is
-// sql.
-func newView(s *ast.CreateView, sql string) (*catalog.View, error) {
-	name, err := planner.ObjectName(s.Name)
+// sql, run with the current catalog and database scopeCat and scopeDB.
+func newView(s *ast.CreateView, sql, scopeCat, scopeDB string) (*catalog.View, error) {
+	id, err := planner.Qualify(s.Name, scopeCat, scopeDB)
 	if err != nil {
 		return nil, err
 	}
-	return &catalog.View{Name: name, Columns: s.Columns, Query: s.Query, SQL: sql}, nil
+	return &catalog.View{Catalog: id.Catalog, Database: id.Database, Name: id.Object, Columns: s.Columns, Query: s.Query, SQL: sql,
+		ScopeCatalog: scopeCat, ScopeDatabase: scopeDB}, nil
 }
 
-// persistent reports whether the catalog is kept in a data directory.
-func (c *Catalog) persistent() bool { return c.path != "" }
-
-// change applies fn and, for a catalog kept in a data directory, writes
-// the result; if the write fails, the catalog is left as it was.
-func (c *Catalog) change(fn func(*catalog.Catalog) error) error {
+// change applies fn to the catalogs and, for a catalog kept in a data
+// directory, writes the result; if the write fails, the catalogs are left
+// as they were.
+func (c *Catalog) change(fn func(*catalog.Manager) error) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.path == "" {
@@ -149,15 +210,32 @@ func (c *Catalog) change(fn func(*catalog.Catalog) error) error {
 	return nil
 }
 
-// write writes the catalog to its file, tables and views sorted by name.
+// write writes default_catalog to the catalog's file, databases, tables
+// and views sorted by name.
 func (c *Catalog) write() error {
-	var f catalogFile
-	for _, name := range c.mem.TableNames() {
-		if t, ok := c.mem.Table(name); ok {
-			f.Tables = append(f.Tables, catalogEntry{Name: name, Statement: createStatement(t, false)})
-		} else if v, ok := c.mem.View(name); ok {
-			f.Views = append(f.Views, catalogEntry{Name: name, Statement: v.SQL})
+	f := catalogFile{Version: catalogVersion, Databases: []databaseEntry{}}
+	names, err := c.mem.DatabaseNames(catalog.DefaultCatalog)
+	if err != nil {
+		return err
+	}
+	for _, name := range names {
+		info, err := c.mem.DatabaseInfo(catalog.DefaultCatalog, name)
+		if err != nil {
+			return err
 		}
+		d := databaseEntry{Name: name, Comment: info.Comment, Tables: []catalogEntry{}, Views: []catalogEntry{}}
+		if len(info.Properties) > 0 {
+			d.Properties = maps.Clone(info.Properties)
+		}
+		tables, _ := c.mem.Tables(catalog.DefaultCatalog, name)
+		for _, t := range tables {
+			d.Tables = append(d.Tables, catalogEntry{Name: t.Name, Statement: createStatement(t, false, false)})
+		}
+		views, _ := c.mem.Views(catalog.DefaultCatalog, name)
+		for _, v := range views {
+			d.Views = append(d.Views, catalogEntry{Name: v.Name, Statement: v.SQL, ScopeCatalog: v.ScopeCatalog, ScopeDatabase: v.ScopeDatabase})
+		}
+		f.Databases = append(f.Databases, d)
 	}
 	data, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
@@ -168,40 +246,3 @@ func (c *Catalog) write() error {
 	}
 	return nil
 }
-
-// AddTable registers t (catalog.Catalog.AddTable).
-func (c *Catalog) AddTable(t *catalog.Table, ifNotExists bool) error {
-	return c.change(func(m *catalog.Catalog) error { return m.AddTable(t, ifNotExists) })
-}
-
-// AddView registers v (catalog.Catalog.AddView).
-func (c *Catalog) AddView(v *catalog.View, ifNotExists bool) error {
-	return c.change(func(m *catalog.Catalog) error { return m.AddView(v, ifNotExists) })
-}
-
-// RenameTable renames a table (catalog.Catalog.RenameTable).
-func (c *Catalog) RenameTable(from, to string) error {
-	return c.change(func(m *catalog.Catalog) error { return m.RenameTable(from, to) })
-}
-
-// ReplaceTable replaces a table's definition (catalog.Catalog.ReplaceTable).
-func (c *Catalog) ReplaceTable(t *catalog.Table) error {
-	return c.change(func(m *catalog.Catalog) error { return m.ReplaceTable(t) })
-}
-
-// Drop removes a table or view (catalog.Catalog.Drop).
-func (c *Catalog) Drop(name string, view, ifExists bool) error {
-	return c.change(func(m *catalog.Catalog) error { return m.Drop(name, view, ifExists) })
-}
-
-// Table returns the table called name.
-func (c *Catalog) Table(name string) (*catalog.Table, bool) { return c.mem.Table(name) }
-
-// View returns the view called name.
-func (c *Catalog) View(name string) (*catalog.View, bool) { return c.mem.View(name) }
-
-// TableNames returns the names of all tables and views, sorted.
-func (c *Catalog) TableNames() []string { return c.mem.TableNames() }
-
-// ViewNames returns the names of all views, sorted.
-func (c *Catalog) ViewNames() []string { return c.mem.ViewNames() }

@@ -13,7 +13,8 @@ import (
 // Complete returns completion hints for the word that ends at position (a
 // character index) of statement, as Flink's SQL Gateway completeStatement
 // gives them: the keywords (upper case), then the tables and views of the
-// catalog, then the functions (upper case) whose names begin with the
+// current database (the session's temporary ones too), the catalogs and
+// the current catalog's databases, then the functions (upper case) whose names begin with the
 // word, ignoring case. An empty word is completed by every keyword.
 func (e *Session) Complete(statement string, position int) ([]string, error) {
 	text := []rune(statement)
@@ -42,8 +43,10 @@ func (e *Session) Complete(statement string, position int) ([]string, error) {
 	if word == "" {
 		return out, nil
 	}
-	add(e.catalog.TableNames(), false)
-	add(e.catalog.ViewNames(), false)
+	add(e.objectNames(e.curCatalog, e.curDatabase, false), false)
+	add(e.catalog.mem.CatalogNames(), false)
+	dbs, _ := e.catalog.mem.DatabaseNames(e.curCatalog)
+	add(dbs, false)
 	add(fn.Names(), true)
 	return out, nil
 }

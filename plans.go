@@ -121,7 +121,7 @@ func (e *Session) startJobs(p *plan.Plan, texts []string) ([]*Job, error) {
 		cfg, err := e.config.checkpointConfig(context.Background(), id)
 		var j *Job
 		if err == nil {
-			j, err = e.launch(id, p.Job(root), "insert-into_default_catalog.default_database."+sink.Table.Name, texts[i], cfg, scale{})
+			j, err = e.launch(id, p.Job(root), "insert-into_"+sink.Table.ID().Summary(), texts[i], cfg, scale{})
 		}
 		if err != nil {
 			e.jobs.forget(started)

@@ -65,7 +65,8 @@ type Result struct {
 }
 
 // Session runs statements as a Flink SQL session does: it has its own
-// settings (SET, RESET) and dispatches each statement, sharing its catalog
+// settings (SET, RESET), current catalog and database (USE) and temporary
+// tables and views, and dispatches each statement, sharing its catalogs
 // and job manager with the other sessions over them. Jobs it starts
 // belong to the job manager and outlive it. A session runs one statement
 // at a time.
@@ -73,6 +74,10 @@ type Session struct {
 	catalog *Catalog
 	jobs    *JobManager
 	config  *Config
+	// temp holds the session's temporary tables and views, never kept.
+	temp *catalog.Temporary
+	// curCatalog and curDatabase qualify the names that leave them out.
+	curCatalog, curDatabase string
 	// roundTrip sends every plan through JSON before it is built.
 	roundTrip bool
 }
@@ -81,7 +86,8 @@ type Session struct {
 // job manager; the job manager's data directory, if it has one, gives the
 // defaults of where checkpoints and savepoints go.
 func NewSession(c *Catalog, jobs *JobManager) *Session {
-	return &Session{catalog: c, jobs: jobs, config: &Config{values: map[string]string{}, base: jobs.defaults}}
+	return &Session{catalog: c, jobs: jobs, config: &Config{values: map[string]string{}, base: jobs.defaults},
+		temp: catalog.NewTemporary(), curCatalog: catalog.DefaultCatalog, curDatabase: catalog.DefaultDatabase}
 }
 
 // Config returns the session configuration.
@@ -204,18 +210,30 @@ func (e *StatementError) Error() string { return e.Msg }
 // Unwrap returns the underlying error.
 func (e *StatementError) Unwrap() error { return e.Cause }
 
-// binder returns a planner over the session's catalog; ctx cancels the
-// planning of a statement.
+// binder returns a planner over the session's catalogs, temporary objects
+// and current catalog and database; ctx cancels the planning of a
+// statement.
 func (e *Session) binder(ctx context.Context) *planner.Binder {
-	return &planner.Binder{Catalog: e.catalog.mem, TimeZone: e.config.TimeZone(), Ctx: ctx}
+	return &planner.Binder{Catalog: e.catalog.mem, Temporary: e.temp, CurrentCatalog: e.curCatalog, CurrentDatabase: e.curDatabase,
+		TimeZone: e.config.TimeZone(), Ctx: ctx}
+}
+
+// ok is the result of a statement that only changed the session or the
+// catalogs, or err.
+func ok(err error) (*Result, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Kind: ResultOK}, nil
 }
 
 func (e *Session) exec(ctx context.Context, st ast.Statement, src string) (*Result, error) {
-	if err := e.checkTemporary(st); err != nil {
-		return nil, err
-	}
 	switch s := st.(type) {
 	case *ast.CreateTable:
+		if s.Temporary && s.AsQuery != nil {
+			// Flink's SqlCreateTableAs.validate.
+			return nil, &planner.Error{Pos: s.Pos, Msg: "CREATE TABLE AS SELECT syntax does not support to create temporary table yet."}
+		}
 		t, err := e.binder(ctx).CreateTable(s)
 		if err != nil {
 			return nil, err
@@ -223,24 +241,40 @@ func (e *Session) exec(ctx context.Context, st ast.Statement, src string) (*Resu
 		if s.AsQuery != nil {
 			return e.createTableAs(ctx, t, s, src)
 		}
-		return &Result{Kind: ResultOK}, e.catalog.AddTable(t, s.IfNotExists)
+		if s.Temporary {
+			return ok(at(s.Name.Pos, e.temp.AddTable(t, s.IfNotExists)))
+		}
+		return ok(at(s.Name.Pos, e.catalog.change(func(m *catalog.Manager) error { return m.AddTable(t, s.IfNotExists) })))
 	case *ast.CreateView:
-		v, err := newView(s, statementText(src, s.Pos))
+		v, err := newView(s, statementText(src, s.Pos), e.curCatalog, e.curDatabase)
 		if err != nil {
 			return nil, err
 		}
 		if _, err := e.binder(ctx).Query(s.Query); err != nil {
 			return nil, err
 		}
-		return &Result{Kind: ResultOK}, e.catalog.AddView(v, s.IfNotExists)
+		if s.Temporary {
+			return ok(at(s.Name.Pos, e.temp.AddView(v, s.IfNotExists)))
+		}
+		return ok(at(s.Name.Pos, e.catalog.change(func(m *catalog.Manager) error { return m.AddView(v, s.IfNotExists) })))
 	case *ast.AlterTable:
 		return e.alterTable(ctx, s)
 	case *ast.Drop:
-		name, err := planner.ObjectName(s.Name)
-		if err != nil {
-			return nil, err
-		}
-		return &Result{Kind: ResultOK}, e.catalog.Drop(name, s.View, s.IfExists)
+		return ok(e.drop(ctx, s))
+	case *ast.CreateCatalog:
+		return ok(e.createCatalog(s))
+	case *ast.DropCatalog:
+		return ok(e.dropCatalog(s))
+	case *ast.UseCatalog:
+		return ok(e.useCatalog(s))
+	case *ast.CreateDatabase:
+		return ok(e.createDatabase(s))
+	case *ast.DropDatabase:
+		return ok(e.dropDatabase(s))
+	case *ast.AlterDatabase:
+		return ok(e.alterDatabase(s))
+	case *ast.Use:
+		return ok(e.use(s))
 	case *ast.Set:
 		if !s.HasKey {
 			res := &Result{Kind: ResultTable, Headers: []string{"key", "value"}}
@@ -254,7 +288,7 @@ func (e *Session) exec(ctx context.Context, st ast.Statement, src string) (*Resu
 		e.config.Reset(s.Key)
 		return &Result{Kind: ResultOK}, nil
 	case *ast.Show:
-		return e.show(s)
+		return e.show(ctx, s)
 	case *ast.Describe:
 		return e.describe(ctx, s)
 	case *ast.Explain:
@@ -308,65 +342,55 @@ func (e *Session) exec(ctx context.Context, st ast.Statement, src string) (*Resu
 	return nil, fmt.Errorf("unsupported statement at line %d, column %d", st.Position().Line, st.Position().Col)
 }
 
-// checkTemporary refuses temporary tables and views in a catalog kept in
-// a data directory: they would belong to the session, which such a
-// catalog does not separate yet, and must not be kept.
-func (e *Session) checkTemporary(st ast.Statement) error {
-	if !e.catalog.persistent() {
-		return nil
+// drop runs DROP [TEMPORARY] TABLE|VIEW, with the rules of Flink's
+// CatalogManager: a temporary object is dropped only by DROP TEMPORARY,
+// and a permanent one not while a temporary one of its name shadows it.
+func (e *Session) drop(ctx context.Context, s *ast.Drop) error {
+	id, err := e.binder(ctx).Qualify(s.Name)
+	if err != nil {
+		return err
 	}
-	var pos ast.Pos
-	switch s := st.(type) {
-	case *ast.CreateTable:
-		if !s.Temporary {
-			return nil
-		}
-		pos = s.Pos
-	case *ast.CreateView:
-		if !s.Temporary {
-			return nil
-		}
-		pos = s.Pos
-	case *ast.Drop:
-		if !s.Temporary {
-			return nil
-		}
-		pos = s.Pos
-	default:
-		return nil
+	if s.Temporary {
+		return at(s.Name.Pos, e.temp.Drop(id, s.View, s.IfExists))
 	}
-	return &planner.Error{Pos: pos, Msg: "temporary tables and views are not supported by a catalog kept in a data directory (sluice server) yet; create a permanent one"}
+	kind := map[bool]string{false: "table", true: "view"}[s.View]
+	if t, v := e.temp.Lookup(id); t != nil && !s.View || v != nil && s.View {
+		return &planner.Error{Pos: s.Name.Pos, Msg: fmt.Sprintf("Temporary %s with identifier '%s' exists. Drop it first before removing the permanent %s.", kind, id, kind)}
+	}
+	return at(s.Name.Pos, e.catalog.change(func(m *catalog.Manager) error { return m.Drop(id, s.View, s.IfExists) }))
 }
 
 // alterTable renames a table or changes its options; running jobs keep the
 // definition they started with, as in Flink.
 func (e *Session) alterTable(ctx context.Context, s *ast.AlterTable) (*Result, error) {
-	name, err := planner.ObjectName(s.Name)
+	b := e.binder(ctx)
+	id, err := b.Qualify(s.Name)
 	if err != nil {
 		return nil, err
 	}
-	t, ok := e.catalog.Table(name)
-	if !ok {
-		if s.IfExists {
+	t, view := b.Lookup(id)
+	if tt, tv := e.temp.Lookup(id); t == nil || tt != nil || tv != nil {
+		if s.IfExists && view == nil && tt == nil {
 			return &Result{Kind: ResultOK}, nil
 		}
-		return nil, &planner.Error{Pos: s.Name.Pos, Msg: fmt.Sprintf("Table `default_catalog`.`default_database`.`%s` doesn't exist or is a temporary table.", name)}
+		// Flink's SqlAlterTableConverter.
+		return nil, &planner.Error{Pos: s.Name.Pos, Msg: fmt.Sprintf("Table %s doesn't exist or is a temporary table.", id)}
 	}
 	if s.RenameTo != nil {
-		to, err := planner.ObjectName(*s.RenameTo)
+		to, err := b.Qualify(*s.RenameTo)
 		if err != nil {
 			return nil, err
 		}
-		if err := e.catalog.RenameTable(name, to); err != nil {
-			return nil, &planner.Error{Pos: s.Pos, Msg: err.Error()}
+		if to.Catalog != id.Catalog || to.Database != id.Database {
+			return nil, &planner.Error{Pos: s.RenameTo.Pos, Msg: fmt.Sprintf("ALTER TABLE ... RENAME TO renames a table within its database: %s cannot become %s", id, to)}
 		}
-		return &Result{Kind: ResultOK}, nil
+		return ok(at(s.Pos, e.catalog.change(func(m *catalog.Manager) error { return m.RenameTable(id, to.Object) })))
 	}
-	altered, err := e.binder(ctx).AlterOptions(t, s.Set, s.Reset)
+	altered, err := b.AlterOptions(t, s.Set, s.Reset)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Kind: ResultOK}, e.catalog.ReplaceTable(altered)
+	return ok(at(s.Pos, e.catalog.change(func(m *catalog.Manager) error { return m.ReplaceTable(altered) })))
 }
 
 // statementSet runs every INSERT of a statement set, or none: all are
@@ -405,21 +429,21 @@ func (e *Session) statementSet(ctx context.Context, s *ast.StatementSet, src str
 // starts the job writing the query into it; if the query cannot be written
 // there, the table is not kept.
 func (e *Session) createTableAs(ctx context.Context, t *catalog.Table, s *ast.CreateTable, src string) (*Result, error) {
-	if _, exists := e.catalog.Table(t.Name); exists && s.IfNotExists {
+	if _, exists := e.catalog.mem.Table(t.ID()); exists && s.IfNotExists {
 		return &Result{Kind: ResultOK}, nil
 	}
-	if err := e.catalog.AddTable(t, false); err != nil {
-		return nil, err
+	if err := e.catalog.change(func(m *catalog.Manager) error { return m.AddTable(t, false) }); err != nil {
+		return nil, at(s.Name.Pos, err)
 	}
 	ins := &ast.Insert{Pos: s.Pos, Table: s.Name, Query: s.AsQuery}
-	sink, err := e.binder(ctx).Insert(ins)
+	sink, err := e.binder(ctx).InsertInto(t, ins)
 	if err == nil {
 		var j *Job
 		if j, err = e.startJob(sink, statementText(src, s.Pos)); err == nil {
 			return &Result{Kind: ResultJob, JobID: j.ID}, nil
 		}
 	}
-	_ = e.catalog.Drop(t.Name, false, true)
+	_ = e.catalog.change(func(m *catalog.Manager) error { return m.Drop(t.ID(), false, true) })
 	return nil, err
 }
 
@@ -434,7 +458,7 @@ func (e *Session) plan(ctx context.Context, st ast.Statement) (planner.Node, err
 	return nil, fmt.Errorf("EXPLAIN supports queries and INSERT statements")
 }
 
-func (e *Session) show(s *ast.Show) (*Result, error) {
+func (e *Session) show(ctx context.Context, s *ast.Show) (*Result, error) {
 	one := func(header string, names []string) *Result {
 		r := &Result{Kind: ResultTable, Headers: []string{header}}
 		for _, n := range names {
@@ -443,41 +467,104 @@ func (e *Session) show(s *ast.Show) (*Result, error) {
 		return r
 	}
 	switch s.Kind {
-	case ast.ShowTables:
-		return one("table name", e.catalog.TableNames()), nil
-	case ast.ShowViews:
-		return one("view name", e.catalog.ViewNames()), nil
+	case ast.ShowTables, ast.ShowViews:
+		cat, db, err := e.showDatabase(s)
+		if err != nil {
+			return nil, err
+		}
+		header := map[ast.ShowKind]string{ast.ShowTables: "table name", ast.ShowViews: "view name"}[s.Kind]
+		return one(header, filterLike(e.objectNames(cat, db, s.Kind == ast.ShowViews), s.Like)), nil
 	case ast.ShowFunctions:
 		return one("function name", fn.Names()), nil
 	case ast.ShowCatalogs:
-		return one("catalog name", []string{"default_catalog"}), nil
+		return one("catalog name", e.catalog.mem.CatalogNames()), nil
+	case ast.ShowCurrentCatalog:
+		return one("current catalog name", []string{e.curCatalog}), nil
+	case ast.ShowCurrentDatabase:
+		return one("current database name", []string{e.curDatabase}), nil
 	case ast.ShowDatabases:
-		return one("database name", []string{"default_database"}), nil
+		cat, pos := e.curCatalog, s.Pos
+		if s.From != nil {
+			cat, pos = s.From.Parts[0], s.From.Pos
+		}
+		names, err := e.catalog.mem.DatabaseNames(cat)
+		if err != nil {
+			return nil, at(pos, err)
+		}
+		return one("database name", filterLike(names, s.Like)), nil
 	case ast.ShowJobs:
 		r := &Result{Kind: ResultTable, Headers: []string{"job id", "job name", "status", "start time"}}
 		for _, j := range e.jobs.Jobs() {
 			r.Rows = append(r.Rows, []string{j.ID, j.Name, j.Status(), j.Started.Format("2006-01-02T15:04:05.000Z07:00")})
 		}
 		return r, nil
-	case ast.ShowCreateTable:
-		name, err := planner.ObjectName(s.Name)
-		if err != nil {
-			return nil, err
-		}
-		t, ok := e.catalog.Table(name)
-		if !ok {
-			return nil, &planner.Error{Pos: s.Name.Pos, Msg: fmt.Sprintf("table '%s' does not exist", strings.Join(s.Name.Parts, "."))}
-		}
-		return &Result{Kind: ResultText, Text: createStatement(t, true)}, nil
+	case ast.ShowCreateTable, ast.ShowCreateView:
+		return e.showCreate(ctx, s)
 	}
 	return nil, fmt.Errorf("unsupported SHOW statement")
 }
 
+// showCreate runs SHOW CREATE TABLE and SHOW CREATE VIEW, with the
+// messages of Flink's TableEnvironmentImpl for a name that is missing or
+// of the other kind.
+func (e *Session) showCreate(ctx context.Context, s *ast.Show) (*Result, error) {
+	b := e.binder(ctx)
+	id, err := b.Qualify(s.Name)
+	if err != nil {
+		return nil, err
+	}
+	t, v := b.Lookup(id)
+	tt, tv := e.temp.Lookup(id)
+	temporary := tt != nil || tv != nil
+	if s.Kind == ast.ShowCreateTable {
+		switch {
+		case v != nil:
+			return nil, &planner.Error{Pos: s.Name.Pos, Msg: fmt.Sprintf("SHOW CREATE TABLE is only supported for tables, but %s is a view. Please use SHOW CREATE VIEW instead.", id)}
+		case t == nil:
+			return nil, &planner.Error{Pos: s.Name.Pos, Msg: fmt.Sprintf("Could not execute SHOW CREATE TABLE. Table with identifier %s does not exist.", id)}
+		}
+		return &Result{Kind: ResultText, Text: createStatement(t, temporary, true)}, nil
+	}
+	switch {
+	case t != nil:
+		return nil, &planner.Error{Pos: s.Name.Pos, Msg: fmt.Sprintf("SHOW CREATE VIEW is only supported for views, but %s is a table. Please use SHOW CREATE TABLE instead.", id)}
+	case v == nil:
+		return nil, &planner.Error{Pos: s.Name.Pos, Msg: fmt.Sprintf("Could not execute SHOW CREATE VIEW. View with identifier %s does not exist.", id)}
+	}
+	return &Result{Kind: ResultText, Text: createViewStatement(v, temporary)}, nil
+}
+
+// createViewStatement renders a view as Flink's SHOW CREATE VIEW does,
+// with its fully qualified name and column list; the query is shown as
+// written (in canonical form), where Flink shows it expanded.
+func createViewStatement(v *catalog.View, temporary bool) string {
+	var b strings.Builder
+	b.WriteString("CREATE ")
+	if temporary {
+		b.WriteString("TEMPORARY ")
+	}
+	b.WriteString("VIEW " + v.ID().String())
+	if len(v.Columns) > 0 {
+		cols := make([]string, len(v.Columns))
+		for i, c := range v.Columns {
+			cols[i] = "  " + quoteIdent(c)
+		}
+		b.WriteString(" (\n" + strings.Join(cols, ",\n") + "\n)")
+	}
+	b.WriteString("\nAS " + parser.FormatQuery(v.Query) + "\n")
+	return b.String()
+}
+
+// quoteIdent quotes a name with backquotes, as Flink's
+// EncodingUtils.escapeIdentifier.
+func quoteIdent(name string) string { return "`" + strings.ReplaceAll(name, "`", "``") + "`" }
+
 // createStatement renders a table's definition as Flink's SHOW CREATE TABLE
-// does: the current columns, watermark, primary key and options (after any
-// ALTER TABLE), names quoted, options sorted; with mask, the values of
-// sensitive options hidden (MaskValue), for showing.
-func createStatement(t *catalog.Table, mask bool) string {
+// does: CREATE [TEMPORARY] TABLE with its fully qualified name, the current
+// columns, watermark, primary key and options (after any ALTER TABLE),
+// names quoted, options sorted; with mask, the values of sensitive options
+// hidden (MaskValue), for showing.
+func createStatement(t *catalog.Table, temporary, mask bool) string {
 	var lines []string
 	for _, c := range t.Columns {
 		l := "  `" + c.Name + "` "
@@ -521,37 +608,39 @@ func createStatement(t *catalog.Table, mask bool) string {
 		// then WITH.
 		comment = "COMMENT " + parser.QuoteString(t.Comment) + "\n"
 	}
-	return "CREATE TABLE `default_catalog`.`default_database`.`" + t.Name + "` (\n" + strings.Join(lines, ",\n") +
+	kind := "TABLE "
+	if temporary {
+		kind = "TEMPORARY TABLE "
+	}
+	return "CREATE " + kind + t.ID().String() + " (\n" + strings.Join(lines, ",\n") +
 		"\n) " + comment + "WITH (\n" + strings.Join(opts, ",\n") + "\n)\n"
 }
 
 // describe lists a table's columns the way Flink's DESCRIBE does.
 func (e *Session) describe(ctx context.Context, s *ast.Describe) (*Result, error) {
-	name, err := planner.ObjectName(s.Name)
+	b := e.binder(ctx)
+	id, err := b.Qualify(s.Name)
 	if err != nil {
 		return nil, err
 	}
-	var schema types.Schema
+	t, v := b.Lookup(id)
+	if t == nil && v == nil {
+		// Flink's DescribeTableOperation.
+		return nil, &planner.Error{Pos: s.Name.Pos, Msg: fmt.Sprintf("Tables or views with the identifier '%s' doesn't exist", strings.Join(s.Name.Parts, "."))}
+	}
+	node, err := b.Query(&ast.Select{Items: []*ast.SelectItem{{Star: true}}, From: &ast.TableName{Name: s.Name}})
+	if err != nil {
+		return nil, err
+	}
+	schema := node.Schema()
 	var pk []string
 	var wm, extras map[string]string
-	if t, ok := e.catalog.Table(name); ok {
-		node, err := e.binder(ctx).Query(&ast.Select{Items: []*ast.SelectItem{{Star: true}}, From: &ast.TableName{Name: s.Name}})
-		if err != nil {
-			return nil, err
-		}
-		schema, pk = node.Schema(), t.PrimaryKey
+	if t != nil {
+		pk = t.PrimaryKey
 		if t.Watermark != nil {
 			wm = map[string]string{t.Watermark.Column: "`" + t.Watermark.Column + "` AS " + parser.FormatExpr(t.Watermark.Expr)}
 		}
 		extras = columnExtras(t)
-	} else if _, ok := e.catalog.View(name); ok {
-		node, err := e.binder(ctx).Query(&ast.Select{Items: []*ast.SelectItem{{Star: true}}, From: &ast.TableName{Name: s.Name}})
-		if err != nil {
-			return nil, err
-		}
-		schema = node.Schema()
-	} else {
-		return nil, &planner.Error{Pos: s.Name.Pos, Msg: fmt.Sprintf("Tables or views with the identifier '%s' doesn't exist", strings.Join(s.Name.Parts, "."))}
 	}
 	r := &Result{Kind: ResultTable, Headers: []string{"name", "type", "null", "key", "extras", "watermark"}}
 	for _, f := range schema {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/sluicesql/sluice/internal/catalog"
 	"github.com/sluicesql/sluice/internal/devcluster"
 	"github.com/sluicesql/sluice/internal/sql/parser"
 	"github.com/sluicesql/sluice/internal/types"
@@ -458,7 +459,7 @@ func TestCreateTableAsRejectedKeepsNoTable(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("error = %v, want one containing %q", err, want)
 	}
-	if _, ok := e.catalog.Table("per_customer"); ok {
+	if _, ok := e.catalog.mem.Table(catalog.ObjectID{Catalog: catalog.DefaultCatalog, Database: catalog.DefaultDatabase, Object: "per_customer"}); ok {
 		t.Error("the table of a rejected CREATE TABLE AS SELECT was kept")
 	}
 	if len(e.Jobs()) != 0 {

@@ -156,9 +156,9 @@ func CheckNoMetadata(t *catalog.Table, sink bool) error {
 		switch {
 		case !c.Metadata:
 		case !sink:
-			return fmt.Errorf("Table 'default_catalog.default_database.%s' declares metadata columns, but the underlying DynamicTableSource doesn't implement the SupportsReadingMetadata interface. Therefore, metadata cannot be read from the given source.", t.Name)
+			return fmt.Errorf("Table '%s' declares metadata columns, but the underlying DynamicTableSource doesn't implement the SupportsReadingMetadata interface. Therefore, metadata cannot be read from the given source.", t.ID().Summary())
 		case !c.Virtual:
-			return fmt.Errorf("Table 'default_catalog.default_database.%s' declares persistable metadata columns, but the underlying DynamicTableSink doesn't implement the SupportsWritingMetadata interface. If the column should not be persisted, it can be declared with the VIRTUAL keyword.", t.Name)
+			return fmt.Errorf("Table '%s' declares persistable metadata columns, but the underlying DynamicTableSink doesn't implement the SupportsWritingMetadata interface. If the column should not be persisted, it can be declared with the VIRTUAL keyword.", t.ID().Summary())
 		}
 	}
 	return nil

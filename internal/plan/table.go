@@ -11,12 +11,17 @@ import (
 // Table is the full definition of a connector table a plan reads or
 // writes, so that the plan can be built without the session's catalog:
 // its columns and their kinds, primary key and WITH options (after any
-// OPTIONS hint).
+// OPTIONS hint). CatalogName and DatabaseName are written only for a table
+// outside Flink's built-in catalog and database, so that the plans of
+// tables there, written before Sluice had other catalogs, keep their node
+// IDs.
 type Table struct {
-	Name       string            `json:"name"`
-	Columns    []Column          `json:"columns"`
-	PrimaryKey []string          `json:"primaryKey,omitempty"`
-	Options    map[string]string `json:"options"`
+	CatalogName  string            `json:"catalog,omitempty"`
+	DatabaseName string            `json:"database,omitempty"`
+	Name         string            `json:"name"`
+	Columns      []Column          `json:"columns"`
+	PrimaryKey   []string          `json:"primaryKey,omitempty"`
+	Options      map[string]string `json:"options"`
 }
 
 // Column is one column of a Table: physical, metadata (with the key it
@@ -34,6 +39,9 @@ type Column struct {
 // TableOf returns the plan's form of t.
 func TableOf(t *catalog.Table) Table {
 	out := Table{Name: t.Name, PrimaryKey: t.PrimaryKey, Options: maps.Clone(t.Options)}
+	if id := t.ID(); id.Catalog != catalog.DefaultCatalog || id.Database != catalog.DefaultDatabase {
+		out.CatalogName, out.DatabaseName = id.Catalog, id.Database
+	}
 	for _, c := range t.Columns {
 		col := Column{Name: c.Name, Type: Type(c.Type), Metadata: c.Metadata, MetadataKey: c.MetadataKey, Virtual: c.Virtual}
 		if c.Computed != nil {
@@ -47,7 +55,7 @@ func TableOf(t *catalog.Table) Table {
 // Catalog returns t as the catalog's table that connectors read, parsing
 // the computed columns' expressions.
 func (t Table) Catalog() (*catalog.Table, error) {
-	out := &catalog.Table{Name: t.Name, PrimaryKey: t.PrimaryKey, Options: maps.Clone(t.Options)}
+	out := &catalog.Table{Catalog: t.CatalogName, Database: t.DatabaseName, Name: t.Name, PrimaryKey: t.PrimaryKey, Options: maps.Clone(t.Options)}
 	for i, c := range t.Columns {
 		col := catalog.Column{Name: c.Name, Type: c.Type.Logical(), Metadata: c.Metadata, MetadataKey: c.MetadataKey, Virtual: c.Virtual}
 		if c.Computed != "" {
@@ -71,4 +79,9 @@ func (t Table) Catalog() (*catalog.Table, error) {
 		out.Options = map[string]string{}
 	}
 	return out, nil
+}
+
+// ID returns the table's fully qualified name.
+func (t Table) ID() catalog.ObjectID {
+	return (&catalog.Table{Catalog: t.CatalogName, Database: t.DatabaseName, Name: t.Name}).ID()
 }

@@ -17,9 +17,15 @@ import (
 	"github.com/sluicesql/sluice/internal/types"
 )
 
-// Binder plans statements against a catalog.
+// Binder plans statements against the catalogs, a session's temporary
+// objects and its current catalog and database.
 type Binder struct {
-	Catalog *catalog.Catalog
+	Catalog *catalog.Manager
+	// Temporary holds the session's temporary tables and views (nil: none).
+	Temporary *catalog.Temporary
+	// CurrentCatalog and CurrentDatabase qualify names that leave them
+	// out; empty, they are Flink's built-in ones.
+	CurrentCatalog, CurrentDatabase string
 	// TimeZone is table.local-time-zone.
 	TimeZone *time.Location
 	// Ctx, when set, cancels planning: binding stops with its error, so
@@ -65,7 +71,7 @@ type relation struct {
 // For CREATE TABLE ... AS SELECT the columns are the query's; the caller
 // then starts the INSERT of the query into it.
 func (b *Binder) CreateTable(ct *ast.CreateTable) (*catalog.Table, error) {
-	name, err := ObjectName(ct.Name)
+	id, err := b.Qualify(ct.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +100,7 @@ func (b *Binder) CreateTable(ct *ast.CreateTable) (*catalog.Table, error) {
 		}
 		ct = &derived
 	}
-	t := &catalog.Table{Name: name, Pos: ct.Pos, Comment: ct.Comment,
+	t := &catalog.Table{Catalog: id.Catalog, Database: id.Database, Name: id.Object, Pos: ct.Pos, Comment: ct.Comment,
 		Options: map[string]string{}, OptionPos: map[string]ast.Pos{}}
 	seen := map[string]bool{}
 	physical := &scope{}
@@ -259,21 +265,25 @@ func (b *Binder) Query(q ast.Query) (*Collect, error) {
 // Insert plans INSERT INTO: the query's columns are mapped to the table's
 // by position and cast where Flink casts implicitly.
 func (b *Binder) Insert(ins *ast.Insert) (*Sink, error) {
-	name, err := ObjectName(ins.Table)
+	id, t, _, err := b.resolve(ins.Table)
 	if err != nil {
 		return nil, err
 	}
-	t, ok := b.Catalog.Table(name)
-	if !ok {
-		if _, isView := b.Catalog.View(name); isView {
-			return nil, errorf(&ins.Table, "View '%s' cannot be written to", name)
-		}
-		return nil, errorf(&ins.Table, "Object '%s' not found", name)
+	if t == nil {
+		return nil, errorf(&ins.Table, "View '%s' cannot be written to", id.Summary())
 	}
+	return b.InsertInto(t, ins)
+}
+
+// InsertInto plans ins writing into t, the table ins names (CREATE TABLE
+// ... AS SELECT names the table it has just created, which a temporary
+// table of the same name would otherwise shadow).
+func (b *Binder) InsertInto(t *catalog.Table, ins *ast.Insert) (*Sink, error) {
+	name := t.ID().Summary()
 	if ins.Overwrite {
 		return nil, errorf(ins, "INSERT OVERWRITE is not supported for streaming tables")
 	}
-	t, err = withOptions(t, ins.Options, nil)
+	t, err := withOptions(t, ins.Options, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -302,7 +312,7 @@ func (b *Binder) Insert(ins *ast.Insert) (*Sink, error) {
 	}
 	in := rel.node.Schema()
 	if len(in) != len(targets) {
-		return nil, errorf(ins.Query, "Column types of query result and sink for 'default_catalog.default_database.%s' do not match.\nCause: Different number of columns.\n\nQuery schema: [%s]\nSink schema:  [%s]", name, schemaText(in), schemaText(writable(t, targets)))
+		return nil, errorf(ins.Query, "Column types of query result and sink for '%s' do not match.\nCause: Different number of columns.\n\nQuery schema: [%s]\nSink schema:  [%s]", name, schemaText(in), schemaText(writable(t, targets)))
 	}
 	// One projection in sink column order; columns not written are NULL.
 	var out types.Schema
@@ -329,7 +339,7 @@ func (b *Binder) Insert(ins *ast.Insert) (*Sink, error) {
 		src := in[pos].Type.Plain()
 		col := &expr.Column{Index: pos, Name: in[pos].Name, T: src}
 		if src.Kind != types.Null && !types.ImplicitCast(src, ft.Nullable()) {
-			return nil, errorf(ins.Query, "Column types of query result and sink for 'default_catalog.default_database.%s' do not match.\nCause: Incompatible types for sink column '%s' at position %d.\n\nQuery schema: [%s]\nSink schema:  [%s]", name, c.Name, pos, schemaText(in), schemaText(writable(t, targets)))
+			return nil, errorf(ins.Query, "Column types of query result and sink for '%s' do not match.\nCause: Incompatible types for sink column '%s' at position %d.\n\nQuery schema: [%s]\nSink schema:  [%s]", name, c.Name, pos, schemaText(in), schemaText(writable(t, targets)))
 		}
 		projects = append(projects, coerce(col, ft.WithNotNull(src.NotNull)))
 	}
@@ -342,7 +352,7 @@ func (b *Binder) Insert(ins *ast.Insert) (*Sink, error) {
 	accepts := f.Accepts(t)
 	upsert := accepts == connector.Upsert && len(t.PrimaryKey) > 0
 	if input.Mode() != connector.InsertOnly && !upsert && accepts != connector.Retract {
-		return nil, errorf(ins, "Table sink 'default_catalog.default_database.%s' doesn't support consuming update changes which is produced by node %s", name, updatingNode(input).Describe())
+		return nil, errorf(ins, "Table sink '%s' doesn't support consuming update changes which is produced by node %s", name, updatingNode(input).Describe())
 	}
 	sink := &Sink{base: base{schema: out}, Input: input, Table: t, Upsert: upsert}
 	if err := finalize(sink); err != nil {

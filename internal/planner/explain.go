@@ -159,7 +159,8 @@ func names(s types.Schema, cols []int) string {
 
 // Describe implements Node.
 func (n *Scan) Describe() string {
-	return fmt.Sprintf("TableSourceScan(table=[[default_catalog, default_database, %s]], fields=[%s])", n.Table.Name, strings.Join(n.schema.Names(), ", "))
+	id := n.Table.ID()
+	return fmt.Sprintf("TableSourceScan(table=[[%s, %s, %s]], fields=[%s])", id.Catalog, id.Database, id.Object, strings.Join(n.schema.Names(), ", "))
 }
 
 // Describe implements Node.
@@ -333,7 +334,7 @@ func (n *Sort) Describe() string {
 
 // Describe implements Node.
 func (n *Sink) Describe() string {
-	return fmt.Sprintf("Sink(table=[default_catalog.default_database.%s], fields=[%s])", n.Table.Name, strings.Join(n.Input.Schema().Names(), ", "))
+	return fmt.Sprintf("Sink(table=[%s], fields=[%s])", n.Table.ID().Summary(), strings.Join(n.Input.Schema().Names(), ", "))
 }
 
 // Describe implements Node.

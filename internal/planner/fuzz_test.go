@@ -61,7 +61,8 @@ func bindStatement(t *testing.T, b *planner.Binder, st ast.Statement) {
 		return
 	case *ast.CreateView:
 		if _, err := b.Query(s.Query); err == nil {
-			v := &catalog.View{Name: s.Name.Parts[len(s.Name.Parts)-1], Columns: s.Columns, Query: s.Query}
+			v := &catalog.View{Name: s.Name.Parts[len(s.Name.Parts)-1], Columns: s.Columns, Query: s.Query,
+				ScopeCatalog: catalog.DefaultCatalog, ScopeDatabase: catalog.DefaultDatabase}
 			_ = b.Catalog.AddView(v, true)
 		}
 		return

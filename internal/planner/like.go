@@ -23,13 +23,17 @@ func likeStrategies(l *ast.LikeClause) map[string]string {
 // options merged with the statement's own as the LIKE clause says.
 func (b *Binder) mergeLike(ct *ast.CreateTable) (*ast.CreateTable, error) {
 	l := ct.Like
-	name, err := ObjectName(l.Source)
+	id, err := b.Qualify(l.Source)
 	if err != nil {
 		return nil, err
 	}
-	src, ok := b.Catalog.Table(name)
-	if !ok {
-		return nil, errorf(&l.Source, "Source table '%s' of the LIKE clause not found", name)
+	// Flink's SqlCreateTableConverter.lookupLikeSourceTable.
+	src, view := b.Lookup(id)
+	if view != nil {
+		return nil, errorf(&l.Source, "Source table '%s' of the LIKE clause can not be a VIEW", id)
+	}
+	if src == nil {
+		return nil, errorf(&l.Source, "Source table '%s' of the LIKE clause not found in the catalog", id)
 	}
 	how := likeStrategies(l)
 	merged := *ct

@@ -55,7 +55,8 @@ func plan(t *testing.T, script string) planner.Node {
 			if _, err := b.Query(s.Query); err != nil {
 				t.Fatalf("CREATE VIEW at line %d: %v", s.Pos.Line, err)
 			}
-			v := &catalog.View{Name: s.Name.Parts[len(s.Name.Parts)-1], Columns: s.Columns, Query: s.Query}
+			v := &catalog.View{Name: s.Name.Parts[len(s.Name.Parts)-1], Columns: s.Columns, Query: s.Query,
+				ScopeCatalog: catalog.DefaultCatalog, ScopeDatabase: catalog.DefaultDatabase}
 			if err := b.Catalog.AddView(v, false); err != nil {
 				t.Fatal(err)
 			}

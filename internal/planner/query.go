@@ -220,21 +220,22 @@ func aliased(rel *relation, alias string, cols []string, at ast.Node) (*relation
 }
 
 func (b *Binder) tableName(n *ast.TableName) (*relation, error) {
-	name, err := ObjectName(n.Name)
-	if err != nil {
-		return nil, err
-	}
 	if n.AsOf != nil {
 		return nil, errorf(n.AsOf, "FOR SYSTEM_TIME AS OF is only supported on the right side of a join (a temporal join)")
 	}
+	name := n.Name.Parts[len(n.Name.Parts)-1]
 	alias := n.Alias
 	if alias == "" {
 		alias = name
 	}
-	if c, ok := b.ctes[name]; ok {
+	if c, ok := b.ctes[name]; ok && len(n.Name.Parts) == 1 {
 		return b.namedQuery(c.Query, name, c.Columns, n, alias)
 	}
-	if t, ok := b.Catalog.Table(name); ok {
+	_, t, v, err := b.resolve(n.Name)
+	if err != nil {
+		return nil, err
+	}
+	if t != nil {
 		t, err := withOptions(t, n.Options, nil)
 		if err != nil {
 			return nil, err
@@ -245,13 +246,16 @@ func (b *Binder) tableName(n *ast.TableName) (*relation, error) {
 		}
 		return aliased(&relation{node: node, sc: newScope(alias, node.Schema())}, alias, n.ColumnAliases, n)
 	}
-	if v, ok := b.Catalog.View(name); ok {
-		if len(n.Options) > 0 {
-			return nil, errorf(n.Options[0], "OPTIONS hints apply to tables, and '%s' is a view", name)
-		}
-		return b.namedQuery(v.Query, name, v.Columns, n, alias)
+	if len(n.Options) > 0 {
+		// Flink's message (SqlToRelConverter): hints apply to tables only.
+		return nil, errorf(n.Options[0], "View '%s' cannot be enriched with new options. Hints can only be applied to tables.", v.ID())
 	}
-	return nil, errorf(n, "Object '%s' not found", name)
+	var rel *relation
+	err = b.inScope(v, func() (err error) {
+		rel, err = b.namedQuery(v.Query, v.Name, v.Columns, n, alias)
+		return err
+	})
+	return rel, err
 }
 
 // namedQuery binds a view's or common table expression's query under its

@@ -45,13 +45,13 @@ func (b *Binder) temporalJoin(jn Join, asOf ast.Expr, ref *ast.TableName, l, r *
 	if lt.T.Attr == types.ProcTime {
 		return nil, errorf(asOf, "processing-time temporal joins are not supported yet")
 	}
-	name, err := ObjectName(ref.Name)
+	id, err := b.Qualify(ref.Name)
 	if err != nil {
 		return nil, err
 	}
-	table, ok := b.Catalog.Table(name)
-	if !ok || len(table.PrimaryKey) == 0 {
-		return nil, errorf(ref, "Temporal Table Join requires primary key in versioned table, but no primary key can be found. The physical plan is not a versioned table: '%s'", name)
+	table, _ := b.Lookup(id)
+	if table == nil || len(table.PrimaryKey) == 0 {
+		return nil, errorf(ref, "Temporal Table Join requires primary key in versioned table, but no primary key can be found. The physical plan is not a versioned table: '%s'", id.Object)
 	}
 	rs := r.node.Schema()
 	rt := -1

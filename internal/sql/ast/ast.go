@@ -188,6 +188,62 @@ type Reset struct {
 	Key string
 }
 
+// CreateCatalog is CREATE CATALOG [IF NOT EXISTS] name [COMMENT '...']
+// WITH (...).
+type CreateCatalog struct {
+	Pos
+	Name        string
+	IfNotExists bool
+	Comment     string
+	Options     []*Option
+}
+
+// DropCatalog is DROP CATALOG [IF EXISTS] name.
+type DropCatalog struct {
+	Pos
+	Name     string
+	IfExists bool
+}
+
+// UseCatalog is USE CATALOG name.
+type UseCatalog struct {
+	Pos
+	Name string
+}
+
+// CreateDatabase is CREATE DATABASE [IF NOT EXISTS] [catalog.]name
+// [COMMENT '...'] [WITH (...)].
+type CreateDatabase struct {
+	Pos
+	Name        ObjectName
+	IfNotExists bool
+	Comment     string
+	Options     []*Option
+}
+
+// DropDatabase is DROP DATABASE [IF EXISTS] [catalog.]name [RESTRICT |
+// CASCADE]; RESTRICT, Flink's default, refuses a database that is not
+// empty.
+type DropDatabase struct {
+	Pos
+	Name     ObjectName
+	IfExists bool
+	Cascade  bool
+}
+
+// AlterDatabase is ALTER DATABASE [catalog.]name SET (...).
+type AlterDatabase struct {
+	Pos
+	Name ObjectName
+	Set  []*Option
+}
+
+// Use is USE [catalog.]database.
+type Use struct {
+	Pos
+	Name ObjectName
+}
+
 // ShowKind says what a SHOW statement lists.
 type ShowKind int
 
@@ -200,13 +256,33 @@ const (
 	ShowCreateTable
 	ShowCatalogs
 	ShowDatabases
+	ShowCreateView
+	ShowCurrentCatalog
+	ShowCurrentDatabase
 )
 
-// Show is SHOW TABLES / VIEWS / FUNCTIONS / JOBS / CREATE TABLE name / ...
+// Show is SHOW TABLES / VIEWS / FUNCTIONS / JOBS / CATALOGS / DATABASES /
+// CURRENT CATALOG / CURRENT DATABASE / CREATE TABLE name / CREATE VIEW
+// name, with FROM|IN and [NOT] LIKE|ILIKE 'pattern' where Flink takes them.
 type Show struct {
 	Pos
 	Kind ShowKind
-	Name ObjectName // for SHOW CREATE TABLE
+	// Name is the object of SHOW CREATE TABLE and SHOW CREATE VIEW.
+	Name ObjectName
+	// From is the database (SHOW TABLES, VIEWS) or catalog (SHOW
+	// DATABASES) of FROM|IN, if given.
+	From *ObjectName
+	// Like is the pattern of [NOT] LIKE|ILIKE, if given.
+	Like *ShowLike
+}
+
+// ShowLike is the [NOT] LIKE|ILIKE 'pattern' of a SHOW statement.
+type ShowLike struct {
+	Pos
+	Pattern string
+	Not     bool
+	// CaseInsensitive is ILIKE.
+	CaseInsensitive bool
 }
 
 // Describe is DESCRIBE|DESC name.
@@ -247,6 +323,13 @@ func (*Show) stmt()           {}
 func (*Describe) stmt()       {}
 func (*StopJob) stmt()        {}
 func (*StatementSet) stmt()   {}
+func (*CreateCatalog) stmt()  {}
+func (*DropCatalog) stmt()    {}
+func (*UseCatalog) stmt()     {}
+func (*CreateDatabase) stmt() {}
+func (*DropDatabase) stmt()   {}
+func (*AlterDatabase) stmt()  {}
+func (*Use) stmt()            {}
 
 // ---------------------------------------------------------------- queries
 

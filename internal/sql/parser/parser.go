@@ -392,6 +392,8 @@ func (p *parser) statement() ast.Statement {
 		return p.reset()
 	case "SHOW":
 		return p.show()
+	case "USE":
+		return p.use()
 	case "DESCRIBE", "DESC":
 		p.next()
 		return &ast.Describe{Pos: t.pos, Name: p.objectName("a table name")}
@@ -518,7 +520,31 @@ func (p *parser) statementSet(pos ast.Pos) *ast.StatementSet {
 func (p *parser) create() ast.Statement {
 	pos := p.next().pos
 	temporary := p.acceptKw("TEMPORARY")
+	if t := p.tok(); temporary && (word(t) == "CATALOG" || word(t) == "DATABASE") {
+		p.failAt(t.pos, "expected TABLE or VIEW after CREATE TEMPORARY, found %s: catalogs and databases are not temporary", describe(t))
+	}
 	switch {
+	case p.acceptKw("CATALOG"):
+		c := &ast.CreateCatalog{Pos: pos}
+		c.IfNotExists = p.acceptKw("IF", "NOT", "EXISTS")
+		c.Name = p.ident("a catalog name")
+		if p.acceptKw("COMMENT") {
+			c.Comment = p.stringLit("a comment string")
+		}
+		p.expectKw("WITH")
+		c.Options = p.options()
+		return c
+	case p.acceptKw("DATABASE"):
+		d := &ast.CreateDatabase{Pos: pos}
+		d.IfNotExists = p.acceptKw("IF", "NOT", "EXISTS")
+		d.Name = p.databaseName()
+		if p.acceptKw("COMMENT") {
+			d.Comment = p.stringLit("a comment string")
+		}
+		if p.acceptKw("WITH") {
+			d.Options = p.options()
+		}
+		return d
 	case p.acceptKw("TABLE"):
 		return p.createTable(pos, temporary)
 	case p.acceptKw("VIEW"):
@@ -535,8 +561,29 @@ func (p *parser) create() ast.Statement {
 		v.Query = p.query()
 		return v
 	}
-	p.unexpected("TABLE or VIEW")
+	p.unexpected("TABLE, VIEW, CATALOG or DATABASE")
 	return nil
+}
+
+// databaseName consumes [catalog.]database.
+func (p *parser) databaseName() ast.ObjectName {
+	n := p.objectName("a database name")
+	if len(n.Parts) > 2 {
+		p.failAt(n.Pos, "'%s' is not a valid database identifier: it has at most two parts, catalog.database", strings.Join(n.Parts, "."))
+	}
+	return n
+}
+
+// use parses USE CATALOG name and USE [catalog.]database.
+func (p *parser) use() ast.Statement {
+	pos := p.next().pos
+	if t := p.tok(); word(t) == "MODULES" {
+		p.failAt(t.pos, "USE MODULES is not supported")
+	}
+	if p.acceptKw("CATALOG") {
+		return &ast.UseCatalog{Pos: pos, Name: p.ident("a catalog name")}
+	}
+	return &ast.Use{Pos: pos, Name: p.databaseName()}
 }
 
 func (p *parser) createTable(pos ast.Pos, temporary bool) *ast.CreateTable {
@@ -675,8 +722,18 @@ func (p *parser) options() []*ast.Option {
 // alter parses ALTER TABLE [IF EXISTS] name RENAME TO new | SET (options)
 // | RESET ('key', ...).
 func (p *parser) alter() ast.Statement {
-	a := &ast.AlterTable{Pos: p.next().pos}
-	p.expectKw("TABLE")
+	pos := p.next().pos
+	if p.acceptKw("DATABASE") {
+		d := &ast.AlterDatabase{Pos: pos, Name: p.databaseName()}
+		p.expectKw("SET")
+		d.Set = p.options()
+		return d
+	}
+	a := &ast.AlterTable{Pos: pos}
+	if !p.isKw("TABLE") {
+		p.unexpected("TABLE or DATABASE")
+	}
+	p.next()
 	a.IfExists = p.acceptKw("IF", "EXISTS")
 	a.Name = p.objectName("a table name")
 	switch w := word(p.tok()); w {
@@ -707,7 +764,23 @@ func (p *parser) alter() ast.Statement {
 }
 
 func (p *parser) drop() ast.Statement {
-	d := &ast.Drop{Pos: p.next().pos}
+	pos := p.next().pos
+	switch {
+	case p.acceptKw("CATALOG"):
+		c := &ast.DropCatalog{Pos: pos}
+		c.IfExists = p.acceptKw("IF", "EXISTS")
+		c.Name = p.ident("a catalog name")
+		return c
+	case p.acceptKw("DATABASE"):
+		d := &ast.DropDatabase{Pos: pos}
+		d.IfExists = p.acceptKw("IF", "EXISTS")
+		d.Name = p.databaseName()
+		if !p.acceptKw("RESTRICT") {
+			d.Cascade = p.acceptKw("CASCADE")
+		}
+		return d
+	}
+	d := &ast.Drop{Pos: pos}
 	d.Temporary = p.acceptKw("TEMPORARY")
 	switch {
 	case p.acceptKw("VIEW"):
@@ -813,18 +886,66 @@ func (p *parser) show() ast.Statement {
 		s.Kind = ast.ShowCatalogs
 	case "DATABASES":
 		s.Kind = ast.ShowDatabases
+	case "CURRENT":
+		p.next()
+		switch {
+		case p.acceptKw("CATALOG"):
+			s.Kind = ast.ShowCurrentCatalog
+		case p.acceptKw("DATABASE"):
+			s.Kind = ast.ShowCurrentDatabase
+		default:
+			p.unexpected("CATALOG or DATABASE")
+		}
+		return s
 	case "CREATE":
 		p.next()
-		if p.isKw("VIEW") {
-			p.failAt(p.tok().pos, "SHOW CREATE VIEW is not supported yet; SHOW CREATE TABLE is")
+		switch {
+		case p.acceptKw("TABLE"):
+			s.Kind = ast.ShowCreateTable
+			s.Name = p.objectName("a table name")
+		case p.acceptKw("VIEW"):
+			s.Kind = ast.ShowCreateView
+			s.Name = p.objectName("a view name")
+		default:
+			p.unexpected("TABLE or VIEW")
 		}
-		p.expectKw("TABLE")
-		s.Kind = ast.ShowCreateTable
-		s.Name = p.objectName("a table name")
 		return s
 	default:
-		p.unexpected("TABLES, VIEWS, FUNCTIONS, JOBS, CATALOGS, DATABASES or CREATE TABLE")
+		p.unexpected("TABLES, VIEWS, FUNCTIONS, JOBS, CATALOGS, DATABASES, CURRENT CATALOG, CURRENT DATABASE, CREATE TABLE or CREATE VIEW")
 	}
 	p.next()
+	switch s.Kind {
+	case ast.ShowTables, ast.ShowViews, ast.ShowDatabases:
+		if p.acceptKw("FROM") || p.acceptKw("IN") {
+			what := "a database name"
+			if s.Kind == ast.ShowDatabases {
+				what = "a catalog name"
+			}
+			from := p.objectName(what)
+			if s.Kind == ast.ShowDatabases && len(from.Parts) > 1 {
+				// Flink's parser (SqlShowDatabases).
+				p.failAt(from.Pos, "Show databases from/in identifier [ %s ] format error, catalog must be a single part identifier.", strings.Join(from.Parts, "."))
+			}
+			s.From = &from
+		}
+		s.Like = p.showLike()
+	}
 	return s
+}
+
+// showLike parses the [NOT] LIKE|ILIKE 'pattern' ending a SHOW statement.
+func (p *parser) showLike() *ast.ShowLike {
+	l := &ast.ShowLike{Pos: p.tok().pos}
+	l.Not = p.acceptKw("NOT")
+	switch {
+	case p.acceptKw("LIKE"):
+	case p.acceptKw("ILIKE"):
+		l.CaseInsensitive = true
+	case l.Not:
+		p.unexpected("LIKE or ILIKE")
+	default:
+		return nil
+	}
+	l.Pattern = p.stringLit("a pattern string")
+	return l
 }

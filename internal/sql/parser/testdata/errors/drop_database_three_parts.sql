@@ -1,0 +1,1 @@
+DROP DATABASE a.b.c CASCADE;

@@ -1,2 +1,0 @@
-SHOW CREATE
-  VIEW v;
