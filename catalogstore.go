@@ -102,13 +102,13 @@ func OpenCatalog(ctx context.Context, dir string) (*Catalog, error) {
 		if len(f.Tables)+len(f.Views) > 0 {
 			return nil, fmt.Errorf("catalog %s: tables and views outside a database", c.path)
 		}
-		// default_database is there only if it is listed: it may have
-		// been dropped.
-		if err := c.mem.DropDatabase(catalog.DefaultCatalog, catalog.DefaultDatabase, false, false); err != nil {
-			return nil, err
-		}
 	default:
 		return nil, fmt.Errorf("catalog %s: version %d is not one this Sluice reads (%d)", c.path, f.Version, catalogVersion)
+	}
+	// default_database is there only if the file lists it: it may have
+	// been dropped.
+	if err := c.mem.DropDatabase(catalog.DefaultCatalog, catalog.DefaultDatabase, false, false); err != nil {
+		return nil, err
 	}
 	for _, d := range f.Databases {
 		if err := c.mem.CreateDatabase(catalog.DefaultCatalog, catalog.NewDatabase(d.Name, d.Comment, d.Properties), false); err != nil {

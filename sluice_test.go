@@ -554,7 +554,7 @@ SHOW CREATE TABLE t2;`)
 		t.Errorf("resetting the only format: error %v, want an option error", err)
 	}
 	mustExecute(t, e, "CREATE TABLE u (a INT) WITH ('connector' = 'datagen')")
-	if _, err := e.Execute(testContext(t), "ALTER TABLE t2 RENAME TO u"); err == nil || !strings.Contains(err.Error(), "line 1, column 1: table or view 'u' already exists") {
+	if _, err := e.Execute(testContext(t), "ALTER TABLE t2 RENAME TO u"); err == nil || !strings.Contains(err.Error(), "line 1, column 1: Table (or view) default_database.u already exists in Catalog default_catalog.") {
 		t.Errorf("renaming onto an existing table: %v", err)
 	}
 }

@@ -377,7 +377,7 @@ SHOW CREATE TABLE nope;
 	if viaGateway != embedded {
 		t.Errorf("through the gateway:\n%s\nembedded:\n%s", viaGateway, embedded)
 	}
-	for _, want := range []string{"| 1970-01-01 09:00:01.000 |", "| 10:11:12.345 |", " +U           1                    2\n", "| 1 | 2 |\n", "table 'nope' does not exist"} {
+	for _, want := range []string{"| 1970-01-01 09:00:01.000 |", "| 10:11:12.345 |", " +U           1                    2\n", "| 1 | 2 |\n", "Table with identifier `default_catalog`.`default_database`.`nope` does not exist."} {
 		if !strings.Contains(viaGateway, want) {
 			t.Errorf("through the gateway, %q is missing:\n%s", want, viaGateway)
 		}
