@@ -9,6 +9,7 @@ import (
 	"github.com/sluicesql/sluice/internal/catalog"
 	"github.com/sluicesql/sluice/internal/planner"
 	"github.com/sluicesql/sluice/internal/sql/ast"
+	"github.com/sluicesql/sluice/internal/sql/parser"
 )
 
 // This file runs the statements about catalogs and databases, after
@@ -35,32 +36,124 @@ var inMemoryOptions = []string{"default-database", "property-version", "type"}
 // generic_in_memory only, kept in memory as Flink keeps them.
 func (e *Session) createCatalog(s *ast.CreateCatalog) error {
 	opts := map[string]string{}
-	var typePos ast.Pos
 	for _, o := range s.Options {
 		opts[o.Key] = o.Value
-		if o.Key == "type" {
-			typePos = o.Pos
-		}
 	}
-	typ, ok := opts["type"]
-	switch {
-	case !ok:
+	if _, ok := opts["type"]; !ok {
 		// Flink's FactoryUtil.createCatalog.
 		return &planner.Error{Pos: s.Pos, Msg: fmt.Sprintf("Catalog options do not contain an option key 'type' for discovering a catalog: CREATE CATALOG %s WITH ('type' = '%s')", s.Name, catalog.InMemoryType)}
-	case typ != catalog.InMemoryType:
-		return &planner.Error{Pos: typePos, Msg: fmt.Sprintf("Catalog type '%s' is not supported: Sluice has catalogs of type '%s' only", typ, catalog.InMemoryType)}
 	}
-	for _, o := range s.Options {
-		if !slices.Contains(inMemoryOptions, o.Key) {
-			return &planner.Error{Pos: o.Pos, Msg: fmt.Sprintf("Unsupported options found for '%s'.\n\nUnsupported options:\n\n%s\n\nSupported options:\n\n%s",
-				catalog.InMemoryType, o.Key, strings.Join(inMemoryOptions, "\n"))}
-		}
-	}
-	if d, ok := opts["default-database"]; ok && strings.TrimSpace(d) == "" {
-		return &planner.Error{Pos: s.Pos, Msg: "The option 'default-database' of a generic_in_memory catalog cannot be empty"}
+	if err := checkCatalogOptions(s.Options, opts); err != nil {
+		return err
 	}
 	c := catalog.NewInMemoryCatalog(s.Name, s.Comment, opts)
 	return at(s.Pos, e.catalog.change(func(m *catalog.Manager) error { return m.CreateCatalog(c, s.IfNotExists) }))
+}
+
+// alterCatalog runs ALTER CATALOG: SET and RESET change the options of a
+// catalog made by CREATE CATALOG, COMMENT its comment. Unlike Flink, which
+// opens the altered catalog anew (an empty one for generic_in_memory),
+// the catalog keeps its databases.
+func (e *Session) alterCatalog(s *ast.AlterCatalog) error {
+	c, ok := e.catalog.mem.CatalogInfo(s.Name)
+	if !ok || s.Name == catalog.DefaultCatalog {
+		// Flink's CatalogManager.alterCatalog: the built-in catalog is not
+		// in the catalog store.
+		return &planner.Error{Pos: s.Pos, Msg: fmt.Sprintf("Catalog %s does not exist in the catalog store.", s.Name)}
+	}
+	opts, comment := maps.Clone(c.Options), c.Comment
+	switch {
+	case s.Comment != nil:
+		comment = *s.Comment
+	case s.Reset != nil:
+		if len(s.Reset) == 0 {
+			return &planner.Error{Pos: s.Pos, Msg: "ALTER CATALOG RESET does not support empty key"}
+		}
+		for _, k := range s.Reset {
+			if k.Key == "type" {
+				return &planner.Error{Pos: k.Pos, Msg: "ALTER CATALOG RESET does not support changing 'type'"}
+			}
+			delete(opts, k.Key)
+		}
+	default:
+		for _, o := range s.Set {
+			opts[o.Key] = o.Value
+		}
+		if err := checkCatalogOptions(s.Set, opts); err != nil {
+			return err
+		}
+	}
+	return at(s.Pos, e.catalog.change(func(m *catalog.Manager) error { return m.AlterCatalog(s.Name, comment, opts) }))
+}
+
+// describeCatalog runs DESCRIBE CATALOG [EXTENDED], as Flink's
+// DescribeCatalogOperation: name, type and comment, and with EXTENDED the
+// other options, sorted.
+func (e *Session) describeCatalog(s *ast.DescribeCatalog) (*Result, error) {
+	c, err := e.catalogDescriptor(s.Pos, s.Name)
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{Kind: ResultTable, Headers: []string{"info name", "info value"},
+		Rows: [][]string{{"name", c.Name}, {"type", c.Type}, {"comment", c.Comment}}}
+	if s.Extended {
+		for _, k := range slices.Sorted(maps.Keys(c.Options)) {
+			if k != "type" {
+				r.Rows = append(r.Rows, []string{"option:" + k, c.Options[k]})
+			}
+		}
+	}
+	return r, nil
+}
+
+// catalogDescriptor returns a catalog made by CREATE CATALOG, with
+// Flink's error for another name (the built-in catalog has no descriptor
+// in Flink's catalog store).
+func (e *Session) catalogDescriptor(pos ast.Pos, name string) (catalog.Catalog, error) {
+	c, ok := e.catalog.mem.CatalogInfo(name)
+	if !ok || name == catalog.DefaultCatalog {
+		return catalog.Catalog{}, &planner.Error{Pos: pos, Msg: fmt.Sprintf("Cannot obtain metadata information from Catalog %s.", name)}
+	}
+	return c, nil
+}
+
+// showCreateCatalog runs SHOW CREATE CATALOG, printed as Flink's
+// ShowCreateUtil.buildShowCreateCatalogRow.
+func (e *Session) showCreateCatalog(s *ast.Show) (*Result, error) {
+	c, err := e.catalogDescriptor(s.Name.Pos, s.Name.Parts[0])
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	b.WriteString("CREATE CATALOG " + quoteIdent(c.Name) + "\n")
+	if c.Comment != "" {
+		b.WriteString("COMMENT " + parser.QuoteString(c.Comment) + "\n")
+	}
+	keys := slices.Sorted(maps.Keys(c.Options))
+	opts := make([]string, len(keys))
+	for i, k := range keys {
+		opts[i] = "  " + parser.QuoteString(k) + " = " + parser.QuoteString(MaskValue(k, c.Options[k]))
+	}
+	b.WriteString("WITH (\n" + strings.Join(opts, ",\n") + "\n)\n")
+	return &Result{Kind: ResultText, Text: b.String()}, nil
+}
+
+// checkCatalogOptions checks a catalog's options (all of them, after an
+// ALTER CATALOG) at the given ones' positions: the type is
+// generic_in_memory, every option one it has, the default database named.
+func checkCatalogOptions(given []*ast.Option, opts map[string]string) error {
+	for _, o := range given {
+		switch {
+		case o.Key == "type" && o.Value != catalog.InMemoryType:
+			return &planner.Error{Pos: o.Pos, Msg: fmt.Sprintf("Catalog type '%s' is not supported: Sluice has catalogs of type '%s' only", o.Value, catalog.InMemoryType)}
+		case !slices.Contains(inMemoryOptions, o.Key):
+			return &planner.Error{Pos: o.Pos, Msg: fmt.Sprintf("Unsupported options found for '%s'.\n\nUnsupported options:\n\n%s\n\nSupported options:\n\n%s",
+				catalog.InMemoryType, o.Key, strings.Join(inMemoryOptions, "\n"))}
+		case o.Key == "default-database" && strings.TrimSpace(o.Value) == "":
+			return &planner.Error{Pos: o.Pos, Msg: "The option 'default-database' of a generic_in_memory catalog cannot be empty"}
+		}
+	}
+	return nil
 }
 
 // dropCatalog runs DROP CATALOG; the session's current catalog cannot be

@@ -267,6 +267,10 @@ func (e *Session) exec(ctx context.Context, st ast.Statement, src string) (*Resu
 		return ok(e.dropCatalog(s))
 	case *ast.UseCatalog:
 		return ok(e.useCatalog(s))
+	case *ast.AlterCatalog:
+		return ok(e.alterCatalog(s))
+	case *ast.DescribeCatalog:
+		return e.describeCatalog(s)
 	case *ast.CreateDatabase:
 		return ok(e.createDatabase(s))
 	case *ast.DropDatabase:
@@ -500,6 +504,8 @@ func (e *Session) show(ctx context.Context, s *ast.Show) (*Result, error) {
 		return r, nil
 	case ast.ShowCreateTable, ast.ShowCreateView:
 		return e.showCreate(ctx, s)
+	case ast.ShowCreateCatalog:
+		return e.showCreateCatalog(s)
 	}
 	return nil, fmt.Errorf("unsupported SHOW statement")
 }

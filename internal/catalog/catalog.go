@@ -254,6 +254,25 @@ func (m *Manager) DropCatalog(name string, ifExists bool) error {
 	return nil
 }
 
+// AlterCatalog gives a catalog another comment and options; its default
+// database is the one the options name, created empty if it is missing,
+// as a catalog always holds its default database.
+func (m *Manager) AlterCatalog(name, comment string, options map[string]string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c, err := m.catalog(name)
+	if err != nil {
+		return err
+	}
+	altered := NewInMemoryCatalog(name, comment, options)
+	altered.databases = c.clone().databases
+	if _, ok := altered.databases[altered.DefaultDatabase]; !ok {
+		altered.databases[altered.DefaultDatabase] = NewDatabase(altered.DefaultDatabase, "", nil)
+	}
+	m.catalogs[name] = altered
+	return nil
+}
+
 // CatalogInfo returns the catalog called name, without its databases.
 func (m *Manager) CatalogInfo(name string) (Catalog, bool) {
 	m.mu.RLock()

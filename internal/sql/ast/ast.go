@@ -205,6 +205,23 @@ type DropCatalog struct {
 	IfExists bool
 }
 
+// AlterCatalog is ALTER CATALOG name SET (...) | RESET ('key', ...) |
+// COMMENT '...'; one of Set, Reset (keys only) and Comment is given.
+type AlterCatalog struct {
+	Pos
+	Name    string
+	Set     []*Option
+	Reset   []*Option
+	Comment *string
+}
+
+// DescribeCatalog is DESCRIBE|DESC CATALOG [EXTENDED] name.
+type DescribeCatalog struct {
+	Pos
+	Name     string
+	Extended bool
+}
+
 // UseCatalog is USE CATALOG name.
 type UseCatalog struct {
 	Pos
@@ -259,6 +276,7 @@ const (
 	ShowCreateView
 	ShowCurrentCatalog
 	ShowCurrentDatabase
+	ShowCreateCatalog
 )
 
 // Show is SHOW TABLES / VIEWS / FUNCTIONS / JOBS / CATALOGS / DATABASES /
@@ -267,7 +285,8 @@ const (
 type Show struct {
 	Pos
 	Kind ShowKind
-	// Name is the object of SHOW CREATE TABLE and SHOW CREATE VIEW.
+	// Name is the object of SHOW CREATE TABLE and SHOW CREATE VIEW, the
+	// catalog of SHOW CREATE CATALOG.
 	Name ObjectName
 	// From is the database (SHOW TABLES, VIEWS) or catalog (SHOW
 	// DATABASES) of FROM|IN, if given.
@@ -308,28 +327,30 @@ type StatementSet struct {
 	Inserts []*Insert
 }
 
-func (*CreateTable) stmt()    {}
-func (*CreateView) stmt()     {}
-func (*Drop) stmt()           {}
-func (*AlterTable) stmt()     {}
-func (*Insert) stmt()         {}
-func (*QueryStatement) stmt() {}
-func (*Explain) stmt()        {}
-func (*CompilePlan) stmt()    {}
-func (*ExecutePlan) stmt()    {}
-func (*Set) stmt()            {}
-func (*Reset) stmt()          {}
-func (*Show) stmt()           {}
-func (*Describe) stmt()       {}
-func (*StopJob) stmt()        {}
-func (*StatementSet) stmt()   {}
-func (*CreateCatalog) stmt()  {}
-func (*DropCatalog) stmt()    {}
-func (*UseCatalog) stmt()     {}
-func (*CreateDatabase) stmt() {}
-func (*DropDatabase) stmt()   {}
-func (*AlterDatabase) stmt()  {}
-func (*Use) stmt()            {}
+func (*CreateTable) stmt()     {}
+func (*CreateView) stmt()      {}
+func (*Drop) stmt()            {}
+func (*AlterTable) stmt()      {}
+func (*Insert) stmt()          {}
+func (*QueryStatement) stmt()  {}
+func (*Explain) stmt()         {}
+func (*CompilePlan) stmt()     {}
+func (*ExecutePlan) stmt()     {}
+func (*Set) stmt()             {}
+func (*Reset) stmt()           {}
+func (*Show) stmt()            {}
+func (*Describe) stmt()        {}
+func (*StopJob) stmt()         {}
+func (*StatementSet) stmt()    {}
+func (*CreateCatalog) stmt()   {}
+func (*DropCatalog) stmt()     {}
+func (*UseCatalog) stmt()      {}
+func (*AlterCatalog) stmt()    {}
+func (*DescribeCatalog) stmt() {}
+func (*CreateDatabase) stmt()  {}
+func (*DropDatabase) stmt()    {}
+func (*AlterDatabase) stmt()   {}
+func (*Use) stmt()             {}
 
 // ---------------------------------------------------------------- queries
 

@@ -396,6 +396,11 @@ func (p *parser) statement() ast.Statement {
 		return p.use()
 	case "DESCRIBE", "DESC":
 		p.next()
+		if p.acceptKw("CATALOG") {
+			d := &ast.DescribeCatalog{Pos: t.pos, Extended: p.acceptKw("EXTENDED")}
+			d.Name = p.ident("a catalog name")
+			return d
+		}
 		return &ast.Describe{Pos: t.pos, Name: p.objectName("a table name")}
 	case "STOP":
 		p.next()
@@ -723,6 +728,9 @@ func (p *parser) options() []*ast.Option {
 // | RESET ('key', ...).
 func (p *parser) alter() ast.Statement {
 	pos := p.next().pos
+	if p.acceptKw("CATALOG") {
+		return p.alterCatalog(pos)
+	}
 	if p.acceptKw("DATABASE") {
 		d := &ast.AlterDatabase{Pos: pos, Name: p.databaseName()}
 		p.expectKw("SET")
@@ -731,7 +739,7 @@ func (p *parser) alter() ast.Statement {
 	}
 	a := &ast.AlterTable{Pos: pos}
 	if !p.isKw("TABLE") {
-		p.unexpected("TABLE or DATABASE")
+		p.unexpected("TABLE, DATABASE or CATALOG")
 	}
 	p.next()
 	a.IfExists = p.acceptKw("IF", "EXISTS")
@@ -747,20 +755,45 @@ func (p *parser) alter() ast.Statement {
 		a.Set = p.options()
 	case "RESET":
 		p.next()
-		open := p.expectOp("(").pos
-		for !p.isOp(")") {
-			a.Reset = append(a.Reset, &ast.Option{Pos: p.tok().pos, Key: p.stringLit("an option key string")})
-			if !p.acceptOp(",") {
-				break
-			}
-		}
-		p.closeParen(open)
+		a.Reset = p.optionKeys()
 	case "ADD", "MODIFY", "DROP":
 		p.failAt(p.tok().pos, "ALTER TABLE ... %s is not supported yet; ALTER TABLE supports RENAME TO, SET (...) and RESET (...)", w)
 	default:
 		p.unexpected("RENAME TO, SET or RESET")
 	}
 	return a
+}
+
+// alterCatalog parses what follows ALTER CATALOG: name SET (options) |
+// RESET ('key', ...) | COMMENT 'text'.
+func (p *parser) alterCatalog(pos ast.Pos) ast.Statement {
+	a := &ast.AlterCatalog{Pos: pos, Name: p.ident("a catalog name")}
+	switch {
+	case p.acceptKw("SET"):
+		a.Set = p.options()
+	case p.acceptKw("RESET"):
+		a.Reset = p.optionKeys()
+	case p.acceptKw("COMMENT"):
+		c := p.stringLit("a comment string")
+		a.Comment = &c
+	default:
+		p.unexpected("SET, RESET or COMMENT")
+	}
+	return a
+}
+
+// optionKeys parses ('key', ...), possibly empty.
+func (p *parser) optionKeys() []*ast.Option {
+	open := p.expectOp("(").pos
+	keys := []*ast.Option{}
+	for !p.isOp(")") {
+		keys = append(keys, &ast.Option{Pos: p.tok().pos, Key: p.stringLit("an option key string")})
+		if !p.acceptOp(",") {
+			break
+		}
+	}
+	p.closeParen(open)
+	return keys
 }
 
 func (p *parser) drop() ast.Statement {
@@ -906,12 +939,15 @@ func (p *parser) show() ast.Statement {
 		case p.acceptKw("VIEW"):
 			s.Kind = ast.ShowCreateView
 			s.Name = p.objectName("a view name")
+		case p.acceptKw("CATALOG"):
+			s.Kind = ast.ShowCreateCatalog
+			s.Name = ast.ObjectName{Pos: p.tok().pos, Parts: []string{p.ident("a catalog name")}}
 		default:
-			p.unexpected("TABLE or VIEW")
+			p.unexpected("TABLE, VIEW or CATALOG")
 		}
 		return s
 	default:
-		p.unexpected("TABLES, VIEWS, FUNCTIONS, JOBS, CATALOGS, DATABASES, CURRENT CATALOG, CURRENT DATABASE, CREATE TABLE or CREATE VIEW")
+		p.unexpected("TABLES, VIEWS, FUNCTIONS, JOBS, CATALOGS, DATABASES, CURRENT CATALOG, CURRENT DATABASE, CREATE TABLE, CREATE VIEW or CREATE CATALOG")
 	}
 	p.next()
 	switch s.Kind {
