@@ -506,6 +506,20 @@ func (e *Session) show(ctx context.Context, s *ast.Show) (*Result, error) {
 		return e.showCreate(ctx, s)
 	case ast.ShowCreateCatalog:
 		return e.showCreateCatalog(s)
+	case ast.ShowColumns:
+		// DESCRIBE's table of the columns LIKE matches (Flink's
+		// ShowColumnsOperation).
+		r, err := e.describe(ctx, &ast.Describe{Pos: s.Pos, Name: s.Name})
+		if err != nil {
+			return nil, err
+		}
+		names := make([]string, len(r.Rows))
+		for i, row := range r.Rows {
+			names[i] = row[0]
+		}
+		keep := filterLike(names, s.Like)
+		r.Rows = slices.DeleteFunc(r.Rows, func(row []string) bool { return !slices.Contains(keep, row[0]) })
+		return r, nil
 	}
 	return nil, fmt.Errorf("unsupported SHOW statement")
 }

@@ -277,6 +277,7 @@ const (
 	ShowCurrentCatalog
 	ShowCurrentDatabase
 	ShowCreateCatalog
+	ShowColumns
 )
 
 // Show is SHOW TABLES / VIEWS / FUNCTIONS / JOBS / CATALOGS / DATABASES /
@@ -285,8 +286,8 @@ const (
 type Show struct {
 	Pos
 	Kind ShowKind
-	// Name is the object of SHOW CREATE TABLE and SHOW CREATE VIEW, the
-	// catalog of SHOW CREATE CATALOG.
+	// Name is the object of SHOW CREATE TABLE, SHOW CREATE VIEW and SHOW
+	// COLUMNS, the catalog of SHOW CREATE CATALOG.
 	Name ObjectName
 	// From is the database (SHOW TABLES, VIEWS) or catalog (SHOW
 	// DATABASES) of FROM|IN, if given.

@@ -919,6 +919,15 @@ func (p *parser) show() ast.Statement {
 		s.Kind = ast.ShowCatalogs
 	case "DATABASES":
 		s.Kind = ast.ShowDatabases
+	case "COLUMNS":
+		p.next()
+		if !p.acceptKw("FROM") && !p.acceptKw("IN") {
+			p.unexpected("FROM or IN")
+		}
+		s.Kind = ast.ShowColumns
+		s.Name = p.objectName("a table or view name")
+		s.Like = p.showLike()
+		return s
 	case "CURRENT":
 		p.next()
 		switch {
@@ -947,7 +956,7 @@ func (p *parser) show() ast.Statement {
 		}
 		return s
 	default:
-		p.unexpected("TABLES, VIEWS, FUNCTIONS, JOBS, CATALOGS, DATABASES, CURRENT CATALOG, CURRENT DATABASE, CREATE TABLE, CREATE VIEW or CREATE CATALOG")
+		p.unexpected("TABLES, VIEWS, COLUMNS, FUNCTIONS, JOBS, CATALOGS, DATABASES, CURRENT CATALOG, CURRENT DATABASE, CREATE TABLE, CREATE VIEW or CREATE CATALOG")
 	}
 	p.next()
 	switch s.Kind {
