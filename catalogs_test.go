@@ -216,3 +216,30 @@ func TestSessionsHaveTheirOwnCurrentDatabase(t *testing.T) {
 		t.Errorf("session 1 drops c, session 2's current catalog: %v", err)
 	}
 }
+
+// TestLikeMatch: the LIKE of SHOW statements, with Flink's escape '\'.
+func TestLikeMatch(t *testing.T) {
+	for _, c := range []struct {
+		s, p string
+		want bool
+	}{
+		{"person", "%person%", true},
+		{"v_person", "%person%", true},
+		{"person", "p_r%", true},
+		{"address", "p_r%", false},
+		{"db1", "db%", true},
+		{"default", "db%", false},
+		{"user", "use_", true},
+		{"users", "use_", false},
+		{"a_b", `a\_b`, true},
+		{"axb", `a\_b`, false},
+		{"100%", `100\%`, true},
+		{"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "%a%a%a%a%a%a%a%a%a%a%b", false},
+		{"", "%", true},
+		{"", "_", false},
+	} {
+		if got := likeMatch([]rune(c.s), []rune(c.p)); got != c.want {
+			t.Errorf("'%s' LIKE '%s' = %v, want %v", c.s, c.p, got, c.want)
+		}
+	}
+}
