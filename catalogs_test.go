@@ -243,3 +243,30 @@ func TestLikeMatch(t *testing.T) {
 		}
 	}
 }
+
+// TestRunningJobsKeepTheirTables: a job plans its tables when it starts;
+// dropping the catalog they were in does not touch it, and restarting it
+// from a savepoint builds it from its plan alone. Its name is Flink's,
+// with the sink's full name.
+func TestRunningJobsKeepTheirTables(t *testing.T) {
+	e := newEngine(t)
+	execute(t, e.Session, "CREATE CATALOG c WITH ('type' = 'generic_in_memory'); CREATE DATABASE c.db;"+
+		"CREATE TABLE c.db.src (n BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '100');"+
+		"CREATE TABLE c.db.sink (n BIGINT) WITH ('connector' = 'blackhole')")
+	res, err := e.Execute(testContext(t), "INSERT INTO c.db.sink SELECT n FROM c.db.src")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := res[0].JobID
+	execute(t, e.Session, "DROP CATALOG c")
+	j, err := e.RestartFromSavepoint(testContext(t), id, t.TempDir(), 1)
+	if err != nil {
+		t.Fatalf("restarting the job of a dropped catalog: %v", err)
+	}
+	if st := j.Status(); st != "RUNNING" || j.Name != "insert-into_c.db.sink" {
+		t.Errorf("restarted job %s is %s", j.Name, st)
+	}
+	if err := e.JobFailures(); err != nil {
+		t.Error(err)
+	}
+}
