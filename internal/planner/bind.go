@@ -26,6 +26,9 @@ type Binder struct {
 	// CurrentCatalog and CurrentDatabase qualify names that leave them
 	// out; empty, they are Flink's built-in ones.
 	CurrentCatalog, CurrentDatabase string
+	// session is the session's current catalog and database while a
+	// view's query is bound in the scope of its definition.
+	session *[2]string
 	// TimeZone is table.local-time-zone.
 	TimeZone *time.Location
 	// Ctx, when set, cancels planning: binding stops with its error, so

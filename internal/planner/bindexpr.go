@@ -597,6 +597,16 @@ func (x *exprBinder) funcCall(n *ast.FuncCall) (expr.Expr, error) {
 		return nil, errorf(n, "aggregate function %s is not allowed %s", n.Name, x.whereText())
 	}
 	switch n.Name {
+	case "CURRENT_CATALOG", "CURRENT_DATABASE":
+		if len(n.Args) != 0 {
+			break // the function's own signature error
+		}
+		// The session's current catalog or database when the statement is
+		// planned (inside a view too, as Flink expands views), kept in
+		// the plan as a constant.
+		cat, db := x.b.sessionCurrent()
+		v := map[string]string{"CURRENT_CATALOG": cat, "CURRENT_DATABASE": db}[n.Name]
+		return &expr.Literal{V: types.StringValue(v), T: types.StringType.WithNotNull(true), Text: parser.QuoteString(v)}, nil
 	case "CURRENT_WATERMARK":
 		if len(n.Args) != 1 {
 			return nil, errorf(n, "CURRENT_WATERMARK expects one rowtime attribute argument")

@@ -105,8 +105,22 @@ func (b *Binder) resolve(n ast.ObjectName) (catalog.ObjectID, *catalog.Table, *c
 // view's definition, and without the statement's WITH queries, which a
 // view's query does not see.
 func (b *Binder) inScope(v *catalog.View, fn func() error) error {
+	if b.session == nil {
+		cat, db := b.current()
+		b.session = &[2]string{cat, db}
+		defer func() { b.session = nil }()
+	}
 	cat, db, ctes := b.CurrentCatalog, b.CurrentDatabase, b.ctes
 	b.CurrentCatalog, b.CurrentDatabase, b.ctes = v.ScopeCatalog, v.ScopeDatabase, nil
 	defer func() { b.CurrentCatalog, b.CurrentDatabase, b.ctes = cat, db, ctes }()
 	return fn()
+}
+
+// sessionCurrent returns the session's current catalog and database, also
+// while a view's query is bound in the scope of its definition.
+func (b *Binder) sessionCurrent() (string, string) {
+	if b.session != nil {
+		return b.session[0], b.session[1]
+	}
+	return b.current()
 }
