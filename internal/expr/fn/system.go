@@ -14,24 +14,23 @@ import (
 
 func init() {
 	register(bindTypeOf, "TYPEOF")
-	register(constString0("CURRENT_DATABASE", "default_database"), "CURRENT_DATABASE")
-	register(constString0("CURRENT_CATALOG", "default_catalog"), "CURRENT_CATALOG")
+	register(sessionName("CURRENT_DATABASE"), "CURRENT_DATABASE")
+	register(sessionName("CURRENT_CATALOG"), "CURRENT_CATALOG")
 	register(bindEncode, "ENCODE")
 	register(bindDecode, "DECODE")
 	register(bindConvertTz, "CONVERT_TZ")
 }
 
-// constString0 binds a function of no arguments that returns s. The
-// current catalog and database are always default_catalog and
-// default_database: Sluice has no USE statement.
-func constString0(name, s string) bindFunc {
+// sessionName is CURRENT_CATALOG or CURRENT_DATABASE: the session's
+// current catalog or database, which the planner puts in the call's place
+// as a constant (bindexpr.go), since functions do not see the session.
+// The registry lists them; a call that reaches it is the planner's error.
+func sessionName(name string) bindFunc {
 	return func(args []Arg) (types.Type, Eval, error) {
 		if len(args) != 0 {
 			return types.Type{}, nil, sigError(name, "()", args)
 		}
-		return types.StringType.WithNotNull(true), func(*Context, []types.Value) (types.Value, error) {
-			return types.StringValue(s), nil
-		}, nil
+		return types.Type{}, nil, fmt.Errorf("%s is resolved by the planner from the session", name)
 	}
 }
 

@@ -180,8 +180,6 @@ func TestSystemAndTimeFunctions(t *testing.T) {
 		{name: "TYPEOF", args: []in{col(str_("x")), boolean_(true)}, want: "VARCHAR(2147483647)"},
 		{name: "TYPEOF", args: []in{ltz("2024-01-01 00:00:00"), boolean_(true)}, want: "TIMESTAMP(3) WITH LOCAL TIME ZONE"},
 		{name: "TYPEOF", args: []in{int_(1), col(boolean_(true))}, wantErr: "constant force_serializable"},
-		{name: "CURRENT_DATABASE", want: "default_database"},
-		{name: "CURRENT_CATALOG", want: "default_catalog"},
 		{name: "ENCODE", args: []in{str_("Flink"), str_("UTF-8")}, want: "Flink"},
 		{name: "ENCODE", args: []in{str_("é"), str_("utf-16be")}, want: "\x00\xe9"},
 		{name: "ENCODE", args: []in{str_("é"), str_("UTF-16")}, want: "\xfe\xff\x00\xe9"},
