@@ -387,6 +387,10 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 	projects := make([]expr.Expr, len(items))
 	schema := make(types.Schema, len(items))
 	outScope := &scope{}
+	// Column names are unique, as Calcite makes a select list's
+	// (SqlValidatorUtil.uniquify, EXPR_SUGGESTER): SELECT a.n, b.n
+	// returns the columns n and n0.
+	used := map[string]int{}
 	for i, it := range items {
 		e, err := x.bind(it.Expr)
 		if err != nil {
@@ -396,6 +400,7 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 		if name == "" {
 			name = exprName(it.Expr, i)
 		}
+		name = uniqueName(used, name)
 		projects[i] = e
 		schema[i] = types.Field{Name: name, Type: e.Type()}
 		qual := ""
