@@ -97,6 +97,16 @@ func (c *Config) Set(key, value string) error {
 		if only, ok := unsupported[key]; ok && !only.accepts(value) {
 			return fmt.Errorf("'%s' = '%s' is not supported yet (%s); only '%s' is", key, value, only.why, only.value)
 		}
+		if h, ok := honoured[key]; ok && h.check != nil {
+			if err := h.check(key, value); err != nil {
+				return err
+			}
+		}
+		if r, ok := refused[key]; ok {
+			if err := r.check(key, value); err != nil {
+				return err
+			}
+		}
 	}
 	c.values[key] = value
 	return nil
@@ -104,8 +114,9 @@ func (c *Config) Set(key, value string) error {
 
 // unsupported lists Flink settings whose other values would change results
 // in ways Sluice does not implement yet: setting them is an error rather
-// than a silently different answer. Other unknown keys are kept, as Flink
-// keeps them.
+// than a silently different answer. Settings of settings.go are honoured
+// or refused there; other keys are kept, as Flink keeps them
+// (UnknownSettingWarning).
 var unsupported = map[string]onlyValue{
 	"execution.runtime-mode":                                    {"streaming", "batch execution prints final results instead of changelogs", nil},
 	"table.exec.mini-batch.enabled":                             {"false", "mini-batch aggregation emits fewer, combined updates", nil},
@@ -155,12 +166,21 @@ func (c *Config) Get(key string) string {
 	if v, ok := c.base[key]; ok {
 		return v
 	}
-	return defaults[key]
+	if v, ok := defaults[key]; ok {
+		return v
+	}
+	return honoured[key].def
 }
 
-// All returns every set or defaulted key, sorted.
+// All returns every key that has a value, set or by default, sorted:
+// what SET lists.
 func (c *Config) All() [][2]string {
 	m := map[string]string{}
+	for k, h := range honoured {
+		if h.def != "" {
+			m[k] = h.def
+		}
+	}
 	for k, v := range defaults {
 		m[k] = v
 	}
@@ -189,8 +209,13 @@ func (c *Config) MaxParallelism() int {
 	return n
 }
 
-// Parallelism returns parallelism.default.
+// Parallelism returns the parallelism of SQL jobs' operators:
+// table.exec.resource.default-parallelism when it is positive, as in
+// Flink, else parallelism.default.
 func (c *Config) Parallelism() int {
+	if n, _ := strconv.Atoi(c.Get(ConfDefaultParallelism)); n > 0 {
+		return n
+	}
 	n, _ := strconv.Atoi(c.Get(ConfParallelism))
 	return max(n, 1)
 }

@@ -34,3 +34,96 @@ func TestConfigRejectsSettingsThatWouldChangeResults(t *testing.T) {
 		t.Errorf("unknown key kept as %q", got)
 	}
 }
+
+// TestSettingsHonouredOrRefused: every Flink key Sluice knows is checked
+// at SET: an invalid value names the key and the values expected, a key
+// Sluice does not implement is refused with the reason, unless it is set
+// to the value Sluice behaves as (TableConfigOptions, SqlClientOptions,
+// OptimizerConfigOptions).
+func TestSettingsHonouredOrRefused(t *testing.T) {
+	for _, tc := range []struct{ key, value, err string }{
+		{"table.dml-sync", "true", ""},
+		{"table.dml-sync", "yes", "invalid value 'yes' for 'table.dml-sync': expected true or false"},
+		{"table.sql-dialect", "default", ""},
+		{"table.sql-dialect", "hive", "'table.sql-dialect' = 'hive' is not supported: Sluice parses Flink's default SQL dialect only"},
+		{"table.sql-dialect", "unknown", "invalid value 'unknown' for 'table.sql-dialect': expected one of default, hive"},
+		{"table.display.max-column-width", "0", "invalid value '0' for 'table.display.max-column-width': expected a positive integer"},
+		{"sql-client.execution.max-table-result.rows", "10", ""},
+		{"sql-client.verbose", "true", ""},
+		{"pipeline.name", "my job", ""},
+		{"table.exec.resource.default-parallelism", "0", "expected -1 or a positive integer"},
+		{"table.plan.force-recompile", "maybe", "invalid value 'maybe' for 'table.plan.force-recompile'"},
+		{"table.optimizer.join-reorder-enabled", "false", ""},
+		{"table.optimizer.join-reorder-enabled", "true", "'table.optimizer.join-reorder-enabled' = 'true' is not supported (joins run in the order written); only 'false' is"},
+		{"table.exec.mini-batch.allow-latency", "0 s", ""},
+		{"table.exec.mini-batch.allow-latency", "5 s", "'table.exec.mini-batch.allow-latency' = '5 s' is not supported"},
+		{"pipeline.jars", "file:///a.jar", "'pipeline.jars' is not supported: Sluice runs no JARs"},
+	} {
+		err := NewConfig().Set(tc.key, tc.value)
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("SET '%s' = '%s': %v", tc.key, tc.value, err)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("SET '%s' = '%s': error %v, want one containing %q", tc.key, tc.value, err, tc.err)
+		}
+	}
+}
+
+// TestUnknownSettingWarning: a key Sluice does not know is kept, with a
+// warning naming the closest known key when one is near.
+func TestUnknownSettingWarning(t *testing.T) {
+	for key, want := range map[string]string{
+		"table.dml-snyc":        "'table.dml-snyc' is not a setting Sluice knows: it is kept, as Flink keeps any key, but changes nothing. Did you mean 'table.dml-sync'?",
+		"parallelism.defualt":   "Did you mean 'parallelism.default'?",
+		"my.own.key":            "'my.own.key' is not a setting Sluice knows: it is kept, as Flink keeps any key, but changes nothing.",
+		"table.dml-sync":        "",
+		"s3.endpoint":           "",
+		"restart-strategy.type": "",
+	} {
+		got := UnknownSettingWarning(key)
+		if want == "" && got != "" || !strings.Contains(got, want) || strings.HasSuffix(key, "key") && strings.Contains(got, "Did you mean") {
+			t.Errorf("%s: warning %q, want %q", key, got, want)
+		}
+	}
+}
+
+// TestSetListsEffectiveSettings: SET lists every key with a value, the
+// defaults included, and table.exec.resource.default-parallelism
+// overrides parallelism.default when positive.
+func TestSetListsEffectiveSettings(t *testing.T) {
+	c := NewConfig()
+	got := map[string]string{}
+	for _, kv := range c.All() {
+		got[kv[0]] = kv[1]
+	}
+	for k, v := range map[string]string{"table.dml-sync": "false", "table.display.max-column-width": "30",
+		"sql-client.execution.max-table-result.rows": "1000000", "table.sql-dialect": "default", "parallelism.default": "1"} {
+		if got[k] != v {
+			t.Errorf("SET lists %s = %q, want %q", k, got[k], v)
+		}
+	}
+	if _, ok := got["pipeline.name"]; ok {
+		t.Error("SET lists pipeline.name, which has no default")
+	}
+	if err := c.Set("parallelism.default", "3"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Set("table.exec.resource.default-parallelism", "2"); err != nil {
+		t.Fatal(err)
+	}
+	if n := c.Parallelism(); n != 2 {
+		t.Errorf("parallelism %d, want 2", n)
+	}
+	if err := c.Set("sql-client.display.max-column-width", "12"); err != nil {
+		t.Fatal(err)
+	}
+	if n := c.MaxColumnWidth(); n != 12 {
+		t.Errorf("column width %d, want the deprecated key's 12", n)
+	}
+	if err := c.Set("table.display.max-column-width", "40"); err != nil {
+		t.Fatal(err)
+	}
+	if n := c.MaxColumnWidth(); n != 40 {
+		t.Errorf("column width %d, want 40", n)
+	}
+}

@@ -7,12 +7,19 @@ import (
 	"strings"
 )
 
-// IsSupportedSetting reports whether Sluice acts on a setting: one of the
-// session settings, checkpointing, restart strategy, checkpoint storage
-// (s3.*), or a Flink setting Sluice supports one value of. Other keys are
-// kept by SET, as Flink keeps them, but do nothing.
+// IsSupportedSetting reports whether Sluice knows a setting by name: one
+// of the session settings, checkpointing, restart strategy, checkpoint
+// storage (s3.*), or a Flink setting Sluice supports some values of and
+// refuses the others. Other keys are kept by SET, as Flink keeps them,
+// but do nothing (UnknownSettingWarning).
 func IsSupportedSetting(key string) bool {
 	if _, ok := defaults[key]; ok {
+		return true
+	}
+	if _, ok := honoured[key]; ok {
+		return true
+	}
+	if _, ok := refused[key]; ok {
 		return true
 	}
 	if _, ok := unsupported[key]; ok {

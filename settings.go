@@ -1,0 +1,330 @@
+package sluice
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/sluicesql/sluice/internal/runtime"
+)
+
+// Settings of Flink's table configuration (TableConfigOptions,
+// ExecutionConfigOptions, PipelineOptions) and SQL client
+// (SqlClientOptions) that Sluice honours, beyond the ones of config.go,
+// checkpoints.go and restart.go.
+const (
+	// ConfDMLSync is table.dml-sync: an INSERT (or statement set, or
+	// CREATE TABLE AS) returns once its job has ended.
+	ConfDMLSync = "table.dml-sync"
+	// ConfPipelineName is pipeline.name: the name of the jobs the session
+	// submits, instead of insert-into_<sinks>.
+	ConfPipelineName = "pipeline.name"
+	// ConfMaxColumnWidth is table.display.max-column-width, the width at
+	// which the client truncates values of variable width;
+	// ConfClientMaxColumnWidth is its deprecated SQL client spelling,
+	// read when the former is not set.
+	ConfMaxColumnWidth       = "table.display.max-column-width"
+	ConfClientMaxColumnWidth = "sql-client.display.max-column-width"
+	// ConfMaxTableResultRows is sql-client.execution.max-table-result.rows:
+	// the rows the table result mode keeps, the oldest dropped first.
+	ConfMaxTableResultRows = "sql-client.execution.max-table-result.rows"
+	// ConfVerbose is sql-client.verbose: errors are shown with their
+	// chain of causes.
+	ConfVerbose = "sql-client.verbose"
+	// ConfPrintTimeCost is sql-client.display.print-time-cost: result
+	// footers tell how long the statement took.
+	ConfPrintTimeCost = "sql-client.display.print-time-cost"
+	// ConfSQLDialect is table.sql-dialect; only Flink's default dialect.
+	ConfSQLDialect = "table.sql-dialect"
+	// ConfDefaultParallelism is table.exec.resource.default-parallelism:
+	// when positive, it overrides parallelism.default for the operators
+	// of SQL jobs, as in Flink.
+	ConfDefaultParallelism = "table.exec.resource.default-parallelism"
+)
+
+// honoured are the settings of this file with their defaults ("" for
+// none) and their checks; SET lists those with a default.
+var honoured = map[string]struct {
+	def   string
+	check func(key, value string) error
+}{
+	ConfDMLSync:              {"false", checkBool},
+	ConfPipelineName:         {"", nil},
+	ConfMaxColumnWidth:       {"30", checkPositive},
+	ConfClientMaxColumnWidth: {"", checkPositive},
+	ConfMaxTableResultRows:   {"1000000", checkPositive},
+	ConfVerbose:              {"false", checkBool},
+	ConfPrintTimeCost:        {"false", checkBool},
+	ConfSQLDialect:           {"default", checkDialect},
+	ConfDefaultParallelism:   {"-1", checkDefaultParallelism},
+	confForceRecompile:       {"false", checkBool},
+}
+
+func checkBool(key, value string) error {
+	if _, err := strconv.ParseBool(strings.TrimSpace(value)); err != nil {
+		return fmt.Errorf("invalid value '%s' for '%s': expected true or false", value, key)
+	}
+	return nil
+}
+
+func checkPositive(key, value string) error {
+	if n, err := strconv.Atoi(strings.TrimSpace(value)); err != nil || n < 1 {
+		return fmt.Errorf("invalid value '%s' for '%s': expected a positive integer", value, key)
+	}
+	return nil
+}
+
+// checkDialect accepts Flink's default dialect; the Hive dialect is
+// refused by name, anything else is no dialect (Flink's SqlDialect enum).
+func checkDialect(key, value string) error {
+	switch strings.ToLower(strings.TrimSpace(value)) {
+	case "default":
+		return nil
+	case "hive":
+		return fmt.Errorf("'%s' = '%s' is not supported: Sluice parses Flink's default SQL dialect only", key, value)
+	}
+	return fmt.Errorf("invalid value '%s' for '%s': expected one of default, hive", value, key)
+}
+
+// checkDefaultParallelism accepts -1 (no override) or a parallelism.
+func checkDefaultParallelism(key, value string) error {
+	n, err := strconv.Atoi(strings.TrimSpace(value))
+	if err != nil || n == 0 || n < -1 {
+		return fmt.Errorf("invalid value '%s' for '%s': expected -1 or a positive integer", value, key)
+	}
+	if n > runtime.MaxInstances {
+		return fmt.Errorf("invalid value '%s' for '%s': Sluice runs at most %d instances of an operator", value, key, runtime.MaxInstances)
+	}
+	return nil
+}
+
+// boolSetting reads a boolean setting (checked by SET).
+func (c *Config) boolSetting(key string) bool {
+	b, _ := strconv.ParseBool(strings.TrimSpace(c.Get(key)))
+	return b
+}
+
+// DMLSync reports table.dml-sync.
+func (c *Config) DMLSync() bool { return c.boolSetting(ConfDMLSync) }
+
+// Verbose reports sql-client.verbose.
+func (c *Config) Verbose() bool { return c.boolSetting(ConfVerbose) }
+
+// PrintTimeCost reports sql-client.display.print-time-cost.
+func (c *Config) PrintTimeCost() bool { return c.boolSetting(ConfPrintTimeCost) }
+
+// MaxColumnWidth returns table.display.max-column-width, or its deprecated
+// spelling sql-client.display.max-column-width when only that is set.
+func (c *Config) MaxColumnWidth() int { return MaxColumnWidth(c.Get) }
+
+// MaxColumnWidth returns the column width the settings read by get give
+// (get returns a key's effective value, "" for none): that of
+// table.display.max-column-width, unless it has its default and the
+// deprecated sql-client.display.max-column-width is set.
+func MaxColumnWidth(get func(key string) string) int {
+	v := get(ConfMaxColumnWidth)
+	if old := get(ConfClientMaxColumnWidth); old != "" && strings.TrimSpace(v) == honoured[ConfMaxColumnWidth].def {
+		v = old
+	}
+	if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n > 0 {
+		return n
+	}
+	return 30
+}
+
+// refused lists the Flink settings Sluice does not implement, each with
+// the values it behaves as (setting one of those is accepted, since it
+// changes nothing) and why the others are refused. A value is compared
+// ignoring case; durations by their length.
+var refused = map[string]onlyValues{
+	// TableConfigOptions.
+	"table.builtin-catalog-name":           {[]string{"default_catalog"}, "the built-in catalog keeps its name"},
+	"table.builtin-database-name":          {[]string{"default_database"}, "the built-in database keeps its name"},
+	"table.catalog-modification.listeners": {nil, "Sluice loads no listener factories"},
+	"table.column-expansion-strategy":      {[]string{""}, "SELECT * expands every column"},
+	"table.dynamic-table-options.enabled":  {[]string{"true"}, "OPTIONS hints are always allowed"},
+	"table.generated-code.max-length":      {[]string{"4000"}, "Sluice generates no code"},
+	"table.optimizer.ignore-query-hints":   {[]string{"false"}, "Sluice has no query hints to ignore"},
+	"table.plan.compile.catalog-objects":   {[]string{"ALL"}, "a compiled plan holds its tables whole"},
+	"table.plan.restore.catalog-objects":   {[]string{"ALL", "ALL_ENFORCED"}, "a plan is restored from what it holds, without catalog lookups"},
+	"table.resources.download-dir":         {nil, "Sluice downloads no resources (ADD JAR)"},
+	"table.rtas-ctas.atomicity-enabled":    {[]string{"false"}, "CREATE TABLE AS creates the table before its job runs"},
+	// ExecutionConfigOptions.
+	"table.exec.mini-batch.allow-latency":                {[]string{"0 ms"}, "mini-batch aggregation is not implemented"},
+	"table.exec.mini-batch.size":                         {[]string{"-1"}, "mini-batch aggregation is not implemented"},
+	"table.exec.legacy-cast-behaviour":                   {[]string{"DISABLED"}, "CAST follows Flink's current rules"},
+	"table.exec.sink.upsert-materialize":                 {[]string{"NONE"}, "Sluice adds no upsert materializer before sinks"},
+	"table.exec.sink.not-null-enforcer":                  {nil, "NOT NULL columns of sinks are not enforced yet"},
+	"table.exec.sink.type-length-enforcer":               {[]string{"IGNORE"}, "values are not trimmed or padded to CHAR/VARCHAR lengths"},
+	"table.exec.sink.keyed-shuffle":                      {nil, "the exchange before a sink is not configurable"},
+	"table.exec.sink.rowtime-inserter":                   {nil, "Kafka sinks set no record time from a rowtime column"},
+	"table.exec.source.cdc-events-duplicate":             {[]string{"false"}, "duplicate change events are not deduplicated"},
+	"table.exec.state.ttl":                               {[]string{"0 ms"}, "state retention would expire keys"},
+	"table.exec.async-lookup.buffer-capacity":            {nil, "Sluice has no lookup joins"},
+	"table.exec.async-lookup.output-mode":                {nil, "Sluice has no lookup joins"},
+	"table.exec.async-lookup.timeout":                    {nil, "Sluice has no lookup joins"},
+	"table.exec.window-agg.buffer-size-limit":            {nil, "window aggregation keeps no separate buffer"},
+	"table.exec.rank.topn-cache-size":                    {nil, "Top-N keeps no cache"},
+	"table.exec.interval-join.min-cleanup-interval":      {[]string{"0 ms"}, "unmatched rows of an interval join are cleaned up at once"},
+	"table.exec.deduplicate.insert-update-after-sensitive-enabled": {[]string{"true"}, "deduplication emits INSERT for a key's first row"},
+	"table.exec.deduplicate.mini-batch.compact-changes-enabled":    {[]string{"false"}, "mini-batch aggregation is not implemented"},
+	"table.exec.simplify-operator-name-enabled":                    {nil, "operator names are not configurable"},
+	"table.exec.uid.generation":                                    {nil, "operators are identified by their plan node's stable ID"},
+	"table.exec.uid.format":                                        {nil, "operators are identified by their plan node's stable ID"},
+	"table.exec.disabled-operators":                                {nil, "batch execution is not implemented"},
+	"table.exec.sort.default-limit":                                {nil, "batch execution is not implemented"},
+	"table.exec.sort.max-num-file-handles":                         {nil, "batch execution is not implemented"},
+	"table.exec.sort.async-merge-enabled":                          {nil, "batch execution is not implemented"},
+	"table.exec.spill-compression.enabled":                         {nil, "batch execution is not implemented"},
+	"table.exec.spill-compression.block-size":                      {nil, "batch execution is not implemented"},
+	"table.exec.local-hash-agg.adaptive.enabled":                   {nil, "batch execution is not implemented"},
+	"table.exec.operator-fusion-codegen.enabled":                   {[]string{"false"}, "Sluice generates no code"},
+	"table.exec.async-state.enabled":                               {[]string{"false"}, "state is accessed synchronously"},
+	"table.exec.emit.early-fire.enabled":                           {[]string{"false"}, "windows emit only when they close"},
+	"table.exec.emit.late-fire.enabled":                            {[]string{"false"}, "late rows are dropped"},
+	// OptimizerConfigOptions.
+	"table.optimizer.agg-phase-strategy":                {[]string{"AUTO", "ONE_PHASE"}, "aggregations run in one phase (Flink's AUTO without mini-batch)"},
+	"table.optimizer.distinct-agg.split.enabled":        {[]string{"false"}, "distinct aggregations are not split"},
+	"table.optimizer.distinct-agg.split.bucket-num":     {[]string{"1024"}, "distinct aggregations are not split"},
+	"table.optimizer.join-reorder-enabled":              {[]string{"false"}, "joins run in the order written"},
+	"table.optimizer.reuse-sub-plan-enabled":            {[]string{"false"}, "equal parts of a plan are not shared"},
+	"table.optimizer.reuse-source-enabled":              {[]string{"false"}, "a table read twice is read by two sources"},
+	"table.optimizer.multiple-input-enabled":            {nil, "the optimizer has no multiple-input operators"},
+	"table.optimizer.source.predicate-pushdown-enabled": {[]string{"false"}, "no connector takes filters"},
+	"table.optimizer.source.report-statistics-enabled":  {nil, "the optimizer uses no statistics"},
+	"table.optimizer.non-deterministic-update.strategy": {[]string{"IGNORE"}, "non-deterministic updates are not checked"},
+	"table.optimizer.dynamic-filtering.enabled":         {nil, "batch execution is not implemented"},
+	"table.optimizer.runtime-filter.enabled":            {nil, "batch execution is not implemented"},
+	"table.optimizer.incremental-agg-enabled":           {nil, "aggregations are not split into local and global phases"},
+	"table.optimizer.union-all-as-breakpoint-enabled":   {nil, "the optimizer has no breakpoints"},
+	"table.optimizer.bushy-join-reorder-threshold":      {nil, "joins run in the order written"},
+	// SqlClientOptions.
+	"sql-client.display.color-schema":      {[]string{"DEFAULT"}, "statements are not highlighted"},
+	"sql-client.display.show-line-numbers": {[]string{"false"}, "the prompt shows no line numbers"},
+	// PipelineOptions and ExecutionOptions.
+	"pipeline.jars":                      {nil, "Sluice runs no JARs"},
+	"pipeline.classpaths":                {nil, "Sluice runs no JARs"},
+	"pipeline.object-reuse":              {nil, "rows are exchanged in chunks, never as objects"},
+	"pipeline.operator-chaining.enabled": {nil, "operators are not chained"},
+	"pipeline.closure-cleaner-level":     {nil, "Sluice has no closures to clean"},
+	"pipeline.generic-types":             {nil, "Sluice has no generic types"},
+	"pipeline.global-job-parameters":     {nil, "Sluice runs no user functions"},
+	"pipeline.cached-files":              {nil, "Sluice runs no user functions"},
+	"pipeline.vertex-description-mode":   {nil, "operators are described in EXPLAIN only"},
+	"execution.buffer-timeout":           {nil, "operators hand over chunks as they fill or their input pauses"},
+	"execution.batch-shuffle-mode":       {nil, "batch execution is not implemented"},
+	"execution.target":                   {nil, "jobs run in the Sluice process"},
+	"execution.attached":                 {[]string{"true"}, "the client stays attached to the jobs it runs"},
+	"execution.shutdown-on-attached-exit": {[]string{"false"}, "jobs end with the process that runs them (or wait in its data directory)"},
+	"execution.savepoint-restore-mode":   {[]string{"NO_CLAIM"}, "a restored savepoint or checkpoint is never deleted"},
+	"execution.checkpointing.snapshot-compression": {[]string{"false"}, "checkpoint parts are written uncompressed"},
+}
+
+// onlyValues are the values Sluice behaves as for a setting it does not
+// implement (none: every value is refused), and why.
+type onlyValues struct {
+	values []string
+	why    string
+}
+
+func (o onlyValues) accepts(v string) bool {
+	v = strings.TrimSpace(v)
+	for _, want := range o.values {
+		if strings.EqualFold(v, want) {
+			return true
+		}
+		if d, err := ParseDuration(want); err == nil && strings.HasSuffix(want, "ms") {
+			if got, err := ParseDuration(v); err == nil && got == d {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// check refuses a value of a setting Sluice does not implement.
+func (o onlyValues) check(key, value string) error {
+	if o.accepts(value) {
+		return nil
+	}
+	if len(o.values) == 0 {
+		return fmt.Errorf("'%s' is not supported: %s", key, o.why)
+	}
+	quoted := make([]string, len(o.values))
+	for i, v := range o.values {
+		quoted[i] = "'" + v + "'"
+	}
+	return fmt.Errorf("'%s' = '%s' is not supported (%s); only %s is", key, value, o.why, strings.Join(quoted, " or "))
+}
+
+// knownSettings lists every key KnownSetting knows by name, sorted.
+func knownSettings() []string {
+	var out []string
+	for k := range honoured {
+		out = append(out, k)
+	}
+	for k := range refused {
+		out = append(out, k)
+	}
+	for k := range defaults {
+		out = append(out, k)
+	}
+	for k := range unsupported {
+		out = append(out, k)
+	}
+	out = append(out, ConfCheckpointInterval, ConfCheckpointMode, ConfCheckpointTimeout, ConfCheckpointMinPause,
+		ConfCheckpointTolerable, ConfCheckpointsDir, ConfCheckpointsRetained, ConfSavepointsDir, ConfSavepointPath,
+		ConfIgnoreUnclaimed, ConfRestartStrategy, ConfFixedDelayAttempts, ConfFixedDelayDelay, ConfExpInitialBackoff,
+		ConfExpMaxBackoff, ConfExpMultiplier, ConfExpResetThreshold, ConfExpJitter, ConfExpAttemptsPerReset,
+		ConfRateMaxFailures, ConfRateInterval, ConfRateDelay)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// UnknownSettingWarning returns the warning for SET of a key Sluice does
+// not know (IsSupportedSetting), naming the closest known key when one is
+// near; "" for a known key.
+func UnknownSettingWarning(key string) string {
+	if IsSupportedSetting(key) {
+		return ""
+	}
+	msg := fmt.Sprintf("'%s' is not a setting Sluice knows: it is kept, as Flink keeps any key, but changes nothing.", key)
+	if near := closestSetting(key); near != "" {
+		msg += fmt.Sprintf(" Did you mean '%s'?", near)
+	}
+	return msg
+}
+
+// closestSetting returns the known key nearest to key in edit distance,
+// if it is within a third of key's length (at most 4 edits).
+func closestSetting(key string) string {
+	best, bestD := "", min(4, len(key)/3)+1
+	for _, k := range knownSettings() {
+		if d := editDistance(strings.ToLower(key), k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
