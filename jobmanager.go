@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
+	"strings"
 	"sync"
 
 	"github.com/sluicesql/sluice/internal/job"
@@ -122,23 +122,14 @@ func (m *JobManager) JobFailures() error {
 	return errors.Join(failed...)
 }
 
-// forget stops jobs and removes them from the job manager's list.
-func (m *JobManager) forget(jobs []*Job) {
-	for _, j := range jobs {
-		j.stop()
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for _, j := range jobs {
-		delete(m.jobs, j.ID)
-		m.order = slices.DeleteFunc(m.order, func(id string) bool { return id == j.ID })
-	}
-}
-
 // startRecorded starts a job, writes its record to the job store (if the
 // job manager has one) and keeps it there until the job is over for good.
 func (m *JobManager) startRecorded(rec *jobRecord, jp *plan.Plan, opts job.Options, cfg *runtime.CheckpointConfig, strategy restartStrategy) (*Job, error) {
-	cfg.Plan = jp.Roots()[0].ID
+	var roots []string
+	for _, r := range jp.Roots() {
+		roots = append(roots, r.ID)
+	}
+	cfg.Plan = strings.Join(roots, ",")
 	start := func(cfg *runtime.CheckpointConfig) (*runtime.Job, error) {
 		g, err := job.Build(jp, opts)
 		if err != nil {

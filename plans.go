@@ -106,37 +106,59 @@ func roundTrip(p *plan.Plan) (*plan.Plan, error) {
 	return back, nil
 }
 
-// startJobs starts one job per sink of p, all or none: if one fails to
-// start, those started are stopped again.
-func (e *Session) startJobs(p *plan.Plan, texts []string) ([]*Job, error) {
-	roots := p.Roots()
-	var started []*Job
-	for i, root := range roots {
+// startPlan starts p as one job, whatever its number of sinks (an
+// INSERT's, a statement set's, a plan file's); text is its statement.
+func (e *Session) startPlan(p *plan.Plan, text string) (*Job, error) {
+	name, err := e.jobName(p)
+	if err != nil {
+		return nil, err
+	}
+	id := newJobID()
+	cfg, err := e.config.checkpointConfig(context.Background(), id)
+	if err != nil {
+		return nil, err
+	}
+	return e.launch(id, p, name, text, cfg, scale{})
+}
+
+// jobName is the name of the job of p: pipeline.name when it is set, else
+// Flink's insert-into_ followed by the sinks' full names, comma-separated,
+// a name written by several sinks numbered _1, _2, ... in order
+// (TableEnvironmentImpl.executeInternal and
+// deduplicateSinkIdentifierNames).
+func (e *Session) jobName(p *plan.Plan) (string, error) {
+	var names []string
+	count := map[string]int{}
+	for _, root := range p.Roots() {
 		sink, ok := root.Config.(*plan.SinkConfig)
 		if !ok {
-			e.jobs.forget(started)
-			return nil, fmt.Errorf("node '%s' (%s): a job's plan ends in sinks", root.ID, root.Kind)
+			return "", fmt.Errorf("node '%s' (%s): a job's plan ends in sinks", root.ID, root.Kind)
 		}
-		id := newJobID()
-		cfg, err := e.config.checkpointConfig(context.Background(), id)
-		var j *Job
-		if err == nil {
-			j, err = e.launch(id, p.Job(root), "insert-into_"+sink.Table.ID().Summary(), texts[i], cfg, scale{})
-		}
-		if err != nil {
-			e.jobs.forget(started)
-			return nil, err
-		}
-		started = append(started, j)
+		n := sink.Table.ID().Summary()
+		names = append(names, n)
+		count[n]++
 	}
-	return started, nil
+	if len(names) == 0 {
+		return "", fmt.Errorf("the plan has no sink")
+	}
+	if name := e.config.Get(ConfPipelineName); name != "" {
+		return name, nil
+	}
+	index := map[string]int{}
+	for i, n := range names {
+		if count[n] > 1 {
+			index[n]++
+			names[i] = fmt.Sprintf("%s_%d", n, index[n])
+		}
+	}
+	return "insert-into_" + strings.Join(names, ","), nil
 }
 
 // scale is the parallelism and max parallelism a job runs at; zero takes
 // the session's parallelism.default and pipeline.max-parallelism.
 type scale struct{ parallelism, maxParallelism int }
 
-// launch starts job plan jp, which has one sink, as job id at sc with the
+// launch starts job plan jp as job id at sc with the
 // checkpoint configuration cfg and the session's restart strategy, and
 // records it in the job store. Restarts build the plan with the options of
 // the first start.
@@ -163,17 +185,19 @@ func (e *Session) launch(id string, jp *plan.Plan, name, text string, cfg *runti
 	return e.jobs.startRecorded(rec, jp, opts, cfg, e.config.restartStrategy(cfg.Storage != nil))
 }
 
-// explain runs EXPLAIN: the physical plan with each node's changelog mode
+// explain runs EXPLAIN (of a query, an INSERT or a statement set, whose
+// sinks' plans follow one another): the physical plan with each node's
+// changelog mode
 // (so CHANGELOG_MODE changes nothing) and, with JSON_EXECUTION_PLAN, the
 // execution plan's JSON after Flink's "== Physical Execution Plan ==".
 func (e *Session) explain(ctx context.Context, s *ast.Explain) (*Result, error) {
-	root, err := e.plan(ctx, s.Statement)
+	roots, err := e.plan(ctx, s.Statement)
 	if err != nil {
 		return nil, err
 	}
-	text := planner.Explain(root)
+	text := planner.Explain(roots...)
 	if slices.Contains(s.Details, "JSON_EXECUTION_PLAN") {
-		p, err := e.executionPlan(root)
+		p, err := e.executionPlan(roots...)
 		if err != nil {
 			return nil, err
 		}
@@ -262,9 +286,9 @@ func (e *Session) forceRecompile() (bool, error) {
 	return b, nil
 }
 
-// executePlanFile runs EXECUTE PLAN: the plan in the file starts one job
-// per sink, built from the plan alone (its tables are in it), with the
-// session's parallelism.
+// executePlanFile runs EXECUTE PLAN: the plan in the file starts one job,
+// built from the plan alone (its tables are in it), with the session's
+// parallelism.
 func (e *Session) executePlanFile(file string, pos ast.Pos, text string) (*Result, error) {
 	path, err := planPath(file, pos)
 	if err != nil {
@@ -278,19 +302,11 @@ func (e *Session) executePlanFile(file string, pos ast.Pos, text string) (*Resul
 	if err != nil {
 		return nil, fmt.Errorf("plan file '%s': %w", file, err)
 	}
-	texts := make([]string, len(p.Roots()))
-	for i := range texts {
-		texts[i] = text
-	}
-	jobs, err := e.startJobs(p, texts)
+	j, err := e.startPlan(p, text)
 	if err != nil {
 		return nil, fmt.Errorf("plan file '%s': %w", file, err)
 	}
-	ids := make([]string, len(jobs))
-	for i, j := range jobs {
-		ids[i] = j.ID
-	}
-	return &Result{Kind: ResultJob, JobID: strings.Join(ids, ", ")}, nil
+	return e.jobResult(context.Background(), j)
 }
 
 // planPath is the local path of a plan file: a path, or a file:// URI.
@@ -305,18 +321,26 @@ func planPath(file string, pos ast.Pos) (string, error) {
 	return file, nil
 }
 
-// checkCommits refuses a job whose sink makes its rows visible only when a
-// checkpoint completes (an exactly-once Kafka sink) if the job takes no
-// checkpoints and reads a source that never ends: its rows would never
-// become visible.
+// checkCommits refuses a job with a sink that makes its rows visible only
+// when a checkpoint completes (an exactly-once Kafka sink) if the job
+// takes no checkpoints and reads a source that never ends: its rows would
+// never become visible.
 func checkCommits(jp *plan.Plan, cfg *runtime.CheckpointConfig) error {
 	if cfg.Storage != nil {
 		return nil
 	}
-	sink, ok := jp.Roots()[0].Config.(*plan.SinkConfig)
-	if !ok {
-		return nil
+	for _, root := range jp.Roots() {
+		if sink, ok := root.Config.(*plan.SinkConfig); ok {
+			if err := checkSinkCommits(jp, sink); err != nil {
+				return err
+			}
+		}
 	}
+	return nil
+}
+
+// checkSinkCommits is checkCommits for one sink of jp.
+func checkSinkCommits(jp *plan.Plan, sink *plan.SinkConfig) error {
 	t, err := sink.Table.Catalog()
 	if err != nil {
 		return err

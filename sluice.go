@@ -80,6 +80,9 @@ type Session struct {
 	curCatalog, curDatabase string
 	// roundTrip sends every plan through JSON before it is built.
 	roundTrip bool
+	// set collects the INSERTs of a statement set between BEGIN
+	// STATEMENT SET and END; nil outside one.
+	set *statementSet
 }
 
 // NewSession returns a session with default settings over a catalog and a
@@ -228,6 +231,9 @@ func ok(err error) (*Result, error) {
 }
 
 func (e *Session) exec(ctx context.Context, st ast.Statement, src string) (*Result, error) {
+	if e.set != nil {
+		return e.inStatementSet(ctx, st, src)
+	}
 	switch s := st.(type) {
 	case *ast.CreateTable:
 		if s.Temporary && s.AsQuery != nil {
@@ -316,13 +322,14 @@ func (e *Session) exec(ctx context.Context, st ast.Statement, src string) (*Resu
 		if err != nil {
 			return nil, err
 		}
-		j, err := e.startJob(sink, statementText(src, s.Pos))
-		if err != nil {
-			return nil, err
-		}
-		return &Result{Kind: ResultJob, JobID: j.ID}, nil
+		return e.runInserts(ctx, []*planner.Sink{sink}, statementText(src, s.Pos))
 	case *ast.StatementSet:
 		return e.statementSet(ctx, s, src)
+	case *ast.BeginStatementSet:
+		e.set = &statementSet{}
+		return &Result{Kind: ResultOK}, nil
+	case *ast.EndStatementSet:
+		return nil, errNoStatementSet
 	case *ast.StopJob:
 		if s.WithDrain && !s.WithSavepoint {
 			// Flink's gateway cancels the job then, ignoring the drain.
@@ -397,9 +404,8 @@ func (e *Session) alterTable(ctx context.Context, s *ast.AlterTable) (*Result, e
 	return ok(at(s.Pos, e.catalog.change(func(m *catalog.Manager) error { return m.ReplaceTable(altered) })))
 }
 
-// statementSet runs every INSERT of a statement set, or none: all are
-// planned before any starts, and the ones started are stopped again if a
-// later one fails to start.
+// statementSet runs the INSERTs of EXECUTE STATEMENT SET as one job, or
+// none: all are planned before the job starts.
 func (e *Session) statementSet(ctx context.Context, s *ast.StatementSet, src string) (*Result, error) {
 	sinks := make([]*planner.Sink, len(s.Inserts))
 	for i, ins := range s.Inserts {
@@ -409,24 +415,7 @@ func (e *Session) statementSet(ctx context.Context, s *ast.StatementSet, src str
 		}
 		sinks[i] = sink
 	}
-	roots := make([]planner.Node, len(sinks))
-	texts := make([]string, len(sinks))
-	for i, sink := range sinks {
-		roots[i], texts[i] = sink, statementText(src, s.Inserts[i].Pos)
-	}
-	p, err := e.executionPlan(roots...)
-	if err != nil {
-		return nil, err
-	}
-	started, err := e.startJobs(p, texts)
-	if err != nil {
-		return nil, err
-	}
-	ids := make([]string, len(started))
-	for i, j := range started {
-		ids[i] = j.ID
-	}
-	return &Result{Kind: ResultJob, JobID: strings.Join(ids, ", ")}, nil
+	return e.runInserts(ctx, sinks, statementText(src, s.Pos))
 }
 
 // createTableAs registers the table of a CREATE TABLE ... AS SELECT and
@@ -441,25 +430,44 @@ func (e *Session) createTableAs(ctx context.Context, t *catalog.Table, s *ast.Cr
 	}
 	ins := &ast.Insert{Pos: s.Pos, Table: s.Name, Query: s.AsQuery}
 	sink, err := e.binder(ctx).InsertInto(t, ins)
+	var j *Job
 	if err == nil {
-		var j *Job
-		if j, err = e.startJob(sink, statementText(src, s.Pos)); err == nil {
-			return &Result{Kind: ResultJob, JobID: j.ID}, nil
-		}
+		j, err = e.startJob([]*planner.Sink{sink}, statementText(src, s.Pos))
 	}
-	_ = e.catalog.change(func(m *catalog.Manager) error { return m.Drop(t.ID(), false, true) })
-	return nil, err
+	if err != nil {
+		_ = e.catalog.change(func(m *catalog.Manager) error { return m.Drop(t.ID(), false, true) })
+		return nil, err
+	}
+	return e.jobResult(ctx, j)
 }
 
-// plan plans a query or INSERT for EXPLAIN.
-func (e *Session) plan(ctx context.Context, st ast.Statement) (planner.Node, error) {
+// plan plans a query, an INSERT or a statement set's INSERTs for EXPLAIN:
+// the roots of its physical plan.
+func (e *Session) plan(ctx context.Context, st ast.Statement) ([]planner.Node, error) {
+	var inserts []*ast.Insert
 	switch s := st.(type) {
 	case *ast.QueryStatement:
-		return e.binder(ctx).Query(s.Query)
+		root, err := e.binder(ctx).Query(s.Query)
+		if err != nil {
+			return nil, err
+		}
+		return []planner.Node{root}, nil
 	case *ast.Insert:
-		return e.binder(ctx).Insert(s)
+		inserts = []*ast.Insert{s}
+	case *ast.StatementSet:
+		inserts = s.Inserts
+	default:
+		return nil, fmt.Errorf("EXPLAIN supports queries, INSERT statements and statement sets")
 	}
-	return nil, fmt.Errorf("EXPLAIN supports queries and INSERT statements")
+	roots := make([]planner.Node, len(inserts))
+	for i, ins := range inserts {
+		sink, err := e.binder(ctx).Insert(ins)
+		if err != nil {
+			return nil, err
+		}
+		roots[i] = sink
+	}
+	return roots, nil
 }
 
 func (e *Session) show(ctx context.Context, s *ast.Show) (*Result, error) {
@@ -732,17 +740,18 @@ func newJobID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// startJob starts the job of one INSERT.
-func (e *Session) startJob(sink *planner.Sink, text string) (*Job, error) {
-	p, err := e.executionPlan(sink)
+// startJob starts the job of one INSERT or of a statement set's: one job
+// writing every sink; text is the statement.
+func (e *Session) startJob(sinks []*planner.Sink, text string) (*Job, error) {
+	roots := make([]planner.Node, len(sinks))
+	for i, s := range sinks {
+		roots[i] = s
+	}
+	p, err := e.executionPlan(roots...)
 	if err != nil {
 		return nil, err
 	}
-	jobs, err := e.startJobs(p, []string{text})
-	if err != nil {
-		return nil, err
-	}
-	return jobs[0], nil
+	return e.startPlan(p, text)
 }
 
 func (e *Session) startQuery(ctx context.Context, root *planner.Collect) (*Stream, error) {

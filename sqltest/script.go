@@ -292,7 +292,7 @@ func runStep(ctx context.Context, e *sluice.Engine, settle *settler, st Step) (m
 		return checkError(want, err, false), false
 	}
 	switch stmt.(type) {
-	case *ast.QueryStatement, *ast.Insert, *ast.StatementSet:
+	case *ast.QueryStatement, *ast.Insert, *ast.StatementSet, *ast.EndStatementSet:
 		if err := settle.settle(ctx); err != nil {
 			return fmt.Sprintf("before this statement a job failed: %v", err), true
 		}

@@ -240,7 +240,7 @@ func RunOn(cluster *devcluster.Cluster, script string, opts Options) (string, er
 	var stream *sluice.Stream
 	for i, st := range stmts {
 		switch st.(type) {
-		case *ast.QueryStatement, *ast.Insert, *ast.StatementSet:
+		case *ast.QueryStatement, *ast.Insert, *ast.StatementSet, *ast.EndStatementSet:
 			// A query or INSERT sees what the statements before it wrote,
 			// as in a test that awaits each INSERT's job.
 			if err := settle.settle(ctx); err != nil {

@@ -16,9 +16,8 @@ type Backend interface {
 	// Execute runs one statement: st is its syntax tree, src its text
 	// (error positions are relative to it).
 	Execute(ctx context.Context, st ast.Statement, src string) (*Result, error)
-	// Option returns the session's value of a configuration option, ""
-	// if it has none.
-	Option(ctx context.Context, key string) (string, error)
+	// Settings returns the session's effective settings (what SET lists).
+	Settings(ctx context.Context) (map[string]string, error)
 }
 
 // Result is a statement's outcome as the client prints it.
@@ -82,9 +81,13 @@ func (e *Embedded) Execute(ctx context.Context, st ast.Statement, src string) (*
 	return out, nil
 }
 
-// Option returns the engine session's value of key.
-func (e *Embedded) Option(_ context.Context, key string) (string, error) {
-	return e.Engine.Config().Get(key), nil
+// Settings returns the engine session's settings.
+func (e *Embedded) Settings(context.Context) (map[string]string, error) {
+	out := map[string]string{}
+	for _, kv := range e.Engine.Config().All() {
+		out[kv[0]] = kv[1]
+	}
+	return out, nil
 }
 
 func (e *Embedded) runningJobs() []string {

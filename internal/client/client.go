@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -43,6 +44,10 @@ type Client struct {
 
 	// src supplies the input lines while Run runs.
 	src lineSource
+	// inSet is set between BEGIN STATEMENT SET and END, and added counts
+	// the INSERTs added to the set since.
+	inSet bool
+	added int
 }
 
 const (
@@ -63,6 +68,11 @@ const (
 	msgResultQuit       = "Result retrieval cancelled."
 	msgExecuteFile      = "Executing SQL from file."
 	msgQuit             = "Exiting " + cliName + "..."
+	msgWaitExecute      = "Execute statement in sync mode. Please wait for the execution finish..."
+	msgFinishStatement  = "Complete execution of the SQL update statement."
+	msgBeginSet         = "Begin a statement set."
+	msgAddToSet         = "Add SQL update statement to the statement set."
+	msgEmptySet         = "No statement in the statement set, skip submit."
 )
 
 // errInterrupted is the cause of a statement's context cancelled by Ctrl-C.
@@ -376,14 +386,14 @@ func (c *Client) Init(ctx context.Context, path, script string) bool {
 		st, err := parser.ParseStatement(ch.Text)
 		if err == nil {
 			switch st.(type) {
-			case *ast.QueryStatement, *ast.Insert, *ast.StatementSet, *ast.Explain:
+			case *ast.QueryStatement, *ast.Insert, *ast.StatementSet, *ast.BeginStatementSet, *ast.EndStatementSet, *ast.Explain:
 				err = fmt.Errorf("unsupported statement in the initialization file %s: only DDL, SET and RESET set a session up\n  %s", path, strings.TrimSpace(ch.Text))
 			default:
 				_, err = c.Backend.Execute(ctx, st, ch.Text)
 			}
 		}
 		if err != nil {
-			c.printError(err)
+			c.printError(ctx, err)
 			fmt.Fprintln(c.Out)
 			return false
 		}
@@ -422,7 +432,7 @@ func (c *Client) execute(ctx context.Context, chunks []parser.Chunk, script bool
 		}
 		err := c.statement(ctx, ch.Text, script)
 		if err != nil {
-			c.printError(err)
+			c.printError(ctx, err)
 		}
 		// Flink's CliClient leaves a blank line after every statement.
 		fmt.Fprintln(c.Out)
@@ -441,14 +451,105 @@ func (c *Client) warn(msg string) {
 	fmt.Fprintf(c.Out, "[WARNING] %s\n", msg)
 }
 
-func (c *Client) printError(err error) {
+// printError prints a statement's error as Flink's client does; with
+// sql-client.verbose, followed by each of its causes that says more.
+func (c *Client) printError(ctx context.Context, err error) {
 	fmt.Fprintf(c.Out, "[ERROR] %s Reason:\n%v\n", msgExecutionError, err)
+	if s, serr := c.settings(ctx); serr != nil || !s.verbose {
+		return
+	}
+	for _, cause := range causes(err) {
+		fmt.Fprintf(c.Out, "Caused by: %s\n", cause)
+	}
 }
 
-// resultMode returns sql-client.execution.result-mode in lower case.
-func (c *Client) resultMode(ctx context.Context) (string, error) {
-	mode, err := c.Backend.Option(ctx, sluice.ConfResultMode)
-	return strings.ToLower(mode), err
+// causes lists the messages of err's chain of wrapped errors after err's
+// own, as Java's "Caused by:" lines list an exception's causes; a cause
+// whose message is its wrapper's is left out.
+func causes(err error) []string {
+	var out []string
+	shown := err.Error()
+	for {
+		switch u := err.(type) {
+		case interface{ Unwrap() error }:
+			err = u.Unwrap()
+		case interface{ Unwrap() []error }:
+			errs := u.Unwrap()
+			if len(errs) != 1 {
+				return out
+			}
+			err = errs[0]
+		default:
+			return out
+		}
+		if err == nil {
+			return out
+		}
+		if msg := err.Error(); msg != shown {
+			out = append(out, msg)
+			shown = msg
+		}
+	}
+}
+
+// clientSettings are the session settings the client acts on.
+type clientSettings struct {
+	mode      string // sql-client.execution.result-mode, lower case
+	dmlSync   bool   // table.dml-sync
+	width     int    // table.display.max-column-width
+	maxRows   int    // sql-client.execution.max-table-result.rows
+	verbose   bool   // sql-client.verbose
+	printTime bool   // sql-client.display.print-time-cost
+	// since, with printTime, is how long the statement has taken.
+	since func() time.Duration
+}
+
+// tableauOptions are the printers' options under these settings.
+func (s clientSettings) tableauOptions() []tableau.Option {
+	opts := []tableau.Option{tableau.WithMaxColumnWidth(s.width)}
+	if s.since != nil {
+		opts = append(opts, tableau.WithTimeCost(s.since))
+	}
+	return opts
+}
+
+// settings reads the session's settings the client acts on.
+func (c *Client) settings(ctx context.Context) (clientSettings, error) {
+	m, err := c.Backend.Settings(ctx)
+	if err != nil {
+		return clientSettings{}, err
+	}
+	get := func(k string) string { return m[k] }
+	flag := func(k string) bool { b, _ := strconv.ParseBool(strings.TrimSpace(m[k])); return b }
+	rows, _ := strconv.Atoi(strings.TrimSpace(m[sluice.ConfMaxTableResultRows]))
+	return clientSettings{
+		mode:      strings.ToLower(m[sluice.ConfResultMode]),
+		dmlSync:   flag(sluice.ConfDMLSync),
+		width:     sluice.MaxColumnWidth(get),
+		maxRows:   rows,
+		verbose:   flag(sluice.ConfVerbose),
+		printTime: flag(sluice.ConfPrintTimeCost),
+	}, nil
+}
+
+// submits reports whether a statement submits a job when it runs: an
+// INSERT outside a statement set, the END of a set that holds INSERTs,
+// EXECUTE STATEMENT SET, CREATE TABLE AS, EXECUTE PLAN and COMPILE AND
+// EXECUTE PLAN.
+func (c *Client) submits(st ast.Statement) bool {
+	switch s := st.(type) {
+	case *ast.Insert:
+		return !c.inSet
+	case *ast.EndStatementSet:
+		return c.inSet && c.added > 0
+	case *ast.StatementSet, *ast.ExecutePlan:
+		return !c.inSet
+	case *ast.CreateTable:
+		return !c.inSet && s.AsQuery != nil
+	case *ast.CompilePlan:
+		return !c.inSet && s.Execute
+	}
+	return false
 }
 
 // statement parses and runs one statement; a Ctrl-C cancels it.
@@ -457,20 +558,30 @@ func (c *Client) statement(ctx context.Context, src string, script bool) error {
 	if err != nil {
 		return err
 	}
-	_, query := st.(*ast.QueryStatement)
-	mode := ""
-	if query {
-		if mode, err = c.resultMode(ctx); err != nil {
-			return err
-		}
+	set, err := c.settings(ctx)
+	if err != nil {
+		return err
 	}
-	if query && script && mode != "tableau" {
+	began := time.Now()
+	if set.printTime {
+		set.since = func() time.Duration { return time.Since(began) }
+	}
+	_, query := st.(*ast.QueryStatement)
+	if query && script && set.mode != "tableau" {
 		// CliClient rejects other result modes in non-interactive execution.
 		return fmt.Errorf("In non-interactive mode, it only supports to use TABLEAU as value of %[1]s when execute query. Please add 'SET %[1]s=TABLEAU;' in the sql file.", sluice.ConfResultMode)
 	}
-	sctx, stop := c.interruptible(ctx, query && mode != "tableau")
+	submits := c.submits(st)
+	if submits {
+		c.info(msgSubmitting)
+		if set.dmlSync {
+			c.info(msgWaitExecute)
+		}
+	}
+	sctx, stop := c.interruptible(ctx, query && set.mode != "tableau" || submits && set.dmlSync)
 	defer stop()
 	res, err := c.Backend.Execute(sctx, st, src)
+	c.track(st, err)
 	if err != nil {
 		return err
 	}
@@ -479,27 +590,60 @@ func (c *Client) statement(ctx context.Context, src string, script bool) error {
 		switch s := st.(type) {
 		case *ast.Set:
 			c.info(msgSetKey)
+			if w := sluice.UnknownSettingWarning(s.Key); w != "" {
+				c.warn(w)
+			}
 		case *ast.Reset:
 			if s.Key == "" {
 				c.info(msgReset)
 			} else {
 				c.info(msgResetKey)
 			}
+		case *ast.BeginStatementSet:
+			c.info(msgBeginSet)
+		case *ast.Insert:
+			c.info(msgAddToSet)
+		case *ast.EndStatementSet:
+			c.info(msgEmptySet)
 		default:
 			c.info(msgExecuteStatement)
 		}
 	case sluice.ResultTable:
-		return tableau.PrintStatic(c.Out, res.Headers, res.Rows)
+		return tableau.PrintStatic(c.Out, res.Headers, res.Rows, set.tableauOptions()...)
 	case sluice.ResultText:
 		fmt.Fprintln(c.Out, strings.TrimRight(res.Text, "\n"))
 	case sluice.ResultJob:
-		c.info(msgSubmitting)
-		c.info(msgSubmitted)
-		fmt.Fprintf(c.Out, "Job ID: %s\n", res.JobID)
+		if !submits {
+			c.info(msgSubmitting)
+		}
+		if set.dmlSync {
+			c.info(msgFinishStatement)
+		} else {
+			c.info(msgSubmitted)
+			fmt.Fprintf(c.Out, "Job ID: %s\n", res.JobID)
+		}
 	case sluice.ResultStream:
-		return c.show(sctx, res.Stream, mode)
+		return c.show(sctx, res.Stream, set)
 	}
 	return nil
+}
+
+// track follows the statement set of the session as Flink's client does:
+// BEGIN STATEMENT SET opens it, an INSERT added counts, END closes it
+// whatever its outcome.
+func (c *Client) track(st ast.Statement, err error) {
+	switch st.(type) {
+	case *ast.BeginStatementSet:
+		if err == nil {
+			c.inSet, c.added = true, 0
+		}
+	case *ast.Insert:
+		if err == nil && c.inSet {
+			c.added++
+		}
+	case *ast.EndStatementSet:
+		c.inSet, c.added = false, 0
+	}
 }
 
 // interruptible returns a context for running one statement that the next
@@ -555,17 +699,18 @@ type pacedView interface {
 // show prints a query's result until the query ends or ctx ends. When an
 // interrupt cancelled ctx, the changes collected until then are shown, then
 // the view ends the way Flink's ends on Ctrl-C.
-func (c *Client) show(ctx context.Context, s Stream, mode string) error {
+func (c *Client) show(ctx context.Context, s Stream, set clientSettings) error {
 	defer s.Close()
 	// Values come printed already: the printers need no time zone.
 	var v view
-	switch mode {
+	opts := set.tableauOptions()
+	switch set.mode {
 	case "tableau":
-		v = &tableauView{p: tableau.NewStreaming(c.Out, s.Schema(), nil)}
+		v = &tableauView{p: tableau.NewStreaming(c.Out, s.Schema(), nil, opts...)}
 	case "changelog":
-		v = &changelogView{c: c, p: tableau.NewChangelog(c.Out, s.Schema(), nil)}
+		v = &changelogView{c: c, p: tableau.NewChangelog(c.Out, s.Schema(), nil, opts...)}
 	default:
-		v = &tableView{c: c, header: s.Schema().Names(), screen: c.Interactive}
+		v = &tableView{c: c, header: s.Schema().Names(), screen: c.Interactive, maxRows: set.maxRows, opts: opts}
 	}
 	if err := v.start(); err != nil {
 		return err
@@ -675,10 +820,14 @@ type tableView struct {
 	c      *Client
 	header []string
 	rows   [][]string // printed values
-	screen bool       // redraw on the terminal
-	shown  bool       // the alternate screen is shown
-	drawn  time.Time  // when the last frame was drawn
-	dirty  bool       // changes arrived since
+	// maxRows is sql-client.execution.max-table-result.rows: beyond it
+	// the oldest rows are dropped (0: no limit).
+	maxRows int
+	opts    []tableau.Option
+	screen  bool      // redraw on the terminal
+	shown   bool      // the alternate screen is shown
+	drawn   time.Time // when the last frame was drawn
+	dirty   bool      // changes arrived since
 }
 
 func (v *tableView) start() error {
@@ -706,6 +855,11 @@ func (v *tableView) add(changes []Change) error {
 	for _, ch := range changes {
 		if ch.Kind.IsAccumulate() {
 			v.rows = append(v.rows, ch.Cells)
+			if v.maxRows > 0 && len(v.rows) > v.maxRows {
+				// MaterializedCollectStreamResult: the oldest row goes.
+				v.rows[0] = nil
+				v.rows = v.rows[1:]
+			}
 			continue
 		}
 		// Like Flink, retract the newest equal row (Flink compares rows
@@ -734,7 +888,7 @@ func (v *tableView) draw() error {
 	var b bytes.Buffer
 	b.WriteString(clearScreen)
 	b.WriteString("SQL Query Result (Table)\n\n")
-	if err := tableau.PrintBatchCells(&b, v.header, v.rows); err != nil {
+	if err := tableau.PrintBatchCells(&b, v.header, v.rows, v.opts...); err != nil {
 		return err
 	}
 	b.WriteString("\nQ (then Enter) or Ctrl-C: back to the prompt\n")
@@ -746,7 +900,7 @@ func (v *tableView) end(_ int, interrupted bool) error {
 	if err := v.leave(); err != nil {
 		return err
 	}
-	if err := tableau.PrintBatchCells(v.c.Out, v.header, v.rows); err != nil {
+	if err := tableau.PrintBatchCells(v.c.Out, v.header, v.rows, v.opts...); err != nil {
 		return err
 	}
 	if interrupted {

@@ -135,15 +135,15 @@ func (g *Gateway) heartbeats() {
 
 func (g *Gateway) sessionPath() string { return "/v2/sessions/" + g.session }
 
-// Option returns the session's value of key (GET /sessions/:session).
-func (g *Gateway) Option(ctx context.Context, key string) (string, error) {
+// Settings returns the session's settings (GET /sessions/:session).
+func (g *Gateway) Settings(ctx context.Context) (map[string]string, error) {
 	var conf struct {
 		Properties map[string]string `json:"properties"`
 	}
 	if err := g.call(ctx, "GET", g.sessionPath(), nil, &conf); err != nil {
-		return "", err
+		return nil, err
 	}
-	return conf.Properties[key], nil
+	return conf.Properties, nil
 }
 
 // fetchResponse is Flink's FetchResultsResponseBody.

@@ -224,27 +224,6 @@ func (p *Plan) Roots() []*Node {
 	return out
 }
 
-// Job returns the part of p that root needs: root and the nodes it reads
-// from, in p's order, with p's configuration. A statement set's plan has
-// one such job per INSERT.
-func (p *Plan) Job(root *Node) *Plan {
-	need := map[string]bool{root.ID: true}
-	for i := len(p.Nodes) - 1; i >= 0; i-- {
-		if n := p.Nodes[i]; need[n.ID] {
-			for _, in := range n.Inputs {
-				need[in.Node] = true
-			}
-		}
-	}
-	out := &Plan{Version: p.Version, Configuration: p.Configuration}
-	for _, n := range p.Nodes {
-		if need[n.ID] {
-			out.Nodes = append(out.Nodes, n)
-		}
-	}
-	return out
-}
-
 // Encode writes p as indented JSON, ending with a newline. Encoding a
 // plan read by Decode gives the bytes it was read from when they were
 // written by Encode.

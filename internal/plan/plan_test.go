@@ -226,23 +226,6 @@ func TestPlanJSON(t *testing.T) {
 	}
 }
 
-// TestPlanJob: the job of a root is the root and what it reads.
-func TestPlanJob(t *testing.T) {
-	p := calcPlan(t)
-	other := *p.Nodes[2]
-	other.Inputs = []Input{{Node: p.Nodes[0].ID, Exchange: Single}}
-	if err := p.Add(&other); err != nil {
-		t.Fatal(err)
-	}
-	if roots := p.Roots(); len(roots) != 2 {
-		t.Fatalf("%d roots", len(roots))
-	}
-	j := p.Job(&other)
-	if len(j.Nodes) != 2 || j.Nodes[0] != p.Nodes[0] || j.Nodes[1] != &other {
-		t.Errorf("the job has %d nodes", len(j.Nodes))
-	}
-}
-
 // TestDecodeErrors: a malformed plan fails with an error that says where:
 // the JSON position of a syntax error, or the node's ID and the field.
 func TestDecodeErrors(t *testing.T) {

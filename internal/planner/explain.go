@@ -342,12 +342,18 @@ func (n *Collect) Describe() string {
 	return fmt.Sprintf("Collect(fields=[%s])", strings.Join(n.schema.Names(), ", "))
 }
 
-// Explain renders the plan as an indented tree, one node per line with its
+// Explain renders the plan of one or more roots (a statement set's sinks)
+// as indented trees, one node per line with its
 // changelog mode, the way Flink's EXPLAIN prints the optimized physical plan.
-func Explain(n Node) string {
+func Explain(roots ...Node) string {
 	var b strings.Builder
 	b.WriteString("== Optimized Physical Plan ==\n")
-	explainNode(&b, n, "", "")
+	for i, n := range roots {
+		if i > 0 {
+			b.WriteString("\n") // a statement set's sinks, as Flink separates them
+		}
+		explainNode(&b, n, "", "")
+	}
 	return b.String()
 }
 

@@ -148,8 +148,8 @@ func TestExecutionConfig(t *testing.T) {
 		t.Errorf("the session's parallelism.default became %v", p)
 	}
 	wantError(t, "unsupported key", do(ctx, t, c, "POST", "/v4/sessions/"+session+"/statements", map[string]any{
-		"statement": "SELECT 1", "executionConfig": map[string]string{"table.exec.sink.upsert-materialize": "NONE"}}),
-		400, "executionConfig: 'table.exec.sink.upsert-materialize' is not a setting Sluice supports")
+		"statement": "SELECT 1", "executionConfig": map[string]string{"table.exec.sink.upsert-materialise": "NONE"}}),
+		400, "executionConfig: 'table.exec.sink.upsert-materialise' is not a setting Sluice supports")
 	r = do(ctx, t, c, "POST", "/v4/sessions/"+session+"/statements", map[string]any{
 		"statement": "SELECT 1", "executionConfig": map[string]string{"parallelism.default": "zero"}})
 	op, _ = r.JSON["operationHandle"].(string)

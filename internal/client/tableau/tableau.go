@@ -10,6 +10,7 @@
 package tableau
 
 import (
+	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -36,6 +37,24 @@ type Option func(*config)
 
 type config struct {
 	maxColumnWidth int
+	// elapsed, when set, is how long the statement has taken, shown after
+	// the footer's row count (sql-client.display.print-time-cost).
+	elapsed func() time.Duration
+}
+
+// WithTimeCost makes footers tell how long the statement has taken, as
+// elapsed says when the footer is printed: "3 rows in set (0.12 seconds)"
+// (sql-client.display.print-time-cost).
+func WithTimeCost(elapsed func() time.Duration) Option {
+	return func(c *config) { c.elapsed = elapsed }
+}
+
+// timeCost is what follows a footer's row count: "" or " (s.ss seconds)".
+func (c config) timeCost() string {
+	if c.elapsed == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (%.2f seconds)", c.elapsed().Seconds())
 }
 
 // WithMaxColumnWidth sets the maximum column width
@@ -201,6 +220,7 @@ func printValues(schema types.Schema, row types.Row, loc *time.Location, dst []s
 //	Received a total of 1 row
 type Streaming struct {
 	t      table
+	c      config
 	schema types.Schema
 	loc    *time.Location
 	cells  []string
@@ -212,6 +232,7 @@ func NewStreaming(w io.Writer, schema types.Schema, loc *time.Location, opts ...
 	c := newConfig(opts)
 	return &Streaming{
 		t:      table{w: w, widths: widthsByType(schema, c.maxColumnWidth, true)},
+		c:      c,
 		schema: schema,
 		loc:    loc,
 	}
@@ -249,7 +270,7 @@ func (p *Streaming) Footer(n int) error {
 			return err
 		}
 	}
-	_, err := io.WriteString(p.t.w, "Received a total of "+strconv.Itoa(n)+" "+rowTerm(n)+"\n")
+	_, err := io.WriteString(p.t.w, "Received a total of "+strconv.Itoa(n)+" "+rowTerm(n)+p.c.timeCost()+"\n")
 	return err
 }
 
@@ -257,7 +278,7 @@ func (p *Streaming) Footer(n int) error {
 // client does on Ctrl-C: no border, "Query terminated, received a total of
 // n rows".
 func (p *Streaming) Interrupted(n int) error {
-	_, err := io.WriteString(p.t.w, "Query terminated, received a total of "+strconv.Itoa(n)+" "+rowTerm(n)+"\n")
+	_, err := io.WriteString(p.t.w, "Query terminated, received a total of "+strconv.Itoa(n)+" "+rowTerm(n)+p.c.timeCost()+"\n")
 	return err
 }
 
@@ -277,7 +298,7 @@ func PrintBatch(w io.Writer, schema types.Schema, rows []types.Row, loc *time.Lo
 // PrintBatchCells is PrintBatch of rows whose values are printed already
 // (as types.PrintValue prints them), under the column names header.
 func PrintBatchCells(w io.Writer, header []string, rows [][]string, opts ...Option) error {
-	return printFitted(w, header, rows, newConfig(opts).maxColumnWidth)
+	return printFitted(w, header, rows, newConfig(opts))
 }
 
 // PrintStatic prints the result of a statement that is not a query (SHOW
@@ -292,17 +313,21 @@ func PrintBatchCells(w io.Writer, header []string, rows [][]string, opts ...Opti
 //	|     orders |
 //	+------------+
 //	1 row in set
-func PrintStatic(w io.Writer, headers []string, rows [][]string) error {
-	return printFitted(w, headers, rows, math.MaxInt)
+//
+// Of the options, only WithTimeCost applies: widths are never limited.
+func PrintStatic(w io.Writer, headers []string, rows [][]string, opts ...Option) error {
+	c := newConfig(opts)
+	c.maxColumnWidth = math.MaxInt
+	return printFitted(w, headers, rows, c)
 }
 
 // printFitted is TableauStyle.print with content-derived widths.
-func printFitted(w io.Writer, header []string, rows [][]string, maxColumnWidth int) error {
+func printFitted(w io.Writer, header []string, rows [][]string, c config) error {
 	if len(rows) == 0 {
-		_, err := io.WriteString(w, "Empty set\n")
+		_, err := io.WriteString(w, "Empty set"+c.timeCost()+"\n")
 		return err
 	}
-	t := table{w: w, widths: widthsByContent(header, rows, maxColumnWidth)}
+	t := table{w: w, widths: widthsByContent(header, rows, c.maxColumnWidth)}
 	if err := t.border(); err != nil {
 		return err
 	}
@@ -320,7 +345,7 @@ func printFitted(w io.Writer, header []string, rows [][]string, maxColumnWidth i
 	if err := t.border(); err != nil {
 		return err
 	}
-	_, err := io.WriteString(w, strconv.Itoa(len(rows))+" "+rowTerm(len(rows))+" in set\n")
+	_, err := io.WriteString(w, strconv.Itoa(len(rows))+" "+rowTerm(len(rows))+" in set"+c.timeCost()+"\n")
 	return err
 }
 

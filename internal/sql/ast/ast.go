@@ -321,37 +321,47 @@ type StopJob struct {
 	DrainPos Pos
 }
 
-// StatementSet is EXECUTE STATEMENT SET BEGIN insert; ... END, or the same
-// inside BEGIN STATEMENT SET; ... END;.
+// StatementSet is [EXECUTE] STATEMENT SET BEGIN insert; ... END: one or
+// more INSERTs run as one job.
 type StatementSet struct {
 	Pos
 	Inserts []*Insert
 }
 
-func (*CreateTable) stmt()     {}
-func (*CreateView) stmt()      {}
-func (*Drop) stmt()            {}
-func (*AlterTable) stmt()      {}
-func (*Insert) stmt()          {}
-func (*QueryStatement) stmt()  {}
-func (*Explain) stmt()         {}
-func (*CompilePlan) stmt()     {}
-func (*ExecutePlan) stmt()     {}
-func (*Set) stmt()             {}
-func (*Reset) stmt()           {}
-func (*Show) stmt()            {}
-func (*Describe) stmt()        {}
-func (*StopJob) stmt()         {}
-func (*StatementSet) stmt()    {}
-func (*CreateCatalog) stmt()   {}
-func (*DropCatalog) stmt()     {}
-func (*UseCatalog) stmt()      {}
-func (*AlterCatalog) stmt()    {}
-func (*DescribeCatalog) stmt() {}
-func (*CreateDatabase) stmt()  {}
-func (*DropDatabase) stmt()    {}
-func (*AlterDatabase) stmt()   {}
-func (*Use) stmt()             {}
+// BeginStatementSet is BEGIN STATEMENT SET: the INSERTs that follow, up
+// to END, are collected into a statement set, which END runs.
+type BeginStatementSet struct{ Pos }
+
+// EndStatementSet is END, which runs the statement set begun by BEGIN
+// STATEMENT SET.
+type EndStatementSet struct{ Pos }
+
+func (*CreateTable) stmt()       {}
+func (*CreateView) stmt()        {}
+func (*Drop) stmt()              {}
+func (*AlterTable) stmt()        {}
+func (*Insert) stmt()            {}
+func (*QueryStatement) stmt()    {}
+func (*Explain) stmt()           {}
+func (*CompilePlan) stmt()       {}
+func (*ExecutePlan) stmt()       {}
+func (*Set) stmt()               {}
+func (*Reset) stmt()             {}
+func (*Show) stmt()              {}
+func (*Describe) stmt()          {}
+func (*StopJob) stmt()           {}
+func (*StatementSet) stmt()      {}
+func (*CreateCatalog) stmt()     {}
+func (*DropCatalog) stmt()       {}
+func (*UseCatalog) stmt()        {}
+func (*AlterCatalog) stmt()      {}
+func (*DescribeCatalog) stmt()   {}
+func (*CreateDatabase) stmt()    {}
+func (*DropDatabase) stmt()      {}
+func (*AlterDatabase) stmt()     {}
+func (*Use) stmt()               {}
+func (*BeginStatementSet) stmt() {}
+func (*EndStatementSet) stmt()   {}
 
 // ---------------------------------------------------------------- queries
 

@@ -434,8 +434,10 @@ func (p *parser) statement() ast.Statement {
 	case "BEGIN":
 		p.next()
 		p.expectKw("STATEMENT", "SET")
-		p.expectOp(";")
-		return p.statementSet(t.pos)
+		return &ast.BeginStatementSet{Pos: t.pos}
+	case "END":
+		p.next()
+		return &ast.EndStatementSet{Pos: t.pos}
 	}
 	if isOp(t, "(") {
 		return &ast.QueryStatement{Pos: t.pos, Query: p.query()}
@@ -506,17 +508,19 @@ func (p *parser) compilePlan() ast.Statement {
 	return c
 }
 
-// statementSet parses the INSERTs of a statement set up to its END.
+// statementSet parses the INSERTs of a statement set up to its END: one
+// or more, each ending with ';' (Flink's SqlStatementSet).
 func (p *parser) statementSet(pos ast.Pos) *ast.StatementSet {
 	set := &ast.StatementSet{Pos: pos}
-	for !p.isKw("END") {
+	for len(set.Inserts) == 0 || !p.isKw("END") {
 		if !p.isKw("INSERT") {
+			if len(set.Inserts) == 0 {
+				p.unexpected("INSERT")
+			}
 			p.unexpected("INSERT or END")
 		}
 		set.Inserts = append(set.Inserts, p.insert())
-		if !p.isKw("END") {
-			p.expectOp(";")
-		}
+		p.expectOp(";")
 	}
 	p.next()
 	return set

@@ -439,8 +439,8 @@ var statementTests = []struct{ src, want string }{
 	{"stop job 'abc123' with drain with savepoint", "STOP JOB abc123 WITH SAVEPOINT WITH DRAIN@1:24"},
 	{"EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT 1; INSERT INTO b SELECT 2; END",
 		"STATEMENT SET {INSERT a SELECT 1} {INSERT b SELECT 2}"},
-	{"BEGIN STATEMENT SET;\nINSERT INTO a SELECT 1;\nINSERT INTO b VALUES (2);\nEND;",
-		"STATEMENT SET {INSERT a SELECT 1} {INSERT b VALUES (2)}"},
+	{"BEGIN STATEMENT SET;", "*ast.BeginStatementSet"},
+	{"end;", "*ast.EndStatementSet"},
 	{"EXPLAIN STATEMENT SET BEGIN INSERT INTO a SELECT 1; END", "EXPLAIN STATEMENT SET {INSERT a SELECT 1}"},
 	{"select * from t;", "SELECT * FROM t"},
 }
@@ -812,7 +812,9 @@ func TestSplitStatements(t *testing.T) {
 	src := "SELECT ';' -- ;\n FROM t /* ; */;\n\n  -- only a comment;\nBEGIN STATEMENT SET;\nINSERT INTO a SELECT 1;\nEND;\nSELECT `a;b`;\nSELECT 'unfinished"
 	want := []Chunk{
 		{Text: "SELECT ';' -- ;\n FROM t /* ; */;", Line: 1, Col: 1, Terminated: true},
-		{Text: "BEGIN STATEMENT SET;\nINSERT INTO a SELECT 1;\nEND;", Line: 5, Col: 1, Terminated: true},
+		{Text: "BEGIN STATEMENT SET;", Line: 5, Col: 1, Terminated: true},
+		{Text: "INSERT INTO a SELECT 1;", Line: 6, Col: 1, Terminated: true},
+		{Text: "END;", Line: 7, Col: 1, Terminated: true},
 		{Text: "SELECT `a;b`;", Line: 8, Col: 1, Terminated: true},
 		{Text: "SELECT 'unfinished", Line: 9, Col: 1},
 	}
@@ -830,9 +832,9 @@ func TestSplitStatements(t *testing.T) {
 		{"SELECT ';'", false},
 		{"SELECT 1 /* ; */", false},
 		{"SELECT 1; -- trailing", true},
-		{"BEGIN STATEMENT SET;", false},
-		{"BEGIN STATEMENT SET; INSERT INTO a SELECT 1;", false},
-		{"BEGIN STATEMENT SET; INSERT INTO a SELECT 1; END;", true},
+		{"BEGIN STATEMENT SET;", true},
+		{"BEGIN STATEMENT SET; INSERT INTO a SELECT 1", false},
+		{"BEGIN STATEMENT SET; INSERT INTO a SELECT 1;", true},
 		{"EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT 1;", false},
 		{"EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT 1; END;", true},
 		{"COMPILE PLAN 'p.json' IF NOT EXISTS FOR STATEMENT SET BEGIN INSERT INTO a SELECT 1;", false},

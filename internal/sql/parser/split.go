@@ -17,8 +17,9 @@ type Chunk struct {
 
 // SplitStatements splits a script into statements at each ';' that is not
 // inside a string, a quoted identifier or a comment. A statement set
-// (BEGIN STATEMENT SET; ...; END or EXECUTE STATEMENT SET BEGIN ...; END)
-// stays one chunk, including its inner ';'s. Chunks holding only comments
+// written as one statement (EXECUTE STATEMENT SET BEGIN ...; END) stays
+// one chunk, including its inner ';'s; BEGIN STATEMENT SET, the INSERTs
+// after it and END are statements of their own, as in Flink's client. Chunks holding only comments
 // or blanks are dropped. An unterminated string or comment runs to the end
 // of the script, so the last chunk is then not Terminated.
 func SplitStatements(src string) []Chunk {
@@ -90,14 +91,11 @@ func newSpan(toks []token, term token) span {
 }
 
 // opensStatementSet reports whether a statement begins a statement set whose
-// body continues past the next ';': BEGIN STATEMENT SET, or
+// body continues past the next ';':
 // [EXPLAIN [PLAN FOR | details]] [EXECUTE] STATEMENT SET BEGIN ..., or
 // COMPILE [AND EXECUTE] PLAN 'path' [IF NOT EXISTS] FOR [EXECUTE]
 // STATEMENT SET BEGIN ....
 func opensStatementSet(piece []token) bool {
-	if len(piece) == 3 && isWords(piece, "BEGIN", "STATEMENT", "SET") {
-		return true
-	}
 	for len(piece) > 0 && (piece[0].kind == tIdent || piece[0].kind == tString || isOp(piece[0], ",")) {
 		if piece[0].kind == tIdent {
 			switch strings.ToUpper(piece[0].text) {
