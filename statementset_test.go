@@ -1,9 +1,11 @@
 package sluice
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // setCatalog declares two bounded sources and two Kafka tables on cluster
@@ -125,5 +127,104 @@ END;`
 	got := collect(t, e, "SELECT COUNT(*) FROM out_b")
 	if fmt.Sprint(got[len(got)-1]) != "+U[5]" {
 		t.Errorf("out_b: %v", got)
+	}
+}
+
+// TestStatementSetJobRecovers: the job store records a statement set's
+// job as one job with every sink in its plan and the set as its
+// statement; the next engine on the data directory resumes it whole.
+func TestStatementSetJobRecovers(t *testing.T) {
+	cluster := startCluster(t)
+	brokers := cluster.BootstrapServers()
+	dir := t.TempDir()
+	ctx := testContext(t)
+	ddl := kafkaTable("clicks", "a BIGINT", "set-clicks", brokers, "json") + setCatalog(brokers)
+
+	e1 := NewEngine()
+	if err := e1.SetDataDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	mustExecute(t, e1, ddl+`INSERT INTO clicks VALUES (1), (2), (3);
+BEGIN STATEMENT SET;
+INSERT INTO out_a SELECT a FROM clicks;
+INSERT INTO out_b SELECT a * 10 FROM clicks;
+END;`)
+	if err := e1.WaitQuiet(ctx); err != nil {
+		t.Fatal(err)
+	}
+	set := e1.Jobs()[1]
+	e1.Close()
+
+	e0 := newEngine(t)
+	mustExecute(t, e0, ddl+"INSERT INTO clicks VALUES (4), (5);")
+	if err := e0.WaitQuiet(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	e2 := newEngine(t)
+	if err := e2.SetDataDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := e2.Recover(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(jobs) != 1 || jobs[0].ID != set.ID || jobs[0].Name != set.Name || jobs[0].Statement != set.Statement {
+		t.Fatalf("recovered %v, want the set's job %s (%s)", jobs, set.ID, set.Name)
+	}
+	if err := e2.WaitQuiet(ctx); err != nil {
+		t.Fatal(err)
+	}
+	mustExecute(t, e2, ddl)
+	for table, want := range map[string]string{"out_a": "+U[5, 15]", "out_b": "+U[5, 150]"} {
+		if got := collect(t, e2, "SELECT COUNT(*), SUM(a) FROM "+table); got[len(got)-1] != want {
+			t.Errorf("%s after the recovery: %v, want %s last", table, got, want)
+		}
+	}
+}
+
+// TestDMLSyncAndPipelineName: with table.dml-sync an INSERT returns when
+// its job has finished, and its job has the name pipeline.name gives it
+// (SHOW JOBS); an INSERT whose job never ends is cancelled when the
+// statement's context ends, as Flink cancels it when the wait is
+// interrupted.
+func TestDMLSyncAndPipelineName(t *testing.T) {
+	e := newEngine(t)
+	mustExecute(t, e, `CREATE TABLE three (a BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '3');
+CREATE TABLE forever (a BIGINT) WITH ('connector' = 'datagen');
+CREATE TABLE bh (a BIGINT) WITH ('connector' = 'blackhole');
+SET 'table.dml-sync' = 'true';
+SET 'pipeline.name' = 'three rows';`)
+	res := mustExecute(t, e, "INSERT INTO bh SELECT a FROM three;")
+	j := e.Jobs()[0]
+	if res[0].JobID != j.ID || j.Status() != "FINISHED" || j.Name != "three rows" {
+		t.Fatalf("the INSERT returned %+v with its job %s %s", res[0], j.Name, j.Status())
+	}
+	show := mustExecute(t, e, "SHOW JOBS;")[0]
+	if len(show.Rows) != 1 || show.Rows[0][1] != "three rows" || show.Rows[0][2] != "FINISHED" {
+		t.Errorf("SHOW JOBS: %v", show.Rows)
+	}
+
+	ctx, cancel := context.WithCancel(testContext(t))
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.Execute(ctx, "INSERT INTO bh SELECT a FROM forever;")
+		done <- err
+	}()
+	// Cancel once the job runs: the INSERT is waiting for it.
+	for len(e.Jobs()) < 2 {
+		select {
+		case err := <-done:
+			t.Fatalf("the INSERT of an unbounded job returned: %v", err)
+		case <-time.After(time.Millisecond):
+		}
+	}
+	cancel()
+	err := <-done
+	if err == nil || !strings.Contains(err.Error(), "Fail to wait execution finish: job") || !strings.Contains(err.Error(), "was cancelled") {
+		t.Fatalf("the interrupted INSERT: %v", err)
+	}
+	if st := e.Jobs()[1].Status(); st != "CANCELED" {
+		t.Errorf("the interrupted INSERT's job is %s, want CANCELED", st)
 	}
 }

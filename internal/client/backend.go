@@ -28,8 +28,7 @@ type Result struct {
 	Rows    [][]string
 	// Stream delivers a ResultStream.
 	Stream Stream
-	// JobID identifies a ResultJob's jobs (several, comma-separated, for
-	// a statement set).
+	// JobID identifies a ResultJob's job (a statement set's one job).
 	JobID string
 	// Text holds a ResultText.
 	Text string

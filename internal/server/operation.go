@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -236,10 +235,7 @@ func newResult(res *sluice.Result, zone *time.Location) *result {
 	case sluice.ResultText:
 		r.columns, r.rows = str("result"), []change{row(res.Text)}
 	case sluice.ResultJob:
-		r.columns, r.rows = str("job id"), []change{row(res.JobID)}
-		if !strings.Contains(res.JobID, ",") {
-			r.jobID = res.JobID // one job (a statement set may start several)
-		}
+		r.columns, r.rows, r.jobID = str("job id"), []change{row(res.JobID)}, res.JobID
 	case sluice.ResultStream:
 		r.columns, r.isQuery, r.stream = res.Stream.Schema, true, res.Stream
 	}
