@@ -1,6 +1,9 @@
 package sluice
 
 import (
+	"maps"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -125,5 +128,23 @@ func TestSetListsEffectiveSettings(t *testing.T) {
 	}
 	if n := c.MaxColumnWidth(); n != 40 {
 		t.Errorf("column width %d, want 40", n)
+	}
+}
+
+// TestSettingsDocumented: docs/sql.md names every setting of config.go
+// and settings.go, honoured or refused (those of checkpoints and restarts
+// have their own section).
+func TestSettingsDocumented(t *testing.T) {
+	doc, err := os.ReadFile("docs/sql.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := slices.Collect(maps.Keys(defaults))
+	keys = append(keys, slices.Collect(maps.Keys(honoured))...)
+	keys = append(keys, slices.Collect(maps.Keys(refused))...)
+	for _, k := range keys {
+		if !strings.Contains(string(doc), "`"+k+"`") {
+			t.Errorf("docs/sql.md does not name the setting %s", k)
+		}
 	}
 }
