@@ -9,16 +9,23 @@ import (
 	"testing"
 
 	"github.com/sluicesql/sluice"
+	"github.com/sluicesql/sluice/internal/types"
 )
 
 // runScriptOutput runs script as sql-client.sh -f does on a fresh engine
 // and returns what it printed, after the first line.
 func runScriptOutput(t *testing.T, script string) (string, bool) {
 	t.Helper()
-	out := newOutput()
 	e := sluice.NewEngine()
 	t.Cleanup(e.Close)
-	c := &Client{Backend: &Embedded{Engine: e}, Out: out}
+	return runScriptOn(&Embedded{Engine: e}, script)
+}
+
+// runScriptOn runs script as sql-client.sh -f does on b and returns what
+// it printed, after the first line.
+func runScriptOn(b Backend, script string) (string, bool) {
+	out := newOutput()
+	c := &Client{Backend: b, Out: out}
 	ok := c.RunScript(context.Background(), script)
 	got, _ := out.snapshot()
 	return strings.TrimPrefix(got, "[INFO] Executing SQL from file.\n"), ok
@@ -26,11 +33,22 @@ func runScriptOutput(t *testing.T, script string) (string, bool) {
 
 // TestStatementSetFeedback: in BEGIN STATEMENT SET ... END every
 // statement gets Flink's feedback of its own (statement_set.q): an
-// INSERT is added, a statement that is no INSERT is refused and the set
-// kept (in a script, the script stops there, as Flink's), END submits one
-// job and waits for it with table.dml-sync; an empty set submits nothing.
+// INSERT is added, END submits one job and waits for it with
+// table.dml-sync, END outside a set is refused (in a script, the script
+// stops there, as Flink's); an empty set submits nothing. The same on the
+// embedded engine and on a SQL Gateway session.
 func TestStatementSetFeedback(t *testing.T) {
-	got, ok := runScriptOutput(t, `CREATE TABLE src (a BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '3');
+	e := sluice.NewEngine()
+	t.Cleanup(e.Close)
+	g := startGateway(t, "").open(t, "")
+	t.Cleanup(func() { _ = g.Close() })
+	for name, b := range map[string]Backend{"embedded": &Embedded{Engine: e}, "gateway": g} {
+		t.Run(name, func(t *testing.T) { statementSetFeedback(t, b) })
+	}
+}
+
+func statementSetFeedback(t *testing.T, b Backend) {
+	got, ok := runScriptOn(b, `CREATE TABLE src (a BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '3');
 CREATE TABLE snk (a BIGINT) WITH ('connector' = 'blackhole');
 SET 'table.dml-sync' = 'true';
 BEGIN STATEMENT SET;
@@ -71,7 +89,7 @@ No Statement Set to submit, "END;" command should be used after "BEGIN STATEMENT
 		t.Errorf("printed (ok %v)\n%s\nwant\n%s", ok, got, want)
 	}
 
-	got, ok = runScriptOutput(t, "BEGIN STATEMENT SET;\nEND;\n")
+	got, ok = runScriptOn(b, "BEGIN STATEMENT SET;\nEND;\n")
 	if want := fmt.Sprintf("%[1]sBEGIN STATEMENT SET;\n[INFO] Begin a statement set.\n\n%[1]sEND;\n[INFO] No statement in the statement set, skip submit.\n\n", prompt); !ok || got != want {
 		t.Errorf("an empty set printed\n%s\nwant\n%s", got, want)
 	}
@@ -135,5 +153,27 @@ func TestVerboseErrors(t *testing.T) {
 	got, _ := runScriptOutput(t, "SET 'sql-client.verbose' = 'true';\nEXECUTE PLAN '/nonexistent/p.json';\n")
 	if !strings.Contains(got, "Reason:\ncannot read the plan file '/nonexistent/p.json': open /nonexistent/p.json: no such file or directory\nCaused by: open /nonexistent/p.json: no such file or directory\n") {
 		t.Errorf("printed\n%s", got)
+	}
+}
+
+// TestTableViewKeepsMaxRows: the table result mode keeps at most
+// sql-client.execution.max-table-result.rows rows, the oldest dropped
+// first (Flink's MaterializedCollectStreamResult).
+func TestTableViewKeepsMaxRows(t *testing.T) {
+	out := newOutput()
+	v := &tableView{c: &Client{Out: out}, header: []string{"a"}, maxRows: 2}
+	var changes []Change
+	for _, a := range []string{"1", "2", "3"} {
+		changes = append(changes, Change{Kind: types.Insert, Cells: []string{a}})
+	}
+	if err := v.add(changes); err != nil {
+		t.Fatal(err)
+	}
+	if err := v.end(3, false); err != nil {
+		t.Fatal(err)
+	}
+	want := "+---+\n| a |\n+---+\n| 2 |\n| 3 |\n+---+\n2 rows in set\n"
+	if got, _ := out.snapshot(); got != want {
+		t.Errorf("printed\n%s\nwant\n%s", got, want)
 	}
 }
