@@ -35,10 +35,11 @@ func IsSupportedSetting(key string) bool {
 }
 
 // WithSettings returns a session that runs statements as this one does,
-// over the same catalog and job manager, with settings on top of this
-// one's: Flink's executionConfig of one statement. Every key must be one
-// Sluice acts on (IsSupportedSetting), so that none is silently ignored;
-// SET and RESET in the returned session do not change this one.
+// over the same catalog, job manager, temporary objects, current catalog
+// and database, and in the same statement set, with settings on top of
+// this one's: Flink's executionConfig of one statement. Every key must be
+// one Sluice acts on (IsSupportedSetting), so that none is silently
+// ignored; SET and RESET in the returned session do not change this one.
 func (e *Session) WithSettings(settings map[string]string) (*Session, error) {
 	c := &Config{values: maps.Clone(e.config.values), base: e.config.base}
 	for _, k := range slices.Sorted(maps.Keys(settings)) {
@@ -49,5 +50,7 @@ func (e *Session) WithSettings(settings map[string]string) (*Session, error) {
 			return nil, err
 		}
 	}
-	return &Session{catalog: e.catalog, jobs: e.jobs, config: c, roundTrip: e.roundTrip}, nil
+	one := *e
+	one.config = c
+	return &one, nil
 }

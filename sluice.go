@@ -80,8 +80,8 @@ type Session struct {
 	curCatalog, curDatabase string
 	// roundTrip sends every plan through JSON before it is built.
 	roundTrip bool
-	// set collects the INSERTs of a statement set between BEGIN
-	// STATEMENT SET and END; nil outside one.
+	// set is the session's statement set, shared with the sessions
+	// WithSettings derives for one statement.
 	set *statementSet
 }
 
@@ -90,7 +90,7 @@ type Session struct {
 // defaults of where checkpoints and savepoints go.
 func NewSession(c *Catalog, jobs *JobManager) *Session {
 	return &Session{catalog: c, jobs: jobs, config: &Config{values: map[string]string{}, base: jobs.defaults},
-		temp: catalog.NewTemporary(), curCatalog: catalog.DefaultCatalog, curDatabase: catalog.DefaultDatabase}
+		temp: catalog.NewTemporary(), curCatalog: catalog.DefaultCatalog, curDatabase: catalog.DefaultDatabase, set: &statementSet{}}
 }
 
 // Config returns the session configuration.
@@ -231,7 +231,7 @@ func ok(err error) (*Result, error) {
 }
 
 func (e *Session) exec(ctx context.Context, st ast.Statement, src string) (*Result, error) {
-	if e.set != nil {
+	if e.set.open {
 		return e.inStatementSet(ctx, st, src)
 	}
 	switch s := st.(type) {
@@ -326,7 +326,7 @@ func (e *Session) exec(ctx context.Context, st ast.Statement, src string) (*Resu
 	case *ast.StatementSet:
 		return e.statementSet(ctx, s, src)
 	case *ast.BeginStatementSet:
-		e.set = &statementSet{}
+		*e.set = statementSet{open: true}
 		return &Result{Kind: ResultOK}, nil
 	case *ast.EndStatementSet:
 		return nil, errNoStatementSet

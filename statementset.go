@@ -16,8 +16,10 @@ import (
 // nothing when there are none. In between, anything but an INSERT or END
 // is refused and the set is kept.
 
-// statementSet is the INSERTs collected since BEGIN STATEMENT SET.
+// statementSet is a session's statement set: open between BEGIN
+// STATEMENT SET and END, with the INSERTs collected since BEGIN.
 type statementSet struct {
+	open  bool
 	sinks []*planner.Sink
 	texts []string
 }
@@ -30,7 +32,7 @@ var (
 
 // InStatementSet reports whether the session is collecting a statement
 // set (after BEGIN STATEMENT SET, before END).
-func (e *Session) InStatementSet() bool { return e.set != nil }
+func (e *Session) InStatementSet() bool { return e.set.open }
 
 // inStatementSet runs a statement while a statement set is open: an
 // INSERT is planned and added (ResultOK), END runs the set (ResultJob, or
@@ -46,12 +48,12 @@ func (e *Session) inStatementSet(ctx context.Context, st ast.Statement, src stri
 		e.set.texts = append(e.set.texts, statementText(src, s.Pos))
 		return &Result{Kind: ResultOK}, nil
 	case *ast.EndStatementSet:
-		set := e.set
-		e.set = nil
-		if len(set.sinks) == 0 {
+		sinks, texts := e.set.sinks, e.set.texts
+		*e.set = statementSet{}
+		if len(sinks) == 0 {
 			return &Result{Kind: ResultOK}, nil
 		}
-		return e.runInserts(ctx, set.sinks, setText(set.texts))
+		return e.runInserts(ctx, sinks, setText(texts))
 	}
 	return nil, errOnlyInsert
 }

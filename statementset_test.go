@@ -228,3 +228,25 @@ SET 'pipeline.name' = 'three rows';`)
 		t.Errorf("the interrupted INSERT's job is %s, want CANCELED", st)
 	}
 }
+
+// TestStatementSetAcrossStatementSettings: a statement run with settings
+// of its own (the SQL Gateway's executionConfig) belongs to the session's
+// statement set like any other.
+func TestStatementSetAcrossStatementSettings(t *testing.T) {
+	e := newEngine(t)
+	mustExecute(t, e, `CREATE TABLE three (a BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '3');
+CREATE TABLE bh (a BIGINT) WITH ('connector' = 'blackhole');
+BEGIN STATEMENT SET;`)
+	one, err := e.WithSettings(map[string]string{"parallelism.default": "2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := one.Execute(testContext(t), "INSERT INTO bh SELECT a FROM three;")
+	if err != nil || res[0].Kind != ResultOK || len(e.Jobs()) != 0 {
+		t.Fatalf("the INSERT with settings of its own: %v, %v, %d jobs", res, err, len(e.Jobs()))
+	}
+	mustExecute(t, e, "END;")
+	if jobs := e.Jobs(); len(jobs) != 1 || one.InStatementSet() {
+		t.Fatalf("END started %d jobs", len(jobs))
+	}
+}
