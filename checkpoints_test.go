@@ -351,3 +351,38 @@ CREATE TABLE three (a BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = 
 		t.Fatal(err)
 	}
 }
+
+// TestSinkNotNullEnforced: by default (table.exec.sink.not-null-enforcer
+// ERROR) a NULL written into a NOT NULL sink column fails the job with
+// Flink's message, and nothing of that row reaches the sink.
+func TestSinkNotNullEnforced(t *testing.T) {
+	cluster := startCluster(t)
+	brokers := cluster.BootstrapServers()
+	ctx := testContext(t)
+	e := newEngine(t)
+	mustExecute(t, e, kafkaTable("src", "id INT, name STRING", "nn-src", brokers, "json")+
+		kafkaTable("dst", "id INT, name STRING NOT NULL", "nn-dst", brokers, "json")+
+		"INSERT INTO src VALUES (2, CAST(NULL AS STRING));")
+	if err := e.WaitQuiet(ctx); err != nil {
+		t.Fatal(err)
+	}
+	res := mustExecute(t, e, "INSERT INTO dst SELECT id, name FROM src;")
+	var job *Job
+	for _, j := range e.Jobs() {
+		if j.ID == res[0].JobID {
+			job = j
+		}
+	}
+	select {
+	case <-job.Done():
+	case <-ctx.Done():
+		t.Fatal("the job did not fail")
+	}
+	want := "Column 'name' is NOT NULL, however, a null value is being written into it. You can set job configuration 'table.exec.sink.not-null-enforcer'='DROP' to suppress this exception and drop such records silently."
+	if err := job.Err(); err == nil || !strings.HasSuffix(err.Error(), want) {
+		t.Fatalf("the job ended with %v; want an error ending %q", err, want)
+	}
+	if got := readTopic(t, brokers, "nn-dst"); len(got) != 0 {
+		t.Errorf("the sink holds %d records", len(got))
+	}
+}

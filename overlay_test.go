@@ -30,10 +30,10 @@ func TestWithSettings(t *testing.T) {
 		t.Errorf("a SET of the statement changed the session: %s", got)
 	}
 	for settings, msg := range map[string]map[string]string{
-		"'table.exec.sink.not-null-enforcer' is not supported: NOT NULL columns of sinks are not enforced yet": {"table.exec.sink.not-null-enforcer": "DROP"},
-		"'table.exec.not-a-key' is not a setting Sluice supports":                                              {"table.exec.not-a-key": "1"},
-		"invalid value 'x' for 'parallelism.default'":                                                          {"parallelism.default": "x"},
-		"'table.exec.mini-batch.enabled' = 'true' is not supported yet":                                        {"table.exec.mini-batch.enabled": "true"},
+		"invalid value 'SOMETIMES' for 'table.exec.sink.not-null-enforcer': expected ERROR or DROP": {"table.exec.sink.not-null-enforcer": "SOMETIMES"},
+		"'table.exec.not-a-key' is not a setting Sluice supports":                                   {"table.exec.not-a-key": "1"},
+		"invalid value 'x' for 'parallelism.default'":                                               {"parallelism.default": "x"},
+		"'table.exec.mini-batch.enabled' = 'true' is not supported yet":                             {"table.exec.mini-batch.enabled": "true"},
 	} {
 		if _, err := s.WithSettings(msg); err == nil || !strings.Contains(err.Error(), settings) {
 			t.Errorf("%v: %v, want an error containing %q", msg, err, settings)

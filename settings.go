@@ -41,6 +41,10 @@ const (
 	// when positive, it overrides parallelism.default for the operators
 	// of SQL jobs, as in Flink.
 	ConfDefaultParallelism = "table.exec.resource.default-parallelism"
+	// ConfSinkNotNullEnforcer is table.exec.sink.not-null-enforcer: a
+	// NULL written into a NOT NULL sink column fails the job (ERROR) or
+	// drops the row (DROP).
+	ConfSinkNotNullEnforcer = "table.exec.sink.not-null-enforcer"
 )
 
 // honoured are the settings of this file with their defaults ("" for
@@ -59,6 +63,16 @@ var honoured = map[string]struct {
 	ConfSQLDialect:           {"default", checkDialect},
 	ConfDefaultParallelism:   {"-1", checkDefaultParallelism},
 	confForceRecompile:       {"false", checkBool},
+	ConfSinkNotNullEnforcer:  {"ERROR", checkNotNullEnforcer},
+}
+
+// checkNotNullEnforcer accepts the values of Flink's NotNullEnforcer enum.
+func checkNotNullEnforcer(key, value string) error {
+	switch strings.ToUpper(strings.TrimSpace(value)) {
+	case "ERROR", "DROP":
+		return nil
+	}
+	return fmt.Errorf("invalid value '%s' for '%s': expected ERROR or DROP", value, key)
 }
 
 func checkBool(key, value string) error {
@@ -155,7 +169,6 @@ var refused = map[string]onlyValues{
 	"table.exec.mini-batch.size":                                   {[]string{"-1"}, "mini-batch aggregation is not implemented"},
 	"table.exec.legacy-cast-behaviour":                             {[]string{"DISABLED"}, "CAST follows Flink's current rules"},
 	"table.exec.sink.upsert-materialize":                           {[]string{"NONE"}, "Sluice adds no upsert materializer before sinks"},
-	"table.exec.sink.not-null-enforcer":                            {nil, "NOT NULL columns of sinks are not enforced yet"},
 	"table.exec.sink.type-length-enforcer":                         {[]string{"IGNORE"}, "values are not trimmed or padded to CHAR/VARCHAR lengths"},
 	"table.exec.sink.keyed-shuffle":                                {nil, "the exchange before a sink is not configurable"},
 	"table.exec.sink.rowtime-inserter":                             {nil, "Kafka sinks set no record time from a rowtime column"},

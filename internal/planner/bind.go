@@ -31,6 +31,10 @@ type Binder struct {
 	session *[2]string
 	// TimeZone is table.local-time-zone.
 	TimeZone *time.Location
+	// DropNullsForNotNull is table.exec.sink.not-null-enforcer DROP: a
+	// row with NULL for a NOT NULL sink column is dropped; otherwise
+	// (ERROR, Flink's default) it fails the job.
+	DropNullsForNotNull bool
 	// Ctx, when set, cancels planning: binding stops with its error, so
 	// that a statement can be interrupted while it plans.
 	Ctx  context.Context
@@ -318,8 +322,11 @@ func (b *Binder) InsertInto(t *catalog.Table, ins *ast.Insert) (*Sink, error) {
 		return nil, errorf(ins.Query, "Column types of query result and sink for '%s' do not match.\nCause: Different number of columns.\n\nQuery schema: [%s]\nSink schema:  [%s]", name, schemaText(in), schemaText(writable(t, targets)))
 	}
 	// One projection in sink column order; columns not written are NULL.
+	// A nullable value for a NOT NULL column is enforced as Flink's
+	// SinkNotNullEnforcer does: the job fails on a NULL, or with DROP the
+	// row is dropped.
 	var out types.Schema
-	var projects []expr.Expr
+	var projects, dropNulls []expr.Expr
 	for i, c := range t.Columns {
 		if c.Computed != nil || c.Virtual {
 			continue
@@ -344,9 +351,19 @@ func (b *Binder) InsertInto(t *catalog.Table, ins *ast.Insert) (*Sink, error) {
 		if src.Kind != types.Null && !types.ImplicitCast(src, ft.Nullable()) {
 			return nil, errorf(ins.Query, "Column types of query result and sink for '%s' do not match.\nCause: Incompatible types for sink column '%s' at position %d.\n\nQuery schema: [%s]\nSink schema:  [%s]", name, c.Name, pos, schemaText(in), schemaText(writable(t, targets)))
 		}
-		projects = append(projects, coerce(col, ft.WithNotNull(src.NotNull)))
+		value := coerce(col, ft.WithNotNull(src.NotNull))
+		if ft.NotNull && !src.NotNull {
+			if b.DropNullsForNotNull {
+				dropNulls = append(dropNulls, &expr.Call{Name: "IS NOT NULL", Args: []expr.Expr{col}, T: types.BooleanType.WithNotNull(true)})
+				value = coerce(col, ft)
+			} else {
+				name := &expr.Literal{V: types.StringValue(c.Name), T: types.StringType.WithNotNull(true), Text: "'" + c.Name + "'"}
+				value = &expr.Call{Name: fn.NotNullEnforcer, Args: []expr.Expr{value, name}, T: ft}
+			}
+		}
+		projects = append(projects, value)
 	}
-	input := newCalc(rel.node, projects, nil, out)
+	input := newCalc(rel.node, projects, and(dropNulls), out)
 	f, err := connector.For(t)
 	if err != nil {
 		return nil, errorf(&ins.Table, "%v", err)
