@@ -10,6 +10,7 @@ package expr
 import (
 	"strings"
 
+	"github.com/sluicesql/sluice/internal/expr/fn"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -200,6 +201,12 @@ func write(b *strings.Builder, e Expr) {
 			b.WriteString(x.Text)
 		}
 	case *Call:
+		if x.Name == fn.NotNullEnforcer && len(x.Args) == 2 {
+			// Flink enforces a sink's NOT NULL columns inside the sink
+			// (SinkNotNullEnforcer), out of the plans EXPLAIN prints.
+			write(b, x.Args[0])
+			return
+		}
 		name := x.Name
 		switch {
 		case len(x.Args) == 2 && isOperator(name):

@@ -173,8 +173,10 @@ func (n *Calc) Describe() string {
 	in := n.Input.Schema()
 	items := make([]string, len(n.Projects))
 	for i, p := range n.Projects {
+		// A column (or a value shown as one, such as a sink's NOT NULL
+		// check) under its own name is shown without AS.
 		items[i] = exprText(p, in)
-		if c, ok := p.(*expr.Column); !ok || in[c.Index].Name != n.schema[i].Name {
+		if items[i] != n.schema[i].Name {
 			items[i] += " AS " + n.schema[i].Name
 		}
 	}
