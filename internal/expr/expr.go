@@ -208,7 +208,17 @@ func write(b *strings.Builder, e Expr) {
 			return
 		}
 		name := x.Name
+		if name == "$DOT" && len(x.Args) == 2 {
+			if lit, ok := x.Args[1].(*Literal); ok {
+				write(b, x.Args[0])
+				b.WriteString("." + lit.V.S)
+				return
+			}
+		}
 		switch {
+		case strings.HasPrefix(name, "$"):
+			// the internal names of value constructors and accesses
+			name = name[1:]
 		case len(x.Args) == 2 && isOperator(name):
 			name = operatorName(name)
 		case name == "NEG":

@@ -87,10 +87,14 @@ func (f jsonFactory) New(cfg Config) (Codec, error) {
 	return c, nil
 }
 
-// checkDecimal rejects DECIMAL columns wider than an int64 holds.
+// checkDecimal rejects DECIMAL columns wider than an int64 holds, and
+// composite columns, which the json format does not read yet.
 func checkDecimal(f types.Field) error {
 	if f.Type.Kind == types.Decimal && f.Type.Precision > 18 {
 		return fmt.Errorf("column '%s': %s is not supported (precision must be at most 18)", f.Name, f.Type)
+	}
+	if f.Type.IsComposite() {
+		return fmt.Errorf("column '%s': type %s is not supported by the json format yet", f.Name, f.Type.Plain())
 	}
 	return nil
 }

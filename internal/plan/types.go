@@ -59,6 +59,18 @@ func formatType(t types.Type) string {
 	}
 	s := name
 	switch t.Kind {
+	case types.Array:
+		s = "ARRAY<" + formatType(t.Elem()) + ">"
+	case types.Multiset:
+		s = "MULTISET<" + formatType(t.Elem()) + ">"
+	case types.Map:
+		s = "MAP<" + formatType(t.KeyType()) + ", " + formatType(t.ValueType()) + ">"
+	case types.RowType:
+		fs := make([]string, len(t.Fields()))
+		for i, f := range t.Fields() {
+			fs[i] = types.QuoteIdent(f.Name) + " " + formatType(f.Type)
+		}
+		s = "ROW<" + strings.Join(fs, ", ") + ">"
 	case types.Decimal:
 		s = fmt.Sprintf("DECIMAL(%d, %d)", t.Precision, t.Scale)
 	case types.Varchar, types.Varbinary:
@@ -96,6 +108,13 @@ func parseType(s string) (types.Type, error) {
 	}
 	if r, ok := strings.CutSuffix(rest, " NOT NULL"); ok {
 		rest, t.NotNull = r, true
+	}
+	if c, ok, err := parseComposite(rest); ok || err != nil {
+		if err != nil {
+			return bad()
+		}
+		c.Attr, c.NotNull = t.Attr, t.NotNull
+		return c, nil
 	}
 	switch rest {
 	case "STRING":
@@ -153,10 +172,106 @@ func parseType(s string) (types.Type, error) {
 	return t, nil
 }
 
+// parseComposite reads ARRAY<...>, MULTISET<...>, MAP<..., ...> and
+// ROW<`name` ..., ...> as formatType writes them; ok is false for another
+// type.
+func parseComposite(s string) (t types.Type, ok bool, err error) {
+	name, inner, found := strings.Cut(s, "<")
+	switch {
+	case !found || name != "ARRAY" && name != "MULTISET" && name != "MAP" && name != "ROW":
+		return t, false, nil
+	case !strings.HasSuffix(inner, ">"):
+		return t, true, fmt.Errorf("invalid type '%s'", s)
+	}
+	parts := splitTopLevel(inner[:len(inner)-1])
+	children := make([]types.Type, 0, len(parts))
+	var fields []types.Field
+	for _, p := range parts {
+		if name == "ROW" {
+			fname, rest, ok := cutQuotedName(p)
+			if !ok {
+				return t, true, fmt.Errorf("invalid field '%s'", p)
+			}
+			ft, err := parseType(rest)
+			if err != nil {
+				return t, true, err
+			}
+			fields = append(fields, types.Field{Name: fname, Type: ft})
+			continue
+		}
+		c, err := parseType(p)
+		if err != nil {
+			return t, true, err
+		}
+		children = append(children, c)
+	}
+	switch {
+	case name == "ROW":
+		return types.RowOf(fields), true, nil
+	case name == "MAP" && len(children) == 2:
+		return types.MapOf(children[0], children[1]), true, nil
+	case name == "ARRAY" && len(children) == 1:
+		return types.ArrayOf(children[0]), true, nil
+	case name == "MULTISET" && len(children) == 1:
+		return types.MultisetOf(children[0]), true, nil
+	}
+	return t, true, fmt.Errorf("invalid type '%s'", s)
+}
+
+// splitTopLevel splits s at the ", " that are not within <>, () or a
+// back-quoted name.
+func splitTopLevel(s string) []string {
+	if s == "" {
+		return nil
+	}
+	var out []string
+	depth, quoted, start := 0, false, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '`':
+			quoted = !quoted
+		case quoted:
+		case c == '<' || c == '(':
+			depth++
+		case c == '>' || c == ')':
+			depth--
+		case c == ',' && depth == 0 && strings.HasPrefix(s[i:], ", "):
+			out = append(out, s[start:i])
+			start = i + 2
+			i++
+		}
+	}
+	return append(out, s[start:])
+}
+
+// cutQuotedName reads a back-quoted name (“ for a back-quote) and the
+// space after it.
+func cutQuotedName(s string) (name, rest string, ok bool) {
+	if !strings.HasPrefix(s, "`") {
+		return "", "", false
+	}
+	var b strings.Builder
+	for i := 1; i < len(s); i++ {
+		if s[i] != '`' {
+			b.WriteByte(s[i])
+			continue
+		}
+		if i+1 < len(s) && s[i+1] == '`' {
+			b.WriteByte('`')
+			i++
+			continue
+		}
+		rest, ok := strings.CutPrefix(s[i+1:], " ")
+		return b.String(), rest, ok
+	}
+	return "", "", false
+}
+
 // marshalValue writes v, a value of type t: null, a boolean, an integer
 // (every integer-backed type, in its internal unit: days, milliseconds,
 // nanoseconds, unscaled decimals), a number ("NaN", "Infinity" and
-// "-Infinity" as strings), a string, or base64 for binary strings.
+// "-Infinity" as strings), a string, or base64 for binary strings and
+// the encodings of composite values.
 func marshalValue(t types.Type, v types.Value) (json.RawMessage, error) {
 	if v.Null {
 		return json.RawMessage("null"), nil
@@ -166,7 +281,7 @@ func marshalValue(t types.Type, v types.Value) (json.RawMessage, error) {
 		return nil, fmt.Errorf("a non-NULL value of type NULL")
 	case t.Kind == types.Boolean:
 		return marshal(v.I != 0)
-	case t.Kind == types.Binary || t.Kind == types.Varbinary:
+	case t.Kind == types.Binary || t.Kind == types.Varbinary || t.IsComposite():
 		return marshal(base64.StdEncoding.EncodeToString([]byte(v.S)))
 	}
 	switch t.Physical() {
@@ -206,13 +321,13 @@ func unmarshalValue(t types.Type, data json.RawMessage) (types.Value, error) {
 			return wrong()
 		}
 		return types.BoolValue(b), nil
-	case t.Kind == types.Binary || t.Kind == types.Varbinary:
+	case t.Kind == types.Binary || t.Kind == types.Varbinary || t.IsComposite():
 		var s string
 		if err := strict(data, &s); err != nil {
 			return wrong()
 		}
 		b, err := base64.StdEncoding.DecodeString(s)
-		if err != nil {
+		if err != nil || t.IsComposite() && types.CheckEncoding(t, string(b)) != nil {
 			return wrong()
 		}
 		return types.StringValue(string(b)), nil

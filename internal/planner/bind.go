@@ -121,8 +121,8 @@ func (b *Binder) CreateTable(ct *ast.CreateTable) (*catalog.Table, error) {
 		}
 	}
 	for _, c := range ct.Columns {
-		if c.Computed == nil && c.Type.Kind == types.Decimal && c.Type.Precision > types.MaxDecimalPrecision {
-			return nil, errorf(c, "DECIMAL(%d, %d): precision above %d is not supported yet", c.Type.Precision, c.Type.Scale, types.MaxDecimalPrecision)
+		if c.Computed == nil && c.Type.Contains(types.WideDecimal) {
+			return nil, errorf(c, "%s: DECIMAL precision above %d is not supported yet", c.Type.Plain(), types.MaxDecimalPrecision)
 		}
 		col := catalog.Column{Name: c.Name, Type: c.Type, Computed: c.Computed, Metadata: c.Metadata,
 			MetadataKey: c.MetadataKey, Virtual: c.Virtual, Comment: c.Comment, Pos: c.Pos}

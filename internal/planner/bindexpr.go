@@ -38,7 +38,7 @@ func (x *exprBinder) bind(e ast.Expr) (expr.Expr, error) {
 	case *ast.Ident:
 		i, err := x.sc.resolve(n)
 		if err != nil {
-			return nil, err
+			return x.fieldPath(n, err)
 		}
 		c := x.sc.cols[i]
 		return &expr.Column{Index: i, Name: c.name, T: c.typ}, nil
@@ -118,7 +118,7 @@ func (x *exprBinder) bind(e ast.Expr) (expr.Expr, error) {
 		}
 		return nil, errorf(n, "scalar subqueries are not supported yet")
 	case *ast.RowExpr:
-		return nil, errorf(n, "ROW values are not supported yet")
+		return x.funcCall(&ast.FuncCall{Pos: n.Pos, Name: "$ROW", Args: n.Items})
 	case *ast.Descriptor:
 		return nil, errorf(n, "DESCRIPTOR is only allowed as an argument of a window table function")
 	case *ast.TableArg:
@@ -587,6 +587,31 @@ func (x *exprBinder) caseExpr(n *ast.Case) (expr.Expr, error) {
 	}
 	out.T = t
 	return out, nil
+}
+
+// fieldPath binds a name that is no column as a ROW column followed by
+// field names (r.f, t.r.f, r.f.g), the longest column name first; err is
+// the column's resolution error, returned when no prefix is a ROW column.
+func (x *exprBinder) fieldPath(n *ast.Ident, err error) (expr.Expr, error) {
+	for k := len(n.Parts) - 1; k >= 1; k-- {
+		i, e := x.sc.resolve(&ast.Ident{Pos: n.Pos, Parts: n.Parts[:k]})
+		if e != nil || x.sc.cols[i].typ.Kind != types.RowType {
+			continue
+		}
+		c := x.sc.cols[i]
+		var out expr.Expr = &expr.Column{Index: i, Name: c.name, T: c.typ}
+		for _, f := range n.Parts[k:] {
+			name, err := literal(&ast.Literal{Pos: n.Pos, Kind: ast.StringLit, Text: f})
+			if err != nil {
+				return nil, err
+			}
+			if out, err = x.call(n, "$DOT", []expr.Expr{out, name}, nil); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	return nil, err
 }
 
 func (x *exprBinder) funcCall(n *ast.FuncCall) (expr.Expr, error) {

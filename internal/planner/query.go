@@ -608,6 +608,9 @@ func (b *Binder) orderLimit(rel *relation, order []*ast.OrderItem, limit, offset
 		if !ok {
 			return nil, errorf(o, "ORDER BY supports only columns of the select list")
 		}
+		if c.T.IsComposite() {
+			return nil, errorf(o, "ORDER BY a value of type %s is not supported", c.T.Plain().Nullable())
+		}
 		nf := !o.Desc
 		if o.NullsFirst != nil {
 			nf = *o.NullsFirst

@@ -59,6 +59,9 @@ func (b *Binder) overRank(rel *relation, overs []*ast.FuncCall) (*relation, func
 		if err != nil {
 			return nil, nil, err
 		}
+		if t := preSchema[c].Type; t.IsComposite() {
+			return nil, nil, errorf(o, "ORDER BY a value of type %s is not supported", t.Plain().Nullable())
+		}
 		nf := !o.Desc // Flink's default: NULLS FIRST for ASC, NULLS LAST for DESC
 		if o.NullsFirst != nil {
 			nf = *o.NullsFirst

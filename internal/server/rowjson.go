@@ -13,13 +13,23 @@ import (
 // the type root, nullability (left out for NULL) and the root's
 // parameters.
 type logicalType struct {
-	Type                string `json:"type"`
-	Nullable            *bool  `json:"nullable,omitempty"`
-	Length              *int   `json:"length,omitempty"`
-	Precision           *int   `json:"precision,omitempty"`
-	Scale               *int   `json:"scale,omitempty"`
-	FractionalPrecision *int   `json:"fractionalPrecision,omitempty"`
-	Resolution          string `json:"resolution,omitempty"`
+	Type                string       `json:"type"`
+	Nullable            *bool        `json:"nullable,omitempty"`
+	Length              *int         `json:"length,omitempty"`
+	Precision           *int         `json:"precision,omitempty"`
+	Scale               *int         `json:"scale,omitempty"`
+	FractionalPrecision *int         `json:"fractionalPrecision,omitempty"`
+	Resolution          string       `json:"resolution,omitempty"`
+	ElementType         *logicalType `json:"elementType,omitempty"`
+	KeyType             *logicalType `json:"keyType,omitempty"`
+	ValueType           *logicalType `json:"valueType,omitempty"`
+	Fields              []rowField   `json:"fields,omitempty"`
+}
+
+// rowField is a field of a ROW type as LogicalTypeJsonSerializer writes it.
+type rowField struct {
+	Name      string      `json:"name"`
+	FieldType logicalType `json:"fieldType"`
 }
 
 // typeRoots are Flink's LogicalTypeRoot names.
@@ -30,6 +40,7 @@ var typeRoots = map[types.Kind]string{
 	types.Varbinary: "VARBINARY", types.Date: "DATE", types.Time: "TIME_WITHOUT_TIME_ZONE",
 	types.Timestamp: "TIMESTAMP_WITHOUT_TIME_ZONE", types.TimestampLTZ: "TIMESTAMP_WITH_LOCAL_TIME_ZONE",
 	types.IntervalDayTime: "INTERVAL_DAY_TIME", types.IntervalYearMonth: "INTERVAL_YEAR_MONTH",
+	types.Array: "ARRAY", types.Multiset: "MULTISET", types.Map: "MAP", types.RowType: "ROW",
 }
 
 // toLogicalType writes t as Flink does.
@@ -55,6 +66,17 @@ func toLogicalType(t types.Type) logicalType {
 	case types.IntervalYearMonth:
 		// INTERVAL MONTH, with the default year precision.
 		lt.Precision, lt.Resolution = n(2), "MONTH"
+	case types.Array, types.Multiset:
+		e := toLogicalType(t.Elem())
+		lt.ElementType = &e
+	case types.Map:
+		k, v := toLogicalType(t.KeyType()), toLogicalType(t.ValueType())
+		lt.KeyType, lt.ValueType = &k, &v
+	case types.RowType:
+		lt.Fields = []rowField{}
+		for _, f := range t.Fields() {
+			lt.Fields = append(lt.Fields, rowField{Name: f.Name, FieldType: toLogicalType(f.Type)})
+		}
 	}
 	return lt
 }
@@ -105,6 +127,8 @@ func jsonValue(t types.Type, v types.Value, zone *time.Location) any {
 			zone = time.UTC
 		}
 		return isoTimestamp(time.Unix(0, v.I).In(zone)) + "Z"
+	case types.Array, types.Map, types.Multiset, types.RowType:
+		return compositeJSON(t, v, zone)
 	}
 	return types.FormatValue(t, v, zone)
 }
@@ -121,4 +145,41 @@ func plainText(t types.Type, v types.Value, zone *time.Location) any {
 		return nil
 	}
 	return types.PrintValue(t, v, zone)
+}
+
+// compositeJSON writes an ARRAY as a JSON array, a MAP or MULTISET as an
+// object keyed by the keys' text, and a ROW as an object keyed by its
+// field names, as RowDataToJsonConverters does.
+func compositeJSON(t types.Type, v types.Value, zone *time.Location) any {
+	switch t.Kind {
+	case types.Array:
+		vs, err := types.DecodeArray(t.Elem(), v.S)
+		if err != nil {
+			return nil
+		}
+		out := make([]any, len(vs))
+		for i, x := range vs {
+			out[i] = jsonValue(t.Elem(), x, zone)
+		}
+		return out
+	case types.Map, types.Multiset:
+		ks, vs, err := types.DecodeMap(t, v.S)
+		if err != nil {
+			return nil
+		}
+		out := make(map[string]any, len(ks))
+		for i := range ks {
+			out[types.FormatValue(t.KeyType(), ks[i], zone)] = jsonValue(t.ValueType(), vs[i], zone)
+		}
+		return out
+	}
+	vs, err := types.DecodeRow(t, v.S)
+	if err != nil {
+		return nil
+	}
+	out := make(map[string]any, len(vs))
+	for i, f := range t.Fields() {
+		out[f.Name] = jsonValue(f.Type, vs[i], zone)
+	}
+	return out
 }

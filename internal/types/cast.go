@@ -80,6 +80,8 @@ func Cast(v Value, from, to Type, loc *time.Location) (Value, error) {
 		return StringValue(fitChars(s, to)), nil
 	case Binary, Varbinary:
 		return StringValue(fitBytes(v.S, to)), nil
+	case Array, Multiset, Map, RowType:
+		return castComposite(v, from, to, loc)
 	}
 	if from.IsString() {
 		return ParseValue(to, v.S, loc)
@@ -137,7 +139,7 @@ const (
 // an error in Flink's words explaining why not.
 func ValidateCast(from, to Type) error {
 	switch {
-	case to.Kind == Decimal && to.Precision > MaxDecimalPrecision:
+	case to.Contains(WideDecimal):
 		return errors.New("DECIMAL precision above " + strconv.Itoa(MaxDecimalPrecision) + " is not supported: " + typeName(to))
 	case from.Kind == Timestamp && to.IsNumeric():
 		return errors.New(errTimestampToNumeric)
@@ -234,6 +236,9 @@ func supportsCast(from, to Type, explicit bool) bool {
 	}
 	if Equal(from.Nullable(), to.Nullable()) || from.Kind == Null {
 		return true
+	}
+	if from.IsComposite() || to.IsComposite() {
+		return supportsCompositeCast(from, to, explicit)
 	}
 	rule, ok := castRules[to.Kind]
 	if !ok {
@@ -506,6 +511,12 @@ func commonNullableType(ts [2]Type) (Type, bool) {
 			result = Type{Kind: Date}
 		case t.Kind == Time || timestamps.has(t.Kind) || isInterval(t.Kind):
 			result = commonPrecisionType(result, t)
+		case t.IsComposite():
+			c, ok := commonCompositeType(result, t)
+			if !ok {
+				return Type{}, false
+			}
+			result = c
 		default:
 			return Type{}, false
 		}

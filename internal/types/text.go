@@ -95,8 +95,63 @@ func appendValue(b []byte, t Type, v Value, loc *time.Location, printing bool) [
 		return appendIntervalDayTime(b, v.I)
 	case IntervalYearMonth:
 		return appendIntervalYearMonth(b, v.I)
+	case Array, Multiset, Map, RowType:
+		return appendComposite(b, t, v.S, loc, printing)
 	}
 	return append(b, "NULL"...)
+}
+
+// appendComposite renders a composite value as Flink's casts to STRING do
+// (ArrayToStringCastRule, MapAndMultisetToStringCastRule,
+// RowToStringCastRule, without legacy behaviour): [a, b], {k=v} (a
+// MULTISET as {element=count}), (a, b), a NULL inside as NULL. The SQL
+// client prints them the same way, NULL inside included: only a NULL
+// column is <NULL> (RowDataToStringConverterImpl).
+func appendComposite(b []byte, t Type, s string, loc *time.Location, printing bool) []byte {
+	corrupt := func() []byte { return append(b, "<corrupt "+t.String()+" value>"...) }
+	item := func(b []byte, t Type, v Value) []byte { return appendValue(b, t, v, loc, printing) }
+	switch t.Kind {
+	case Array:
+		vs, err := DecodeArray(t.Elem(), s)
+		if err != nil {
+			return corrupt()
+		}
+		b = append(b, '[')
+		for i, v := range vs {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = item(b, t.Elem(), v)
+		}
+		return append(b, ']')
+	case Map, Multiset:
+		ks, vs, err := DecodeMap(t, s)
+		if err != nil {
+			return corrupt()
+		}
+		b = append(b, '{')
+		for i := range ks {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = item(b, t.KeyType(), ks[i])
+			b = append(b, '=')
+			b = item(b, t.ValueType(), vs[i])
+		}
+		return append(b, '}')
+	}
+	vs, err := DecodeRow(t, s)
+	if err != nil {
+		return corrupt()
+	}
+	b = append(b, '(')
+	for i, f := range t.Fields() {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = item(b, f.Type, vs[i])
+	}
+	return append(b, ')')
 }
 
 // FormatDouble renders f as Java's Double.toString does: the shortest digits

@@ -52,7 +52,8 @@ const (
 // Physical storage follows the root (see Physical): integers, booleans, dates,
 // times, intervals, decimals (unscaled, precision <= 18) and timestamps
 // (nanoseconds since the epoch) are int64; FLOAT and DOUBLE are float64;
-// character and binary strings are Go strings.
+// character and binary strings are Go strings; composite values (ARRAY,
+// MULTISET, MAP, ROW) are strings holding their encoding (see nested.go).
 type Type struct {
 	Kind      Kind
 	NotNull   bool
@@ -60,6 +61,7 @@ type Type struct {
 	Scale     int // DECIMAL scale
 	Length    int // CHAR/VARCHAR/BINARY/VARBINARY length
 	Attr      TimeAttr
+	comp      *composite // children of ARRAY, MULTISET, MAP and ROW (interned)
 }
 
 // Physical is the storage class of a type inside a Vector.
@@ -77,7 +79,7 @@ func (t Type) Physical() Physical {
 	switch t.Kind {
 	case Float, Double:
 		return PhysFloat
-	case Char, Varchar, Binary, Varbinary:
+	case Char, Varchar, Binary, Varbinary, Array, Multiset, Map, RowType:
 		return PhysString
 	default:
 		return PhysInt
@@ -187,6 +189,8 @@ func (t Type) String() string {
 		s = "INTERVAL SECOND(3)"
 	case IntervalYearMonth:
 		s = "INTERVAL MONTH"
+	case Array, Multiset, Map, RowType:
+		s = compositeString(t)
 	default:
 		s = fmt.Sprintf("UNKNOWN(%d)", t.Kind)
 	}

@@ -2,6 +2,7 @@ package fn
 
 import (
 	"cmp"
+	"fmt"
 	"strings"
 
 	"github.com/sluicesql/sluice/internal/types"
@@ -18,6 +19,9 @@ type comparison struct {
 	// representation before comparing (it may need the session time zone).
 	conv [2]func(*Context, types.Value) types.Value
 	cmp  func(a, b types.Value) int
+	// equalityOnly marks composite values, which are compared for
+	// equality only.
+	equalityOnly bool
 }
 
 func (c *comparison) compare(ctx *Context, a, b types.Value) int {
@@ -55,6 +59,8 @@ func newComparison(a, b types.Type) (*comparison, bool) {
 	switch {
 	case a.Kind == types.Null || b.Kind == types.Null:
 		return &comparison{cmp: cmpInt}, true
+	case a.IsComposite() || b.IsComposite():
+		return compositeComparison(a, b)
 	case a.IsNumeric() && b.IsNumeric():
 		return numericComparison(a, b), true
 	case a.IsString() && b.IsString(), binaryStr(a) && binaryStr(b):
@@ -130,9 +136,39 @@ func init() {
 	register(bindDistinct("IS NOT DISTINCT FROM", false), "IS NOT DISTINCT FROM")
 }
 
+// compositeComparison compares composite values of types with a common
+// type, both cast to it, by their encodings: equal values of one type
+// have equal encodings, as Flink compares binary arrays, maps and rows
+// (BinaryArrayData, BinaryMapData, BinaryRowData equals), NULL elements
+// equal to each other.
+func compositeComparison(a, b types.Type) (*comparison, bool) {
+	t, ok := types.CommonType(a, b)
+	if !ok {
+		return nil, false
+	}
+	c := &comparison{cmp: cmpString, equalityOnly: true}
+	for i, from := range [2]types.Type{a.Plain().Nullable(), b.Plain().Nullable()} {
+		to := t.Nullable()
+		if types.Equal(from, to) {
+			continue
+		}
+		c.conv[i] = func(ctx *Context, v types.Value) types.Value {
+			// The cast between types with a common type cannot fail:
+			// their children widen.
+			w, _ := types.Cast(v, from, to, ctx.loc())
+			return w
+		}
+	}
+	return c, true
+}
+
 func comparisonFor(name string, args []Arg) (*comparison, error) {
 	if len(args) == 2 && args[0].Unit == "" && args[1].Unit == "" {
 		if c, ok := newComparison(args[0].Type, args[1].Type); ok {
+			if c.equalityOnly && name != "=" && name != "<>" && !strings.Contains(name, "DISTINCT") {
+				return nil, fmt.Errorf("%s cannot compare values of type %s and %s: they can only be tested for equality",
+					name, args[0].Type.Plain().Nullable(), args[1].Type.Plain().Nullable())
+			}
 			return c, nil
 		}
 	}

@@ -24,8 +24,9 @@ type converter func(ctx *Context, v types.Value) (types.Value, error)
 // convertTo returns the conversion of values of type from to type to:
 // nothing when their stored form is the same, types.Cast otherwise.
 func convertTo(from, to types.Type) converter {
-	same := from.Kind == to.Kind && (from.Kind != types.Decimal || from.Scale == to.Scale) ||
-		from.IsString() && to.IsString() || from.Kind == types.Null
+	same := from.Kind == to.Kind && !from.IsComposite() && (from.Kind != types.Decimal || from.Scale == to.Scale) ||
+		from.IsString() && to.IsString() || from.Kind == types.Null ||
+		types.Equal(from.Nullable(), to.Nullable())
 	if same {
 		return func(_ *Context, v types.Value) (types.Value, error) { return v, nil }
 	}

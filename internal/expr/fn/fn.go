@@ -168,7 +168,7 @@ type bindFunc = func(args []Arg) (types.Type, Eval, error)
 // register adds a deterministic scalar under one or more names.
 func register(bind bindFunc, names ...string) {
 	for _, n := range names {
-		scalars[n] = &Scalar{Name: n, Bind: bind}
+		scalars[n] = &Scalar{Name: n, Bind: refuseComposite(n, bind)}
 	}
 }
 
@@ -176,8 +176,40 @@ func register(bind bindFunc, names ...string) {
 // arguments.
 func registerDynamic(bind bindFunc, names ...string) {
 	for _, n := range names {
-		scalars[n] = &Scalar{Name: n, Bind: bind, Dynamic: true}
+		scalars[n] = &Scalar{Name: n, Bind: refuseComposite(n, bind), Dynamic: true}
 	}
+}
+
+// takesComposite names the functions and operators that take ARRAY,
+// MULTISET, MAP and ROW arguments; every other one refuses them by name,
+// so that no function reads a composite value as the string that holds
+// its encoding.
+var takesComposite = map[string]bool{
+	"=": true, "<>": true, "<": true, "<=": true, ">": true, ">=": true, "IS DISTINCT FROM": true, "IS NOT DISTINCT FROM": true,
+	"IF": true, "IFNULL": true, "TYPEOF": true,
+}
+
+// refuseComposite wraps the binding of function name so that composite
+// arguments are refused, unless takesComposite lists it.
+func refuseComposite(name string, bind bindFunc) bindFunc {
+	if takesComposite[name] {
+		return bind
+	}
+	return func(args []Arg) (types.Type, Eval, error) {
+		if err := noComposite(name, args); err != nil {
+			return types.Type{}, nil, err
+		}
+		return bind(args)
+	}
+}
+
+func noComposite(name string, args []Arg) error {
+	for _, a := range args {
+		if a.Unit == "" && a.Type.IsComposite() {
+			return fmt.Errorf("%s does not take arguments of type %s yet", name, a.Type.Plain().Nullable())
+		}
+	}
+	return nil
 }
 
 // registerRefused adds functions whose calls fail because they need a
@@ -193,7 +225,16 @@ func registerRefused(what string, names ...string) {
 
 func registerAgg(bind func([]Arg, bool) (types.Type, func() Accumulator, error), names ...string) {
 	for _, n := range names {
-		aggregates[n] = &Aggregate{Name: n, Bind: bind}
+		b := bind
+		if n != "COUNT" {
+			b = func(args []Arg, distinct bool) (types.Type, func() Accumulator, error) {
+				if err := noComposite(n, args); err != nil {
+					return types.Type{}, nil, err
+				}
+				return bind(args, distinct)
+			}
+		}
+		aggregates[n] = &Aggregate{Name: n, Bind: b}
 	}
 }
 

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/sluicesql/sluice/internal/sql/ast"
@@ -97,13 +98,38 @@ func (p *parser) dataType() types.Type {
 		} else {
 			ty = types.Type{Kind: types.IntervalDayTime, Precision: 3}
 		}
-	case "ARRAY", "MAP", "MULTISET", "ROW", "RAW":
+	case "ARRAY", "MULTISET":
+		open := p.expectOp("<").pos
+		elem := p.nestedType()
+		p.closeAngle(open)
+		if name == "ARRAY" {
+			ty = types.ArrayOf(elem)
+		} else {
+			ty = types.MultisetOf(elem)
+		}
+	case "MAP":
+		open := p.expectOp("<").pos
+		k := p.nestedType()
+		p.expectOp(",")
+		v := p.nestedType()
+		p.closeAngle(open)
+		ty = types.MapOf(k, v)
+	case "ROW":
+		ty = p.rowType()
+	case "RAW":
 		p.failAt(t.pos, "type %s is not supported yet", name)
 	default:
 		p.failAt(t.pos, "unknown data type '%s'", t.text)
 	}
-	if t := p.tok(); word(t) == "ARRAY" || word(t) == "MULTISET" {
-		p.failAt(t.pos, "type %s is not supported yet", word(t))
+	// Flink's postfix forms: INT ARRAY, STRING MULTISET ARRAY.
+	for {
+		if p.acceptKw("ARRAY") {
+			ty = types.ArrayOf(ty)
+		} else if p.acceptKw("MULTISET") {
+			ty = types.MultisetOf(ty)
+		} else {
+			break
+		}
 	}
 	if p.acceptKw("NOT", "NULL") {
 		ty.NotNull = true
@@ -111,6 +137,64 @@ func (p *parser) dataType() types.Type {
 		p.acceptKw("NULL")
 	}
 	return ty
+}
+
+// nestedType parses the type of an element, key, value or field, within
+// the parser's bound on nesting.
+func (p *parser) nestedType() types.Type {
+	p.enter()
+	defer p.leave()
+	return p.dataType()
+}
+
+// closeAngle consumes the '>' closing a type's '<' at open.
+func (p *parser) closeAngle(open ast.Pos) {
+	if !p.isOp(">") {
+		p.unexpected(fmt.Sprintf("'>' to close the '<' at line %d, column %d", open.Line, open.Col))
+	}
+	p.next()
+}
+
+// rowType parses the fields of ROW<name type, ...> or ROW(name type, ...)
+// (ROW<> and ROW() have none). Field names are unique, as Flink's RowType
+// requires.
+func (p *parser) rowType() types.Type {
+	angle := p.isOp("<")
+	var open ast.Pos
+	switch {
+	case p.isOp("<>"):
+		p.next()
+		return types.RowOf(nil)
+	case angle || p.isOp("("):
+		open = p.next().pos
+	default:
+		p.unexpected("'<' or '(' after ROW")
+	}
+	closed := func() bool { return angle && p.isOp(">") || !angle && p.isOp(")") }
+	var fields []types.Field
+	for !closed() {
+		if len(fields) > 0 {
+			p.expectOp(",")
+		}
+		at := p.tok().pos
+		name := p.ident("a field name")
+		for _, f := range fields {
+			if f.Name == name {
+				p.failAt(at, "Field names must be unique. Found duplicates: [%s]", name)
+			}
+		}
+		ft := p.nestedType()
+		if p.tok().kind == tString {
+			p.failAt(p.tok().pos, "descriptions of ROW fields are not supported yet")
+		}
+		fields = append(fields, types.Field{Name: name, Type: ft})
+	}
+	if angle {
+		p.closeAngle(open)
+	} else {
+		p.closeParen(open)
+	}
+	return types.RowOf(fields)
 }
 
 // length parses the optional (n) of a string or binary type.

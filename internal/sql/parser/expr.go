@@ -221,7 +221,47 @@ var niladic = map[string]bool{
 	"CURRENT_CATALOG":   true,
 }
 
+// primary parses a primary expression and the element and field accesses
+// after it: x[i], m[k], r.f (Flink's value access functions).
 func (p *parser) primary() ast.Expr {
+	e := p.primaryBase()
+	for {
+		switch t := p.tok(); {
+		case isOp(t, "["):
+			p.enter()
+			p.next()
+			i := p.expr()
+			if !p.isOp("]") {
+				p.unexpected(fmt.Sprintf("']' to close the '[' at line %d, column %d", t.pos.Line, t.pos.Col))
+			}
+			p.next()
+			p.leave()
+			e = &ast.FuncCall{Pos: t.pos, Name: "$ITEM", Args: []ast.Expr{e, i}}
+		case isOp(t, ".") && isName(p.peek(1)):
+			p.next()
+			f := p.next()
+			e = &ast.FuncCall{Pos: f.pos, Name: "$DOT", Args: []ast.Expr{e, &ast.Literal{Pos: f.pos, Kind: ast.StringLit, Text: f.text}}}
+		default:
+			return e
+		}
+	}
+}
+
+// constructor parses ARRAY[...] or MAP[...]; the current token is the '['.
+func (p *parser) constructor(pos ast.Pos, name string) ast.Expr {
+	open := p.next().pos
+	fc := &ast.FuncCall{Pos: pos, Name: name}
+	if !p.isOp("]") {
+		fc.Args = p.exprList()
+	}
+	if !p.isOp("]") {
+		p.unexpected(fmt.Sprintf("',' or ']' to close the '[' at line %d, column %d", open.Line, open.Col))
+	}
+	p.next()
+	return fc
+}
+
+func (p *parser) primaryBase() ast.Expr {
 	if e := p.pending; e != nil {
 		p.pending = nil
 		return e
@@ -253,6 +293,11 @@ func (p *parser) primary() ast.Expr {
 		return &ast.Literal{Pos: t.pos, Kind: ast.NullLit, Text: w}
 	case "INTERVAL":
 		return p.interval()
+	case "ARRAY", "MAP":
+		if isOp(p.peek(1), "[") {
+			p.next()
+			return p.constructor(t.pos, "$"+w)
+		}
 	case "CASE":
 		return p.caseExpr()
 	case "DATE", "TIME", "TIMESTAMP", "TIMESTAMP_LTZ":

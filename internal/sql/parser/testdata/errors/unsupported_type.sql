@@ -1,1 +1,1 @@
-CREATE TABLE t (tags ARRAY<STRING>);
+CREATE TABLE t (r RAW('java.lang.String'));

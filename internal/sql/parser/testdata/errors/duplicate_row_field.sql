@@ -1,0 +1,1 @@
+CREATE TABLE t (r ROW<a INT, a STRING>);

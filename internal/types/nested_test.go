@@ -1,0 +1,101 @@
+package types
+
+import (
+	"math"
+	"testing"
+)
+
+func TestCompositeTypeStringAndInterning(t *testing.T) {
+	r := RowOf([]Field{{"a", IntType.WithNotNull(true)}, {"b`c", StringType}})
+	cases := []struct {
+		t    Type
+		want string
+	}{
+		{ArrayOf(StringType), "ARRAY<STRING>"},
+		{ArrayOf(IntType.WithNotNull(true)).WithNotNull(true), "ARRAY<INT NOT NULL> NOT NULL"},
+		{MapOf(StringType, IntType), "MAP<STRING, INT>"},
+		{MultisetOf(DoubleType), "MULTISET<DOUBLE>"},
+		{r, "ROW<`a` INT NOT NULL, `b``c` STRING>"},
+		{ArrayOf(MapOf(StringType, r)), "ARRAY<MAP<STRING, ROW<`a` INT NOT NULL, `b``c` STRING>>>"},
+	}
+	for _, c := range cases {
+		if got := c.t.String(); got != c.want {
+			t.Errorf("got %s, want %s", got, c.want)
+		}
+	}
+	// Structurally equal types are == (interned children).
+	if ArrayOf(StringType) != ArrayOf(StringType) || ArrayOf(StringType) == ArrayOf(IntType) {
+		t.Error("interning: equal types must be ==, different ones not")
+	}
+	if RowOf([]Field{{"a", IntType}}) == RowOf([]Field{{"b", IntType}}) {
+		t.Error("field names are part of a ROW type")
+	}
+}
+
+func TestCompositeEncodingRoundTrip(t *testing.T) {
+	inner := RowOf([]Field{{"x", DoubleType}, {"y", ArrayOf(BigIntType)}})
+	arr := ArrayOf(inner)
+	rows := []Value{
+		EncodeRow(inner, []Value{FloatValue(math.Inf(-1)), EncodeArray(BigIntType, []Value{IntValue(math.MinInt64), NullValue})}),
+		NullValue,
+		EncodeRow(inner, []Value{NullValue, EncodeArray(BigIntType, nil)}),
+	}
+	v := EncodeArray(inner, rows)
+	if err := CheckEncoding(arr, v.S); err != nil {
+		t.Fatal(err)
+	}
+	got := PrintValue(arr, v, nil)
+	if want := "[(-Infinity, [-9223372036854775808, NULL]), NULL, (NULL, [])]"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	m := MapOf(StringType, IntType)
+	mv := EncodeMap(m, []Value{StringValue("k"), NullValue}, []Value{IntValue(1), NullValue})
+	if got := PrintValue(m, mv, nil); got != "{k=1, NULL=NULL}" {
+		t.Errorf("map printed as %s", got)
+	}
+	ms := MultisetOf(StringType)
+	if got := PrintValue(ms, EncodeMap(ms, []Value{StringValue("a")}, []Value{IntValue(2)}), nil); got != "{a=2}" {
+		t.Errorf("multiset printed as %s", got)
+	}
+	// Truncated or trailing bytes are refused, never read as values.
+	for _, bad := range []string{v.S[:len(v.S)-1], v.S + "x", "\xff"} {
+		if CheckEncoding(arr, bad) == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+func TestCompositeCasts(t *testing.T) {
+	from, to := ArrayOf(IntType), ArrayOf(BigIntType)
+	if !ImplicitCast(from, to) || ImplicitCast(to, from) || !CanCast(to, from) {
+		t.Error("ARRAY<INT> widens implicitly to ARRAY<BIGINT> and narrows only explicitly")
+	}
+	if CanCast(ArrayOf(IntType), MapOf(IntType, IntType)) || CanCast(StringType, ArrayOf(IntType)) {
+		t.Error("casts between roots, and from strings, are not Flink's")
+	}
+	if CanCast(RowOf([]Field{{"a", IntType}}), RowOf([]Field{{"a", IntType}, {"b", IntType}})) {
+		t.Error("ROW casts need the same arity")
+	}
+	if !CanCast(RowOf([]Field{{"a", IntType}}), RowOf([]Field{{"z", StringType}})) {
+		t.Error("ROW casts go by position, names ignored")
+	}
+	v := EncodeArray(IntType, []Value{IntValue(300), NullValue})
+	w, err := Cast(v, from, ArrayOf(Type{Kind: TinyInt}), nil)
+	if err != nil || PrintValue(ArrayOf(Type{Kind: TinyInt}), w, nil) != "[44, NULL]" {
+		t.Errorf("got %v %v", PrintValue(ArrayOf(Type{Kind: TinyInt}), w, nil), err)
+	}
+	if _, err := Cast(v, from, ArrayOf(IntType.WithNotNull(true)), nil); err == nil {
+		t.Error("a NULL element cast to a NOT NULL element type must fail")
+	}
+	s, err := Cast(v, from, StringType, nil)
+	if err != nil || s.S != "[300, NULL]" {
+		t.Errorf("CAST AS STRING: %q %v", s.S, err)
+	}
+	c, ok := CommonType(ArrayOf(IntType.WithNotNull(true)), ArrayOf(DoubleType))
+	if !ok || c != ArrayOf(DoubleType) {
+		t.Errorf("common type %v %v", c, ok)
+	}
+	if CanCast(IntType, ArrayOf(DecimalType(30, 2))) || ValidateCast(ArrayOf(IntType), ArrayOf(DecimalType(30, 2))) == nil {
+		t.Error("a nested DECIMAL above precision 18 must be refused")
+	}
+}
