@@ -613,7 +613,7 @@ func (c *tableConfig) parseMetadata(t *catalog.Table) error {
 			k = col.Name
 		}
 		if k == metaHeaders {
-			return fmt.Errorf("Metadata key '%s' in column '%s' of table '%s' is not supported yet: Sluice has no MAP type.", k, col.Name, t.Name)
+			return fmt.Errorf("Metadata key '%s' in column '%s' of table '%s' is not supported yet.", k, col.Name, t.Name)
 		}
 		if !slices.Contains(readableMeta, k) {
 			return fmt.Errorf("Invalid metadata key '%s' in column '%s' of table '%s'. The '%s' connector supports the following metadata keys for reading:\n%s",

@@ -121,7 +121,7 @@ func TestValidateMessages(t *testing.T) {
 			"Invalid metadata key 'foo' in column 'm' of table 't'. The 'kafka' connector supports the following metadata keys for reading:\n" +
 				"topic\npartition\nleader-epoch\noffset\ntimestamp\ntimestamp-type"},
 		{"metadata headers", append(two, metadata("headers", types.StringType, "", true)), kafkaOpts(), nil,
-			"Metadata key 'headers' in column 'headers' of table 't' is not supported yet: Sluice has no MAP type."},
+			"Metadata key 'headers' in column 'headers' of table 't' is not supported yet."},
 		{"metadata type", append(two, metadata("o", types.IntType, "offset", true)), kafkaOpts(), nil,
 			"Invalid data type for metadata column 'o' of table 't': metadata key 'offset' is of type BIGINT NOT NULL and cannot be read as INT."},
 

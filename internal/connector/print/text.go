@@ -70,8 +70,62 @@ func appendJava(b []byte, t types.Type, v types.Value) []byte {
 		return appendPeriod(b, v.I)
 	case types.IntervalDayTime:
 		return appendDuration(b, v.I)
+	case types.Array, types.Map, types.Multiset, types.RowType:
+		return appendJavaComposite(b, t, v)
 	}
 	return append(b, types.FormatValue(t, v, nil)...)
+}
+
+// appendJavaComposite appends a composite value as its Java external
+// class shows it: an array as [a, b] (Flink's arrayAwareToString), a MAP
+// or MULTISET as a java.util.Map {k=v} (in insertion order here; Java's
+// HashMap has its own order), a ROW as a nested Row, +I[a, b].
+func appendJavaComposite(b []byte, t types.Type, v types.Value) []byte {
+	items := func(b []byte, ts []types.Type, vs []types.Value) []byte {
+		for i, x := range vs {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = appendJava(b, ts[i], x)
+		}
+		return b
+	}
+	switch t.Kind {
+	case types.Array:
+		vs, err := types.DecodeArray(t.Elem(), v.S)
+		if err != nil {
+			return append(b, "<corrupt value>"...)
+		}
+		ts := make([]types.Type, len(vs))
+		for i := range ts {
+			ts[i] = t.Elem()
+		}
+		return append(items(append(b, '['), ts, vs), ']')
+	case types.Map, types.Multiset:
+		ks, vs, err := types.DecodeMap(t, v.S)
+		if err != nil {
+			return append(b, "<corrupt value>"...)
+		}
+		b = append(b, '{')
+		for i := range ks {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = appendJava(b, t.KeyType(), ks[i])
+			b = append(b, '=')
+			b = appendJava(b, t.ValueType(), vs[i])
+		}
+		return append(b, '}')
+	}
+	vs, err := types.DecodeRow(t, v.S)
+	if err != nil {
+		return append(b, "<corrupt value>"...)
+	}
+	ts := make([]types.Type, len(vs))
+	for i, f := range t.Fields() {
+		ts[i] = f.Type
+	}
+	return append(items(append(b, "+I["...), ts, vs), ']')
 }
 
 const nanosPerDay = int64(24 * time.Hour)
