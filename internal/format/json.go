@@ -69,9 +69,10 @@ func (f jsonFactory) New(cfg Config) (Codec, error) {
 		return nil, err
 	}
 	c.iso = std == "ISO-8601"
-	if _, err := o.oneOf("map-null-key.mode", true, "FAIL", "DROP", "LITERAL"); err != nil {
+	if c.mapNullKey, err = o.oneOf("map-null-key.mode", true, "FAIL", "DROP", "LITERAL"); err != nil {
 		return nil, err
 	}
+	c.mapNullLiteral = o.str("map-null-key.literal")
 	for i, fd := range cfg.Fields {
 		if err := checkDecimal(fd); err != nil {
 			return nil, err
@@ -87,16 +88,16 @@ func (f jsonFactory) New(cfg Config) (Codec, error) {
 	return c, nil
 }
 
-// checkDecimal rejects DECIMAL columns wider than an int64 holds, and
-// composite columns, which the json format does not read yet.
+// checkDecimal rejects DECIMAL columns wider than an int64 holds (nested
+// ones too), and maps whose keys are not strings.
 func checkDecimal(f types.Field) error {
 	if f.Type.Kind == types.Decimal && f.Type.Precision > 18 {
 		return fmt.Errorf("column '%s': %s is not supported (precision must be at most 18)", f.Name, f.Type)
 	}
-	if f.Type.IsComposite() {
-		return fmt.Errorf("column '%s': type %s is not supported by the json format yet", f.Name, f.Type.Plain())
+	if f.Type.Contains(types.WideDecimal) {
+		return fmt.Errorf("column '%s': %s is not supported (DECIMAL precision must be at most 18)", f.Name, f.Type)
 	}
-	return nil
+	return checkMapKeys(f)
 }
 
 type jsonCodec struct {
@@ -108,6 +109,11 @@ type jsonCodec struct {
 	plainDecimals bool
 	ignoreNulls   bool
 	iso           bool
+	// mapNullKey is what to do with a NULL map key when encoding (FAIL,
+	// DROP or LITERAL, upper case), mapNullLiteral the key text written in
+	// LITERAL mode.
+	mapNullKey     string
+	mapNullLiteral string
 	// bigDecimals mirrors Flink enabling USE_BIG_DECIMAL_FOR_FLOATS when the
 	// row has a DECIMAL: JSON fractions are then read as BigDecimal, which
 	// changes how they read as text.
@@ -131,6 +137,13 @@ func (c *jsonCodec) Encode(dst []byte, row types.Row) ([]byte, error) {
 		}
 		first = false
 		dst = append(dst, c.names[i]...)
+		if f.Type.IsComposite() && !v.Null {
+			var err error
+			if dst, err = c.appendComposite(dst, f.Type, v); err != nil {
+				return dst, fmt.Errorf("column '%s': %w", f.Name, err)
+			}
+			continue
+		}
 		dst = c.appendValue(dst, f.Type, v)
 	}
 	return append(dst, '}'), nil

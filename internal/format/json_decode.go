@@ -346,7 +346,7 @@ func (c *jsonCodec) Decode(data []byte, cols []*types.Vector) error {
 			cols[i].AppendNull()
 			continue
 		}
-		v, err := c.convert(data, f.Type, sp)
+		v, err := c.convertAny(data, f.Type, sp)
 		if err != nil {
 			if !c.ignoreErrors {
 				truncate(cols, n)
