@@ -235,6 +235,13 @@ func (e *avroRowEncoder) appendRecord(dst []byte, row types.Row) ([]byte, error)
 		} else if v.Null && f.store.base != avroNull {
 			return nil, fmt.Errorf("column '%s' is NOT NULL but the row holds NULL", e.fields[f.col].Name)
 		}
+		if f.store.base >= avroArray {
+			var err error
+			if dst, err = appendAvroComposite(dst, e.fields[f.col].Type, v, f.store.legacy); err != nil {
+				return nil, fmt.Errorf("column '%s': %w", e.fields[f.col].Name, err)
+			}
+			continue
+		}
 		dst = appendAvroValue(dst, f.store, v)
 	}
 	return dst, nil
@@ -307,6 +314,10 @@ const (
 	opUnion
 	opSkip // a complex value no column wants
 	opFail // a value the reader schema cannot take
+	// Composite columns (avro_nested.go).
+	opArray
+	opMap
+	opRecord
 )
 
 // avroStep reads one writer value into one column (or nowhere).
@@ -318,6 +329,13 @@ type avroStep struct {
 	branches []avroStep  // opUnion: one step per writer branch
 	skip     avro.Schema // opSkip
 	err      string      // opFail
+	// elem is the step of an array's items or a map's values (one), or of
+	// a record's writer fields, in writer order (col is then the reader
+	// field's index, -1 for a field no reader field takes); they append
+	// to scratch, one vector for the items or values, or one per reader
+	// field.
+	elem    []avroStep
+	scratch []*types.Vector
 }
 
 // avroProgram decodes one writer record into a row of columns.
@@ -442,6 +460,9 @@ func resolveValue(w avro.Schema, f types.Field, c avroColumn, col int) avroStep 
 		}
 		return st
 	}
+	if c.base >= avroArray && w.Type() != avro.Null {
+		return resolveComposite(w, f, c, col)
+	}
 	readerName := avroBaseNames[c.base]
 	if !f.Type.NotNull && c.base != avroNull {
 		readerName = "union"
@@ -549,6 +570,11 @@ func (st *avroStep) run(r *avroReader, cols []*types.Vector) error {
 		return r.skip(st.skip, 0)
 	case opFail:
 		return errors.New(st.err)
+	case opArray, opMap, opRecord:
+		var err error
+		if v, err = st.readComposite(r); err != nil {
+			return err
+		}
 	}
 	if st.col >= 0 {
 		cols[st.col].Append(v)

@@ -204,6 +204,9 @@ func providedSchemaEncoder(text string, fields types.Schema, cols []avroColumn) 
 		if col < 0 {
 			return nil, fmt.Errorf("schema field '%s' is not a table column", sf.Name())
 		}
+		if fields[col].Type.IsComposite() {
+			return nil, fmt.Errorf("column '%s' of type %s: a given schema with composite columns is not supported yet", sf.Name(), fields[col].Type.Plain())
+		}
 		ef := avroEncodeField{col: col, store: cols[col]}
 		branches := []avro.Schema{sf.Type()}
 		if u, ok := sf.Type().(*avro.UnionSchema); ok {

@@ -55,11 +55,16 @@ const (
 	avroDouble
 	avroBytes
 	avroString
+	// The complex types of composite columns.
+	avroArray
+	avroMap
+	avroRecord
 )
 
 var avroBaseNames = [...]string{
 	avroNull: "null", avroBoolean: "boolean", avroInt: "int", avroLong: "long",
 	avroFloat: "float", avroDouble: "double", avroBytes: "bytes", avroString: "string",
+	avroArray: "array", avroMap: "map", avroRecord: "record",
 }
 
 // avroColumn is how one column is stored: its primitive, its logical type
@@ -69,12 +74,17 @@ type avroColumn struct {
 	base    avroBase
 	logical string
 	unit    int64
+	// legacy is the timestamp mapping, kept for the children of
+	// composite columns.
+	legacy bool
 }
 
 // avroColumnOf maps a column type to its Avro storage, or fails the way
 // AvroSchemaConverter does.
 func avroColumnOf(t types.Type, legacy bool) (avroColumn, error) {
 	switch t.Kind {
+	case types.Array, types.Map, types.Multiset, types.RowType:
+		return compositeAvroColumn(t, legacy)
 	case types.Null:
 		return avroColumn{base: avroNull}, nil
 	case types.Boolean:
@@ -186,12 +196,7 @@ func deriveAvroSchema(fields types.Schema, legacy bool) (string, []avroColumn, e
 		dst = append(dst, f.Name...)
 		dst = append(dst, `","type":`...)
 		nullable := !f.Type.NotNull
-		if nullable && c.base != avroNull {
-			dst = append(dst, `["null",`...)
-			dst = append(c.appendJSON(dst, f.Type), ']')
-		} else {
-			dst = c.appendJSON(dst, f.Type)
-		}
+		dst = appendAvroType(dst, f.Type, c, avroRecordName+"_"+f.Name)
 		if nullable {
 			dst = append(dst, `,"default":null`...)
 		}
