@@ -132,6 +132,9 @@ func show(t types.Type, v types.Value) string {
 	case types.Double:
 		return strconv.FormatFloat(v.F, 'g', -1, 64)
 	}
+	if t.IsComposite() {
+		return types.FormatValue(t, v, nil)
+	}
 	if t.Physical() == types.PhysString {
 		return v.S
 	}

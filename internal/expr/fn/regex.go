@@ -106,8 +106,9 @@ func init() {
 	register(bindRegexpFind("REGEXP_COUNT", types.IntType, regexpCount), "REGEXP_COUNT")
 	register(bindRegexpFind("REGEXP_INSTR", types.IntType, regexpInstr), "REGEXP_INSTR")
 	register(bindRegexpFind("REGEXP_SUBSTR", types.StringType, regexpSubstr), "REGEXP_SUBSTR")
-	registerRefused("ARRAY", "REGEXP_EXTRACT_ALL", "SPLIT")
-	registerRefused("MAP", "STR_TO_MAP")
+	register(bindRegexpExtractAll, "REGEXP_EXTRACT_ALL")
+	register(bindSplit, "SPLIT")
+	register(bindStrToMap, "STR_TO_MAP")
 	register(bindLike, "LIKE")
 	register(bindSimilar, "SIMILAR TO")
 }
@@ -138,6 +139,146 @@ func bindRegexpExtract(args []Arg) (types.Type, Eval, error) {
 		}
 		return types.StringValue(v[0].S[m[2*group]:m[2*group+1]]), nil
 	}), nil
+}
+
+// REGEXP_EXTRACT_ALL(str, regex[, extractIndex]): "Extracts all the
+// substrings in str that match the regex expression and correspond to the
+// regex group extractIndex. regex may contain multiple groups.
+// extractIndex indicates which regex group to extract and starts from 1,
+// also the default value, where 0 means matching the entire regular
+// expression." An invalid pattern, a negative index or one above the
+// number of groups give NULL; a group that took no part in a match is a
+// NULL element (RegexpExtractAllFunction).
+func bindRegexpExtractAll(args []Arg) (types.Type, Eval, error) {
+	if !match(args, str, str) && !match(args, str, str, integer) {
+		return types.Type{}, nil, sigError("REGEXP_EXTRACT_ALL", "(STRING, STRING regex [, INT group])", args)
+	}
+	pattern, err := regexArg("REGEXP_EXTRACT_ALL", args, 1)
+	if err != nil {
+		return types.Type{}, nil, err
+	}
+	return types.ArrayOf(types.StringType), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+		re, err := pattern(v[1])
+		if re == nil || err != nil {
+			return types.NullValue, err
+		}
+		group := int64(1)
+		if len(v) > 2 {
+			group = v[2].I
+		}
+		if group < 0 || group > int64(re.NumSubexp()) {
+			return types.NullValue, nil
+		}
+		var out []types.Value
+		for _, m := range re.FindAllStringSubmatchIndex(v[0].S, -1) {
+			if m[2*group] < 0 {
+				out = append(out, types.NullValue)
+				continue
+			}
+			out = append(out, types.StringValue(v[0].S[m[2*group]:m[2*group+1]]))
+		}
+		return types.EncodeArray(types.StringType, out), nil
+	}), nil
+}
+
+// SPLIT(string, delimiter): "Splits a string into an array of substrings
+// based on a delimiter. If the delimiter is not found, then the original
+// string is returned as the only element in the array. If the delimiter is
+// empty, then all characters in the string are split. If either, string
+// or delimiter, are NULL, then a NULL value is returned. If the delimiter
+// is found at the beginning or end of the string, or there are contiguous
+// delimiters, then an empty string is added to the array." The delimiter
+// is text, not a pattern.
+func bindSplit(args []Arg) (types.Type, Eval, error) {
+	if !match(args, str, str) {
+		return types.Type{}, nil, sigError("SPLIT", "(STRING, STRING delimiter)", args)
+	}
+	return types.ArrayOf(types.StringType).WithNotNull(!anyNullable(args)), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+		parts := strings.Split(v[0].S, v[1].S)
+		out := make([]types.Value, len(parts))
+		for i, p := range parts {
+			out[i] = types.StringValue(p)
+		}
+		return types.EncodeArray(types.StringType, out), nil
+	}), nil
+}
+
+// STR_TO_MAP(text[, listDelimiter, keyValueDelimiter]): "Returns a map
+// after splitting the text into key/value pairs using delimiters. Default
+// delimiters are ',' for listDelimiter and '=' for keyValueDelimiter.
+// Both delimiters are treated as regular expressions." A pair without the
+// key-value delimiter has a NULL value; a repeated key keeps its last
+// value (SqlFunctionUtils.strToMap, with Java's String.split, which drops
+// trailing empty strings). The entries keep the text's order; Flink's
+// HashMap shows them in its own order.
+func bindStrToMap(args []Arg) (types.Type, Eval, error) {
+	if !match(args, str) && !match(args, str, str, str) {
+		return types.Type{}, nil, sigError("STR_TO_MAP", "(STRING [, STRING list_delimiter, STRING key_value_delimiter])", args)
+	}
+	t := types.MapOf(types.StringType, types.StringType).WithNotNull(!anyNullable(args))
+	list, kv := func(types.Value) (compiledRegex, error) { return compileRegex("STR_TO_MAP", ",") },
+		func(types.Value) (compiledRegex, error) { return compileRegex("STR_TO_MAP", "=") }
+	if len(args) == 3 {
+		var err error
+		if list, err = regexArg("STR_TO_MAP", args, 1); err != nil {
+			return types.Type{}, nil, err
+		}
+		if kv, err = regexArg("STR_TO_MAP", args, 2); err != nil {
+			return types.Type{}, nil, err
+		}
+	}
+	eq := scalarEquality(types.StringType)
+	return t, strict(func(_ *Context, v []types.Value) (types.Value, error) {
+		lre, err := list(argOr(v, 1))
+		if err != nil {
+			return types.NullValue, err
+		}
+		kre, err := kv(argOr(v, 2))
+		if err != nil {
+			return types.NullValue, err
+		}
+		if lre == nil || kre == nil {
+			return types.NullValue, runtimeError("STR_TO_MAP", "invalid delimiter pattern")
+		}
+		var keys, vals []types.Value
+		for _, pair := range javaSplit(lre, v[0].S, 0) {
+			kvs := javaSplit(kre, pair, 2)
+			val := types.NullValue
+			if len(kvs) == 2 {
+				val = types.StringValue(kvs[1])
+			}
+			keys, vals = putEntry(keys, vals, types.StringValue(kvs[0]), val, eq)
+		}
+		return types.EncodeMap(t, keys, vals), nil
+	}), nil
+}
+
+// javaSplit is Java's String.split(regex, limit): at most limit parts when
+// limit > 0; with limit 0 trailing empty strings are dropped; a match of
+// zero width at the start yields no leading empty string.
+func javaSplit(re compiledRegex, s string, limit int) []string {
+	if s == "" {
+		return []string{""}
+	}
+	var out []string
+	start := 0
+	for _, m := range re.FindAllStringIndex(s, -1) {
+		if limit > 0 && len(out) == limit-1 {
+			break
+		}
+		if m[1] == 0 {
+			continue // a zero-width match at the beginning
+		}
+		out = append(out, s[start:m[0]])
+		start = m[1]
+	}
+	out = append(out, s[start:])
+	if limit == 0 {
+		for len(out) > 0 && out[len(out)-1] == "" {
+			out = out[:len(out)-1]
+		}
+	}
+	return out
 }
 
 // REGEXP_REPLACE(str, regex, replacement): "Returns a string from string1

@@ -28,13 +28,8 @@ func init() {
 	register(bindCharClass("IS_ALPHA", isAlpha), "IS_ALPHA")
 	register(bindCharClass("IS_DIGIT", isDigit), "IS_DIGIT")
 	register(bindCharClass("IS_DECIMAL", isJavaNumber), "IS_DECIMAL")
-	// Functions of Flink's list that take or return ARRAY, MAP, VARIANT or
-	// structured values.
-	registerRefused("ARRAY", "CARDINALITY", "ELEMENT", "ARRAY_APPEND", "ARRAY_CONTAINS",
-		"ARRAY_DISTINCT", "ARRAY_POSITION", "ARRAY_PREPEND", "ARRAY_REMOVE", "ARRAY_REVERSE",
-		"ARRAY_SLICE", "ARRAY_SORT", "ARRAY_UNION", "ARRAY_CONCAT", "ARRAY_EXCEPT",
-		"ARRAY_INTERSECT", "ARRAY_MAX", "ARRAY_MIN", "ARRAY_JOIN")
-	registerRefused("MAP", "MAP_KEYS", "MAP_VALUES", "MAP_ENTRIES", "MAP_UNION", "MAP_FROM_ARRAYS")
+	// Functions of Flink's list that take or return VARIANT or structured
+	// values.
 	registerRefused("VARIANT", "PARSE_JSON", "TRY_PARSE_JSON")
 	registerRefused("structured", "OBJECT_OF", "OBJECT_UPDATE")
 	for name, f := range moreStrFuncs {
