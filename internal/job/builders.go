@@ -17,6 +17,7 @@ func init() {
 	builders[plan.KindScan] = buildScan
 	builders[plan.KindValues] = buildValues
 	builders[plan.KindCalc] = buildCalc
+	builders[plan.KindCorrelate] = buildCorrelate
 	builders[plan.KindChangelogNormalize] = buildChangelogNormalize
 	builders[plan.KindGroupAggregate] = buildGroupAggregate
 	builders[plan.KindUnion] = func(n *Node) (Instances, error) {
@@ -164,6 +165,50 @@ func buildCalc(n *Node) (Instances, error) {
 		}
 		c.Reads = expr.Columns(evaluated...)
 		return ops.NewCalc(c), nil
+	})
+}
+
+// buildCorrelate compiles the collection expression for each instance and
+// checks that the node's columns are the input's, the element's and the
+// ordinality.
+func buildCorrelate(n *Node) (Instances, error) {
+	cfg := n.Config.(*plan.CorrelateConfig)
+	if cfg.Collection.E == nil {
+		return Instances{}, fmt.Errorf("config.collection: missing")
+	}
+	t := cfg.Collection.E.Type()
+	want := append([]types.Type{}, n.In[0]...)
+	switch {
+	case t.Kind == types.Map:
+		want = append(want, t.KeyType(), t.ValueType())
+	case (t.Kind == types.Array || t.Kind == types.Multiset) && t.Elem().Kind == types.RowType:
+		for _, f := range t.Elem().Fields() {
+			want = append(want, f.Type)
+		}
+	case t.Kind == types.Array || t.Kind == types.Multiset:
+		want = append(want, t.Elem())
+	default:
+		return Instances{}, fmt.Errorf("config.collection: %s is not an ARRAY, MULTISET or MAP", t)
+	}
+	if cfg.Ordinality {
+		want = append(want, types.IntType)
+	}
+	out := n.Out()
+	if len(want) != len(out) {
+		return Instances{}, fmt.Errorf("config: %d columns from the input, the element and the ordinality, but the node has %d", len(want), len(out))
+	}
+	for j := range want {
+		if !types.Equal(want[j].Nullable(), out[j].Nullable()) {
+			return Instances{}, fmt.Errorf("schema[%d]: %s, but the input and the element give %s", j, out[j], want[j])
+		}
+	}
+	return operator(n, func() (*ops.Correlate, error) {
+		ev, err := n.compile("config.collection", cfg.Collection.E, n.In[0])
+		if err != nil {
+			return nil, err
+		}
+		return ops.NewCorrelate(ops.CorrelateConfig{Collection: ev, CollectionType: t, Ordinality: cfg.Ordinality,
+			Left: cfg.Left, OutputTypes: out, Context: expr.Context{Fn: n.Fn}}), nil
 	})
 }
 

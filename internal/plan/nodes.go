@@ -7,6 +7,7 @@ const (
 	KindScan                = "TableSourceScan"
 	KindValues              = "Values"
 	KindCalc                = "Calc"
+	KindCorrelate           = "Correlate"
 	KindChangelogNormalize  = "ChangelogNormalize"
 	KindGroupAggregate      = "GroupAggregate"
 	KindUnion               = "Union"
@@ -33,6 +34,7 @@ func init() {
 		func() Config { return new(ScanConfig) },
 		func() Config { return new(ValuesConfig) },
 		func() Config { return new(CalcConfig) },
+		func() Config { return new(CorrelateConfig) },
 		func() Config { return new(ChangelogNormalizeConfig) },
 		func() Config { return new(GroupAggregateConfig) },
 		func() Config { return new(UnionConfig) },
@@ -88,6 +90,20 @@ type CalcConfig struct {
 	Projects []Expr `json:"projects"`
 	// Filter keeps the rows for which it is true; none keeps every row.
 	Filter Expr `json:"filter,omitzero"`
+}
+
+// CorrelateConfig joins each input row with the rows of UNNEST of a
+// collection computed from it: the input columns, then the element's
+// columns (an ARRAY or MULTISET element, or a ROW element's fields; a
+// MAP entry's key and value), then the ordinality when asked for.
+type CorrelateConfig struct {
+	// Collection is the ARRAY, MULTISET or MAP to unnest, over the input.
+	Collection Expr `json:"collection"`
+	// Ordinality adds the element's 1-based position.
+	Ordinality bool `json:"ordinality,omitzero"`
+	// Left keeps an input row whose collection is NULL or empty, once,
+	// with NULL element columns (LEFT JOIN UNNEST ... ON TRUE).
+	Left bool `json:"left,omitzero"`
 }
 
 // ChangelogNormalizeConfig turns an upsert stream keyed by Keys into a
@@ -311,6 +327,9 @@ func (*ValuesConfig) Kind() string { return KindValues }
 
 // Kind implements Config.
 func (*CalcConfig) Kind() string { return KindCalc }
+
+// Kind implements Config.
+func (*CorrelateConfig) Kind() string { return KindCorrelate }
 
 // Kind implements Config.
 func (*ChangelogNormalizeConfig) Kind() string { return KindChangelogNormalize }

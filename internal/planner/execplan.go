@@ -135,6 +135,10 @@ func (t *translator) node(n Node) (added, error) {
 	case *Calc:
 		par, inputs := forward(in)
 		return t.add(like(n, plan.KindCalc, par, inputs, &plan.CalcConfig{Projects: plan.Exprs(x.Projects), Filter: plan.Expr{E: x.Filter}}))
+	case *Correlate:
+		par, inputs := forward(in)
+		return t.add(like(n, plan.KindCorrelate, par, inputs, &plan.CorrelateConfig{Collection: plan.Expr{E: x.Collection},
+			Ordinality: x.Ordinality, Left: x.Left}))
 	case *Normalize:
 		par, input := keyed(in, x.Keys)
 		return t.add(like(n, plan.KindChangelogNormalize, par, []plan.Input{input}, &plan.ChangelogNormalizeConfig{Keys: x.Keys},

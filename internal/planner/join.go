@@ -12,6 +12,9 @@ import (
 // condition bounds one by the other, it is an interval join, otherwise a
 // regular join.
 func (b *Binder) join(j *ast.Join) (*relation, error) {
+	if u, ok := j.Right.(*ast.UnnestRef); ok {
+		return b.unnestJoin(j, u)
+	}
 	l, err := b.from(j.Left)
 	if err != nil {
 		return nil, err

@@ -188,6 +188,8 @@ func (b *Binder) from(ref ast.TableRef) (*relation, error) {
 		return aliased(rel, n.Alias, n.ColumnAliases, n)
 	case *ast.Join:
 		return b.join(n)
+	case *ast.UnnestRef:
+		return b.unnest(n, nil, false)
 	case *ast.TableFunctionRef:
 		rel, err := b.windowTVF(n)
 		if err != nil {

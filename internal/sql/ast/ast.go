@@ -505,6 +505,17 @@ type TableFunctionRef struct {
 	ColumnAliases []string
 }
 
+// UnnestRef is `UNNEST(expr) [WITH ORDINALITY] [AS] alias [(cols)]`: a row
+// per element of an ARRAY or MULTISET, or per entry of a MAP.
+type UnnestRef struct {
+	Pos
+	Collection    Expr
+	Ordinality    bool
+	Alias         string
+	ColumnAliases []string
+}
+
+func (*UnnestRef) tableRef()        {}
 func (*TableName) tableRef()        {}
 func (*SubqueryRef) tableRef()      {}
 func (*Join) tableRef()             {}

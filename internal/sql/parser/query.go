@@ -346,6 +346,20 @@ func (p *parser) tableRef() ast.TableRef {
 		return p.tableFunction(t.pos, true)
 	case word(t) == "TABLE" && isOp(p.peek(1), "("):
 		return p.tableFunction(t.pos, false)
+	case word(t) == "UNNEST" && isOp(p.peek(1), "("):
+		p.next()
+		open := p.next().pos
+		ref := &ast.UnnestRef{Pos: t.pos, Collection: p.expr()}
+		if p.isOp(",") {
+			p.failAt(p.tok().pos, "UNNEST of several collections is not supported yet; UNNEST one collection per join")
+		}
+		p.closeParen(open)
+		if p.acceptKw("WITH") {
+			p.expectKw("ORDINALITY")
+			ref.Ordinality = true
+		}
+		ref.Alias, ref.ColumnAliases = p.tableAlias()
+		return ref
 	case isOp(t, "(") && p.queryAhead():
 		p.next()
 		ref := &ast.SubqueryRef{Pos: t.pos, Query: p.query()}

@@ -1,0 +1,178 @@
+package ops
+
+import (
+	"github.com/sluicesql/sluice/internal/expr"
+	"github.com/sluicesql/sluice/internal/runtime"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// CorrelateConfig configures a Correlate.
+type CorrelateConfig struct {
+	// Collection computes the ARRAY, MULTISET or MAP to unnest from an
+	// input row.
+	Collection expr.Evaluator
+	// CollectionType is its type.
+	CollectionType types.Type
+	// Ordinality adds each element's 1-based position as the last column.
+	Ordinality bool
+	// Left keeps a row whose collection is NULL or empty, with NULLs.
+	Left bool
+	// OutputTypes are the output column types: the input's, the element's
+	// and the ordinality.
+	OutputTypes []types.Type
+	// Context is the evaluation context.
+	Context expr.Context
+}
+
+// Correlate joins each row with the rows of UNNEST of a collection it
+// holds (Flink's Correlate over $UNNEST_ROWS): a row per element of an
+// ARRAY, per entry of a MAP (key, value) and per occurrence of a MULTISET
+// element; an element that is a ROW gives its fields as columns. Every
+// output row keeps its input row's kind. The operator keeps no state.
+type Correlate struct {
+	cfg  CorrelateConfig
+	in   types.Row
+	row  types.Row
+	nIn  int
+	elem types.Type   // the element type, for ARRAY and MULTISET
+	o    *types.Chunk // the chunk being filled, emitted when full
+}
+
+// NewCorrelate returns a Correlate for cfg.
+func NewCorrelate(cfg CorrelateConfig) *Correlate {
+	cfg.Context.Watermark = runtime.MinWatermark
+	c := &Correlate{cfg: cfg, row: make(types.Row, len(cfg.OutputTypes))}
+	if k := cfg.CollectionType.Kind; k == types.Array || k == types.Multiset {
+		c.elem = cfg.CollectionType.Elem()
+	}
+	return c
+}
+
+// Open implements runtime.Operator.
+func (c *Correlate) Open(*runtime.Context) error { return nil }
+
+// ProcessChunk implements runtime.Operator.
+func (c *Correlate) ProcessChunk(_ int, ch *types.Chunk, out runtime.Emitter) error {
+	c.nIn = len(ch.Cols)
+	if len(c.in) != c.nIn {
+		c.in = make(types.Row, c.nIn)
+	}
+	c.o = types.NewChunk(c.cfg.OutputTypes, ch.Len())
+	for i := range ch.Len() {
+		for k, col := range ch.Cols {
+			c.in[k] = col.Get(i)
+		}
+		v, err := c.cfg.Collection(&c.cfg.Context, c.in)
+		if err != nil {
+			return err
+		}
+		n, err := c.unnest(v, ch.Ops[i], out)
+		if err != nil {
+			return err
+		}
+		if n == 0 && c.cfg.Left {
+			copy(c.row, c.in)
+			for j := c.nIn; j < len(c.row); j++ {
+				c.row[j] = types.NullValue
+			}
+			c.append(ch.Ops[i], out)
+		}
+	}
+	if c.o.Len() > 0 {
+		out.Emit(c.o)
+	}
+	c.o = nil
+	return nil
+}
+
+// append adds c.row to the chunk being filled, emitting it when full.
+func (c *Correlate) append(kind types.RowKind, out runtime.Emitter) {
+	c.o.AppendRow(kind, c.row)
+	if c.o.Len() >= types.ChunkSize {
+		out.Emit(c.o)
+		c.o = types.NewChunk(c.cfg.OutputTypes, types.ChunkSize)
+	}
+}
+
+// unnest appends the rows of collection v for the input row in c.in and
+// returns how many.
+func (c *Correlate) unnest(v types.Value, kind types.RowKind, out runtime.Emitter) (int, error) {
+	if v.Null {
+		return 0, nil
+	}
+	t := c.cfg.CollectionType
+	var elems, vals []types.Value
+	var err error
+	switch t.Kind {
+	case types.Array:
+		elems, err = types.DecodeArray(t.Elem(), v.S)
+	default:
+		elems, vals, err = types.DecodeMap(t, v.S)
+	}
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	emit := func(cols ...types.Value) error {
+		copy(c.row, c.in)
+		j := c.nIn
+		for _, x := range cols {
+			if c.elem.Kind == types.RowType {
+				fields, err := c.fields(x)
+				if err != nil {
+					return err
+				}
+				j += copy(c.row[j:], fields)
+				continue
+			}
+			c.row[j] = x
+			j++
+		}
+		n++
+		if c.cfg.Ordinality {
+			c.row[len(c.row)-1] = types.IntValue(int64(n))
+		}
+		c.append(kind, out)
+		return nil
+	}
+	for i, x := range elems {
+		switch t.Kind {
+		case types.Map:
+			err = emit(x, vals[i])
+		case types.Multiset:
+			for range vals[i].I {
+				if err = emit(x); err != nil {
+					break
+				}
+			}
+		default:
+			err = emit(x)
+		}
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// fields returns the columns of a ROW element, NULL ones for a NULL row.
+func (c *Correlate) fields(x types.Value) ([]types.Value, error) {
+	if x.Null {
+		out := make([]types.Value, len(c.elem.Fields()))
+		for i := range out {
+			out[i] = types.NullValue
+		}
+		return out, nil
+	}
+	return types.DecodeRow(c.elem, x.S)
+}
+
+// ProcessWatermark implements runtime.Operator.
+func (c *Correlate) ProcessWatermark(wm int64, out runtime.Emitter) error {
+	c.cfg.Context.Watermark, c.cfg.Context.HasWatermark = wm, true
+	out.EmitWatermark(wm)
+	return nil
+}
+
+// Finish implements runtime.Operator.
+func (c *Correlate) Finish(runtime.Emitter) error { return nil }
