@@ -425,6 +425,12 @@ var typeRoots = map[string]types.Kind{
 // toType returns the type; one of a root Sluice does not know is refused
 // by name.
 func (t logicalType) toType() (types.Type, error) {
+	switch t.Type {
+	case "ARRAY", "MAP", "MULTISET", "ROW":
+		// Their values come printed; like a STRING they take the maximum
+		// column width (TableauStyle.columnWidthsByType).
+		return types.StringType.WithNotNull(t.Nullable != nil && !*t.Nullable), nil
+	}
 	kind, ok := typeRoots[t.Type]
 	if !ok {
 		return types.Type{}, fmt.Errorf("the type %q cannot be shown by this client", t.Type)

@@ -344,7 +344,7 @@ func TestGatewayErrors(t *testing.T) {
 // TestGatewayResultModes: values of every kind, and the tableau,
 // changelog and table result modes, print the same through the gateway
 // as embedded (TIMESTAMP_LTZ in the session's time zone, NULL, binary,
-// intervals, fractions of TIME).
+// intervals, fractions of TIME, arrays, maps and rows).
 func TestGatewayResultModes(t *testing.T) {
 	script := `SET 'table.local-time-zone' = 'Asia/Tokyo';
 SET 'sql-client.execution.result-mode' = 'tableau';
@@ -355,6 +355,11 @@ SET 'sql-client.execution.result-mode' = 'changelog';
 SELECT a, COUNT(*) AS c FROM (VALUES (1), (1), (2)) AS v(a) GROUP BY a;
 SET 'sql-client.execution.result-mode' = 'table';
 SELECT a, COUNT(*) AS c FROM (VALUES (1), (1), (2)) AS v(a) GROUP BY a;
+SELECT ARRAY[1, NULL] AS a, MAP['k', ROW('x', X'0a')] AS m;
+SET 'sql-client.execution.result-mode' = 'changelog';
+SELECT ARRAY[1, NULL] AS a, MAP['k', ROW('x', X'0a')] AS m;
+SET 'sql-client.execution.result-mode' = 'tableau';
+SELECT ARRAY[1, NULL] AS a, MAP['k', ROW('x', X'0a')] AS m;
 SHOW CREATE TABLE nope;
 `
 	run := func(b Backend) string {
@@ -377,7 +382,7 @@ SHOW CREATE TABLE nope;
 	if viaGateway != embedded {
 		t.Errorf("through the gateway:\n%s\nembedded:\n%s", viaGateway, embedded)
 	}
-	for _, want := range []string{"| 1970-01-01 09:00:01.000 |", "| 10:11:12.345 |", " +U           1                    2\n", "| 1 | 2 |\n", "Table with identifier `default_catalog`.`default_database`.`nope` does not exist."} {
+	for _, want := range []string{"| 1970-01-01 09:00:01.000 |", "| 10:11:12.345 |", "[1, NULL] | {k=(x, x'0a')} |", " +U           1                    2\n", "| 1 | 2 |\n", "Table with identifier `default_catalog`.`default_database`.`nope` does not exist."} {
 		if !strings.Contains(viaGateway, want) {
 			t.Errorf("through the gateway, %q is missing:\n%s", want, viaGateway)
 		}
