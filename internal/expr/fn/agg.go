@@ -27,6 +27,7 @@ func init() {
 	registerAgg(bindFirstLast("FIRST_VALUE", true), "FIRST_VALUE")
 	registerAgg(bindFirstLast("LAST_VALUE", false), "LAST_VALUE")
 	registerAgg(bindListAgg, "LISTAGG")
+	registerAgg(bindArrayAgg, "ARRAY_AGG")
 	for name, k := range varianceKinds {
 		registerAgg(bindVariance(name, k), name)
 	}
@@ -539,4 +540,38 @@ func bindListAgg(args []Arg, distinct bool) (types.Type, func() Accumulator, err
 	return types.StringType, withDistinct(args, distinct, func() Accumulator {
 		return &listAggAcc{sequence: sequence{phys: types.PhysString, order: cmpString}, sep: sep}
 	}), nil
+}
+
+// ARRAY_AGG([ALL | DISTINCT] expression): "By default or with keyword ALL,
+// return an array that concatenates the input rows and returns NULL if
+// there are no input rows." As Flink's ArrayAggFunction: NULL inputs are
+// left out (the elements are NOT NULL), retraction removes the earliest
+// equal element, and no element left gives NULL.
+func bindArrayAgg(args []Arg, distinct bool) (types.Type, func() Accumulator, error) {
+	if len(args) != 1 || args[0].Unit != "" || args[0].Type.Kind == types.Null {
+		return types.Type{}, nil, sigError("ARRAY_AGG", "(value)", args)
+	}
+	elem := args[0].Type.Plain().WithNotNull(true)
+	eq := scalarEquality(elem)
+	order := func(a, b types.Value) int {
+		if eq(a, b) {
+			return 0
+		}
+		return 1
+	}
+	return types.ArrayOf(elem), withDistinct(args, distinct, func() Accumulator {
+		return &arrayAggAcc{sequence: sequence{phys: elem.Physical(), order: order}, elem: elem}
+	}), nil
+}
+
+type arrayAggAcc struct {
+	sequence
+	elem types.Type
+}
+
+func (a *arrayAggAcc) Result() types.Value {
+	if len(a.items) == 0 {
+		return types.NullValue
+	}
+	return types.EncodeArray(a.elem, a.items)
 }

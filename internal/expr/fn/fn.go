@@ -226,7 +226,7 @@ func registerRefused(what string, names ...string) {
 func registerAgg(bind func([]Arg, bool) (types.Type, func() Accumulator, error), names ...string) {
 	for _, n := range names {
 		b := bind
-		if n != "COUNT" {
+		if n != "COUNT" && n != "ARRAY_AGG" {
 			b = func(args []Arg, distinct bool) (types.Type, func() Accumulator, error) {
 				if err := noComposite(n, args); err != nil {
 					return types.Type{}, nil, err
