@@ -484,6 +484,14 @@ func expandStars(items []*ast.SelectItem, sc *scope) ([]*ast.SelectItem, error) 
 		var qual string
 		if len(it.StarQualifier) > 0 {
 			qual = it.StarQualifier[len(it.StarQualifier)-1]
+			if row, ok := sc.rowPath(it.StarQualifier); ok && (len(it.StarQualifier) > 1 || !sc.hasQualifier(qual)) {
+				// r.* and t.r.*: the fields of a ROW column.
+				for _, f := range row.Fields() {
+					parts := append(append([]string{}, it.StarQualifier...), f.Name)
+					out = append(out, &ast.SelectItem{Pos: it.Pos, Expr: &ast.Ident{Pos: it.Pos, Parts: parts}, Alias: f.Name})
+				}
+				continue
+			}
 			if !sc.hasQualifier(qual) {
 				return nil, errorf(it, "Unknown identifier '%s'", qual)
 			}

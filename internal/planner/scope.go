@@ -79,3 +79,27 @@ func (s *scope) hasQualifier(q string) bool {
 	}
 	return false
 }
+
+// rowPath returns the type of a ROW that parts name: a ROW column (t.r or
+// r), or a ROW field of one (r.f, t.r.f.g).
+func (s *scope) rowPath(parts []string) (types.Type, bool) {
+	for k := len(parts); k >= 1; k-- {
+		i, err := s.resolve(&ast.Ident{Parts: parts[:k]})
+		if err != nil {
+			continue
+		}
+		t := s.cols[i].typ
+		for _, name := range parts[k:] {
+			if t.Kind != types.RowType {
+				return types.Type{}, false
+			}
+			j := types.Schema(t.Fields()).Index(name)
+			if j < 0 {
+				return types.Type{}, false
+			}
+			t = t.Fields()[j].Type
+		}
+		return t, t.Kind == types.RowType
+	}
+	return types.Type{}, false
+}
