@@ -49,6 +49,11 @@ type added struct {
 }
 
 func (t *translator) add(s step) (added, error) {
+	for _, in := range s.inputs {
+		if err := t.checkKeys(in); err != nil {
+			return added{}, err
+		}
+	}
 	fields := make([]plan.Field, len(s.schema))
 	for i, f := range s.schema {
 		fields[i] = plan.Field{Name: f.Name, Type: plan.Type(f.Type)}
@@ -59,6 +64,25 @@ func (t *translator) add(s step) (added, error) {
 		return added{}, err
 	}
 	return added{id: n.ID, schema: s.schema}, nil
+}
+
+// checkKeys refuses to partition by a MAP or MULTISET column: Flink
+// refuses them as grouping, DISTINCT and join keys ("is not an orderable
+// data type"), as its ITCase testMapTypeGroupBy shows.
+func (t *translator) checkKeys(in plan.Input) error {
+	if in.Exchange != plan.Hash {
+		return nil
+	}
+	n := t.p.Node(in.Node)
+	for _, k := range in.Keys {
+		if k < 0 || k >= len(n.Schema) {
+			continue
+		}
+		if ty := n.Schema[k].Type.Logical(); ty.Kind == types.Map || ty.Kind == types.Multiset {
+			return fmt.Errorf("Type(%s) is not an orderable data type, it is not supported as a ORDER_BY/GROUP_BY/JOIN_EQUAL field.", ty.Plain())
+		}
+	}
+	return nil
 }
 
 // like is the step of a node translated as it is planned.
