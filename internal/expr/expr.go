@@ -208,7 +208,7 @@ func write(b *strings.Builder, e Expr) {
 			return
 		}
 		name := x.Name
-		if name == "$DOT" && len(x.Args) == 2 {
+		if name == fn.Dot && len(x.Args) == 2 {
 			if lit, ok := x.Args[1].(*Literal); ok {
 				write(b, x.Args[0])
 				b.WriteString("." + lit.V.S)
@@ -216,7 +216,7 @@ func write(b *strings.Builder, e Expr) {
 			}
 		}
 		switch {
-		case strings.HasPrefix(name, "$"):
+		case name == fn.ArrayCtor || name == fn.MapCtor || name == fn.RowCtor || name == fn.Item:
 			// the internal names of value constructors and accesses
 			name = name[1:]
 		case len(x.Args) == 2 && isOperator(name):

@@ -14,7 +14,10 @@ import (
 // leaves it out.
 const NotNullEnforcer = "$SINK_NOT_NULL"
 
-func init() { register(bindNotNullEnforcer, NotNullEnforcer) }
+func init() {
+	takesComposite[NotNullEnforcer] = true
+	register(bindNotNullEnforcer, NotNullEnforcer)
+}
 
 // bindNotNullEnforcer binds $SINK_NOT_NULL(value, 'column'): the column's
 // name is a constant.
