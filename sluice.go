@@ -23,6 +23,7 @@ import (
 	_ "github.com/sluicesql/sluice/internal/connector/blackhole" // registers blackhole
 	_ "github.com/sluicesql/sluice/internal/connector/datagen"   // registers datagen
 	_ "github.com/sluicesql/sluice/internal/connector/kafka"     // registers kafka and upsert-kafka
+	_ "github.com/sluicesql/sluice/internal/connector/nexmark"   // registers nexmark
 	_ "github.com/sluicesql/sluice/internal/connector/print"     // registers print
 	"github.com/sluicesql/sluice/internal/expr/fn"
 	"github.com/sluicesql/sluice/internal/planner"

@@ -158,13 +158,13 @@ FROM orders o JOIN customers c ON o.id = c.id`,
 	}, {
 		name: "no connector option",
 		sql:  `CREATE TABLE t (a INT) WITH ('topic' = 't')`,
-		want: `SQL validation error at line 1, column 1: table 't' has no 'connector' option; available connectors: blackhole, datagen, kafka, print, upsert-kafka
+		want: `SQL validation error at line 1, column 1: table 't' has no 'connector' option; available connectors: blackhole, datagen, kafka, nexmark, print, upsert-kafka
   CREATE TABLE t (a INT) WITH ('topic' = 't')
   ^`,
 	}, {
 		name: "unknown connector",
 		sql:  `CREATE TABLE t (a INT) WITH ('connector' = 'kafak', 'topic' = 't')`,
-		want: `SQL validation error at line 1, column 1: unknown connector 'kafak' for table 't'; available connectors: blackhole, datagen, kafka, print, upsert-kafka
+		want: `SQL validation error at line 1, column 1: unknown connector 'kafak' for table 't'; available connectors: blackhole, datagen, kafka, nexmark, print, upsert-kafka
   CREATE TABLE t (a INT) WITH ('connector' = 'kafak', 'topic' = 't')
   ^`,
 	}, {
