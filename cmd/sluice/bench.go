@@ -15,6 +15,9 @@ import (
 // runBench measures the throughput of SQL pipelines on an embedded cluster
 // against a plain Kafka consumer (see package bench).
 func runBench(args []string) error {
+	if len(args) > 0 && args[0] == "nexmark" {
+		return runBenchNexmark(args[1:])
+	}
 	fs := flag.NewFlagSet("bench", flag.ExitOnError)
 	records := fs.Int("records", 10_000_000, "number of records to load and read")
 	parallelism := fs.Int("parallelism", 1, "parallelism.default, and the partition count of the source topic")

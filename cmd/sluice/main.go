@@ -105,6 +105,8 @@ func usage() {
   sluice bench [-records N] [-parallelism P] [-format avro-confluent|json] [-rounds R] [-pipelines P1,P2]
                [-checkpoint-intervals 10s,1s,100ms|none] [-checkpoint-dir DIR] [-cpuprofile FILE]
                               measure SQL pipelines' throughput against a plain Kafka consumer
+  sluice bench nexmark [-events N] [-rate R] [-parallelism P] [-rounds R] [-queries q0,q1,...] [-kafka=false] [-cpuprofile FILE]
+                              run the Nexmark queries on the nexmark generator, against hand-written Go programs
   sluice topic list|create|delete|describe|alter-config|consume|produce [NAME] [flags]
                               inspect and change Kafka topics, read and write records
   sluice version              print the version of this build

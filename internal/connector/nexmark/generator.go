@@ -219,6 +219,23 @@ func (g *Generator) SetProduced(n int64) { g.produced = n }
 // Count returns the number of events of the generator's range.
 func (g *Generator) Count() int64 { return g.count }
 
+// CountOf returns how many events of kind k the generator's range holds.
+func (g *Generator) CountOf(k Kind) int64 {
+	return g.cfg.countBefore(k, g.first+g.count) - g.cfg.countBefore(k, g.first)
+}
+
+// countBefore is the number of events of kind k among ids 0 to id-1.
+func (c *Config) countBefore(k Kind, id int64) int64 {
+	lo, hi := int64(0), c.PersonProportion
+	switch k {
+	case AuctionKind:
+		lo, hi = c.PersonProportion, c.PersonProportion+c.AuctionProportion
+	case BidKind:
+		lo, hi = c.PersonProportion+c.AuctionProportion, c.total()
+	}
+	return id/c.total()*(hi-lo) + min(max(id%c.total()-lo, 0), hi-lo)
+}
+
 // Done reports whether every event of the range has been produced.
 func (g *Generator) Done() bool { return g.produced >= g.count }
 

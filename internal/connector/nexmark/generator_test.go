@@ -114,6 +114,16 @@ func TestSplit(t *testing.T) {
 		if want := map[int]int{0: 333, 1: 333, 2: 335}[i]; len(evs) != want {
 			t.Fatalf("generator %d has %d events, want %d", i, len(evs), want)
 		}
+		g := NewGenerator(c, i, 3)
+		counts := map[Kind]int64{}
+		for _, ev := range evs {
+			counts[ev.Kind]++
+		}
+		for k, n := range counts {
+			if got := g.CountOf(k); got != n {
+				t.Errorf("generator %d: CountOf(%v) = %d, want %d", i, k, got, n)
+			}
+		}
 		for k, ev := range evs {
 			ids = append(ids, ev.ID)
 			var ts int64

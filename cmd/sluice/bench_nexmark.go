@@ -1,0 +1,42 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/sluicesql/sluice/internal/bench"
+)
+
+// runBenchNexmark runs the Nexmark queries on the nexmark generator into
+// blackhole (see bench.RunNexmark).
+func runBenchNexmark(args []string) error {
+	fs := flag.NewFlagSet("bench nexmark", flag.ExitOnError)
+	events := fs.Int64("events", 2_000_000, "events.num: the number of events of the stream")
+	rate := fs.Int64("rate", 10_000_000, "first-event.rate: events per second of event time (Flink's Nexmark suite: 10,000,000)")
+	parallelism := fs.Int("parallelism", 1, "parallelism.default (the hand-written programs run at 1 only)")
+	rounds := fs.Int("rounds", 1, "run every measurement this many times, in turn, and report the least CPU time")
+	queries := fs.String("queries", "", "run these queries (comma-separated: q0,...,q22, q1-decimal18, x-group-agg, x-tumble, x-interval-join; default: all)")
+	kafka := fs.Bool("kafka", true, "also run q0 to q2 over the bids read from the embedded Kafka broker as JSON and Avro")
+	profile := fs.String("cpuprofile", "", "write each measurement's CPU profile to this path, the measurement's name inserted before the extension")
+	_ = fs.Parse(args)
+	if fs.NArg() > 0 {
+		return fmt.Errorf("bench nexmark: unexpected arguments %v", fs.Args())
+	}
+	var names []string
+	if *queries != "" {
+		for n := range strings.SplitSeq(*queries, ",") {
+			names = append(names, strings.TrimSpace(n))
+		}
+	}
+	rep, err := bench.RunNexmark(context.Background(), bench.NexmarkConfig{
+		Events: *events, Rate: *rate, Parallelism: *parallelism, Rounds: *rounds, Queries: names,
+		Kafka: *kafka, CPUProfile: *profile, Log: os.Stderr,
+	})
+	if err != nil {
+		return err
+	}
+	return rep.Print(os.Stdout)
+}
