@@ -371,6 +371,8 @@ func (g *Generator) bid(id, ts int64, b *Bid) {
 	} else {
 		b.Bidder = g.nextPerson(id)
 	}
+	// Offset as persons' ids are, so that bidders join persons (Flink's
+	// BidGenerator adds the offset a second time).
 	b.Bidder += FirstPersonID
 	b.Price = r.price()
 	if r.intn(hotChannelsRatio) > 0 {

@@ -169,3 +169,27 @@ func TestHotAuctions(t *testing.T) {
 		}
 	}
 }
+
+// A generator resumed at a position (a restored checkpoint) continues
+// with the events an uninterrupted one produces.
+func TestResume(t *testing.T) {
+	c := DefaultConfig()
+	c.NumEvents = 500
+	all := events(c, 0, 1)
+	g := NewGenerator(c, 0, 1)
+	g.SetProduced(321)
+	var ev Event
+	for i := 321; g.NextAny(&ev); i++ {
+		if !reflect.DeepEqual(payload(ev), payload(all[i])) {
+			t.Fatalf("resumed event %d: %+v, want %+v", i, ev, all[i])
+		}
+	}
+	s := &instance{gen: NewGenerator(c, 0, 1)}
+	b, _ := (&instance{gen: g}).SnapshotState(1)
+	if err := s.RestoreState(b); err != nil || s.gen.Produced() != 500 {
+		t.Fatalf("restored at %d: %v", s.gen.Produced(), err)
+	}
+	if err := s.RestoreState([]byte{0xff}); err == nil {
+		t.Fatal("a truncated state restored")
+	}
+}
