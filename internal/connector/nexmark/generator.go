@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"strconv"
+	"time"
 )
 
 // Kind is the kind of an event, numbered as the event_type column of
@@ -234,6 +235,27 @@ func (c *Config) countBefore(k Kind, id int64) int64 {
 		lo, hi = c.PersonProportion+c.AuctionProportion, c.total()
 	}
 	return id/c.total()*(hi-lo) + min(max(id%c.total()-lo, 0), hi-lo)
+}
+
+// MaxMillis is the last millisecond a TIMESTAMP holds (nanoseconds since
+// the epoch in an int64): 2262-04-11 23:47:16.854.
+const MaxMillis = math.MaxInt64 / int64(time.Millisecond)
+
+// Representable returns how many of the generator's events have event
+// times, and auctions expiry times, that a TIMESTAMP holds (Count, unless
+// the stream runs past MaxMillis).
+func (g *Generator) Representable() int64 {
+	// An auction expires at most twice the time of this many events
+	// later.
+	var ahead int64
+	if g.cfg.AuctionProportion > 0 {
+		ahead = 2*numInFlightAuctions*g.total/g.cfg.AuctionProportion + 1
+	}
+	k := float64(MaxMillis-g.cfg.BaseTime)*1000/g.delayUs - float64(ahead) - 1
+	if k >= float64(g.count) {
+		return g.count
+	}
+	return max(0, int64(k))
 }
 
 // Done reports whether every event of the range has been produced.

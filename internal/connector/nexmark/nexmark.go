@@ -250,6 +250,10 @@ func parse(t *catalog.Table) (*config, error) {
 		}
 		*f.dst = n
 	}
+	if g.BaseTime > MaxMillis {
+		return nil, fmt.Errorf("Invalid value for option '%s': %d. It must be at most %d (%s), the last millisecond a TIMESTAMP holds.",
+			optBaseTime, g.BaseTime, MaxMillis, time.UnixMilli(MaxMillis).UTC().Format("2006-01-02 15:04:05.000"))
+	}
 	if n, ok, err := o.Int64(optNextEventRate); err != nil {
 		return nil, err
 	} else if ok && n != g.FirstEventRate {

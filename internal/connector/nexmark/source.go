@@ -25,7 +25,8 @@ func (s *scanSource) NewInstance(i, n int) (runtime.Source, error) {
 	if spec.WatermarkInterval <= 0 {
 		spec.WatermarkInterval = defaultWatermarkInterval
 	}
-	in := &instance{cfg: s.cfg, spec: spec, gen: NewGenerator(s.cfg.gen, i, n)}
+	in := &instance{cfg: s.cfg, spec: spec, gen: NewGenerator(s.cfg.gen, i, n), index: i}
+	in.representable = in.gen.Representable()
 	if spec.Watermark != nil {
 		in.tracker = runtime.NewWatermarkTracker(spec.IdleTimeout)
 	}
@@ -40,6 +41,10 @@ type instance struct {
 	gen     *Generator
 	ev      Event
 	tracker *runtime.WatermarkTracker
+	// index is the instance's; representable is how many of its events
+	// have times a TIMESTAMP holds.
+	index         int
+	representable int64
 }
 
 // Run implements runtime.Source.
@@ -111,14 +116,18 @@ func (s *instance) due(first int64, elapsed time.Duration) int64 {
 // events up to number until (-1: no limit), completes and sends them.
 func (s *instance) emit(out runtime.Emitter, until int64, now time.Time) error {
 	c := types.NewChunk(s.cfg.colTypes, types.ChunkSize)
-	if until < 0 {
-		until = s.gen.Count()
+	if until < 0 || until > s.representable {
+		until = s.representable
 	}
 	for c.Len() < types.ChunkSize && s.gen.NextBefore(s.cfg.kind, until, &s.ev) {
 		for _, f := range s.cfg.fields {
 			f.fill(c.Cols[f.col], &s.ev)
 		}
 		c.Ops = append(c.Ops, types.Insert)
+	}
+	if c.Len() == 0 && s.gen.Produced() >= s.representable && !s.gen.Done() {
+		return fmt.Errorf("nexmark: event %d of instance %d would be after %s, the last time a TIMESTAMP holds: lower 'base-time' or 'events.num', or raise 'first-event.rate'",
+			s.gen.Produced(), s.index, time.UnixMilli(MaxMillis).UTC().Format("2006-01-02 15:04:05.000"))
 	}
 	if c.Len() == 0 {
 		return nil

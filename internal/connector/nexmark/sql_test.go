@@ -121,3 +121,36 @@ func TestPaced(t *testing.T) {
 		t.Errorf("300 events at 1000 a second came in %v", d)
 	}
 }
+
+// Event times past the last TIMESTAMP are refused, not wrapped: at once
+// for a base time beyond it, when the stream gets there otherwise.
+func TestTimesPastTimestampRange(t *testing.T) {
+	ctx := context.Background()
+	eng := sluice.NewEngine()
+	defer eng.Close()
+	_, err := eng.Execute(ctx, `CREATE TABLE b (`+bidColumns+`) WITH ('connector' = 'nexmark', 'kind' = 'bid', 'base-time' = '9223372036855')`)
+	if err == nil || !strings.Contains(err.Error(), "Invalid value for option 'base-time': 9223372036855. It must be at most 9223372036854 (2262-04-11 23:47:16.854)") {
+		t.Fatalf("base time past the range: %v", err)
+	}
+	if _, err := eng.Execute(ctx, `CREATE TABLE b (`+bidColumns+`) WITH ('connector' = 'nexmark', 'kind' = 'bid',
+		'base-time' = '9223372000000', 'first-event.rate' = '1', 'events.num' = '100000')`); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := eng.Execute(ctx, `SELECT MAX(dateTime) FROM b`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rs[0].Stream.Close()
+	for {
+		_, ok, err := rs[0].Stream.Next(ctx)
+		if err != nil {
+			if !strings.Contains(err.Error(), "the last time a TIMESTAMP holds") {
+				t.Fatalf("got %v", err)
+			}
+			return
+		}
+		if !ok {
+			t.Fatal("the query ended without an error")
+		}
+	}
+}
