@@ -17,7 +17,7 @@ func runBenchNexmark(args []string) error {
 	events := fs.Int64("events", 2_000_000, "events.num: the number of events of the stream")
 	rate := fs.Int64("rate", 10_000_000, "first-event.rate: events per second of event time (Flink's Nexmark suite: 10,000,000)")
 	parallelism := fs.Int("parallelism", 1, "parallelism.default (the hand-written programs run at 1 only)")
-	rounds := fs.Int("rounds", 1, "run every measurement this many times, in turn, and report the least CPU time")
+	rounds := fs.Int("rounds", 1, "run every measurement this many times, in turn, and report the medians")
 	queries := fs.String("queries", "", "run these queries (comma-separated: q0,...,q22, q1-decimal18, x-group-agg, x-tumble, x-interval-join; default: all)")
 	kafka := fs.Bool("kafka", true, "also run q0 to q2 over the bids read from the embedded Kafka broker as JSON and Avro")
 	profile := fs.String("cpuprofile", "", "write each measurement's CPU profile to this path, the measurement's name inserted before the extension")

@@ -24,8 +24,8 @@ type NexmarkConfig struct {
 	// Parallelism is parallelism.default; the hand-written programs run
 	// only at 1 (they read one generator).
 	Parallelism int
-	// Rounds is how often every measurement runs, in turn; the round with
-	// the least CPU time of each is reported.
+	// Rounds is how often every measurement runs, in turn; the median of
+	// each is reported.
 	Rounds int
 	// Queries names the queries to run; nil runs them all.
 	Queries []string
@@ -50,12 +50,48 @@ type NexmarkResult struct {
 	// Unsupported is why Sluice cannot run the query (the error of the
 	// statement that failed); the other fields are then zero.
 	Unsupported string
-	Elapsed     time.Duration
-	// CPU is the process's CPU time during the run.
+	// Elapsed is the median wall time of the rounds.
+	Elapsed time.Duration
+	// CPU is the median of the process's CPU time during each round.
 	CPU time.Duration
-	// HandCPU is the CPU time of the hand-written program doing the same
-	// work, 0 for none.
+	// HandCPU is the median CPU time of the hand-written program doing the
+	// same work, 0 for none, and Ratio the median of the rounds' ratios
+	// of Sluice's CPU time to it.
 	HandCPU time.Duration
+	Ratio   float64
+	// rounds are the measurements of each round: wall time, CPU time and
+	// the hand-written program's CPU time.
+	rounds [][3]time.Duration
+}
+
+// summarize sets the medians from the rounds.
+func (r *NexmarkResult) summarize() {
+	if len(r.rounds) == 0 {
+		return
+	}
+	var elapsed, cpu, hand []time.Duration
+	var ratios []float64
+	for _, m := range r.rounds {
+		elapsed, cpu, hand = append(elapsed, m[0]), append(cpu, m[1]), append(hand, m[2])
+		if m[2] > 0 {
+			ratios = append(ratios, m[1].Seconds()/m[2].Seconds())
+		}
+	}
+	r.Elapsed, r.CPU, r.HandCPU = median(elapsed), median(cpu), median(hand)
+	if len(ratios) > 0 {
+		r.Ratio = median(ratios)
+	}
+}
+
+// median returns the middle of xs, the mean of the two middle ones for an
+// even count.
+func median[T time.Duration | float64](xs []T) T {
+	slices.Sort(xs)
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
 }
 
 // EventsPerCoreSecond is events per second of CPU time.
@@ -176,11 +212,10 @@ func RunNexmark(ctx context.Context, cfg NexmarkConfig) (*NexmarkReport, error) 
 				return nil, fmt.Errorf("bench nexmark: %s (%s): %w", r.q.name, r.source, err)
 			}
 			logf("round %d of %d: %s %s: %.2f s, CPU %.2f s", round+1, cfg.Rounds, r.q.name, r.source, m.Elapsed.Seconds(), m.CPU.Seconds())
-			if res.CPU == 0 || m.CPU < res.CPU {
-				res.Elapsed, res.CPU = m.Elapsed, m.CPU
-			}
+			measured := [3]time.Duration{m.Elapsed, m.CPU}
 			hand := handQueries[r.q.name]
 			if hand == nil || r.source != "generator" || cfg.Parallelism != 1 {
+				res.rounds = append(res.rounds, measured)
 				continue
 			}
 			var out handOut
@@ -192,10 +227,12 @@ func RunNexmark(ctx context.Context, cfg NexmarkConfig) (*NexmarkReport, error) 
 				return nil, err
 			}
 			logf("round %d of %d: %s hand-written: CPU %.2f s, %d rows", round+1, cfg.Rounds, r.q.name, h.CPU.Seconds(), out.rows)
-			if res.HandCPU == 0 || h.CPU < res.HandCPU {
-				res.HandCPU = h.CPU
-			}
+			measured[2] = h.CPU
+			res.rounds = append(res.rounds, measured)
 		}
+	}
+	for i := range rep.Results {
+		rep.Results[i].summarize()
 	}
 	return rep, nil
 }
@@ -250,7 +287,7 @@ func firstLine(err error) string {
 // with the reason.
 func (r *NexmarkReport) Print(w io.Writer) error {
 	c := r.Config
-	if _, err := fmt.Fprintf(w, "Nexmark: %d events at first-event.rate %d, parallelism %d, least CPU time of %d rounds, %s, %d CPUs\n\n",
+	if _, err := fmt.Fprintf(w, "Nexmark: %d events at first-event.rate %d, parallelism %d, medians of %d rounds, %s, %d CPUs\n\n",
 		c.Events, c.Rate, c.Parallelism, c.Rounds, runtime.Version(), runtime.NumCPU()); err != nil {
 		return err
 	}
@@ -267,7 +304,7 @@ func (r *NexmarkReport) Print(w io.Writer) error {
 		hand, ratio := "-", "-"
 		if res.HandCPU > 0 {
 			hand = strconv.FormatFloat(res.HandCPU.Seconds(), 'f', 2, 64)
-			ratio = strconv.FormatFloat(res.CPU.Seconds()/res.HandCPU.Seconds(), 'f', 2, 64)
+			ratio = strconv.FormatFloat(res.Ratio, 'f', 2, 64)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%.2f\t%.0f\t%s\t%s\t\n", res.Query, res.Source, res.Events,
 			res.Elapsed.Seconds(), res.CPU.Seconds(), res.EventsPerCoreSecond(), hand, ratio)
