@@ -191,8 +191,10 @@ type Generator struct {
 	// produced is how many events of the range have been produced or
 	// skipped: the next event's number.
 	produced int64
-	urls     []string
-	rnd      rng
+	// urls and channels are the channels' URLs and names, made when
+	// first used.
+	urls, channels []string
+	rnd            rng
 }
 
 // NewGenerator returns generator i of n of the stream c describes, which
@@ -206,7 +208,8 @@ func NewGenerator(c Config, i, n int) *Generator {
 	}
 	return &Generator{
 		cfg: c, total: c.total(), delayUs: 1e6 / float64(c.FirstEventRate) * float64(n),
-		first: sub * int64(i), count: count, urls: make([]string, len(hotChannels)+numChannels),
+		first: sub * int64(i), count: count,
+		urls: make([]string, len(hotChannels)+numChannels), channels: make([]string, numChannels),
 	}
 }
 
@@ -402,10 +405,18 @@ func (g *Generator) bid(id, ts int64, b *Bid) {
 		b.Channel, b.URL = hotChannels[i], g.url(i)
 	} else {
 		c := r.intn(numChannels)
-		b.Channel, b.URL = "channel-"+strconv.Itoa(c), g.url(len(hotChannels)+c)
+		b.Channel, b.URL = g.channel(c), g.url(len(hotChannels)+c)
 	}
 	b.DateTime = ts
 	b.Extra = r.extra(8+8+8+8, g.cfg.AvgBidSize)
+}
+
+// channel returns the name of channel c (not a hot one), made once.
+func (g *Generator) channel(c int) string {
+	if g.channels[c] == "" {
+		g.channels[c] = "channel-" + strconv.Itoa(c)
+	}
+	return g.channels[c]
 }
 
 // url returns the URL of hot channel i (i < 4) or of channel i-4, made

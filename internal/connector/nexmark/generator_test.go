@@ -193,3 +193,32 @@ func TestResume(t *testing.T) {
 		t.Fatal("a truncated state restored")
 	}
 }
+
+// BenchmarkGenerator measures generating the bids of a stream, and every
+// event of it, per event.
+func BenchmarkGenerator(b *testing.B) {
+	c := DefaultConfig()
+	for _, all := range []bool{false, true} {
+		name := "bids"
+		if all {
+			name = "all"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			c.NumEvents = int64(b.N)
+			g := NewGenerator(c, 0, 1)
+			var ev Event
+			for {
+				var ok bool
+				if all {
+					ok = g.NextAny(&ev)
+				} else {
+					ok = g.Next(BidKind, &ev)
+				}
+				if !ok {
+					break
+				}
+			}
+		})
+	}
+}
