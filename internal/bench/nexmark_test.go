@@ -90,25 +90,17 @@ func formatRow(s types.Schema, r types.Row) string {
 // the stream runs.
 func TestHandWrittenMatchSluice(t *testing.T) {
 	cfg := NexmarkConfig{Events: 4000, Rate: 100}
-	queries := map[string]string{
-		"q0":              selectOf(nexmarkQueries[0].insert),
-		"q1-decimal18":    "SELECT auction, bidder, CAST(0.908 * price AS DECIMAL(18, 3)) AS price, dateTime, extra FROM bid",
-		"q2":              "SELECT auction, price FROM bid WHERE MOD(auction, 123) = 0",
-		"q17":             q17Select,
-		"x-group-agg":     groupAggSelect,
-		"x-tumble":        tumbleSelect,
-		"x-interval-join": intervalJoinSelect,
+	queries := map[string]string{}
+	for _, q := range nexmarkQueries {
+		if handQueries[q.name] != nil {
+			queries[q.name] = selectOf(q.insert)
+		}
 	}
 	if len(queries) != len(handQueries) {
 		t.Fatalf("%d queries for %d hand-written programs", len(queries), len(handQueries))
 	}
 	for name, q := range queries {
 		t.Run(name, func(t *testing.T) {
-			for _, nq := range nexmarkQueries {
-				if nq.name == name && selectOf(nq.insert) != q && !strings.HasSuffix(nq.insert, q) {
-					t.Fatalf("the benchmark's %s is not the query checked here", name)
-				}
-			}
 			out := handOut{keep: true}
 			handQueries[name](cfg.generatorConfig(), &out)
 			want := out.list
