@@ -87,10 +87,11 @@ type table interface {
 	len() int
 	// operator reports an operator table (not keyed).
 	operator() bool
-	// sortedKeys returns the keys in order.
-	sortedKeys() []string
-	// appendValue appends the encoding of key's value.
-	appendValue(b []byte, key string) []byte
+	// appendSorted appends the entry count and the entries sorted by
+	// key, each a length-prefixed key and a length-prefixed value.
+	appendSorted(b []byte) []byte
+	// bucket returns the entries split by key group.
+	bucket(maxParallelism int) grouped
 	// stage starts collecting restored entries.
 	stage() stager
 }
@@ -153,12 +154,6 @@ func (m *Memory) split() (keyed, operator []string) {
 	return keyed, operator
 }
 
-// groupedKey is a key with its key group.
-type groupedKey struct {
-	group int
-	key   string
-}
-
 // Snapshot implements Backend. Layout: version byte, max parallelism,
 // table count, then per table (sorted by name) its name and kind; then
 // the operator tables' entries (per table its entry count and its
@@ -172,61 +167,57 @@ func (m *Memory) Snapshot(maxParallelism int, owned KeyGroupRange) ([]byte, erro
 		return nil, fmt.Errorf("state: invalid max parallelism %d", maxParallelism)
 	}
 	keyed, operator := m.split()
-	b := []byte{snapshotVersion}
+	b := appendSnapshotHeader([]byte{snapshotVersion}, maxParallelism, m.Tables(), func(name string) bool { return m.tables[name].operator() })
+	for _, name := range operator {
+		b = m.tables[name].appendSorted(b)
+	}
+	// Each keyed table's entries bucketed by group in one pass.
+	byTable := make([]grouped, len(keyed))
+	for i, name := range keyed {
+		g := m.tables[name].bucket(maxParallelism)
+		if bad := g.outside(owned); bad >= 0 {
+			return nil, fmt.Errorf("state: table %q holds a key of key group %d, outside the instance's key groups %d-%d", name, bad, owned.Start, owned.End)
+		}
+		byTable[i] = g
+	}
+	return appendGroupBlocks(b, maxParallelism, byTable), nil
+}
+
+// appendSnapshotHeader appends the version-independent start of a
+// snapshot: max parallelism, table count, then per table its name and
+// kind.
+func appendSnapshotHeader(b []byte, maxParallelism int, names []string, operator func(string) bool) []byte {
 	b = binary.AppendUvarint(b, uint64(maxParallelism))
-	b = binary.AppendUvarint(b, uint64(len(m.tables)))
-	for _, name := range m.Tables() {
+	b = binary.AppendUvarint(b, uint64(len(names)))
+	for _, name := range names {
 		b = appendBytes(b, []byte(name))
 		kind := byte(kindKeyed)
-		if m.tables[name].operator() {
+		if operator(name) {
 			kind = kindOperator
 		}
 		b = append(b, kind)
 	}
-	for _, name := range operator {
-		t := m.tables[name]
-		b = binary.AppendUvarint(b, uint64(t.len()))
-		for _, k := range t.sortedKeys() {
-			b = appendBytes(b, []byte(k))
-			b = t.appendValue(b, k)
-		}
-	}
-	// Each keyed table's keys by group, then key.
-	byTable := make([][]groupedKey, len(keyed))
+	return b
+}
+
+// appendGroupBlocks appends the key group index and the blocks of the
+// keyed tables' entries.
+func appendGroupBlocks(b []byte, maxParallelism int, tables []grouped) []byte {
 	var groups []int
-	for i, name := range keyed {
-		t := m.tables[name]
-		gk := make([]groupedKey, 0, t.len())
-		for _, k := range t.sortedKeys() {
-			g := KeyGroup([]byte(k), maxParallelism)
-			if !owned.Contains(g) {
-				return nil, fmt.Errorf("state: table %q holds a key of key group %d, outside the instance's key groups %d-%d", name, g, owned.Start, owned.End)
+	for g := range maxParallelism {
+		for _, t := range tables {
+			if t.count(g) > 0 {
+				groups = append(groups, g)
+				break
 			}
-			gk = append(gk, groupedKey{g, k})
-			groups = append(groups, g)
 		}
-		slices.SortFunc(gk, func(a, b groupedKey) int { return cmp.Or(cmp.Compare(a.group, b.group), cmp.Compare(a.key, b.key)) })
-		byTable[i] = gk
 	}
-	slices.Sort(groups)
-	groups = slices.Compact(groups)
 	var blocks []byte
 	lens := make([]int, len(groups))
-	next := make([]int, len(keyed)) // per table, its first entry not written
 	for gi, g := range groups {
 		start := len(blocks)
-		for i, name := range keyed {
-			t, gk := m.tables[name], byTable[i]
-			end := next[i]
-			for end < len(gk) && gk[end].group == g {
-				end++
-			}
-			blocks = binary.AppendUvarint(blocks, uint64(end-next[i]))
-			for _, e := range gk[next[i]:end] {
-				blocks = appendBytes(blocks, []byte(e.key))
-				blocks = t.appendValue(blocks, e.key)
-			}
-			next[i] = end
+		for _, t := range tables {
+			blocks = t.appendGroup(blocks, g)
 		}
 		lens[gi] = len(blocks) - start
 	}
@@ -235,7 +226,7 @@ func (m *Memory) Snapshot(maxParallelism int, owned KeyGroupRange) ([]byte, erro
 		b = binary.AppendUvarint(b, uint64(g))
 		b = binary.AppendUvarint(b, uint64(lens[gi]))
 	}
-	return append(b, blocks...), nil
+	return append(b, blocks...)
 }
 
 // Restore implements Backend. Every snapshot must hold exactly the
@@ -477,11 +468,92 @@ func (t *Table[V]) len() int { return len(t.m) }
 
 func (t *Table[V]) operator() bool { return t.merge != nil }
 
-func (t *Table[V]) sortedKeys() []string { return slices.Sorted(maps.Keys(t.m)) }
+func (t *Table[V]) appendSorted(b []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(len(t.m)))
+	for _, k := range slices.Sorted(maps.Keys(t.m)) {
+		b = t.appendEntry(b, k, t.m[k].v)
+	}
+	return b
+}
 
-func (t *Table[V]) appendValue(b []byte, key string) []byte {
-	t.scratch = t.codec.Append(t.scratch[:0], t.m[key].v)
+// appendEntry appends a length-prefixed key and a length-prefixed value.
+func (t *Table[V]) appendEntry(b []byte, key string, v V) []byte {
+	b = appendBytes(b, []byte(key))
+	t.scratch = t.codec.Append(t.scratch[:0], v)
 	return appendBytes(b, t.scratch)
+}
+
+// grouped is a keyed table's entries split by key group.
+type grouped interface {
+	// count returns the number of entries of group g.
+	count(g int) int
+	// appendGroup appends group g's entry count and entries, sorted by
+	// key.
+	appendGroup(b []byte, g int) []byte
+	// outside returns a non-empty group outside owned, or -1.
+	outside(owned KeyGroupRange) int
+}
+
+// entry is a key and its value.
+type entry[V any] struct {
+	key string
+	v   V
+}
+
+// groupedTable is a Table's entries ordered by key group, then key.
+type groupedTable[V any] struct {
+	t       *Table[V]
+	entries []entry[V]
+	// start[g] is the index of group g's first entry; start[g+1] ends it.
+	start []int
+}
+
+func (g *groupedTable[V]) count(n int) int { return g.start[n+1] - g.start[n] }
+
+func (g *groupedTable[V]) appendGroup(b []byte, n int) []byte {
+	es := g.entries[g.start[n]:g.start[n+1]]
+	b = binary.AppendUvarint(b, uint64(len(es)))
+	for _, e := range es {
+		b = g.t.appendEntry(b, e.key, e.v)
+	}
+	return b
+}
+
+func (g *groupedTable[V]) outside(owned KeyGroupRange) int {
+	for n := range len(g.start) - 1 {
+		if g.count(n) > 0 && !owned.Contains(n) {
+			return n
+		}
+	}
+	return -1
+}
+
+// bucket splits the entries by key group in one pass over the map (a
+// counting sort by group), then sorts each group's entries by key.
+func (t *Table[V]) bucket(maxParallelism int) grouped {
+	unsorted := make([]entry[V], 0, len(t.m))
+	groups := make([]int32, 0, len(t.m))
+	start := make([]int, maxParallelism+1)
+	for k, c := range t.m {
+		g := int(xxhash.Sum64String(k) % uint64(maxParallelism))
+		unsorted = append(unsorted, entry[V]{k, c.v})
+		groups = append(groups, int32(g))
+		start[g+1]++
+	}
+	for g := range maxParallelism {
+		start[g+1] += start[g]
+	}
+	next := slices.Clone(start[:maxParallelism])
+	entries := make([]entry[V], len(unsorted))
+	for i, e := range unsorted {
+		g := groups[i]
+		entries[next[g]] = e
+		next[g]++
+	}
+	for g := range maxParallelism {
+		slices.SortFunc(entries[start[g]:start[g+1]], func(a, b entry[V]) int { return cmp.Compare(a.key, b.key) })
+	}
+	return &groupedTable[V]{t: t, entries: entries, start: start}
 }
 
 // tableStage collects a table's restored entries.
