@@ -245,7 +245,7 @@ func (r *restorer) install(part string, op Operator, states [][]byte, groups Key
 	var err error
 	switch s := op.(type) {
 	case Stateful:
-		err = s.State().Restore(states, groups)
+		err = s.State().Restore(states, groups, nil)
 	case Snapshotter:
 		err = s.RestoreState(states[0])
 	default:

@@ -16,11 +16,9 @@
 package state
 
 import (
-	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"iter"
 	"maps"
 	"math"
 	"slices"
@@ -61,7 +59,8 @@ type Codec[V any] struct {
 }
 
 // Backend is the state of one operator instance: a set of named tables
-// that are snapshotted and restored together.
+// that are snapshotted and restored together. A backend is used by the
+// instance's goroutine only.
 type Backend interface {
 	// Snapshot encodes the content of every table, deterministically,
 	// keyed entries by their key group of maxParallelism groups. Every
@@ -73,8 +72,18 @@ type Backend interface {
 	// of instances of the same operator, hold: the keyed entries of the
 	// key groups in groups, and the operator tables' entries of all of
 	// them, merged by each table's rule. A key found in two snapshots of
-	// a keyed table is an error. On error the state is left unchanged.
-	Restore(snapshots [][]byte, groups KeyGroupRange) error
+	// a keyed table is an error. files reads the shared files that
+	// incremental snapshots refer to (nil when there are none). On error
+	// the state is left unchanged.
+	Restore(snapshots [][]byte, groups KeyGroupRange, files FileSource) error
+	// Release tells the backend that the operator holds no value it got
+	// from a table: from then on, changing a value got before in place
+	// no longer changes the state. The runtime calls it after every
+	// message an operator handles; an error is a failure of the state's
+	// storage.
+	Release() error
+	// Close releases what the backend holds (files, memory).
+	Close() error
 	// Len returns the number of entries over all tables.
 	Len() int
 	// Tables returns the names of the registered tables, sorted.
@@ -82,46 +91,65 @@ type Backend interface {
 	register(name string, t table)
 }
 
-// table is what a backend needs of a table whatever its value type.
-type table interface {
-	len() int
-	// operator reports an operator table (not keyed).
-	operator() bool
-	// appendSorted appends the entry count and the entries sorted by
-	// key, each a length-prefixed key and a length-prefixed value.
-	appendSorted(b []byte) []byte
-	// bucket returns the entries split by key group.
-	bucket(maxParallelism int) grouped
-	// stage starts collecting restored entries.
-	stage() stager
+// FileSource reads a shared file of an incremental snapshot by its name.
+type FileSource func(name string) ([]byte, error)
+
+// SharedFile is a file an incremental snapshot refers to: kept once in
+// checkpoint storage under Name (the hex SHA-256 of its content) and
+// shared by every checkpoint that refers to it. Path is where the file
+// is until the next snapshot of the backend.
+type SharedFile struct {
+	Name string
+	Path string
+	Size int64
 }
 
-// stager collects the entries of a table being restored.
-type stager interface {
-	add(key, val []byte) error
-	// install replaces the table's content with the entries added.
-	install()
-	// restored runs the table's hook after every table is installed.
-	restored()
+// Incremental is implemented by backends whose snapshots can refer to
+// files already stored for earlier checkpoints instead of holding every
+// entry.
+type Incremental interface {
+	// SnapshotIncremental returns a snapshot that refers to files: the
+	// data the snapshot holds itself, and the shared files it needs,
+	// which stay in place until the next snapshot. Restore takes it
+	// with a FileSource that reads them.
+	SnapshotIncremental(maxParallelism int, owned KeyGroupRange) ([]byte, []SharedFile, error)
+}
+
+// tableSet holds a backend's tables by name.
+type tableSet struct {
+	tables map[string]table
+}
+
+func (s *tableSet) register(name string, t table) {
+	if _, dup := s.tables[name]; dup {
+		panic(fmt.Sprintf("state: table %q registered twice", name))
+	}
+	s.tables[name] = t
+}
+
+// Tables implements Backend.
+func (s *tableSet) Tables() []string { return slices.Sorted(maps.Keys(s.tables)) }
+
+// split returns the names of the keyed and of the operator tables, each
+// sorted.
+func (s *tableSet) split() (keyed, operator []string) {
+	for _, name := range s.Tables() {
+		if s.tables[name].operator() {
+			operator = append(operator, name)
+		} else {
+			keyed = append(keyed, name)
+		}
+	}
+	return keyed, operator
 }
 
 // Memory is a Backend that keeps values as Go values in memory.
 type Memory struct {
-	tables map[string]table
+	tableSet
 }
 
 // NewMemory returns an empty memory backend.
-func NewMemory() *Memory { return &Memory{tables: map[string]table{}} }
-
-func (m *Memory) register(name string, t table) {
-	if _, dup := m.tables[name]; dup {
-		panic(fmt.Sprintf("state: table %q registered twice", name))
-	}
-	m.tables[name] = t
-}
-
-// Tables implements Backend.
-func (m *Memory) Tables() []string { return slices.Sorted(maps.Keys(m.tables)) }
+func NewMemory() *Memory { return &Memory{tableSet{tables: map[string]table{}}} }
 
 // Len implements Backend.
 func (m *Memory) Len() int {
@@ -132,27 +160,24 @@ func (m *Memory) Len() int {
 	return n
 }
 
-// snapshotVersion is the first byte of a snapshot.
-const snapshotVersion = 2
+// Release implements Backend: values stay where they are.
+func (m *Memory) Release() error { return nil }
+
+// Close implements Backend.
+func (m *Memory) Close() error { return nil }
+
+// snapshotVersion is the first byte of a snapshot in the key group
+// format; incrementalVersion that of an incremental snapshot (pebble.go).
+const (
+	snapshotVersion    = 2
+	incrementalVersion = 0x50
+)
 
 // Table kinds in a snapshot.
 const (
 	kindKeyed    = 0
 	kindOperator = 1
 )
-
-// split returns the names of the keyed and of the operator tables, each
-// sorted.
-func (m *Memory) split() (keyed, operator []string) {
-	for _, name := range m.Tables() {
-		if m.tables[name].operator() {
-			operator = append(operator, name)
-		} else {
-			keyed = append(keyed, name)
-		}
-	}
-	return keyed, operator
-}
 
 // Snapshot implements Backend. Layout: version byte, max parallelism,
 // table count, then per table (sorted by name) its name and kind; then
@@ -231,16 +256,44 @@ func appendGroupBlocks(b []byte, maxParallelism int, tables []grouped) []byte {
 
 // Restore implements Backend. Every snapshot must hold exactly the
 // registered tables, of the same kinds, and all must have the same max
-// parallelism.
-func (m *Memory) Restore(snapshots [][]byte, groups KeyGroupRange) error {
-	keyed, operator := m.split()
+// parallelism. Incremental snapshots (of the Pebble backend) are refused.
+func (m *Memory) Restore(snapshots [][]byte, groups KeyGroupRange, _ FileSource) error {
 	stages := map[string]stager{}
 	for name, t := range m.tables {
 		stages[name] = t.stage()
 	}
+	if err := m.decodeAll(snapshots, groups, stages, nil); err != nil {
+		return err
+	}
+	for _, s := range stages {
+		if err := s.install(); err != nil {
+			return err
+		}
+	}
+	for _, s := range stages {
+		s.restored()
+	}
+	return nil
+}
+
+// decodeAll adds the entries of snapshots, of the key groups in groups,
+// to the stages. incremental takes a snapshot in the incremental format
+// and returns its max parallelism; nil refuses such snapshots.
+func (s *tableSet) decodeAll(snapshots [][]byte, groups KeyGroupRange, stages map[string]stager, incremental func(data []byte, seen map[int]bool) (int, error)) error {
+	keyed, operator := s.split()
+	seen := map[int]bool{} // the key groups restored so far
 	maxParallelism := 0
 	for i, data := range snapshots {
-		maxP, err := m.restoreOne(data, groups, keyed, operator, stages)
+		var maxP int
+		var err error
+		switch {
+		case len(data) > 0 && data[0] == incrementalVersion && incremental != nil:
+			maxP, err = incremental(data, seen)
+		case len(data) > 0 && data[0] == incrementalVersion:
+			err = errors.New("the state was taken incrementally by the Pebble ('rocksdb') state backend: restore it with 'state.backend.type' = 'rocksdb', or from a savepoint, which holds it whole")
+		default:
+			maxP, err = s.restoreOne(data, groups, keyed, operator, stages, seen)
+		}
 		if err != nil {
 			if len(snapshots) > 1 {
 				return fmt.Errorf("state: snapshot %d of %d: %w", i+1, len(snapshots), err)
@@ -252,40 +305,43 @@ func (m *Memory) Restore(snapshots [][]byte, groups KeyGroupRange) error {
 		}
 		maxParallelism = maxP
 	}
-	for _, s := range stages {
-		s.install()
+	return nil
+}
+
+// checkTables reads a snapshot's table list and checks it against the
+// registered tables.
+func (s *tableSet) checkTables(r *Reader) error {
+	n := r.Uvarint()
+	if r.err == nil && n != uint64(len(s.tables)) {
+		return fmt.Errorf("snapshot has %d tables, backend has %d", n, len(s.tables))
 	}
-	for _, s := range stages {
-		s.restored()
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		name := string(r.Bytes())
+		kind := r.byte()
+		t, ok := s.tables[name]
+		if r.err == nil && !ok {
+			return fmt.Errorf("snapshot has unknown table %q", name)
+		}
+		if r.err == nil && (kind == kindOperator) != t.operator() {
+			return fmt.Errorf("table %q is keyed in one of the snapshot and the backend and not in the other", name)
+		}
 	}
 	return nil
 }
 
-// restoreOne adds the entries of one snapshot to the stages and returns
-// its max parallelism.
-func (m *Memory) restoreOne(data []byte, groups KeyGroupRange, keyed, operator []string, stages map[string]stager) (int, error) {
+// restoreOne adds the entries of one snapshot to the stages, marking the
+// key groups it restores in seen, and returns its max parallelism.
+func (s *tableSet) restoreOne(data []byte, groups KeyGroupRange, keyed, operator []string, stages map[string]stager, seen map[int]bool) (int, error) {
 	r := Reader{b: data}
 	if v := r.byte(); r.err == nil && v != snapshotVersion {
 		return 0, fmt.Errorf("unknown snapshot version %d", v)
 	}
 	maxP := r.Uvarint()
-	n := r.Uvarint()
-	if r.err == nil && n != uint64(len(m.tables)) {
-		return 0, fmt.Errorf("snapshot has %d tables, backend has %d", n, len(m.tables))
-	}
 	if r.err == nil && (maxP < 1 || maxP > math.MaxInt32) {
 		return 0, fmt.Errorf("invalid max parallelism %d", maxP)
 	}
-	for i := uint64(0); i < n && r.err == nil; i++ {
-		name := string(r.Bytes())
-		kind := r.byte()
-		t, ok := m.tables[name]
-		if r.err == nil && !ok {
-			return 0, fmt.Errorf("snapshot has unknown table %q", name)
-		}
-		if r.err == nil && (kind == kindOperator) != t.operator() {
-			return 0, fmt.Errorf("table %q is keyed in one of the snapshot and the backend and not in the other", name)
-		}
+	if err := s.checkTables(&r); err != nil {
+		return 0, err
 	}
 	entries := func(r *Reader, name string, check func(key []byte) error) error {
 		cnt := r.Uvarint()
@@ -332,6 +388,10 @@ func (m *Memory) restoreOne(data []byte, groups KeyGroupRange, keyed, operator [
 		if !groups.Contains(blk.group) {
 			continue
 		}
+		if seen[blk.group] {
+			return 0, fmt.Errorf("key group %d is in two snapshots", blk.group)
+		}
+		seen[blk.group] = true
 		br := Reader{b: body}
 		check := func(key []byte) error {
 			if g := KeyGroup(key, int(maxP)); g != blk.group {
@@ -360,230 +420,3 @@ func (m *Memory) restoreOne(data []byte, groups KeyGroupRange, keyed, operator [
 	return int(maxP), nil
 }
 
-// Table is one named piece of state: values of type V by encoded key.
-// Keys are byte strings; a key passed to a method is not retained, so the
-// caller may reuse its buffer.
-type Table[V any] struct {
-	codec Codec[V]
-	m     map[string]*cell[V]
-	// merge is an operator table's rule (nil for a keyed table).
-	merge func(a, b V) V
-	// onRestore runs after a restore.
-	onRestore func()
-	// scratch holds a value being encoded for a snapshot.
-	scratch []byte
-}
-
-// cell boxes a value so that overwriting an existing key does not allocate.
-type cell[V any] struct{ v V }
-
-// NewTable registers a keyed table named name in b: every key is, or
-// starts with, the key the operator's input is partitioned by, in
-// AppendKey's encoding, and the entry belongs to that key's key group.
-// When a key has more after the partitioning key (a namespace, such as a
-// window), the partitioning key's group must still be the whole key's:
-// such state is kept as one entry per partitioning key. Names are unique
-// per backend.
-func NewTable[V any](b Backend, name string, c Codec[V]) *Table[V] {
-	t := &Table[V]{codec: c, m: map[string]*cell[V]{}}
-	b.register(name, t)
-	return t
-}
-
-// NewOperatorTable registers an operator table named name in b: state of
-// the instance as a whole rather than of keys. Restored from the
-// snapshots of several instances (at another parallelism), the values of
-// equal keys are combined with merge (for example the minimum of
-// timers), as Flink's union redistribution of operator state.
-func NewOperatorTable[V any](b Backend, name string, c Codec[V], merge func(a, b V) V) *Table[V] {
-	t := &Table[V]{codec: c, m: map[string]*cell[V]{}, merge: merge}
-	b.register(name, t)
-	return t
-}
-
-// OnRestore sets f to run after every Restore of the table's backend,
-// once every table holds its restored content: operators rebuild there
-// what they derive from their state.
-func (t *Table[V]) OnRestore(f func()) { t.onRestore = f }
-
-// Get returns the value stored under key.
-func (t *Table[V]) Get(key []byte) (V, bool) {
-	if c, ok := t.m[string(key)]; ok {
-		return c.v, true
-	}
-	var zero V
-	return zero, false
-}
-
-// Put stores v under key.
-func (t *Table[V]) Put(key []byte, v V) {
-	if c, ok := t.m[string(key)]; ok {
-		c.v = v
-		return
-	}
-	t.m[string(key)] = &cell[V]{v: v}
-}
-
-// GetString is Get of a key held as a string (as All yields keys).
-func (t *Table[V]) GetString(key string) (V, bool) {
-	if c, ok := t.m[key]; ok {
-		return c.v, true
-	}
-	var zero V
-	return zero, false
-}
-
-// PutString is Put of a key held as a string; a new entry keeps the
-// string itself.
-func (t *Table[V]) PutString(key string, v V) {
-	if c, ok := t.m[key]; ok {
-		c.v = v
-		return
-	}
-	t.m[key] = &cell[V]{v: v}
-}
-
-// Delete removes key.
-func (t *Table[V]) Delete(key []byte) { delete(t.m, string(key)) }
-
-// DeleteString is Delete of a key held as a string.
-func (t *Table[V]) DeleteString(key string) { delete(t.m, key) }
-
-// Len returns the number of keys.
-func (t *Table[V]) Len() int { return len(t.m) }
-
-// All iterates over the entries in no particular order. Entries may be
-// deleted during the iteration.
-func (t *Table[V]) All() iter.Seq2[string, V] {
-	return func(yield func(string, V) bool) {
-		for k, c := range t.m {
-			if !yield(k, c.v) {
-				return
-			}
-		}
-	}
-}
-
-func (t *Table[V]) len() int { return len(t.m) }
-
-func (t *Table[V]) operator() bool { return t.merge != nil }
-
-func (t *Table[V]) appendSorted(b []byte) []byte {
-	b = binary.AppendUvarint(b, uint64(len(t.m)))
-	for _, k := range slices.Sorted(maps.Keys(t.m)) {
-		b = t.appendEntry(b, k, t.m[k].v)
-	}
-	return b
-}
-
-// appendEntry appends a length-prefixed key and a length-prefixed value.
-func (t *Table[V]) appendEntry(b []byte, key string, v V) []byte {
-	b = appendBytes(b, []byte(key))
-	t.scratch = t.codec.Append(t.scratch[:0], v)
-	return appendBytes(b, t.scratch)
-}
-
-// grouped is a keyed table's entries split by key group.
-type grouped interface {
-	// count returns the number of entries of group g.
-	count(g int) int
-	// appendGroup appends group g's entry count and entries, sorted by
-	// key.
-	appendGroup(b []byte, g int) []byte
-	// outside returns a non-empty group outside owned, or -1.
-	outside(owned KeyGroupRange) int
-}
-
-// entry is a key and its value.
-type entry[V any] struct {
-	key string
-	v   V
-}
-
-// groupedTable is a Table's entries ordered by key group, then key.
-type groupedTable[V any] struct {
-	t       *Table[V]
-	entries []entry[V]
-	// start[g] is the index of group g's first entry; start[g+1] ends it.
-	start []int
-}
-
-func (g *groupedTable[V]) count(n int) int { return g.start[n+1] - g.start[n] }
-
-func (g *groupedTable[V]) appendGroup(b []byte, n int) []byte {
-	es := g.entries[g.start[n]:g.start[n+1]]
-	b = binary.AppendUvarint(b, uint64(len(es)))
-	for _, e := range es {
-		b = g.t.appendEntry(b, e.key, e.v)
-	}
-	return b
-}
-
-func (g *groupedTable[V]) outside(owned KeyGroupRange) int {
-	for n := range len(g.start) - 1 {
-		if g.count(n) > 0 && !owned.Contains(n) {
-			return n
-		}
-	}
-	return -1
-}
-
-// bucket splits the entries by key group in one pass over the map (a
-// counting sort by group), then sorts each group's entries by key.
-func (t *Table[V]) bucket(maxParallelism int) grouped {
-	unsorted := make([]entry[V], 0, len(t.m))
-	groups := make([]int32, 0, len(t.m))
-	start := make([]int, maxParallelism+1)
-	for k, c := range t.m {
-		g := int(xxhash.Sum64String(k) % uint64(maxParallelism))
-		unsorted = append(unsorted, entry[V]{k, c.v})
-		groups = append(groups, int32(g))
-		start[g+1]++
-	}
-	for g := range maxParallelism {
-		start[g+1] += start[g]
-	}
-	next := slices.Clone(start[:maxParallelism])
-	entries := make([]entry[V], len(unsorted))
-	for i, e := range unsorted {
-		g := groups[i]
-		entries[next[g]] = e
-		next[g]++
-	}
-	for g := range maxParallelism {
-		slices.SortFunc(entries[start[g]:start[g+1]], func(a, b entry[V]) int { return cmp.Compare(a.key, b.key) })
-	}
-	return &groupedTable[V]{t: t, entries: entries, start: start}
-}
-
-// tableStage collects a table's restored entries.
-type tableStage[V any] struct {
-	t *Table[V]
-	m map[string]*cell[V]
-}
-
-func (t *Table[V]) stage() stager { return &tableStage[V]{t: t, m: map[string]*cell[V]{}} }
-
-func (s *tableStage[V]) add(key, val []byte) error {
-	v, err := s.t.codec.Decode(val)
-	if err != nil {
-		return err
-	}
-	if c, dup := s.m[string(key)]; dup {
-		if s.t.merge == nil {
-			return fmt.Errorf("key %x is in two snapshots", key)
-		}
-		c.v = s.t.merge(c.v, v)
-		return nil
-	}
-	s.m[string(key)] = &cell[V]{v: v}
-	return nil
-}
-
-func (s *tableStage[V]) install() { s.t.m = s.m }
-
-func (s *tableStage[V]) restored() {
-	if s.t.onRestore != nil {
-		s.t.onRestore()
-	}
-}

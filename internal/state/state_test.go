@@ -72,8 +72,10 @@ func newTables(b Backend) (*Table[types.Row], *Table[int64]) {
 	return NewTable(b, "rows", RowCodec(rowTypes)), NewTable(b, "counts", Int64Codec)
 }
 
-func TestSnapshotRestore(t *testing.T) {
-	b := NewMemory()
+func TestSnapshotRestore(t *testing.T) { forEachBackend(t, testSnapshotRestore) }
+
+func testSnapshotRestore(t *testing.T, newBackend func(maxP int) Backend) {
+	b := newBackend(128)
 	rows, counts := newTables(b)
 	key := func(s string) []byte {
 		return AppendKey(nil, []types.Type{types.StringType}, types.Row{types.StringValue(s)})
@@ -96,10 +98,10 @@ func TestSnapshotRestore(t *testing.T) {
 		t.Fatal("snapshots of the same state differ")
 	}
 
-	b2 := NewMemory()
+	b2 := newBackend(128)
 	rows2, counts2 := newTables(b2)
 	rows2.Put(key("zzz"), sampleRows()[0]) // replaced by Restore
-	if err := b2.Restore([][]byte{snap}, AllKeyGroups); err != nil {
+	if err := b2.Restore([][]byte{snap}, AllKeyGroups, nil); err != nil {
 		t.Fatal(err)
 	}
 	if b2.Len() != 5 {
@@ -127,30 +129,34 @@ func TestSnapshotRestore(t *testing.T) {
 }
 
 func TestRestoreErrorsLeaveStateUnchanged(t *testing.T) {
-	b := NewMemory()
+	forEachBackend(t, testRestoreErrorsLeaveStateUnchanged)
+}
+
+func testRestoreErrorsLeaveStateUnchanged(t *testing.T, newBackend func(maxP int) Backend) {
+	b := newBackend(128)
 	rows, _ := newTables(b)
 	rows.Put([]byte("k"), sampleRows()[0])
 	snap, _ := b.Snapshot(128, AllKeyGroups)
 
-	other := NewMemory()
+	other := newBackend(128)
 	NewTable(other, "rows", RowCodec(rowTypes))
 	NewTable(other, "other", Int64Codec)
-	if err := other.Restore([][]byte{snap}, AllKeyGroups); err == nil {
+	if err := other.Restore([][]byte{snap}, AllKeyGroups, nil); err == nil {
 		t.Fatal("restore with a different table set succeeded")
 	}
-	operator := NewMemory()
+	operator := newBackend(128)
 	NewOperatorTable(operator, "rows", RowCodec(rowTypes), func(a, _ types.Row) types.Row { return a })
 	NewTable(operator, "counts", Int64Codec)
-	if err := operator.Restore([][]byte{snap}, AllKeyGroups); err == nil {
+	if err := operator.Restore([][]byte{snap}, AllKeyGroups, nil); err == nil {
 		t.Fatal("restore of a keyed table into an operator table succeeded")
 	}
 	for _, bad := range [][]byte{nil, {7}, snap[:len(snap)-1], append(append([]byte{}, snap...), 0)} {
-		if err := b.Restore([][]byte{bad}, AllKeyGroups); err == nil {
+		if err := b.Restore([][]byte{bad}, AllKeyGroups, nil); err == nil {
 			t.Fatalf("restore of %x succeeded", bad)
 		}
 	}
 	// The same key from two snapshots of a keyed table.
-	if err := b.Restore([][]byte{snap, snap}, AllKeyGroups); err == nil {
+	if err := b.Restore([][]byte{snap, snap}, AllKeyGroups, nil); err == nil {
 		t.Fatal("restore of a key held twice succeeded")
 	}
 	if got, ok := rows.Get([]byte("k")); !ok || !reflect.DeepEqual(got, sampleRows()[0]) {
@@ -168,18 +174,20 @@ func keyGroupsOf(i, p, maxParallelism int) KeyGroupRange {
 // key groups, restores at three instances and at one: every key lands on
 // the instance that owns its group, with its value, and operator tables
 // merge by their rule.
-func TestRescale(t *testing.T) {
+func TestRescale(t *testing.T) { forEachBackend(t, testRescale) }
+
+func testRescale(t *testing.T, newBackend func(maxP int) Backend) {
 	const maxP, keys = 16, 200
 	kt := []types.Type{types.BigIntType}
 	key := func(k int) []byte { return AppendKey(nil, kt, types.Row{types.IntValue(int64(k))}) }
-	newBackend := func() (*Memory, *Table[int64], *Table[int64]) {
-		b := NewMemory()
+	newTables := func() (Backend, *Table[int64], *Table[int64]) {
+		b := newBackend(maxP)
 		return b, NewTable(b, "sums", Int64Codec), NewOperatorTable(b, "low", Int64Codec, func(a, b int64) int64 { return min(a, b) })
 	}
 	snapshot := func(p int) [][]byte {
 		var snaps [][]byte
 		for i := range p {
-			b, sums, low := newBackend()
+			b, sums, low := newTables()
 			owned := keyGroupsOf(i, p, maxP)
 			for k := range keys {
 				if owned.Contains(KeyGroup(key(k), maxP)) {
@@ -199,9 +207,9 @@ func TestRescale(t *testing.T) {
 	for _, p := range []int{3, 1, 2} {
 		seen := 0
 		for i := range p {
-			b, sums, low := newBackend()
+			b, sums, low := newTables()
 			owned := keyGroupsOf(i, p, maxP)
-			if err := b.Restore(from, owned); err != nil {
+			if err := b.Restore(from, owned, nil); err != nil {
 				t.Fatal(err)
 			}
 			for k := range keys {
@@ -245,24 +253,26 @@ func TestSnapshotRefusesForeignKeys(t *testing.T) {
 	}
 	tab.Delete(k)
 	s16, _ := b.Snapshot(16, AllKeyGroups)
-	if err := b.Restore([][]byte{s8, s16}, AllKeyGroups); err == nil {
+	if err := b.Restore([][]byte{s8, s16}, AllKeyGroups, nil); err == nil {
 		t.Fatal("snapshots of different max parallelism restored together")
 	}
 }
 
 // TestOnRestoreSeesRestoredState: the hook runs once every table holds its
 // restored entries.
-func TestOnRestoreSeesRestoredState(t *testing.T) {
-	b := NewMemory()
+func TestOnRestoreSeesRestoredState(t *testing.T) { forEachBackend(t, testOnRestoreSeesRestoredState) }
+
+func testOnRestoreSeesRestoredState(t *testing.T, newBackend func(maxP int) Backend) {
+	b := newBackend(4)
 	a, c := NewTable(b, "a", Int64Codec), NewTable(b, "c", Int64Codec)
 	a.Put([]byte("x"), 1)
 	c.Put([]byte("y"), 2)
 	snap, _ := b.Snapshot(4, AllKeyGroups)
-	b2 := NewMemory()
+	b2 := newBackend(4)
 	a2, c2 := NewTable(b2, "a", Int64Codec), NewTable(b2, "c", Int64Codec)
 	var got []int
 	a2.OnRestore(func() { got = append(got, a2.Len(), c2.Len()) })
-	if err := b2.Restore([][]byte{snap}, AllKeyGroups); err != nil {
+	if err := b2.Restore([][]byte{snap}, AllKeyGroups, nil); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(got, []int{1, 1}) {

@@ -181,7 +181,7 @@ func moveState(t *testing.T, from, to Stateful) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := to.State().Restore([][]byte{snap}, state.AllKeyGroups); err != nil {
+	if err := to.State().Restore([][]byte{snap}, state.AllKeyGroups, nil); err != nil {
 		t.Fatal(err)
 	}
 }

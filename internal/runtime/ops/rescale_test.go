@@ -65,7 +65,7 @@ func runRescaled(t *testing.T, c rescaleCase, from, to int) []string {
 			ops[k] = c.op(t)
 			owned := runtime.KeyGroupsOf(k, p, rescaleMaxParallelism)
 			if snaps != nil {
-				if err := ops[k].(Stateful).State().Restore(snaps, owned); err != nil {
+				if err := ops[k].(Stateful).State().Restore(snaps, owned, nil); err != nil {
 					t.Fatal(err)
 				}
 			}
