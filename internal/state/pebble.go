@@ -52,6 +52,8 @@ type Pebble struct {
 	// hashes holds the SHA-256 of the database's immutable files, by
 	// file name.
 	hashes map[string]string
+	// tune changes the options of the databases (nil: none).
+	tune func(*pebble.Options)
 	// err is the first failure of the database, reported by Release and
 	// the snapshots.
 	err error
@@ -67,6 +69,12 @@ const operatorGroup = 0xFFFF
 // dir holds is removed. Keys are placed by their key group of
 // maxParallelism groups.
 func NewPebble(dir string, maxParallelism int) (*Pebble, error) {
+	return newPebble(dir, maxParallelism, nil)
+}
+
+// newPebble is NewPebble with tune, when not nil, changing the options
+// of the backend's databases.
+func newPebble(dir string, maxParallelism int, tune func(*pebble.Options)) (*Pebble, error) {
 	if maxParallelism < 1 || maxParallelism >= operatorGroup {
 		return nil, fmt.Errorf("state: invalid max parallelism %d", maxParallelism)
 	}
@@ -74,7 +82,7 @@ func NewPebble(dir string, maxParallelism int) (*Pebble, error) {
 		return nil, fmt.Errorf("state: %w", err)
 	}
 	p := &Pebble{tableSet: tableSet{tables: map[string]table{}}, CacheEntries: DefaultCacheEntries,
-		dir: dir, maxParallelism: maxParallelism, hashes: map[string]string{}}
+		dir: dir, maxParallelism: maxParallelism, hashes: map[string]string{}, tune: tune}
 	db, dbDir, err := p.openNew()
 	if err != nil {
 		return nil, err
@@ -92,8 +100,12 @@ func (quiet) Errorf(string, ...any)          {}
 func (quiet) Fatalf(format string, a ...any) { panic(fmt.Sprintf("pebble: "+format, a...)) }
 
 // options are the options of the backend's databases.
-func options(readOnly bool) *pebble.Options {
-	return &pebble.Options{DisableWAL: true, Logger: quiet{}, ReadOnly: readOnly}
+func (p *Pebble) options(readOnly bool) *pebble.Options {
+	o := &pebble.Options{DisableWAL: true, Logger: quiet{}, ReadOnly: readOnly}
+	if p.tune != nil {
+		p.tune(o)
+	}
+	return o
 }
 
 // next returns a new path in dir named after kind.
@@ -105,7 +117,7 @@ func (p *Pebble) next(kind string) string {
 // openNew opens an empty database in a directory of its own.
 func (p *Pebble) openNew() (*pebble.DB, string, error) {
 	dir := p.next("db")
-	db, err := pebble.Open(dir, options(false))
+	db, err := pebble.Open(dir, p.options(false))
 	if err != nil {
 		return nil, "", fmt.Errorf("state: opening %s: %w", dir, err)
 	}
@@ -653,7 +665,7 @@ func (p *Pebble) adopt(s *incrementalSnapshot, files FileSource) error {
 	dir, err := p.materialize(s, files)
 	if err == nil {
 		var db *pebble.DB
-		if db, err = pebble.Open(dir, options(false)); err == nil {
+		if db, err = pebble.Open(dir, p.options(false)); err == nil {
 			hashes := map[string]string{}
 			for local, ref := range s.shared {
 				hashes[local] = ref.name
@@ -698,7 +710,7 @@ func (p *Pebble) copyIncremental(data []byte, groups KeyGroupRange, seen map[int
 	if err != nil {
 		return 0, err
 	}
-	db, err := pebble.Open(dir, options(true))
+	db, err := pebble.Open(dir, p.options(true))
 	if err != nil {
 		return 0, fmt.Errorf("opening the snapshot's database: %w", err)
 	}

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/cockroachdb/pebble/v2"
 )
 
 // forEachBackend runs a test on the memory backend and on the Pebble
@@ -19,15 +21,19 @@ func forEachBackend(t *testing.T, test func(t *testing.T, newBackend func(maxP i
 		test(t, func(int) Backend { return NewMemory() })
 	})
 	t.Run("pebble", func(t *testing.T) {
-		test(t, func(maxP int) Backend { return newPebble(t, maxP) })
+		test(t, func(maxP int) Backend { return testPebble(t, maxP) })
 	})
 }
 
-// newPebble returns a Pebble backend in a temporary directory, closed
+// testPebble returns a Pebble backend in a temporary directory, closed
 // when the test ends, with a cache of one entry.
-func newPebble(t testing.TB, maxP int) *Pebble {
+func testPebble(t testing.TB, maxP int) *Pebble { return newTunedPebble(t, maxP, nil) }
+
+// newTunedPebble is testPebble with its databases' options changed by
+// tune.
+func newTunedPebble(t testing.TB, maxP int, tune func(*pebble.Options)) *Pebble {
 	t.Helper()
-	p, err := NewPebble(filepath.Join(t.TempDir(), "state"), maxP)
+	p, err := newPebble(filepath.Join(t.TempDir(), "state"), maxP, tune)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +63,7 @@ var counterCodec = Codec[*counter]{
 // and changed without a Put is written back, whether Release writes the
 // cache back or the snapshot does; deletions during All are seen.
 func TestPebbleKeepsChangesInPlace(t *testing.T) {
-	p := newPebble(t, 8)
+	p := testPebble(t, 8)
 	tab := NewTable(p, "c", counterCodec)
 	key := func(i int) []byte { return []byte(fmt.Sprintf("k%03d", i)) }
 	for i := range 50 {
@@ -107,7 +113,7 @@ func TestPebbleKeepsChangesInPlace(t *testing.T) {
 // memory backend's, byte for byte, and each restores the other's.
 func TestSnapshotFormatIsShared(t *testing.T) {
 	const maxP = 16
-	m, p := NewMemory(), newPebble(t, maxP)
+	m, p := NewMemory(), testPebble(t, maxP)
 	for _, b := range []Backend{m, p} {
 		rows, counts := newTables(b)
 		op := NewOperatorTable(b, "op", Int64Codec, func(a, b int64) int64 { return a + b })
@@ -130,7 +136,7 @@ func TestSnapshotFormatIsShared(t *testing.T) {
 	if !bytes.Equal(ms, ps) {
 		t.Fatal("the backends' snapshots of the same state differ")
 	}
-	m2, p2 := NewMemory(), newPebble(t, maxP)
+	m2, p2 := NewMemory(), testPebble(t, maxP)
 	for _, b := range []Backend{m2, p2} {
 		newTables(b)
 		NewOperatorTable(b, "op", Int64Codec, func(a, b int64) int64 { return a + b })
@@ -196,7 +202,8 @@ func TestPebbleIncremental(t *testing.T) {
 	var snaps [][]byte
 	var first, second []string
 	for i := range 2 {
-		p := newPebble(t, maxP)
+		// Without compactions, so that the first snapshot's file stays.
+		p := newTunedPebble(t, maxP, func(o *pebble.Options) { o.DisableAutomaticCompactions = true })
 		sums, low := newTabs(p)
 		owned := keyGroupsOf(i, 2, maxP)
 		put := func(from, to int) {
@@ -251,7 +258,7 @@ func TestPebbleIncremental(t *testing.T) {
 	}
 	// At the same key groups, and at parallelism 1 and 3.
 	for i := range 2 {
-		p := newPebble(t, maxP)
+		p := testPebble(t, maxP)
 		sums, low := newTabs(p)
 		if err := p.Restore([][]byte{snaps[i]}, keyGroupsOf(i, 2, maxP), st.source); err != nil {
 			t.Fatal(err)
@@ -260,7 +267,7 @@ func TestPebbleIncremental(t *testing.T) {
 	}
 	for _, par := range []int{1, 3} {
 		for i := range par {
-			p := newPebble(t, maxP)
+			p := testPebble(t, maxP)
 			sums, low := newTabs(p)
 			owned := keyGroupsOf(i, par, maxP)
 			if err := p.Restore(snaps, owned, st.source); err != nil {
@@ -271,7 +278,7 @@ func TestPebbleIncremental(t *testing.T) {
 	}
 	// Adopted files are not new to the next snapshot (one file: no
 	// compaction replaces it).
-	one := newPebble(t, maxP)
+	one := testPebble(t, maxP)
 	sums, _ := newTabs(one)
 	sums.Put(key(1), 1)
 	snap, files, err := one.SnapshotIncremental(maxP, AllKeyGroups)
@@ -279,7 +286,7 @@ func TestPebbleIncremental(t *testing.T) {
 		t.Fatal(err)
 	}
 	names := st.keep(t, files)
-	adopted := newPebble(t, maxP)
+	adopted := testPebble(t, maxP)
 	newTabs(adopted)
 	if err := adopted.Restore([][]byte{snap}, AllKeyGroups, st.source); err != nil {
 		t.Fatal(err)
@@ -297,7 +304,7 @@ func TestPebbleIncremental(t *testing.T) {
 		t.Fatalf("memory backend restoring an incremental snapshot: %v", err)
 	}
 	// A corrupt shared file.
-	p := newPebble(t, maxP)
+	p := testPebble(t, maxP)
 	sums, _ = newTabs(p)
 	sums.Put([]byte("before"), 1)
 	for _, name := range second {

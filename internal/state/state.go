@@ -419,4 +419,3 @@ func (s *tableSet) restoreOne(data []byte, groups KeyGroupRange, keyed, operator
 	}
 	return int(maxP), nil
 }
-
