@@ -6,6 +6,14 @@
 // lists reads back intact: a crash while writing leaves a checkpoint that
 // is skipped for the previous complete one, never loaded.
 //
+// A checkpoint may also refer to shared files: state kept once and
+// referred to by every checkpoint that holds it (the files of the Pebble
+// state backend's incremental snapshots), named by the SHA-256 of their
+// content, listed with their sizes in the metadata of every checkpoint
+// that refers to them, and deleted by Prune once no retained checkpoint
+// does, as Flink's shared state registry keeps the files of incremental
+// checkpoints.
+//
 // Storage is an interface so that checkpoints can live where every process
 // running a job can reach them: Dir keeps them in a local directory, S3 in
 // an S3-compatible object store, and Open picks one from a location as
@@ -19,6 +27,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,6 +51,8 @@ type Metadata struct {
 	// Finished lists the parts that had ended by the checkpoint (a
 	// bounded source that read everything): restored, they end at once.
 	Finished []string `json:"finished,omitempty"`
+	// Shared lists the shared files the parts refer to, by name.
+	Shared map[string]Part `json:"shared,omitempty"`
 }
 
 // Part is one piece of state of a checkpoint.
@@ -100,6 +111,18 @@ func checkPart(part string) error {
 	return nil
 }
 
+// checkShared refuses shared file names that are not a plain file name.
+func checkShared(name string) error {
+	if name == "" || strings.ContainsAny(name, `/\`) || strings.HasPrefix(name, ".") {
+		return fmt.Errorf("invalid shared file name %q", name)
+	}
+	return nil
+}
+
+// sharedDir is the name of the directory of a job's shared files, beside
+// its checkpoints' (Flink's layout has the same).
+const sharedDir = "shared"
+
 // chkName is the name of the directory of checkpoint id within its job's.
 func chkName(id int64) string { return "chk-" + strconv.FormatInt(id, 10) }
 
@@ -153,6 +176,14 @@ type Storage interface {
 	// Started lists the IDs of every checkpoint of job with anything
 	// written, complete or not, oldest first.
 	Started(ctx context.Context, job string) ([]int64, error)
+	// WriteShared durably stores a shared file of job.
+	WriteShared(ctx context.Context, job, name string, data []byte) error
+	// ReadShared reads back a shared file written by WriteShared.
+	ReadShared(ctx context.Context, job, name string) ([]byte, error)
+	// Shared lists the names of the shared files of job, sorted.
+	Shared(ctx context.Context, job string) ([]string, error)
+	// DeleteShared removes a shared file of job.
+	DeleteShared(ctx context.Context, job, name string) error
 }
 
 // Latest returns the newest complete checkpoint of job whose parts all read
@@ -198,12 +229,51 @@ func load(ctx context.Context, s Storage, job string, id int64) (*Metadata, map[
 		}
 		state[name] = data
 	}
+	// Shared files are read and checked, not kept: the restore reads
+	// them again (SharedFiles).
+	for _, name := range slices.Sorted(maps.Keys(meta.Shared)) {
+		if err := checkShared(name); err != nil {
+			return nil, nil, err
+		}
+		data, err := s.ReadShared(ctx, job, name)
+		if err != nil {
+			return nil, nil, fmt.Errorf("shared file %s: %w", name, err)
+		}
+		if err := meta.Shared[name].Verify(data); err != nil {
+			return nil, nil, fmt.Errorf("shared file %s: %w", name, err)
+		}
+	}
 	return meta, state, nil
+}
+
+// SharedFiles returns a reader of the shared files of the checkpoint
+// meta describes, in s: each is checked against the metadata, and a name
+// the checkpoint does not list is an error.
+func SharedFiles(s Storage, meta *Metadata) func(ctx context.Context, name string) ([]byte, error) {
+	return func(ctx context.Context, name string) ([]byte, error) {
+		p, ok := meta.Shared[name]
+		if !ok {
+			return nil, fmt.Errorf("checkpoint %d of job %s lists no shared file %s", meta.ID, meta.Job, name)
+		}
+		data, err := s.ReadShared(ctx, meta.Job, name)
+		if err != nil {
+			return nil, fmt.Errorf("shared file %s of job %s: %w", name, meta.Job, err)
+		}
+		if err := p.Verify(data); err != nil {
+			return nil, fmt.Errorf("shared file %s of job %s: %w", name, meta.Job, err)
+		}
+		return data, nil
+	}
 }
 
 // Prune keeps the newest retain complete checkpoints of job (at least
 // one) and deletes the older ones, complete or not. Checkpoints newer than
 // the newest complete one may still be in progress and are left alone.
+// Then it deletes the shared files that no remaining complete checkpoint
+// refers to: it must not run while a checkpoint of the job that wrote
+// shared files is in progress (its metadata, not written yet, would be
+// the only one to refer to them), as the runtime's coordinator, which
+// prunes after a checkpoint completes and takes one at a time, ensures.
 func Prune(ctx context.Context, s Storage, job string, retain int) error {
 	retain = max(retain, 1)
 	complete, err := s.Checkpoints(ctx, job)
@@ -218,6 +288,34 @@ func Prune(ctx context.Context, s Storage, job string, retain int) error {
 	for _, id := range started {
 		if id < oldestKept {
 			if err := s.Delete(ctx, job, id); err != nil {
+				return err
+			}
+		}
+	}
+	return pruneShared(ctx, s, job, complete[max(0, len(complete)-retain):])
+}
+
+// pruneShared deletes the shared files of job that none of the complete
+// checkpoints kept refers to. A metadata that cannot be read leaves every
+// file in place.
+func pruneShared(ctx context.Context, s Storage, job string, kept []int64) error {
+	names, err := s.Shared(ctx, job)
+	if err != nil || len(names) == 0 {
+		return err
+	}
+	referred := map[string]bool{}
+	for _, id := range kept {
+		meta, err := s.Metadata(ctx, job, id)
+		if err != nil {
+			return fmt.Errorf("pruning the shared files of job %s: checkpoint %d: %w", job, id, err)
+		}
+		for name := range meta.Shared {
+			referred[name] = true
+		}
+	}
+	for _, name := range names {
+		if !referred[name] {
+			if err := s.DeleteShared(ctx, job, name); err != nil {
 				return err
 			}
 		}

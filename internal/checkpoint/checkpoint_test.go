@@ -204,3 +204,72 @@ func TestNamesAreChecked(t *testing.T) {
 		}
 	})
 }
+
+// TestSharedFiles: shared files stay while a retained checkpoint refers
+// to them and go when none does (an orphan of a checkpoint that never
+// completed too); Latest checks them and skips a checkpoint whose file is
+// damaged; SharedFiles reads only the files a checkpoint lists, checked.
+func TestSharedFiles(t *testing.T) {
+	forEachStorage(t, func(t *testing.T, s *fixture) {
+		ctx := context.Background()
+		files := map[string][]byte{"a": []byte("A"), "b": []byte("BB"), "c": []byte("CCC"), "orphan": []byte("O")}
+		for name, data := range files {
+			if err := s.WriteShared(ctx, "j", name, data); err != nil {
+				t.Fatal(err)
+			}
+		}
+		refers := map[int64][]string{1: {"a", "b"}, 2: {"b", "c"}, 3: {"c"}}
+		for id := int64(1); id <= 3; id++ {
+			meta := &Metadata{Job: "j", ID: id, Parts: map[string]Part{}, Shared: map[string]Part{}}
+			for _, name := range refers[id] {
+				meta.Shared[name] = PartOf(files[name])
+			}
+			if err := s.Complete(ctx, meta); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := Prune(ctx, s, "j", 2); err != nil {
+			t.Fatal(err)
+		}
+		names, err := s.Shared(ctx, "j")
+		if want := []string{"b", "c"}; err != nil || !slices.Equal(names, want) {
+			t.Fatalf("shared files %v (%v), want %v", names, err, want)
+		}
+		meta, _, err := Latest(ctx, s, "j")
+		if err != nil || meta.ID != 3 {
+			t.Fatalf("latest: %v %v", meta, err)
+		}
+		read := SharedFiles(s, meta)
+		if data, err := read(ctx, "c"); err != nil || string(data) != "CCC" {
+			t.Fatalf("read c: %q %v", data, err)
+		}
+		if _, err := read(ctx, "b"); err == nil {
+			t.Fatal("read a shared file the checkpoint does not list")
+		}
+		// c damaged: checkpoint 3 is skipped for 2, which refers to c too.
+		if err := s.WriteShared(ctx, "j", "c", []byte("CCX")); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := read(ctx, "c"); err == nil || !strings.Contains(err.Error(), "checksum") {
+			t.Fatalf("read of a damaged file: %v", err)
+		}
+		_, _, err = Latest(ctx, s, "j")
+		if !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "checkpoint 3 skipped: shared file c: checksum") {
+			t.Fatalf("latest with a damaged shared file: %v", err)
+		}
+		// Every checkpoint gone: so are the files (Prune keeps one complete
+		// checkpoint, 3, which refers to c only).
+		if err := s.Delete(ctx, "j", 2); err != nil {
+			t.Fatal(err)
+		}
+		if err := Prune(ctx, s, "j", 1); err != nil {
+			t.Fatal(err)
+		}
+		if names, _ := s.Shared(ctx, "j"); !slices.Equal(names, []string{"c"}) {
+			t.Fatalf("shared files %v, want [c]", names)
+		}
+		if err := s.WriteShared(ctx, "j", "../x", nil); err == nil {
+			t.Fatal("a shared file named ../x was written")
+		}
+	})
+}

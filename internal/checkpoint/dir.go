@@ -13,8 +13,9 @@ import (
 )
 
 // Dir is a Storage in a local directory (state.checkpoints.dir):
-// DIR/JOB/chk-ID/PART for each part and DIR/JOB/chk-ID/_metadata, the
-// layout of Flink's file system checkpoint storage. Every file is written
+// DIR/JOB/chk-ID/PART for each part, DIR/JOB/chk-ID/_metadata and
+// DIR/JOB/shared/NAME for each shared file, the layout of Flink's file
+// system checkpoint storage. Every file is written
 // to a temporary name, synced and renamed, so a file that exists is whole.
 type Dir struct {
 	root string
@@ -138,4 +139,65 @@ func (d *Dir) Delete(_ context.Context, job string, id int64) error {
 		return err
 	}
 	return os.RemoveAll(cd)
+}
+
+func (d *Dir) sharedPath(job, name string) (string, error) {
+	if err := checkShared(name); err != nil {
+		return "", err
+	}
+	jd, err := d.jobDir(job)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(jd, sharedDir, name), nil
+}
+
+// WriteShared implements Storage.
+func (d *Dir) WriteShared(_ context.Context, job, name string, data []byte) error {
+	p, err := d.sharedPath(job, name)
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(p, data, 0o600)
+}
+
+// ReadShared implements Storage.
+func (d *Dir) ReadShared(_ context.Context, job, name string) ([]byte, error) {
+	p, err := d.sharedPath(job, name)
+	if err != nil {
+		return nil, err
+	}
+	return os.ReadFile(p)
+}
+
+// Shared implements Storage. Temporary files of writes cut short are
+// not listed.
+func (d *Dir) Shared(_ context.Context, job string) ([]string, error) {
+	jd, err := d.jobDir(job)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := os.ReadDir(filepath.Join(jd, sharedDir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		if !e.IsDir() && checkShared(e.Name()) == nil {
+			names = append(names, e.Name())
+		}
+	}
+	return names, nil
+}
+
+// DeleteShared implements Storage.
+func (d *Dir) DeleteShared(_ context.Context, job, name string) error {
+	p, err := d.sharedPath(job, name)
+	if err != nil {
+		return err
+	}
+	return os.Remove(p)
 }

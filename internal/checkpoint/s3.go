@@ -16,7 +16,8 @@ import (
 
 // S3 is a Storage in a bucket of an S3-compatible object store
 // (state.checkpoints.dir = s3://BUCKET/PREFIX), in Dir's layout under the
-// prefix: PREFIX/JOB/chk-ID/PART and PREFIX/JOB/chk-ID/_metadata. An S3
+// prefix: PREFIX/JOB/chk-ID/PART, PREFIX/JOB/chk-ID/_metadata and
+// PREFIX/JOB/shared/NAME. An S3
 // upload is atomic, so an object that exists is whole; the metadata is
 // written after every part, so a checkpoint whose metadata exists has all
 // its parts written.
@@ -250,4 +251,65 @@ func (s *S3) Delete(ctx context.Context, job string, id int64) error {
 		errs = append(errs, s.fail("delete", cp, err))
 	}
 	return errors.Join(errs...)
+}
+
+func (s *S3) sharedKey(job, name string) (string, error) {
+	if err := checkShared(name); err != nil {
+		return "", err
+	}
+	jp, err := s.jobPrefix(job)
+	if err != nil {
+		return "", err
+	}
+	return jp + sharedDir + "/" + name, nil
+}
+
+// WriteShared implements Storage.
+func (s *S3) WriteShared(ctx context.Context, job, name string, data []byte) error {
+	key, err := s.sharedKey(job, name)
+	if err != nil {
+		return err
+	}
+	return s.put(ctx, key, data)
+}
+
+// ReadShared implements Storage.
+func (s *S3) ReadShared(ctx context.Context, job, name string) ([]byte, error) {
+	key, err := s.sharedKey(job, name)
+	if err != nil {
+		return nil, err
+	}
+	return s.get(ctx, key)
+}
+
+// Shared implements Storage.
+func (s *S3) Shared(ctx context.Context, job string) ([]string, error) {
+	jp, err := s.jobPrefix(job)
+	if err != nil {
+		return nil, err
+	}
+	keys, err := s.list(ctx, jp+sharedDir+"/")
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, key := range keys {
+		if name := strings.TrimPrefix(key, jp+sharedDir+"/"); checkShared(name) == nil {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// DeleteShared implements Storage.
+func (s *S3) DeleteShared(ctx context.Context, job, name string) error {
+	key, err := s.sharedKey(job, name)
+	if err != nil {
+		return err
+	}
+	if err := s.client.RemoveObject(ctx, s.bucket, key, minio.RemoveObjectOptions{}); err != nil {
+		return s.fail("delete", key, err)
+	}
+	return nil
 }
