@@ -129,8 +129,12 @@ func (c *Config) checkpointConfig(ctx context.Context, id string) (*runtime.Chec
 	tolerable, _ := strconv.Atoi(c.checkpointSetting(ConfCheckpointTolerable))
 	retained, _ := strconv.Atoi(c.checkpointSetting(ConfCheckpointsRetained))
 	ignore, _ := strconv.ParseBool(c.checkpointSetting(ConfIgnoreUnclaimed))
+	incremental, err := c.incremental()
+	if err != nil {
+		return nil, err
+	}
 	cfg := &runtime.CheckpointConfig{Job: id, Mode: mode, Interval: interval, Timeout: timeout,
-		MinPause: minPause, Tolerable: tolerable, Retained: retained, IgnoreUnclaimed: ignore}
+		MinPause: minPause, Tolerable: tolerable, Retained: retained, IgnoreUnclaimed: ignore, Incremental: incremental}
 	props := c.storageProps()
 	if interval > 0 {
 		dir := c.Get(ConfCheckpointsDir)
@@ -161,8 +165,15 @@ func restoreFrom(ctx context.Context, cfg *runtime.CheckpointConfig, store check
 	if err != nil {
 		return err
 	}
-	cfg.Restore, cfg.RestoredFrom, cfg.Finished = state, meta.ID, meta.Finished
+	restoreCheckpoint(cfg, store, meta, state)
 	return nil
+}
+
+// restoreCheckpoint makes cfg start from the checkpoint meta describes,
+// in store, whose parts are state.
+func restoreCheckpoint(cfg *runtime.CheckpointConfig, store checkpoint.Storage, meta *checkpoint.Metadata, state map[string][]byte) {
+	cfg.Restore, cfg.RestoredFrom, cfg.Finished = state, meta.ID, meta.Finished
+	cfg.Files = checkpoint.SharedFiles(store, meta)
 }
 
 // durationSetting reads a duration setting; unset with no default is 0.

@@ -212,7 +212,9 @@ func TestCheckpointSettings(t *testing.T) {
 		{"SET 'state.checkpoints.num-retained' = '0';", "invalid value '0' for 'state.checkpoints.num-retained': expected a positive integer"},
 		{"SET 'execution.checkpointing.max-concurrent-checkpoints' = '2';", "'execution.checkpointing.max-concurrent-checkpoints' = '2' is not supported yet (checkpoints are taken one at a time); only '1' is"},
 		{"SET 'execution.checkpointing.unaligned.enabled' = 'true';", "'execution.checkpointing.unaligned.enabled' = 'true' is not supported yet (barriers are aligned); only 'false' is"},
-		{"SET 'state.backend.type' = 'rocksdb';", "'state.backend.type' = 'rocksdb' is not supported yet (state is kept in memory and checkpointed whole); only 'hashmap' is"},
+		{"SET 'state.backend.type' = 'forst';", "invalid value 'forst' for 'state.backend.type': the ForSt state backend (disaggregated state) is not supported; expected 'hashmap' or 'rocksdb'"},
+		{"SET 'state.backend' = 'memory';", "invalid value 'memory' for 'state.backend': expected 'hashmap' or 'rocksdb' (on disk, in Pebble)"},
+		{"SET 'execution.checkpointing.incremental' = 'yes';", "invalid value 'yes' for 'execution.checkpointing.incremental': expected true or false"},
 		{"STOP JOB 'x' WITH DRAIN;", "WITH DRAIN takes effect only together with WITH SAVEPOINT"},
 	} {
 		_, err := e.Execute(testContext(t), c.stmt)
@@ -220,6 +222,15 @@ func TestCheckpointSettings(t *testing.T) {
 			t.Errorf("%s: %v, want %q", c.stmt, err, c.want)
 		}
 	}
+	mustExecute(t, e, "CREATE TABLE one (a INT) WITH ('connector' = 'datagen', 'number-of-rows' = '1');\nCREATE TABLE none (a INT) WITH ('connector' = 'blackhole');")
+	// Flink ignores incremental checkpoints where the backend cannot take
+	// them (state.backend.incremental's description); Sluice refuses.
+	mustExecute(t, e, "SET 'state.backend.incremental' = 'true';")
+	if _, err := e.Execute(testContext(t), "INSERT INTO none SELECT a FROM one;"); err == nil ||
+		err.Error() != "'state.backend.incremental' = 'true' needs the on-disk state backend ('state.backend.type' = 'rocksdb'): the 'hashmap' backend takes whole checkpoints" {
+		t.Fatalf("incremental checkpoints with the hashmap backend: %v", err)
+	}
+	mustExecute(t, e, "RESET 'state.backend.incremental';")
 	mustExecute(t, e, "SET 'execution.checkpointing.mode' = 'at_least_once';\nSET 'execution.checkpointing.interval' = '1 min';")
 	mustExecute(t, e, "CREATE TABLE g (a INT) WITH ('connector' = 'datagen', 'number-of-rows' = '1');\nCREATE TABLE bh (a INT) WITH ('connector' = 'blackhole');")
 	_, err := e.Execute(testContext(t), "INSERT INTO bh SELECT a FROM g;")

@@ -88,6 +88,12 @@ func (c *Config) Set(key, value string) error {
 			}
 			break
 		}
+		if ok, err := checkStateSetting(key, value); ok {
+			if err != nil {
+				return err
+			}
+			break
+		}
 		if ok, err := checkRestartSetting(key, value); ok {
 			if err != nil {
 				return err
@@ -125,8 +131,6 @@ var unsupported = map[string]onlyValue{
 	"execution.checkpointing.unaligned":                         {"false", "barriers are aligned", nil},
 	"execution.checkpointing.unaligned.enabled":                 {"false", "barriers are aligned", nil},
 	"execution.checkpointing.externalized-checkpoint-retention": {"RETAIN_ON_CANCELLATION", "checkpoints are kept when a job stops", nil},
-	"state.backend.type":                                        {"hashmap", "state is kept in memory and checkpointed whole", nil},
-	"state.backend":                                             {"hashmap", "state is kept in memory and checkpointed whole", nil},
 }
 
 // onlyValue is the one value Sluice supports for a setting.

@@ -76,12 +76,15 @@ func TestSettingsHonouredOrRefused(t *testing.T) {
 // warning naming the closest known key when one is near.
 func TestUnknownSettingWarning(t *testing.T) {
 	for key, want := range map[string]string{
-		"table.dml-snyc":        "'table.dml-snyc' is not a setting Sluice knows: it is kept, as Flink keeps any key, but changes nothing. Did you mean 'table.dml-sync'?",
-		"parallelism.defualt":   "Did you mean 'parallelism.default'?",
-		"my.own.key":            "'my.own.key' is not a setting Sluice knows: it is kept, as Flink keeps any key, but changes nothing.",
-		"table.dml-sync":        "",
-		"s3.endpoint":           "",
-		"restart-strategy.type": "",
+		"table.dml-snyc":                      "'table.dml-snyc' is not a setting Sluice knows: it is kept, as Flink keeps any key, but changes nothing. Did you mean 'table.dml-sync'?",
+		"parallelism.defualt":                 "Did you mean 'parallelism.default'?",
+		"my.own.key":                          "'my.own.key' is not a setting Sluice knows: it is kept, as Flink keeps any key, but changes nothing.",
+		"table.dml-sync":                      "",
+		"s3.endpoint":                         "",
+		"restart-strategy.type":               "",
+		"state.backend.type":                  "",
+		"state.backend.incremental":           "",
+		"execution.checkpointing.incremental": "",
 	} {
 		got := UnknownSettingWarning(key)
 		if want == "" && got != "" || !strings.Contains(got, want) || strings.HasSuffix(key, "key") && strings.Contains(got, "Did you mean") {

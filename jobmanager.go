@@ -28,6 +28,9 @@ type JobManager struct {
 	// defaults are the settings of the data directory (where checkpoints
 	// and savepoints go), under those of every session.
 	defaults map[string]string
+	// work holds the jobs' on-disk state (DATA/work/JOB), scratch that
+	// checkpoints make durable; empty without a data directory.
+	work string
 }
 
 // NewJobManager returns a job manager without a data directory: its jobs
@@ -38,7 +41,8 @@ func NewJobManager() *JobManager {
 
 // SetDataDir keeps the jobs in dir (DATA/jobs); sessions over the job
 // manager take checkpoints every 10 seconds into DATA/checkpoints and
-// savepoints into DATA/savepoints unless they say otherwise. Call it
+// savepoints into DATA/savepoints unless they say otherwise, and the
+// on-disk state backend works in DATA/work/JOB. Call it
 // before sessions are made and jobs start; Recover starts those a previous
 // job manager left running.
 func (m *JobManager) SetDataDir(dir string) error {
@@ -50,6 +54,7 @@ func (m *JobManager) SetDataDir(dir string) error {
 		return fmt.Errorf("job store: %w", err)
 	}
 	m.store = &jobStore{dir: jobs}
+	m.work = filepath.Join(dir, "work")
 	m.defaults = map[string]string{
 		ConfCheckpointsDir:     filepath.Join(dir, "checkpoints"),
 		ConfSavepointsDir:      filepath.Join(dir, "savepoints"),
@@ -130,7 +135,16 @@ func (m *JobManager) startRecorded(rec *jobRecord, jp *plan.Plan, opts job.Optio
 		roots = append(roots, r.ID)
 	}
 	cfg.Plan = strings.Join(roots, ",")
+	var work string
+	if m.work != "" {
+		work = filepath.Join(m.work, rec.ID)
+		opts.StateDir = work
+	}
 	start := func(cfg *runtime.CheckpointConfig) (*runtime.Job, error) {
+		// What an earlier attempt, or a process that died, left.
+		if err := os.RemoveAll(work); err != nil {
+			return nil, fmt.Errorf("state directory: %w", err)
+		}
 		g, err := job.Build(jp, opts)
 		if err != nil {
 			return nil, err
@@ -141,7 +155,10 @@ func (m *JobManager) startRecorded(rec *jobRecord, jp *plan.Plan, opts job.Optio
 	if err := m.store.put(rec); err != nil {
 		return nil, err
 	}
-	j, err := newJob(rec.ID, rec.Name, rec.Statement, jp, cfg, strategy, start, func(j *Job) { m.store.ended(j, rec) })
+	j, err := newJob(rec.ID, rec.Name, rec.Statement, jp, cfg, strategy, start, func(j *Job) {
+		m.store.ended(j, rec)
+		_ = os.RemoveAll(work) // scratch: a failure leaves files for the next start to remove
+	})
 	if err != nil {
 		if rec.Status == "RUNNING" {
 			failed := *rec

@@ -225,7 +225,7 @@ func (j *Job) restart() (*runtime.Job, error) {
 		meta, state, err := checkpoint.Latest(ctx, cfg.Storage, j.ID)
 		switch {
 		case err == nil:
-			cfg.Restore, cfg.RestoredFrom, cfg.Finished = state, meta.ID, meta.Finished
+			restoreCheckpoint(&cfg, cfg.Storage, meta, state)
 		case ctx.Err() != nil:
 			return nil, err
 		}

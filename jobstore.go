@@ -185,7 +185,7 @@ func (m *JobManager) recover(ctx context.Context, rec *jobRecord) (*Job, error) 
 		meta, state, err := checkpoint.Latest(ctx, cfg.Storage, rec.ID)
 		switch {
 		case err == nil:
-			cfg.Restore, cfg.RestoredFrom, cfg.Finished = state, meta.ID, meta.Finished
+			restoreCheckpoint(cfg, cfg.Storage, meta, state)
 		case !errors.Is(err, checkpoint.ErrNotFound):
 			return nil, err
 		}

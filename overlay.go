@@ -31,6 +31,9 @@ func IsSupportedSetting(key string) bool {
 	if ok, _ := checkRestartSetting(key, ""); ok {
 		return true
 	}
+	if ok, _ := checkStateSetting(key, ""); ok {
+		return true
+	}
 	return strings.HasPrefix(key, "s3.")
 }
 

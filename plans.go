@@ -60,7 +60,7 @@ func (c *Config) buildOptions(p *plan.Plan) (job.Options, error) {
 		TimeZone:          conf.TimeZone(),
 		WatermarkInterval: conf.duration(ConfWatermarkInterval),
 		IdleTimeout:       conf.duration(ConfIdleTimeout),
-	}}, nil
+	}, StateBackend: c.stateBackend()}, nil
 }
 
 // SetPlanRoundTrip makes the engine write every job's execution plan as

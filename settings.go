@@ -290,7 +290,8 @@ func knownSettings() []string {
 		ConfCheckpointTolerable, ConfCheckpointsDir, ConfCheckpointsRetained, ConfSavepointsDir, ConfSavepointPath,
 		ConfIgnoreUnclaimed, ConfRestartStrategy, ConfFixedDelayAttempts, ConfFixedDelayDelay, ConfExpInitialBackoff,
 		ConfExpMaxBackoff, ConfExpMultiplier, ConfExpResetThreshold, ConfExpJitter, ConfExpAttemptsPerReset,
-		ConfRateMaxFailures, ConfRateInterval, ConfRateDelay)
+		ConfRateMaxFailures, ConfRateInterval, ConfRateDelay,
+		ConfStateBackend, ConfStateBackendOld, ConfIncremental, ConfIncrementalOld)
 	slices.Sort(out)
 	return slices.Compact(out)
 }

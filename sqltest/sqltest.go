@@ -46,6 +46,10 @@ type Options struct {
 	// parallelism (sluice.Engine.RestartFromSavepoint, restartParallelisms):
 	// results must not change.
 	RestartJobs bool
+	// StateBackend, when set, sets state.backend.type before the script
+	// runs ('rocksdb': every stateful operator keeps its state in
+	// Pebble, in a temporary directory).
+	StateBackend string
 }
 
 // restartParallelisms are the parallelisms restarted jobs take in turn,
@@ -286,6 +290,12 @@ func newEngine(opts Options) (*sluice.Engine, error) {
 	e.SetPlanRoundTrip(opts.PlanRoundTrip)
 	if opts.Parallelism > 0 {
 		if err := e.Config().Set(sluice.ConfParallelism, strconv.Itoa(opts.Parallelism)); err != nil {
+			e.Close()
+			return nil, err
+		}
+	}
+	if opts.StateBackend != "" {
+		if err := e.Config().Set(sluice.ConfStateBackend, opts.StateBackend); err != nil {
 			e.Close()
 			return nil, err
 		}

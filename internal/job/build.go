@@ -7,8 +7,12 @@
 package job
 
 import (
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sluicesql/sluice/internal/connector"
@@ -17,6 +21,7 @@ import (
 	"github.com/sluicesql/sluice/internal/plan"
 	"github.com/sluicesql/sluice/internal/runtime"
 	"github.com/sluicesql/sluice/internal/runtime/ops"
+	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -31,6 +36,54 @@ type Options struct {
 	// Env is what connectors need from the session; its time zone is also
 	// the one expressions and windows over TIMESTAMP_LTZ use.
 	Env connector.Env
+	// StateBackend is how stateful operator instances keep their state
+	// (state.backend.type): StateHashmap (the default when empty) or
+	// StateRocksDB.
+	StateBackend string
+	// StateDir is where on-disk state goes: a directory per operator
+	// instance under it; when empty, a temporary directory per instance.
+	StateDir string
+}
+
+// State backends (state.backend.type).
+const (
+	// StateHashmap keeps state in memory (state.NewMemory).
+	StateHashmap = "hashmap"
+	// StateRocksDB keeps state on disk in Pebble (state.NewPebble), an
+	// LSM store of RocksDB's design, under Flink's name for its on-disk
+	// backend.
+	StateRocksDB = "rocksdb"
+)
+
+// newBackend returns the state backend of one instance of node.
+func (o Options) newBackend(node string, instance int) (state.Backend, error) {
+	switch o.StateBackend {
+	case "", StateHashmap:
+		return state.NewMemory(), nil
+	case StateRocksDB:
+		var dir string
+		if o.StateDir == "" {
+			tmp, err := os.MkdirTemp("", "sluice-state-")
+			if err != nil {
+				return nil, fmt.Errorf("state directory: %w", err)
+			}
+			dir = tmp
+		} else {
+			dir = filepath.Join(o.StateDir, fileName(node)+"-"+strconv.Itoa(instance))
+		}
+		return state.NewPebble(dir, o.MaxParallelism)
+	}
+	return nil, fmt.Errorf("unknown state backend '%s'", o.StateBackend)
+}
+
+// fileName maps a node ID to the characters of file names.
+func fileName(id string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, id)
 }
 
 // Graph is a built plan ready to start.
@@ -146,16 +199,52 @@ func fieldTypes(fs []plan.Field) []types.Type {
 // Out returns the types of the node's output columns.
 func (n *Node) Out() []types.Type { return fieldTypes(n.Schema) }
 
-// operator returns the factory of the instances newOp makes. It makes one
-// now, so that a configuration the operator rejects, or state other than
-// the node declares, fails the build.
+// operator returns the factory of the instances newOp makes, of an
+// operator that keeps no state. It makes one now, so that a
+// configuration the operator rejects, or state the node declares, fails
+// the build.
 func operator[T runtime.Operator](n *Node, newOp func() (T, error)) (Instances, error) {
 	op, err := newOp()
 	if err != nil {
 		return Instances{}, err
 	}
+	if err := checkState(n, op); err != nil {
+		return Instances{}, err
+	}
+	return Instances{NewOperator: func(int) (runtime.Operator, error) { return newOp() }}, nil
+}
+
+// stateful returns the factory of the instances newOp makes over a state
+// backend of the graph's kind, each its own. It makes one now over a
+// memory backend, so that a configuration the operator rejects, or state
+// other than the node declares, fails the build.
+func stateful[T runtime.Operator](n *Node, newOp func(st state.Backend) (T, error)) (Instances, error) {
+	op, err := newOp(state.NewMemory())
+	if err != nil {
+		return Instances{}, err
+	}
+	if err := checkState(n, op); err != nil {
+		return Instances{}, err
+	}
+	opts, id := n.Options, n.ID
+	return Instances{NewOperator: func(i int) (runtime.Operator, error) {
+		st, err := opts.newBackend(id, i)
+		if err != nil {
+			return nil, err
+		}
+		op, err := newOp(st)
+		if err != nil {
+			return nil, errors.Join(err, st.Close())
+		}
+		return op, nil
+	}}, nil
+}
+
+// checkState refuses an operator whose state tables are not those the
+// node declares.
+func checkState(n *Node, op runtime.Operator) error {
 	var kept []string
-	if s, ok := any(op).(runtime.Stateful); ok {
+	if s, ok := op.(runtime.Stateful); ok {
 		kept = s.State().Tables()
 	}
 	declared := make([]string, len(n.State))
@@ -164,10 +253,10 @@ func operator[T runtime.Operator](n *Node, newOp func() (T, error)) (Instances, 
 	}
 	slices.Sort(declared)
 	if !slices.Equal(kept, declared) {
-		return Instances{}, fmt.Errorf("state: the operator keeps the state tables [%s], the plan declares [%s]",
+		return fmt.Errorf("state: the operator keeps the state tables [%s], the plan declares [%s]",
 			strings.Join(kept, ", "), strings.Join(declared, ", "))
 	}
-	return Instances{NewOperator: func(int) (runtime.Operator, error) { return newOp() }}, nil
+	return nil
 }
 
 // compile compiles e over rows of types in for one operator instance,

@@ -10,6 +10,7 @@ import (
 	"github.com/sluicesql/sluice/internal/plan"
 	"github.com/sluicesql/sluice/internal/runtime"
 	"github.com/sluicesql/sluice/internal/runtime/ops"
+	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -215,7 +216,7 @@ func buildCorrelate(n *Node) (Instances, error) {
 func buildChangelogNormalize(n *Node) (Instances, error) {
 	cfg := n.Config.(*plan.ChangelogNormalizeConfig)
 	c := ops.ChangelogNormalizeConfig{InputTypes: n.In[0], Keys: cfg.Keys, GenerateUpdateBefore: true}
-	return operator(n, func() (*ops.ChangelogNormalize, error) { return ops.NewChangelogNormalize(c) })
+	return stateful(n, func(st state.Backend) (*ops.ChangelogNormalize, error) { return ops.NewChangelogNormalize(c, st) })
 }
 
 func buildGroupAggregate(n *Node) (Instances, error) {
@@ -225,7 +226,7 @@ func buildGroupAggregate(n *Node) (Instances, error) {
 		return Instances{}, fmt.Errorf("config.%w", err)
 	}
 	c := ops.GroupAggregateConfig{InputTypes: n.In[0], Keys: cfg.Keys, Aggs: aggs, GenerateUpdateBefore: true}
-	return operator(n, func() (*ops.GroupAggregate, error) { return ops.NewGroupAggregate(c) })
+	return stateful(n, func(st state.Backend) (*ops.GroupAggregate, error) { return ops.NewGroupAggregate(c, st) })
 }
 
 // buildSink creates the table's connector sink.
@@ -293,7 +294,7 @@ func buildRank(n *Node) (Instances, error) {
 	cfg := n.Config.(*plan.RankConfig)
 	c := ops.RankConfig{InputTypes: n.In[0], PartitionKeys: cfg.PartitionKeys, Order: sortKeys(cfg.Order), Start: cfg.Start, End: cfg.End,
 		OutputRankNumber: cfg.OutputRankNumber, InputInsertOnly: insertOnly(n), GenerateUpdateBefore: true}
-	return operator(n, func() (*ops.Rank, error) { return ops.NewRank(c) })
+	return stateful(n, func(st state.Backend) (*ops.Rank, error) { return ops.NewRank(c, st) })
 }
 
 func buildLimit(n *Node) (Instances, error) {
@@ -302,7 +303,7 @@ func buildLimit(n *Node) (Instances, error) {
 		return Instances{}, fmt.Errorf("config.n: row count %d; expected -1 (no limit) or more", cfg.N)
 	}
 	c := ops.LimitConfig{InputTypes: n.In[0], Order: sortKeys(cfg.Order), Offset: cfg.Offset, N: cfg.N, InputInsertOnly: insertOnly(n), GenerateUpdateBefore: true}
-	return operator(n, func() (*ops.Rank, error) { return ops.NewLimit(c) })
+	return stateful(n, func(st state.Backend) (*ops.Rank, error) { return ops.NewLimit(c, st) })
 }
 
 func buildTemporalSort(n *Node) (Instances, error) {
@@ -311,14 +312,14 @@ func buildTemporalSort(n *Node) (Instances, error) {
 		return Instances{}, err
 	}
 	c := ops.TemporalSortConfig{InputTypes: n.In[0], TimeCol: cfg.TimeColumn, Order: sortKeys(cfg.Order)}
-	return operator(n, func() (*ops.TemporalSort, error) { return ops.NewTemporalSort(c) })
+	return stateful(n, func(st state.Backend) (*ops.TemporalSort, error) { return ops.NewTemporalSort(c, st) })
 }
 
 func buildDeduplicate(n *Node) (Instances, error) {
 	cfg := n.Config.(*plan.DeduplicateConfig)
 	c := ops.DeduplicateConfig{InputTypes: n.In[0], Keys: cfg.Keys, KeepLast: cfg.KeepLast, TimeCol: cfg.TimeColumn,
 		RowTime: cfg.RowTime, GenerateUpdateBefore: true, OutputRankNumber: cfg.OutputRankNumber}
-	return operator(n, func() (*ops.Deduplicate, error) { return ops.NewDeduplicate(c) })
+	return stateful(n, func(st state.Backend) (*ops.Deduplicate, error) { return ops.NewDeduplicate(c, st) })
 }
 
 // zone is the zone window bounds are wall-clock times in, for windows
@@ -334,14 +335,14 @@ func buildWindowRank(n *Node) (Instances, error) {
 	cfg := n.Config.(*plan.WindowRankConfig)
 	c := ops.WindowRankConfig{InputTypes: n.In[0], PartitionKeys: cfg.PartitionKeys, Order: sortKeys(cfg.Order), Start: cfg.Start, End: cfg.End,
 		OutputRankNumber: cfg.OutputRankNumber, WindowEndCol: cfg.WindowEnd, Zone: n.zone(cfg.LocalTime)}
-	return operator(n, func() (*ops.WindowRank, error) { return ops.NewWindowRank(c) })
+	return stateful(n, func(st state.Backend) (*ops.WindowRank, error) { return ops.NewWindowRank(c, st) })
 }
 
 func buildWindowDeduplicate(n *Node) (Instances, error) {
 	cfg := n.Config.(*plan.WindowDeduplicateConfig)
 	c := ops.WindowDeduplicateConfig{InputTypes: n.In[0], PartitionKeys: cfg.Keys, TimeCol: cfg.TimeColumn, KeepLast: cfg.KeepLast,
 		OutputRankNumber: cfg.OutputRankNumber, WindowEndCol: cfg.WindowEnd, Zone: n.zone(cfg.LocalTime)}
-	return operator(n, func() (*ops.WindowRank, error) { return ops.NewWindowDeduplicate(c) })
+	return stateful(n, func(st state.Backend) (*ops.WindowRank, error) { return ops.NewWindowDeduplicate(c, st) })
 }
 
 var windowFunctions = map[string]ops.WindowKind{"TUMBLE": ops.Tumble, "HOP": ops.Hop, "CUMULATE": ops.Cumulate, "SESSION": ops.Session}
@@ -362,7 +363,7 @@ func buildWindowTableFunction(n *Node) (Instances, error) {
 		return Instances{}, err
 	}
 	c := ops.WindowTableFunctionConfig{InputTypes: n.In[0], Window: w, PartitionKeys: cfg.Window.PartitionKeys}
-	return operator(n, func() (*ops.WindowTableFunction, error) { return ops.NewWindowTableFunction(c) })
+	return stateful(n, func(st state.Backend) (*ops.WindowTableFunction, error) { return ops.NewWindowTableFunction(c, st) })
 }
 
 func buildWindowAggregate(n *Node) (Instances, error) {
@@ -376,7 +377,7 @@ func buildWindowAggregate(n *Node) (Instances, error) {
 		return Instances{}, fmt.Errorf("config.%w", err)
 	}
 	c := ops.WindowAggregateConfig{InputTypes: n.In[0], Window: w, Keys: cfg.Keys, Aggs: aggs}
-	return operator(n, func() (*ops.WindowAggregate, error) { return ops.NewWindowAggregate(c) })
+	return stateful(n, func(st state.Backend) (*ops.WindowAggregate, error) { return ops.NewWindowAggregate(c, st) })
 }
 
 func buildOverAggregate(n *Node) (Instances, error) {
@@ -387,14 +388,14 @@ func buildOverAggregate(n *Node) (Instances, error) {
 	}
 	c := ops.OverAggregateConfig{InputTypes: n.In[0], PartitionKeys: cfg.PartitionKeys, TimeCol: cfg.TimeColumn,
 		Aggs: aggs, Rows: cfg.Rows, Preceding: cfg.Preceding}
-	return operator(n, func() (*ops.OverAggregate, error) { return ops.NewOverAggregate(c) })
+	return stateful(n, func(st state.Backend) (*ops.OverAggregate, error) { return ops.NewOverAggregate(c, st) })
 }
 
 func buildSemiJoin(n *Node) (Instances, error) {
 	cfg := n.Config.(*plan.SemiJoinConfig)
 	c := ops.SemiJoinConfig{LeftTypes: n.In[0], RightTypes: n.In[1], LeftKeys: cfg.LeftKeys, RightKeys: cfg.RightKeys,
 		Anti: cfg.Anti, NullAware: cfg.NullAware, KeepNullKeys: cfg.KeepNullKeys, NullSafe: cfg.NullSafe}
-	return operator(n, func() (*ops.SemiJoin, error) { return ops.NewSemiJoin(c) })
+	return stateful(n, func(st state.Backend) (*ops.SemiJoin, error) { return ops.NewSemiJoin(c, st) })
 }
 
 var joinTypes = map[string]ops.JoinKind{"INNER": ops.InnerJoin, "LEFT": ops.LeftJoin, "RIGHT": ops.RightJoin, "FULL": ops.FullJoin}
@@ -440,7 +441,7 @@ func buildJoin(n *Node) (Instances, error) {
 	if err != nil {
 		return Instances{}, err
 	}
-	return operator(n, func() (*ops.Join, error) { return ops.NewJoin(spec) })
+	return stateful(n, func(st state.Backend) (*ops.Join, error) { return ops.NewJoin(spec, st) })
 }
 
 func buildWindowJoin(n *Node) (Instances, error) {
@@ -450,7 +451,7 @@ func buildWindowJoin(n *Node) (Instances, error) {
 		return Instances{}, err
 	}
 	c := ops.WindowJoinConfig{JoinSpec: spec, LeftEnd: cfg.LeftEnd, RightEnd: cfg.RightEnd}
-	return operator(n, func() (*ops.WindowJoin, error) { return ops.NewWindowJoin(c) })
+	return stateful(n, func(st state.Backend) (*ops.WindowJoin, error) { return ops.NewWindowJoin(c, st) })
 }
 
 func buildTemporalJoin(n *Node) (Instances, error) {
@@ -460,7 +461,7 @@ func buildTemporalJoin(n *Node) (Instances, error) {
 		return Instances{}, err
 	}
 	c := ops.TemporalJoinConfig{JoinSpec: spec, LeftTime: cfg.LeftTime, RightTime: cfg.RightTime}
-	return operator(n, func() (*ops.TemporalJoin, error) { return ops.NewTemporalJoin(c) })
+	return stateful(n, func(st state.Backend) (*ops.TemporalJoin, error) { return ops.NewTemporalJoin(c, st) })
 }
 
 func buildIntervalJoin(n *Node) (Instances, error) {
@@ -470,5 +471,5 @@ func buildIntervalJoin(n *Node) (Instances, error) {
 		return Instances{}, err
 	}
 	c := ops.IntervalJoinConfig{JoinSpec: spec, LeftTime: cfg.LeftTime, RightTime: cfg.RightTime, LowerBound: cfg.Lower, UpperBound: cfg.Upper}
-	return operator(n, func() (*ops.IntervalJoin, error) { return ops.NewIntervalJoin(c) })
+	return stateful(n, func(st state.Backend) (*ops.IntervalJoin, error) { return ops.NewIntervalJoin(c, st) })
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -57,6 +58,15 @@ type CheckpointConfig struct {
 	// ended by then: those source instances end at once.
 	RestoredFrom int64
 	Finished     []string
+	// Files reads the shared files Restore's parts refer to
+	// (checkpoint.SharedFiles); nil when there are none.
+	Files func(ctx context.Context, name string) ([]byte, error)
+	// Incremental makes operators whose state backend can
+	// (state.Incremental) take incremental checkpoints
+	// (execution.checkpointing.incremental): their parts refer to shared
+	// files, of which a checkpoint writes only those not in Storage yet.
+	// Savepoints are always whole.
+	Incremental bool
 	// IgnoreUnclaimed drops restored state that no part of the plan
 	// claims (execution.savepoint.ignore-unclaimed-state) instead of
 	// refusing to start.
@@ -251,8 +261,21 @@ type pendingCheckpoint struct {
 	id      int64
 	waiting map[string]bool
 	state   map[string][]byte
-	err     error
-	done    chan struct{}
+	// files are the shared files each part refers to.
+	files map[string][]state.SharedFile
+	// incremental is set for a checkpoint whose parts may refer to
+	// shared files (not a savepoint).
+	incremental bool
+	err         error
+	done        chan struct{}
+}
+
+// incremental reports whether an instance may snapshot its state
+// incrementally for checkpoint id.
+func (c *coordinator) incremental(id int64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.pending != nil && c.pending.id == id && c.pending.incremental
 }
 
 func newCoordinator(j *Job, cfg CheckpointConfig) *coordinator {
@@ -276,9 +299,9 @@ func (c *coordinator) register(part string, listener CheckpointListener) {
 	}
 }
 
-// ack records an instance's state for checkpoint id. A nil state is an
-// instance without state.
-func (c *coordinator) ack(id int64, part string, state []byte, err error) {
+// ack records an instance's state for checkpoint id, and the shared
+// files it refers to. A nil state is an instance without state.
+func (c *coordinator) ack(id int64, part string, state []byte, files []state.SharedFile, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	p := c.pending
@@ -291,6 +314,9 @@ func (c *coordinator) ack(id int64, part string, state []byte, err error) {
 	}
 	if state != nil {
 		p.state[part] = state
+	}
+	if len(files) > 0 {
+		p.files[part] = files
 	}
 	if len(p.waiting) == 0 {
 		close(p.done)
@@ -312,7 +338,7 @@ func (c *coordinator) finish(part string, last []byte) {
 	}
 	c.mu.Unlock()
 	if id != 0 {
-		c.ack(id, part, last, nil)
+		c.ack(id, part, last, nil, nil)
 	}
 }
 
@@ -337,7 +363,8 @@ func (c *coordinator) take(ctx context.Context, store checkpoint.Storage, prune,
 	id := c.next
 	c.next++
 	c.stats.begin(id, !prune)
-	p := &pendingCheckpoint{id: id, waiting: map[string]bool{}, state: map[string][]byte{}, done: make(chan struct{})}
+	p := &pendingCheckpoint{id: id, waiting: map[string]bool{}, state: map[string][]byte{}, files: map[string][]state.SharedFile{},
+		incremental: prune && c.cfg.Incremental, done: make(chan struct{})}
 	for _, part := range c.parts {
 		if !c.finished[part] {
 			p.waiting[part] = true
@@ -421,6 +448,9 @@ func (c *coordinator) store(ctx context.Context, store checkpoint.Storage, p *pe
 		}
 		meta.Parts[part] = checkpoint.PartOf(data)
 	}
+	if err := c.storeShared(ctx, store, p, meta); err != nil {
+		return err
+	}
 	if err := store.Complete(ctx, meta); err != nil {
 		return err
 	}
@@ -428,6 +458,48 @@ func (c *coordinator) store(ctx context.Context, store checkpoint.Storage, p *pe
 		return nil
 	}
 	return checkpoint.Prune(ctx, store, c.cfg.Job, c.cfg.Retained)
+}
+
+// storeShared writes the shared files the parts refer to that store does
+// not hold yet, and lists every one in meta. A file is read from where
+// the instance left it and checked against its name, its SHA-256.
+func (c *coordinator) storeShared(ctx context.Context, store checkpoint.Storage, p *pendingCheckpoint, meta *checkpoint.Metadata) error {
+	if len(p.files) == 0 {
+		return nil
+	}
+	names, err := store.Shared(ctx, c.cfg.Job)
+	if err != nil {
+		return err
+	}
+	stored := map[string]bool{}
+	for _, n := range names {
+		stored[n] = true
+	}
+	meta.Shared = map[string]checkpoint.Part{}
+	for _, files := range p.files {
+		for _, f := range files {
+			if _, done := meta.Shared[f.Name]; done {
+				continue
+			}
+			if stored[f.Name] {
+				meta.Shared[f.Name] = checkpoint.Part{Size: f.Size, SHA256: f.Name}
+				continue
+			}
+			data, err := os.ReadFile(f.Path)
+			if err != nil {
+				return err
+			}
+			part := checkpoint.PartOf(data)
+			if part.SHA256 != f.Name || part.Size != f.Size {
+				return fmt.Errorf("state file %s changed after the snapshot", f.Path)
+			}
+			if err := store.WriteShared(ctx, c.cfg.Job, f.Name, data); err != nil {
+				return err
+			}
+			meta.Shared[f.Name] = part
+		}
+	}
+	return nil
 }
 
 // aligner tracks, for one operator instance, which upstream instances have

@@ -2,12 +2,14 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -158,9 +160,21 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 	if g.Checkpoints != nil {
 		j.coord = newCoordinator(j, *g.Checkpoints)
 	}
+	// built are the operator instances made so far: a failed start
+	// closes their state backends.
+	var built []Operator
+	abort := func(err error) (*Job, error) {
+		cancel()
+		for _, op := range built {
+			if s, ok := op.(Stateful); ok {
+				err = errors.Join(err, s.State().Close())
+			}
+		}
+		return nil, err
+	}
 	var rs *restorer
 	if j.coord != nil {
-		rs = newRestorer(&j.coord.cfg, j.maxParallelism)
+		rs = newRestorer(ctx, &j.coord.cfg, j.maxParallelism)
 	}
 	// register registers an instance for checkpoints.
 	register := func(part string, inst any) {
@@ -177,12 +191,10 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 	inboxes := make([][]chan envelope, len(g.Stages))
 	for i, s := range g.Stages {
 		if s.Parallelism < 1 || s.Parallelism > MaxInstances {
-			cancel()
-			return nil, fmt.Errorf("stage %s: parallelism %d is not between 1 and %d", s.Name, s.Parallelism, MaxInstances)
+			return abort(fmt.Errorf("stage %s: parallelism %d is not between 1 and %d", s.Name, s.Parallelism, MaxInstances))
 		}
 		if err := CheckMaxParallelism(j.maxParallelism, s.Parallelism); err != nil {
-			cancel()
-			return nil, fmt.Errorf("stage %s: %w", s.Name, err)
+			return abort(fmt.Errorf("stage %s: %w", s.Name, err))
 		}
 		inboxes[i] = make([]chan envelope, s.Parallelism)
 		for k := range inboxes[i] {
@@ -198,13 +210,11 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 			switch in.Exchange {
 			case Forward:
 				if up.Parallelism != s.Parallelism {
-					cancel()
-					return nil, fmt.Errorf("stage %s: forward exchange needs equal parallelism (%d vs %d)", s.Name, up.Parallelism, s.Parallelism)
+					return abort(fmt.Errorf("stage %s: forward exchange needs equal parallelism (%d vs %d)", s.Name, up.Parallelism, s.Parallelism))
 				}
 			case Single:
 				if s.Parallelism != 1 {
-					cancel()
-					return nil, fmt.Errorf("stage %s: single exchange needs parallelism 1", s.Name)
+					return abort(fmt.Errorf("stage %s: single exchange needs parallelism 1", s.Name))
 				}
 			}
 			// A forward input has one sender per instance; the others
@@ -230,14 +240,12 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 			if s.NewSource != nil {
 				src, err := s.NewSource(k)
 				if err != nil {
-					cancel()
-					return nil, fmt.Errorf("%s: %w", s.Name, err)
+					return abort(fmt.Errorf("%s: %w", s.Name, err))
 				}
 				si := &sourceInstance{src: src, part: partName(s, i, k), barrier: make(chan struct{}, 1)}
 				if rs != nil {
 					if si.finished, err = rs.restoreSource(stageName(s, i), k, s.Parallelism, src); err != nil {
-						cancel()
-						return nil, fmt.Errorf("%s: %w", s.Name, err)
+						return abort(fmt.Errorf("%s: %w", s.Name, err))
 					}
 				}
 				register(si.part, src)
@@ -249,9 +257,9 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 			}
 			op, err := s.NewOperator(k)
 			if err != nil {
-				cancel()
-				return nil, fmt.Errorf("%s: %w", s.Name, err)
+				return abort(fmt.Errorf("%s: %w", s.Name, err))
 			}
+			built = append(built, op)
 			if q, ok := op.(Quiescer); ok {
 				j.quiescers = append(j.quiescers, q)
 			}
@@ -261,8 +269,7 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 			floor := MinWatermark
 			if rs != nil {
 				if floor, err = rs.restoreOperator(stageName(s, i), k, s.Parallelism, op); err != nil {
-					cancel()
-					return nil, fmt.Errorf("%s: %w", s.Name, err)
+					return abort(fmt.Errorf("%s: %w", s.Name, err))
 				}
 			}
 			register(part, op)
@@ -274,8 +281,7 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 	}
 	if rs != nil {
 		if err := rs.unclaimed(); err != nil {
-			cancel()
-			return nil, err
+			return abort(err)
 		}
 	}
 	j.wg.Add(len(starts))
@@ -426,7 +432,7 @@ func (j *Job) runSource(name string, sc *SourceContext, si *sourceInstance, out 
 		// state, which the instances that take its work over start from.
 		var final []byte
 		if _, ok := si.src.(UnionRestorer); ok {
-			if final, err = snapshot(si.src, 0, sc.Context); err != nil {
+			if final, _, err = snapshot(si.src, 0, sc.Context); err != nil {
 				j.Fail(fmt.Errorf("%s: the state it ended with: %w", name, err))
 				return
 			}
@@ -439,6 +445,17 @@ func (j *Job) runOperator(name, part string, rctx *Context, op Operator, oi *ope
 	defer j.wg.Done()
 	defer close(oi.exited)
 	fail := func(err error) { j.Fail(fmt.Errorf("%s: %w", name, err)) }
+	// release lets a state backend write back the values the operator
+	// was handed during a message.
+	release := func() error { return nil }
+	if s, ok := op.(Stateful); ok {
+		release = s.State().Release
+		defer func() {
+			if err := s.State().Close(); err != nil {
+				fail(fmt.Errorf("closing the state: %w", err))
+			}
+		}()
+	}
 	if err := op.Open(rctx); err != nil {
 		fail(err)
 		return
@@ -491,9 +508,9 @@ func (j *Job) runOperator(name, part string, rctx *Context, op Operator, oi *ope
 	// complete, passes the barrier on, and releases what alignment held.
 	barrier := func() {
 		id, held := align.complete()
-		state, err := snapshot(op, id, rctx)
+		st, files, err := snapshot(op, id, rctx)
 		h := partHeader{wm: current, maxParallelism: j.maxParallelism, parallelism: rctx.Parallelism, instance: rctx.Instance}
-		j.coord.ack(id, part, encodePart(h, state), err)
+		j.coord.ack(id, part, encodePart(h, st), files, err)
 		out.broadcast(envelope{kind: msgBarrier, wm: id})
 		replay = append(held, replay...)
 	}
@@ -565,6 +582,9 @@ func (j *Job) runOperator(name, part string, rctx *Context, op Operator, oi *ope
 				}
 				return
 			}
+		}
+		if err == nil {
+			err = release()
 		}
 		last = time.Now()
 		m.busy.Add(int64(last.Sub(start)) - (out.blocked - blocked))
@@ -750,15 +770,21 @@ func (e *emitter) idle() {
 }
 
 // snapshot returns an instance's state for checkpoint id, nil if it keeps
-// none; a state backend's keyed entries are split by key group.
-func snapshot(inst any, id int64, ctx *Context) ([]byte, error) {
+// none; a state backend's keyed entries are split by key group, or, in
+// an incremental checkpoint of a backend that can, refer to shared files.
+func snapshot(inst any, id int64, ctx *Context) ([]byte, []state.SharedFile, error) {
 	switch s := inst.(type) {
 	case Snapshotter:
-		return s.SnapshotState(id)
+		st, err := s.SnapshotState(id)
+		return st, nil, err
 	case Stateful:
-		return s.State().Snapshot(ctx.Job.maxParallelism, ctx.KeyGroups)
+		if inc, ok := s.State().(state.Incremental); ok && ctx.Job.coord.incremental(id) {
+			return inc.SnapshotIncremental(ctx.Job.maxParallelism, ctx.KeyGroups)
+		}
+		st, err := s.State().Snapshot(ctx.Job.maxParallelism, ctx.KeyGroups)
+		return st, nil, err
 	}
-	return nil, nil
+	return nil, nil, nil
 }
 
 // requestBarriers asks every running source instance for checkpoint id's

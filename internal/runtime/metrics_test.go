@@ -182,6 +182,10 @@ type rowCountBackend struct {
 
 func (b rowCountBackend) Len() int { return b.r.rows }
 
+func (rowCountBackend) Release() error { return nil }
+
+func (rowCountBackend) Close() error { return nil }
+
 // holdingSource emits n chunks of 10 rows, then waits for the end of the
 // job.
 type holdingSource struct{ n int }

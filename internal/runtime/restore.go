@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -47,7 +48,9 @@ type oldStage struct {
 
 // restorer hands the state of a checkpoint to the instances of a job.
 type restorer struct {
-	cfg            *CheckpointConfig
+	cfg *CheckpointConfig
+	// files reads the shared files the parts refer to (nil: none).
+	files          state.FileSource
 	maxParallelism int
 	stages         map[string]*oldStage
 	// unnamed are parts whose names name no instance of any stage.
@@ -67,8 +70,11 @@ func splitPart(name string) (string, int, bool) {
 	return name[:i], n, true
 }
 
-func newRestorer(cfg *CheckpointConfig, maxParallelism int) *restorer {
+func newRestorer(ctx context.Context, cfg *CheckpointConfig, maxParallelism int) *restorer {
 	r := &restorer{cfg: cfg, maxParallelism: maxParallelism, stages: map[string]*oldStage{}}
+	if cfg.Files != nil {
+		r.files = func(name string) ([]byte, error) { return cfg.Files(ctx, name) }
+	}
 	stage := func(name string) *oldStage {
 		s := r.stages[name]
 		if s == nil {
@@ -245,7 +251,7 @@ func (r *restorer) install(part string, op Operator, states [][]byte, groups Key
 	var err error
 	switch s := op.(type) {
 	case Stateful:
-		err = s.State().Restore(states, groups, nil)
+		err = s.State().Restore(states, groups, r.files)
 	case Snapshotter:
 		err = s.RestoreState(states[0])
 	default:

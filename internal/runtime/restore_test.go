@@ -185,7 +185,7 @@ func TestRestoredWatermarkAtAnotherParallelism(t *testing.T) {
 		{8, []int64{10, 10, 20, 20, MinWatermark, MinWatermark, 30, 30}},
 		{4, []int64{10, 20, MinWatermark, 30}},
 	} {
-		rs := newRestorer(&CheckpointConfig{Restore: parts, RestoredFrom: 1}, 8)
+		rs := newRestorer(context.Background(), &CheckpointConfig{Restore: parts, RestoredFrom: 1}, 8)
 		for k, want := range c.want {
 			got, err := rs.restoreOperator("op", k, c.p, forwardOp{})
 			if err != nil || got != want {
@@ -219,7 +219,7 @@ func TestSourceRestoresUnionAtAnotherParallelism(t *testing.T) {
 	part := func(i, p int, state string) []byte {
 		return encodePart(partHeader{wm: MinWatermark, maxParallelism: 8, parallelism: p, instance: i}, []byte(state))
 	}
-	rs := newRestorer(&CheckpointConfig{Restore: map[string][]byte{"s-0": part(0, 2, "a"), "s-1": part(1, 2, "b")}, RestoredFrom: 4}, 8)
+	rs := newRestorer(context.Background(), &CheckpointConfig{Restore: map[string][]byte{"s-0": part(0, 2, "a"), "s-1": part(1, 2, "b")}, RestoredFrom: 4}, 8)
 	for k := range 3 {
 		u := &unionSource{}
 		finished, err := rs.restoreSource("s", k, 3, u)
@@ -230,11 +230,11 @@ func TestSourceRestoresUnionAtAnotherParallelism(t *testing.T) {
 	if _, err := rs.restoreSource("s", 0, 1, &countingSource{}); err == nil || !strings.Contains(err.Error(), "can only be restored at that parallelism") {
 		t.Fatalf("a source without union restore: %v", err)
 	}
-	rs = newRestorer(&CheckpointConfig{Restore: map[string][]byte{"s-0": part(0, 2, ""), "s-1": part(1, 2, "b")}, Finished: []string{"s-0"}, RestoredFrom: 4}, 8)
+	rs = newRestorer(context.Background(), &CheckpointConfig{Restore: map[string][]byte{"s-0": part(0, 2, ""), "s-1": part(1, 2, "b")}, Finished: []string{"s-0"}, RestoredFrom: 4}, 8)
 	if _, err := rs.restoreSource("s", 0, 3, &unionSource{}); err == nil || !strings.Contains(err.Error(), "1 of the 2 instances of s had finished") {
 		t.Fatalf("a partly finished source: %v", err)
 	}
-	rs = newRestorer(&CheckpointConfig{Restore: map[string][]byte{"s-0": part(0, 2, "end"), "s-1": part(1, 2, "b")}, Finished: []string{"s-0"}, RestoredFrom: 4}, 8)
+	rs = newRestorer(context.Background(), &CheckpointConfig{Restore: map[string][]byte{"s-0": part(0, 2, "end"), "s-1": part(1, 2, "b")}, Finished: []string{"s-0"}, RestoredFrom: 4}, 8)
 	for k := range 3 {
 		u := &unionSource{}
 		finished, err := rs.restoreSource("s", k, 3, u)
@@ -243,7 +243,7 @@ func TestSourceRestoresUnionAtAnotherParallelism(t *testing.T) {
 		}
 	}
 	// Finished instances leave parts of their header alone.
-	rs = newRestorer(&CheckpointConfig{Restore: map[string][]byte{"s-0": part(0, 2, ""), "s-1": part(1, 2, "")},
+	rs = newRestorer(context.Background(), &CheckpointConfig{Restore: map[string][]byte{"s-0": part(0, 2, ""), "s-1": part(1, 2, "")},
 		Finished: []string{"s-0", "s-1"}, RestoredFrom: 4}, 8)
 	for k := range 3 {
 		if finished, err := rs.restoreSource("s", k, 3, &unionSource{}); err != nil || !finished {

@@ -47,11 +47,11 @@ func (s *SourceContext) EmitBarriers() {
 		if drain {
 			s.out.EmitWatermark(MaxWatermark)
 		}
-		state, err := snapshot(s.inst.src, id, s.Context)
+		state, files, err := snapshot(s.inst.src, id, s.Context)
 		if state != nil {
 			state = encodePart(sourceHeader(s.Context), state)
 		}
-		coord.ack(id, s.inst.part, state, err)
+		coord.ack(id, s.inst.part, state, files, err)
 		s.out.broadcast(envelope{kind: msgBarrier, wm: id})
 		s.out.muted = drain
 	}

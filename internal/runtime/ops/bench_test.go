@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -48,7 +49,7 @@ func BenchmarkGroupAggregate(b *testing.B) {
 		InputTypes: in, Keys: []int{0},
 		Aggs:                 []AggSpec{aggCall(b, "COUNT", in), aggCall(b, "SUM", in, 1)},
 		GenerateUpdateBefore: true,
-	})
+	}, state.NewMemory())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func BenchmarkWindowAggregate(b *testing.B) {
 			a, err := NewWindowAggregate(WindowAggregateConfig{
 				InputTypes: in, Window: w, Keys: []int{0},
 				Aggs: []AggSpec{aggCall(b, "COUNT", in), aggCall(b, "SUM", in, 1)},
-			})
+			}, state.NewMemory())
 			if err != nil {
 				b.Fatal(err)
 			}

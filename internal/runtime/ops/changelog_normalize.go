@@ -31,18 +31,18 @@ type ChangelogNormalizeConfig struct {
 type ChangelogNormalize struct {
 	passThrough
 	cfg  ChangelogNormalizeConfig
-	st   *state.Memory
+	st   state.Backend
 	last *lastRows
 	out  *output
 	key  []byte
 }
 
 // NewChangelogNormalize returns a ChangelogNormalize for cfg.
-func NewChangelogNormalize(cfg ChangelogNormalizeConfig) (*ChangelogNormalize, error) {
+func NewChangelogNormalize(cfg ChangelogNormalizeConfig, st state.Backend) (*ChangelogNormalize, error) {
 	if err := checkCols("normalize key", cfg.Keys, len(cfg.InputTypes)); err != nil {
 		return nil, err
 	}
-	n := &ChangelogNormalize{cfg: cfg, st: state.NewMemory(), out: newOutput(cfg.InputTypes)}
+	n := &ChangelogNormalize{cfg: cfg, st: st, out: newOutput(cfg.InputTypes)}
 	n.last = newLastRows(n.st, cfg.InputTypes, cfg.GenerateUpdateBefore)
 	return n, nil
 }

@@ -1,10 +1,14 @@
 package ops
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/sluicesql/sluice/internal/state"
+)
 
 func TestChangelogNormalize(t *testing.T) {
 	for _, gub := range []bool{true, false} {
-		n, err := NewChangelogNormalize(ChangelogNormalizeConfig{InputTypes: kvTypes, Keys: []int{0}, GenerateUpdateBefore: gub})
+		n, err := NewChangelogNormalize(ChangelogNormalizeConfig{InputTypes: kvTypes, Keys: []int{0}, GenerateUpdateBefore: gub}, state.NewMemory())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -27,7 +31,7 @@ func TestChangelogNormalize(t *testing.T) {
 		if n.State().Len() != 1 {
 			t.Fatalf("state has %d keys, want 1", n.State().Len())
 		}
-		m, _ := NewChangelogNormalize(ChangelogNormalizeConfig{InputTypes: kvTypes, Keys: []int{0}, GenerateUpdateBefore: gub})
+		m, _ := NewChangelogNormalize(ChangelogNormalizeConfig{InputTypes: kvTypes, Keys: []int{0}, GenerateUpdateBefore: gub}, state.NewMemory())
 		moveState(t, n, m)
 		if gub {
 			expect(t, feed(t, m, r, chunk(kvTypes, ins("b", 5))), "-U[b, 4]", "+U[b, 5]")

@@ -48,7 +48,7 @@ type DeduplicateConfig struct {
 type Deduplicate struct {
 	passThrough
 	cfg  DeduplicateConfig
-	st   *state.Memory
+	st   state.Backend
 	seen *state.Table[struct{}]
 	last *lastRows
 	out  *output
@@ -56,7 +56,7 @@ type Deduplicate struct {
 }
 
 // NewDeduplicate returns a Deduplicate for cfg.
-func NewDeduplicate(cfg DeduplicateConfig) (*Deduplicate, error) {
+func NewDeduplicate(cfg DeduplicateConfig, st state.Backend) (*Deduplicate, error) {
 	if err := checkCols("deduplicate key", cfg.Keys, len(cfg.InputTypes)); err != nil {
 		return nil, err
 	}
@@ -65,7 +65,7 @@ func NewDeduplicate(cfg DeduplicateConfig) (*Deduplicate, error) {
 			return nil, err
 		}
 	}
-	d := &Deduplicate{cfg: cfg, st: state.NewMemory(), out: newOutput(rankOutputTypes(cfg.InputTypes, cfg.OutputRankNumber))}
+	d := &Deduplicate{cfg: cfg, st: st, out: newOutput(rankOutputTypes(cfg.InputTypes, cfg.OutputRankNumber))}
 	if !cfg.KeepLast && !cfg.RowTime {
 		d.seen = state.NewTable(d.st, "seen", state.Codec[struct{}]{
 			Append: func(b []byte, _ struct{}) []byte { return b },

@@ -3,6 +3,7 @@ package ops
 import (
 	"testing"
 
+	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -12,7 +13,7 @@ var evTypes = []types.Type{types.StringType, types.BigIntType, types.TimestampTy
 func newDedup(t *testing.T, cfg DeduplicateConfig) *Deduplicate {
 	t.Helper()
 	cfg.InputTypes, cfg.Keys, cfg.TimeCol = evTypes, []int{0}, 2
-	d, err := NewDeduplicate(cfg)
+	d, err := NewDeduplicate(cfg, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ type GroupAggregate struct {
 	passThrough
 	cfg    GroupAggregateConfig
 	agg    *aggregator
-	st     *state.Memory
+	st     state.Backend
 	groups *state.Table[*group]
 	out    *output
 	key    []byte
@@ -45,7 +45,7 @@ type GroupAggregate struct {
 }
 
 // NewGroupAggregate returns a GroupAggregate for cfg.
-func NewGroupAggregate(cfg GroupAggregateConfig) (*GroupAggregate, error) {
+func NewGroupAggregate(cfg GroupAggregateConfig, st state.Backend) (*GroupAggregate, error) {
 	if err := checkCols("group key", cfg.Keys, len(cfg.InputTypes)); err != nil {
 		return nil, err
 	}
@@ -53,7 +53,7 @@ func NewGroupAggregate(cfg GroupAggregateConfig) (*GroupAggregate, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &GroupAggregate{cfg: cfg, agg: agg, st: state.NewMemory()}
+	g := &GroupAggregate{cfg: cfg, agg: agg, st: st}
 	g.groups = state.NewTable(g.st, "groups", groupCodec(agg))
 	g.out = newOutput(append(keyTypes(cfg.InputTypes, cfg.Keys), agg.resultTypes()...))
 	return g, nil

@@ -3,6 +3,7 @@ package ops
 import (
 	"testing"
 
+	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -15,7 +16,7 @@ func newCountSum(t *testing.T, gub bool) *GroupAggregate {
 		Keys:                 []int{0},
 		Aggs:                 []AggSpec{aggCall(t, "COUNT", kvTypes), aggCall(t, "SUM", kvTypes, 1)},
 		GenerateUpdateBefore: gub,
-	})
+	}, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func TestGroupAggregateUnchangedResultEmitsNothing(t *testing.T) {
 		InputTypes: kvTypes, Keys: []int{0},
 		Aggs:                 []AggSpec{aggCall(t, "MAX", kvTypes, 1)},
 		GenerateUpdateBefore: true,
-	})
+	}, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func TestGlobalAggregateAndFilter(t *testing.T) {
 		InputTypes:           in,
 		Aggs:                 []AggSpec{aggCall(t, "COUNT", in), filtered, aggCall(t, "SUM", in, 0)},
 		GenerateUpdateBefore: true,
-	})
+	}, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ type IntervalJoin struct {
 	// leftExpired and rightExpired are the times up to which the caches
 	// were last cleaned (leftExpirationTime, rightExpirationTime).
 	leftExpired, rightExpired int64
-	st                        *state.Memory
+	st                        state.Backend
 	keys                      *state.Table[*intervalKey]
 	next                      *state.Table[int64]
 	wm                        int64
@@ -75,7 +75,7 @@ type cachedRow struct {
 var nextTimerKey = []byte{}
 
 // NewIntervalJoin returns an IntervalJoin for cfg.
-func NewIntervalJoin(cfg IntervalJoinConfig) (*IntervalJoin, error) {
+func NewIntervalJoin(cfg IntervalJoinConfig, st state.Backend) (*IntervalJoin, error) {
 	jn, err := newJoiner(cfg.JoinSpec)
 	if err != nil {
 		return nil, err
@@ -91,7 +91,7 @@ func NewIntervalJoin(cfg IntervalJoinConfig) (*IntervalJoin, error) {
 		cfg:       cfg,
 		leftSize:  cfg.UpperBound,
 		rightSize: -cfg.LowerBound,
-		st:        state.NewMemory(),
+		st:        st,
 		wm:        runtime.MinWatermark,
 	}
 	j.cleanUp = (j.leftSize + j.rightSize) / 2

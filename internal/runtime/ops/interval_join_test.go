@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -19,7 +20,7 @@ func newIntervalJoin(t *testing.T, kind JoinKind) *IntervalJoin {
 		},
 		LeftTime: 1, RightTime: 1,
 		LowerBound: 0, UpperBound: int64(2 * time.Hour),
-	})
+	}, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
 	}

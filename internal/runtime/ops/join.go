@@ -174,7 +174,7 @@ func pair(row, other types.Row, left bool) (types.Row, types.Row) {
 type Join struct {
 	passThrough
 	*joiner
-	st          *state.Memory
+	st          state.Backend
 	left, right *state.Table[[]*joinRecord]
 	assoc       []joinMatch
 }
@@ -194,12 +194,12 @@ type joinMatch struct {
 }
 
 // NewJoin returns a Join for spec.
-func NewJoin(spec JoinSpec) (*Join, error) {
+func NewJoin(spec JoinSpec, st state.Backend) (*Join, error) {
 	jn, err := newJoiner(spec)
 	if err != nil {
 		return nil, err
 	}
-	j := &Join{joiner: jn, st: state.NewMemory()}
+	j := &Join{joiner: jn, st: st}
 	j.left = state.NewTable(j.st, "left", joinRecordsCodec(spec.LeftTypes))
 	j.right = state.NewTable(j.st, "right", joinRecordsCodec(spec.RightTypes))
 	return j, nil

@@ -3,6 +3,7 @@ package ops
 import (
 	"testing"
 
+	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -18,7 +19,7 @@ func newJoin(t *testing.T, kind JoinKind) *Join {
 		Kind: kind, LeftTypes: orderTypes, RightTypes: shipmentTypes,
 		LeftKeys: []int{0}, RightKeys: []int{0},
 		Cond: func(l, r types.Row) (bool, error) { return r[1].S != "nowhere", nil },
-	})
+	}, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestRightAndFullJoin(t *testing.T) {
 		"-D[1, 10, NULL, NULL]", "-D[1, 10, NULL, NULL]", "+I[1, 10, 1, Boston]", "+I[1, 10, 1, Boston]")
 	expect(t, feedSide(t, f, r, 1, chunk(shipmentTypes, ins(1, "Austin"))),
 		"+I[1, 10, 1, Austin]", "+I[1, 10, 1, Austin]")
-	g, _ := NewJoin(f.spec)
+	g, _ := NewJoin(f.spec, state.NewMemory())
 	moveState(t, f, g)
 	expect(t, feedSide(t, g, r, 0, chunk(orderTypes, del(1, 10))),
 		"-D[1, 10, 1, Boston]", "-D[1, 10, 1, Austin]")
@@ -100,7 +101,7 @@ func TestJoinNullSafeKeys(t *testing.T) {
 	j, err := NewJoin(JoinSpec{
 		Kind: InnerJoin, LeftTypes: orderTypes, RightTypes: shipmentTypes,
 		LeftKeys: []int{0}, RightKeys: []int{0}, NullSafeKeys: []bool{true},
-	})
+	}, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -33,7 +34,7 @@ type LimitConfig struct {
 // the rest; a sort-limit emits -D/+I as better rows arrive; over an
 // updating input a retracted row is replaced by the next one. Without a
 // limit the range is open-ended (Flink's SortUtil.getLimitEnd).
-func NewLimit(cfg LimitConfig) (*Rank, error) {
+func NewLimit(cfg LimitConfig, st state.Backend) (*Rank, error) {
 	if cfg.Offset < 0 || cfg.Offset == math.MaxInt64 {
 		return nil, fmt.Errorf("limit: invalid offset %d", cfg.Offset)
 	}
@@ -48,5 +49,5 @@ func NewLimit(cfg LimitConfig) (*Rank, error) {
 		End:                  end,
 		InputInsertOnly:      cfg.InputInsertOnly,
 		GenerateUpdateBefore: cfg.GenerateUpdateBefore,
-	})
+	}, st)
 }

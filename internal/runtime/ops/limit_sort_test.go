@@ -1,26 +1,27 @@
 package ops
 
 import (
+	"github.com/sluicesql/sluice/internal/state"
 	"testing"
 )
 
 func TestLimitInsertOnly(t *testing.T) {
-	l, err := NewLimit(LimitConfig{InputTypes: numTypes, N: 2, InputInsertOnly: true})
+	l, err := NewLimit(LimitConfig{InputTypes: numTypes, N: 2, InputInsertOnly: true}, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := &recorder{}
 	expect(t, feed(t, l, r, chunk(numTypes, ins("a", 1), ins("b", 2), ins("c", 0), ins("d", 4))),
 		"+I[a, 1]", "+I[b, 2]")
-	one, _ := NewLimit(LimitConfig{InputTypes: numTypes, N: 1, InputInsertOnly: true, GenerateUpdateBefore: true})
+	one, _ := NewLimit(LimitConfig{InputTypes: numTypes, N: 1, InputInsertOnly: true, GenerateUpdateBefore: true}, state.NewMemory())
 	expect(t, feed(t, one, r, chunk(numTypes, ins("a", 1), ins("b", 0))), "+I[a, 1]")
-	off, _ := NewLimit(LimitConfig{InputTypes: numTypes, Offset: 1, N: 2, InputInsertOnly: true})
+	off, _ := NewLimit(LimitConfig{InputTypes: numTypes, Offset: 1, N: 2, InputInsertOnly: true}, state.NewMemory())
 	expect(t, feed(t, off, r, chunk(numTypes, ins("a", 1), ins("b", 2), ins("c", 3), ins("d", 4))),
 		"+I[b, 2]", "+I[c, 3]")
 }
 
 func TestLimitUpdatingInput(t *testing.T) {
-	l, err := NewLimit(LimitConfig{InputTypes: numTypes, N: 2, GenerateUpdateBefore: true})
+	l, err := NewLimit(LimitConfig{InputTypes: numTypes, N: 2, GenerateUpdateBefore: true}, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +31,7 @@ func TestLimitUpdatingInput(t *testing.T) {
 }
 
 func TestSortLimit(t *testing.T) {
-	l, err := NewLimit(LimitConfig{InputTypes: numTypes, Order: []SortKey{{Col: 1}}, N: 2, InputInsertOnly: true, GenerateUpdateBefore: true})
+	l, err := NewLimit(LimitConfig{InputTypes: numTypes, Order: []SortKey{{Col: 1}}, N: 2, InputInsertOnly: true, GenerateUpdateBefore: true}, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +41,7 @@ func TestSortLimit(t *testing.T) {
 }
 
 func TestTemporalSort(t *testing.T) {
-	s, err := NewTemporalSort(TemporalSortConfig{InputTypes: evTypes, TimeCol: 2, Order: []SortKey{{Col: 1, Desc: true}}})
+	s, err := NewTemporalSort(TemporalSortConfig{InputTypes: evTypes, TimeCol: 2, Order: []SortKey{{Col: 1, Desc: true}}}, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +60,7 @@ func TestTemporalSort(t *testing.T) {
 	if s.Dropped() != 1 {
 		t.Fatalf("dropped %d", s.Dropped())
 	}
-	u, _ := NewTemporalSort(TemporalSortConfig{InputTypes: evTypes, TimeCol: 2})
+	u, _ := NewTemporalSort(TemporalSortConfig{InputTypes: evTypes, TimeCol: 2}, state.NewMemory())
 	moveState(t, s, u)
 	expect(t, finish(t, u, r),
 		"+I[e, 5, 1970-01-01 00:00:00.025]",

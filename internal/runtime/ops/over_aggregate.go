@@ -43,7 +43,7 @@ type OverAggregate struct {
 	onWatermark
 	cfg   OverAggregateConfig
 	agg   *aggregator
-	st    *state.Memory
+	st    state.Backend
 	parts *state.Table[*overPartition]
 	key   []byte
 	row   types.Row
@@ -63,7 +63,7 @@ type overPartition struct {
 }
 
 // NewOverAggregate returns an OverAggregate for cfg.
-func NewOverAggregate(cfg OverAggregateConfig) (*OverAggregate, error) {
+func NewOverAggregate(cfg OverAggregateConfig, st state.Backend) (*OverAggregate, error) {
 	if err := checkCols("over partition key", cfg.PartitionKeys, len(cfg.InputTypes)); err != nil {
 		return nil, err
 	}
@@ -77,7 +77,7 @@ func NewOverAggregate(cfg OverAggregateConfig) (*OverAggregate, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &OverAggregate{cfg: cfg, agg: agg, st: state.NewMemory()}
+	o := &OverAggregate{cfg: cfg, agg: agg, st: st}
 	o.parts = state.NewTable(o.st, "partitions", o.codec())
 	out := newOutput(append(slices.Clone(cfg.InputTypes), agg.resultTypes()...))
 	o.onWatermark = newOnWatermark(func(wm int64, e runtime.Emitter) error { return o.fire(wm, out.to(e)) })

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"github.com/sluicesql/sluice/internal/state"
 	"testing"
 )
 
@@ -9,7 +10,7 @@ func newOver(t *testing.T, rows bool, preceding int64) *OverAggregate {
 	o, err := NewOverAggregate(OverAggregateConfig{
 		InputTypes: evTypes, PartitionKeys: []int{0}, TimeCol: 2, Rows: rows, Preceding: preceding,
 		Aggs: []AggSpec{aggCall(t, "SUM", evTypes, 1), aggCall(t, "COUNT", evTypes, 1)},
-	})
+	}, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,7 +62,7 @@ type Rank struct {
 	passThrough
 	cfg        RankConfig
 	cmp        comparator
-	st         *state.Memory
+	st         state.Backend
 	parts      *state.Table[[]types.Row]
 	out        *output
 	withNumber bool
@@ -72,7 +72,7 @@ type Rank struct {
 }
 
 // NewRank returns a Rank for cfg.
-func NewRank(cfg RankConfig) (*Rank, error) {
+func NewRank(cfg RankConfig, st state.Backend) (*Rank, error) {
 	if err := checkCols("rank partition key", cfg.PartitionKeys, len(cfg.InputTypes)); err != nil {
 		return nil, err
 	}
@@ -85,7 +85,7 @@ func NewRank(cfg RankConfig) (*Rank, error) {
 	r := &Rank{
 		cfg:        cfg,
 		cmp:        newComparator(cfg.Order, cfg.InputTypes),
-		st:         state.NewMemory(),
+		st:         st,
 		out:        newOutput(rankOutputTypes(cfg.InputTypes, cfg.OutputRankNumber)),
 		withNumber: cfg.OutputRankNumber || cfg.Start > 1,
 		top1:       cfg.InputInsertOnly && cfg.Start == 1 && cfg.End == 1,

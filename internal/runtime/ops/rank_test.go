@@ -3,6 +3,7 @@ package ops
 import (
 	"testing"
 
+	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -11,7 +12,7 @@ var clickTypes = []types.Type{types.StringType, types.StringType, types.Timestam
 
 func newRank(t *testing.T, cfg RankConfig) *Rank {
 	t.Helper()
-	r, err := NewRank(cfg)
+	r, err := NewRank(cfg, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
 	}

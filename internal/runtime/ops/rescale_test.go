@@ -178,7 +178,7 @@ func TestKeyedOperatorsRestoreAtAnotherParallelism(t *testing.T) {
 			first:  kv(many(0, 50, func(i int) rec { return ins(key(i), i) })...),
 			second: kv(append(many(50, 90, func(i int) rec { return ins(key(i), i) }), del(key(3), 3), del(key(4), 4))...)},
 		{name: "changelog normalize", op: func(t *testing.T) runtime.Operator {
-			n, err := NewChangelogNormalize(ChangelogNormalizeConfig{InputTypes: kvTypes, Keys: []int{0}, GenerateUpdateBefore: true})
+			n, err := NewChangelogNormalize(ChangelogNormalizeConfig{InputTypes: kvTypes, Keys: []int{0}, GenerateUpdateBefore: true}, state.NewMemory())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -198,7 +198,7 @@ func TestKeyedOperatorsRestoreAtAnotherParallelism(t *testing.T) {
 		{name: "window top-n", op: func(t *testing.T) runtime.Operator {
 			in := []types.Type{types.TimestampType(3), types.TimestampType(3), types.StringType, types.BigIntType}
 			r, err := NewWindowRank(WindowRankConfig{InputTypes: in, PartitionKeys: []int{0, 1, 2}, Order: []SortKey{{Col: 3, Desc: true}},
-				Start: 1, End: 2, OutputRankNumber: true, WindowEndCol: 1})
+				Start: 1, End: 2, OutputRankNumber: true, WindowEndCol: 1}, state.NewMemory())
 			if err != nil {
 				t.Fatal(err)
 			}

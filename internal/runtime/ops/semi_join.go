@@ -44,7 +44,7 @@ type SemiJoinConfig struct {
 type SemiJoin struct {
 	passThrough
 	cfg   SemiJoinConfig
-	st    *state.Memory
+	st    state.Backend
 	left  *state.Table[[]*joinRecord]
 	right *state.Table[int64]
 	out   *output
@@ -56,7 +56,7 @@ type SemiJoin struct {
 var nullsKey = []byte{}
 
 // NewSemiJoin returns a SemiJoin for cfg.
-func NewSemiJoin(cfg SemiJoinConfig) (*SemiJoin, error) {
+func NewSemiJoin(cfg SemiJoinConfig, st state.Backend) (*SemiJoin, error) {
 	if len(cfg.LeftKeys) != len(cfg.RightKeys) || len(cfg.LeftKeys) == 0 {
 		return nil, errors.New("semi join: the sides need the same, non-zero number of keys")
 	}
@@ -66,7 +66,7 @@ func NewSemiJoin(cfg SemiJoinConfig) (*SemiJoin, error) {
 	if err := checkCols("semi join right key", cfg.RightKeys, len(cfg.RightTypes)); err != nil {
 		return nil, err
 	}
-	j := &SemiJoin{cfg: cfg, st: state.NewMemory(), out: newOutput(cfg.LeftTypes)}
+	j := &SemiJoin{cfg: cfg, st: st, out: newOutput(cfg.LeftTypes)}
 	j.left = state.NewTable(j.st, "left", joinRecordsCodec(cfg.LeftTypes))
 	j.right = state.NewTable(j.st, "right", state.Int64Codec)
 	return j, nil

@@ -3,6 +3,7 @@ package ops
 import (
 	"testing"
 
+	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -13,7 +14,7 @@ var (
 
 func newSemiJoin(t *testing.T, anti bool) *SemiJoin {
 	t.Helper()
-	j, err := NewSemiJoin(SemiJoinConfig{LeftTypes: semiLeftTypes, RightTypes: semiRightTypes, LeftKeys: []int{0}, RightKeys: []int{0}, Anti: anti})
+	j, err := NewSemiJoin(SemiJoinConfig{LeftTypes: semiLeftTypes, RightTypes: semiRightTypes, LeftKeys: []int{0}, RightKeys: []int{0}, Anti: anti}, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +46,7 @@ func TestAntiJoin(t *testing.T) {
 // NULL: unmatched left rows are retracted when the first NULL arrives and
 // emitted again when the last one goes.
 func TestNullAwareAntiJoin(t *testing.T) {
-	j, err := NewSemiJoin(SemiJoinConfig{LeftTypes: semiLeftTypes, RightTypes: semiRightTypes, LeftKeys: []int{0}, RightKeys: []int{0}, Anti: true, NullAware: true})
+	j, err := NewSemiJoin(SemiJoinConfig{LeftTypes: semiLeftTypes, RightTypes: semiRightTypes, LeftKeys: []int{0}, RightKeys: []int{0}, Anti: true, NullAware: true}, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +61,7 @@ func TestNullAwareAntiJoin(t *testing.T) {
 // TestAntiJoinKeepingNullKeys: for NOT EXISTS a left row with a NULL key
 // matches nothing and so passes.
 func TestAntiJoinKeepingNullKeys(t *testing.T) {
-	j, err := NewSemiJoin(SemiJoinConfig{LeftTypes: semiLeftTypes, RightTypes: semiRightTypes, LeftKeys: []int{0}, RightKeys: []int{0}, Anti: true, KeepNullKeys: true})
+	j, err := NewSemiJoin(SemiJoinConfig{LeftTypes: semiLeftTypes, RightTypes: semiRightTypes, LeftKeys: []int{0}, RightKeys: []int{0}, Anti: true, KeepNullKeys: true}, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func TestAntiJoinKeepingNullKeys(t *testing.T) {
 
 // TestNullSafeSemiJoin: INTERSECT's comparison, where NULL equals NULL.
 func TestNullSafeSemiJoin(t *testing.T) {
-	j, err := NewSemiJoin(SemiJoinConfig{LeftTypes: semiLeftTypes, RightTypes: semiRightTypes, LeftKeys: []int{0}, RightKeys: []int{0}, NullSafe: true})
+	j, err := NewSemiJoin(SemiJoinConfig{LeftTypes: semiLeftTypes, RightTypes: semiRightTypes, LeftKeys: []int{0}, RightKeys: []int{0}, NullSafe: true}, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
 	}

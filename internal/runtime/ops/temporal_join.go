@@ -32,7 +32,7 @@ type TemporalJoin struct {
 	*joiner
 	onWatermark
 	cfg  TemporalJoinConfig
-	st   *state.Memory
+	st   state.Backend
 	keys *state.Table[*temporalKey]
 }
 
@@ -50,7 +50,7 @@ type rightVersion struct {
 }
 
 // NewTemporalJoin returns a TemporalJoin for cfg.
-func NewTemporalJoin(cfg TemporalJoinConfig) (*TemporalJoin, error) {
+func NewTemporalJoin(cfg TemporalJoinConfig, st state.Backend) (*TemporalJoin, error) {
 	if cfg.Kind != InnerJoin && cfg.Kind != LeftJoin {
 		return nil, errors.New("temporal join: only INNER and LEFT joins are supported")
 	}
@@ -64,7 +64,7 @@ func NewTemporalJoin(cfg TemporalJoinConfig) (*TemporalJoin, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &TemporalJoin{joiner: j, cfg: cfg, st: state.NewMemory()}
+	t := &TemporalJoin{joiner: j, cfg: cfg, st: st}
 	t.keys = state.NewTable(t.st, "keys", t.codec())
 	t.onWatermark = newOnWatermark(func(wm int64, e runtime.Emitter) error { return t.fire(wm, t.out.to(e)) })
 	return t, nil

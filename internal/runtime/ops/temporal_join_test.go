@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/sluicesql/sluice/internal/runtime"
+	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -18,7 +19,7 @@ func newTemporalJoin(t *testing.T, kind JoinKind) *TemporalJoin {
 	j, err := NewTemporalJoin(TemporalJoinConfig{
 		JoinSpec: JoinSpec{Kind: kind, LeftTypes: tjOrderTypes, RightTypes: tjRateTypes, LeftKeys: []int{0}, RightKeys: []int{0}},
 		LeftTime: 2, RightTime: 2,
-	})
+	}, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ type TemporalSort struct {
 	onWatermark
 	cfg  TemporalSortConfig
 	cmp  comparator
-	st   *state.Memory
+	st   state.Backend
 	rows *state.Table[[]types.Row]
 	last *state.Table[int64]
 	tkey []byte
@@ -43,14 +43,14 @@ type TemporalSort struct {
 var lastKey = []byte{}
 
 // NewTemporalSort returns a TemporalSort for cfg.
-func NewTemporalSort(cfg TemporalSortConfig) (*TemporalSort, error) {
+func NewTemporalSort(cfg TemporalSortConfig, st state.Backend) (*TemporalSort, error) {
 	if err := checkCols("temporal sort time column", []int{cfg.TimeCol}, len(cfg.InputTypes)); err != nil {
 		return nil, err
 	}
 	if err := checkSortKeys(cfg.Order, len(cfg.InputTypes)); err != nil {
 		return nil, err
 	}
-	s := &TemporalSort{cfg: cfg, cmp: newComparator(cfg.Order, cfg.InputTypes), st: state.NewMemory()}
+	s := &TemporalSort{cfg: cfg, cmp: newComparator(cfg.Order, cfg.InputTypes), st: st}
 	s.rows = state.NewTable(s.st, "rows", rowsCodec(cfg.InputTypes))
 	s.last = state.NewOperatorTable(s.st, "last", state.Int64Codec, func(a, b int64) int64 { return max(a, b) })
 	out := newOutput(cfg.InputTypes)

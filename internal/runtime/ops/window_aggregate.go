@@ -44,7 +44,7 @@ type WindowAggregate struct {
 	cfg      WindowAggregateConfig
 	agg      *aggregator
 	clock    clock
-	st       *state.Memory
+	st       state.Backend
 	windows  *windowed[*group]
 	sessions *sessions
 	keyTypes []types.Type
@@ -55,7 +55,7 @@ type WindowAggregate struct {
 }
 
 // NewWindowAggregate returns a WindowAggregate for cfg.
-func NewWindowAggregate(cfg WindowAggregateConfig) (*WindowAggregate, error) {
+func NewWindowAggregate(cfg WindowAggregateConfig, st state.Backend) (*WindowAggregate, error) {
 	if err := cfg.Window.validate(cfg.InputTypes); err != nil {
 		return nil, err
 	}
@@ -70,7 +70,7 @@ func NewWindowAggregate(cfg WindowAggregateConfig) (*WindowAggregate, error) {
 		cfg:      cfg,
 		agg:      agg,
 		clock:    newClock(cfg.Window, cfg.InputTypes),
-		st:       state.NewMemory(),
+		st:       st,
 		keyTypes: keyTypes(cfg.InputTypes, cfg.Keys),
 	}
 	if cfg.Window.Kind == Session {

@@ -29,7 +29,7 @@ type WindowJoin struct {
 	counter
 	onWatermark
 	cfg   WindowJoinConfig
-	st    *state.Memory
+	st    state.Backend
 	keys  *state.Table[*windowJoinKey]
 	fired int64 // the watermark windows fired at, or MinWatermark
 }
@@ -44,7 +44,7 @@ type windowJoinKey struct {
 }
 
 // NewWindowJoin returns a WindowJoin for cfg.
-func NewWindowJoin(cfg WindowJoinConfig) (*WindowJoin, error) {
+func NewWindowJoin(cfg WindowJoinConfig, st state.Backend) (*WindowJoin, error) {
 	if err := checkCols("window join left window_end", []int{cfg.LeftEnd}, len(cfg.LeftTypes)); err != nil {
 		return nil, err
 	}
@@ -55,7 +55,7 @@ func NewWindowJoin(cfg WindowJoinConfig) (*WindowJoin, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &WindowJoin{joiner: j, cfg: cfg, st: state.NewMemory(), fired: runtime.MinWatermark}
+	w := &WindowJoin{joiner: j, cfg: cfg, st: st, fired: runtime.MinWatermark}
 	w.keys = state.NewTable(w.st, "windows", w.codec())
 	w.onWatermark = newOnWatermark(func(wm int64, e runtime.Emitter) error { return w.fire(wm, w.out.to(e)) })
 	return w, nil

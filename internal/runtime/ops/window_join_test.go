@@ -3,6 +3,7 @@ package ops
 import (
 	"testing"
 
+	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -14,7 +15,7 @@ func newWindowJoin(t *testing.T, kind JoinKind) *WindowJoin {
 	j, err := NewWindowJoin(WindowJoinConfig{
 		JoinSpec: JoinSpec{Kind: kind, LeftTypes: wjTypes, RightTypes: wjTypes, LeftKeys: []int{0, 1, 2}, RightKeys: []int{0, 1, 2}},
 		LeftEnd:  2, RightEnd: 2,
-	})
+	}, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
 	}

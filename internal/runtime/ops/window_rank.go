@@ -74,7 +74,7 @@ type WindowRank struct {
 	endCol  int
 	number  bool
 	combine func(rows []types.Row, row types.Row) []types.Row
-	st      *state.Memory
+	st      state.Backend
 	windows *windowed[[]types.Row]
 	out     *output
 	key     []byte
@@ -82,7 +82,7 @@ type WindowRank struct {
 }
 
 // NewWindowRank returns a window Top-N for cfg.
-func NewWindowRank(cfg WindowRankConfig) (*WindowRank, error) {
+func NewWindowRank(cfg WindowRankConfig, st state.Backend) (*WindowRank, error) {
 	if err := checkSortKeys(cfg.Order, len(cfg.InputTypes)); err != nil {
 		return nil, err
 	}
@@ -99,12 +99,12 @@ func NewWindowRank(cfg WindowRankConfig) (*WindowRank, error) {
 		rows = slices.Insert(rows, p, row)
 		return rows[:min(len(rows), end)]
 	}
-	return newWindowRank(cfg.InputTypes, cfg.PartitionKeys, cfg.WindowEndCol, cfg.Zone, int(cfg.Start), end, cfg.OutputRankNumber, combine)
+	return newWindowRank(cfg.InputTypes, cfg.PartitionKeys, cfg.WindowEndCol, cfg.Zone, int(cfg.Start), end, cfg.OutputRankNumber, combine, st)
 }
 
 // NewWindowDeduplicate returns a WindowRank that keeps the first or last
 // row of each window and partition by event time.
-func NewWindowDeduplicate(cfg WindowDeduplicateConfig) (*WindowRank, error) {
+func NewWindowDeduplicate(cfg WindowDeduplicateConfig, st state.Backend) (*WindowRank, error) {
 	if err := checkCols("window deduplicate time column", []int{cfg.TimeCol}, len(cfg.InputTypes)); err != nil {
 		return nil, err
 	}
@@ -118,11 +118,11 @@ func NewWindowDeduplicate(cfg WindowDeduplicateConfig) (*WindowRank, error) {
 		}
 		return rows
 	}
-	return newWindowRank(cfg.InputTypes, cfg.PartitionKeys, cfg.WindowEndCol, cfg.Zone, 1, 1, cfg.OutputRankNumber, combine)
+	return newWindowRank(cfg.InputTypes, cfg.PartitionKeys, cfg.WindowEndCol, cfg.Zone, 1, 1, cfg.OutputRankNumber, combine, st)
 }
 
 func newWindowRank(in []types.Type, parts []int, endCol int, zone *time.Location, start, end int, number bool,
-	combine func([]types.Row, types.Row) []types.Row) (*WindowRank, error) {
+	combine func([]types.Row, types.Row) []types.Row, st state.Backend) (*WindowRank, error) {
 	if err := checkCols("window rank partition key", parts, len(in)); err != nil {
 		return nil, err
 	}
@@ -131,7 +131,7 @@ func newWindowRank(in []types.Type, parts []int, endCol int, zone *time.Location
 	}
 	r := &WindowRank{
 		types: in, parts: parts, start: start, end: end, endCol: endCol, number: number, combine: combine,
-		st:  state.NewMemory(),
+		st:  st,
 		out: newOutput(rankOutputTypes(in, number)),
 	}
 	r.windows = newWindowed(r.st, zoneClock(zone), rowsCodec(in))

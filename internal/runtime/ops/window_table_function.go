@@ -34,7 +34,7 @@ type WindowTableFunction struct {
 	onWatermark
 	cfg      WindowTableFunctionConfig
 	clock    clock
-	st       *state.Memory
+	st       state.Backend
 	sessions *sessions
 	out      *output
 	spans    []span
@@ -43,7 +43,7 @@ type WindowTableFunction struct {
 }
 
 // NewWindowTableFunction returns a WindowTableFunction for cfg.
-func NewWindowTableFunction(cfg WindowTableFunctionConfig) (*WindowTableFunction, error) {
+func NewWindowTableFunction(cfg WindowTableFunctionConfig, st state.Backend) (*WindowTableFunction, error) {
 	if err := cfg.Window.validate(cfg.InputTypes); err != nil {
 		return nil, err
 	}
@@ -53,7 +53,7 @@ func NewWindowTableFunction(cfg WindowTableFunctionConfig) (*WindowTableFunction
 	f := &WindowTableFunction{
 		cfg:   cfg,
 		clock: newClock(cfg.Window, cfg.InputTypes),
-		st:    state.NewMemory(),
+		st:    st,
 		out:   newOutput(append(append([]types.Type{}, cfg.InputTypes...), windowColumnTypes(cfg.InputTypes[cfg.Window.TimeCol])...)),
 	}
 	if cfg.Window.Kind == Session {

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -18,7 +19,7 @@ func newRatingsAgg(t *testing.T, w Window) *WindowAggregate {
 		Window:     w,
 		Keys:       []int{0},
 		Aggs:       []AggSpec{aggCall(t, "COUNT", ratingTypes), aggCall(t, "AVG", ratingTypes, 1)},
-	})
+	}, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +187,7 @@ func TestWindowTableFunction(t *testing.T) {
 	f, err := NewWindowTableFunction(WindowTableFunctionConfig{
 		InputTypes: ratingTypes,
 		Window:     Window{Kind: Hop, TimeCol: 2, Size: int64(10 * time.Minute), Slide: int64(5 * time.Minute)},
-	})
+	}, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +207,7 @@ func TestSessionWindowTableFunction(t *testing.T) {
 		InputTypes:    ratingTypes,
 		Window:        Window{Kind: Session, TimeCol: 2, Gap: int64(10 * time.Minute)},
 		PartitionKeys: []int{0},
-	})
+	}, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +227,7 @@ func TestWindowOverLocalTimeZone(t *testing.T) {
 		Window:     Window{Kind: Tumble, TimeCol: 2, Size: int64(24 * time.Hour), Zone: zone},
 		Keys:       []int{0},
 		Aggs:       []AggSpec{aggCall(t, "COUNT", in)},
-	})
+	}, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +252,7 @@ func TestWindowRankAndDeduplicate(t *testing.T) {
 	rank, err := NewWindowRank(WindowRankConfig{
 		InputTypes: in, PartitionKeys: []int{0, 1}, Order: []SortKey{{Col: 3, Desc: true}},
 		Start: 1, End: 2, OutputRankNumber: true, WindowEndCol: 1,
-	})
+	}, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +272,7 @@ func TestWindowRankAndDeduplicate(t *testing.T) {
 	// Deduplicate on price as the time: keep-last keeps the later of equal times.
 	dedup, err := NewWindowDeduplicate(WindowDeduplicateConfig{
 		InputTypes: in, PartitionKeys: []int{0, 1}, TimeCol: 3, KeepLast: true, WindowEndCol: 1,
-	})
+	}, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,7 +283,7 @@ func TestWindowRankAndDeduplicate(t *testing.T) {
 		"WM 9223372036854775807")
 	first, _ := NewWindowDeduplicate(WindowDeduplicateConfig{
 		InputTypes: in, PartitionKeys: []int{0, 1}, TimeCol: 3, WindowEndCol: 1, OutputRankNumber: true,
-	})
+	}, state.NewMemory())
 	feed(t, first, r, input)
 	expect(t, finish(t, first, r),
 		"+I[2023-07-09 00:00:00.000, 2023-07-09 01:00:00.000, d, 1, 1]",

@@ -1,0 +1,95 @@
+package sluice
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/sluicesql/sluice/internal/job"
+)
+
+// State backend settings, with Flink's names: state.backend.type (and its
+// older name state.backend) and execution.checkpointing.incremental (and
+// its older name state.backend.incremental).
+const (
+	ConfStateBackend       = "state.backend.type"
+	ConfStateBackendOld    = "state.backend"
+	ConfIncremental        = "execution.checkpointing.incremental"
+	ConfIncrementalOld     = "state.backend.incremental"
+	stateBackendPebbleName = "pebble"
+)
+
+// checkStateSetting validates one state backend setting; ok is false for
+// keys that are none of them.
+func checkStateSetting(key, value string) (ok bool, err error) {
+	switch key {
+	case ConfStateBackend, ConfStateBackendOld:
+		if _, err := stateBackend(value); err != nil {
+			return true, fmt.Errorf("invalid value '%s' for '%s': %v", value, key, err)
+		}
+	case ConfIncremental, ConfIncrementalOld:
+		if _, err := parseBool(value); err != nil {
+			return true, fmt.Errorf("invalid value '%s' for '%s': expected true or false", value, key)
+		}
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// stateBackend reads a state backend's name, ignoring case as Flink does:
+// 'hashmap', or 'rocksdb' (Flink's name for its on-disk backend, which
+// Sluice builds on Pebble, an LSM store of RocksDB's design; 'pebble' is
+// the same).
+func stateBackend(v string) (string, error) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case job.StateHashmap:
+		return job.StateHashmap, nil
+	case job.StateRocksDB, stateBackendPebbleName:
+		return job.StateRocksDB, nil
+	case "forst":
+		return "", fmt.Errorf("the ForSt state backend (disaggregated state) is not supported; expected 'hashmap' or 'rocksdb'")
+	}
+	return "", fmt.Errorf("expected 'hashmap' or 'rocksdb' (on disk, in Pebble)")
+}
+
+// parseBool reads true or false, ignoring case.
+func parseBool(v string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return false, strconv.ErrSyntax
+}
+
+// stateBackend returns the state backend jobs use: state.backend.type,
+// else state.backend, else hashmap (Flink's default).
+func (c *Config) stateBackend() string {
+	for _, key := range []string{ConfStateBackend, ConfStateBackendOld} {
+		if v := c.Get(key); v != "" {
+			b, _ := stateBackend(v)
+			return b
+		}
+	}
+	return job.StateHashmap
+}
+
+// incremental reports whether checkpoints are incremental:
+// execution.checkpointing.incremental, else state.backend.incremental,
+// else false (Flink's default). Flink ignores the setting for a backend
+// that cannot take incremental checkpoints; Sluice refuses it there.
+func (c *Config) incremental() (bool, error) {
+	for _, key := range []string{ConfIncremental, ConfIncrementalOld} {
+		if v := c.Get(key); v != "" {
+			on, _ := parseBool(v)
+			if on && c.stateBackend() != job.StateRocksDB {
+				return false, fmt.Errorf("'%s' = '%s' needs the on-disk state backend ('%s' = '%s'): the '%s' backend takes whole checkpoints",
+					key, v, ConfStateBackend, job.StateRocksDB, c.stateBackend())
+			}
+			return on, nil
+		}
+	}
+	return false, nil
+}

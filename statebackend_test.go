@@ -1,0 +1,76 @@
+package sluice
+
+import (
+	"context"
+	"maps"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/sluicesql/sluice/internal/checkpoint"
+)
+
+// TestIncrementalCheckpointsOnPebble: a job on the on-disk backend works
+// in DATA/work/JOB; its incremental checkpoints refer to shared files in
+// the checkpoint storage, which a recovery reads back: rows written while
+// no engine ran count once, on top of the restored counts. The working
+// area is removed when the job stops.
+func TestIncrementalCheckpointsOnPebble(t *testing.T) {
+	cluster := startCluster(t)
+	brokers := cluster.BootstrapServers()
+	dir := t.TempDir()
+	ctx := testContext(t)
+
+	e1 := NewEngine()
+	if err := e1.SetDataDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	res := mustExecute(t, e1, `
+SET 'state.backend.type' = 'rocksdb';
+SET 'execution.checkpointing.incremental' = 'true';`+countsDDL(brokers, "earliest-offset")+`
+INSERT INTO clicks VALUES ('a'), ('b'), ('a');
+INSERT INTO counts SELECT user_id, COUNT(*) FROM clicks GROUP BY user_id;`)
+	job := res[len(res)-1].JobID
+	if err := e1.WaitQuiet(ctx); err != nil {
+		t.Fatal(err)
+	}
+	work, err := os.ReadDir(filepath.Join(dir, "work", job))
+	if err != nil || len(work) == 0 {
+		t.Fatalf("the job's working area holds %v (%v), want the aggregation's state", work, err)
+	}
+	e1.Close() // takes a last checkpoint
+	if _, err := os.Stat(filepath.Join(dir, "work", job)); !os.IsNotExist(err) {
+		t.Fatalf("the working area is still there after the job stopped: %v", err)
+	}
+	store, err := checkpoint.NewDir(filepath.Join(dir, "checkpoints"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, _, err := checkpoint.Latest(ctx, store, job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared, err := store.Shared(ctx, job)
+	if err != nil || len(meta.Shared) == 0 || len(shared) != len(meta.Shared) {
+		t.Fatalf("the checkpoint refers to %d shared files, the storage holds %v (%v)", len(meta.Shared), shared, err)
+	}
+
+	e0 := newEngine(t)
+	mustExecute(t, e0, countsDDL(brokers, "earliest-offset")+"INSERT INTO clicks VALUES ('a'), ('c');")
+	if err := e0.WaitQuiet(ctx); err != nil {
+		t.Fatal(err)
+	}
+	e2 := newEngine(t)
+	if err := e2.SetDataDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	if jobs, err := e2.Recover(context.Background()); err != nil || len(jobs) != 1 {
+		t.Fatalf("recovered %v: %v", jobs, err)
+	}
+	if err := e2.WaitQuiet(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := latestCounts(t, brokers), map[string]int64{"a": 3, "b": 1, "c": 1}; !maps.Equal(got, want) {
+		t.Fatalf("counts after the recovery: %v, want %v", got, want)
+	}
+}
