@@ -27,6 +27,8 @@ func runBench(args []string) error {
 	intervals := fs.String("checkpoint-intervals", "10s,1s,100ms",
 		"also measure the INSERT pipelines taking checkpoints at each of these intervals (comma-separated; none: no checkpoints)")
 	checkpointDir := fs.String("checkpoint-dir", "", "make the temporary checkpoint directory here (default: the system's temporary directory)")
+	backend := fs.String("state-backend", "hashmap", "state.backend.type of every pipeline: hashmap (memory) or rocksdb (on disk, in Pebble)")
+	incremental := fs.Bool("incremental", false, "take incremental checkpoints (execution.checkpointing.incremental; needs -state-backend rocksdb)")
 	profile := fs.String("cpuprofile", "", "write each measurement's CPU profile to this path, the measurement's name inserted before the extension")
 	_ = fs.Parse(args)
 	if fs.NArg() > 0 {
@@ -45,6 +47,7 @@ func runBench(args []string) error {
 	rep, err := bench.Run(context.Background(), bench.Config{
 		Records: *records, Parallelism: *parallelism, Format: *format, Rounds: *rounds, Pipelines: names,
 		CheckpointIntervals: ivs, CheckpointDir: *checkpointDir, CPUProfile: *profile, Log: os.Stderr,
+		StateBackend: *backend, Incremental: *incremental,
 	})
 	if err != nil {
 		return err

@@ -15,6 +15,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -64,6 +65,11 @@ type Config struct {
 	// CheckpointDir is where the temporary directory that holds the
 	// checkpoints is made; "" is the system's temporary directory.
 	CheckpointDir string
+	// StateBackend is state.backend.type for every pipeline ("" leaves
+	// the default, hashmap); Incremental sets
+	// execution.checkpointing.incremental for the runs with checkpoints.
+	StateBackend string
+	Incremental  bool
 	// CPUProfile, when set, is where CPU profiles go: one per measurement,
 	// named by inserting the measurement's name before the extension.
 	CPUProfile string
@@ -81,7 +87,8 @@ type Result struct {
 	Pipeline string
 	Interval time.Duration
 	// Checkpoints is the number of checkpoints that completed, and
-	// CheckpointBytes the size of the largest one's state.
+	// CheckpointBytes the most any of them wrote: its parts, and the
+	// shared files it added to those of the checkpoint before.
 	Checkpoints, CheckpointBytes int64
 	// Records is the number of input records.
 	Records int
@@ -186,7 +193,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	defer cluster.Close()
-	e := &env{brokers: cluster.BootstrapServers(), registry: cluster.RegistryURL(), format: cfg.Format, parallelism: cfg.Parallelism}
+	e := &env{brokers: cluster.BootstrapServers(), registry: cluster.RegistryURL(), format: cfg.Format, parallelism: cfg.Parallelism,
+		stateBackend: cfg.StateBackend, incremental: cfg.Incremental}
 	if len(cfg.CheckpointIntervals) > 0 {
 		if e.checkpoints, err = os.MkdirTemp(cfg.CheckpointDir, "sluice-bench-"); err != nil {
 			return nil, fmt.Errorf("bench: checkpoint directory: %w", err)
@@ -275,6 +283,9 @@ func (e *env) run(ctx context.Context, m measurement, profile string) (Result, e
 	eng := sluice.NewEngine()
 	defer eng.Close()
 	settings := [][2]string{{sluice.ConfParallelism, strconv.Itoa(e.parallelism)}}
+	if e.stateBackend != "" {
+		settings = append(settings, [2]string{sluice.ConfStateBackend, e.stateBackend})
+	}
 	var dir string
 	if m.interval > 0 {
 		var err error
@@ -284,7 +295,8 @@ func (e *env) run(ctx context.Context, m measurement, profile string) (Result, e
 		// Every checkpoint is kept, to be counted and measured afterwards
 		// (the default keeps the last one and deletes the one before it).
 		settings = append(settings, [2]string{sluice.ConfCheckpointInterval, strconv.FormatInt(int64(m.interval), 10) + " ns"},
-			[2]string{sluice.ConfCheckpointsDir, dir}, [2]string{sluice.ConfCheckpointsRetained, strconv.Itoa(math.MaxInt32)})
+			[2]string{sluice.ConfCheckpointsDir, dir}, [2]string{sluice.ConfCheckpointsRetained, strconv.Itoa(math.MaxInt32)},
+			[2]string{sluice.ConfIncremental, strconv.FormatBool(e.incremental)})
 	}
 	for _, kv := range settings {
 		if err := eng.Config().Set(kv[0], kv[1]); err != nil {
@@ -323,8 +335,9 @@ func (e *env) run(ctx context.Context, m measurement, profile string) (Result, e
 }
 
 // checkpointStats returns how many checkpoints job completed in the
-// checkpoint directory dir, which keeps them all, and the size of the
-// largest one's state; the newest must read back intact. A checkpoint
+// checkpoint directory dir, which keeps them all, and the most bytes one
+// of them wrote (its parts and the shared files the one before did not
+// refer to); the newest must read back intact. A checkpoint
 // taken as the job finished may still be being written when the job is
 // reported finished; it runs after the output has been read back, when
 // that one is most likely complete too.
@@ -346,6 +359,7 @@ func checkpointStats(ctx context.Context, dir, job string) (n, largest int64, er
 	if err != nil {
 		return 0, 0, err
 	}
+	var before map[string]checkpoint.Part
 	for _, id := range ids {
 		meta, err := store.Metadata(ctx, job, id)
 		if err != nil {
@@ -355,6 +369,12 @@ func checkpointStats(ctx context.Context, dir, job string) (n, largest int64, er
 		for _, p := range meta.Parts {
 			size += p.Size
 		}
+		for name, p := range meta.Shared {
+			if _, old := before[name]; !old {
+				size += p.Size
+			}
+		}
+		before = meta.Shared
 		largest = max(largest, size)
 	}
 	return int64(len(ids)), largest, nil
@@ -435,8 +455,12 @@ func awaitJob(ctx context.Context, eng *sluice.Engine, id string) error {
 // pipeline's run without.
 func (r *Report) Print(w io.Writer) error {
 	c := r.Config
-	if _, err := fmt.Fprintf(w, "%d records, parallelism %d, %s values, fastest of %d rounds, %s, %d CPUs\n\n",
-		c.Records, c.Parallelism, c.Format, c.Rounds, runtime.Version(), runtime.NumCPU()); err != nil {
+	backend := cmp.Or(c.StateBackend, "hashmap")
+	if c.Incremental {
+		backend += ", incremental checkpoints"
+	}
+	if _, err := fmt.Fprintf(w, "%d records, parallelism %d, %s values, state backend %s, fastest of %d rounds, %s, %d CPUs\n\n",
+		c.Records, c.Parallelism, c.Format, backend, c.Rounds, runtime.Version(), runtime.NumCPU()); err != nil {
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -472,7 +496,7 @@ func (r *Report) Print(w io.Writer) error {
 	if _, err := fmt.Fprintf(w, "\ncheckpointing, against the same pipeline without checkpoints:\n\n"); err != nil {
 		return err
 	}
-	fmt.Fprintln(tw, "pipeline\tinterval\tcheckpoints\tlargest state B\tseconds\tvs plain\tCPU s\tCPU vs plain\t")
+	fmt.Fprintln(tw, "pipeline\tinterval\tcheckpoints\tlargest written B\tseconds\tvs plain\tCPU s\tCPU vs plain\t")
 	for _, res := range checkpointed {
 		p := plain[res.Pipeline]
 		size, cpu, cpuRatio := "-", "-", "-"

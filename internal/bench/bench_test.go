@@ -17,20 +17,23 @@ import (
 // checkpoints too, and Run fails when a pipeline's result is wrong.
 func TestRun(t *testing.T) {
 	for _, tc := range []struct {
-		format      string
-		parallelism int
-		pipelines   []string
+		format       string
+		parallelism  int
+		pipelines    []string
+		stateBackend string
 	}{
-		{formatAvro, 1, nil},
-		{formatJSON, 2, []string{"scan-count", "filter-project", "group-agg", "group-agg-wide", "tumble-window"}},
+		{formatAvro, 1, nil, ""},
+		{formatJSON, 2, []string{"scan-count", "filter-project", "group-agg", "group-agg-wide", "tumble-window"}, ""},
+		{formatJSON, 2, []string{"scan-count", "filter-project", "group-agg", "group-agg-wide", "tumble-window"}, "rocksdb"},
 	} {
-		t.Run(tc.format, func(t *testing.T) {
+		t.Run(tc.format+tc.stateBackend, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			const n = 2000
 			profile := filepath.Join(t.TempDir(), "cpu.prof")
 			rep, err := Run(ctx, Config{Records: n, Parallelism: tc.parallelism, Format: tc.format, Rounds: 2, Pipelines: tc.pipelines,
-				CheckpointIntervals: []time.Duration{10 * time.Millisecond}, CPUProfile: profile})
+				CheckpointIntervals: []time.Duration{10 * time.Millisecond}, CPUProfile: profile,
+				StateBackend: tc.stateBackend, Incremental: tc.stateBackend != ""})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -141,9 +144,20 @@ func TestCheckpointStats(t *testing.T) {
 	if n, size, err := checkpointStats(ctx, dir, "job"); n != 0 || size != 0 || err != nil {
 		t.Errorf("no checkpoint: %d checkpoints of up to %d B, %v", n, size, err)
 	}
-	// Checkpoint 2 is the largest.
+	// Checkpoint 2 wrote the most: 3*20 B of parts, their names, and the
+	// shared file a; checkpoint 3 wrote b (7 B), not a, 2's already.
+	shared := map[string][]byte{"a": []byte("aaaaa"), "b": []byte("bbbbbbb")}
+	for name, data := range shared {
+		if err := store.WriteShared(ctx, "job", name, data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	refers := map[int64][]string{2: {"a"}, 3: {"a", "b"}}
 	for id, parts := range map[int64][]string{1: {"source-0", "agg-0"}, 2: {"source-0", "agg-0", "agg-1"}, 3: {"source-0"}} {
-		meta := &checkpoint.Metadata{Job: "job", ID: id, Parts: map[string]checkpoint.Part{}}
+		meta := &checkpoint.Metadata{Job: "job", ID: id, Parts: map[string]checkpoint.Part{}, Shared: map[string]checkpoint.Part{}}
+		for _, name := range refers[id] {
+			meta.Shared[name] = checkpoint.PartOf(shared[name])
+		}
 		for _, part := range parts {
 			data := []byte(strings.Repeat("x", 10*int(id)) + part)
 			if err := store.WriteState(ctx, "job", id, part, data); err != nil {
@@ -156,7 +170,7 @@ func TestCheckpointStats(t *testing.T) {
 		}
 	}
 	n, size, err := checkpointStats(ctx, dir, "job")
-	if want := int64(3*20 + len("source-0agg-0agg-1")); n != 3 || size != want || err != nil {
+	if want := int64(3*20 + len("source-0agg-0agg-1") + 5); n != 3 || size != want || err != nil {
 		t.Errorf("got %d checkpoints of up to %d B (%v), want 3 of up to %d B", n, size, err, want)
 	}
 	meta, err := store.Metadata(ctx, "job", 3)

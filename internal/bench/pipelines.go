@@ -39,6 +39,9 @@ type env struct {
 	// checkpoints is the temporary directory the checkpointed runs
 	// checkpoint into, each in a directory of its own.
 	checkpoints string
+	// stateBackend and incremental are Config's.
+	stateBackend string
+	incremental  bool
 }
 
 // with renders a WITH clause from key-value pairs.
