@@ -84,6 +84,7 @@ func TestUnknownSettingWarning(t *testing.T) {
 		"restart-strategy.type":               "",
 		"state.backend.type":                  "",
 		"state.backend.incremental":           "",
+		"state.backend.pebble.cache-entries":  "",
 		"execution.checkpointing.incremental": "",
 	} {
 		got := UnknownSettingWarning(key)

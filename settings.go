@@ -291,7 +291,7 @@ func knownSettings() []string {
 		ConfIgnoreUnclaimed, ConfRestartStrategy, ConfFixedDelayAttempts, ConfFixedDelayDelay, ConfExpInitialBackoff,
 		ConfExpMaxBackoff, ConfExpMultiplier, ConfExpResetThreshold, ConfExpJitter, ConfExpAttemptsPerReset,
 		ConfRateMaxFailures, ConfRateInterval, ConfRateDelay,
-		ConfStateBackend, ConfStateBackendOld, ConfIncremental, ConfIncrementalOld)
+		ConfStateBackend, ConfStateBackendOld, ConfIncremental, ConfIncrementalOld, ConfPebbleCacheEntries)
 	slices.Sort(out)
 	return slices.Compact(out)
 }

@@ -17,6 +17,10 @@ const (
 	ConfIncremental        = "execution.checkpointing.incremental"
 	ConfIncrementalOld     = "state.backend.incremental"
 	stateBackendPebbleName = "pebble"
+	// ConfPebbleCacheEntries is Sluice's own: how many values the on-disk
+	// backend keeps decoded, per operator instance, before writing them
+	// back (state.DefaultCacheEntries by default).
+	ConfPebbleCacheEntries = "state.backend.pebble.cache-entries"
 )
 
 // checkStateSetting validates one state backend setting; ok is false for
@@ -30,6 +34,10 @@ func checkStateSetting(key, value string) (ok bool, err error) {
 	case ConfIncremental, ConfIncrementalOld:
 		if _, err := parseBool(value); err != nil {
 			return true, fmt.Errorf("invalid value '%s' for '%s': expected true or false", value, key)
+		}
+	case ConfPebbleCacheEntries:
+		if n, err := strconv.Atoi(value); err != nil || n < 1 {
+			return true, fmt.Errorf("invalid value '%s' for '%s': expected a positive integer", value, key)
 		}
 	default:
 		return false, nil
@@ -74,6 +82,13 @@ func (c *Config) stateBackend() string {
 		}
 	}
 	return job.StateHashmap
+}
+
+// pebbleCacheEntries returns state.backend.pebble.cache-entries, 0 when
+// unset.
+func (c *Config) pebbleCacheEntries() int {
+	n, _ := strconv.Atoi(c.Get(ConfPebbleCacheEntries))
+	return n
 }
 
 // incremental reports whether checkpoints are incremental:

@@ -48,8 +48,10 @@ type Options struct {
 	RestartJobs bool
 	// StateBackend, when set, sets state.backend.type before the script
 	// runs ('rocksdb': every stateful operator keeps its state in
-	// Pebble, in a temporary directory).
-	StateBackend string
+	// Pebble, in a temporary directory). StateCacheEntries sets
+	// state.backend.pebble.cache-entries.
+	StateBackend      string
+	StateCacheEntries int
 }
 
 // restartParallelisms are the parallelisms restarted jobs take in turn,
@@ -294,8 +296,11 @@ func newEngine(opts Options) (*sluice.Engine, error) {
 			return nil, err
 		}
 	}
-	if opts.StateBackend != "" {
-		if err := e.Config().Set(sluice.ConfStateBackend, opts.StateBackend); err != nil {
+	for key, v := range map[string]string{sluice.ConfStateBackend: opts.StateBackend, sluice.ConfPebbleCacheEntries: strconv.Itoa(opts.StateCacheEntries)} {
+		if v == "" || v == "0" {
+			continue
+		}
+		if err := e.Config().Set(key, v); err != nil {
 			e.Close()
 			return nil, err
 		}

@@ -43,6 +43,9 @@ type Options struct {
 	// StateDir is where on-disk state goes: a directory per operator
 	// instance under it; when empty, a temporary directory per instance.
 	StateDir string
+	// StateCacheEntries, when positive, is the on-disk backend's
+	// state.Pebble.CacheEntries.
+	StateCacheEntries int
 }
 
 // State backends (state.backend.type).
@@ -71,7 +74,14 @@ func (o Options) newBackend(node string, instance int) (state.Backend, error) {
 		} else {
 			dir = filepath.Join(o.StateDir, fileName(node)+"-"+strconv.Itoa(instance))
 		}
-		return state.NewPebble(dir, o.MaxParallelism)
+		p, err := state.NewPebble(dir, o.MaxParallelism)
+		if err != nil {
+			return nil, err
+		}
+		if o.StateCacheEntries > 0 {
+			p.CacheEntries = o.StateCacheEntries
+		}
+		return p, nil
 	}
 	return nil, fmt.Errorf("unknown state backend '%s'", o.StateBackend)
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/bloom"
 )
 
 // Pebble is a Backend that keeps its tables in a Pebble database (an LSM
@@ -102,6 +103,9 @@ func (quiet) Fatalf(format string, a ...any) { panic(fmt.Sprintf("pebble: "+form
 // options are the options of the backend's databases.
 func (p *Pebble) options(readOnly bool) *pebble.Options {
 	o := &pebble.Options{DisableWAL: true, Logger: quiet{}, ReadOnly: readOnly}
+	// A Bloom filter per SST (every level takes L0's): a Get of a key
+	// that is not there, as for every new key, reads no block.
+	o.Levels[0].FilterPolicy = bloom.FilterPolicy(10)
 	if p.tune != nil {
 		p.tune(o)
 	}
