@@ -10,9 +10,10 @@
 // restored together. Snapshot encodes the keyed entries split by key
 // group, so that Restore can take the groups an instance owns from the
 // snapshots of any number of earlier instances: a job restores at another
-// parallelism. The memory backend keeps values as they are: a value that
-// is a pointer may be updated in place without a Put, and a Put over an
-// existing key does not allocate.
+// parallelism. The memory backend (Memory) keeps values as they are, and
+// a Put over an existing key does not allocate; the Pebble backend keeps
+// them on disk. With either, a value got from a table may be changed in
+// place, without a Put, until the backend's Release.
 package state
 
 import (
