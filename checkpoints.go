@@ -213,6 +213,42 @@ func (j *Job) savepointAndStop(ctx context.Context, store checkpoint.Storage, dr
 // the maximum parallelism the job had: its keyed state is redistributed
 // by key group. A job that is no longer running is an error.
 func (e *Session) RestartFromSavepoint(ctx context.Context, id, dir string, parallelism int) (*Job, error) {
+	store, err := checkpoint.Open(dir, e.config.storageProps())
+	if err != nil {
+		return nil, err
+	}
+	return e.restartFrom(ctx, id, parallelism, func(j *Job) (checkpoint.Storage, int64, error) {
+		chk, err := j.savepointAndStop(ctx, store, false)
+		return store, chk, err
+	})
+}
+
+// RestartFromCheckpoint is RestartFromSavepoint from a checkpoint instead:
+// the job takes one into its checkpoint storage (incremental when its
+// settings say so), is stopped, and its plan starts again from that
+// checkpoint, as execution.savepoint.path naming a retained checkpoint
+// would. The job must take checkpoints. What the job handles between the
+// checkpoint and its stop is handled again, as after a failure: callers
+// restart quiet jobs.
+func (e *Session) RestartFromCheckpoint(ctx context.Context, id string, parallelism int) (*Job, error) {
+	return e.restartFrom(ctx, id, parallelism, func(j *Job) (checkpoint.Storage, int64, error) {
+		store := j.cfg.Storage
+		if store == nil {
+			return nil, 0, fmt.Errorf("job '%s' takes no checkpoints", j.ID)
+		}
+		chk, err := j.current().Checkpoint(ctx)
+		if err != nil {
+			return nil, 0, err
+		}
+		j.savepointed.Store(true)
+		j.stop()
+		return store, chk, nil
+	})
+}
+
+// restartFrom stops running job id with the checkpoint or savepoint stop
+// takes and starts its plan again from it at parallelism.
+func (e *Session) restartFrom(ctx context.Context, id string, parallelism int, stop func(*Job) (checkpoint.Storage, int64, error)) (*Job, error) {
 	j, ok := e.jobs.Job(id)
 	if !ok {
 		return nil, fmt.Errorf("no job '%s'", id)
@@ -220,11 +256,7 @@ func (e *Session) RestartFromSavepoint(ctx context.Context, id, dir string, para
 	if st := j.Status(); st != "RUNNING" {
 		return nil, fmt.Errorf("job '%s' is not running (%s)", id, st)
 	}
-	store, err := checkpoint.Open(dir, e.config.storageProps())
-	if err != nil {
-		return nil, err
-	}
-	chk, err := j.savepointAndStop(ctx, store, false)
+	store, chk, err := stop(j)
 	if err != nil {
 		return nil, err
 	}

@@ -44,7 +44,8 @@ type Job struct {
 	endedAt  time.Time
 
 	stopped atomic.Bool
-	// savepointed is set when the job is stopped after a savepoint.
+	// savepointed is set when the job is stopped after a savepoint (or
+	// the checkpoint a restart starts from).
 	savepointed atomic.Bool
 	// suspended is set when the engine shuts down: the job stops but is
 	// not over in the job store.

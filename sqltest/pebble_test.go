@@ -18,3 +18,13 @@ func TestScriptsOnPebble(t *testing.T) {
 func TestScriptsWithRestartsOnPebble(t *testing.T) {
 	forEveryCase(t, func(p int) Options { return Options{Parallelism: p, RestartJobs: true, StateBackend: "rocksdb"} })
 }
+
+// TestScriptsWithIncrementalRestartsOnPebble is TestScriptsWithRestarts
+// from incremental checkpoints: each restart reads the shared files back,
+// adopting them at the same key groups or copying the key groups each
+// instance now owns out of the old instances' databases.
+func TestScriptsWithIncrementalRestartsOnPebble(t *testing.T) {
+	forEveryCase(t, func(p int) Options {
+		return Options{Parallelism: p, RestartJobs: true, StateBackend: "rocksdb", FromCheckpoints: true}
+	})
+}

@@ -52,6 +52,11 @@ type Options struct {
 	// state.backend.pebble.cache-entries.
 	StateBackend      string
 	StateCacheEntries int
+	// FromCheckpoints makes RestartJobs restart jobs from incremental
+	// checkpoints (execution.checkpointing.incremental, taken into the
+	// settler's directory; sluice.Engine.RestartFromCheckpoint) instead of
+	// savepoints. It needs StateBackend 'rocksdb'.
+	FromCheckpoints bool
 }
 
 // restartParallelisms are the parallelisms restarted jobs take in turn,
@@ -80,6 +85,15 @@ func newSettler(e *sluice.Engine, opts Options) (*settler, error) {
 		}
 		s.dir = dir
 	}
+	if opts.RestartJobs && opts.FromCheckpoints {
+		// Checkpoints only when the settler takes them.
+		for _, kv := range [][2]string{{sluice.ConfCheckpointsDir, s.dir}, {sluice.ConfCheckpointInterval, "1 h"}, {sluice.ConfIncremental, "true"}} {
+			if err := e.Config().Set(kv[0], kv[1]); err != nil {
+				s.close()
+				return nil, err
+			}
+		}
+	}
 	return s, nil
 }
 
@@ -94,7 +108,11 @@ func (s *settler) settle(ctx context.Context) error {
 			continue
 		}
 		p := s.nextParallelism(j.ID)
-		next, err := s.e.RestartFromSavepoint(ctx, j.ID, s.dir, p)
+		restart, from := func() (*sluice.Job, error) { return s.e.RestartFromSavepoint(ctx, j.ID, s.dir, p) }, "a savepoint"
+		if s.opts.FromCheckpoints {
+			restart, from = func() (*sluice.Job, error) { return s.e.RestartFromCheckpoint(ctx, j.ID, p) }, "an incremental checkpoint"
+		}
+		next, err := restart()
 		if errors.Is(err, runtime.ErrJobEnded) {
 			// A bounded job whose end was on its way: nothing to
 			// restart; it ends by itself.
@@ -102,7 +120,7 @@ func (s *settler) settle(ctx context.Context) error {
 			continue
 		}
 		if err != nil {
-			return fmt.Errorf("restarting job %s from a savepoint at parallelism %d: %w", j.ID, p, err)
+			return fmt.Errorf("restarting job %s from %s at parallelism %d: %w", j.ID, from, p, err)
 		}
 		s.parallelism[next.ID] = p
 	}
