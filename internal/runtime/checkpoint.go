@@ -261,8 +261,9 @@ type pendingCheckpoint struct {
 	id      int64
 	waiting map[string]bool
 	state   map[string][]byte
-	// files are the shared files each part refers to.
-	files map[string][]state.SharedFile
+	// files are the shared files each part refers to, released when the
+	// checkpoint is stored or given up.
+	files map[string]*sharedFiles
 	// incremental is set for a checkpoint whose parts may refer to
 	// shared files (not a savepoint).
 	incremental bool
@@ -299,13 +300,24 @@ func (c *coordinator) register(part string, listener CheckpointListener) {
 	}
 }
 
+// sharedFiles are the shared files an instance's part refers to, and
+// what lets the instance remove them once they are stored.
+type sharedFiles struct {
+	files   []state.SharedFile
+	release func()
+}
+
 // ack records an instance's state for checkpoint id, and the shared
-// files it refers to. A nil state is an instance without state.
-func (c *coordinator) ack(id int64, part string, state []byte, files []state.SharedFile, err error) {
+// files it refers to (nil: none). A nil state is an instance without
+// state.
+func (c *coordinator) ack(id int64, part string, state []byte, files *sharedFiles, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	p := c.pending
 	if p == nil || p.id != id || !p.waiting[part] {
+		if files != nil {
+			files.release()
+		}
 		return
 	}
 	delete(p.waiting, part)
@@ -315,7 +327,7 @@ func (c *coordinator) ack(id int64, part string, state []byte, files []state.Sha
 	if state != nil {
 		p.state[part] = state
 	}
-	if len(files) > 0 {
+	if files != nil {
 		p.files[part] = files
 	}
 	if len(p.waiting) == 0 {
@@ -363,7 +375,7 @@ func (c *coordinator) take(ctx context.Context, store checkpoint.Storage, prune,
 	id := c.next
 	c.next++
 	c.stats.begin(id, !prune)
-	p := &pendingCheckpoint{id: id, waiting: map[string]bool{}, state: map[string][]byte{}, files: map[string][]state.SharedFile{},
+	p := &pendingCheckpoint{id: id, waiting: map[string]bool{}, state: map[string][]byte{}, files: map[string]*sharedFiles{},
 		incremental: prune && c.cfg.Incremental, done: make(chan struct{})}
 	for _, part := range c.parts {
 		if !c.finished[part] {
@@ -388,6 +400,10 @@ func (c *coordinator) take(ctx context.Context, store checkpoint.Storage, prune,
 		completed := c.complete == id
 		c.mu.Unlock()
 		c.stats.end(id, completed, size, err)
+		// No ack can add files now.
+		for _, f := range p.files {
+			f.release()
+		}
 	}()
 
 	c.job.requestBarriers(id)
@@ -477,7 +493,7 @@ func (c *coordinator) storeShared(ctx context.Context, store checkpoint.Storage,
 	}
 	meta.Shared = map[string]checkpoint.Part{}
 	for _, files := range p.files {
-		for _, f := range files {
+		for _, f := range files.files {
 			if _, done := meta.Shared[f.Name]; done {
 				continue
 			}

@@ -771,15 +771,20 @@ func (e *emitter) idle() {
 
 // snapshot returns an instance's state for checkpoint id, nil if it keeps
 // none; a state backend's keyed entries are split by key group, or, in
-// an incremental checkpoint of a backend that can, refer to shared files.
-func snapshot(inst any, id int64, ctx *Context) ([]byte, []state.SharedFile, error) {
+// an incremental checkpoint of a backend that can, refer to shared files,
+// which the coordinator releases.
+func snapshot(inst any, id int64, ctx *Context) ([]byte, *sharedFiles, error) {
 	switch s := inst.(type) {
 	case Snapshotter:
 		st, err := s.SnapshotState(id)
 		return st, nil, err
 	case Stateful:
 		if inc, ok := s.State().(state.Incremental); ok && ctx.Job.coord.incremental(id) {
-			return inc.SnapshotIncremental(ctx.Job.maxParallelism, ctx.KeyGroups)
+			st, files, release, err := inc.SnapshotIncremental(ctx.Job.maxParallelism, ctx.KeyGroups)
+			if err != nil {
+				return nil, nil, err
+			}
+			return st, &sharedFiles{files: files, release: release}, nil
 		}
 		st, err := s.State().Snapshot(ctx.Job.maxParallelism, ctx.KeyGroups)
 		return st, nil, err

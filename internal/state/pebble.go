@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/cockroachdb/pebble/v2"
@@ -47,9 +48,13 @@ type Pebble struct {
 	dbDir          string
 	// seq numbers the databases and checkpoint directories made in dir.
 	seq int
-	// lastCheckpoint is the directory of the last incremental snapshot,
-	// removed by the next one.
-	lastCheckpoint string
+	// held are the directories of incremental snapshots whose files are
+	// still to be read (until their release), guarded by mu, which
+	// Close and the releases (from another goroutine) share; closed is
+	// set by Close, after which the last release removes dir.
+	mu     sync.Mutex
+	held   map[string]bool
+	closed bool
 	// hashes holds the SHA-256 of the database's immutable files, by
 	// file name.
 	hashes map[string]string
@@ -83,7 +88,7 @@ func newPebble(dir string, maxParallelism int, tune func(*pebble.Options)) (*Peb
 		return nil, fmt.Errorf("state: %w", err)
 	}
 	p := &Pebble{tableSet: tableSet{tables: map[string]table{}}, CacheEntries: DefaultCacheEntries,
-		dir: dir, maxParallelism: maxParallelism, hashes: map[string]string{}, tune: tune}
+		dir: dir, maxParallelism: maxParallelism, hashes: map[string]string{}, tune: tune, held: map[string]bool{}}
 	db, dbDir, err := p.openNew()
 	if err != nil {
 		return nil, err
@@ -279,14 +284,41 @@ func (p *Pebble) Len() int {
 	return n
 }
 
-// Close implements Backend: the database and its directory are removed.
+// Close implements Backend: the database and its directory are removed,
+// but for the files of incremental snapshots not released yet, which
+// their release removes.
 func (p *Pebble) Close() error {
 	var err error
 	if p.db != nil {
 		err = p.db.Close()
 		p.db = nil
 	}
-	return errors.Join(err, os.RemoveAll(p.dir))
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	if len(p.held) == 0 {
+		return errors.Join(err, os.RemoveAll(p.dir))
+	}
+	entries, rerr := os.ReadDir(p.dir)
+	err = errors.Join(err, rerr)
+	for _, e := range entries {
+		if path := filepath.Join(p.dir, e.Name()); !p.held[path] {
+			err = errors.Join(err, os.RemoveAll(path))
+		}
+	}
+	return err
+}
+
+// release removes the directory of an incremental snapshot, and the
+// backend's once it is closed and nothing is held.
+func (p *Pebble) release(dir string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.held, dir)
+	_ = os.RemoveAll(dir) // scratch: what a failure leaves, Close or the next start removes
+	if p.closed && len(p.held) == 0 {
+		_ = os.RemoveAll(p.dir)
+	}
 }
 
 // checkMaxParallelism refuses a snapshot of another number of key groups
@@ -391,41 +423,45 @@ func (p *Pebble) checkOwned(owned KeyGroupRange) error {
 }
 
 // SnapshotIncremental implements Incremental: the database is flushed
-// and checkpointed (hard links to its files); its immutable files (SSTs)
-// are shared files, named by the SHA-256 of their content, and the
-// others (the manifest, options and markers, small) are held in the
-// snapshot. Layout: incrementalVersion, then as Snapshot the max
+// and checkpointed (hard links to its files) into a directory that
+// release removes; its immutable files (SSTs) are shared files, named by
+// the SHA-256 of their content, and the others (the manifest, options
+// and markers, small) are held in the snapshot. Layout: incrementalVersion, then as Snapshot the max
 // parallelism and tables, then the key groups owned (first, last), the
 // held files (count, then each a length-prefixed name and content) and
 // the shared files (count, then each a length-prefixed local name and
 // shared name, and the size).
-func (p *Pebble) SnapshotIncremental(maxParallelism int, owned KeyGroupRange) ([]byte, []SharedFile, error) {
+func (p *Pebble) SnapshotIncremental(maxParallelism int, owned KeyGroupRange) (data []byte, files []SharedFile, release func(), err error) {
 	if err := p.checkMaxParallelism(maxParallelism); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	owned.End = min(owned.End, maxParallelism-1)
 	if err := p.flush(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err := p.checkOwned(owned); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err := p.db.Flush(); err != nil {
-		return nil, nil, fmt.Errorf("state: %w", err)
-	}
-	if p.lastCheckpoint != "" {
-		if err := os.RemoveAll(p.lastCheckpoint); err != nil {
-			return nil, nil, fmt.Errorf("state: %w", err)
-		}
+		return nil, nil, nil, fmt.Errorf("state: %w", err)
 	}
 	dir := p.next("chk")
-	p.lastCheckpoint = dir
+	p.mu.Lock()
+	p.held[dir] = true
+	p.mu.Unlock()
+	release = func() { p.release(dir) }
+	defer func() {
+		if err != nil {
+			release()
+			release = nil
+		}
+	}()
 	if err := p.db.Checkpoint(dir); err != nil {
-		return nil, nil, fmt.Errorf("state: checkpoint of the database: %w", err)
+		return nil, nil, nil, fmt.Errorf("state: checkpoint of the database: %w", err)
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, nil, fmt.Errorf("state: %w", err)
+		return nil, nil, nil, fmt.Errorf("state: %w", err)
 	}
 	b := appendSnapshotHeader([]byte{incrementalVersion}, maxParallelism, p.Tables(), func(name string) bool { return p.tables[name].operator() })
 	b = binary.AppendUvarint(b, uint64(owned.Start))
@@ -438,7 +474,7 @@ func (p *Pebble) SnapshotIncremental(maxParallelism int, owned KeyGroupRange) ([
 		if !immutable(e.Name()) {
 			data, err := os.ReadFile(path)
 			if err != nil {
-				return nil, nil, fmt.Errorf("state: %w", err)
+				return nil, nil, nil, fmt.Errorf("state: %w", err)
 			}
 			held = appendBytes(appendBytes(held, []byte(e.Name())), data)
 			nheld++
@@ -446,13 +482,13 @@ func (p *Pebble) SnapshotIncremental(maxParallelism int, owned KeyGroupRange) ([
 		}
 		info, err := e.Info()
 		if err != nil {
-			return nil, nil, fmt.Errorf("state: %w", err)
+			return nil, nil, nil, fmt.Errorf("state: %w", err)
 		}
 		name, ok := p.hashes[e.Name()]
 		if !ok {
 			data, err := os.ReadFile(path)
 			if err != nil {
-				return nil, nil, fmt.Errorf("state: %w", err)
+				return nil, nil, nil, fmt.Errorf("state: %w", err)
 			}
 			sum := sha256.Sum256(data)
 			name = hex.EncodeToString(sum[:])
@@ -468,7 +504,7 @@ func (p *Pebble) SnapshotIncremental(maxParallelism int, owned KeyGroupRange) ([
 		b = appendBytes(b, []byte(f.Name))
 		b = binary.AppendUvarint(b, uint64(f.Size))
 	}
-	return b, shared, nil
+	return b, shared, release, nil
 }
 
 // immutable reports whether a database file never changes once written:

@@ -215,19 +215,21 @@ func TestPebbleIncremental(t *testing.T) {
 		}
 		put(0, keys/2)
 		low.Put(nil, int64(10+i))
-		_, files, err := p.SnapshotIncremental(maxP, owned)
+		_, files, release, err := p.SnapshotIncremental(maxP, owned)
 		if err != nil {
 			t.Fatal(err)
 		}
 		first = append(first, st.keep(t, files)...)
+		release()
 		put(keys/2, keys)
-		snap, files, err := p.SnapshotIncremental(maxP, owned)
+		snap, files, release, err := p.SnapshotIncremental(maxP, owned)
 		if err != nil {
 			t.Fatal(err)
 		}
 		second = append(second, st.keep(t, files)...)
+		release()
 		snaps = append(snaps, snap)
-		if _, _, err := p.SnapshotIncremental(maxP, KeyGroupRange{Start: owned.End + 1, End: owned.End + 1}); err == nil {
+		if _, _, _, err := p.SnapshotIncremental(maxP, KeyGroupRange{Start: owned.End + 1, End: owned.End + 1}); err == nil {
 			t.Fatal("incremental snapshot of keys outside the owned key groups succeeded")
 		}
 	}
@@ -281,19 +283,21 @@ func TestPebbleIncremental(t *testing.T) {
 	one := testPebble(t, maxP)
 	sums, _ := newTabs(one)
 	sums.Put(key(1), 1)
-	snap, files, err := one.SnapshotIncremental(maxP, AllKeyGroups)
+	snap, files, release, err := one.SnapshotIncremental(maxP, AllKeyGroups)
 	if err != nil {
 		t.Fatal(err)
 	}
 	names := st.keep(t, files)
+	release()
 	adopted := testPebble(t, maxP)
 	newTabs(adopted)
 	if err := adopted.Restore([][]byte{snap}, AllKeyGroups, st.source); err != nil {
 		t.Fatal(err)
 	}
-	if _, files, err = adopted.SnapshotIncremental(maxP, AllKeyGroups); err != nil {
+	if _, files, release, err = adopted.SnapshotIncremental(maxP, AllKeyGroups); err != nil {
 		t.Fatal(err)
 	}
+	defer release()
 	if again := st.keep(t, files); len(names) != 1 || !slices.Equal(again, names) {
 		t.Fatalf("snapshot of the restored state has files %v, the restored one %v", again, names)
 	}
@@ -316,5 +320,37 @@ func TestPebbleIncremental(t *testing.T) {
 	}
 	if v, ok := sums.Get([]byte("before")); !ok || v != 1 {
 		t.Fatal("a failed restore changed the state")
+	}
+}
+
+// TestPebbleKeepsSnapshotFilesUntilReleased: the files of an incremental
+// snapshot outlive Close until their release, which then removes the
+// backend's directory; what is not held goes at Close.
+func TestPebbleKeepsSnapshotFilesUntilReleased(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state")
+	p, err := NewPebble(dir, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	NewTable(p, "t", Int64Codec).Put([]byte("k"), 1)
+	_, files, release, err := p.SnapshotIncremental(4, AllKeyGroups)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("%d files, %v", len(files), err)
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Fatalf("after Close the directory holds %v, want the held snapshot only", entries)
+	}
+	for _, f := range files {
+		if _, err := os.Stat(f.Path); err != nil {
+			t.Fatalf("a held file is gone after Close: %v", err)
+		}
+	}
+	release()
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Fatalf("the directory is still there after the release: %v", err)
 	}
 }

@@ -98,7 +98,7 @@ type FileSource func(name string) ([]byte, error)
 // SharedFile is a file an incremental snapshot refers to: kept once in
 // checkpoint storage under Name (the hex SHA-256 of its content) and
 // shared by every checkpoint that refers to it. Path is where the file
-// is until the next snapshot of the backend.
+// is until the snapshot is released.
 type SharedFile struct {
 	Name string
 	Path string
@@ -111,9 +111,10 @@ type SharedFile struct {
 type Incremental interface {
 	// SnapshotIncremental returns a snapshot that refers to files: the
 	// data the snapshot holds itself, and the shared files it needs,
-	// which stay in place until the next snapshot. Restore takes it
-	// with a FileSource that reads them.
-	SnapshotIncremental(maxParallelism int, owned KeyGroupRange) ([]byte, []SharedFile, error)
+	// which stay in place, even after Close, until release is called
+	// (from any goroutine). Restore takes it with a FileSource that reads
+	// them.
+	SnapshotIncremental(maxParallelism int, owned KeyGroupRange) (data []byte, files []SharedFile, release func(), err error)
 }
 
 // tableSet holds a backend's tables by name.
