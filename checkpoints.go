@@ -247,13 +247,19 @@ func (e *Session) RestartFromCheckpoint(ctx context.Context, id string, parallel
 }
 
 // restartFrom stops running job id with the checkpoint or savepoint stop
-// takes and starts its plan again from it at parallelism.
+// takes and starts its plan again from it at parallelism. A job that has
+// ended is an error that wraps runtime.ErrJobEnded.
 func (e *Session) restartFrom(ctx context.Context, id string, parallelism int, stop func(*Job) (checkpoint.Storage, int64, error)) (*Job, error) {
 	j, ok := e.jobs.Job(id)
 	if !ok {
 		return nil, fmt.Errorf("no job '%s'", id)
 	}
 	if st := j.Status(); st != "RUNNING" {
+		select {
+		case <-j.Done(): // ended since the caller looked
+			return nil, fmt.Errorf("job '%s' is not running (%s): %w", id, st, runtime.ErrJobEnded)
+		default:
+		}
 		return nil, fmt.Errorf("job '%s' is not running (%s)", id, st)
 	}
 	store, chk, err := stop(j)
