@@ -141,9 +141,12 @@ func (m *JobManager) startRecorded(rec *jobRecord, jp *plan.Plan, opts job.Optio
 		opts.StateDir = work
 	}
 	start := func(cfg *runtime.CheckpointConfig) (*runtime.Job, error) {
-		// What an earlier attempt, or a process that died, left.
-		if err := os.RemoveAll(work); err != nil {
-			return nil, fmt.Errorf("state directory: %w", err)
+		// What an earlier attempt, or a process that died, left; the
+		// directory is its owner's only, as the data directory.
+		if work != "" {
+			if err := errors.Join(os.RemoveAll(work), os.MkdirAll(work, 0o700)); err != nil {
+				return nil, fmt.Errorf("state directory: %w", err)
+			}
 		}
 		g, err := job.Build(jp, opts)
 		if err != nil {

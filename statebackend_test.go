@@ -38,6 +38,11 @@ INSERT INTO counts SELECT user_id, COUNT(*) FROM clicks GROUP BY user_id;`)
 	if err != nil || len(work) == 0 {
 		t.Fatalf("the job's working area holds %v (%v), want the aggregation's state", work, err)
 	}
+	for _, d := range []string{"work", filepath.Join("work", job), filepath.Join("work", job, work[0].Name())} {
+		if st, err := os.Stat(filepath.Join(dir, d)); err != nil || st.Mode().Perm() != 0o700 {
+			t.Fatalf("%s: %v (%v), want a directory of its owner only", d, st.Mode(), err)
+		}
+	}
 	e1.Close() // takes a last checkpoint
 	if _, err := os.Stat(filepath.Join(dir, "work", job)); !os.IsNotExist(err) {
 		t.Fatalf("the working area is still there after the job stopped: %v", err)

@@ -72,7 +72,7 @@ const DefaultCacheEntries = 1 << 16
 const operatorGroup = 0xFFFF
 
 // NewPebble returns an empty Pebble backend in dir, which it owns: what
-// dir holds is removed. Keys are placed by their key group of
+// dir holds is removed, and dir is made readable by its owner only. Keys are placed by their key group of
 // maxParallelism groups.
 func NewPebble(dir string, maxParallelism int) (*Pebble, error) {
 	return newPebble(dir, maxParallelism, nil)
@@ -84,7 +84,9 @@ func newPebble(dir string, maxParallelism int, tune func(*pebble.Options)) (*Peb
 	if maxParallelism < 1 || maxParallelism >= operatorGroup {
 		return nil, fmt.Errorf("state: invalid max parallelism %d", maxParallelism)
 	}
-	if err := os.RemoveAll(dir); err != nil {
+	// Readable by its owner only, whatever the umask, as everything in a
+	// data directory.
+	if err := errors.Join(os.RemoveAll(dir), os.MkdirAll(dir, 0o700)); err != nil {
 		return nil, fmt.Errorf("state: %w", err)
 	}
 	p := &Pebble{tableSet: tableSet{tables: map[string]table{}}, CacheEntries: DefaultCacheEntries,
