@@ -5,16 +5,19 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/sluicesql/sluice/internal/checkpoint"
 )
 
 // TestIncrementalCheckpointsOnPebble: a job on the on-disk backend works
 // in DATA/work/JOB; its incremental checkpoints refer to shared files in
-// the checkpoint storage, which a recovery reads back: rows written while
-// no engine ran count once, on top of the restored counts. The working
-// area is removed when the job stops.
+// the checkpoint storage, which holds exactly those the retained
+// checkpoint refers to, and which a recovery reads back: rows written
+// while no engine ran count once, on top of the restored counts. The
+// working area is removed when the job stops.
 func TestIncrementalCheckpointsOnPebble(t *testing.T) {
 	cluster := startCluster(t)
 	brokers := cluster.BootstrapServers()
@@ -27,13 +30,44 @@ func TestIncrementalCheckpointsOnPebble(t *testing.T) {
 	}
 	res := mustExecute(t, e1, `
 SET 'state.backend.type' = 'rocksdb';
-SET 'execution.checkpointing.incremental' = 'true';`+countsDDL(brokers, "earliest-offset")+`
+SET 'execution.checkpointing.incremental' = 'true';
+SET 'execution.checkpointing.interval' = '20 ms';`+countsDDL(brokers, "earliest-offset")+`
 INSERT INTO clicks VALUES ('a'), ('b'), ('a');
 INSERT INTO counts SELECT user_id, COUNT(*) FROM clicks GROUP BY user_id;`)
 	job := res[len(res)-1].JobID
+	store, err := checkpoint.NewDir(filepath.Join(dir, "checkpoints"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// awaitCheckpoint waits until a checkpoint after the latest now is
+	// complete.
+	awaitCheckpoint := func() {
+		t.Helper()
+		before, _ := store.Checkpoints(ctx, job)
+		for {
+			ids, err := store.Checkpoints(ctx, job)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ids) > 0 && (len(before) == 0 || ids[len(ids)-1] > before[len(before)-1]) {
+				return
+			}
+			if ctx.Err() != nil {
+				t.Fatal("no checkpoint completed")
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
 	if err := e1.WaitQuiet(ctx); err != nil {
 		t.Fatal(err)
 	}
+	awaitCheckpoint()
+	// More rows, so that later checkpoints hold files the first did not.
+	mustExecute(t, e1, "INSERT INTO clicks VALUES ('b'), ('d');")
+	if err := e1.WaitQuiet(ctx); err != nil {
+		t.Fatal(err)
+	}
+	awaitCheckpoint()
 	work, err := os.ReadDir(filepath.Join(dir, "work", job))
 	if err != nil || len(work) == 0 {
 		t.Fatalf("the job's working area holds %v (%v), want the aggregation's state", work, err)
@@ -47,17 +81,16 @@ INSERT INTO counts SELECT user_id, COUNT(*) FROM clicks GROUP BY user_id;`)
 	if _, err := os.Stat(filepath.Join(dir, "work", job)); !os.IsNotExist(err) {
 		t.Fatalf("the working area is still there after the job stopped: %v", err)
 	}
-	store, err := checkpoint.NewDir(filepath.Join(dir, "checkpoints"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	meta, _, err := checkpoint.Latest(ctx, store, job)
 	if err != nil {
 		t.Fatal(err)
 	}
 	shared, err := store.Shared(ctx, job)
-	if err != nil || len(meta.Shared) == 0 || len(shared) != len(meta.Shared) {
-		t.Fatalf("the checkpoint refers to %d shared files, the storage holds %v (%v)", len(meta.Shared), shared, err)
+	if err != nil || len(meta.Shared) == 0 || !slices.Equal(shared, slices.Sorted(maps.Keys(meta.Shared))) {
+		t.Fatalf("checkpoint %d refers to the shared files %v, the storage holds %v (%v)", meta.ID, slices.Sorted(maps.Keys(meta.Shared)), shared, err)
+	}
+	if meta.ID < 2 {
+		t.Fatalf("checkpoint %d is the latest: the job took one checkpoint only", meta.ID)
 	}
 
 	e0 := newEngine(t)
@@ -75,7 +108,7 @@ INSERT INTO counts SELECT user_id, COUNT(*) FROM clicks GROUP BY user_id;`)
 	if err := e2.WaitQuiet(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := latestCounts(t, brokers), map[string]int64{"a": 3, "b": 1, "c": 1}; !maps.Equal(got, want) {
+	if got, want := latestCounts(t, brokers), map[string]int64{"a": 3, "b": 2, "c": 1, "d": 1}; !maps.Equal(got, want) {
 		t.Fatalf("counts after the recovery: %v, want %v", got, want)
 	}
 }
