@@ -33,8 +33,9 @@ import (
 //
 // Values handed out by Get and All stay decoded in a write-back cache, as
 // changed, until Release finds more than CacheEntries of them (or a
-// snapshot is taken): they are then encoded and written, so an operator
-// may change a value in place as it does with the memory backend. The
+// snapshot is taken): they are then encoded and written (those whose
+// encoding differs from what the database holds), so an operator may
+// change a value in place as it does with the memory backend. The
 // database has no write-ahead log: the checkpoints make state durable,
 // and the directory is scratch, removed by Close.
 type Pebble struct {

@@ -74,9 +74,13 @@ type Table[V any] struct {
 	// The Pebble backend's: the backend, the table's key prefix there,
 	// the keys deleted since the last write-back, and the entry All is
 	// yielding when it is not in m.
-	pb      *Pebble
-	prefix  []byte
-	gone    map[string]struct{}
+	pb     *Pebble
+	prefix []byte
+	gone   map[string]struct{}
+	// inDB holds, for values decoded from the database, the bytes the
+	// database holds for them: a value whose encoding still equals them
+	// is not written back.
+	inDB    map[string][]byte
 	iterOn  bool
 	iterKey string
 	iterVal V
@@ -342,7 +346,7 @@ func (t *Table[V]) restored() {
 // The Pebble backend's side of a table.
 
 func (t *Table[V]) attach(p *Pebble, prefix []byte) {
-	t.pb, t.prefix, t.gone = p, prefix, map[string]struct{}{}
+	t.pb, t.prefix, t.gone, t.inDB = p, prefix, map[string]struct{}{}, map[string][]byte{}
 }
 
 // dbKey returns key's key in the database, in t.kbuf.
@@ -365,12 +369,15 @@ func (t *Table[V]) load(key string) (V, bool) {
 	if !found {
 		return zero, false
 	}
-	v, err := t.codec.Decode(raw)
+	// Decoded from a copy: a value may keep and change what it was
+	// decoded from.
+	v, err := t.codec.Decode(bytes.Clone(raw))
 	if err != nil {
 		t.pb.fail(fmt.Errorf("table %q: key %x: %w", t.name, key, err))
 		return zero, false
 	}
 	t.m[key] = &cell[V]{v: v}
+	t.inDB[key] = raw
 	return v, true
 }
 
@@ -425,14 +432,19 @@ func (t *Table[V]) stored() iter.Seq2[string, V] {
 func (t *Table[V]) writeBack(b *pebble.Batch) error {
 	for k, c := range t.m {
 		t.scratch = t.codec.Append(t.scratch[:0], c.v)
+		if raw, ok := t.inDB[k]; ok && bytes.Equal(raw, t.scratch) {
+			continue // unchanged
+		}
 		if err := b.Set(t.dbKey(k), t.scratch, nil); err != nil {
 			return err
 		}
+		delete(t.inDB, k)
 	}
 	for k := range t.gone {
 		if err := b.Delete(t.dbKey(k), nil); err != nil {
 			return err
 		}
+		delete(t.inDB, k)
 	}
 	clear(t.gone)
 	return nil
@@ -441,6 +453,7 @@ func (t *Table[V]) writeBack(b *pebble.Batch) error {
 func (t *Table[V]) dropCache() {
 	clear(t.m)
 	clear(t.gone)
+	clear(t.inDB)
 }
 
 func (t *Table[V]) cached() int { return len(t.m) + len(t.gone) }
