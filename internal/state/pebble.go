@@ -183,6 +183,20 @@ func succ(prefix []byte) []byte {
 	return nil
 }
 
+// has reports whether the database holds a key.
+func (p *Pebble) has(key []byte) bool {
+	_, closer, err := p.db.Get(key)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return false
+	}
+	if err != nil {
+		p.fail(err)
+		return false
+	}
+	p.check(closer.Close())
+	return true
+}
+
 // get reads a database key; the value is a copy.
 func (p *Pebble) get(key []byte) ([]byte, bool) {
 	v, closer, err := p.db.Get(key)
@@ -279,11 +293,10 @@ func (p *Pebble) Release() error {
 
 // Len implements Backend.
 func (p *Pebble) Len() int {
-	if p.flush() != nil {
-		return 0
-	}
 	n := 0
-	p.scan(nil, nil, func(_, _ []byte) bool { n++; return true })
+	for _, t := range p.tables {
+		n += t.len()
+	}
 	return n
 }
 
@@ -692,8 +705,9 @@ func (p *Pebble) install(db *pebble.DB, dbDir string, hashes map[string]string, 
 	p.db, p.dbDir, p.hashes, p.err = db, dbDir, hashes, nil
 	for _, t := range p.tables {
 		t.dropCache()
+		t.recount()
 	}
-	err := errors.Join(old.Close(), os.RemoveAll(oldDir))
+	err := errors.Join(old.Close(), os.RemoveAll(oldDir), p.err)
 	for _, s := range stages {
 		s.restored()
 	}

@@ -30,12 +30,14 @@ type table interface {
 
 	// For the Pebble backend: attach binds the table to it; writeBack
 	// adds the decoded values and the deletions to b; dropCache forgets
-	// the decoded values and deletions; cached counts them; storeStage starts
+	// the decoded values and deletions; cached counts them; recount
+	// counts the entries of the database (after a restore); storeStage starts
 	// collecting restored entries into w.
 	attach(p *Pebble, prefix []byte)
 	writeBack(b *pebble.Batch) error
 	dropCache()
 	cached() int
+	recount()
 	storeStage(w *stagingWriter) stager
 }
 
@@ -77,10 +79,12 @@ type Table[V any] struct {
 	pb     *Pebble
 	prefix []byte
 	gone   map[string]struct{}
-	// inDB holds, for values decoded from the database, the bytes the
-	// database holds for them: a value whose encoding still equals them
-	// is not written back.
-	inDB    map[string][]byte
+	// inDB is what is known of keys in the database since the last
+	// write-back (a value whose encoding still equals the bytes it was
+	// read from is not written back), and n the number of entries the
+	// database holds.
+	inDB    map[string]dbEntry
+	n       int
 	iterOn  bool
 	iterKey string
 	iterVal V
@@ -203,15 +207,23 @@ func (t *Table[V]) All() iter.Seq2[string, V] {
 	}
 }
 
+// len counts the database's entries, those put since the last
+// write-back that it does not hold, less those deleted that it does.
 func (t *Table[V]) len() int {
 	if t.pb == nil {
 		return len(t.m)
 	}
-	if err := t.pb.writeBack(t); err != nil {
-		return 0
+	n := t.n
+	for k := range t.m {
+		if !t.inDatabase(k) {
+			n++
+		}
 	}
-	n := 0
-	t.pb.scan(t.prefix, succ(t.prefix), func(_, _ []byte) bool { n++; return true })
+	for k := range t.gone {
+		if t.inDatabase(k) {
+			n--
+		}
+	}
 	return n
 }
 
@@ -346,7 +358,7 @@ func (t *Table[V]) restored() {
 // The Pebble backend's side of a table.
 
 func (t *Table[V]) attach(p *Pebble, prefix []byte) {
-	t.pb, t.prefix, t.gone, t.inDB = p, prefix, map[string]struct{}{}, map[string][]byte{}
+	t.pb, t.prefix, t.gone, t.inDB = p, prefix, map[string]struct{}{}, map[string]dbEntry{}
 }
 
 // dbKey returns key's key in the database, in t.kbuf.
@@ -367,6 +379,7 @@ func (t *Table[V]) load(key string) (V, bool) {
 	}
 	raw, found := t.pb.get(t.dbKey(key))
 	if !found {
+		t.inDB[key] = dbEntry{}
 		return zero, false
 	}
 	// Decoded from a copy: a value may keep and change what it was
@@ -377,7 +390,7 @@ func (t *Table[V]) load(key string) (V, bool) {
 		return zero, false
 	}
 	t.m[key] = &cell[V]{v: v}
-	t.inDB[key] = raw
+	t.inDB[key] = dbEntry{exists: true, read: true, raw: raw}
 	return v, true
 }
 
@@ -429,22 +442,46 @@ func (t *Table[V]) stored() iter.Seq2[string, V] {
 	}
 }
 
+// dbEntry is what a table knows of a key in its database: whether it is
+// there and, when read, the bytes it holds.
+type dbEntry struct {
+	exists, read bool
+	raw          []byte
+}
+
+// inDatabase reports whether key is in the database (as of the last
+// write-back), reading it if nothing is known.
+func (t *Table[V]) inDatabase(key string) bool {
+	if e, ok := t.inDB[key]; ok {
+		return e.exists
+	}
+	found := t.pb.has(t.dbKey(key))
+	t.inDB[key] = dbEntry{exists: found}
+	return found
+}
+
 func (t *Table[V]) writeBack(b *pebble.Batch) error {
 	for k, c := range t.m {
 		t.scratch = t.codec.Append(t.scratch[:0], c.v)
-		if raw, ok := t.inDB[k]; ok && bytes.Equal(raw, t.scratch) {
+		if e := t.inDB[k]; e.read && bytes.Equal(e.raw, t.scratch) {
 			continue // unchanged
+		}
+		if !t.inDatabase(k) {
+			t.n++
 		}
 		if err := b.Set(t.dbKey(k), t.scratch, nil); err != nil {
 			return err
 		}
-		delete(t.inDB, k)
+		t.inDB[k] = dbEntry{exists: true}
 	}
 	for k := range t.gone {
+		if t.inDatabase(k) {
+			t.n--
+		}
 		if err := b.Delete(t.dbKey(k), nil); err != nil {
 			return err
 		}
-		delete(t.inDB, k)
+		t.inDB[k] = dbEntry{}
 	}
 	clear(t.gone)
 	return nil
@@ -456,7 +493,13 @@ func (t *Table[V]) dropCache() {
 	clear(t.inDB)
 }
 
-func (t *Table[V]) cached() int { return len(t.m) + len(t.gone) }
+func (t *Table[V]) cached() int { return len(t.m) + len(t.gone) + len(t.inDB) }
+
+// recount counts the entries of the database.
+func (t *Table[V]) recount() {
+	t.n = 0
+	t.pb.scan(t.prefix, succ(t.prefix), func(_, _ []byte) bool { t.n++; return true })
+}
 
 // storedStage collects a table's restored entries into a new database:
 // keyed entries as they are, operator entries merged by the table's rule
