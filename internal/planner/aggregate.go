@@ -18,6 +18,11 @@ import (
 // (their alias, or Flink's EXPR$n); others are named $f<n>.
 func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncCall, names map[*ast.FuncCall]string) (*relation, func(ast.Expr) (expr.Expr, bool, error), error) {
 	in := &exprBinder{b: b, sc: rel.sc, where: "GROUP BY"}
+	sets, err := expandGroupBy(groupBy)
+	if err != nil {
+		return nil, nil, err
+	}
+	groupBy = sets.exprs
 	tvf, over := windowInput(rel.node)
 	var win *Window
 	winCols := map[int]int{} // input column -> position among window_start/end/time
@@ -27,6 +32,9 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 	}
 	if groupWindow != nil {
 		tvf, over, win = nil, nil, &groupWindow.window
+	}
+	if sets.expanded() && (groupWindow != nil || tvf != nil) {
+		return nil, nil, errorf(groupBy[0], "GROUPING SETS, ROLLUP and CUBE are not supported in window aggregations yet")
 	}
 	if tvf != nil {
 		n := len(tvf.Input.Schema())
@@ -104,9 +112,19 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 		aggs[j] = a
 	}
 	var out types.Schema
-	for _, g := range groups {
-		out = append(out, types.Field{Name: g.name, Type: preSchema[g.col].Type.Plain()})
+	for i, g := range groups {
+		t := preSchema[keys[g.col]].Type.Plain()
+		if !sets.inAll(i) {
+			t = t.Nullable()
+		}
+		out = append(out, types.Field{Name: g.name, Type: t})
 	}
+	eCol := -1 // the expand id's column, with grouping sets
+	if sets.expanded() {
+		eCol = len(out)
+		out = append(out, types.Field{Name: "$e", Type: types.BigIntType.WithNotNull(true)})
+	}
+	aggBase := len(out)
 	for j := range aggs {
 		name, ok := names[calls[j]]
 		if !ok {
@@ -140,6 +158,9 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 		wt := windowTime(w)
 		out = append(out, types.Field{Name: "window_start", Type: ts}, types.Field{Name: "window_end", Type: ts}, types.Field{Name: "window_time", Type: wt})
 		node = &WindowAggregate{base: base{schema: out}, Input: newCalc(source, pre, filter, preSchema), Window: w, Keys: seq(len(keys)), Aggs: aggs}
+	} else if sets.expanded() {
+		x := sets.expand(newCalc(rel.node, pre, nil, preSchema), keys)
+		node = &GroupAggregate{base: base{schema: out}, Input: x, Keys: append(keys, len(pre)), Aggs: aggs}
 	} else {
 		node = &GroupAggregate{base: base{schema: out}, Input: newCalc(rel.node, pre, nil, preSchema), Keys: seq(len(keys)), Aggs: aggs}
 	}
@@ -156,7 +177,7 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 	for _, g := range groups {
 		sc.cols[g.col].qual = g.qual
 	}
-	winBase := len(groups) + len(aggs)
+	winBase := aggBase + len(aggs)
 	hook := func(e ast.Expr) (expr.Expr, bool, error) {
 		if f, ok := e.(*ast.FuncCall); ok && groupWindow != nil {
 			if pos, isProp := groupWindow.property(f); isProp {
@@ -167,10 +188,14 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 				return nil, false, errorf(f, "the group window %s can only be grouped by; select its bounds with %s_START, %s_END or %s_ROWTIME", f.Name, f.Name, f.Name, f.Name)
 			}
 		}
+		if f, ok := e.(*ast.FuncCall); ok && f.Over == nil && isGroupingFunction(f.Name) {
+			out, err := sets.groupingFunction(in, f, eCol)
+			return out, err == nil, err
+		}
 		if f, ok := e.(*ast.FuncCall); ok {
 			for j, c := range calls {
 				if c == f {
-					col := len(groups) + j
+					col := aggBase + j
 					return &expr.Column{Index: col, Name: out[col].Name, T: out[col].Type}, true, nil
 				}
 			}

@@ -20,6 +20,9 @@ func (n *Values) Inputs() []Node { return nil }
 func (n *Calc) Inputs() []Node { return []Node{n.Input} }
 
 // Inputs implements Node.
+func (n *Expand) Inputs() []Node { return []Node{n.Input} }
+
+// Inputs implements Node.
 func (n *Normalize) Inputs() []Node { return []Node{n.Input} }
 
 // Inputs implements Node.
@@ -68,6 +71,9 @@ func (n *Values) Mode() Mode { return connector.InsertOnly }
 
 // Mode implements Node.
 func (n *Calc) Mode() Mode { return n.Input.Mode() }
+
+// Mode implements Node.
+func (n *Expand) Mode() Mode { return n.Input.Mode() }
 
 // Mode implements Node.
 func (n *Normalize) Mode() Mode { return connector.Retract }
@@ -185,6 +191,25 @@ func (n *Calc) Describe() string {
 		s += ", where=[" + exprText(n.Filter, in) + "]"
 	}
 	return s + ")"
+}
+
+// Describe implements Node, as Flink prints an Expand: one list per
+// projection, each item a column under its own name or a value AS the
+// column.
+func (n *Expand) Describe() string {
+	in := n.Input.Schema()
+	lists := make([]string, len(n.Projects))
+	for i, ps := range n.Projects {
+		items := make([]string, len(ps))
+		for j, p := range ps {
+			items[j] = exprText(p, in)
+			if items[j] != n.schema[j].Name {
+				items[j] += " AS " + n.schema[j].Name
+			}
+		}
+		lists[i] = "{" + strings.Join(items, ", ") + "}"
+	}
+	return "Expand(projects=[" + strings.Join(lists, ", ") + "])"
 }
 
 // exprText renders e naming the columns of in.

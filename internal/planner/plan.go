@@ -64,6 +64,14 @@ type Calc struct {
 	Filter   expr.Expr
 }
 
+// Expand emits each input row once per projection list (Flink's Expand,
+// under an aggregation of grouping sets).
+type Expand struct {
+	base
+	Input    Node
+	Projects [][]expr.Expr
+}
+
 // Normalize turns an upsert stream into a full changelog (Flink's
 // ChangelogNormalize).
 type Normalize struct {
