@@ -287,8 +287,8 @@ func (n *Rank) Describe() string {
 			strategy = "strategy=[AppendFastStrategy], "
 		}
 	}
-	return fmt.Sprintf("%s(%srankType=[ROW_NUMBER], rankRange=[rankStart=%d, rankEnd=%d], partitionBy=[%s], orderBy=[%s], select=[%s%s])",
-		kind, strategy, n.Start, n.End, names(in, n.PartitionKeys), orderText(in, n.Order), strings.Join(in.Names(), ", "), map[bool]string{true: ", w0$o0", false: ""}[n.OutputRankNumber])
+	return fmt.Sprintf("%s(%srankType=[%s], rankRange=[rankStart=%d, rankEnd=%d], partitionBy=[%s], orderBy=[%s], select=[%s%s])",
+		kind, strategy, n.Function, n.Start, n.End, names(in, n.PartitionKeys), orderText(in, n.Order), strings.Join(in.Names(), ", "), map[bool]string{true: ", w0$o0", false: ""}[n.OutputRankNumber])
 }
 
 // Describe implements Node.
