@@ -352,6 +352,9 @@ func through(over *Calc, i int) int {
 func (b *Binder) aggCall(in *exprBinder, c *ast.FuncCall, add func(expr.Expr, string) int) (AggCall, error) {
 	f, _ := fn.LookupAggregate(c.Name)
 	a := AggCall{Name: f.Name, Distinct: c.Distinct, Filter: -1}
+	if f.OverOnly && c.Over == nil {
+		return a, errorf(c, "OVER clause is necessary for window functions")
+	}
 	var fargs []fn.Arg
 	for _, arg := range c.Args {
 		if len(findAggregates(arg)) > 0 {

@@ -621,6 +621,10 @@ func (x *exprBinder) funcCall(n *ast.FuncCall) (expr.Expr, error) {
 	if _, ok := fn.LookupAggregate(n.Name); ok {
 		return nil, errorf(n, "aggregate function %s is not allowed %s", n.Name, x.whereText())
 	}
+	switch n.Name {
+	case "ROW_NUMBER", "RANK", "DENSE_RANK", "LEAD":
+		return nil, errorf(n, "OVER clause is necessary for window functions")
+	}
 	if isGroupingFunction(n.Name) {
 		// An aggregation binds them (Binder.aggregate); here there is none,
 		// or they are in a clause that is not computed from its results.
