@@ -33,9 +33,6 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 	if groupWindow != nil {
 		tvf, over, win = nil, nil, &groupWindow.window
 	}
-	if sets.expanded() && (groupWindow != nil || tvf != nil) {
-		return nil, nil, errorf(groupBy[0], "GROUPING SETS, ROLLUP and CUBE are not supported in window aggregations yet")
-	}
 	if tvf != nil {
 		n := len(tvf.Input.Schema())
 		w := tvf.Window
@@ -75,12 +72,23 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 		col  int // position in the output
 		name string
 		qual string
+		set  int // position among the grouping expressions
 	}
 	var groups []group
 	var keys []int
 	var winGroups []group
+	// window columns (and a legacy group window) are in every grouping set
+	inAll := func(i int, g ast.Expr) error {
+		if !sets.inAll(i) {
+			return errorf(g, "every grouping set of a window aggregation must contain the window's columns (window_start and window_end, or the group window)")
+		}
+		return nil
+	}
 	for i, g := range groupBy {
 		if groupWindow != nil && g == ast.Expr(groupWindow.call) {
+			if err := inAll(i, g); err != nil {
+				return nil, nil, err
+			}
 			continue
 		}
 		e, err := in.bind(g)
@@ -95,13 +103,20 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 			name, qual = rel.sc.cols[c.Index].name, rel.sc.cols[c.Index].qual
 			if win != nil {
 				if pos, isWin := winCols[c.Index]; isWin {
-					winGroups = append(winGroups, group{ast: g, col: pos, name: name, qual: qual})
+					if err := inAll(i, g); err != nil {
+						return nil, nil, err
+					}
+					winGroups = append(winGroups, group{ast: g, col: pos, name: name, qual: qual, set: i})
 					continue
 				}
 			}
 		}
-		groups = append(groups, group{ast: g, col: len(keys), name: name, qual: qual})
+		groups = append(groups, group{ast: g, col: len(keys), name: name, qual: qual, set: i})
 		keys = append(keys, add(e, name))
+	}
+	sets.keys = make([]int, len(groups))
+	for i, g := range groups {
+		sets.keys[i] = g.set
 	}
 	aggs := make([]AggCall, len(calls))
 	for j, c := range calls {
@@ -112,9 +127,9 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 		aggs[j] = a
 	}
 	var out types.Schema
-	for i, g := range groups {
+	for _, g := range groups {
 		t := preSchema[keys[g.col]].Type.Plain()
-		if !sets.inAll(i) {
+		if !sets.inAll(g.set) {
 			t = t.Nullable()
 		}
 		out = append(out, types.Field{Name: g.name, Type: t})
@@ -157,12 +172,11 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 		ts := types.TimestampType(3).WithNotNull(true)
 		wt := windowTime(w)
 		out = append(out, types.Field{Name: "window_start", Type: ts}, types.Field{Name: "window_end", Type: ts}, types.Field{Name: "window_time", Type: wt})
-		node = &WindowAggregate{base: base{schema: out}, Input: newCalc(source, pre, filter, preSchema), Window: w, Keys: seq(len(keys)), Aggs: aggs}
-	} else if sets.expanded() {
-		x := sets.expand(newCalc(rel.node, pre, nil, preSchema), keys)
-		node = &GroupAggregate{base: base{schema: out}, Input: x, Keys: append(keys, len(pre)), Aggs: aggs}
+		input, keyCols := sets.expand(newCalc(source, pre, filter, preSchema), keys)
+		node = &WindowAggregate{base: base{schema: out}, Input: input, Window: w, Keys: keyCols, Aggs: aggs}
 	} else {
-		node = &GroupAggregate{base: base{schema: out}, Input: newCalc(rel.node, pre, nil, preSchema), Keys: seq(len(keys)), Aggs: aggs}
+		input, keyCols := sets.expand(newCalc(rel.node, pre, nil, preSchema), keys)
+		node = &GroupAggregate{base: base{schema: out}, Input: input, Keys: keyCols, Aggs: aggs}
 	}
 	// The scope hides aggregate results behind internal names: they are
 	// reached through the hook, never by a name a query could write.

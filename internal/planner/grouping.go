@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/sluicesql/sluice/internal/expr"
@@ -17,6 +18,9 @@ import (
 type groupingSets struct {
 	exprs []ast.Expr
 	sets  []uint64
+	// keys gives, for each key column of the aggregation, the grouping
+	// expression it holds (window columns are none of them).
+	keys []int
 }
 
 // maxGroupingColumns is Flink's bound on the grouping expressions of a
@@ -251,19 +255,22 @@ func (g *groupingSets) groupingFunction(in *exprBinder, f *ast.FuncCall, eCol in
 	return c, nil
 }
 
-// expand builds the Expand under an aggregation of grouping sets: over
-// the pre-aggregation projection in, whose columns keys[i] hold grouping
-// expression i, a projection per grouping set with the expressions it
-// leaves out set to NULL and its expand id last.
-func (g *groupingSets) expand(in Node, keys []int) *Expand {
+// expand gives the input of an aggregation and its key columns. With one
+// grouping set, they are in and keys. With several, the input is an
+// Expand over in, emitting per grouping set a projection with the
+// expressions it leaves out set to NULL and its expand id last, and the
+// keys are keys and the expand id. keys are the columns of in holding the
+// key columns of g.keys.
+func (g *groupingSets) expand(in Node, keys []int) (Node, []int) {
+	if !g.expanded() {
+		return in, keys
+	}
 	s := in.Schema()
-	nulled := map[int]bool{}
 	schema := make(types.Schema, 0, len(s)+1)
 	for j, f := range s {
 		schema = append(schema, f)
 		for i, k := range keys {
-			if k == j && !g.inAll(i) {
-				nulled[j] = true
+			if k == j && !g.inAll(g.keys[i]) {
 				schema[j].Type = f.Type.Plain().Nullable()
 			}
 		}
@@ -276,13 +283,13 @@ func (g *groupingSets) expand(in Node, keys []int) *Expand {
 			ps = append(ps, &expr.Column{Index: j, Name: f.Name, T: f.Type})
 		}
 		for i, k := range keys {
-			if set&(1<<i) == 0 {
+			if set&(1<<g.keys[i]) == 0 {
 				ps[k] = &expr.Literal{V: types.NullValue, T: schema[k].Type, Text: "null"}
 			}
 		}
 		x.Projects = append(x.Projects, append(ps, bigint(g.expandID(set))))
 	}
-	return x
+	return x, append(slices.Clone(keys), len(s))
 }
 
 // bigint is a BIGINT NOT NULL literal.
