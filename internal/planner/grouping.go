@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"math/bits"
 	"slices"
 	"strconv"
 
@@ -18,6 +19,11 @@ import (
 type groupingSets struct {
 	exprs []ast.Expr
 	sets  []uint64
+	// dup gives, for each set, how many equal sets come before it: its
+	// GROUP_ID(). A repeated set groups its rows again, as Calcite's
+	// rewrite of duplicate grouping sets into a UNION ALL of aggregations
+	// does (RelBuilder.rewriteAggregateWithDuplicateGroupSets).
+	dup []int
 	// keys gives, for each key column of the aggregation, the grouping
 	// expression it holds (window columns are none of them).
 	keys []int
@@ -41,6 +47,7 @@ func expandGroupBy(groupBy []ast.Expr) (*groupingSets, error) {
 	if plain {
 		g.exprs = groupBy
 		g.sets = []uint64{1<<min(len(groupBy), 64) - 1}
+		g.dup = []int{0}
 		return g, nil
 	}
 	sets := []uint64{0}
@@ -57,12 +64,14 @@ func expandGroupBy(groupBy []ast.Expr) (*groupingSets, error) {
 		}
 		sets = cross
 	}
-	seen := map[uint64]bool{}
+	seen := map[uint64]int{}
 	for _, s := range sets {
-		if seen[s] {
-			return nil, errorf(groupBy[0], "the same grouping set appears twice in GROUP BY; duplicate grouping sets (GROUP_ID() above 0) are not supported")
+		g.dup = append(g.dup, seen[s])
+		seen[s]++
+		// the occurrence goes into the expand id above the expressions' bits
+		if seen[s] > 1 && len(g.exprs)+bits.Len(uint(seen[s]-1)) > maxGroupingColumns {
+			return nil, errorf(groupBy[0], "group count must be less than 64.")
 		}
-		seen[s] = true
 	}
 	g.sets = sets
 	return g, nil
@@ -186,18 +195,30 @@ func (g *groupingSets) inAll(i int) bool {
 	return true
 }
 
-// expandID is the value of the expand id column ($e) for set s, as
+// expandID is the value of the expand id column ($e) for set k, as
 // Flink's ExpandUtil.genExpandId computes it: one bit per grouping
-// expression, the first the highest, set for those s leaves out.
-func (g *groupingSets) expandID(s uint64) int64 {
-	var v int64
+// expression, the first the highest, set for those the set leaves out;
+// above them, the set's occurrence among equal ones (0 but for repeated
+// sets).
+func (g *groupingSets) expandID(k int) int64 {
 	n := len(g.exprs)
+	v := int64(g.dup[k]) << n
 	for i := range n {
-		if s&(1<<i) == 0 {
+		if g.sets[k]&(1<<i) == 0 {
 			v |= 1 << (n - 1 - i)
 		}
 	}
 	return v
+}
+
+// repeated tells whether a grouping set appears more than once.
+func (g *groupingSets) repeated() bool {
+	for _, d := range g.dup {
+		if d > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // isGroupingFunction tells whether name is one of the grouping functions,
@@ -211,7 +232,8 @@ func isGroupingFunction(name string) bool {
 // CASE over the expand id column eCol, as Flink's DecomposeGroupingSetsRule
 // lowers them. GROUPING and GROUPING_ID give, for their arguments in
 // order, a bit per argument (the first the highest), set when the row's
-// grouping set leaves it out; GROUP_ID is 0, grouping sets being distinct.
+// grouping set leaves it out; GROUP_ID gives the set's occurrence among
+// equal ones, 0 for distinct sets.
 func (g *groupingSets) groupingFunction(in *exprBinder, f *ast.FuncCall, eCol int) (expr.Expr, error) {
 	var args []int
 	if f.Name == "GROUP_ID" {
@@ -228,30 +250,33 @@ func (g *groupingSets) groupingFunction(in *exprBinder, f *ast.FuncCall, eCol in
 		}
 		args = append(args, i)
 	}
-	value := func(s uint64) expr.Expr {
+	value := func(k int) expr.Expr {
+		if f.Name == "GROUP_ID" {
+			return bigint(int64(g.dup[k]))
+		}
 		var v int64
 		for _, i := range args {
 			v <<= 1
-			if s&(1<<i) == 0 {
+			if g.sets[k]&(1<<i) == 0 {
 				v |= 1
 			}
 		}
 		return bigint(v)
 	}
-	if !g.expanded() {
-		return value(g.sets[0]), nil
+	if !g.expanded() || f.Name == "GROUP_ID" && !g.repeated() {
+		return value(0), nil
 	}
 	e := &expr.Column{Index: eCol, Name: "$e", T: types.BigIntType.WithNotNull(true)}
 	c := &expr.Case{T: types.BigIntType.WithNotNull(true)}
 	last := len(g.sets) - 1
-	for _, s := range g.sets[:last] {
-		eq, err := in.call(f, "=", []expr.Expr{e, bigint(g.expandID(s))}, nil)
+	for k := range last {
+		eq, err := in.call(f, "=", []expr.Expr{e, bigint(g.expandID(k))}, nil)
 		if err != nil {
 			return nil, err
 		}
-		c.Whens = append(c.Whens, expr.When{Cond: eq, Then: value(s)})
+		c.Whens = append(c.Whens, expr.When{Cond: eq, Then: value(k)})
 	}
-	c.Else = value(g.sets[last])
+	c.Else = value(last)
 	return c, nil
 }
 
@@ -277,7 +302,7 @@ func (g *groupingSets) expand(in Node, keys []int) (Node, []int) {
 	}
 	schema = append(schema, types.Field{Name: "$e", Type: types.BigIntType.WithNotNull(true)})
 	x := &Expand{base: base{schema: schema}, Input: in}
-	for _, set := range g.sets {
+	for k, set := range g.sets {
 		ps := make([]expr.Expr, 0, len(schema))
 		for j, f := range s {
 			ps = append(ps, &expr.Column{Index: j, Name: f.Name, T: f.Type})
@@ -287,7 +312,7 @@ func (g *groupingSets) expand(in Node, keys []int) (Node, []int) {
 				ps[k] = &expr.Literal{V: types.NullValue, T: schema[k].Type, Text: "null"}
 			}
 		}
-		x.Projects = append(x.Projects, append(ps, bigint(g.expandID(set))))
+		x.Projects = append(x.Projects, append(ps, bigint(g.expandID(k))))
 	}
 	return x, append(slices.Clone(keys), len(s))
 }
