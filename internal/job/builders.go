@@ -18,6 +18,7 @@ func init() {
 	builders[plan.KindScan] = buildScan
 	builders[plan.KindValues] = buildValues
 	builders[plan.KindCalc] = buildCalc
+	builders[plan.KindExpand] = buildExpand
 	builders[plan.KindCorrelate] = buildCorrelate
 	builders[plan.KindChangelogNormalize] = buildChangelogNormalize
 	builders[plan.KindGroupAggregate] = buildGroupAggregate
@@ -128,6 +129,37 @@ func buildValues(n *Node) (Instances, error) {
 		v.Rows = append(v.Rows, row)
 	}
 	return Instances{NewSource: func(int) (runtime.Source, error) { return v, nil }}, nil
+}
+
+// buildExpand compiles each projection of each row the operator emits
+// per input row.
+func buildExpand(n *Node) (Instances, error) {
+	cfg := n.Config.(*plan.ExpandConfig)
+	if len(cfg.Projects) == 0 {
+		return Instances{}, fmt.Errorf("config.projects: no projection")
+	}
+	return operator(n, func() (*ops.Expand, error) {
+		c := ops.ExpandConfig{OutputTypes: n.Out(), Context: expr.Context{Fn: n.Fn}}
+		for i, ps := range cfg.Projects {
+			if len(ps) != len(n.Schema) {
+				return nil, fmt.Errorf("config.projects[%d]: %d projections for %d columns", i, len(ps), len(n.Schema))
+			}
+			var evs []expr.Evaluator
+			for j, p := range ps {
+				field := fmt.Sprintf("config.projects[%d][%d]", i, j)
+				ev, err := n.compile(field, p.E, n.In[0])
+				if err != nil {
+					return nil, err
+				}
+				if t := p.E.Type(); !types.Equal(t.Nullable(), c.OutputTypes[j].Nullable()) {
+					return nil, fmt.Errorf("%s: %s, but the column is %s", field, t, c.OutputTypes[j])
+				}
+				evs = append(evs, ev)
+			}
+			c.Projects = append(c.Projects, evs)
+		}
+		return ops.NewExpand(c), nil
+	})
 }
 
 // buildCalc compiles the projections and filter anew for each instance:

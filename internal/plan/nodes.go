@@ -7,6 +7,7 @@ const (
 	KindScan                = "TableSourceScan"
 	KindValues              = "Values"
 	KindCalc                = "Calc"
+	KindExpand              = "Expand"
 	KindCorrelate           = "Correlate"
 	KindChangelogNormalize  = "ChangelogNormalize"
 	KindGroupAggregate      = "GroupAggregate"
@@ -34,6 +35,7 @@ func init() {
 		func() Config { return new(ScanConfig) },
 		func() Config { return new(ValuesConfig) },
 		func() Config { return new(CalcConfig) },
+		func() Config { return new(ExpandConfig) },
 		func() Config { return new(CorrelateConfig) },
 		func() Config { return new(ChangelogNormalizeConfig) },
 		func() Config { return new(GroupAggregateConfig) },
@@ -90,6 +92,14 @@ type CalcConfig struct {
 	Projects []Expr `json:"projects"`
 	// Filter keeps the rows for which it is true; none keeps every row.
 	Filter Expr `json:"filter,omitzero"`
+}
+
+// ExpandConfig emits every input row once per projection, in order, with
+// the input row's kind (Flink's Expand, under an aggregation of grouping
+// sets: each projection sets the columns its grouping set leaves out to
+// NULL and adds the set's expand id).
+type ExpandConfig struct {
+	Projects [][]Expr `json:"projects"`
 }
 
 // CorrelateConfig joins each input row with the rows of UNNEST of a
@@ -327,6 +337,9 @@ func (*ValuesConfig) Kind() string { return KindValues }
 
 // Kind implements Config.
 func (*CalcConfig) Kind() string { return KindCalc }
+
+// Kind implements Config.
+func (*ExpandConfig) Kind() string { return KindExpand }
 
 // Kind implements Config.
 func (*CorrelateConfig) Kind() string { return KindCorrelate }

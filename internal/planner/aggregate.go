@@ -18,6 +18,11 @@ import (
 // (their alias, or Flink's EXPR$n); others are named $f<n>.
 func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncCall, names map[*ast.FuncCall]string) (*relation, func(ast.Expr) (expr.Expr, bool, error), error) {
 	in := &exprBinder{b: b, sc: rel.sc, where: "GROUP BY"}
+	sets, err := expandGroupBy(groupBy)
+	if err != nil {
+		return nil, nil, err
+	}
+	groupBy = sets.exprs
 	tvf, over := windowInput(rel.node)
 	var win *Window
 	winCols := map[int]int{} // input column -> position among window_start/end/time
@@ -67,12 +72,23 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 		col  int // position in the output
 		name string
 		qual string
+		set  int // position among the grouping expressions
 	}
 	var groups []group
 	var keys []int
 	var winGroups []group
+	// window columns (and a legacy group window) are in every grouping set
+	inAll := func(i int, g ast.Expr) error {
+		if !sets.inAll(i) {
+			return errorf(g, "every grouping set of a window aggregation must contain the window's columns (window_start and window_end, or the group window)")
+		}
+		return nil
+	}
 	for i, g := range groupBy {
 		if groupWindow != nil && g == ast.Expr(groupWindow.call) {
+			if err := inAll(i, g); err != nil {
+				return nil, nil, err
+			}
 			continue
 		}
 		e, err := in.bind(g)
@@ -87,13 +103,20 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 			name, qual = rel.sc.cols[c.Index].name, rel.sc.cols[c.Index].qual
 			if win != nil {
 				if pos, isWin := winCols[c.Index]; isWin {
-					winGroups = append(winGroups, group{ast: g, col: pos, name: name, qual: qual})
+					if err := inAll(i, g); err != nil {
+						return nil, nil, err
+					}
+					winGroups = append(winGroups, group{ast: g, col: pos, name: name, qual: qual, set: i})
 					continue
 				}
 			}
 		}
-		groups = append(groups, group{ast: g, col: len(keys), name: name, qual: qual})
+		groups = append(groups, group{ast: g, col: len(keys), name: name, qual: qual, set: i})
 		keys = append(keys, add(e, name))
+	}
+	sets.keys = make([]int, len(groups))
+	for i, g := range groups {
+		sets.keys[i] = g.set
 	}
 	aggs := make([]AggCall, len(calls))
 	for j, c := range calls {
@@ -105,8 +128,18 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 	}
 	var out types.Schema
 	for _, g := range groups {
-		out = append(out, types.Field{Name: g.name, Type: preSchema[g.col].Type.Plain()})
+		t := preSchema[keys[g.col]].Type.Plain()
+		if !sets.inAll(g.set) {
+			t = t.Nullable()
+		}
+		out = append(out, types.Field{Name: g.name, Type: t})
 	}
+	eCol := -1 // the expand id's column, with grouping sets
+	if sets.expanded() {
+		eCol = len(out)
+		out = append(out, types.Field{Name: "$e", Type: types.BigIntType.WithNotNull(true)})
+	}
+	aggBase := len(out)
 	for j := range aggs {
 		name, ok := names[calls[j]]
 		if !ok {
@@ -139,9 +172,11 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 		ts := types.TimestampType(3).WithNotNull(true)
 		wt := windowTime(w)
 		out = append(out, types.Field{Name: "window_start", Type: ts}, types.Field{Name: "window_end", Type: ts}, types.Field{Name: "window_time", Type: wt})
-		node = &WindowAggregate{base: base{schema: out}, Input: newCalc(source, pre, filter, preSchema), Window: w, Keys: seq(len(keys)), Aggs: aggs}
+		input, keyCols := sets.expand(newCalc(source, pre, filter, preSchema), keys)
+		node = &WindowAggregate{base: base{schema: out}, Input: input, Window: w, Keys: keyCols, Aggs: aggs}
 	} else {
-		node = &GroupAggregate{base: base{schema: out}, Input: newCalc(rel.node, pre, nil, preSchema), Keys: seq(len(keys)), Aggs: aggs}
+		input, keyCols := sets.expand(newCalc(rel.node, pre, nil, preSchema), keys)
+		node = &GroupAggregate{base: base{schema: out}, Input: input, Keys: keyCols, Aggs: aggs}
 	}
 	// The scope hides aggregate results behind internal names: they are
 	// reached through the hook, never by a name a query could write.
@@ -156,7 +191,7 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 	for _, g := range groups {
 		sc.cols[g.col].qual = g.qual
 	}
-	winBase := len(groups) + len(aggs)
+	winBase := aggBase + len(aggs)
 	hook := func(e ast.Expr) (expr.Expr, bool, error) {
 		if f, ok := e.(*ast.FuncCall); ok && groupWindow != nil {
 			if pos, isProp := groupWindow.property(f); isProp {
@@ -167,10 +202,14 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 				return nil, false, errorf(f, "the group window %s can only be grouped by; select its bounds with %s_START, %s_END or %s_ROWTIME", f.Name, f.Name, f.Name, f.Name)
 			}
 		}
+		if f, ok := e.(*ast.FuncCall); ok && f.Over == nil && isGroupingFunction(f.Name) {
+			out, err := sets.groupingFunction(in, f, eCol)
+			return out, err == nil, err
+		}
 		if f, ok := e.(*ast.FuncCall); ok {
 			for j, c := range calls {
 				if c == f {
-					col := len(groups) + j
+					col := aggBase + j
 					return &expr.Column{Index: col, Name: out[col].Name, T: out[col].Type}, true, nil
 				}
 			}
@@ -327,6 +366,9 @@ func through(over *Calc, i int) int {
 func (b *Binder) aggCall(in *exprBinder, c *ast.FuncCall, add func(expr.Expr, string) int) (AggCall, error) {
 	f, _ := fn.LookupAggregate(c.Name)
 	a := AggCall{Name: f.Name, Distinct: c.Distinct, Filter: -1}
+	if f.OverOnly && c.Over == nil {
+		return a, errorf(c, "OVER clause is necessary for window functions")
+	}
 	var fargs []fn.Arg
 	for _, arg := range c.Args {
 		if len(findAggregates(arg)) > 0 {

@@ -622,6 +622,18 @@ func (x *exprBinder) funcCall(n *ast.FuncCall) (expr.Expr, error) {
 		return nil, errorf(n, "aggregate function %s is not allowed %s", n.Name, x.whereText())
 	}
 	switch n.Name {
+	case "ROW_NUMBER", "RANK", "DENSE_RANK", "LEAD":
+		return nil, errorf(n, "OVER clause is necessary for window functions")
+	}
+	if isGroupingFunction(n.Name) {
+		// An aggregation binds them (Binder.aggregate); here there is none,
+		// or they are in a clause that is not computed from its results.
+		if x.where == "the select list" || x.where == "HAVING" || x.where == "ORDER BY" {
+			return nil, errorf(n, "%s operator may only occur in an aggregate query", n.Name)
+		}
+		return nil, errorf(n, "%s operator may only occur in SELECT, HAVING or ORDER BY clause", n.Name)
+	}
+	switch n.Name {
 	case "CURRENT_CATALOG", "CURRENT_DATABASE":
 		if len(n.Args) != 0 {
 			break // the function's own signature error

@@ -159,6 +159,13 @@ func (t *translator) node(n Node) (added, error) {
 	case *Calc:
 		par, inputs := forward(in)
 		return t.add(like(n, plan.KindCalc, par, inputs, &plan.CalcConfig{Projects: plan.Exprs(x.Projects), Filter: plan.Expr{E: x.Filter}}))
+	case *Expand:
+		par, inputs := forward(in)
+		cfg := &plan.ExpandConfig{}
+		for _, ps := range x.Projects {
+			cfg.Projects = append(cfg.Projects, plan.Exprs(ps))
+		}
+		return t.add(like(n, plan.KindExpand, par, inputs, cfg))
 	case *Correlate:
 		par, inputs := forward(in)
 		return t.add(like(n, plan.KindCorrelate, par, inputs, &plan.CorrelateConfig{Collection: plan.Expr{E: x.Collection},

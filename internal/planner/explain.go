@@ -20,6 +20,9 @@ func (n *Values) Inputs() []Node { return nil }
 func (n *Calc) Inputs() []Node { return []Node{n.Input} }
 
 // Inputs implements Node.
+func (n *Expand) Inputs() []Node { return []Node{n.Input} }
+
+// Inputs implements Node.
 func (n *Normalize) Inputs() []Node { return []Node{n.Input} }
 
 // Inputs implements Node.
@@ -68,6 +71,9 @@ func (n *Values) Mode() Mode { return connector.InsertOnly }
 
 // Mode implements Node.
 func (n *Calc) Mode() Mode { return n.Input.Mode() }
+
+// Mode implements Node.
+func (n *Expand) Mode() Mode { return n.Input.Mode() }
 
 // Mode implements Node.
 func (n *Normalize) Mode() Mode { return connector.Retract }
@@ -187,6 +193,25 @@ func (n *Calc) Describe() string {
 	return s + ")"
 }
 
+// Describe implements Node, as Flink prints an Expand: one list per
+// projection, each item a column under its own name or a value AS the
+// column.
+func (n *Expand) Describe() string {
+	in := n.Input.Schema()
+	lists := make([]string, len(n.Projects))
+	for i, ps := range n.Projects {
+		items := make([]string, len(ps))
+		for j, p := range ps {
+			items[j] = exprText(p, in)
+			if items[j] != n.schema[j].Name {
+				items[j] += " AS " + n.schema[j].Name
+			}
+		}
+		lists[i] = "{" + strings.Join(items, ", ") + "}"
+	}
+	return "Expand(projects=[" + strings.Join(lists, ", ") + "])"
+}
+
 // exprText renders e naming the columns of in.
 func exprText(e expr.Expr, in types.Schema) string {
 	return expr.Remap(e, func(c *expr.Column) expr.Expr {
@@ -262,8 +287,8 @@ func (n *Rank) Describe() string {
 			strategy = "strategy=[AppendFastStrategy], "
 		}
 	}
-	return fmt.Sprintf("%s(%srankType=[ROW_NUMBER], rankRange=[rankStart=%d, rankEnd=%d], partitionBy=[%s], orderBy=[%s], select=[%s%s])",
-		kind, strategy, n.Start, n.End, names(in, n.PartitionKeys), orderText(in, n.Order), strings.Join(in.Names(), ", "), map[bool]string{true: ", w0$o0", false: ""}[n.OutputRankNumber])
+	return fmt.Sprintf("%s(%srankType=[%s], rankRange=[rankStart=%d, rankEnd=%d], partitionBy=[%s], orderBy=[%s], select=[%s%s])",
+		kind, strategy, n.Function, n.Start, n.End, names(in, n.PartitionKeys), orderText(in, n.Order), strings.Join(in.Names(), ", "), map[bool]string{true: ", w0$o0", false: ""}[n.OutputRankNumber])
 }
 
 // Describe implements Node.

@@ -58,9 +58,22 @@ func (n *OverAggregate) Describe() string {
 // and whose frame ends at the current row, as Flink requires.
 func (b *Binder) overAggregate(rel *relation, overs []*ast.FuncCall) (*relation, func(ast.Expr) (expr.Expr, bool, error), error) {
 	spec := overs[0].Over
+	var lag *ast.FuncCall // a window function that cannot retract
 	for _, o := range overs {
-		if _, ok := fn.LookupAggregate(o.Name); !ok {
-			return nil, nil, errorf(o, "%s is not supported with OVER; OVER windows take aggregate functions, and ROW_NUMBER() in Top-N and deduplication queries", o.Name)
+		if o.Name == "LEAD" {
+			// Flink's AggFunctionFactory refuses it in streaming mode.
+			return nil, nil, errorf(o, "LEAD Function is not supported in stream mode.")
+		}
+		f, ok := fn.LookupAggregate(o.Name)
+		if !ok {
+			return nil, nil, errorf(o, "%s is not supported with OVER; OVER windows take aggregate functions, LAG, and ROW_NUMBER() in Top-N and deduplication queries", o.Name)
+		}
+		if f.OverOnly {
+			if o.Over.Frame != nil {
+				// Calcite's validator: the function does not allow framing.
+				return nil, nil, errorf(o.Over.Frame, "ROW/RANGE not allowed with RANK, DENSE_RANK or ROW_NUMBER functions")
+			}
+			lag = o
 		}
 		if windowText(o.Over) != windowText(spec) {
 			return nil, nil, errorf(o, "Over Agg: Unsupported use of OVER windows. All aggregates must be computed on the same window.")
@@ -84,6 +97,11 @@ func (b *Binder) overAggregate(rel *relation, overs []*ast.FuncCall) (*relation,
 	n := &OverAggregate{TimeCol: col.Index, Preceding: -1}
 	if err := b.overFrame(n, spec.Frame); err != nil {
 		return nil, nil, err
+	}
+	if lag != nil && n.Preceding >= 0 {
+		// A bounded frame retracts the rows leaving it; Flink's streaming
+		// LAG (LagAggFunction) cannot.
+		return nil, nil, errorf(lag, "LAG Function with retraction is not supported in stream mode.")
 	}
 	schema := rel.node.Schema()
 	pre := identity(schema)

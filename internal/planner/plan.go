@@ -12,6 +12,7 @@ import (
 	"github.com/sluicesql/sluice/internal/catalog"
 	"github.com/sluicesql/sluice/internal/connector"
 	"github.com/sluicesql/sluice/internal/expr"
+	"github.com/sluicesql/sluice/internal/sql/ast"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -62,6 +63,14 @@ type Calc struct {
 	Input    Node
 	Projects []expr.Expr
 	Filter   expr.Expr
+}
+
+// Expand emits each input row once per projection list (Flink's Expand,
+// under an aggregation of grouping sets).
+type Expand struct {
+	base
+	Input    Node
+	Projects [][]expr.Expr
 }
 
 // Normalize turns an upsert stream into a full changelog (Flink's
@@ -209,11 +218,16 @@ type SortKey struct {
 	NullsFirst bool
 }
 
-// Rank is ROW_NUMBER-based Top-N: rows ranked within each partition,
+// Rank is Top-N: rows ranked within each partition,
 // keeping ranks Start..End. With OutputRankNumber the last output column
 // holds the rank; otherwise that column is NULL and not read.
 type Rank struct {
 	base
+	// Function is the ranking function: ROW_NUMBER, or RANK or DENSE_RANK,
+	// which Flink plans but refuses to run in streaming mode.
+	Function string
+	// call is the ranking function's call, where errors about it point.
+	call             ast.Node
 	Input            Node
 	PartitionKeys    []int
 	Order            []SortKey

@@ -372,7 +372,7 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 			return nil, errorf(overs[0], "window functions over aggregated results are not supported yet")
 		}
 		over := b.overRank
-		if overs[0].Name != "ROW_NUMBER" {
+		if !isRankFunction(overs[0].Name) {
 			over = b.overAggregate
 		}
 		if rel, hook, err = over(rel, overs); err != nil {

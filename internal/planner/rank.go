@@ -10,22 +10,28 @@ import (
 	"github.com/sluicesql/sluice/internal/types"
 )
 
-// overRank plans ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...) in a
-// select list as a Rank whose range a filter of the enclosing query sets
-// (Flink's Top-N and deduplication patterns).
+// isRankFunction tells whether name is a ranking function, planned as a
+// Rank (Flink's FlinkLogicalRank takes the three).
+func isRankFunction(name string) bool {
+	return name == "ROW_NUMBER" || name == "RANK" || name == "DENSE_RANK"
+}
+
+// overRank plans ROW_NUMBER(), RANK() or DENSE_RANK() OVER (PARTITION BY
+// ... ORDER BY ...) in a select list as a Rank whose range a filter of the
+// enclosing query sets (Flink's Top-N and deduplication patterns).
 func (b *Binder) overRank(rel *relation, overs []*ast.FuncCall) (*relation, func(ast.Expr) (expr.Expr, bool, error), error) {
 	call := overs[0]
-	if call.Name != "ROW_NUMBER" {
-		return nil, nil, errorf(call, "%s is not supported yet; ROW_NUMBER() is, in Top-N and deduplication queries", call.Name)
-	}
 	for _, o := range overs[1:] {
 		if !sameExpr(o, call) {
-			return nil, nil, errorf(o, "only one ROW_NUMBER() per select list is supported")
+			return nil, nil, errorf(o, "only one %s() per select list is supported", call.Name)
 		}
+	}
+	if len(call.Args) != 0 {
+		return nil, nil, errorf(call, "Invalid number of arguments to function '%s'. Was expecting 0 arguments", call.Name)
 	}
 	spec := call.Over
 	if len(spec.OrderBy) == 0 {
-		return nil, nil, errorf(call, "ROW_NUMBER() requires ORDER BY in its OVER clause")
+		return nil, nil, errorf(call, "%s() requires ORDER BY in its OVER clause", call.Name)
 	}
 	in := &exprBinder{b: b, sc: rel.sc, where: "OVER"}
 	schema := rel.node.Schema()
@@ -46,7 +52,7 @@ func (b *Binder) overRank(rel *relation, overs []*ast.FuncCall) (*relation, func
 		sc.cols = append(sc.cols, scopeCol{name: name, typ: e.Type()})
 		return len(pre) - 1, nil
 	}
-	r := &Rank{Start: 1, End: unbounded}
+	r := &Rank{Function: call.Name, call: call, Start: 1, End: unbounded}
 	for _, p := range spec.PartitionBy {
 		c, err := column(p)
 		if err != nil {
@@ -123,13 +129,16 @@ func foldRank(node Node, filter expr.Expr) (Node, expr.Expr) {
 	r := *rank
 	r.Start, r.End = start, end
 	var out Node = &r
+	// Only ROW_NUMBER is a deduplication (Flink's deduplicate rules match
+	// no other rank type).
+	first := r.Function == "ROW_NUMBER" && r.Start == 1 && r.End == 1 && len(r.Order) == 1 && r.Input.Mode() == connector.InsertOnly
 	if w, startCol, endCol, ok := windowOf(r.Input); ok && contains(r.PartitionKeys, startCol) && contains(r.PartitionKeys, endCol) {
 		w.EndCol = endCol
 		r.Window = &w
-		if r.Start == 1 && r.End == 1 && len(r.Order) == 1 && r.Order[0].Col == w.TimeCol && w.TimeCol >= 0 && r.Input.Mode() == connector.InsertOnly {
+		if first && r.Order[0].Col == w.TimeCol && w.TimeCol >= 0 {
 			out = &Deduplicate{base: r.base, Input: r.Input, Keys: r.PartitionKeys, KeepLast: r.Order[0].Desc, TimeCol: w.TimeCol, RowTime: true, Window: &w}
 		}
-	} else if r.Start == 1 && r.End == 1 && len(r.Order) == 1 && r.Input.Mode() == connector.InsertOnly {
+	} else if first {
 		t := r.Input.Schema()[r.Order[0].Col].Type
 		if t.Attr != types.NoTimeAttr {
 			out = &Deduplicate{base: r.base, Input: r.Input, Keys: r.PartitionKeys, KeepLast: r.Order[0].Desc, TimeCol: r.Order[0].Col, RowTime: t.Attr == types.RowTime}
@@ -263,7 +272,10 @@ func finalize(n Node) error {
 		switch r := in.(type) {
 		case *Rank:
 			if r.End == unbounded {
-				return &Error{Msg: "ROW_NUMBER() needs a filter on its result (for example WHERE rownum <= 3): only Top-N and deduplication queries are supported in streaming mode"}
+				return &Error{Msg: r.Function + "() needs a filter on its result (for example WHERE rownum <= 3): only Top-N and deduplication queries are supported in streaming mode"}
+			}
+			if err := r.supported(); err != nil {
+				return err
 			}
 			r.OutputRankNumber = reads
 		case *Deduplicate:
@@ -271,6 +283,19 @@ func finalize(n Node) error {
 		}
 	}
 	return nil
+}
+
+// supported refuses the ranking functions Flink's streaming Top-N does not
+// run, with its messages (StreamExecRank, StreamExecWindowRank): only
+// ROW_NUMBER.
+func (r *Rank) supported() error {
+	switch {
+	case r.Function == "ROW_NUMBER":
+		return nil
+	case r.Window != nil:
+		return errorf(r.call, "%s() function is not supported on Window TopN currently, only ROW_NUMBER() is supported.", r.Function)
+	}
+	return errorf(r.call, "%s() on streaming table is not supported currently", r.Function)
 }
 
 // needsAppendOnly rejects an updating input to the operators that only

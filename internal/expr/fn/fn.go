@@ -99,6 +99,9 @@ type Aggregate struct {
 	// Bind checks the arguments (empty for COUNT(*)) and returns the result
 	// type and a factory of fresh accumulators.
 	Bind func(args []Arg, distinct bool) (types.Type, func() Accumulator, error)
+	// OverOnly marks a window function that only an OVER window computes
+	// (LAG), never a group aggregation.
+	OverOnly bool
 }
 
 // Accumulator is the running state of one aggregate for one group.

@@ -745,6 +745,18 @@ type SubqueryExpr struct {
 	Exists bool
 }
 
+// GroupingSets is a GROUP BY element naming several grouping sets: Kind
+// is "GROUPING SETS", "ROLLUP" or "CUBE". Each item is a list of
+// expressions grouped together: one for a plain expression, several for a
+// parenthesized list (a, b), none for the empty set (). An item of
+// GROUPING SETS may be a single nested GroupingSets. GROUP BY () is a
+// GROUPING SETS of the one empty item.
+type GroupingSets struct {
+	Pos
+	Kind  string
+	Items [][]Expr
+}
+
 // RowExpr is ROW(a, b) or (a, b).
 type RowExpr struct {
 	Pos
@@ -770,3 +782,4 @@ func (*Descriptor) expr()      {}
 func (*TableArg) expr()        {}
 func (*SubqueryExpr) expr()    {}
 func (*RowExpr) expr()         {}
+func (*GroupingSets) expr()    {}

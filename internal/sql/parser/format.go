@@ -187,6 +187,23 @@ func (f *formatter) expr(e ast.Expr) {
 		f.WriteString("ROW(")
 		f.exprs(e.Items)
 		f.WriteString(")")
+	case *ast.GroupingSets:
+		f.WriteString(e.Kind + " (")
+		for i, item := range e.Items {
+			if i > 0 {
+				f.WriteString(", ")
+			}
+			if len(item) == 1 {
+				if _, nested := item[0].(*ast.GroupingSets); nested {
+					f.expr(item[0])
+					continue
+				}
+			}
+			f.WriteString("(")
+			f.exprs(item)
+			f.WriteString(")")
+		}
+		f.WriteString(")")
 	}
 }
 

@@ -509,6 +509,13 @@ var queryTests = []struct{ src, want string }{
 	{"SELECT a FROM t o inner join u ON TRUE WHERE b GROUP BY c",
 		"SELECT a FROM t AS o INNER JOIN u ON TRUE WHERE b GROUP BY c"},
 	{"SELECT x FROM t ORDER BY x LIMIT 1", "SELECT x FROM t ORDER BY x LIMIT 1"},
+	// Grouping sets: plain expressions, (), lists, nested elements.
+	{"SELECT a FROM t GROUP BY GROUPING SETS ((a, b), a, ())",
+		"SELECT a FROM t GROUP BY GROUPING SETS ((a, b), (a), ())"},
+	{"SELECT a FROM t GROUP BY a, ROLLUP (b, (c, d)), CUBE(e), ()",
+		"SELECT a FROM t GROUP BY a, ROLLUP ((b), (c, d)), CUBE ((e)), GROUPING SETS (())"},
+	{"SELECT a FROM t GROUP BY GROUPING SETS (ROLLUP(a), (b + 1), ROW(c, d))",
+		"SELECT a FROM t GROUP BY GROUPING SETS (ROLLUP ((a)), ((b + 1)), (ROW(c, d)))"},
 }
 
 func TestQueries(t *testing.T) {

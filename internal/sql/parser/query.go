@@ -227,7 +227,7 @@ func (p *parser) selectCore() *ast.Select {
 	}
 	if p.acceptKw("GROUP") {
 		p.expectKw("BY")
-		s.GroupBy = p.exprList()
+		s.GroupBy = p.groupByList()
 	}
 	if p.acceptKw("HAVING") {
 		s.Having = p.expr()
@@ -236,6 +236,77 @@ func (p *parser) selectCore() *ast.Select {
 		p.failAt(t.pos, "named windows (WINDOW clause) are not supported")
 	}
 	return s
+}
+
+// groupByList parses the elements of GROUP BY: expressions, (), and
+// GROUPING SETS, ROLLUP and CUBE.
+func (p *parser) groupByList() []ast.Expr {
+	var out []ast.Expr
+	for {
+		t := p.tok()
+		if p.isOp("(") && isOp(p.peek(1), ")") {
+			p.next()
+			p.next()
+			out = append(out, &ast.GroupingSets{Pos: t.pos, Kind: "GROUPING SETS", Items: [][]ast.Expr{{}}})
+		} else if g := p.groupingSets(); g != nil {
+			out = append(out, g)
+		} else {
+			out = append(out, p.expr())
+		}
+		if !p.acceptOp(",") {
+			return out
+		}
+	}
+}
+
+// groupingSets parses GROUPING SETS (...), ROLLUP (...) or CUBE (...), or
+// returns nil when none starts here.
+func (p *parser) groupingSets() *ast.GroupingSets {
+	t := p.tok()
+	g := &ast.GroupingSets{Pos: t.pos}
+	switch w := word(t); {
+	case w == "GROUPING" && word(p.peek(1)) == "SETS":
+		p.next()
+		g.Kind = "GROUPING SETS"
+	case (w == "ROLLUP" || w == "CUBE") && isOp(p.peek(1), "("):
+		g.Kind = w
+	default:
+		return nil
+	}
+	p.enter()
+	defer p.leave()
+	p.next()
+	open := p.expectOp("(").pos
+	for {
+		g.Items = append(g.Items, p.groupingItem(g.Kind == "GROUPING SETS"))
+		if !p.acceptOp(",") {
+			break
+		}
+	}
+	p.closeParen(open)
+	return g
+}
+
+// groupingItem parses one item of a grouping element: an expression, a
+// parenthesized list of them, (), or in GROUPING SETS a nested element.
+func (p *parser) groupingItem(nested bool) []ast.Expr {
+	if p.isOp("(") && isOp(p.peek(1), ")") {
+		p.next()
+		p.next()
+		return []ast.Expr{}
+	}
+	if nested {
+		if g := p.groupingSets(); g != nil {
+			return []ast.Expr{g}
+		}
+	}
+	open := p.tok()
+	e := p.expr()
+	// (a, b) is a list; ROW(a, b), even in parentheses, one expression.
+	if row, ok := e.(*ast.RowExpr); ok && isOp(open, "(") && row.Pos == open.pos {
+		return row.Items
+	}
+	return []ast.Expr{e}
 }
 
 func (p *parser) selectItem() *ast.SelectItem {
