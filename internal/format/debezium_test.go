@@ -1,0 +1,121 @@
+package format
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// changes decodes one message with a changelog codec and prints its rows
+// as "+I[1, a]" joined by spaces.
+func changes(t *testing.T, c ChangelogCodec, fields types.Schema, nMeta int, msg string) (string, error) {
+	t.Helper()
+	cols := vectors(fields)
+	for range nMeta {
+		cols = append(cols, types.NewVector(types.StringType, 1))
+	}
+	var data []byte
+	if msg != "<nil>" {
+		data = []byte(msg)
+	}
+	kinds, err := c.DecodeChanges(data, cols, nil)
+	if err != nil {
+		if height(cols) != 0 || len(kinds) != 0 {
+			t.Fatalf("DecodeChanges failed with %v but appended rows", err)
+		}
+		return "", err
+	}
+	var out []string
+	for i, k := range kinds {
+		var vals []string
+		for _, col := range cols {
+			vals = append(vals, types.PrintValue(col.Type, col.Get(i), nil))
+		}
+		out = append(out, k.String()+"["+strings.Join(vals, ", ")+"]")
+	}
+	return strings.Join(out, " "), nil
+}
+
+var cdcFields = types.Schema{{Name: "id", Type: types.IntType}, {Name: "name", Type: types.StringType}}
+
+// The row kinds of DebeziumJsonDeserializationSchema.deserialize.
+func TestDebeziumDecode(t *testing.T) {
+	c, err := NewChangelog("debezium-json", Config{Fields: cdcFields})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ msg, want, err string }{
+		{msg: `{"before":null,"after":{"id":1,"name":"a"},"op":"c"}`, want: "+I[1, a]"},
+		{msg: `{"after":{"id":1,"name":"a"},"op":"r"}`, want: "+I[1, a]"},
+		{msg: `{"before":{"id":1,"name":"a"},"after":{"id":2,"name":"b"},"op":"u"}`, want: "-U[1, a] +U[2, b]"},
+		{msg: `{"before":{"id":1,"name":"a"},"after":null,"op":"d"}`, want: "-D[1, a]"},
+		{msg: `<nil>`, want: ""},
+		{msg: ``, want: ""},
+		{msg: `{"before":null,"after":{"id":1},"op":"d"}`, err: `The "before" field of DELETE message is null`},
+		{msg: `{"after":{"id":1},"op":"t"}`, err: `unknown "op" value "t"`},
+		{msg: `{"after":{"id":1}}`, err: `the "op" field is null`},
+		{msg: `{"after":{"id":"x"},"op":"c"}`, err: `Corrupt Debezium JSON message '{"after":{"id":"x"},"op":"c"}'`},
+		{msg: `[1]`, err: `Corrupt Debezium JSON message`},
+	} {
+		got, err := changes(t, c, cdcFields, 0, tc.msg)
+		switch {
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%s: error %v, want one containing %q", tc.msg, err, tc.err)
+		case tc.err == "" && (err != nil || got != tc.want):
+			t.Errorf("%s: got %q, %v; want %q", tc.msg, got, err, tc.want)
+		}
+	}
+}
+
+func TestDebeziumIgnoreParseErrorsAndMetadata(t *testing.T) {
+	c, err := NewChangelog("debezium-json", Config{Fields: cdcFields,
+		Options:  map[string]string{"ignore-parse-errors": "true"},
+		Metadata: []MetadataColumn{{Key: "source.table", Type: types.StringType}, {Key: "source.schema", Type: types.StringType}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for msg, want := range map[string]string{
+		`{"after":{"id":1},"op":"x"}`:              "",
+		`not json`:                                 "",
+		`{"before":null,"op":"u"}`:                 "",
+		`{"after":{"id":"x","name":"a"},"op":"c"}`: "",
+		`{"after":{"id":1,"name":"a"},"op":"c","source":{"table":"t","ts_ms":5}}`: "+I[1, a, t, <NULL>]",
+	} {
+		got, err := changes(t, c, cdcFields, 2, msg)
+		if err != nil || got != want {
+			t.Errorf("%s: got %q, %v; want %q", msg, got, err, want)
+		}
+	}
+}
+
+// DebeziumJsonSerializationSchema: +I and +U as creates, -U and -D as
+// deletes.
+func TestDebeziumEncode(t *testing.T) {
+	c, err := NewChangelog("debezium-json", Config{Fields: cdcFields})
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := types.Row{types.IntValue(1), types.StringValue("a")}
+	for kind, want := range map[types.RowKind]string{
+		types.Insert:       `{"before":null,"after":{"id":1,"name":"a"},"op":"c"}`,
+		types.UpdateAfter:  `{"before":null,"after":{"id":1,"name":"a"},"op":"c"}`,
+		types.UpdateBefore: `{"before":{"id":1,"name":"a"},"after":null,"op":"d"}`,
+		types.Delete:       `{"before":{"id":1,"name":"a"},"after":null,"op":"d"}`,
+	} {
+		got, err := c.EncodeChange(nil, kind, row)
+		if err != nil || string(got) != want {
+			t.Errorf("%s: got %s, %v; want %s", kind, got, err, want)
+		}
+	}
+	if _, err := New("debezium-json", Config{Fields: cdcFields, IsKey: true}); err == nil {
+		t.Error("debezium-json accepted as a key format")
+	}
+	sc, err := NewChangelog("debezium-json", Config{Fields: cdcFields, Options: map[string]string{"schema-include": "true"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sc.CanEncode(); err == nil || !strings.Contains(err.Error(), "schema-include") {
+		t.Errorf("CanEncode with schema-include: %v", err)
+	}
+}
