@@ -226,8 +226,17 @@ func (e *envelope) appendRow(cols []*types.Vector, vals []types.Value, meta func
 	}
 }
 
-// millis is a TIMESTAMP_LTZ(3) value of epoch milliseconds.
-func millis(ms int64) types.Value { return types.Value{I: ms * int64(time.Millisecond)} }
+// maxMillis bounds epoch milliseconds so that nanoseconds fit an int64.
+const maxMillis = 1<<63/1_000_000 - 1
+
+// millis is a TIMESTAMP_LTZ(3) value of epoch milliseconds; a value out of
+// the range held is an error, never a wrapped instant.
+func millis(ms int64) (types.Value, error) {
+	if ms > maxMillis || ms < -maxMillis {
+		return types.NullValue, fmt.Errorf("timestamp of %d ms since the epoch is out of the supported range", ms)
+	}
+	return types.Value{I: ms * int64(time.Millisecond)}, nil
+}
 
 // mapEntry returns the value of key in a MAP<STRING, STRING> value (NULL
 // when the map is NULL or lacks the key).

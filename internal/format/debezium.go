@@ -166,7 +166,9 @@ func (c *debeziumCodec) changes(data []byte, cols []*types.Vector, kinds []types
 			if ts.Null {
 				return ts
 			}
-			return millis(ts.I)
+			v, err := millis(ts.I)
+			metaErr = cmpErr(metaErr, err)
+			return v
 		case "source.properties":
 			return get(c.payload, payload, "source")
 		}
@@ -182,7 +184,9 @@ func (c *debeziumCodec) changes(data []byte, cols []*types.Vector, kinds []types
 			metaErr = cmpErr(metaErr, fmt.Errorf("source.ts_ms '%s' is not a number", v.S))
 			return types.NullValue
 		}
-		return millis(ms)
+		ts, err := millis(ms)
+		metaErr = cmpErr(metaErr, err)
+		return ts
 	}
 	op := payload[2]
 	if op.Null {

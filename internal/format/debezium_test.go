@@ -119,3 +119,56 @@ func TestDebeziumEncode(t *testing.T) {
 		t.Errorf("CanEncode with schema-include: %v", err)
 	}
 }
+
+// CanalJsonDeserializationSchema: the rows of "data" in order; a field
+// of "old" counts as changed when "old" names it anywhere (Jackson's
+// findValue over the whole array), so the first row's id and the second
+// row's name stay NULL.
+func TestCanalDecode(t *testing.T) {
+	c, err := NewChangelog("canal-json", Config{Fields: cdcFields, Options: map[string]string{"database.include": "inv|shop"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ msg, want, err string }{
+		{msg: `{"data":[{"id":1,"name":"a"},{"id":2,"name":"b"}],"database":"inv","type":"INSERT"}`, want: "+I[1, a] +I[2, b]"},
+		{msg: `{"data":[{"id":1,"name":"a2"},{"id":3,"name":"b"}],"old":[{"name":"a"},{"id":2}],"database":"shop","type":"UPDATE"}`,
+			want: "-U[<NULL>, a] +U[1, a2] -U[2, <NULL>] +U[3, b]"},
+		{msg: `{"data":[{"id":1,"name":"a"}],"old":[{"name":null}],"database":"inv","type":"UPDATE"}`, want: "-U[1, <NULL>] +U[1, a]"},
+		{msg: `{"data":[{"id":1,"name":"a"}],"database":"inventory","type":"INSERT"}`, want: ""},
+		{msg: `{"data":null,"database":"inv","type":"CREATE"}`, want: ""},
+		{msg: `{"data":[{"id":1}],"type":"INSERT"}`, err: `the "database" field is missing`},
+		{msg: `{"data":[{"id":1}],"old":[],"database":"inv","type":"UPDATE"}`, err: `the "old" field has 0 rows for 1`},
+	} {
+		got, err := changes(t, c, cdcFields, 0, tc.msg)
+		switch {
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%s: error %v, want one containing %q", tc.msg, err, tc.err)
+		case tc.err == "" && (err != nil || got != tc.want):
+			t.Errorf("%s: got %q, %v; want %q", tc.msg, got, err, tc.want)
+		}
+	}
+	if _, err := NewChangelog("canal-json", Config{Fields: cdcFields, Options: map[string]string{"table.include": "("}}); err == nil ||
+		!strings.Contains(err.Error(), "'canal-json.table.include'") {
+		t.Errorf("a bad table.include: %v", err)
+	}
+}
+
+// CanalJsonSerializationSchema and MaxwellJsonSerializationSchema.
+func TestCanalMaxwellEncode(t *testing.T) {
+	row := types.Row{types.IntValue(1), types.NullValue}
+	for format, want := range map[string][2]string{
+		"canal-json":   {`{"data":[{"id":1,"name":null}],"type":"INSERT"}`, `{"data":[{"id":1,"name":null}],"type":"DELETE"}`},
+		"maxwell-json": {`{"data":{"id":1,"name":null},"type":"insert"}`, `{"data":{"id":1,"name":null},"type":"delete"}`},
+	} {
+		c, err := NewChangelog(format, Config{Fields: cdcFields})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for kind, w := range map[types.RowKind]string{types.Insert: want[0], types.UpdateAfter: want[0], types.UpdateBefore: want[1], types.Delete: want[1]} {
+			got, err := c.EncodeChange(nil, kind, row)
+			if err != nil || string(got) != w {
+				t.Errorf("%s %s: got %s, %v; want %s", format, kind, got, err, w)
+			}
+		}
+	}
+}
