@@ -156,11 +156,11 @@ func (c *imageCodec) DecodeChanges(data []byte, cols []*types.Vector, kinds []ty
 	if !ok || err != nil {
 		return kinds, err
 	}
-	n := height(cols)
+	n, nk := height(cols), len(kinds)
 	kinds, err = c.changes(cols, kinds)
 	if err != nil {
 		truncate(cols, n)
-		kinds = kinds[:n]
+		kinds = kinds[:nk]
 		if c.ignoreErrors {
 			return kinds, nil
 		}

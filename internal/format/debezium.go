@@ -117,11 +117,11 @@ func (c *debeziumCodec) DecodeChanges(data []byte, cols []*types.Vector, kinds [
 	if !ok || err != nil {
 		return kinds, err
 	}
-	n := height(cols)
+	n, nk := height(cols), len(kinds)
 	kinds, err = c.changes(data, cols, kinds)
 	if err != nil {
 		truncate(cols, n)
-		kinds = kinds[:n]
+		kinds = kinds[:nk]
 		if c.ignoreErrors {
 			return kinds, nil
 		}

@@ -172,3 +172,24 @@ func TestCanalMaxwellEncode(t *testing.T) {
 		}
 	}
 }
+
+// A message that fails after some of its rows were appended leaves the
+// rows and kinds before it as they were, also without value fields (a
+// table whose columns are all in the key).
+func TestChangelogFailureKeepsEarlierRows(t *testing.T) {
+	for _, fields := range []types.Schema{cdcFields, nil} {
+		c, err := NewChangelog("debezium-json", Config{Fields: fields})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols := vectors(fields)
+		kinds, err := c.DecodeChanges([]byte(`{"before":{"id":1,"name":"a"},"after":{"id":1,"name":"b"},"op":"u"}`), cols, nil)
+		if err != nil || len(kinds) != 2 {
+			t.Fatalf("fields %v: %v, %v", fields, kinds, err)
+		}
+		kinds, err = c.DecodeChanges([]byte(`{"before":{"id":1,"name":"b"},"after":null,"op":"u"}`), cols, kinds)
+		if err == nil || len(kinds) != 2 || height(cols) != min(len(fields), 1)*2 {
+			t.Errorf("fields %v: after a failed update, kinds %v, %d rows, error %v", fields, kinds, height(cols), err)
+		}
+	}
+}
