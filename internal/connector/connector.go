@@ -100,8 +100,8 @@ type Factory interface {
 	// not accept.
 	Accepts(t *catalog.Table) ChangelogMode
 	// Produces is the changelog a source reading the validated table t
-	// emits: InsertOnly, or Upsert (keyed by t's primary key; the planner
-	// normalizes it into a full changelog).
+	// emits: InsertOnly, Upsert (keyed by t's primary key; the planner
+	// normalizes it into a full changelog) or Retract (a full changelog).
 	Produces(t *catalog.Table) ChangelogMode
 }
 

@@ -69,6 +69,9 @@ type Config struct {
 	Topic string
 	// IsKey tells whether the format covers the record key.
 	IsKey bool
+	// Metadata is the metadata a changelog format's decoder appends after
+	// the fields, in order (nil for other formats).
+	Metadata []MetadataColumn
 	// TimeZone is the session time zone. The formats here write and read
 	// TIMESTAMP_LTZ in UTC, as Flink's do, so it is currently unused by them.
 	TimeZone *time.Location

@@ -494,6 +494,7 @@ func (b *Binder) scan(t *catalog.Table, ref ast.Node) (Node, error) {
 		return nil, errorf(ref, "%v", err)
 	}
 	s.Upsert = f.Produces(t) == connector.Upsert
+	s.Changelog = f.Produces(t) == connector.Retract
 	if s.Upsert {
 		if len(t.PrimaryKey) == 0 {
 			return nil, errorf(ref, "table '%s' is read as upserts but declares no PRIMARY KEY", t.Name)

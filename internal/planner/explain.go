@@ -60,8 +60,11 @@ func (n *Collect) Inputs() []Node { return []Node{n.Input} }
 
 // Mode implements Node.
 func (n *Scan) Mode() Mode {
-	if n.Upsert {
+	switch {
+	case n.Upsert:
 		return connector.Upsert
+	case n.Changelog:
+		return connector.Retract
 	}
 	return connector.InsertOnly
 }

@@ -48,6 +48,9 @@ type Scan struct {
 	// Upsert is set for sources that emit an upsert stream keyed by the
 	// primary key.
 	Upsert bool
+	// Changelog is set for sources that emit a full changelog (a Kafka
+	// topic in a changelog format such as 'debezium-json').
+	Changelog bool
 }
 
 // Values is a constant relation.

@@ -30,6 +30,7 @@ import (
 
 	"github.com/sluicesql/sluice/internal/catalog"
 	"github.com/sluicesql/sluice/internal/connector"
+	"github.com/sluicesql/sluice/internal/format"
 )
 
 const (
@@ -90,16 +91,30 @@ func (f *factory) CommitsOnCheckpoints(t *catalog.Table) bool {
 }
 
 // Accepts implements connector.Factory: upsert-kafka writes the changes
-// of its primary key, kafka appends only.
-func (f *factory) Accepts(*catalog.Table) connector.ChangelogMode {
-	if f.name == upsertName {
+// of its primary key, kafka with a changelog value format ('debezium-json',
+// ...) every change, and kafka otherwise appends only.
+func (f *factory) Accepts(t *catalog.Table) connector.ChangelogMode {
+	switch {
+	case f.name == upsertName:
 		return connector.Upsert
+	case format.IsChangelog(valueFormat(t)):
+		return connector.Retract
 	}
 	return connector.InsertOnly
 }
 
+// valueFormat is the name of t's value format.
+func valueFormat(t *catalog.Table) string {
+	if v, ok := t.Options[optFormat]; ok {
+		return v
+	}
+	return t.Options[optValueFormat]
+}
+
 // Produces implements connector.Factory: an upsert-kafka table is read as
-// upserts keyed by its primary key, a kafka table as appends.
+// upserts keyed by its primary key, a kafka table with a changelog value
+// format as the full changelog its messages hold, other kafka tables as
+// appends.
 func (f *factory) Produces(t *catalog.Table) connector.ChangelogMode { return f.Accepts(t) }
 
 // NewSink implements connector.Factory.
@@ -114,6 +129,15 @@ func (f *factory) NewSink(t *catalog.Table, env connector.Env) (connector.SinkTa
 	}
 	if err := cfg.checkExactlyOnce(); err != nil {
 		return nil, err
+	}
+	cs, err := cfg.codecs(env.TimeZone)
+	if err != nil {
+		return nil, err
+	}
+	if cs.changes != nil {
+		if err := cs.changes.CanEncode(); err != nil {
+			return nil, err
+		}
 	}
 	var input []int
 	for i, c := range t.Columns {

@@ -165,6 +165,9 @@ type tableConfig struct {
 	key        *side
 	value      side
 	meta       []metaColumn
+	// formatMeta are the metadata columns the value format reads
+	// ('value.' keys of a changelog format), key without the prefix.
+	formatMeta []metaColumn
 	upsert     bool
 	// guarantee is 'sink.delivery-guarantee', txnPrefix
 	// 'sink.transactional-id-prefix'.
@@ -216,6 +219,9 @@ func parseTable(t *catalog.Table, name string, specs []connector.OptionSpec) (*t
 	if c.value, err = newSide(o, valueKey, false); err != nil {
 		return nil, err
 	}
+	if upsert && format.IsChangelog(c.value.format) {
+		return nil, fmt.Errorf("'%s' connector doesn't support '%s' as value format, because '%s' is not in insert-only mode.", upsertName, c.value.format, c.value.format)
+	}
 	if _, ok := o[optKeyFormat]; ok {
 		k, err := newSide(o, optKeyFormat, true)
 		if err != nil {
@@ -252,7 +258,7 @@ func parseTable(t *catalog.Table, name string, specs []connector.OptionSpec) (*t
 		return nil, err
 	}
 	// Building the codecs validates the formats' options and field types.
-	if _, _, err := c.codecs(nil); err != nil {
+	if _, err := c.codecs(nil); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -535,7 +541,7 @@ func (c *tableConfig) project(t *catalog.Table, o optionReader) error {
 		if hasFields {
 			keyFields = strings.Split(fields, ";")
 		}
-		if len(t.PrimaryKey) > 0 {
+		if len(t.PrimaryKey) > 0 && !format.IsChangelog(c.value.format) {
 			return fmt.Errorf("The Kafka table '%s' with '%s' format doesn't support defining PRIMARY KEY constraint on the table, because it can't guarantee the semantic of primary key.",
 				t.Name, c.value.format)
 		}
@@ -612,12 +618,25 @@ func (c *tableConfig) parseMetadata(t *catalog.Table) error {
 		if k == "" {
 			k = col.Name
 		}
+		if spec, ok := c.valueMeta(k); ok {
+			if !format.CheckMetadataType(spec, col.Type) {
+				return fmt.Errorf("Invalid data type for metadata column '%s' of table '%s': metadata key '%s' is of type %s and cannot be read as %s.",
+					col.Name, t.Name, k, spec.Type, col.Type.Plain())
+			}
+			fk := spec.Key
+			c.formatMeta = append(c.formatMeta, metaColumn{col: i, key: fk, virtual: col.Virtual, typ: col.Type})
+			continue
+		}
 		if k == metaHeaders {
 			return fmt.Errorf("Metadata key '%s' in column '%s' of table '%s' is not supported yet.", k, col.Name, t.Name)
 		}
 		if !slices.Contains(readableMeta, k) {
+			keys := slices.Clone(readableMeta)
+			for _, m := range c.valueMetaSpecs() {
+				keys = append(keys, valueMetaPrefix+m.Key)
+			}
 			return fmt.Errorf("Invalid metadata key '%s' in column '%s' of table '%s'. The '%s' connector supports the following metadata keys for reading:\n%s",
-				k, col.Name, t.Name, c.connector, strings.Join(readableMeta, "\n"))
+				k, col.Name, t.Name, c.connector, strings.Join(keys, "\n"))
 		}
 		if ok, own := metaTypeOK(k, col.Type); !ok {
 			return fmt.Errorf("Invalid data type for metadata column '%s' of table '%s': metadata key '%s' is of type %s and cannot be read as %s.",
@@ -628,29 +647,76 @@ func (c *tableConfig) parseMetadata(t *catalog.Table) error {
 	return nil
 }
 
-// codecs builds one codec per side (the key codec is nil without a key).
-func (c *tableConfig) codecs(loc *time.Location) (key, value format.Codec, err error) {
-	build := func(s *side) (format.Codec, error) {
-		codec, err := format.New(s.format, format.Config{
+// valueMetaPrefix prefixes the value format's metadata keys, as in
+// Flink's KafkaDynamicSource.
+const valueMetaPrefix = "value."
+
+// valueMetaSpecs lists the metadata of the value format (none unless it
+// is a changelog format).
+func (c *tableConfig) valueMetaSpecs() []format.MetadataSpec {
+	f, _ := format.Lookup(c.value.format)
+	if cf, ok := f.(format.ChangelogFactory); ok {
+		return cf.Metadata()
+	}
+	return nil
+}
+
+// valueMeta finds the value format's metadata named by a column's key
+// ('value.source.table').
+func (c *tableConfig) valueMeta(key string) (format.MetadataSpec, bool) {
+	fk, ok := strings.CutPrefix(key, valueMetaPrefix)
+	if !ok {
+		return format.MetadataSpec{}, false
+	}
+	for _, m := range c.valueMetaSpecs() {
+		if m.Key == fk {
+			return m, true
+		}
+	}
+	return format.MetadataSpec{}, false
+}
+
+// codecSet is a table's codecs: the key's (nil without a key) and the
+// value's, a ChangelogCodec for a changelog format (value is then nil).
+type codecSet struct {
+	key, value format.Codec
+	changes    format.ChangelogCodec
+}
+
+// codecs builds one codec per side.
+func (c *tableConfig) codecs(loc *time.Location) (codecSet, error) {
+	var cs codecSet
+	config := func(s *side) format.Config {
+		return format.Config{
 			Fields:       s.fields,
 			Options:      s.options,
 			OptionPrefix: s.prefix,
 			Topic:        c.topics[0],
 			IsKey:        s.isKey,
 			TimeZone:     loc,
-		})
-		if err != nil {
-			return nil, fmt.Errorf("%s format '%s': %w", map[bool]string{true: "key", false: "value"}[s.isKey], s.format, err)
 		}
-		return codec, nil
 	}
+	wrap := func(s *side, err error) error {
+		return fmt.Errorf("%s format '%s': %w", map[bool]string{true: "key", false: "value"}[s.isKey], s.format, err)
+	}
+	var err error
 	if c.key != nil {
-		if key, err = build(c.key); err != nil {
-			return nil, nil, err
+		if cs.key, err = format.New(c.key.format, config(c.key)); err != nil {
+			return cs, wrap(c.key, err)
 		}
 	}
-	if value, err = build(&c.value); err != nil {
-		return nil, nil, err
+	if format.IsChangelog(c.value.format) {
+		cfg := config(&c.value)
+		for _, m := range c.formatMeta {
+			cfg.Metadata = append(cfg.Metadata, format.MetadataColumn{Key: m.key, Type: m.typ})
+		}
+		if cs.changes, err = format.NewChangelog(c.value.format, cfg); err != nil {
+			return cs, wrap(&c.value, err)
+		}
+		return cs, nil
 	}
-	return key, value, nil
+	if cs.value, err = format.New(c.value.format, config(&c.value)); err != nil {
+		return cs, wrap(&c.value, err)
+	}
+	return cs, nil
 }

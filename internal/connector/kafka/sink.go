@@ -46,7 +46,7 @@ func (s *sinkTarget) Parallelism() int { return s.cfg.parallelism }
 
 // NewInstance implements connector.SinkTarget.
 func (s *sinkTarget) NewInstance(i, n int) (runtime.Operator, error) {
-	key, value, err := s.cfg.codecs(s.env.TimeZone)
+	cs, err := s.cfg.codecs(s.env.TimeZone)
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +54,7 @@ func (s *sinkTarget) NewInstance(i, n int) (runtime.Operator, error) {
 	if loc == nil {
 		loc = time.UTC
 	}
-	in := &sinkInstance{cfg: s.cfg, loc: loc, instance: i, parallelism: n, key: key, value: value, tsCol: -1, done: make(chan struct{}),
+	in := &sinkInstance{cfg: s.cfg, loc: loc, instance: i, parallelism: n, key: cs.key, value: cs.value, changes: cs.changes, tsCol: -1, done: make(chan struct{}),
 		health: &brokerHealth{}, slots: make(chan struct{}, maxBuffered),
 		maxBlock: s.cfg.duration(propMaxBlock, defaultMaxBlock)}
 	if s.cfg.guarantee == guaranteeExactlyOnce {
@@ -97,6 +97,8 @@ type sinkInstance struct {
 	// instance is the instance's number of parallelism.
 	instance, parallelism int
 	key, value            format.Codec
+	// changes is the value codec of a changelog format (value is then nil).
+	changes format.ChangelogCodec
 	// arenaHint is the bytes per record of the last chunk, to size the
 	// next chunk's encoding arena.
 	arenaHint        int
@@ -305,18 +307,23 @@ func (s *sinkInstance) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter) er
 			s.arenaHint = len(arena)/len(recs) + 1
 		}
 	}()
-	encode := func(enc format.Encoder, row types.Row) ([]byte, error) {
+	// place keeps an encoding appended to the arena; out extends arena.
+	place := func(out []byte, err error) ([]byte, error) {
 		start := len(arena)
-		out, err := enc.Encode(arena, row)
 		if err != nil || out == nil {
 			return nil, err
 		}
 		arena = out
 		return arena[start:len(arena):len(arena)], nil
 	}
+	encode := func(enc format.Encoder, row types.Row) ([]byte, error) {
+		return place(enc.Encode(arena, row))
+	}
 	handOver := make([]*kgo.Record, 0, c.Len())
 	for i, kind := range c.Ops {
 		switch {
+		case s.changes != nil:
+			// A changelog format writes every change as a message.
 		case !s.cfg.upsert && kind != types.Insert:
 			return s.errorf("the '%s' connector only writes insert-only input, but got a %s row; use 'upsert-kafka' for updating results", s.cfg.connector, kind)
 		case kind == types.UpdateBefore:
@@ -333,11 +340,16 @@ func (s *sinkInstance) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter) er
 				return s.errorf("cannot encode key of row %s: %v", s.describeRow(c, i), err)
 			}
 		}
-		if kind != types.Delete {
+		if s.changes != nil || kind != types.Delete {
 			for j, col := range s.valueIdx {
 				s.valueRow[j] = c.Cols[col].Get(i)
 			}
-			if r.Value, err = encode(s.value, s.valueRow); err != nil {
+			if s.changes != nil {
+				r.Value, err = place(s.changes.EncodeChange(arena, kind, s.valueRow))
+			} else {
+				r.Value, err = encode(s.value, s.valueRow)
+			}
+			if err != nil {
 				return s.errorf("cannot encode value of row %s: %v", s.describeRow(c, i), err)
 			}
 		}

@@ -37,7 +37,7 @@ type scanSource struct {
 
 // NewInstance implements connector.ScanSource.
 func (s *scanSource) NewInstance(i, n int) (runtime.Source, error) {
-	key, value, err := s.cfg.codecs(s.spec.TimeZone)
+	cs, err := s.cfg.codecs(s.spec.TimeZone)
 	if err != nil {
 		return nil, err
 	}
@@ -46,8 +46,9 @@ func (s *scanSource) NewInstance(i, n int) (runtime.Source, error) {
 		spec:     s.spec,
 		instance: i,
 		n:        n,
-		key:      key,
-		value:    value,
+		key:      cs.key,
+		value:    cs.value,
+		changes:  cs.changes,
 		colTypes: s.cfg.schema.Types(),
 		inValue:  map[int]bool{},
 		parts:    map[topicPartition]*partState{},
@@ -107,10 +108,13 @@ type sourceInstance struct {
 	spec        connector.SourceSpec
 	instance, n int
 	key, value  format.Codec
-	colTypes    []types.Type
-	inValue     map[int]bool // table columns the value format fills
-	keyScratch  []*types.Vector
-	health      *brokerHealth
+	// changes is the value codec of a changelog format (value is then
+	// nil): a record gives any number of rows, each with its kind.
+	changes    format.ChangelogCodec
+	colTypes   []types.Type
+	inValue    map[int]bool // table columns the value format fills
+	keyScratch []*types.Vector
+	health     *brokerHealth
 	// apiTimeout is how long the brokers may stay unreachable.
 	apiTimeout time.Duration
 	// commitInterval is how often emitted offsets are committed.
@@ -153,6 +157,9 @@ func (s *sourceInstance) newChunk() {
 	s.valueCols = s.valueCols[:0]
 	for _, c := range s.cfg.value.cols {
 		s.valueCols = append(s.valueCols, s.chunk.Cols[c])
+	}
+	for _, m := range s.cfg.formatMeta {
+		s.valueCols = append(s.valueCols, s.chunk.Cols[m.col])
 	}
 	s.rowParts = s.rowParts[:0]
 	s.advance = map[*partState]int64{}
@@ -521,7 +528,8 @@ func (s *sourceInstance) process(cl *kgo.Client, fs kgo.Fetches, out runtime.Emi
 				return
 			}
 			s.advance[ps] = r.Offset + 1
-			if s.chunk.Len() == types.ChunkSize {
+			// A changelog record may add several rows.
+			if s.chunk.Len() >= types.ChunkSize {
 				if err = s.flush(out); err != nil {
 					return
 				}
@@ -563,6 +571,8 @@ func (s *sourceInstance) appendRecord(r *kgo.Record, ps *partState) error {
 		if err := s.appendKey(r, true); err != nil {
 			return err
 		}
+	} else if s.changes != nil {
+		return s.appendChanges(r, ps)
 	} else {
 		if err := s.value.Decode(r.Value, s.valueCols); err != nil {
 			if errors.Is(err, format.ErrNoRow) {
@@ -581,6 +591,29 @@ func (s *sourceInstance) appendRecord(r *kgo.Record, ps *partState) error {
 	}
 	c.Ops = append(c.Ops, kind)
 	s.rowParts = append(s.rowParts, ps)
+	return nil
+}
+
+// appendChanges adds the rows of one record of a changelog format, each
+// with its kind and the record's key and metadata columns.
+func (s *sourceInstance) appendChanges(r *kgo.Record, ps *partState) error {
+	c := s.chunk
+	n := len(c.Ops)
+	var err error
+	if c.Ops, err = s.changes.DecodeChanges(r.Value, s.valueCols, c.Ops); err != nil {
+		return s.decodeError("value", r, err)
+	}
+	for range len(c.Ops) - n {
+		if s.key != nil {
+			if err := s.appendKey(r, false); err != nil {
+				return err
+			}
+		}
+		for _, m := range s.cfg.meta {
+			s.appendMeta(c.Cols[m.col], m, r)
+		}
+		s.rowParts = append(s.rowParts, ps)
+	}
 	return nil
 }
 
