@@ -543,10 +543,16 @@ func TestCancelledCheckpointIsNotWritten(t *testing.T) {
 	}
 	j.Cancel()
 	<-j.Done()
+	j.coord.mu.Lock()
+	pending := j.coord.pending != nil
+	j.coord.mu.Unlock()
+	if pending {
+		t.Fatal("Done came before the checkpoint gave up")
+	}
 	select {
 	case err = <-result:
-	default:
-		t.Fatal("Done came before the checkpoint gave up")
+	case <-ctx.Done():
+		t.Fatal("the checkpoint did not return")
 	}
 	if err == nil || err.Error() != "checkpoint 1: the job stopped before 2 of its instances took part" {
 		t.Fatalf("checkpoint of a cancelled job: %v", err)
