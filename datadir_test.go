@@ -41,8 +41,8 @@ INSERT INTO bh SELECT a FROM g;`)
 		t.Fatal(err)
 	}
 	job := res[len(res)-1].JobID
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "checkpoints", job, "chk-1", "_metadata")); err == nil {
+	for { // until a checkpoint is complete (any: older ones are pruned)
+		if done, _ := filepath.Glob(filepath.Join(dir, "checkpoints", job, "chk-*", "_metadata")); len(done) > 0 {
 			break
 		}
 		if ctx.Err() != nil {
