@@ -109,9 +109,11 @@ func Bind(x *Call) (fn.Eval, error) {
 
 // BindAggregate binds the aggregate function name to arguments of the
 // given types and constant values (nil where not constant) and returns its
-// accumulator factory. It fails, naming the function, when the function is
-// unknown, rejects the arguments, or returns another type than want.
-func BindAggregate(name string, argTypes []types.Type, consts []*types.Value, distinct bool, want types.Type) (func() fn.Accumulator, error) {
+// accumulator factory; appendOnly says the input has no retractions, for
+// functions with a cheaper form then. It fails, naming the function, when
+// the function is unknown, rejects the arguments, or returns another type
+// than want.
+func BindAggregate(name string, argTypes []types.Type, consts []*types.Value, distinct, appendOnly bool, want types.Type) (func() fn.Accumulator, error) {
 	f, ok := fn.LookupAggregate(name)
 	if !ok {
 		return nil, fmt.Errorf("unknown aggregate function '%s'", name)
@@ -123,7 +125,11 @@ func BindAggregate(name string, argTypes []types.Type, consts []*types.Value, di
 			args[i].Const = consts[i]
 		}
 	}
-	t, newAcc, err := f.Bind(args, distinct)
+	bind := f.Bind
+	if appendOnly && f.BindAppendOnly != nil {
+		bind = f.BindAppendOnly
+	}
+	t, newAcc, err := bind(args, distinct)
 	if err != nil {
 		return nil, fmt.Errorf("aggregate function '%s': %w", name, err)
 	}

@@ -312,8 +312,9 @@ func checkCols(field string, cols []int, n int) error {
 	return nil
 }
 
-// aggSpecs binds aggregate calls over rows of types in.
-func aggSpecs(calls []plan.AggCall, in []types.Type) ([]ops.AggSpec, error) {
+// aggSpecs binds aggregate calls over rows of types in, whose changelog
+// mode is mode.
+func aggSpecs(calls []plan.AggCall, in []types.Type, mode string) ([]ops.AggSpec, error) {
 	out := make([]ops.AggSpec, len(calls))
 	for i, a := range calls {
 		field := fmt.Sprintf("aggs[%d]", i)
@@ -343,7 +344,7 @@ func aggSpecs(calls []plan.AggCall, in []types.Type) ([]ops.AggSpec, error) {
 				return nil, err
 			}
 		}
-		newAcc, err := expr.BindAggregate(a.Function, ts, consts, a.Distinct, a.Type.Logical())
+		newAcc, err := expr.BindAggregate(a.Function, ts, consts, a.Distinct, mode == plan.InsertOnly, a.Type.Logical())
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", field, err)
 		}

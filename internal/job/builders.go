@@ -253,7 +253,7 @@ func buildChangelogNormalize(n *Node) (Instances, error) {
 
 func buildGroupAggregate(n *Node) (Instances, error) {
 	cfg := n.Config.(*plan.GroupAggregateConfig)
-	aggs, err := aggSpecs(cfg.Aggs, n.In[0])
+	aggs, err := aggSpecs(cfg.Aggs, n.In[0], n.InputChangelogs[0])
 	if err != nil {
 		return Instances{}, fmt.Errorf("config.%w", err)
 	}
@@ -404,7 +404,7 @@ func buildWindowAggregate(n *Node) (Instances, error) {
 	if err != nil {
 		return Instances{}, err
 	}
-	aggs, err := aggSpecs(cfg.Aggs, n.In[0])
+	aggs, err := aggSpecs(cfg.Aggs, n.In[0], n.InputChangelogs[0])
 	if err != nil {
 		return Instances{}, fmt.Errorf("config.%w", err)
 	}
@@ -414,7 +414,9 @@ func buildWindowAggregate(n *Node) (Instances, error) {
 
 func buildOverAggregate(n *Node) (Instances, error) {
 	cfg := n.Config.(*plan.OverAggregateConfig)
-	aggs, err := aggSpecs(cfg.Aggs, n.In[0])
+	// A bounded frame retracts the rows that leave it, whatever the
+	// input's changelog: the accumulators must be able to.
+	aggs, err := aggSpecs(cfg.Aggs, n.In[0], "")
 	if err != nil {
 		return Instances{}, fmt.Errorf("config.%w", err)
 	}

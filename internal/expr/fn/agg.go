@@ -2,6 +2,7 @@ package fn
 
 import (
 	"cmp"
+	"errors"
 	"math/big"
 	"slices"
 	"sort"
@@ -24,6 +25,8 @@ func init() {
 	registerAgg(bindAvg, "AVG")
 	registerAgg(bindMinMax("MIN", -1), "MIN")
 	registerAgg(bindMinMax("MAX", 1), "MAX")
+	aggregates["MIN"].BindAppendOnly = bindExtreme("MIN", -1)
+	aggregates["MAX"].BindAppendOnly = bindExtreme("MAX", 1)
 	registerAgg(bindFirstLast("FIRST_VALUE", true), "FIRST_VALUE")
 	registerAgg(bindFirstLast("LAST_VALUE", false), "LAST_VALUE")
 	registerAgg(bindListAgg, "LISTAGG")
@@ -422,6 +425,74 @@ func bindMinMax(name string, end int) aggBind {
 		order, phys := valueOrder(t), t.Physical()
 		return t.Nullable(), func() Accumulator {
 			return &extremeAcc{multiset: multiset{order: order, phys: phys}, end: end}
+		}, nil
+	}
+}
+
+// extremeValue is MIN (end -1) or MAX (end 1) over an input without
+// retractions, as Flink's MinAggFunction and MaxAggFunction: the extreme
+// alone, where extremeAcc keeps every distinct value to survive
+// retractions (and inserts each in a sorted slice, which a window of
+// millions of distinct values cannot afford). Its state is a multiset of
+// at most one value, so each restores the other's.
+type extremeValue struct {
+	order func(a, b types.Value) int
+	phys  types.Physical
+	end   int
+	v     types.Value
+}
+
+func (x *extremeValue) Add(args []types.Value) {
+	v := args[0]
+	if v.Null {
+		return
+	}
+	if x.v.Null || x.end*x.order(v, x.v) > 0 {
+		x.v = v
+	}
+}
+
+func (x *extremeValue) Retract([]types.Value) error {
+	return errors.New("MIN and MAX over an input without retractions cannot retract a row")
+}
+
+func (x *extremeValue) Result() types.Value { return x.v }
+
+func (x *extremeValue) MarshalState() []byte {
+	m := multiset{order: x.order, phys: x.phys}
+	if !x.v.Null {
+		m.items = []countedValue{{v: x.v, n: 1}}
+	}
+	return m.MarshalState()
+}
+
+func (x *extremeValue) UnmarshalState(b []byte) error {
+	m := multiset{order: x.order, phys: x.phys}
+	if err := m.UnmarshalState(b); err != nil {
+		return err
+	}
+	x.v = types.NullValue
+	switch {
+	case len(m.items) == 0:
+	case x.end < 0:
+		x.v = m.items[0].v
+	default:
+		x.v = m.items[len(m.items)-1].v
+	}
+	return nil
+}
+
+// bindExtreme binds MIN / MAX for an input without retractions.
+func bindExtreme(name string, end int) aggBind {
+	full := bindMinMax(name, end)
+	return func(args []Arg, distinct bool) (types.Type, func() Accumulator, error) {
+		t, _, err := full(args, distinct)
+		if err != nil {
+			return types.Type{}, nil, err
+		}
+		order, phys := valueOrder(t), t.Physical()
+		return t, func() Accumulator {
+			return &extremeValue{order: order, phys: phys, end: end, v: types.NullValue}
 		}, nil
 	}
 }

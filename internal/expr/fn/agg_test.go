@@ -189,3 +189,48 @@ func TestAggregateStateDeterministic(t *testing.T) {
 		t.Error("state with trailing bytes accepted")
 	}
 }
+
+// TestExtremeAppendOnly: MIN and MAX bound for an input without
+// retractions keep the extreme alone (Flink's MinAggFunction and
+// MaxAggFunction), give the results of the retracting form, refuse a
+// retraction, and exchange state with the retracting form both ways.
+func TestExtremeAppendOnly(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		want string
+	}{{"MIN", "-4"}, {"MAX", "9"}} {
+		a, _ := LookupAggregate(c.name)
+		args := []Arg{{Type: types.BigIntType}}
+		_, newSmall, err := a.BindAppendOnly(args, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, newFull, err := a.Bind(args, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		small, full := newSmall(), newFull()
+		if got := small.Result(); !got.Null {
+			t.Errorf("%s of nothing: %v, want NULL", c.name, got)
+		}
+		for _, v := range []types.Value{i64(3), nul, i64(9), i64(-4), i64(3)} {
+			small.Add([]types.Value{v})
+			full.Add([]types.Value{v})
+		}
+		if got, want := small.Result(), full.Result(); got != want || types.PrintValue(types.BigIntType, got, nil) != c.want {
+			t.Errorf("%s: %v, the retracting form %v, want %s", c.name, got, want, c.want)
+		}
+		if err := small.Retract([]types.Value{i64(9)}); err == nil {
+			t.Errorf("%s without retractions retracted a row", c.name)
+		}
+		// State: the retracting form's into the small one and back.
+		restored := newSmall()
+		if err := restored.UnmarshalState(full.MarshalState()); err != nil || restored.Result() != full.Result() {
+			t.Errorf("%s restored from the retracting form: %v, %v", c.name, restored.Result(), err)
+		}
+		back := newFull()
+		if err := back.UnmarshalState(small.MarshalState()); err != nil || back.Result() != small.Result() {
+			t.Errorf("the retracting %s restored from the small form: %v, %v", c.name, back.Result(), err)
+		}
+	}
+}

@@ -99,6 +99,12 @@ type Aggregate struct {
 	// Bind checks the arguments (empty for COUNT(*)) and returns the result
 	// type and a factory of fresh accumulators.
 	Bind func(args []Arg, distinct bool) (types.Type, func() Accumulator, error)
+	// BindAppendOnly, when set, is Bind for an input without retractions,
+	// whose accumulators need not be able to undo a row (Flink's
+	// MaxAggFunction rather than MaxWithRetractAggFunction). Its
+	// accumulators' state must restore from Bind's and the reverse, since
+	// a job's plan may change from one to the other.
+	BindAppendOnly func(args []Arg, distinct bool) (types.Type, func() Accumulator, error)
 	// OverOnly marks a window function that only an OVER window computes
 	// (LAG), never a group aggregation.
 	OverOnly bool
