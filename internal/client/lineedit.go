@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/gdamore/tcell/v2"
 	"github.com/peterh/liner"
 )
 
@@ -21,7 +22,8 @@ import (
 // lines is one history entry. The history is kept in the file history
 // (none if it is ""), appended to as statements are read. Ctrl-C at a
 // prompt discards the statement being typed; Ctrl-D on an empty line ends
-// the session, like QUIT;. Standard input and output must be a terminal,
+// the session, like QUIT;. Queries in the table and changelog result
+// modes are shown full-screen, as in Flink's client. Standard input and output must be a terminal,
 // and Out standard output.
 func (c *Client) RunTerminal(ctx context.Context, history string) error {
 	t, err := openTerminal()
@@ -32,6 +34,8 @@ func (c *Client) RunTerminal(ctx context.Context, history string) error {
 	if err := t.loadHistory(history); err != nil {
 		c.warn(fmt.Sprintf("Could not use the history file: %v", err))
 	}
+	c.newScreen = tcell.NewScreen
+	defer func() { c.newScreen = nil }()
 	return c.run(ctx, t)
 }
 
