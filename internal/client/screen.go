@@ -270,7 +270,8 @@ func (v *resultScreen) add(changes []Change) {
 	}
 }
 
-// pageSize is the number of rows a page holds: the main lines that fit.
+// pageSize is the number of rows a page holds, the result rows the screen
+// shows at once: the main lines that fit.
 func (v *resultScreen) pageSize() int {
 	_, h := v.scr.Size()
 	return max(1, h-6) // title, status line, blank line, column names, two help lines
@@ -392,16 +393,13 @@ func (v *resultScreen) currentPage() int {
 	return v.page
 }
 
-// visibleRows is the number of result rows the screen shows at once.
-func (v *resultScreen) visibleRows() int { return v.pageSize() }
-
 // selectUp and selectDown move the selection, scrolling when it leaves the
 // screen (CliResultView.selectRowUp and selectRowDown).
 func (v *resultScreen) selectUp() {
 	switch {
 	case v.selected == -1:
 		if len(v.results) > 0 {
-			v.selected = min(len(v.results), v.offY+v.visibleRows()) - 1
+			v.selected = min(len(v.results), v.offY+v.pageSize()) - 1
 		}
 	case v.selected > v.offY:
 		v.selected--
@@ -412,7 +410,7 @@ func (v *resultScreen) selectUp() {
 }
 
 func (v *resultScreen) selectDown() {
-	bottom := min(len(v.results), v.offY+v.visibleRows()) - 1
+	bottom := min(len(v.results), v.offY+v.pageSize()) - 1
 	switch {
 	case v.selected == -1:
 		v.selected = v.offY
@@ -529,7 +527,7 @@ func (v *resultScreen) resultFrame() frame {
 		v.selected = -1
 		v.offY += v.scrolling
 		v.scrolling = 0
-		v.offY = max(0, min(v.offY, len(v.results)-v.visibleRows()))
+		v.offY = max(0, min(v.offY, len(v.results)-v.pageSize()))
 	}
 	title := resultTitle + " (" + resultChangelog + ")"
 	names := v.schema.Names()
