@@ -36,7 +36,7 @@ import (
 type Client struct {
 	Backend Backend
 	Out     io.Writer
-	// Interactive enables prompts and the redrawn table view.
+	// Interactive enables prompts.
 	Interactive bool
 	// Interrupts delivers Ctrl-C presses: a running statement or query
 	// stops on one, and one at the prompt discards the statement being
