@@ -45,6 +45,9 @@ type Client struct {
 
 	// src supplies the input lines while Run runs.
 	src lineSource
+	// typed holds the lines of the statement typed so far, for the Tab
+	// completion of the next one; run sets it before each read.
+	typed string
 	// newScreen, when set, opens the terminal for the full-screen table
 	// and changelog views.
 	newScreen func() (tcell.Screen, error)
@@ -139,6 +142,7 @@ func (c *Client) run(ctx context.Context, src lineSource) error {
 	var lines <-chan input // the line being read
 	for {
 		if lines == nil {
+			c.typed = buf.String()
 			lines = src.readLine(p)
 		}
 		var r input

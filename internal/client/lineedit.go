@@ -18,7 +18,9 @@ import (
 // RunTerminal is Run on the process's terminal, with line editing and
 // history like Flink's SQL client: the arrow keys, Ctrl-A and Ctrl-E move
 // in the line, Up and Down (or Ctrl-P and Ctrl-N) recall earlier
-// statements and Ctrl-R searches them. A statement typed over several
+// statements and Ctrl-R searches them; Tab completes keywords, tables,
+// columns, functions and, in SET and RESET, setting keys (a second Tab
+// lists the choices). A statement typed over several
 // lines is one history entry. The history is kept in the file history
 // (none if it is ""), appended to as statements are read. Ctrl-C at a
 // prompt discards the statement being typed; Ctrl-D on an empty line ends
@@ -36,6 +38,10 @@ func (c *Client) RunTerminal(ctx context.Context, history string) error {
 	}
 	c.newScreen = tcell.NewScreen
 	defer func() { c.newScreen = nil }()
+	t.st.SetTabCompletionStyle(liner.TabPrints)
+	t.st.SetWordCompleter(func(line string, pos int) (string, []string, string) {
+		return c.complete(ctx, c.typed, line, pos)
+	})
 	return c.run(ctx, t)
 }
 

@@ -342,3 +342,24 @@ func TestTableViewRefreshRates(t *testing.T) {
 	tt.keys("Q")
 	tt.waitForText("[INFO] Result retrieval cancelled.\n\n" + promptShown)
 }
+
+// TestTabCompletionOnTerminal: Tab completes the word at the cursor in the
+// line editor; a second Tab lists the choices when there are several.
+func TestTabCompletionOnTerminal(t *testing.T) {
+	tt := startTerm(t, 100, 20)
+	tt.statement(sequenceTable, "[INFO] Execute statement succeed.")
+	tt.run("send-keys", "-l", "SELE")
+	tt.keys("Tab")
+	tt.waitForText(promptShown + " SELECT")
+	tt.run("send-keys", "-l", " * FROM seq WHERE nam")
+	tt.keys("Tab")
+	tt.waitForText(promptShown + " SELECT * FROM seq WHERE name")
+	tt.keys("C-u")
+	tt.run("send-keys", "-l", "SET 'sql-client.display.p")
+	tt.keys("Tab")
+	tt.waitForText(promptShown + " SET 'sql-client.display.print-time-cost")
+	tt.keys("C-u")
+	tt.run("send-keys", "-l", "SET 'sql-client.")
+	tt.keys("Tab", "Tab")
+	tt.waitForText("sql-client.execution.result-mode", "sql-client.display.print-time-cost")
+}
