@@ -64,10 +64,20 @@ func startTerm(t *testing.T, w, h int) *term {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tt := &term{t: t, tmux: tmux, sock: filepath.Join(t.TempDir(), "tmux")}
-	cmd := fmt.Sprintf("%s=1 exec '%s'", screenClientVariable, exe)
+	dir := t.TempDir()
+	tt := &term{t: t, tmux: tmux, sock: filepath.Join(dir, "tmux")}
+	// The client's standard error goes to a file, read at the end: a data
+	// race found by the race detector, or a panic, fails the test.
+	stderr := filepath.Join(dir, "stderr")
+	cmd := fmt.Sprintf("%s=1 exec '%s' 2>'%s'", screenClientVariable, exe, stderr)
 	tt.run("-f", "/dev/null", "new-session", "-d", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), cmd)
-	t.Cleanup(func() { exec.Command(tmux, "-S", tt.sock, "kill-server").Run() })
+	t.Cleanup(func() {
+		exec.Command(tmux, "-S", tt.sock, "kill-server").Run()
+		data, _ := os.ReadFile(stderr)
+		if strings.Contains(string(data), "DATA RACE") || strings.Contains(string(data), "panic") {
+			t.Errorf("the client wrote to standard error:\n%s", data)
+		}
+	})
 	tt.waitFor("the prompt", func(s string) bool { return strings.HasPrefix(s, promptShown) })
 	return tt
 }
