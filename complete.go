@@ -13,9 +13,11 @@ import (
 // Complete returns completion hints for the word that ends at position (a
 // character index) of statement, as Flink's SQL Gateway completeStatement
 // gives them: the keywords (upper case), then the tables and views of the
-// current database (the session's temporary ones too), the catalogs and
-// the current catalog's databases, then the functions (upper case) whose names begin with the
-// word, ignoring case. An empty word is completed by every keyword.
+// current database (the session's temporary ones too), the columns of the
+// current database's tables that the statement names, the catalogs and
+// the current catalog's databases, then the functions (upper case) whose
+// names begin with the word, ignoring case. An empty word is completed by
+// every keyword.
 func (e *Session) Complete(statement string, position int) ([]string, error) {
 	text := []rune(statement)
 	if position < 0 || position > len(text) {
@@ -44,6 +46,7 @@ func (e *Session) Complete(statement string, position int) ([]string, error) {
 		return out, nil
 	}
 	add(e.objectNames(e.curCatalog, e.curDatabase, false), false)
+	add(e.namedColumns(text), false)
 	add(e.catalog.mem.CatalogNames(), false)
 	dbs, _ := e.catalog.mem.DatabaseNames(e.curCatalog)
 	add(dbs, false)
@@ -54,4 +57,21 @@ func (e *Session) Complete(statement string, position int) ([]string, error) {
 // isWordRune reports whether r can be part of an unquoted identifier.
 func isWordRune(r rune) bool {
 	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// namedColumns returns the columns of the current database's tables
+// (temporary ones first) whose names are words of the statement.
+func (e *Session) namedColumns(statement []rune) []string {
+	words := strings.FieldsFunc(strings.ToLower(string(statement)), func(r rune) bool { return !isWordRune(r) })
+	temp, _ := e.temp.In(e.curCatalog, e.curDatabase)
+	tables, _ := e.catalog.mem.Tables(e.curCatalog, e.curDatabase)
+	var out []string
+	for _, t := range slices.Concat(temp, tables) {
+		if slices.Contains(words, strings.ToLower(t.Name)) {
+			for _, c := range t.Columns {
+				out = append(out, c.Name)
+			}
+		}
+	}
+	return out
 }

@@ -47,11 +47,13 @@ func TestWithSettings(t *testing.T) {
 }
 
 // TestComplete: the word before the position is completed by keywords,
-// tables and views, and functions.
+// tables and views, the columns of the tables the statement names, and
+// functions.
 func TestComplete(t *testing.T) {
 	ctx := context.Background()
 	s := sluice.NewSession(sluice.NewCatalog(), sluice.NewJobManager())
-	if _, err := s.Execute(ctx, "CREATE TABLE orders (a INT) WITH ('connector' = 'datagen'); CREATE VIEW order_view AS SELECT a FROM orders"); err != nil {
+	if _, err := s.Execute(ctx, "CREATE TABLE orders (a INT) WITH ('connector' = 'datagen'); CREATE VIEW order_view AS SELECT a FROM orders; "+
+		"CREATE TABLE items (item_price INT, item_name STRING) WITH ('connector' = 'datagen')"); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -65,6 +67,9 @@ func TestComplete(t *testing.T) {
 		{"SELECT UPP FROM t", 10, []string{"UPPER"}},
 		{"SELECT * FROM ordxx", 17, []string{"ORDER", "order_view", "orders"}},
 		{"SELECT * FROM zzz", 17, nil},
+		{"SELECT item_p FROM items", 13, []string{"item_price"}},
+		{"SELECT item_ FROM Items", 12, []string{"item_price", "item_name"}},
+		{"SELECT item_p FROM orders", 13, nil},
 	} {
 		got, err := s.Complete(tc.stmt, tc.pos)
 		if err != nil {

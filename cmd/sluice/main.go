@@ -302,7 +302,7 @@ func session(ctx context.Context, c *client.Client, initFile, initScript, file, 
 		}
 		return nil
 	}
-	// Prompts, line editing and the redrawn table view need a terminal on
+	// Prompts, line editing and the full-screen result views need a terminal on
 	// both sides.
 	c.Interactive = isTerminal(os.Stdin) && isTerminal(os.Stdout)
 	var err error

@@ -18,6 +18,10 @@ type Backend interface {
 	Execute(ctx context.Context, st ast.Statement, src string) (*Result, error)
 	// Settings returns the session's effective settings (what SET lists).
 	Settings(ctx context.Context) (map[string]string, error)
+	// Complete returns the completions of the word that ends at position
+	// (a character index) of statement: keywords, tables and views,
+	// columns, functions (sluice.Session.Complete).
+	Complete(ctx context.Context, statement string, position int) ([]string, error)
 }
 
 // Result is a statement's outcome as the client prints it.
@@ -87,6 +91,11 @@ func (e *Embedded) Settings(context.Context) (map[string]string, error) {
 		out[kv[0]] = kv[1]
 	}
 	return out, nil
+}
+
+// Complete completes a word of a statement on the engine's session.
+func (e *Embedded) Complete(_ context.Context, statement string, position int) ([]string, error) {
+	return e.Engine.Complete(statement, position)
 }
 
 func (e *Embedded) runningJobs() []string {

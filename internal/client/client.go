@@ -5,24 +5,25 @@
 // The messages and the way statements, queries and Ctrl-C are handled follow
 // Flink's SQL client (org.apache.flink.table.client.cli: CliClient,
 // CliStrings, CliTableauResultView, CliChangelogResultView and
-// CliTableResultView, Flink 1.16). Flink's changelog and table views are
-// full-screen; Sluice prints the changelog inline, and renders the table
-// view as the materialized result, redrawn on a terminal.
+// CliTableResultView, Flink 1.16). On a terminal (RunTerminal) the
+// changelog and table views are full-screen as Flink's (screen.go); on
+// other input the changelog is printed inline and the table view prints
+// the materialized result when the query ends.
 package client
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gdamore/tcell/v2"
 
 	"github.com/sluicesql/sluice"
 	"github.com/sluicesql/sluice/internal/client/tableau"
@@ -35,7 +36,7 @@ import (
 type Client struct {
 	Backend Backend
 	Out     io.Writer
-	// Interactive enables prompts and the redrawn table view.
+	// Interactive enables prompts.
 	Interactive bool
 	// Interrupts delivers Ctrl-C presses: a running statement or query
 	// stops on one, and one at the prompt discards the statement being
@@ -44,6 +45,12 @@ type Client struct {
 
 	// src supplies the input lines while Run runs.
 	src lineSource
+	// typed holds the lines of the statement typed so far, for the Tab
+	// completion of the next one; run sets it before each read.
+	typed string
+	// newScreen, when set, opens the terminal for the full-screen table
+	// and changelog views.
+	newScreen func() (tcell.Screen, error)
 	// inSet is set between BEGIN STATEMENT SET and END, and added counts
 	// the INSERTs added to the set since.
 	inSet bool
@@ -135,6 +142,7 @@ func (c *Client) run(ctx context.Context, src lineSource) error {
 	var lines <-chan input // the line being read
 	for {
 		if lines == nil {
+			c.typed = buf.String()
 			lines = src.readLine(p)
 		}
 		var r input
@@ -578,7 +586,10 @@ func (c *Client) statement(ctx context.Context, src string, script bool) error {
 			c.info(msgWaitExecute)
 		}
 	}
-	sctx, stop := c.interruptible(ctx, query && set.mode != "tableau" || submits && set.dmlSync)
+	// A query shown full-screen reads its keys itself; one shown inline
+	// stops on a line "Q".
+	quitLine := query && set.mode != "tableau" && c.newScreen == nil
+	sctx, stop := c.interruptible(ctx, quitLine || submits && set.dmlSync)
 	defer stop()
 	res, err := c.Backend.Execute(sctx, st, src)
 	c.track(st, err)
@@ -686,21 +697,15 @@ type view interface {
 	end(n int, interrupted bool) error
 }
 
-// pacedView is a view that is redrawn at a limited rate on a screen of its
-// own: due reports whether it has undrawn changes and when it may draw them;
-// leave gives the terminal back if the view has not ended.
-type pacedView interface {
-	view
-	due() (time.Time, bool)
-	draw() error
-	leave() error
-}
-
 // show prints a query's result until the query ends or ctx ends. When an
 // interrupt cancelled ctx, the changes collected until then are shown, then
-// the view ends the way Flink's ends on Ctrl-C.
+// the view ends the way Flink's ends on Ctrl-C. On a terminal the table and
+// changelog views are full-screen.
 func (c *Client) show(ctx context.Context, s Stream, set clientSettings) error {
 	defer s.Close()
+	if set.mode != "tableau" && c.newScreen != nil {
+		return c.showScreen(ctx, s, set, set.mode != "changelog")
+	}
 	// Values come printed already: the printers need no time zone.
 	var v view
 	opts := set.tableauOptions()
@@ -710,27 +715,14 @@ func (c *Client) show(ctx context.Context, s Stream, set clientSettings) error {
 	case "changelog":
 		v = &changelogView{c: c, p: tableau.NewChangelog(c.Out, s.Schema(), nil, opts...)}
 	default:
-		v = &tableView{c: c, header: s.Schema().Names(), screen: c.Interactive, maxRows: set.maxRows, opts: opts}
+		v = &tableView{c: c, header: s.Schema().Names(), table: materialized{maxRows: set.maxRows}, opts: opts}
 	}
 	if err := v.start(); err != nil {
 		return err
 	}
-	paced, _ := v.(pacedView)
-	if paced != nil {
-		defer paced.leave()
-	}
 	n := 0
 	for {
-		nctx, cancel := ctx, context.CancelFunc(func() {})
-		timed := false // nctx ends when the paced view is due
-		if paced != nil {
-			if at, ok := paced.due(); ok {
-				nctx, cancel = context.WithDeadline(ctx, at)
-				timed = true
-			}
-		}
-		changes, more, err := s.Next(nctx)
-		cancel()
+		changes, more, err := s.Next(ctx)
 		if len(changes) > 0 {
 			n += len(changes)
 			if err := v.add(changes); err != nil {
@@ -738,15 +730,8 @@ func (c *Client) show(ctx context.Context, s Stream, set clientSettings) error {
 			}
 			continue
 		}
-		if context.Cause(ctx) == errInterrupted {
-			return v.end(n, true)
-		}
 		switch {
-		case timed && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded):
-			if err := paced.draw(); err != nil {
-				return err
-			}
-		case errors.Is(err, context.Canceled) && ctx.Err() != nil:
+		case context.Cause(ctx) == errInterrupted, errors.Is(err, context.Canceled) && ctx.Err() != nil:
 			return v.end(n, true)
 		case err != nil:
 			return err
@@ -802,105 +787,29 @@ func (v *changelogView) end(_ int, interrupted bool) error {
 	return nil
 }
 
-// Terminal control sequences of the table view.
-const (
-	enterAltScreen = "\x1b[?1049h"
-	exitAltScreen  = "\x1b[?1049l"
-	clearScreen    = "\x1b[H\x1b[2J"
-)
-
-// refreshInterval is the least time between two frames of the table view.
-const refreshInterval = 100 * time.Millisecond
+// clearScreen clears the terminal, for CLEAR.
+const clearScreen = "\x1b[H\x1b[2J"
 
 // tableView materializes the changelog into the current result table, as
-// the SQL client's table mode does (MaterializedCollectStreamResult). On a
-// terminal it is redrawn on the alternate screen while the query runs; when
-// the query ends or is stopped the final table is printed.
+// the SQL client's table mode does (MaterializedCollectStreamResult), and
+// prints the table when the query ends or is stopped: the table view
+// without a terminal.
 type tableView struct {
 	c      *Client
 	header []string
-	rows   [][]string // printed values
-	// maxRows is sql-client.execution.max-table-result.rows: beyond it
-	// the oldest rows are dropped (0: no limit).
-	maxRows int
-	opts    []tableau.Option
-	screen  bool      // redraw on the terminal
-	shown   bool      // the alternate screen is shown
-	drawn   time.Time // when the last frame was drawn
-	dirty   bool      // changes arrived since
+	table  materialized
+	opts   []tableau.Option
 }
 
-func (v *tableView) start() error {
-	if !v.screen {
-		return nil
-	}
-	if _, err := io.WriteString(v.c.Out, enterAltScreen); err != nil {
-		return err
-	}
-	v.shown = true
-	return v.draw()
-}
-
-// leave switches back from the alternate screen, if it is shown.
-func (v *tableView) leave() error {
-	if !v.shown {
-		return nil
-	}
-	v.shown = false
-	_, err := io.WriteString(v.c.Out, exitAltScreen)
-	return err
-}
+func (v *tableView) start() error { return nil }
 
 func (v *tableView) add(changes []Change) error {
-	for _, ch := range changes {
-		if ch.Kind.IsAccumulate() {
-			v.rows = append(v.rows, ch.Cells)
-			if v.maxRows > 0 && len(v.rows) > v.maxRows {
-				// MaterializedCollectStreamResult: the oldest row goes.
-				v.rows[0] = nil
-				v.rows = v.rows[1:]
-			}
-			continue
-		}
-		// Like Flink, retract the newest equal row (Flink compares rows
-		// in their binary form: values that print alike are alike).
-		for i := len(v.rows) - 1; i >= 0; i-- {
-			if slices.Equal(v.rows[i], ch.Cells) {
-				v.rows = slices.Delete(v.rows, i, i+1)
-				break
-			}
-		}
-	}
-	v.dirty = true
-	if v.screen && time.Since(v.drawn) >= refreshInterval {
-		return v.draw()
-	}
+	v.table.apply(changes)
 	return nil
 }
 
-func (v *tableView) due() (time.Time, bool) {
-	return v.drawn.Add(refreshInterval), v.screen && v.dirty
-}
-
-// draw writes one frame: the title of Flink's view, the table and a hint.
-func (v *tableView) draw() error {
-	v.drawn, v.dirty = time.Now(), false
-	var b bytes.Buffer
-	b.WriteString(clearScreen)
-	b.WriteString("SQL Query Result (Table)\n\n")
-	if err := tableau.PrintBatchCells(&b, v.header, v.rows, v.opts...); err != nil {
-		return err
-	}
-	b.WriteString("\nQ (then Enter) or Ctrl-C: back to the prompt\n")
-	_, err := v.c.Out.Write(b.Bytes())
-	return err
-}
-
 func (v *tableView) end(_ int, interrupted bool) error {
-	if err := v.leave(); err != nil {
-		return err
-	}
-	if err := tableau.PrintBatchCells(v.c.Out, v.header, v.rows, v.opts...); err != nil {
+	if err := tableau.PrintBatchCells(v.c.Out, v.header, v.table.rows, v.opts...); err != nil {
 		return err
 	}
 	if interrupted {

@@ -560,30 +560,6 @@ func TestTableModeWithoutTerminal(t *testing.T) {
 	}
 }
 
-func TestTableModeOnTerminal(t *testing.T) {
-	s := newSession(t, true)
-	s.loadMovieTicketSales()
-	s.runOK("SET 'sql-client.execution.result-mode' = 'table';", "[INFO] Session property has been set.\n")
-	m := s.mark()
-	s.typeLines(countQuery)
-	s.settle(s.stream())
-	// The view is redrawn on the alternate screen until it shows the final
-	// result.
-	lastFrame := func(o string) string { return o[strings.LastIndex(o, clearScreen)+1:] }
-	s.expect(m, "a frame with the final table", func(o string) bool {
-		return strings.HasPrefix(o, enterAltScreen+clearScreen) && strings.Contains(lastFrame(o), countTable)
-	})
-	s.interrupt()
-	got := s.expect(m, "the prompt after the query", atPrompt)
-	_, after, ok := strings.Cut(got, exitAltScreen)
-	if !ok || strings.Count(got, enterAltScreen) != 1 || strings.Contains(after, "\x1b") {
-		t.Fatalf("expected one switch to the alternate screen and back; printed %q", got)
-	}
-	if want := countTable + "[INFO] Result retrieval cancelled.\n\n" + prompt; after != want {
-		t.Errorf("after the view the client printed\n%s\nwant\n%s", after, want)
-	}
-}
-
 func TestSetAndReset(t *testing.T) {
 	s := newSession(t, true)
 	mode := func() string { return s.engine.Config().Get(sluice.ConfResultMode) }

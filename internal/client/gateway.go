@@ -146,6 +146,19 @@ func (g *Gateway) Settings(ctx context.Context) (map[string]string, error) {
 	return conf.Properties, nil
 }
 
+// Complete asks the gateway for the completions of a word of a statement
+// (GET /sessions/:session/complete-statement).
+func (g *Gateway) Complete(ctx context.Context, statement string, position int) ([]string, error) {
+	var out struct {
+		Candidates []string `json:"candidates"`
+	}
+	body := map[string]any{"statement": statement, "position": position}
+	if err := g.call(ctx, "GET", g.sessionPath()+"/complete-statement", body, &out); err != nil {
+		return nil, err
+	}
+	return out.Candidates, nil
+}
+
 // fetchResponse is Flink's FetchResultsResponseBody.
 type fetchResponse struct {
 	ResultType    string `json:"resultType"`

@@ -11,17 +11,21 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/gdamore/tcell/v2"
 	"github.com/peterh/liner"
 )
 
 // RunTerminal is Run on the process's terminal, with line editing and
 // history like Flink's SQL client: the arrow keys, Ctrl-A and Ctrl-E move
 // in the line, Up and Down (or Ctrl-P and Ctrl-N) recall earlier
-// statements and Ctrl-R searches them. A statement typed over several
+// statements and Ctrl-R searches them; Tab completes keywords, tables,
+// columns, functions and, in SET and RESET, setting keys (a second Tab
+// lists the choices). A statement typed over several
 // lines is one history entry. The history is kept in the file history
 // (none if it is ""), appended to as statements are read. Ctrl-C at a
 // prompt discards the statement being typed; Ctrl-D on an empty line ends
-// the session, like QUIT;. Standard input and output must be a terminal,
+// the session, like QUIT;. Queries in the table and changelog result
+// modes are shown full-screen, as in Flink's client. Standard input and output must be a terminal,
 // and Out standard output.
 func (c *Client) RunTerminal(ctx context.Context, history string) error {
 	t, err := openTerminal()
@@ -32,6 +36,12 @@ func (c *Client) RunTerminal(ctx context.Context, history string) error {
 	if err := t.loadHistory(history); err != nil {
 		c.warn(fmt.Sprintf("Could not use the history file: %v", err))
 	}
+	c.newScreen = tcell.NewScreen
+	defer func() { c.newScreen = nil }()
+	t.st.SetTabCompletionStyle(liner.TabPrints)
+	t.st.SetWordCompleter(func(line string, pos int) (string, []string, string) {
+		return c.complete(ctx, c.typed, line, pos)
+	})
 	return c.run(ctx, t)
 }
 

@@ -161,7 +161,7 @@ func TestVerboseErrors(t *testing.T) {
 // first (Flink's MaterializedCollectStreamResult).
 func TestTableViewKeepsMaxRows(t *testing.T) {
 	out := newOutput()
-	v := &tableView{c: &Client{Out: out}, header: []string{"a"}, maxRows: 2}
+	v := &tableView{c: &Client{Out: out}, header: []string{"a"}, table: materialized{maxRows: 2}}
 	var changes []Change
 	for _, a := range []string{"1", "2", "3"} {
 		changes = append(changes, Change{Kind: types.Insert, Cells: []string{a}})

@@ -361,11 +361,25 @@ func printFitted(w io.Writer, header []string, rows [][]string, c config) error 
 //	+I                         Aliens                    1
 type Changelog struct {
 	w      io.Writer
-	widths []int
+	cols   Columns
 	schema types.Schema
 	loc    *time.Location
 	cells  []string
 }
+
+// Columns lays out the lines of the changelog and of the SQL client's
+// full-screen result views: each cell a space and the value right-aligned
+// to its column's type-derived width, cut with "~" when longer.
+type Columns struct{ widths []int }
+
+// NewColumns returns the columns of a result of the given schema, led by
+// the "op" column when rowKind is set.
+func NewColumns(schema types.Schema, rowKind bool, opts ...Option) Columns {
+	return Columns{widths: widthsByType(schema, newConfig(opts).maxColumnWidth, rowKind)}
+}
+
+// RowKindColumn is the name of the column that shows a change's kind.
+const RowKindColumn = rowKindColumn
 
 // NewChangelog returns a changelog printer writing to w; loc is the session
 // time zone used for TIMESTAMP_LTZ values.
@@ -373,7 +387,7 @@ func NewChangelog(w io.Writer, schema types.Schema, loc *time.Location, opts ...
 	c := newConfig(opts)
 	return &Changelog{
 		w:      w,
-		widths: widthsByType(schema, c.maxColumnWidth, true),
+		cols:   Columns{widths: widthsByType(schema, c.maxColumnWidth, true)},
 		schema: schema,
 		loc:    loc,
 	}
@@ -398,21 +412,29 @@ func (p *Changelog) Cells(kind types.RowKind, values []string) error {
 }
 
 func (p *Changelog) line(cells []string) error {
+	_, err := io.WriteString(p.w, p.cols.Line(cells)+"\n")
+	return err
+}
+
+// Line returns the cells laid out in the columns, without a line break
+// (CliUtils.normalizeColumn for each).
+func (c Columns) Line(cells []string) string {
 	var b strings.Builder
 	for i, cell := range cells {
 		b.WriteByte(' ')
-		w := p.widths[i]
-		if n := utf16Len(cell); n > w {
-			b.WriteString(utf16Prefix(cell, w-1))
-			b.WriteString(changelogCutAt)
-		} else {
-			b.WriteString(strings.Repeat(" ", w-n))
-			b.WriteString(cell)
-		}
+		b.WriteString(c.Cell(i, cell))
 	}
-	b.WriteByte('\n')
-	_, err := io.WriteString(p.w, b.String())
-	return err
+	return b.String()
+}
+
+// Cell returns a value laid out in column i: right-aligned to the
+// column's width, or cut to one less and ended with "~".
+func (c Columns) Cell(i int, value string) string {
+	w, n := c.widths[i], utf16Len(value)
+	if n > w {
+		return utf16Prefix(value, w-1) + changelogCutAt
+	}
+	return strings.Repeat(" ", w-n) + value
 }
 
 // utf16Prefix returns the longest prefix of s of at most n UTF-16 units.
