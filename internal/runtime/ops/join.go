@@ -185,6 +185,25 @@ type joinRecord struct {
 	row   types.Row
 	count int64
 	assoc int64
+	// hash is rowHash(row), so that finding a row among a key's many
+	// compares numbers first (never stored: computed when decoded).
+	hash uint64
+}
+
+// newJoinRecord returns a record of row with its hash.
+func newJoinRecord(row types.Row, count, assoc int64) *joinRecord {
+	return &joinRecord{row: row, count: count, assoc: assoc, hash: rowHash(row)}
+}
+
+// findRecord returns the record of recs holding a row equal to row, whose
+// hash is h, and its index; -1 when there is none.
+func findRecord(recs []*joinRecord, row types.Row, h uint64) int {
+	for i, rec := range recs {
+		if rec.hash == h && rowsEqual(rec.row, row) {
+			return i
+		}
+	}
+	return -1
 }
 
 // joinMatch is a stored row of the other side that matches the input row.
@@ -314,24 +333,21 @@ func (j *Join) emitMatches(w *output, k types.RowKind, row types.Row, left bool)
 // matches (kept on outer sides).
 func addJoinRecord(t *state.Table[[]*joinRecord], key []byte, row types.Row, assoc int64) {
 	recs, _ := t.Get(key)
-	for _, rec := range recs {
-		if rowsEqual(rec.row, row) {
-			rec.count++
-			rec.assoc = assoc
-			t.Put(key, recs)
-			return
-		}
+	h := rowHash(row)
+	if i := findRecord(recs, row, h); i >= 0 {
+		recs[i].count++
+		recs[i].assoc = assoc
+		t.Put(key, recs)
+		return
 	}
-	t.Put(key, append(recs, &joinRecord{row: row, count: 1, assoc: assoc}))
+	t.Put(key, append(recs, &joinRecord{row: row, count: 1, assoc: assoc, hash: h}))
 }
 
 // retractJoinRecord removes one row equal to row under key, if any.
 func retractJoinRecord(t *state.Table[[]*joinRecord], key []byte, row types.Row) {
 	recs, _ := t.Get(key)
-	for n, rec := range recs {
-		if !rowsEqual(rec.row, row) {
-			continue
-		}
+	if n := findRecord(recs, row, rowHash(row)); n >= 0 {
+		rec := recs[n]
 		if rec.count--; rec.count > 0 {
 			t.Put(key, recs)
 		} else if recs = slices.Delete(recs, n, n+1); len(recs) == 0 {
@@ -339,7 +355,6 @@ func retractJoinRecord(t *state.Table[[]*joinRecord], key []byte, row types.Row)
 		} else {
 			t.Put(key, recs)
 		}
-		return
 	}
 }
 
@@ -359,9 +374,8 @@ func joinRecordsCodec(ts []types.Type) state.Codec[[]*joinRecord] {
 			r := state.NewReader(b)
 			var recs []*joinRecord
 			for n := r.Uvarint(); n > 0 && r.Err() == nil; n-- {
-				rec := &joinRecord{count: r.Varint(), assoc: r.Varint()}
-				rec.row = r.Row(ts)
-				recs = append(recs, rec)
+				count, assoc := r.Varint(), r.Varint()
+				recs = append(recs, newJoinRecord(r.Row(ts), count, assoc))
 			}
 			return recs, r.Done()
 		},

@@ -11,7 +11,10 @@ package ops
 
 import (
 	"cmp"
+	"encoding/binary"
 	"fmt"
+	"hash/maphash"
+	"math"
 
 	"github.com/sluicesql/sluice/internal/runtime"
 	"github.com/sluicesql/sluice/internal/types"
@@ -85,6 +88,38 @@ func valueEqual(a, b types.Value) bool {
 		return a.Null == b.Null
 	}
 	return a.I == b.I && a.S == b.S && (a.F == b.F || a.F != a.F && b.F != b.F)
+}
+
+// rowHashSeed seeds rowHash within the process: the hashes are never
+// stored.
+var rowHashSeed = maphash.MakeSeed()
+
+// rowHash hashes a row so that rows rowsEqual finds equal hash alike
+// (-0 and 0 alike, every NaN alike).
+func rowHash(r types.Row) uint64 {
+	var h maphash.Hash
+	h.SetSeed(rowHashSeed)
+	var b [17]byte
+	for _, v := range r {
+		if v.Null {
+			_ = h.WriteByte(0)
+			continue
+		}
+		f := v.F
+		switch {
+		case f == 0:
+			f = 0
+		case f != f:
+			f = math.NaN()
+		}
+		b[0] = 1
+		binary.LittleEndian.PutUint64(b[1:], uint64(v.I))
+		binary.LittleEndian.PutUint64(b[9:], math.Float64bits(f))
+		_, _ = h.Write(b[:])
+		_, _ = h.WriteString(v.S)
+		_ = h.WriteByte(0xff)
+	}
+	return h.Sum64()
 }
 
 // rowsEqual reports whether two rows hold the same values.

@@ -207,18 +207,18 @@ func emitRecords(w *output, kind types.RowKind, recs []*joinRecord) {
 
 // updateRecords adds row to, or removes it from, a multiset of rows.
 func updateRecords(recs []*joinRecord, row types.Row, add bool) []*joinRecord {
-	for k, r := range recs {
-		if rowsEqual(r.row, row) {
-			if add {
-				r.count++
-			} else if r.count--; r.count <= 0 {
-				return append(recs[:k], recs[k+1:]...)
-			}
-			return recs
+	h := rowHash(row)
+	if k := findRecord(recs, row, h); k >= 0 {
+		r := recs[k]
+		if add {
+			r.count++
+		} else if r.count--; r.count <= 0 {
+			return append(recs[:k], recs[k+1:]...)
 		}
+		return recs
 	}
 	if add {
-		recs = append(recs, &joinRecord{row: row, count: 1})
+		recs = append(recs, &joinRecord{row: row, count: 1, hash: h})
 	}
 	return recs
 }
