@@ -365,6 +365,15 @@ func (s *session) settle(st *sluice.Stream) {
 // quit types QUIT; and checks that Run ends.
 func (s *session) quit() {
 	s.t.Helper()
+	// The jobs the session started (bounded INSERTs) end before QUIT;,
+	// which would otherwise ask whether to stop them.
+	for _, j := range s.engine.Jobs() {
+		select {
+		case <-j.Done():
+		case <-time.After(waitTimeout):
+			s.t.Fatalf("job %s (%s) is still %s at QUIT;", j.ID, j.Name, j.Status())
+		}
+	}
 	m := s.mark()
 	s.typeLines("QUIT;")
 	select {
