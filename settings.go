@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sluicesql/sluice/internal/runtime"
+	"github.com/sluicesql/sluice/internal/textdist"
 )
 
 // Settings of Flink's table configuration (TableConfigOptions,
@@ -315,30 +316,9 @@ func UnknownSettingWarning(key string) string {
 func closestSetting(key string) string {
 	best, bestD := "", min(4, len(key)/3)+1
 	for _, k := range knownSettings() {
-		if d := editDistance(strings.ToLower(key), k); d < bestD {
+		if d := textdist.Levenshtein(strings.ToLower(key), k); d < bestD {
 			best, bestD = k, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance of a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

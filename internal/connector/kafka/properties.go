@@ -24,6 +24,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/sluicesql/sluice/internal/textdist"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
@@ -279,32 +280,11 @@ func closestProperty(k string) string {
 	sort.Strings(names) // ties go to the first name
 	best, bestDist := "", max(1, len(k)/3)+1
 	for _, name := range names {
-		if d := editDistance(k, name); d < bestDist {
+		if d := textdist.Levenshtein(k, name); d < bestDist {
 			best, bestDist = name, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // commitsAsked tells whether commit.offsets.on.checkpoint is set to true,
