@@ -145,6 +145,36 @@ func elementArg(name string, t types.Type, a Arg, args []Arg) (converter, error)
 	return convertTo(a.Type, t.Elem().Nullable()), nil
 }
 
+// arrayElementCall binds name(array, element), a function of an array and
+// a value of its element type, implicitly cast to it. It returns the
+// array's type and an evaluator that gives f the array's elements and the
+// converted element; a NULL array gives NULL, and with strictElement so
+// does a NULL element.
+func arrayElementCall(name string, args []Arg, strictElement bool, f func(t types.Type, vs []types.Value, x types.Value) types.Value) (types.Type, Eval, error) {
+	if len(args) != 2 || !arrayT(args[0].Type) {
+		return types.Type{}, nil, sigError(name, "(ARRAY<T>, T)", args)
+	}
+	t := args[0].Type
+	conv, err := elementArg(name, t, args[1], args)
+	if err != nil {
+		return types.Type{}, nil, err
+	}
+	return t, func(ctx *Context, v []types.Value) (types.Value, error) {
+		if v[0].Null || strictElement && v[1].Null {
+			return types.NullValue, nil
+		}
+		vs, err := elements(t, v[0])
+		if err != nil {
+			return types.NullValue, err
+		}
+		x, err := conv(ctx, v[1])
+		if err != nil {
+			return types.NullValue, err
+		}
+		return f(t, vs, x), nil
+	}, nil
+}
+
 // ARRAY_APPEND(array, element): "Appends an element to the end of the
 // array and returns the result. If the array itself is null, the function
 // will return null. If an element to add is null, the null element will be
@@ -152,35 +182,20 @@ func elementArg(name string, t types.Type, a Arg, args []Arg) (converter, error)
 // the beginning. The element type becomes nullable when the element is.
 func bindArrayAdd(name string, front bool) bindFunc {
 	return func(args []Arg) (types.Type, Eval, error) {
-		if len(args) != 2 || !arrayT(args[0].Type) {
-			return types.Type{}, nil, sigError(name, "(ARRAY<T>, T)", args)
-		}
-		t := args[0].Type
-		conv, err := elementArg(name, t, args[1], args)
-		if err != nil {
-			return types.Type{}, nil, err
-		}
-		elem := t.Elem().WithNotNull(t.Elem().NotNull && args[1].Type.NotNull)
-		out := types.ArrayOf(elem).WithNotNull(t.NotNull)
-		return out, func(ctx *Context, v []types.Value) (types.Value, error) {
-			if v[0].Null {
-				return types.NullValue, nil
-			}
-			vs, err := elements(t, v[0])
-			if err != nil {
-				return types.NullValue, err
-			}
-			x, err := conv(ctx, v[1])
-			if err != nil {
-				return types.NullValue, err
-			}
+		var elem types.Type
+		t, ev, err := arrayElementCall(name, args, false, func(_ types.Type, vs []types.Value, x types.Value) types.Value {
 			if front {
 				vs = append([]types.Value{x}, vs...)
 			} else {
 				vs = append(vs, x)
 			}
-			return types.EncodeArray(elem, vs), nil
-		}, nil
+			return types.EncodeArray(elem, vs)
+		})
+		if err != nil {
+			return types.Type{}, nil, err
+		}
+		elem = t.Elem().WithNotNull(t.Elem().NotNull && args[1].Type.NotNull)
+		return types.ArrayOf(elem).WithNotNull(t.NotNull), ev, nil
 	}
 }
 
@@ -190,29 +205,15 @@ func bindArrayAdd(name string, front bool) bindFunc {
 // The given element is cast implicitly to the array's element type if
 // necessary."
 func bindArrayContains(args []Arg) (types.Type, Eval, error) {
-	if len(args) != 2 || !arrayT(args[0].Type) {
-		return types.Type{}, nil, sigError("ARRAY_CONTAINS", "(ARRAY<T>, T)", args)
-	}
-	t := args[0].Type
-	conv, err := elementArg("ARRAY_CONTAINS", t, args[1], args)
+	var eq func(a, b types.Value) bool
+	t, ev, err := arrayElementCall("ARRAY_CONTAINS", args, false, func(_ types.Type, vs []types.Value, x types.Value) types.Value {
+		return types.BoolValue(contains(vs, x, eq))
+	})
 	if err != nil {
 		return types.Type{}, nil, err
 	}
-	eq := scalarEquality(t.Elem())
-	return types.BooleanType.WithNotNull(t.NotNull), func(ctx *Context, v []types.Value) (types.Value, error) {
-		if v[0].Null {
-			return types.NullValue, nil
-		}
-		vs, err := elements(t, v[0])
-		if err != nil {
-			return types.NullValue, err
-		}
-		x, err := conv(ctx, v[1])
-		if err != nil {
-			return types.NullValue, err
-		}
-		return types.BoolValue(contains(vs, x, eq)), nil
-	}, nil
+	eq = scalarEquality(t.Elem())
+	return types.BooleanType.WithNotNull(t.NotNull), ev, nil
 }
 
 // ARRAY_POSITION(haystack, needle): "Returns the position of the first
@@ -220,31 +221,20 @@ func bindArrayContains(args []Arg) (types.Type, Eval, error) {
 // value could not be found in the array. Returns null if either of the
 // arguments are null. And this is not zero based, but 1-based index."
 func bindArrayPosition(args []Arg) (types.Type, Eval, error) {
-	if len(args) != 2 || !arrayT(args[0].Type) {
-		return types.Type{}, nil, sigError("ARRAY_POSITION", "(ARRAY<T>, T)", args)
-	}
-	t := args[0].Type
-	conv, err := elementArg("ARRAY_POSITION", t, args[1], args)
+	var eq func(a, b types.Value) bool
+	t, ev, err := arrayElementCall("ARRAY_POSITION", args, true, func(_ types.Type, vs []types.Value, x types.Value) types.Value {
+		for i, y := range vs {
+			if eq(x, y) {
+				return types.IntValue(int64(i + 1))
+			}
+		}
+		return types.IntValue(0)
+	})
 	if err != nil {
 		return types.Type{}, nil, err
 	}
-	eq := scalarEquality(t.Elem())
-	return strictType(types.IntType, args), strict(func(ctx *Context, v []types.Value) (types.Value, error) {
-		vs, err := elements(t, v[0])
-		if err != nil {
-			return types.NullValue, err
-		}
-		x, err := conv(ctx, v[1])
-		if err != nil {
-			return types.NullValue, err
-		}
-		for i, y := range vs {
-			if eq(x, y) {
-				return types.IntValue(int64(i + 1)), nil
-			}
-		}
-		return types.IntValue(0), nil
-	}), nil
+	eq = scalarEquality(t.Elem())
+	return strictType(types.IntType, args), ev, nil
 }
 
 // ARRAY_REMOVE(haystack, needle): "Removes all elements that equal to
@@ -252,30 +242,15 @@ func bindArrayPosition(args []Arg) (types.Type, Eval, error) {
 // return null. Keeps ordering of elements." A NULL needle removes the NULL
 // elements.
 func bindArrayRemove(args []Arg) (types.Type, Eval, error) {
-	if len(args) != 2 || !arrayT(args[0].Type) {
-		return types.Type{}, nil, sigError("ARRAY_REMOVE", "(ARRAY<T>, T)", args)
-	}
-	t := args[0].Type
-	conv, err := elementArg("ARRAY_REMOVE", t, args[1], args)
+	var eq func(a, b types.Value) bool
+	t, ev, err := arrayElementCall("ARRAY_REMOVE", args, false, func(t types.Type, vs []types.Value, x types.Value) types.Value {
+		return types.EncodeArray(t.Elem(), slices.DeleteFunc(vs, func(y types.Value) bool { return eq(x, y) }))
+	})
 	if err != nil {
 		return types.Type{}, nil, err
 	}
-	eq := scalarEquality(t.Elem())
-	return t, func(ctx *Context, v []types.Value) (types.Value, error) {
-		if v[0].Null {
-			return types.NullValue, nil
-		}
-		vs, err := elements(t, v[0])
-		if err != nil {
-			return types.NullValue, err
-		}
-		x, err := conv(ctx, v[1])
-		if err != nil {
-			return types.NullValue, err
-		}
-		vs = slices.DeleteFunc(vs, func(y types.Value) bool { return eq(x, y) })
-		return types.EncodeArray(t.Elem(), vs), nil
-	}, nil
+	eq = scalarEquality(t.Elem())
+	return t, ev, nil
 }
 
 // bindArrayReshape binds a function of one array to an array of the same
