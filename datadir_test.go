@@ -2,7 +2,6 @@ package sluice_test
 
 import (
 	"context"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sluicesql/sluice"
+	"github.com/sluicesql/sluice/internal/testenv"
 )
 
 // TestDataDirOwnerOnly: a data directory, even one made wider before, and
@@ -54,27 +54,8 @@ INSERT INTO bh SELECT a FROM g;`)
 		t.Fatal(err)
 	}
 	seen := map[string]bool{}
-	err = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		info, err := e.Info()
-		if err != nil {
-			return err
-		}
-		want := fs.FileMode(0o600)
-		if e.IsDir() {
-			want = 0o700
-		}
-		if info.Mode().Perm() != want {
-			t.Errorf("%s has mode %v, want %v", p, info.Mode().Perm(), want)
-		}
-		rel, _ := filepath.Rel(dir, p)
-		seen[strings.SplitN(filepath.ToSlash(rel), "/", 2)[0]] = true
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+	for _, rel := range testenv.OwnerOnly(t, dir) {
+		seen[strings.SplitN(rel, "/", 2)[0]] = true
 	}
 	for _, want := range []string{"catalog.json", "jobs", "checkpoints", "savepoints"} {
 		if !seen[want] {

@@ -6,8 +6,10 @@
 package testenv
 
 import (
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 )
 
@@ -46,4 +48,36 @@ func PythonModules(t testing.TB, python, install string, modules ...string) stri
 		t.Skipf("%s cannot import %v (%s); CI runs this test", python, modules, install)
 	}
 	return path
+}
+
+// OwnerOnly checks that every directory under root (root included) has
+// mode 0700 and every file 0600, reporting each that has not, and returns
+// the paths it walked, relative to root ("." for root), files and
+// directories alike.
+func OwnerOnly(t testing.TB, root string) []string {
+	t.Helper()
+	var walked []string
+	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := e.Info()
+		if err != nil {
+			return err
+		}
+		want := fs.FileMode(0o600)
+		if e.IsDir() {
+			want = 0o700
+		}
+		rel, _ := filepath.Rel(root, p)
+		if info.Mode().Perm() != want {
+			t.Errorf("%s has mode %v, want %v", rel, info.Mode().Perm(), want)
+		}
+		walked = append(walked, filepath.ToSlash(rel))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return walked
 }
