@@ -185,7 +185,7 @@ func (c *compiler) compile(e Expr) Evaluator {
 				return types.NullValue, err
 			}
 			out, err := types.Cast(v, from, to, ctx.Fn.Loc)
-			if err != nil && try {
+			if err != nil && try && !types.IsRangeError(err) {
 				return types.NullValue, nil
 			}
 			return out, err

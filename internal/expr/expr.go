@@ -54,7 +54,8 @@ type Call struct {
 	Units []string
 }
 
-// Cast converts X to T (TRY_CAST returns NULL instead of failing).
+// Cast converts X to T (TRY_CAST returns NULL instead of failing, except
+// for a value outside the range Sluice stores: see types.RangeError).
 type Cast struct {
 	X   Expr
 	T   types.Type

@@ -99,22 +99,8 @@ func Cast(v Value, from, to Type, loc *time.Location) (Value, error) {
 		return FloatValue(f), nil
 	case Decimal:
 		return toDecimal(v, from, to)
-	case Date:
-		return IntValue(floorDiv(wallNanos(v.I, from, loc), nanosPerDay)), nil
-	case Time:
-		ns := wallNanos(v.I, from, loc)
-		if from.Kind != Time {
-			ns = floorMod(ns, nanosPerDay)
-		}
-		return IntValue(truncateNanos(ns, min(to.Precision, 3))), nil
-	case Timestamp:
-		return IntValue(truncateNanos(wallNanos(v.I, from, loc), to.Precision)), nil
-	case TimestampLTZ:
-		ns := v.I
-		if from.Kind != TimestampLTZ {
-			ns = wallToInstant(wallNanos(v.I, from, loc), loc)
-		}
-		return IntValue(truncateNanos(ns, to.Precision)), nil
+	case Date, Time, Timestamp, TimestampLTZ:
+		return castTemporal(v, from, to, loc)
 	}
 	// Identity casts of the remaining kinds (intervals).
 	return v, nil
@@ -409,37 +395,77 @@ func truncateNanos(ns int64, precision int) int64 {
 	return floorDiv(ns, unit) * unit
 }
 
+// castTemporal casts between DATE, TIME, TIMESTAMP and TIMESTAMP_LTZ. A
+// result outside the range of timestamps is a RangeError.
+func castTemporal(v Value, from, to Type, loc *time.Location) (Value, error) {
+	wall, ok := wallNanos(v.I, from, loc)
+	if !ok && to.Kind != Date {
+		return NullValue, castRangeError(v, from, to, loc)
+	}
+	switch to.Kind {
+	case Date:
+		if !ok { // a TIMESTAMP_LTZ at the edge of the range, shown in loc
+			y, m, d := time.Unix(0, v.I).In(loc).Date()
+			return IntValue(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Unix() / secondsPerDay), nil
+		}
+		return IntValue(floorDiv(wall, nanosPerDay)), nil
+	case Time:
+		if from.Kind != Time {
+			wall = floorMod(wall, nanosPerDay)
+		}
+		return IntValue(truncateNanos(wall, min(to.Precision, 3))), nil
+	case Timestamp:
+		return IntValue(truncateNanos(wall, to.Precision)), nil
+	}
+	ns := v.I
+	if from.Kind != TimestampLTZ {
+		if ns, ok = wallToInstant(wall, loc); !ok {
+			return NullValue, castRangeError(v, from, to, loc)
+		}
+	}
+	return IntValue(truncateNanos(ns, to.Precision)), nil
+}
+
+func castRangeError(v Value, from, to Type, loc *time.Location) error {
+	return &RangeError{What: "CAST(" + typeName(from) + " '" + FormatValue(from, v, loc) + "' AS " + typeName(to) + ")"}
+}
+
 // wallNanos returns the wall-clock reading of a temporal value as
 // nanoseconds since 1970-01-01T00:00 read as UTC: TIMESTAMP and TIME values
 // already are, DATE is midnight of its day, TIMESTAMP_LTZ is shown in loc.
-func wallNanos(i int64, from Type, loc *time.Location) int64 {
+// ok is false when the reading is outside the range of timestamps.
+func wallNanos(i int64, from Type, loc *time.Location) (int64, bool) {
 	switch from.Kind {
 	case Date:
-		return i * nanosPerDay
+		return DaysToNanos(i)
 	case TimestampLTZ:
 		_, offset := time.Unix(0, i).In(loc).Zone()
-		return i + int64(offset)*int64(time.Second)
+		return AddNanos(i, int64(offset)*int64(time.Second))
 	}
-	return i
+	return i, true
 }
 
 // wallToInstant returns the instant at which the wall clock in loc reads
 // wall (nanoseconds since 1970-01-01T00:00 read as UTC), resolving gaps and
 // overlaps as Java's LocalDateTime.atZone does: a time in a gap moves
-// forward by the gap, a time in an overlap takes the earlier offset.
-func wallToInstant(wall int64, loc *time.Location) int64 {
+// forward by the gap, a time in an overlap takes the earlier offset. ok is
+// false when the instant is outside the range of timestamps.
+func wallToInstant(wall int64, loc *time.Location) (int64, bool) {
 	t := time.Unix(0, wall).UTC()
-	chosen := time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), loc).UnixNano()
+	chosen, ok := TimeNanos(time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), loc))
+	if !ok {
+		return 0, false
+	}
 	// In an overlap the same wall clock also occurs an offset change earlier.
 	_, offset := time.Unix(0, chosen).In(loc).Zone()
 	_, before := time.Unix(0, chosen-int64(time.Hour)*24).In(loc).Zone()
 	if before > offset {
-		earlier := wall - int64(before)*int64(time.Second)
-		if _, o := time.Unix(0, earlier).In(loc).Zone(); o == before {
-			return earlier
+		earlier, ok := AddNanos(wall, -int64(before)*int64(time.Second))
+		if _, o := time.Unix(0, earlier).In(loc).Zone(); ok && o == before {
+			return earlier, true
 		}
 	}
-	return chosen
+	return chosen, true
 }
 
 // CommonType returns the most specific type both a and b can be cast to

@@ -480,16 +480,20 @@ func ParseValue(t Type, s string, loc *time.Location) (Value, error) {
 		}
 		return NullValue, parseError(s, t, "")
 	case Timestamp, TimestampLTZ:
-		if ns, ok := parseTimestamp(s, t.Precision); ok {
-			if t.Kind == TimestampLTZ {
-				if loc == nil {
-					loc = time.UTC
-				}
-				ns = wallToInstant(ns, loc)
+		ns, ok, inRange := parseTimestamp(s, t.Precision)
+		if ok && inRange && t.Kind == TimestampLTZ {
+			if loc == nil {
+				loc = time.UTC
 			}
-			return IntValue(ns), nil
+			ns, inRange = wallToInstant(ns, loc)
 		}
-		return NullValue, parseError(s, t, "")
+		switch {
+		case !ok:
+			return NullValue, parseError(s, t, "")
+		case !inRange:
+			return NullValue, &RangeError{What: typeName(t) + " '" + s + "'"}
+		}
+		return IntValue(ns), nil
 	case Char, Varchar:
 		return StringValue(fitChars(s, t)), nil
 	case Binary, Varbinary:
@@ -850,42 +854,43 @@ func parseFraction(v string) int {
 // parseTimestamp follows DateTimeUtils.parseTimestampData: the pattern
 // "yyyy-[MM][M]-[dd][d][ [HH][H]:[mm][m]:[ss][s][.fffffffff]]", nanoseconds
 // cut to precision digits. It returns the wall clock as nanoseconds since
-// 1970-01-01T00:00 read as UTC.
-func parseTimestamp(s string, precision int) (int64, bool) {
+// 1970-01-01T00:00 read as UTC. inRange is false for a valid timestamp
+// outside the range Sluice stores.
+func parseTimestamp(s string, precision int) (ns int64, ok, inRange bool) {
 	date, clock, hasClock := strings.Cut(s, " ")
 	ymd := strings.Split(date, "-")
 	if len(ymd) != 3 || len(ymd[0]) < 4 || !isDigits(ymd[0]) {
-		return 0, false
+		return 0, false, false
 	}
 	y, _ := strconv.Atoi(ymd[0])
 	m, okM := shortField(ymd[1])
 	d, okD := shortField(ymd[2])
 	if !okM || !okD || !validDate(y, m, d) {
-		return 0, false
+		return 0, false, false
 	}
 	var hh, mm, ss, nanos int
 	if hasClock {
 		sec, frac, hasFrac := strings.Cut(clock, ".")
 		hms := strings.Split(sec, ":")
 		if len(hms) != 3 {
-			return 0, false
+			return 0, false, false
 		}
 		var ok [3]bool
 		hh, ok[0] = shortField(hms[0])
 		mm, ok[1] = shortField(hms[1])
 		ss, ok[2] = shortField(hms[2])
 		if !ok[0] || !ok[1] || !ok[2] || hh > 23 || mm > 59 || ss > 59 {
-			return 0, false
+			return 0, false, false
 		}
 		if hasFrac {
 			if len(frac) > 9 || !isDigits(frac) && frac != "" {
-				return 0, false
+				return 0, false, false
 			}
 			nanos, _ = strconv.Atoi((frac + "000000000")[:9])
 		}
 	}
-	wall := time.Date(y, time.Month(m), d, hh, mm, ss, nanos, time.UTC).UnixNano()
-	return truncateNanos(wall, precision), true
+	wall, inRange := TimeNanos(time.Date(y, time.Month(m), d, hh, mm, ss, nanos, time.UTC))
+	return truncateNanos(wall, precision), true, inRange
 }
 
 // shortField parses a one- or two-digit field, Java's "[MM][M]" pattern.

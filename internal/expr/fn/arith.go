@@ -1,6 +1,8 @@
 package fn
 
 import (
+	"fmt"
+	"math"
 	"math/big"
 
 	"github.com/sluicesql/sluice/internal/types"
@@ -266,9 +268,13 @@ func bindTemporalArith(op string, args []Arg) (types.Type, Eval, error) {
 				x, y = y, x
 			}
 			if n.IsInteger() {
-				return types.IntValue(x.I * y.I), nil
+				if p, ok := types.MultiplyExact(x.I, y.I); ok {
+					return types.IntValue(p), nil
+				}
+			} else if p := float64(x.I) * toF(y); p > math.MinInt64 && p < math.MaxInt64 {
+				return types.IntValue(int64(p)), nil
 			}
-			return types.IntValue(int64(float64(x.I) * toF(y))), nil
+			return types.NullValue, intervalOverflow(op, iv, x, n, y)
 		}), nil
 	}
 	swapped := false
@@ -278,30 +284,76 @@ func bindTemporalArith(op string, args []Arg) (types.Type, Eval, error) {
 		}
 		a, b, swapped = b, a, true
 	}
-	var f func(x, iv int64) int64
+	// Each f returns false when the result leaves the range of its type.
+	var f func(x, iv int64) (int64, bool)
 	switch {
 	case isInterval(a) && a.Kind == b.Kind:
-		f = func(x, iv int64) int64 { return x + sign*iv }
+		f = func(x, iv int64) (int64, bool) { return addSigned(x, sign, iv) }
 	case a.Kind == types.Date && b.Kind == types.IntervalDayTime:
-		f = func(x, iv int64) int64 { return x + sign*iv/millisPerDay }
+		f = func(x, iv int64) (int64, bool) { return addSigned(x, sign, iv/millisPerDay) }
 	case a.Kind == types.Date && b.Kind == types.IntervalYearMonth:
-		f = func(x, iv int64) int64 { return addMonthsDays(x, sign*iv) }
+		f = func(x, iv int64) (int64, bool) {
+			m, ok := types.MultiplyExact(sign, iv)
+			return addMonthsDays(x, m), ok
+		}
 	case a.IsTimestamp() && b.Kind == types.IntervalDayTime:
-		f = func(x, iv int64) int64 { return x + sign*iv*nanosPerMilli }
+		f = func(x, iv int64) (int64, bool) {
+			d, ok := types.MultiplyExact(iv, sign*nanosPerMilli)
+			if !ok {
+				return 0, false
+			}
+			return types.AddNanos(x, d)
+		}
 	case a.IsTimestamp() && b.Kind == types.IntervalYearMonth:
-		f = func(x, iv int64) int64 { return addMonthsNanos(x, sign*iv) }
+		f = func(x, iv int64) (int64, bool) {
+			m, ok := types.MultiplyExact(sign, iv)
+			if !ok {
+				return 0, false
+			}
+			return addMonthsNanos(x, m)
+		}
 	case a.Kind == types.Time && b.Kind == types.IntervalDayTime:
-		f = func(x, iv int64) int64 { return floorMod(x+sign*iv*nanosPerMilli, nanosPerDay) }
+		f = func(x, iv int64) (int64, bool) {
+			ms := floorMod(iv, millisPerDay)
+			if sign < 0 {
+				ms = floorMod(-ms, millisPerDay)
+			}
+			return floorMod(x+ms*nanosPerMilli, nanosPerDay), true
+		}
 	default:
 		return fail()
 	}
-	return a.Plain().WithNotNull(!anyNullable(args)), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+	rt := a.Plain().WithNotNull(!anyNullable(args))
+	return rt, strict(func(ctx *Context, v []types.Value) (types.Value, error) {
 		x, iv := v[0].I, v[1].I
 		if swapped {
 			x, iv = iv, x
 		}
-		return types.IntValue(f(x, iv)), nil
+		r, ok := f(x, iv)
+		if !ok {
+			what := fmt.Sprintf("%s %s %s", types.FormatValue(a, types.IntValue(x), ctx.loc()), op, types.FormatValue(b, types.IntValue(iv), ctx.loc()))
+			if isInterval(a) {
+				return types.NullValue, fmt.Errorf("%s overflows the 64-bit range of %s values", what, a.Plain().Nullable())
+			}
+			return types.NullValue, &types.RangeError{What: what}
+		}
+		return types.IntValue(r), nil
 	}), nil
+}
+
+// addSigned returns x + sign*y, false when it overflows int64.
+func addSigned(x, sign, y int64) (int64, bool) {
+	d, ok := types.MultiplyExact(sign, y)
+	if !ok {
+		return 0, false
+	}
+	return types.AddExact(x, d)
+}
+
+// intervalOverflow reports an interval product beyond 64 bits.
+func intervalOverflow(op string, iv types.Type, x types.Value, n types.Type, y types.Value) error {
+	return fmt.Errorf("%s %s %s overflows the 64-bit range of %s values",
+		types.FormatValue(iv, x, nil), op, types.FormatValue(n, y, nil), iv.Plain().Nullable())
 }
 
 func isInterval(t types.Type) bool {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/sluicesql/sluice/internal/types"
 )
@@ -68,7 +69,7 @@ func newComparison(a, b types.Type) (*comparison, bool) {
 	case a.Kind == b.Kind && a.Kind != types.Null:
 		return &comparison{cmp: cmpInt}, true
 	case datetime(a) && datetime(b):
-		c := &comparison{cmp: cmpInt}
+		c := &comparison{cmp: cmpSecondsNanos}
 		ltz := a.Kind == types.TimestampLTZ || b.Kind == types.TimestampLTZ
 		for i, t := range [2]types.Type{a, b} {
 			c.conv[i] = toInstantConv(t, ltz)
@@ -78,22 +79,41 @@ func newComparison(a, b types.Type) (*comparison, bool) {
 	return nil, false
 }
 
-// toInstantConv converts DATE or TIMESTAMP values to nanoseconds comparable
-// with TIMESTAMP (ltz false) or TIMESTAMP_LTZ (ltz true) values.
+// toInstantConv converts DATE, TIMESTAMP or TIMESTAMP_LTZ values to seconds
+// since the epoch (I) and nanoseconds of the second (F), comparable with
+// TIMESTAMP (ltz false) or TIMESTAMP_LTZ (ltz true) values whatever the
+// range: a DATE's midnight or a wall clock read in the session time zone
+// may lie outside the range of timestamps.
 func toInstantConv(t types.Type, ltz bool) func(*Context, types.Value) types.Value {
 	switch {
 	case t.Kind == types.Date && ltz:
 		return func(ctx *Context, v types.Value) types.Value {
-			return types.IntValue(wallToInstant(v.I*nanosPerDay, ctx.loc()))
+			y, m, d := time.Unix(v.I*86400, 0).UTC().Date()
+			return secondsNanos(time.Date(y, m, d, 0, 0, 0, 0, ctx.loc()))
 		}
 	case t.Kind == types.Date:
-		return func(_ *Context, v types.Value) types.Value { return types.IntValue(v.I * nanosPerDay) }
+		return func(_ *Context, v types.Value) types.Value { return types.Value{I: v.I * 86400} }
 	case t.Kind == types.Timestamp && ltz:
 		return func(ctx *Context, v types.Value) types.Value {
-			return types.IntValue(wallToInstant(v.I, ctx.loc()))
+			w := wallClock(v.I)
+			return secondsNanos(time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), ctx.loc()))
 		}
 	}
-	return nil
+	return func(_ *Context, v types.Value) types.Value {
+		return types.Value{I: floorDiv(v.I, nanosPerSecond), F: float64(floorMod(v.I, nanosPerSecond))}
+	}
+}
+
+func secondsNanos(t time.Time) types.Value {
+	return types.Value{I: t.Unix(), F: float64(t.Nanosecond())}
+}
+
+// cmpSecondsNanos compares the values of toInstantConv.
+func cmpSecondsNanos(a, b types.Value) int {
+	if c := cmp.Compare(a.I, b.I); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.F, b.F)
 }
 
 func numericComparison(a, b types.Type) *comparison {

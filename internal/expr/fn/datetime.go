@@ -14,8 +14,26 @@ import (
 // clocks (read as UTC); TIMESTAMP_LTZ values are instants, read in the
 // session time zone (Context.Loc) wherever Flink does.
 //
-// Sluice stores timestamps as int64 nanoseconds, so the representable range
-// is 1677-09-21 to 2262-04-11; conversions that leave it yield NULL.
+// Sluice stores timestamps as int64 nanoseconds (see types.RangeError): a
+// result that Flink has but that is outside that range is an error that
+// says so, never a wrapped value; where Flink itself gives NULL (text that
+// does not parse, epoch values beyond 0000-01-01..9999-12-31) so does Sluice.
+
+// Flink's range of epoch milliseconds and seconds (DateTimeUtils
+// MIN_EPOCH_MILLS, MAX_EPOCH_MILLS, MIN_EPOCH_SECONDS, MAX_EPOCH_SECONDS):
+// 0000-01-01 00:00:00 to 9999-12-31 23:59:59.999 UTC.
+const (
+	flinkMinEpochMillis  = -62167219200000
+	flinkMaxEpochMillis  = 253402300799999
+	flinkMinEpochSeconds = -62167219200
+	flinkMaxEpochSeconds = 253402300799
+)
+
+// rangeError reports that function name's result, described by what, is
+// outside the range of timestamps Sluice stores.
+func rangeError(name, what string) error {
+	return fmt.Errorf("%s: %w", name, &types.RangeError{What: what})
+}
 
 // wallClock returns the UTC time whose fields are the wall clock of a
 // TIMESTAMP value.
@@ -29,16 +47,11 @@ func wallNanos(t time.Time) int64 {
 }
 
 // wallToInstant reads a wall clock in loc (TIMESTAMP to TIMESTAMP_LTZ). In a
-// daylight-saving gap the clock moves forward, as java.time does.
-func wallToInstant(ns int64, loc *time.Location) int64 {
+// daylight-saving gap the clock moves forward, as java.time does. ok is
+// false when the instant is outside the range of timestamps.
+func wallToInstant(ns int64, loc *time.Location) (int64, bool) {
 	w := wallClock(ns)
-	return time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), loc).UnixNano()
-}
-
-// instantToWall is the wall clock in loc of an instant (TIMESTAMP_LTZ to
-// TIMESTAMP).
-func instantToWall(ns int64, loc *time.Location) int64 {
-	return wallNanos(time.Unix(0, ns).In(loc))
+	return types.TimeNanos(time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), loc))
 }
 
 // timeReader returns how to read a DATE, TIMESTAMP or TIMESTAMP_LTZ value as
@@ -55,23 +68,25 @@ func timeReader(t types.Type) func(*Context, types.Value) time.Time {
 
 // epochDays is the DATE of a wall clock.
 func epochDays(t time.Time) int64 {
-	return floorDiv(wallNanos(t), nanosPerDay)
+	return floorDiv(wallSeconds(t), 86400)
 }
 
-// timeFromUnix converts a count of units since the epoch to nanoseconds,
-// reporting false outside the representable range.
-func timeFromUnix(n int64, unit int64) (int64, bool) {
-	if n > math.MaxInt64/unit || n < math.MinInt64/unit {
-		return 0, false
-	}
-	return n * unit, true
+// wallSeconds is the wall clock of t as seconds since 1970-01-01T00:00 read
+// as UTC, for any year.
+func wallSeconds(t time.Time) int64 {
+	_, off := t.Zone()
+	return t.Unix() + int64(off)
 }
 
 // addMonthsNanos adds calendar months to a wall clock, clamping the day to
-// the end of the month (Calcite's DateTimeUtils.addMonths).
-func addMonthsNanos(ns, months int64) int64 {
-	day := floorDiv(ns, nanosPerDay)
-	return addMonthsDays(day, months)*nanosPerDay + floorMod(ns, nanosPerDay)
+// the end of the month (Calcite's DateTimeUtils.addMonths); false when the
+// result is outside the range of timestamps.
+func addMonthsNanos(ns, months int64) (int64, bool) {
+	day, ok := types.DaysToNanos(addMonthsDays(floorDiv(ns, nanosPerDay), months))
+	if !ok {
+		return 0, false
+	}
+	return types.AddNanos(day, floorMod(ns, nanosPerDay))
 }
 
 // addMonthsDays adds calendar months to a DATE.
@@ -92,7 +107,7 @@ func diffMonths(t0, t1 int64) int64 {
 	}
 	a, b := wallClock(t0), wallClock(t1)
 	m := int64(a.Year()-b.Year())*12 + int64(a.Month()-b.Month())
-	if m > 0 && addMonthsNanos(t1, m) > t0 {
+	if r, ok := addMonthsNanos(t1, m); m > 0 && (!ok || r > t0) {
 		m--
 	}
 	return m
@@ -265,38 +280,42 @@ func timestampParser(name string, args []Arg) (func(v []types.Value) (ns int64, 
 		}
 	}
 	return func(v []types.Value) (int64, bool, error) {
-		ns, ok := int64(0), false
+		var t time.Time
+		ok := false
 		if format != nil {
 			f, err := format(v[1])
 			if err != nil {
 				return 0, false, runtimeError(name, "%v", err)
 			}
-			if t, parsed := f.parse(v[0].S, time.UTC, dateTimeFormatMode); parsed {
-				ns, ok = inRange(t)
-			}
+			t, ok = f.parse(v[0].S, time.UTC, dateTimeFormatMode)
 		}
 		if !ok {
 			text := v[0].S
 			if format != nil {
 				text = strings.TrimSpace(text) // the fallback trims, as Flink's does
 			}
-			ns, ok = parseDefaultTimestamp(text)
+			t, ok = parseDefaultTimestamp(text)
 		}
-		return ns - floorMod(ns, nanosPerMilli), ok, nil
+		if !ok {
+			return 0, false, nil
+		}
+		ns, inRange := checkedWall(t)
+		if !inRange {
+			return 0, false, rangeError(name, "'"+v[0].S+"'")
+		}
+		return ns - floorMod(ns, nanosPerMilli), true, nil
 	}, nil
 }
 
-// inRange returns the wall-clock nanoseconds of t if representable.
-func inRange(t time.Time) (int64, bool) {
-	if t.Year() < 1678 || t.Year() > 2261 {
-		return 0, false
-	}
-	return wallNanos(t), true
+// checkedWall returns the wall-clock nanoseconds of t, false when they are
+// outside the range of timestamps.
+func checkedWall(t time.Time) (int64, bool) {
+	return types.TimeNanos(time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.UTC))
 }
 
 // parseDefaultTimestamp reads yyyy-M-d[ H:m:s[.fraction]] (one or two digits
 // for every field but the year, up to nine fraction digits).
-func parseDefaultTimestamp(s string) (int64, bool) {
+func parseDefaultTimestamp(s string) (time.Time, bool) {
 	var f [6]int
 	seps := "-- ::"
 	pos := 0
@@ -307,7 +326,7 @@ func parseDefaultTimestamp(s string) (int64, bool) {
 	for i := 0; i < n; i++ {
 		if i > 0 {
 			if pos >= len(s) || s[pos] != seps[i-1] {
-				return 0, false
+				return time.Time{}, false
 			}
 			pos++
 		}
@@ -317,7 +336,7 @@ func parseDefaultTimestamp(s string) (int64, bool) {
 		}
 		v, digits, k := parseDigits(s[pos:], 0)
 		if k == 0 || digits > width || digits != k || i == 0 && digits != 4 {
-			return 0, false
+			return time.Time{}, false
 		}
 		f[i], pos = v, pos+k
 	}
@@ -325,7 +344,7 @@ func parseDefaultTimestamp(s string) (int64, bool) {
 	if n == 6 && pos < len(s) && s[pos] == '.' {
 		v, digits, k := parseDigits(s[pos+1:], 0)
 		if digits > 9 || digits != k {
-			return 0, false
+			return time.Time{}, false
 		}
 		for ; digits < 9; digits++ {
 			v *= 10
@@ -334,9 +353,9 @@ func parseDefaultTimestamp(s string) (int64, bool) {
 	}
 	if pos != len(s) || f[1] < 1 || f[1] > 12 || f[2] < 1 || f[2] > daysIn(f[0], f[1]) ||
 		f[3] > 23 || f[4] > 59 || f[5] > 59 {
-		return 0, false
+		return time.Time{}, false
 	}
-	return inRange(time.Date(f[0], time.Month(f[1]), f[2], f[3], f[4], f[5], nanos, time.UTC))
+	return time.Date(f[0], time.Month(f[1]), f[2], f[3], f[4], f[5], nanos, time.UTC), true
 }
 
 // TO_TIMESTAMP_LTZ(numeric[, precision]) → TIMESTAMP_LTZ(3): "Converts an
@@ -360,27 +379,42 @@ func bindToTimestampLTZ(args []Arg) (types.Type, Eval, error) {
 		}
 		precision = p
 	}
-	unit := nanosPerSecond
-	if precision == 3 {
-		unit = nanosPerMilli
-	}
 	toF := toFloat(args[0].Type)
 	exact := args[0].Type.IsInteger()
 	return types.TimestampLTZType(3), strict(func(_ *Context, v []types.Value) (types.Value, error) {
-		var ns int64
+		// DateTimeUtils.toTimestampData: NULL outside 0000-01-01..9999-12-31;
+		// seconds become milliseconds, a fraction beyond them is cut.
+		var millis int64
 		if exact {
-			var ok bool
-			if ns, ok = timeFromUnix(v[0].I, unit); !ok {
-				return types.NullValue, nil
+			n := v[0].I
+			if precision == 0 {
+				if n < flinkMinEpochSeconds || n > flinkMaxEpochSeconds {
+					return types.NullValue, nil
+				}
+				n *= 1000
 			}
+			millis = n
 		} else {
-			f := toF(v[0]) * float64(unit)
-			if math.IsNaN(f) || f >= math.MaxInt64 || f <= math.MinInt64 {
+			f := toF(v[0])
+			if precision == 0 {
+				if !(f >= flinkMinEpochSeconds && f <= flinkMaxEpochSeconds) {
+					return types.NullValue, nil
+				}
+				f *= 1000
+			}
+			if !(f >= flinkMinEpochMillis && f <= flinkMaxEpochMillis) {
 				return types.NullValue, nil
 			}
-			ns = int64(f)
+			millis = int64(f)
 		}
-		return types.IntValue(ns - floorMod(ns, nanosPerMilli)), nil
+		if millis < flinkMinEpochMillis || millis > flinkMaxEpochMillis {
+			return types.NullValue, nil
+		}
+		ns, ok := types.MultiplyExact(millis, nanosPerMilli)
+		if !ok || !types.InRange(ns) {
+			return types.NullValue, rangeError("TO_TIMESTAMP_LTZ", fmt.Sprintf("TO_TIMESTAMP_LTZ(%d, %d)", millis, 3))
+		}
+		return types.IntValue(ns), nil
 	}), nil
 }
 
@@ -414,7 +448,11 @@ func bindToTimestampLTZText(args []Arg) (types.Type, Eval, error) {
 		if err != nil {
 			return types.Value{}, err
 		}
-		return types.IntValue(wallToInstant(ns, loc)), nil
+		instant, ok := wallToInstant(ns, loc)
+		if !ok {
+			return types.NullValue, rangeError("TO_TIMESTAMP_LTZ", "'"+v[0].S+"' in "+loc.String())
+		}
+		return types.IntValue(instant), nil
 	}), nil
 }
 
@@ -567,28 +605,65 @@ func bindTimestampAdd(args []Arg) (types.Type, Eval, error) {
 	}
 	unit, t := args[0].Unit, args[2].Type
 	rt := t.Plain()
-	var add func(x, n int64) int64
+	var add func(x, n int64) (int64, bool)
 	months, calendar := unitMonths[unit]
 	step, fixed := unitNanos[unit]
 	switch {
 	case calendar && t.Kind == types.Date:
-		add = func(x, n int64) int64 { return addMonthsDays(x, n*months) }
+		add = func(x, n int64) (int64, bool) {
+			m, ok := types.MultiplyExact(n, months)
+			return addMonthsDays(x, m), ok
+		}
 	case calendar && t.IsTimestamp():
-		add = func(x, n int64) int64 { return addMonthsNanos(x, n*months) }
+		add = func(x, n int64) (int64, bool) {
+			m, ok := types.MultiplyExact(n, months)
+			if !ok {
+				return 0, false
+			}
+			return addMonthsNanos(x, m)
+		}
 	case fixed && t.Kind == types.Date && step >= nanosPerDay:
-		add = func(x, n int64) int64 { return x + n*(step/nanosPerDay) }
+		add = func(x, n int64) (int64, bool) {
+			d, ok := types.MultiplyExact(n, step/nanosPerDay)
+			if !ok {
+				return 0, false
+			}
+			return types.AddExact(x, d)
+		}
 	case fixed && t.Kind == types.Date:
 		rt = types.TimestampType(0)
-		add = func(x, n int64) int64 { return x*nanosPerDay + n*step }
+		add = func(x, n int64) (int64, bool) {
+			day, ok1 := types.DaysToNanos(x)
+			d, ok2 := types.MultiplyExact(n, step)
+			if !ok1 || !ok2 {
+				return 0, false
+			}
+			return types.AddNanos(day, d)
+		}
 	case fixed && t.IsTimestamp():
-		add = func(x, n int64) int64 { return x + n*step }
+		add = func(x, n int64) (int64, bool) {
+			d, ok := types.MultiplyExact(n, step)
+			if !ok {
+				return 0, false
+			}
+			return types.AddNanos(x, d)
+		}
 	case fixed && t.Kind == types.Time:
-		add = func(x, n int64) int64 { return floorMod(x+n*step, nanosPerDay) }
+		add = func(x, n int64) (int64, bool) {
+			if step >= nanosPerDay { // whole days leave the time of day as it is
+				return x, true
+			}
+			return floorMod(x+floorMod(n, nanosPerDay/step)*step, nanosPerDay), true
+		}
 	default:
 		return fail()
 	}
-	return strictType(rt, args[1:]), strict(func(_ *Context, v []types.Value) (types.Value, error) {
-		return types.IntValue(add(v[2].I, v[1].I)), nil
+	return strictType(rt, args[1:]), strict(func(ctx *Context, v []types.Value) (types.Value, error) {
+		r, ok := add(v[2].I, v[1].I)
+		if !ok {
+			return types.NullValue, rangeError("TIMESTAMPADD", fmt.Sprintf("TIMESTAMPADD(%s, %d, %s)", unit, v[1].I, types.FormatValue(t, v[2], ctx.loc())))
+		}
+		return types.IntValue(r), nil
 	}), nil
 }
 
@@ -634,7 +709,7 @@ var extractors = map[string]func(t time.Time) int64{
 	"MILLISECOND": func(t time.Time) int64 { return int64(t.Second())*1000 + int64(t.Nanosecond())/1e6 },
 	"MICROSECOND": func(t time.Time) int64 { return int64(t.Second())*1e6 + int64(t.Nanosecond())/1e3 },
 	"NANOSECOND":  func(t time.Time) int64 { return int64(t.Second())*1e9 + int64(t.Nanosecond()) },
-	"EPOCH":       func(t time.Time) int64 { return floorDiv(wallNanos(t), nanosPerSecond) },
+	"EPOCH":       wallSeconds,
 }
 
 // intervalExtractors take units of intervals (milliseconds or months).

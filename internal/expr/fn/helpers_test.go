@@ -44,7 +44,7 @@ func ts(s string) in {
 	if !ok {
 		panic("bad timestamp literal " + s)
 	}
-	return lit(types.TimestampType(3), types.IntValue(ns))
+	return lit(types.TimestampType(3), types.IntValue(ns.UnixNano()))
 }
 
 // ltz is a TIMESTAMP_LTZ(3) literal given as a UTC instant.

@@ -313,49 +313,66 @@ func bindFloorCeil(name string, ceil bool) bindFunc {
 
 func bindTimeFloorCeil(name string, ceil bool, args []Arg) (types.Type, Eval, error) {
 	t, unit := args[0].Type, args[1].Unit
-	var floor func(w int64) int64 // on wall-clock nanoseconds
-	if m, ok := unitMonths[unit]; ok {
-		floor = func(w int64) int64 {
-			c := wallClock(w)
-			month := (int64(c.Month()) - 1) / m * m
-			return (time.Date(c.Year(), time.Month(month+1), 1, 0, 0, 0, 0, time.UTC)).UnixNano()
-		}
-	} else if n, ok := unitNanos[unit]; ok {
-		if unit == "WEEK" {
-			// weeks start on Sunday; 1970-01-01 was a Thursday
-			floor = func(w int64) int64 { return floorDiv(w+4*nanosPerDay, n)*n - 4*nanosPerDay }
-		} else {
-			floor = func(w int64) int64 { return floorDiv(w, n) * n }
-		}
-	} else {
+	months, calendar := unitMonths[unit]
+	n, fixed := unitNanos[unit]
+	if !calendar && !fixed {
 		return types.Type{}, nil, sigError(name, "(DATE|TIMESTAMP|TIMESTAMP_LTZ TO YEAR|QUARTER|MONTH|WEEK|DAY|HOUR|MINUTE|SECOND|MILLISECOND)", args)
 	}
-	round := floor
-	if ceil {
-		round = func(w int64) int64 {
-			f := floor(w)
-			if f == w {
-				return w
-			}
-			if m, ok := unitMonths[unit]; ok {
-				return addMonthsNanos(f, m)
-			}
-			return f + unitNanos[unit]
+	// floor rounds a wall clock (in UTC) down to the unit; weeks start on
+	// Sunday.
+	floor := func(c time.Time) time.Time {
+		switch {
+		case calendar:
+			return time.Date(c.Year(), time.Month((int64(c.Month())-1)/months*months+1), 1, 0, 0, 0, 0, time.UTC)
+		case unit == "WEEK":
+			return time.Date(c.Year(), c.Month(), c.Day()-int(c.Weekday()), 0, 0, 0, 0, time.UTC)
 		}
+		nod := int64(c.Hour())*3600*nanosPerSecond + int64(c.Minute())*60*nanosPerSecond +
+			int64(c.Second())*nanosPerSecond + int64(c.Nanosecond())
+		return c.Add(-time.Duration(nod % n))
 	}
-	var eval func(ctx *Context, x int64) int64
-	switch t.Kind {
-	case types.Date:
-		eval = func(_ *Context, x int64) int64 { return floorDiv(round(x*nanosPerDay), nanosPerDay) }
-	case types.TimestampLTZ:
-		eval = func(ctx *Context, x int64) int64 {
-			return wallToInstant(round(instantToWall(x, ctx.loc())), ctx.loc())
+	round := func(c time.Time) time.Time {
+		f := floor(c)
+		if !ceil || f.Equal(c) {
+			return f
+		}
+		if calendar {
+			return f.AddDate(0, int(months), 0)
+		}
+		return f.Add(time.Duration(n))
+	}
+	var eval func(ctx *Context, x int64) (int64, bool)
+	switch {
+	case t.Kind == types.Date:
+		eval = func(_ *Context, x int64) (int64, bool) {
+			return floorDiv(round(time.Unix(x*86400, 0).UTC()).Unix(), 86400), true
+		}
+	case t.Kind == types.TimestampLTZ:
+		eval = func(ctx *Context, x int64) (int64, bool) {
+			c := time.Unix(0, x).In(ctx.loc())
+			w := round(time.Date(c.Year(), c.Month(), c.Day(), c.Hour(), c.Minute(), c.Second(), c.Nanosecond(), time.UTC))
+			return types.TimeNanos(time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), ctx.loc()))
+		}
+	case fixed && unit != "WEEK": // the common case, in integers
+		eval = func(_ *Context, x int64) (int64, bool) {
+			f, ok := types.MultiplyExact(floorDiv(x, n), n)
+			if !ok || !types.InRange(f) {
+				return 0, false
+			}
+			if !ceil || f == x {
+				return f, true
+			}
+			return types.AddNanos(f, n)
 		}
 	default:
-		eval = func(_ *Context, x int64) int64 { return round(x) }
+		eval = func(_ *Context, x int64) (int64, bool) { return types.TimeNanos(round(wallClock(x))) }
 	}
 	return t.Plain().WithNotNull(!anyNullable(args[:1])), strict(func(ctx *Context, v []types.Value) (types.Value, error) {
-		return types.IntValue(eval(ctx, v[0].I)), nil
+		r, ok := eval(ctx, v[0].I)
+		if !ok {
+			return types.NullValue, rangeError(name, fmt.Sprintf("%s(%s TO %s)", name, types.FormatValue(t, v[0], ctx.loc()), unit))
+		}
+		return types.IntValue(r), nil
 	}), nil
 }
 
