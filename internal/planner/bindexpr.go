@@ -216,118 +216,148 @@ func hexBytes(s string) ([]byte, error) {
 
 // unitMillis is the length of fixed time units in milliseconds.
 var unitMillis = map[ast.TimeUnit]int64{
-	ast.Day: 86400000, ast.Hour: 3600000, ast.Minute: 60000, ast.Second: 1000, ast.Millisecond: 1,
+	ast.Day: 86400000, ast.Hour: 3600000, ast.Minute: 60000, ast.Second: 1000,
 }
 
-// interval evaluates an interval literal: day-time intervals in
-// milliseconds, year-month intervals in months.
+// secondaryMax is the largest value of an interval field after the first
+// (SQL:2003 4.6.3, as Calcite's isSecondaryFieldInRange).
+var secondaryMax = map[ast.TimeUnit]int64{ast.Month: 11, ast.Hour: 23, ast.Minute: 59, ast.Second: 59}
+
+// interval evaluates an interval literal as Calcite's
+// SqlIntervalQualifier.evaluateIntervalLiteral does: fields by the pattern
+// of the qualifier ('y-m', 'd h:m:s.f', ...), the leading field within its
+// precision (2 digits unless given, at most 10; a precision of 10 allows up
+// to 2147483647), the others within their unit, up to the fractional second
+// precision (6 unless given) of digits cut to milliseconds. Day-time
+// intervals are milliseconds, year-month intervals months.
 func interval(n *ast.IntervalLiteral) (expr.Expr, error) {
+	qual := ast.IntervalQualifier(n)
+	bad := errorf(n, "Illegal interval literal format '%s' for INTERVAL %s", n.Value, qual)
 	sign := int64(1)
-	if n.Negative {
-		sign = -1
-	}
 	val := strings.TrimSpace(n.Value)
 	if strings.HasPrefix(val, "-") {
-		sign, val = -sign, val[1:]
+		sign, val = -1, val[1:]
+	} else {
+		val = strings.TrimPrefix(val, "+")
 	}
-	text := "INTERVAL '" + n.Value + "' " + string(n.Unit)
-	if n.ToUnit != "" {
-		text += " TO " + string(n.ToUnit)
+	units := intervalFields(n.Unit, n.ToUnit)
+	fraction := n.FracPrecision
+	if fraction == 0 {
+		fraction = 6
 	}
-	if n.Unit == ast.Year || n.Unit == ast.Month || n.Unit == ast.Quarter {
-		months, err := yearMonth(n, val)
-		if err != nil {
-			return nil, err
+	var fields []int64
+	var millis int64
+	rest := val
+	for i, u := range units {
+		if i > 0 {
+			sep := ":"
+			if u == ast.Month {
+				sep = "-"
+			} else if units[i-1] == ast.Day {
+				sep = " "
+			}
+			if !strings.HasPrefix(rest, sep) {
+				return nil, bad
+			}
+			rest = rest[1:]
+		}
+		digits := len(rest) - len(strings.TrimLeft(rest, "0123456789"))
+		if digits == 0 || i > 0 && digits > 2 {
+			return nil, bad
+		}
+		text := rest[:digits]
+		rest = rest[digits:]
+		if i == 0 {
+			v, ok := leadingField(text, n.Precision)
+			if !ok {
+				shown := strings.TrimLeft(text, "0")
+				if sign < 0 {
+					shown = "-" + shown
+				}
+				return nil, errorf(n, "Interval field value %s exceeds precision of %s(%d) field", shown, units[0], max(n.Precision, 2))
+			}
+			fields = append(fields, v)
+			continue
+		}
+		v, _ := strconv.ParseInt(text, 10, 64)
+		if v > secondaryMax[u] {
+			return nil, bad
+		}
+		fields = append(fields, v)
+	}
+	if units[len(units)-1] == ast.Second && strings.HasPrefix(rest, ".") {
+		f := rest[1:]
+		digits := len(f) - len(strings.TrimLeft(f, "0123456789"))
+		if digits == 0 || digits > fraction {
+			return nil, bad
+		}
+		millis, _ = strconv.ParseInt((f[:digits] + "00")[:3], 10, 64)
+		rest = f[digits:]
+	}
+	if rest != "" {
+		return nil, bad
+	}
+	if n.Negative {
+		sign = -sign
+	}
+	text := "INTERVAL '" + n.Value + "' " + qual
+	if units[0] == ast.Year || units[0] == ast.Month {
+		months := fields[0]
+		if units[0] == ast.Year {
+			months *= 12
+			if len(fields) == 2 {
+				months += fields[1]
+			}
 		}
 		return &expr.Literal{V: types.IntValue(sign * months), T: types.Type{Kind: types.IntervalYearMonth, NotNull: true}, Text: text}, nil
 	}
-	ms, err := dayTime(n, val)
-	if err != nil {
-		return nil, err
+	for i, u := range units {
+		millis += fields[i] * unitMillis[u]
 	}
-	return &expr.Literal{V: types.IntValue(sign * ms), T: types.Type{Kind: types.IntervalDayTime, NotNull: true, Precision: 3}, Text: text}, nil
+	return &expr.Literal{V: types.IntValue(sign * millis), T: types.Type{Kind: types.IntervalDayTime, NotNull: true, Precision: 3}, Text: text}, nil
 }
 
-func yearMonth(n *ast.IntervalLiteral, val string) (int64, error) {
-	bad := errorf(n, "invalid interval literal '%s' for %s", n.Value, n.Unit)
-	if n.ToUnit == ast.Month && n.Unit == ast.Year {
-		y, m, ok := strings.Cut(val, "-")
-		yi, e1 := strconv.ParseInt(y, 10, 64)
-		mi, e2 := strconv.ParseInt(m, 10, 64)
-		if !ok || e1 != nil || e2 != nil {
-			return 0, bad
+// intervalFields lists the fields of an interval qualifier, from its unit to
+// its end unit.
+func intervalFields(from, to ast.TimeUnit) []ast.TimeUnit {
+	if to == "" {
+		return []ast.TimeUnit{from}
+	}
+	order := []ast.TimeUnit{ast.Year, ast.Month, ast.Day, ast.Hour, ast.Minute, ast.Second}
+	var out []ast.TimeUnit
+	in := false
+	for _, u := range order {
+		in = in || u == from
+		if in {
+			out = append(out, u)
 		}
-		return yi*12 + mi, nil
+		if u == to {
+			break
+		}
 	}
-	v, err := strconv.ParseInt(val, 10, 64)
-	if err != nil {
-		return 0, bad
-	}
-	switch n.Unit {
-	case ast.Year:
-		return v * 12, nil
-	case ast.Quarter:
-		return v * 3, nil
-	}
-	return v, nil
+	return out
 }
 
-// dayTime parses 'n' for a single unit, or 'd hh:mm:ss.fff'-style values
-// for unit TO unit ranges.
-func dayTime(n *ast.IntervalLiteral, val string) (int64, error) {
-	bad := errorf(n, "invalid interval literal '%s' for %s", n.Value, n.Unit)
-	if _, ok := unitMillis[n.Unit]; !ok {
-		return 0, errorf(n, "unsupported interval unit %s", n.Unit)
+// leadingField reads the digits of an interval's leading field, false when
+// they exceed its precision (Calcite's isLeadFieldInRange: below
+// 10^precision, or below 2^31 for a precision of 10).
+func leadingField(digits string, precision int) (int64, bool) {
+	if precision == 0 {
+		precision = 2
 	}
-	if n.ToUnit == "" {
-		if n.Unit == ast.Second {
-			f, err := strconv.ParseFloat(val, 64)
-			if err != nil {
-				return 0, bad
-			}
-			return int64(math.Round(f * 1000)), nil
-		}
-		v, err := strconv.ParseInt(val, 10, 64)
-		if err != nil {
-			return 0, bad
-		}
-		return v * unitMillis[n.Unit], nil
+	digits = strings.TrimLeft(digits, "0")
+	if len(digits) > 10 {
+		return 0, false
 	}
-	order := []ast.TimeUnit{ast.Day, ast.Hour, ast.Minute, ast.Second}
-	start, end := -1, -1
-	for i, u := range order {
-		if u == n.Unit {
-			start = i
-		}
-		if u == n.ToUnit {
-			end = i
-		}
+	v, _ := strconv.ParseInt("0"+digits, 10, 64)
+	if precision >= 10 {
+		return v, v <= math.MaxInt32
 	}
-	if start < 0 || end <= start {
-		return 0, bad
+	limit := int64(1)
+	for range precision {
+		limit *= 10
 	}
-	fields := strings.FieldsFunc(val, func(r rune) bool { return r == ' ' || r == ':' })
-	if len(fields) != end-start+1 {
-		return 0, bad
-	}
-	var total int64
-	for i, f := range fields {
-		u := order[start+i]
-		if u == ast.Second {
-			sec, err := strconv.ParseFloat(f, 64)
-			if err != nil {
-				return 0, bad
-			}
-			total += int64(math.Round(sec * 1000))
-			continue
-		}
-		v, err := strconv.ParseInt(f, 10, 64)
-		if err != nil {
-			return 0, bad
-		}
-		total += v * unitMillis[u]
-	}
-	return total, nil
+	return v, v < limit
 }
 
 func (x *exprBinder) binary(n *ast.Binary) (expr.Expr, error) {

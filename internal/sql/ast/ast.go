@@ -2,7 +2,11 @@
 // node carries the line and column where it starts.
 package ast
 
-import "github.com/sluicesql/sluice/internal/types"
+import (
+	"strconv"
+
+	"github.com/sluicesql/sluice/internal/types"
+)
 
 // Pos is a 1-based line and column in the statement text.
 type Pos struct {
@@ -590,6 +594,12 @@ type IntervalLiteral struct {
 	Value    string
 	Unit     TimeUnit
 	ToUnit   TimeUnit // empty unless `unit TO unit`
+	// Precision is the leading field's precision, as in DAY(3); 0 when
+	// not given.
+	Precision int
+	// FracPrecision is the fractional second precision, as in SECOND(2, 6)
+	// or DAY TO SECOND(6); 0 when not given.
+	FracPrecision int
 }
 
 // TimeUnitExpr is a bare time unit used as a function argument, as in
@@ -783,3 +793,22 @@ func (*TableArg) expr()        {}
 func (*SubqueryExpr) expr()    {}
 func (*RowExpr) expr()         {}
 func (*GroupingSets) expr()    {}
+
+// IntervalQualifier writes the qualifier of an interval literal as Calcite
+// does: "DAY", "SECOND(2, 6)", "DAY(3) TO SECOND(6)".
+func IntervalQualifier(n *IntervalLiteral) string {
+	s := string(n.Unit)
+	switch {
+	case n.Precision != 0 && n.ToUnit == "" && n.FracPrecision != 0:
+		s += "(" + strconv.Itoa(n.Precision) + ", " + strconv.Itoa(n.FracPrecision) + ")"
+	case n.Precision != 0:
+		s += "(" + strconv.Itoa(n.Precision) + ")"
+	}
+	if n.ToUnit != "" {
+		s += " TO " + string(n.ToUnit)
+		if n.FracPrecision != 0 {
+			s += "(" + strconv.Itoa(n.FracPrecision) + ")"
+		}
+	}
+	return s
+}

@@ -85,10 +85,10 @@ func (p *parser) dataType() types.Type {
 	case "TIMESTAMP_LTZ":
 		ty = types.TimestampLTZType(p.precision(name, 6))
 	case "INTERVAL":
-		u, _ := p.intervalUnit()
+		u, _, _, _ := p.intervalUnit()
 		to := u
 		if p.acceptKw("TO") {
-			to, _ = p.intervalUnit()
+			to, _, _, _ = p.intervalUnit()
 		}
 		if u == ast.Year || u == ast.Month {
 			if to != ast.Year && to != ast.Month {

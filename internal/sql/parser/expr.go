@@ -618,11 +618,11 @@ func (p *parser) unitExpr() *ast.TimeUnitExpr {
 // intervalUnits orders the units an interval literal may use.
 var intervalUnits = []ast.TimeUnit{ast.Year, ast.Month, ast.Day, ast.Hour, ast.Minute, ast.Second}
 
-// intervalUnit parses the unit of an interval and its optional precision,
-// returning the unit's rank in intervalUnits.
-func (p *parser) intervalUnit() (ast.TimeUnit, int) {
+// intervalUnit parses the unit of an interval and its optional precisions
+// (-1 when not given), returning the unit's rank in intervalUnits.
+func (p *parser) intervalUnit() (u ast.TimeUnit, rank, precision, fraction int) {
 	u, ok := unitWords[word(p.tok())]
-	rank := -1
+	rank = -1
 	for i, iu := range intervalUnits {
 		if ok && u == iu {
 			rank = i
@@ -632,18 +632,19 @@ func (p *parser) intervalUnit() (ast.TimeUnit, int) {
 		p.unexpected("an interval unit (YEAR, MONTH, DAY, HOUR, MINUTE or SECOND)")
 	}
 	p.next()
+	precision, fraction = -1, -1
 	if p.isOp("(") {
 		open := p.next().pos
-		p.intArg("a precision")
+		precision = p.intArg("a precision")
 		if p.acceptOp(",") {
-			p.intArg("a precision")
+			fraction = p.intArg("a precision")
 		}
 		p.closeParen(open)
 	}
-	return u, rank
+	return u, rank, precision, fraction
 }
 
-// interval parses INTERVAL [-]'value' unit [TO unit].
+// interval parses INTERVAL [-]'value' unit[(p[, f])] [TO unit[(f)]].
 func (p *parser) interval() ast.Expr {
 	iv := &ast.IntervalLiteral{Pos: p.next().pos}
 	if p.acceptOp("-") {
@@ -656,21 +657,41 @@ func (p *parser) interval() ast.Expr {
 	} else {
 		p.unexpected("an interval value such as '1'")
 	}
-	u, from := p.intervalUnit()
+	qual := p.tok().pos
+	u, from, precision, fraction := p.intervalUnit()
 	iv.Unit = u
 	if t := p.tok(); word(t) == "TO" {
 		p.next()
-		to, toRank := p.intervalUnit()
+		to, toRank, toPrecision, toFraction := p.intervalUnit()
 		// YEAR TO MONTH, or from DAY, HOUR or MINUTE to a finer unit.
 		yearMonth := u == ast.Year && to == ast.Month
 		dayTime := from >= 2 && toRank > from
-		if !yearMonth && !dayTime {
+		if !yearMonth && !dayTime || fraction >= 0 || toFraction >= 0 || toPrecision >= 0 && to != ast.Second {
 			p.failAt(t.pos, "invalid interval qualifier %s TO %s", u, to)
 		}
-		iv.ToUnit = to
+		iv.ToUnit, fraction = to, toPrecision
+	} else if fraction >= 0 && u != ast.Second {
+		p.failAt(qual, "invalid interval qualifier %s(%d, %d)", u, precision, fraction)
+	}
+	// Calcite's SqlValidatorImpl.validateIntervalQualifier: a leading
+	// precision of 1 to 10, a fractional second precision of 1 to 9.
+	iv.Precision, iv.FracPrecision = max(precision, 0), max(fraction, 0)
+	if precision == 0 || precision > maxIntervalPrecision {
+		p.failAt(qual, "Interval leading field precision '%d' out of range for INTERVAL %s(%d)", precision, u, precision)
+	}
+	if fraction == 0 || fraction > maxIntervalFraction {
+		p.failAt(qual, "Interval fractional second precision '%d' out of range for INTERVAL %s", fraction, ast.IntervalQualifier(iv))
 	}
 	return iv
 }
+
+// The largest interval precisions (Calcite's
+// SqlTypeName.MAX_INTERVAL_START_PRECISION and
+// MAX_INTERVAL_FRACTIONAL_SECOND_PRECISION).
+const (
+	maxIntervalPrecision = 10
+	maxIntervalFraction  = 9
+)
 
 // specialForm parses the functions with a syntax of their own; the current
 // token is the name, followed by '('. It returns nil for other names.

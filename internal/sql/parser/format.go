@@ -60,10 +60,7 @@ func (f *formatter) expr(e ast.Expr) {
 		if e.Negative {
 			f.WriteString("-")
 		}
-		f.WriteString(QuoteString(e.Value) + " " + string(e.Unit))
-		if e.ToUnit != "" {
-			f.WriteString(" TO " + string(e.ToUnit))
-		}
+		f.WriteString(QuoteString(e.Value) + " " + ast.IntervalQualifier(e))
 	case *ast.TimeUnitExpr:
 		f.WriteString(string(e.Unit))
 	case *ast.Unary:
