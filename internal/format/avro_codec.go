@@ -594,10 +594,11 @@ func (st *avroStep) fromInteger(n int64) (types.Value, error) {
 	case types.Double:
 		return types.FloatValue(float64(n)), nil
 	case types.Time, types.Timestamp, types.TimestampLTZ:
-		if st.store.unit > 1 && (n > math.MaxInt64/st.store.unit || n < math.MinInt64/st.store.unit) {
-			return types.Value{}, fmt.Errorf("%s value %d is out of range", st.t.Plain(), n)
+		ns, ok := types.MultiplyExact(n, max(st.store.unit, 1))
+		if !ok || !types.InRange(ns) {
+			return types.Value{}, &types.RangeError{What: fmt.Sprintf("%s value %d (%s)", st.t.Plain().Nullable(), n, st.store.logical)}
 		}
-		return types.IntValue(n * max(st.store.unit, 1)), nil
+		return types.IntValue(ns), nil
 	}
 	return types.IntValue(n), nil
 }

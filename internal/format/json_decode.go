@@ -348,7 +348,8 @@ func (c *jsonCodec) Decode(data []byte, cols []*types.Vector) error {
 		}
 		v, err := c.convertAny(data, f.Type, sp)
 		if err != nil {
-			if !c.ignoreErrors {
+			// A value Flink reads but Sluice cannot store is no parse error.
+			if !c.ignoreErrors || types.IsRangeError(err) {
 				truncate(cols, n)
 				return fmt.Errorf("field '%s' (%s): %w", f.Name, f.Type, err)
 			}
@@ -696,6 +697,9 @@ func (c *jsonCodec) convert(data []byte, t types.Type, sp jsonSpan) (types.Value
 		n, err = parseTimestamp(s, c.iso, t.Kind == types.TimestampLTZ)
 	default:
 		return types.Value{}, fmt.Errorf("unsupported type %s", t)
+	}
+	if types.IsRangeError(err) {
+		return types.Value{}, err
 	}
 	if err != nil {
 		return types.Value{}, fmt.Errorf("cannot parse %q as %s", s, t.Plain().Nullable())

@@ -2,9 +2,10 @@ package format
 
 import (
 	"errors"
-	"math"
 	"strconv"
 	"time"
+
+	"github.com/sluicesql/sluice/internal/types"
 )
 
 // Date and time text in the shapes of Flink's TimeFormats
@@ -301,9 +302,12 @@ func parseTimestamp(s string, iso, zulu bool) (int64, error) {
 	if sod >= secondsPerDay && (iso || sod != secondsPerDay || nanos != 0) {
 		return 0, errTemporal
 	}
-	secs := days*secondsPerDay + sod
-	if secs > math.MaxInt64/nanosPerSecond-1 || secs < math.MinInt64/nanosPerSecond+1 {
-		return 0, errTemporal
+	ns, ok := types.MultiplyExact(days*secondsPerDay+sod, nanosPerSecond)
+	if ok {
+		ns, ok = types.AddNanos(ns, nanos)
 	}
-	return secs*nanosPerSecond + nanos, nil
+	if !ok {
+		return 0, &types.RangeError{What: strconv.Quote(s)}
+	}
+	return ns, nil
 }

@@ -1,8 +1,11 @@
 package format
 
 import (
+	"math"
 	"testing"
 	"time"
+
+	"github.com/sluicesql/sluice/internal/types"
 )
 
 func TestCivilDays(t *testing.T) {
@@ -18,5 +21,39 @@ func TestCivilDays(t *testing.T) {
 		if last := daysIn(y, m); time.Date(int(y), time.Month(m), int(last)+1, 0, 0, 0, 0, time.UTC).Day() != 1 {
 			t.Fatalf("daysIn(%d, %d) = %d", y, m, last)
 		}
+	}
+}
+
+// TestTimestampDecodeRange decodes timestamps at and past the edges of the
+// range of timestamps: the edges are exact; past them (a value Flink reads)
+// the error names the value and is not hidden by ignore-parse-errors.
+func TestTimestampDecodeRange(t *testing.T) {
+	fields := types.Schema{field("ts", types.TimestampType(9))}
+	for _, opts := range []map[string]string{nil, {"ignore-parse-errors": "true"}} {
+		c := newCodec(t, "json", fields, opts)
+		got := mustDecode(t, c, fields, []byte(`{"ts":"2262-04-11 23:47:16.854775807"}`))
+		if got[0].I != math.MaxInt64 {
+			t.Errorf("%v: last timestamp decoded as %d", opts, got[0].I)
+		}
+		got = mustDecode(t, c, fields, []byte(`{"ts":"1677-09-21 00:12:44"}`))
+		if got[0].I != -9223372036000000000 {
+			t.Errorf("%v: first timestamp decoded as %d", opts, got[0].I)
+		}
+		for _, in := range []string{`{"ts":"2262-04-11 23:47:16.854775808"}`, `{"ts":"3000-01-01 00:00:00"}`, `{"ts":"1500-01-01 00:00:00"}`} {
+			if _, err := decodeRow(t, c, fields, []byte(in)); !types.IsRangeError(err) {
+				t.Errorf("%v: %s: %v, want a range error", opts, in, err)
+			}
+		}
+	}
+	avro := types.Schema{field("ts", types.TimestampType(6))}
+	c := newCodec(t, "avro", avro, map[string]string{"timestamp_mapping.legacy": "false"})
+	// local-timestamp-micros of year 3000: 32503680000000000 µs.
+	data := appendAvroLong([]byte{0x02}, 32503680000000000) // the union branch of the value
+	if _, err := decodeRow(t, c, avro, data); !types.IsRangeError(err) {
+		t.Errorf("avro year 3000: %v, want a range error", err)
+	}
+	data = appendAvroLong([]byte{0x02}, math.MaxInt64/1000)
+	if got := mustDecode(t, c, avro, data); got[0].I != math.MaxInt64/1000*1000 {
+		t.Errorf("avro last microsecond: %d", got[0].I)
 	}
 }

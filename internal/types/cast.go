@@ -427,7 +427,7 @@ func castTemporal(v Value, from, to Type, loc *time.Location) (Value, error) {
 }
 
 func castRangeError(v Value, from, to Type, loc *time.Location) error {
-	return &RangeError{What: "CAST(" + typeName(from) + " '" + FormatValue(from, v, loc) + "' AS " + typeName(to) + ")"}
+	return &RangeError{What: "CAST(" + LiteralText(from, v, loc) + " AS " + typeName(to) + ")"}
 }
 
 // wallNanos returns the wall-clock reading of a temporal value as

@@ -91,3 +91,9 @@ func MultiplyExact(a, b int64) (int64, bool) {
 	}
 	return p, true
 }
+
+// LiteralText writes v as a typed literal for messages, e.g.
+// "TIMESTAMP(3) '2262-04-11 23:47:16.854'".
+func LiteralText(t Type, v Value, loc *time.Location) string {
+	return typeName(t) + " '" + FormatValue(t, v, loc) + "'"
+}

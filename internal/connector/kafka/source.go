@@ -587,7 +587,9 @@ func (s *sourceInstance) appendRecord(r *kgo.Record, ps *partState) error {
 		}
 	}
 	for _, m := range s.cfg.meta {
-		s.appendMeta(c.Cols[m.col], m, r)
+		if err := s.appendMeta(c.Cols[m.col], m, r); err != nil {
+			return s.errorf("record at topic '%s' partition %d offset %d: %v", r.Topic, r.Partition, r.Offset, err)
+		}
 	}
 	c.Ops = append(c.Ops, kind)
 	s.rowParts = append(s.rowParts, ps)
@@ -645,7 +647,7 @@ func (s *sourceInstance) decodeError(what string, r *kgo.Record, err error) erro
 	return s.errorf("cannot decode %s of record at topic '%s' partition %d offset %d: %v", what, r.Topic, r.Partition, r.Offset, err)
 }
 
-func (s *sourceInstance) appendMeta(v *types.Vector, m metaColumn, r *kgo.Record) {
+func (s *sourceInstance) appendMeta(v *types.Vector, m metaColumn, r *kgo.Record) error {
 	switch m.key {
 	case metaTopic:
 		v.AppendString(r.Topic)
@@ -660,10 +662,15 @@ func (s *sourceInstance) appendMeta(v *types.Vector, m metaColumn, r *kgo.Record
 	case metaOffset:
 		v.AppendInt(r.Offset)
 	case metaTimestamp:
-		v.AppendInt(timestampValue(r.Timestamp.UnixMilli(), m.typ, s.spec.TimeZone))
+		ts, ok := timestampValue(r.Timestamp.UnixMilli(), m.typ, s.spec.TimeZone)
+		if !ok {
+			return &types.RangeError{What: fmt.Sprintf("the record timestamp %d ms", r.Timestamp.UnixMilli())}
+		}
+		v.AppendInt(ts)
 	case metaTimestampType:
 		v.AppendString(timestampTypeName(r.Attrs.TimestampType()))
 	}
+	return nil
 }
 
 // timestampTypeName names a record's timestamp type as Kafka's
@@ -680,13 +687,17 @@ func timestampTypeName(t int8) string {
 
 // timestampValue converts epoch milliseconds to a value of t: the instant
 // for TIMESTAMP_LTZ, the wall-clock time in loc for TIMESTAMP (Flink's cast
-// from TIMESTAMP_LTZ to TIMESTAMP).
-func timestampValue(ms int64, t types.Type, loc *time.Location) int64 {
+// from TIMESTAMP_LTZ to TIMESTAMP); false outside the range of timestamps.
+func timestampValue(ms int64, t types.Type, loc *time.Location) (int64, bool) {
+	ns, ok := types.MultiplyExact(ms, int64(time.Millisecond))
+	if !ok || !types.InRange(ns) {
+		return 0, false
+	}
 	if t.Kind == types.TimestampLTZ {
-		return ms * int64(time.Millisecond)
+		return ns, true
 	}
 	_, offset := time.UnixMilli(ms).In(loc).Zone()
-	return ms*int64(time.Millisecond) + int64(offset)*int64(time.Second)
+	return types.AddNanos(ns, int64(offset)*int64(time.Second))
 }
 
 // flush completes and emits the collected rows, then records the progress

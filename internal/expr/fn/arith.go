@@ -331,7 +331,7 @@ func bindTemporalArith(op string, args []Arg) (types.Type, Eval, error) {
 		}
 		r, ok := f(x, iv)
 		if !ok {
-			what := fmt.Sprintf("%s %s %s", types.FormatValue(a, types.IntValue(x), ctx.loc()), op, types.FormatValue(b, types.IntValue(iv), ctx.loc()))
+			what := types.LiteralText(a, types.IntValue(x), ctx.loc()) + " " + op + " " + types.LiteralText(b, types.IntValue(iv), ctx.loc())
 			if isInterval(a) {
 				return types.NullValue, fmt.Errorf("%s overflows the 64-bit range of %s values", what, a.Plain().Nullable())
 			}
@@ -353,7 +353,7 @@ func addSigned(x, sign, y int64) (int64, bool) {
 // intervalOverflow reports an interval product beyond 64 bits.
 func intervalOverflow(op string, iv types.Type, x types.Value, n types.Type, y types.Value) error {
 	return fmt.Errorf("%s %s %s overflows the 64-bit range of %s values",
-		types.FormatValue(iv, x, nil), op, types.FormatValue(n, y, nil), iv.Plain().Nullable())
+		types.LiteralText(iv, x, nil), op, types.LiteralText(n, y, nil), iv.Plain().Nullable())
 }
 
 func isInterval(t types.Type) bool {

@@ -661,7 +661,7 @@ func bindTimestampAdd(args []Arg) (types.Type, Eval, error) {
 	return strictType(rt, args[1:]), strict(func(ctx *Context, v []types.Value) (types.Value, error) {
 		r, ok := add(v[2].I, v[1].I)
 		if !ok {
-			return types.NullValue, rangeError("TIMESTAMPADD", fmt.Sprintf("TIMESTAMPADD(%s, %d, %s)", unit, v[1].I, types.FormatValue(t, v[2], ctx.loc())))
+			return types.NullValue, rangeError("TIMESTAMPADD", fmt.Sprintf("TIMESTAMPADD(%s, %d, %s)", unit, v[1].I, types.LiteralText(t, v[2], ctx.loc())))
 		}
 		return types.IntValue(r), nil
 	}), nil

@@ -370,7 +370,7 @@ func bindTimeFloorCeil(name string, ceil bool, args []Arg) (types.Type, Eval, er
 	return t.Plain().WithNotNull(!anyNullable(args[:1])), strict(func(ctx *Context, v []types.Value) (types.Value, error) {
 		r, ok := eval(ctx, v[0].I)
 		if !ok {
-			return types.NullValue, rangeError(name, fmt.Sprintf("%s(%s TO %s)", name, types.FormatValue(t, v[0], ctx.loc()), unit))
+			return types.NullValue, rangeError(name, fmt.Sprintf("%s(%s TO %s)", name, types.LiteralText(t, v[0], ctx.loc()), unit))
 		}
 		return types.IntValue(r), nil
 	}), nil
