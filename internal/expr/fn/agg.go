@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"math/big"
+	"math/bits"
 	"slices"
 	"sort"
 	"strings"
@@ -90,7 +91,7 @@ func (d *distinctAcc) Retract(args []types.Value) error {
 	return d.inner.Retract(args)
 }
 
-func (d *distinctAcc) Result() types.Value { return d.inner.Result() }
+func (d *distinctAcc) Result() (types.Value, error) { return d.inner.Result() }
 
 func (d *distinctAcc) MarshalState() []byte {
 	var e encoder
@@ -159,8 +160,8 @@ func (c *countAcc) Retract(args []types.Value) error {
 	return nil
 }
 
-func (c *countAcc) Result() types.Value  { return types.IntValue(c.n) }
-func (c *countAcc) MarshalState() []byte { e := encoder{}; e.int(c.n); return e.b }
+func (c *countAcc) Result() (types.Value, error) { return types.IntValue(c.n), nil }
+func (c *countAcc) MarshalState() []byte         { e := encoder{}; e.int(c.n); return e.b }
 
 func (c *countAcc) UnmarshalState(b []byte) error {
 	d := decoder{b: b}
@@ -175,31 +176,51 @@ func (c *countAcc) UnmarshalState(b []byte) error {
 // ---------------------------------------------------------------- SUM, SUM0, AVG
 
 // sumAcc keeps the sum of the non-NULL inputs and their count, as Flink's
-// SumWithRetractAggFunction does. Integer and decimal sums are int64
-// (wrapping, so retraction is exact); approximate sums are float64.
+// SumWithRetractAggFunction does. Integer sums are int64 (wrapping like
+// Java's, so retraction is exact); decimal sums are 128-bit (hi and i, the
+// low word), which no int64 inputs can overflow in practice (2^64 rows);
+// approximate sums are float64.
 type sumAcc struct {
 	i     int64
+	hi    int64 // the high word of a decimal sum
 	f     float64
 	n     int64
 	float bool
+	wide  bool // a decimal sum: 128 bits
 	// result turns the state into the aggregate's value.
-	result func(*sumAcc) types.Value
+	result func(*sumAcc) (types.Value, error)
 }
 
 func (s *sumAcc) Add(args []types.Value)           { s.step(args[0], 1) }
 func (s *sumAcc) Retract(args []types.Value) error { s.step(args[0], -1); return nil }
-func (s *sumAcc) Result() types.Value              { return s.result(s) }
+func (s *sumAcc) Result() (types.Value, error)     { return s.result(s) }
 
 func (s *sumAcc) step(v types.Value, sign int64) {
 	if v.Null {
 		return
 	}
 	s.n += sign
-	if s.float {
+	switch {
+	case s.float:
 		s.f += float64(sign) * v.F
-	} else {
+	case s.wide:
+		x, xhi := uint64(v.I), v.I>>63 // sign-extended to 128 bits
+		if sign < 0 {
+			var borrow uint64
+			x, borrow = bits.Sub64(0, x, 0)
+			xhi = -xhi - int64(borrow)
+		}
+		lo, carry := bits.Add64(uint64(s.i), x, 0)
+		s.i, s.hi = int64(lo), s.hi+xhi+int64(carry)
+	default:
 		s.i += sign * v.I
 	}
+}
+
+// wideSum returns a decimal sum's unscaled value.
+func (s *sumAcc) wideSum() *big.Int {
+	r := new(big.Int).Lsh(big.NewInt(s.hi), 64)
+	return r.Add(r, new(big.Int).SetUint64(uint64(s.i)))
 }
 
 func (s *sumAcc) MarshalState() []byte {
@@ -209,6 +230,11 @@ func (s *sumAcc) MarshalState() []byte {
 		e.float(s.f)
 	} else {
 		e.int(s.i)
+	}
+	if ext := s.hi - s.i>>63; s.wide && ext != 0 {
+		// Only a decimal sum past 64 bits has a high word that is not the
+		// sign extension of the low word; older state has none.
+		e.int(ext)
 	}
 	return e.b
 }
@@ -223,10 +249,17 @@ func (s *sumAcc) UnmarshalState(b []byte) error {
 	} else {
 		i = d.int()
 	}
+	var hi int64
+	if s.wide {
+		hi = i >> 63
+		if d.err == nil && len(d.b) > 0 {
+			hi += d.int()
+		}
+	}
 	if err := d.done(); err != nil {
 		return err
 	}
-	s.n, s.i, s.f = n, i, f
+	s.n, s.i, s.hi, s.f = n, i, hi, f
 	return nil
 }
 
@@ -238,8 +271,9 @@ func numericArg(name string, args []Arg) (types.Type, error) {
 }
 
 // SUM(x) has x's type, except that DECIMAL(p, s) sums to DECIMAL(38, s) in
-// Flink, DECIMAL(18, s) here (a sum past 18 digits is NULL); it is NULL when
-// there are no non-NULL inputs. SUM0 is 0 then, and NOT NULL. Integer sums
+// Flink, DECIMAL(18, s) here (a sum past 18 digits is an error that says
+// so, past 38 NULL as in Flink); it is NULL when there are no non-NULL
+// inputs. SUM0 is 0 then, and NOT NULL. Integer sums
 // wrap around like Java.
 func bindSum(name string, zero bool) aggBind {
 	return func(args []Arg, distinct bool) (types.Type, func() Accumulator, error) {
@@ -248,6 +282,7 @@ func bindSum(name string, zero bool) aggBind {
 			return types.Type{}, nil, err
 		}
 		rt := t.Nullable()
+		flink := types.DecimalType(38, t.Scale)
 		if t.Kind == types.Decimal {
 			rt = types.DecimalType(maxDecimalPrecision, t.Scale)
 		}
@@ -255,21 +290,21 @@ func bindSum(name string, zero bool) aggBind {
 			rt = rt.WithNotNull(true)
 		}
 		float, k := t.Physical() == types.PhysFloat, t.Kind
-		result := func(s *sumAcc) types.Value {
+		result := func(s *sumAcc) (types.Value, error) {
 			switch {
 			case s.n == 0 && !zero:
-				return types.NullValue
+				return types.NullValue, nil
 			case float && k == types.Float:
-				return types.FloatValue(float64(float32(s.f)))
+				return types.FloatValue(float64(float32(s.f))), nil
 			case float:
-				return types.FloatValue(s.f)
+				return types.FloatValue(s.f), nil
 			case k == types.Decimal:
-				return fitDecimal(big.NewInt(s.i), maxDecimalPrecision)
+				return fitFlinkDecimal(name, s.wideSum(), rt, flink)
 			}
-			return types.IntValue(wrapInt(k, s.i))
+			return types.IntValue(wrapInt(k, s.i)), nil
 		}
 		return rt, withDistinct(args, distinct, func() Accumulator {
-			return &sumAcc{float: float, result: result}
+			return &sumAcc{float: float, wide: k == types.Decimal, result: result}
 		}), nil
 	}
 }
@@ -285,23 +320,24 @@ func bindAvg(args []Arg, distinct bool) (types.Type, func() Accumulator, error) 
 	}
 	rt := avgType(t)
 	k, s, rs := t.Kind, scaleOf(t), scaleOf(rt)
-	result := func(a *sumAcc) types.Value {
+	flink := types.DecimalType(38, rs)
+	result := func(a *sumAcc) (types.Value, error) {
 		switch {
 		case a.n == 0:
-			return types.NullValue
+			return types.NullValue, nil
 		case k == types.Float:
-			return types.FloatValue(float64(float32(a.f / float64(a.n))))
+			return types.FloatValue(float64(float32(a.f / float64(a.n)))), nil
 		case k == types.Double:
-			return types.FloatValue(a.f / float64(a.n))
+			return types.FloatValue(a.f / float64(a.n)), nil
 		case k == types.Decimal:
-			num := rescaleBig(big.NewInt(a.i), s, rs)
-			return fitDecimal(divHalfUp(num, big.NewInt(a.n)), maxDecimalPrecision)
+			num := rescaleBig(a.wideSum(), s, rs)
+			return fitFlinkDecimal("AVG", divHalfUp(num, big.NewInt(a.n)), rt, flink)
 		}
-		return types.IntValue(wrapInt(k, a.i/a.n))
+		return types.IntValue(wrapInt(k, a.i/a.n)), nil
 	}
 	float := t.Physical() == types.PhysFloat
 	return rt, withDistinct(args, distinct, func() Accumulator {
-		return &sumAcc{float: float, result: result}
+		return &sumAcc{float: float, wide: k == types.Decimal, result: result}
 	}), nil
 }
 
@@ -405,14 +441,14 @@ type extremeAcc struct {
 	end int
 }
 
-func (x *extremeAcc) Result() types.Value {
+func (x *extremeAcc) Result() (types.Value, error) {
 	switch {
 	case len(x.items) == 0:
-		return types.NullValue
+		return types.NullValue, nil
 	case x.end < 0:
-		return x.items[0].v
+		return x.items[0].v, nil
 	}
-	return x.items[len(x.items)-1].v
+	return x.items[len(x.items)-1].v, nil
 }
 
 // MIN(x) / MAX(x) have x's type (nullable) and take any comparable type.
@@ -456,7 +492,7 @@ func (x *extremeValue) Retract([]types.Value) error {
 	return errors.New("MIN and MAX over an input without retractions cannot retract a row")
 }
 
-func (x *extremeValue) Result() types.Value { return x.v }
+func (x *extremeValue) Result() (types.Value, error) { return x.v, nil }
 
 func (x *extremeValue) MarshalState() []byte {
 	m := multiset{order: x.order, phys: x.phys}
@@ -553,14 +589,14 @@ type firstLastAcc struct {
 	first bool
 }
 
-func (f *firstLastAcc) Result() types.Value {
+func (f *firstLastAcc) Result() (types.Value, error) {
 	switch {
 	case len(f.items) == 0:
-		return types.NullValue
+		return types.NullValue, nil
 	case f.first:
-		return f.items[0]
+		return f.items[0], nil
 	}
-	return f.items[len(f.items)-1]
+	return f.items[len(f.items)-1], nil
 }
 
 // FIRST_VALUE(x) / LAST_VALUE(x): "Returns the first/last value in an
@@ -583,15 +619,15 @@ type listAggAcc struct {
 	sep string
 }
 
-func (l *listAggAcc) Result() types.Value {
+func (l *listAggAcc) Result() (types.Value, error) {
 	if len(l.items) == 0 {
-		return types.NullValue
+		return types.NullValue, nil
 	}
 	parts := make([]string, len(l.items))
 	for i, v := range l.items {
 		parts[i] = v.S
 	}
-	return types.StringValue(strings.Join(parts, l.sep))
+	return types.StringValue(strings.Join(parts, l.sep)), nil
 }
 
 // LISTAGG(expression [, separator]): "Concatenates the values of string
@@ -640,9 +676,9 @@ type arrayAggAcc struct {
 	elem types.Type
 }
 
-func (a *arrayAggAcc) Result() types.Value {
+func (a *arrayAggAcc) Result() (types.Value, error) {
 	if len(a.items) == 0 {
-		return types.NullValue
+		return types.NullValue, nil
 	}
-	return types.EncodeArray(a.elem, a.items)
+	return types.EncodeArray(a.elem, a.items), nil
 }

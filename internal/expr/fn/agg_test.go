@@ -2,6 +2,7 @@ package fn
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 
 	"github.com/sluicesql/sluice/internal/types"
@@ -66,12 +67,12 @@ func runAggCases(t *testing.T, cases []aggCase) {
 			if !bytes.Equal(restored.MarshalState(), state) {
 				t.Errorf("%s step %d: state changed in a round trip", c.name, i)
 			}
-			if got, want := show(rt, restored.Result()), show(rt, acc.Result()); got != want {
+			if got, want := showResult(rt, restored), showResult(rt, acc); got != want {
 				t.Errorf("%s step %d: restored result %s, want %s", c.name, i, got, want)
 			}
 			acc = restored
 		}
-		if got := show(rt, acc.Result()); got != c.want {
+		if got := showResult(rt, acc); got != c.want {
 			t.Errorf("%s(distinct=%v) %v = %s, want %s", c.name, c.distinct, c.steps, got, c.want)
 		}
 		if c.wantType != "" && rt.String() != c.wantType {
@@ -142,8 +143,8 @@ func TestListAggSeparator(t *testing.T) {
 	acc := newAcc()
 	acc.Add([]types.Value{s("a"), sep})
 	acc.Add([]types.Value{s("b"), sep})
-	if got := acc.Result().S; got != "a;b" {
-		t.Errorf("LISTAGG(x, ';') = %s", got)
+	if got, _ := acc.Result(); got.S != "a;b" {
+		t.Errorf("LISTAGG(x, ';') = %s", got.S)
 	}
 	if _, _, err := a.Bind([]Arg{{Type: types.StringType}, {Type: types.StringType}}, false); err == nil {
 		t.Error("LISTAGG accepted a non-constant separator")
@@ -210,14 +211,14 @@ func TestExtremeAppendOnly(t *testing.T) {
 			t.Fatal(err)
 		}
 		small, full := newSmall(), newFull()
-		if got := small.Result(); !got.Null {
+		if got := mustResult(t, small); !got.Null {
 			t.Errorf("%s of nothing: %v, want NULL", c.name, got)
 		}
 		for _, v := range []types.Value{i64(3), nul, i64(9), i64(-4), i64(3)} {
 			small.Add([]types.Value{v})
 			full.Add([]types.Value{v})
 		}
-		if got, want := small.Result(), full.Result(); got != want || types.PrintValue(types.BigIntType, got, nil) != c.want {
+		if got, want := mustResult(t, small), mustResult(t, full); got != want || types.PrintValue(types.BigIntType, got, nil) != c.want {
 			t.Errorf("%s: %v, the retracting form %v, want %s", c.name, got, want, c.want)
 		}
 		if err := small.Retract([]types.Value{i64(9)}); err == nil {
@@ -225,12 +226,66 @@ func TestExtremeAppendOnly(t *testing.T) {
 		}
 		// State: the retracting form's into the small one and back.
 		restored := newSmall()
-		if err := restored.UnmarshalState(full.MarshalState()); err != nil || restored.Result() != full.Result() {
-			t.Errorf("%s restored from the retracting form: %v, %v", c.name, restored.Result(), err)
+		if err := restored.UnmarshalState(full.MarshalState()); err != nil || mustResult(t, restored) != mustResult(t, full) {
+			t.Errorf("%s restored from the retracting form: %v, %v", c.name, mustResult(t, restored), err)
 		}
 		back := newFull()
-		if err := back.UnmarshalState(small.MarshalState()); err != nil || back.Result() != small.Result() {
-			t.Errorf("the retracting %s restored from the small form: %v, %v", c.name, back.Result(), err)
+		if err := back.UnmarshalState(small.MarshalState()); err != nil || mustResult(t, back) != mustResult(t, small) {
+			t.Errorf("the retracting %s restored from the small form: %v, %v", c.name, mustResult(t, back), err)
 		}
 	}
+}
+
+// mustResult returns an accumulator's result, failing the test on an error.
+func mustResult(t *testing.T, acc Accumulator) types.Value {
+	t.Helper()
+	v, err := acc.Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// showResult shows an accumulator's result, or its error as "error: ...".
+func showResult(rt types.Type, acc Accumulator) string {
+	v, err := acc.Result()
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	return show(rt, v)
+}
+
+// TestDecimalSumBeyond64Bits sums DECIMAL(18, 0) values past 2^64: the sum
+// is kept in 128 bits (an int64 sum wrapped to 5 here), a result past 18
+// digits is an error naming it (Flink's DECIMAL(38, 0) holds it), and
+// retracting back below 18 digits gives the exact sum again; the state
+// survives every round trip on the way.
+func TestDecimalSumBeyond64Bits(t *testing.T) {
+	d18 := types.DecimalType(18, 0)
+	const big = 999999999999999999
+	var steps []step
+	for range 18 {
+		steps = append(steps, add(i64(big)))
+	}
+	steps = append(steps, add(i64(446744073709551639))) // 2^64 + 5 in all
+	over := "error: SUM: the DECIMAL value 18446744073709551621 (unscaled) has more than 18 digits: Flink's type DECIMAL(38, 0) holds it, Sluice's DECIMAL stops at precision 18"
+	back := append(slices.Clone(steps), retract(i64(446744073709551639)))
+	for range 17 {
+		back = append(back, retract(i64(big)))
+	}
+	negative := make([]step, 0, 19)
+	for range 19 {
+		negative = append(negative, add(i64(-big)))
+	}
+	runAggCases(t, []aggCase{
+		{name: "SUM", args: []types.Type{d18}, steps: steps, want: over, wantType: "DECIMAL(18, 0)"},
+		{name: "SUM", args: []types.Type{d18}, steps: back, want: "999999999999999999"},
+		{name: "SUM", args: []types.Type{d18}, steps: negative,
+			want: "error: SUM: the DECIMAL value -18999999999999999981 (unscaled) has more than 18 digits: Flink's type DECIMAL(38, 0) holds it, Sluice's DECIMAL stops at precision 18"},
+		// (2^64 + 5) / 19 = 970881267037344822.157895 needs 24 digits at scale 6
+		{name: "AVG", args: []types.Type{d18}, steps: steps, wantType: "DECIMAL(18, 6)",
+			want: "error: AVG: the DECIMAL value 970881267037344822157895 (unscaled) has more than 18 digits: Flink's type DECIMAL(38, 6) holds it, Sluice's DECIMAL stops at precision 18"},
+		// at scale 12 the same unscaled values average to 970881.267037344822 exactly
+		{name: "AVG", args: []types.Type{types.DecimalType(18, 12)}, steps: steps, want: "970881.267037344822", wantType: "DECIMAL(18, 12)"},
+	})
 }

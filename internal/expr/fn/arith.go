@@ -160,9 +160,15 @@ func (op *arithOp) bind(args []Arg) (types.Type, Eval, error) {
 			return types.FloatValue(r), nil
 		}), nil
 	case a.Kind == types.Decimal || b.Kind == types.Decimal:
-		rt := capDecimal(op.decType(a, b))
+		flink := op.decType(a, b)
+		rt := capDecimal(flink)
 		if op.name == "%" && scaleOf(a) == 0 && scaleOf(b) == 0 {
 			rt = b.Plain() // Flink's DECIMAL_MOD keeps the divisor's type
+			flink = rt
+		}
+		if rt.Kind == types.Decimal && rt.Scale != flink.Scale {
+			return types.Type{}, nil, fmt.Errorf("%s of %s and %s has Flink's type %s, whose scale needs a DECIMAL precision above %d: not supported yet",
+				op.name, a.Plain().Nullable(), b.Plain().Nullable(), flink.Plain().Nullable(), maxDecimalPrecision)
 		}
 		s1, s2, rs, rp, f := scaleOf(a), scaleOf(b), scaleOf(rt), rt.Precision, op.decOp
 		if rt.Kind != types.Decimal {
@@ -174,7 +180,7 @@ func (op *arithOp) bind(args []Arg) (types.Type, Eval, error) {
 			return rt.Nullable(), strict(func(_ *Context, v []types.Value) (types.Value, error) {
 				r, _ := g(v[0].I, v[1].I)
 				if r >= limit || r <= -limit {
-					return types.NullValue, nil
+					return fitFlinkDecimal(op.name, big.NewInt(r), rt, flink)
 				}
 				return types.IntValue(r), nil
 			}), nil
@@ -184,7 +190,10 @@ func (op *arithOp) bind(args []Arg) (types.Type, Eval, error) {
 			if err != nil {
 				return types.Value{}, err
 			}
-			return fitDecimal(r, rp), nil
+			if rt.Kind != types.Decimal {
+				return fitDecimal(r, rp), nil
+			}
+			return fitFlinkDecimal(op.name, r, rt, flink)
 		}), nil
 	}
 	rt := common

@@ -1,6 +1,7 @@
 package fn
 
 import (
+	"fmt"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -32,7 +33,13 @@ func convertTo(from, to types.Type) converter {
 	}
 	from, to = from.Plain(), to.Plain()
 	return func(ctx *Context, v types.Value) (types.Value, error) {
-		return types.Cast(v, from, to, ctx.loc())
+		out, err := types.Cast(v, from, to, ctx.loc())
+		if err == nil && out.Null && !v.Null && to.Kind == types.Decimal {
+			// Only a common DECIMAL capped at precision 18 can lack room.
+			return out, fmt.Errorf("%s does not fit %s, the common type Sluice can hold (Flink's has a DECIMAL precision above %d)",
+				types.LiteralText(from, v, ctx.loc()), to, maxDecimalPrecision)
+		}
+		return out, err
 	}
 }
 
@@ -61,7 +68,11 @@ func commonOf(args []Arg) (types.Type, []converter, bool) {
 		t = c
 	}
 	if t.Kind == types.Decimal && t.Precision > maxDecimalPrecision {
-		t = capDecimal(t).WithNotNull(t.NotNull)
+		capped := capDecimal(t).WithNotNull(t.NotNull)
+		if capped.Scale != t.Scale {
+			return types.Type{}, nil, false // the values would lose digits Flink keeps
+		}
+		t = capped
 	}
 	convs := make([]converter, len(args))
 	for i, a := range args {

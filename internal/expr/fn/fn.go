@@ -118,7 +118,7 @@ type Accumulator interface {
 	// that cannot retract.
 	Retract(args []types.Value) error
 	// Result returns the current aggregate value.
-	Result() types.Value
+	Result() (types.Value, error)
 	// MarshalState encodes the state deterministically.
 	MarshalState() []byte
 	// UnmarshalState replaces the state with one produced by MarshalState.

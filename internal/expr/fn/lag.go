@@ -38,11 +38,11 @@ func (l *lagAcc) Retract([]types.Value) error {
 	return errors.New("LAG Function with retraction is not supported in stream mode.")
 }
 
-func (l *lagAcc) Result() types.Value {
+func (l *lagAcc) Result() (types.Value, error) {
 	if int64(len(l.buf)) < l.offset+1 {
-		return l.def
+		return l.def, nil
 	}
-	return l.buf[0]
+	return l.buf[0], nil
 }
 
 func (l *lagAcc) MarshalState() []byte {

@@ -41,7 +41,7 @@ func TestLag(t *testing.T) {
 				t.Fatal(err)
 			}
 			acc = restored
-			if got := show(rt, acc.Result()); got != c.want[i] {
+			if got := showResult(rt, acc); got != c.want[i] {
 				t.Errorf("%s row %d: %s, want %s", c.name, i, got, c.want[i])
 			}
 		}

@@ -1,6 +1,7 @@
 package fn
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 
@@ -159,6 +160,20 @@ func fitDecimal(x *big.Int, p int) types.Value {
 		return types.NullValue
 	}
 	return types.IntValue(i)
+}
+
+// fitFlinkDecimal returns unscaled x as a value of t, Sluice's type for a
+// result Flink types as flink (of the same scale): NULL when x has more
+// digits than flink's precision, as DecimalData.fromBigDecimal gives; an
+// error naming the value when it fits Flink's type but not Sluice's, whose
+// precision stops at 18.
+func fitFlinkDecimal(name string, x *big.Int, t, flink types.Type) (types.Value, error) {
+	v := fitDecimal(x, t.Precision)
+	if !v.Null || t.Precision >= flink.Precision || x.CmpAbs(bigPow10(flink.Precision)) >= 0 {
+		return v, nil
+	}
+	return types.NullValue, fmt.Errorf("%s: the DECIMAL value %s (unscaled) has more than %d digits: Flink's type %s holds it, Sluice's DECIMAL stops at precision %d",
+		name, x, t.Precision, flink.Plain().Nullable(), maxDecimalPrecision)
 }
 
 // roundHalfUp64 rescales an int64 unscaled decimal down by d digits,

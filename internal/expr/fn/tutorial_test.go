@@ -38,5 +38,9 @@ func aggregate(t *testing.T, name string, distinct bool, args []in, rows [][]typ
 	for _, r := range rows {
 		acc.Add(r)
 	}
-	return rt, acc.Result()
+	v, err := acc.Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rt, v
 }

@@ -60,7 +60,7 @@ func bindVariance(name string, kind struct{ sample, sqrt bool }) aggBind {
 		if err != nil {
 			return types.Type{}, nil, err
 		}
-		m := newVarianceMath(t, kind.sample, kind.sqrt)
+		m := newVarianceMath(name, t, kind.sample, kind.sqrt)
 		return m.result, func() Accumulator {
 			a := &varianceAcc{m: m}
 			if distinct {
@@ -76,13 +76,14 @@ type varianceMath struct {
 	arg          types.Type
 	result       types.Type
 	sample, sqrt bool
+	name         string // the function, for messages
 	// For DECIMAL arguments: the argument's scale, the scale it is cast to
 	// (the result's) and the scale of x * x and of the divisions.
 	scale, castScale, sqScale int
 }
 
-func newVarianceMath(t types.Type, sample, sqrt bool) *varianceMath {
-	m := &varianceMath{arg: t, result: avgType(t), sample: sample, sqrt: sqrt}
+func newVarianceMath(name string, t types.Type, sample, sqrt bool) *varianceMath {
+	m := &varianceMath{arg: t, result: avgType(t), sample: sample, sqrt: sqrt, name: name}
 	if t.Kind == types.Decimal {
 		cast := types.DecimalType(38, m.result.Scale) // Flink's AVG type of DECIMAL(p, s)
 		sq := types.DecimalMultiplyType(cast, cast)
@@ -229,10 +230,10 @@ func first(seen map[string]int64, t term, sign int64) bool {
 }
 
 // Result evaluates the rewrite.
-func (v *varianceAcc) Result() types.Value {
+func (v *varianceAcc) Result() (types.Value, error) {
 	m := v.m
 	if v.count == 0 || v.sum.n == 0 || v.sumSq.n == 0 || m.sample && v.count == 1 {
-		return types.NullValue
+		return types.NullValue, nil
 	}
 	den := v.count
 	if m.sample {
@@ -244,15 +245,15 @@ func (v *varianceAcc) Result() types.Value {
 		s := float32(v.sum.f)
 		r := (float32(v.sumSq.f) - s*s/n) / d
 		if m.sqrt {
-			return types.FloatValue(float64(float32(math.Pow(float64(r), 0.5))))
+			return types.FloatValue(float64(float32(math.Pow(float64(r), 0.5)))), nil
 		}
-		return types.FloatValue(float64(r))
+		return types.FloatValue(float64(r)), nil
 	case types.Double:
 		r := (v.sumSq.f - v.sum.f*v.sum.f/float64(v.count)) / float64(den)
 		if m.sqrt {
 			r = math.Pow(r, 0.5)
 		}
-		return types.FloatValue(r)
+		return types.FloatValue(r), nil
 	case types.Decimal:
 		return v.decimalResult(den)
 	}
@@ -260,40 +261,37 @@ func (v *varianceAcc) Result() types.Value {
 	s := wrapInt(k, v.sum.i)
 	r := (wrapInt(k, v.sumSq.i) - wrapInt(k, s*s)/v.count) / den
 	if m.sqrt {
-		return types.IntValue(wrapInt(k, types.JavaDoubleToLong(math.Pow(float64(r), 0.5))))
+		return types.IntValue(wrapInt(k, types.JavaDoubleToLong(math.Pow(float64(r), 0.5)))), nil
 	}
-	return types.IntValue(wrapInt(k, r))
+	return types.IntValue(wrapInt(k, r)), nil
 }
 
 // decimalResult evaluates the rewrite for a DECIMAL argument, all in
 // DECIMAL(38, sqScale) after the sum of x is cast to the result's scale.
-func (v *varianceAcc) decimalResult(den int64) types.Value {
+func (v *varianceAcc) decimalResult(den int64) (types.Value, error) {
 	m := v.m
 	sum := rescaleBig(&v.sum.d, m.scale, m.castScale)
 	sumSq := &v.sumSq.d
 	if !fits38(sum) || !fits38(sumSq) {
-		return types.NullValue
+		return types.NullValue, nil
 	}
 	sumSquared := rescaleBig(new(big.Int).Mul(sum, sum), 2*m.castScale, m.sqScale)
 	if !fits38(sumSquared) {
-		return types.NullValue
+		return types.NullValue, nil
 	}
 	diff := new(big.Int).Sub(sumSq, divHalfUp(sumSquared, big.NewInt(v.count)))
 	if !fits38(diff) {
-		return types.NullValue
+		return types.NullValue, nil
 	}
 	r := divHalfUp(diff, big.NewInt(den))
 	if !m.sqrt {
-		return fitDecimal(rescaleBig(r, m.sqScale, m.result.Scale), m.result.Precision)
+		return fitFlinkDecimal(m.name, rescaleBig(r, m.sqScale, m.result.Scale), m.result, types.DecimalType(38, m.result.Scale))
 	}
 	// POWER takes the DECIMAL as a double (BigDecimal.doubleValue, the
 	// nearest double); CAST rounds the root's shortest digits HALF_UP.
 	f, _ := new(big.Rat).SetFrac(r, bigPow10(m.sqScale)).Float64()
 	out, err := types.Cast(types.FloatValue(math.Pow(f, 0.5)), types.DoubleType, m.result, nil)
-	if err != nil {
-		return types.NullValue // NaN: Flink's job fails casting it
-	}
-	return out
+	return out, err // NaN: Flink's job fails casting it too
 }
 
 // fits38 reports whether unscaled x fits DECIMAL(38, _).

@@ -118,12 +118,17 @@ func (a *aggregator) update(g *group, c *types.Chunk, i int) error {
 	return nil
 }
 
-// appendResults appends the calls' current results to dst.
-func (a *aggregator) appendResults(dst types.Row, accs []Accumulator) types.Row {
+// appendResults appends the calls' current results to dst; it fails for a
+// result Sluice cannot represent.
+func (a *aggregator) appendResults(dst types.Row, accs []Accumulator) (types.Row, error) {
 	for _, acc := range accs {
-		dst = append(dst, acc.Result())
+		v, err := acc.Result()
+		if err != nil {
+			return dst, err
+		}
+		dst = append(dst, v)
 	}
-	return dst
+	return dst, nil
 }
 
 // appendAccs appends the accumulators' state.

@@ -67,6 +67,7 @@ func (g *GroupAggregate) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter
 	w := g.out.to(out)
 	defer w.flush()
 	nk := len(g.cfg.Keys)
+	var err error
 	for i := range c.Len() {
 		retract := !c.Ops[i].IsAccumulate()
 		g.key = state.AppendChunkKey(g.key[:0], c, i, g.cfg.Keys)
@@ -84,7 +85,9 @@ func (g *GroupAggregate) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter
 		}
 		g.next = append(g.next[:0], g.prev...)
 		if ok {
-			g.prev = g.agg.appendResults(g.prev, grp.accs)
+			if g.prev, err = g.agg.appendResults(g.prev, grp.accs); err != nil {
+				return err
+			}
 		}
 		if err := g.agg.update(grp, c, i); err != nil {
 			return err
@@ -99,7 +102,9 @@ func (g *GroupAggregate) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter
 		if !ok {
 			g.groups.Put(g.key, grp) // existing groups are updated in place
 		}
-		g.next = g.agg.appendResults(g.next, grp.accs)
+		if g.next, err = g.agg.appendResults(g.next, grp.accs); err != nil {
+			return err
+		}
 		switch {
 		case !ok:
 			w.add(types.Insert, g.next)

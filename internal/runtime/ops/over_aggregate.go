@@ -153,7 +153,9 @@ func (o *OverAggregate) process(p *overPartition, t int64, rows []types.Row, w *
 					return err
 				}
 			}
-			o.emit(p, r, w)
+			if err := o.emit(p, r, w); err != nil {
+				return err
+			}
 		}
 		return nil
 	}
@@ -169,7 +171,9 @@ func (o *OverAggregate) process(p *overPartition, t int64, rows []types.Row, w *
 		}
 	}
 	for _, r := range rows {
-		o.emit(p, r, w)
+		if err := o.emit(p, r, w); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -192,9 +196,13 @@ func (o *OverAggregate) leave(p *overPartition) error {
 	return o.agg.applyRow(p.accs, r, true)
 }
 
-func (o *OverAggregate) emit(p *overPartition, r types.Row, w *output) {
-	o.row = o.agg.appendResults(append(o.row[:0], r...), p.accs)
+func (o *OverAggregate) emit(p *overPartition, r types.Row, w *output) error {
+	var err error
+	if o.row, err = o.agg.appendResults(append(o.row[:0], r...), p.accs); err != nil {
+		return err
+	}
 	w.add(types.Insert, o.row)
+	return nil
 }
 
 // codec encodes a partition's state for snapshots.

@@ -155,7 +155,9 @@ func (a *WindowAggregate) emit(w *output, key string, grp *group, s span) error 
 		return err
 	}
 	a.buf = append(a.buf[:0], keyRow...)
-	a.buf = a.agg.appendResults(a.buf, grp.accs)
+	if a.buf, err = a.agg.appendResults(a.buf, grp.accs); err != nil {
+		return err
+	}
 	w.add(types.Insert, a.clock.appendWindow(a.buf, s))
 	return nil
 }
