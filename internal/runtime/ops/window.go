@@ -123,6 +123,33 @@ func (c clock) instant(t int64) int64 {
 	return time.Date(u.Year(), u.Month(), u.Day(), u.Hour(), u.Minute(), u.Second(), u.Nanosecond(), c.zone).UnixNano()
 }
 
+// windowClock returns the wall-clock time of row time ns for assigning
+// windows, and an error when a window around it would leave the range of
+// timestamps (its window_end or window_time would wrap around).
+func (w Window) windowClock(c clock, ns int64) (int64, error) {
+	// A window reaches at most its size (or gap) from the row time; a day
+	// more covers any zone offset between wall clock and instant.
+	reach := max(w.Size, w.Gap) + int64(24*time.Hour)
+	_, offset := time.Unix(0, ns).In(c.zoneOrUTC()).Zone()
+	t, ok := types.AddNanos(ns, int64(offset)*int64(time.Second))
+	if ok {
+		_, up := types.AddNanos(t, reach)
+		_, down := types.AddNanos(t, -reach)
+		ok = up && down
+	}
+	if !ok {
+		return 0, &types.RangeError{What: "a window of the row time " + types.LiteralText(types.TimestampLTZType(9), types.IntValue(ns), time.UTC) + " (UTC)"}
+	}
+	return c.local(ns), nil
+}
+
+func (c clock) zoneOrUTC() *time.Location {
+	if c.zone == nil {
+		return time.UTC
+	}
+	return c.zone
+}
+
 // windowTime returns a window's window_time, the instant of its last
 // millisecond; the window fires when the watermark reaches it.
 func (c clock) windowTime(end int64) int64 { return c.instant(end - millisecond) }

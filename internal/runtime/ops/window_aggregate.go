@@ -96,7 +96,10 @@ func (a *WindowAggregate) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter)
 			a.n.Add(1)
 			continue
 		}
-		t := a.clock.local(tc.I64[i])
+		t, err := a.cfg.Window.windowClock(a.clock, tc.I64[i])
+		if err != nil {
+			return err
+		}
 		a.key = state.AppendChunkKey(a.key[:0], c, i, a.cfg.Keys)
 		if a.sessions != nil {
 			if !a.sessions.add(a.key, t, c.Ops[i], c.Row(i), a.wm) {

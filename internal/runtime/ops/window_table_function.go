@@ -76,7 +76,10 @@ func (f *WindowTableFunction) ProcessChunk(_ int, c *types.Chunk, out runtime.Em
 			f.n.Add(1)
 			continue
 		}
-		t := f.clock.local(tc.I64[i])
+		t, err := f.cfg.Window.windowClock(f.clock, tc.I64[i])
+		if err != nil {
+			return err
+		}
 		if f.sessions != nil {
 			f.key = state.AppendChunkKey(f.key[:0], c, i, f.cfg.PartitionKeys)
 			if !f.sessions.add(f.key, t, c.Ops[i], c.Row(i), f.wm) {
