@@ -442,8 +442,25 @@ func (p *parser) statement() ast.Statement {
 	if isOp(t, "(") {
 		return &ast.QueryStatement{Pos: t.pos, Query: p.query()}
 	}
+	if why, ok := unsupportedStatements[word(t)]; ok {
+		p.failAt(t.pos, "%s is not supported: %s", why[0], why[1])
+	}
 	p.unexpected("a statement")
 	return nil
+}
+
+// unsupportedStatements are the statements of Flink's SQL client that
+// Sluice refuses, by their first word: what they are and why.
+var unsupportedStatements = map[string][2]string{
+	"ADD":      {"ADD JAR", "Sluice runs no user code from JARs"},
+	"REMOVE":   {"REMOVE JAR", "Sluice runs no user code from JARs"},
+	"LOAD":     {"LOAD MODULE", "Sluice has only the functions of Flink's core module"},
+	"UNLOAD":   {"UNLOAD MODULE", "Sluice has only the functions of Flink's core module"},
+	"DELETE":   {"DELETE", "as Flink, Sluice runs no row-level DELETE in streaming mode"},
+	"UPDATE":   {"UPDATE", "as Flink, Sluice runs no row-level UPDATE in streaming mode"},
+	"TRUNCATE": {"TRUNCATE TABLE", "tables over Kafka topics cannot be truncated in streaming mode"},
+	"CALL":     {"CALL", "Sluice has no stored procedures"},
+	"ANALYZE":  {"ANALYZE TABLE", "Sluice plans without table statistics"},
 }
 
 // explainDetails parses the ExplainDetails after EXPLAIN, a
@@ -554,6 +571,8 @@ func (p *parser) create() ast.Statement {
 			d.Options = p.options()
 		}
 		return d
+	case p.isKw("FUNCTION") || p.isKw("SYSTEM"):
+		p.failAt(p.tok().pos, "CREATE FUNCTION is not supported: Sluice runs no user-defined functions (JARs or Python)")
 	case p.acceptKw("TABLE"):
 		return p.createTable(pos, temporary)
 	case p.acceptKw("VIEW"):
@@ -820,6 +839,8 @@ func (p *parser) drop() ast.Statement {
 	d := &ast.Drop{Pos: pos}
 	d.Temporary = p.acceptKw("TEMPORARY")
 	switch {
+	case p.isKw("FUNCTION") || p.isKw("SYSTEM"):
+		p.failAt(p.tok().pos, "DROP FUNCTION is not supported: Sluice has no user-defined functions")
 	case p.acceptKw("VIEW"):
 		d.View = true
 	case p.acceptKw("TABLE"):
@@ -919,6 +940,13 @@ func (p *parser) show() ast.Statement {
 		s.Kind = ast.ShowFunctions
 	case "JOBS":
 		s.Kind = ast.ShowJobs
+	case "JARS", "MODULES", "FULL", "PROCEDURES", "PARTITIONS", "MATERIALIZED":
+		what := map[string]string{"JARS": "SHOW JARS: Sluice runs no user code from JARs", "MODULES": "SHOW MODULES: Sluice has only Flink's core module",
+			"FULL": "SHOW FULL MODULES: Sluice has only Flink's core module", "PROCEDURES": "SHOW PROCEDURES: Sluice has no stored procedures",
+			"PARTITIONS":   "SHOW PARTITIONS: tables over Kafka topics have no partitions in Flink's sense",
+			"MATERIALIZED": "SHOW MATERIALIZED TABLES: Sluice has no materialized tables"}[word(t)]
+		name, why, _ := strings.Cut(what, ": ")
+		p.failAt(t.pos, "%s is not supported: %s", name, why)
 	case "CATALOGS":
 		s.Kind = ast.ShowCatalogs
 	case "DATABASES":

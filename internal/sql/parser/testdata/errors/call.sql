@@ -1,0 +1,1 @@
+  CALL sys.compact('t');

@@ -1,0 +1,1 @@
+CREATE TEMPORARY FUNCTION f AS 'com.example.F';
