@@ -167,9 +167,9 @@ func compositeJSON(t types.Type, v types.Value, zone *time.Location) any {
 		if err != nil {
 			return nil
 		}
-		out := make(map[string]any, len(ks))
+		out := orderedObject{keys: make([]string, len(ks)), values: make([]any, len(ks))}
 		for i := range ks {
-			out[types.FormatValue(t.KeyType(), ks[i], zone)] = jsonValue(t.ValueType(), vs[i], zone)
+			out.keys[i], out.values[i] = types.FormatValue(t.KeyType(), ks[i], zone), jsonValue(t.ValueType(), vs[i], zone)
 		}
 		return out
 	}
@@ -177,9 +177,37 @@ func compositeJSON(t types.Type, v types.Value, zone *time.Location) any {
 	if err != nil {
 		return nil
 	}
-	out := make(map[string]any, len(vs))
+	out := orderedObject{keys: make([]string, len(vs)), values: make([]any, len(vs))}
 	for i, f := range t.Fields() {
-		out[f.Name] = jsonValue(f.Type, vs[i], zone)
+		out.keys[i], out.values[i] = f.Name, jsonValue(f.Type, vs[i], zone)
 	}
 	return out
+}
+
+// orderedObject is a JSON object whose members keep their order: a ROW's
+// fields in the row type's order and a MAP's entries in the map's, as
+// Jackson's ObjectNode writes them (a Go map would sort them).
+type orderedObject struct {
+	keys   []string
+	values []any
+}
+
+// MarshalJSON implements json.Marshaler.
+func (o orderedObject) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, k := range o.keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		kb, err := json.Marshal(k)
+		if err != nil {
+			return nil, err
+		}
+		vb, err := json.Marshal(o.values[i])
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(append(b, kb...), ':'), vb...)
+	}
+	return append(b, '}'), nil
 }
