@@ -468,7 +468,9 @@ func (s *sinkInstance) recoverTxns() error {
 }
 
 // commitRecovered commits a transaction recorded in the checkpoint the
-// instance was restored from.
+// instance was restored from. A transaction the broker no longer has open
+// is logged and skipped, as Flink's committer does
+// (signalFailedWithKnownReason): a retry cannot commit it.
 func (s *sinkInstance) commitRecovered(cl *kgo.Client, tx *transaction) error {
 	req := kmsg.NewPtrEndTxnRequest()
 	req.TransactionalID, req.ProducerID, req.ProducerEpoch, req.Commit = tx.id, tx.producerID, tx.epoch, true
@@ -479,6 +481,14 @@ func (s *sinkInstance) commitRecovered(cl *kgo.Client, tx *transaction) error {
 		}
 		return resp.ErrorCode, nil
 	})
+	if fenced(err) {
+		// As Flink's KafkaCommitter: the broker no longer has the
+		// transaction open (it aborted it, or lost it), so its records
+		// are lost; failing the job again would not bring them back and
+		// would never let it run. Logged as the error it is.
+		slog.Error(fmt.Sprintf("%v; its records are most likely lost: check the broker's logs", s.txnError("committing restored", tx, err)))
+		return nil
+	}
 	if err != nil {
 		return s.txnError("committing restored", tx, err)
 	}

@@ -609,3 +609,38 @@ func TestExactlyOnceTransactionTimedOut(t *testing.T) {
 		t.Fatalf("a read_committed reader sees %d rows of an aborted transaction", len(got))
 	}
 }
+
+// TestExactlyOnceRestoreSkipsLostTransaction: a transaction of the
+// restored checkpoint that the broker no longer has open (here another
+// producer took its id over, which aborts it) cannot be committed; as
+// Flink's KafkaCommitter, the restored sink logs it and goes on rather
+// than failing the job at every restart: the job copies what comes next.
+func TestExactlyOnceRestoreSkipsLostTransaction(t *testing.T) {
+	c := startCluster(t, 1)
+	in, out := table(idCols, options(c, "in")), eosTable(c, "out")
+	produce(t, c, idRecords("in", 0, 0, 100)...)
+	dir, err := checkpoint.NewDir(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := &refusingStore{Storage: dir, written: true}
+	store.from.Store(1)
+	first := startCopy(t, in, out, 1, &runtime.CheckpointConfig{Storage: store, Job: "copy"})
+	first.refusedCovering(t, store, 100)
+	first.stop()
+	// Another producer initializes the pre-committed transaction's id:
+	// the broker aborts the transaction and fences its producer.
+	if err := newClient(t, c, kgo.TransactionalID("copy-0-0")).BeginTransaction(); err != nil {
+		t.Fatal(err)
+	}
+
+	second, _ := restoreCopy(t, dir, store.refused.Load(), in, out, 1)
+	produce(t, c, idRecords("in", 0, 100, 10)...)
+	if _, err := second.job.Checkpoint(testContext(t)); err != nil {
+		t.Fatalf("the restored job: %v", err)
+	}
+	waitFor(t, "the rows after the restore", func() (bool, error) {
+		got := readTopic(t, c, "out", "read_committed")
+		return slices.Equal(got, idRange(100, 110)), nil
+	})
+}
