@@ -408,12 +408,13 @@ func TestExactlyOnceRestoreAfterKill(t *testing.T) {
 	}
 }
 
-// TestExactlyOnceRestoreCommitsCheckpointTransactions: a job that dies
-// after a checkpoint is complete in storage but before its sinks commit
-// leaves the checkpoint's transactions open; restored from it, the job
-// commits them (they belong to a complete checkpoint) without writing
-// their rows again.
-func TestExactlyOnceRestoreCommitsCheckpointTransactions(t *testing.T) {
+// diedBeforeCommit copies 100 rows with one instance into an exactly-once
+// table and stops the job after a checkpoint whose metadata is in the
+// storage but whose completion the job never heard of: its transactions
+// are pre-committed and open. It returns the cluster, the tables, the
+// checkpoint storage and that checkpoint.
+func diedBeforeCommit(t *testing.T) (*devcluster.Cluster, *catalog.Table, *catalog.Table, *checkpoint.Dir, int64) {
+	t.Helper()
 	c := startCluster(t, 1)
 	in, out := table(idCols, options(c, "in")), eosTable(c, "out")
 	produce(t, c, idRecords("in", 0, 0, 100)...)
@@ -426,11 +427,21 @@ func TestExactlyOnceRestoreCommitsCheckpointTransactions(t *testing.T) {
 	first := startCopy(t, in, out, 1, &runtime.CheckpointConfig{Storage: store, Job: "copy"})
 	first.refusedCovering(t, store, 100)
 	first.stop()
+	return c, in, out, dir, store.refused.Load()
+}
+
+// TestExactlyOnceRestoreCommitsCheckpointTransactions: a job that dies
+// after a checkpoint is complete in storage but before its sinks commit
+// leaves the checkpoint's transactions open; restored from it, the job
+// commits them (they belong to a complete checkpoint) without writing
+// their rows again.
+func TestExactlyOnceRestoreCommitsCheckpointTransactions(t *testing.T) {
+	c, in, out, dir, chk := diedBeforeCommit(t)
 	if got := readTopic(t, c, "out", "read_committed"); len(got) != 0 {
 		t.Fatalf("before the restore a read_committed reader sees %d rows", len(got))
 	}
 
-	second, _ := restoreCopy(t, dir, store.refused.Load(), in, out, 1)
+	second, _ := restoreCopy(t, dir, chk, in, out, 1)
 	// A checkpoint of the restored job follows the sink's start.
 	if _, err := second.job.Checkpoint(testContext(t)); err != nil {
 		t.Fatal(err)
@@ -616,25 +627,14 @@ func TestExactlyOnceTransactionTimedOut(t *testing.T) {
 // Flink's KafkaCommitter, the restored sink logs it and goes on rather
 // than failing the job at every restart: the job copies what comes next.
 func TestExactlyOnceRestoreSkipsLostTransaction(t *testing.T) {
-	c := startCluster(t, 1)
-	in, out := table(idCols, options(c, "in")), eosTable(c, "out")
-	produce(t, c, idRecords("in", 0, 0, 100)...)
-	dir, err := checkpoint.NewDir(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	store := &refusingStore{Storage: dir, written: true}
-	store.from.Store(1)
-	first := startCopy(t, in, out, 1, &runtime.CheckpointConfig{Storage: store, Job: "copy"})
-	first.refusedCovering(t, store, 100)
-	first.stop()
+	c, in, out, dir, chk := diedBeforeCommit(t)
 	// Another producer initializes the pre-committed transaction's id:
 	// the broker aborts the transaction and fences its producer.
 	if err := newClient(t, c, kgo.TransactionalID("copy-0-0")).BeginTransaction(); err != nil {
 		t.Fatal(err)
 	}
 
-	second, _ := restoreCopy(t, dir, store.refused.Load(), in, out, 1)
+	second, _ := restoreCopy(t, dir, chk, in, out, 1)
 	produce(t, c, idRecords("in", 0, 100, 10)...)
 	if _, err := second.job.Checkpoint(testContext(t)); err != nil {
 		t.Fatalf("the restored job: %v", err)
