@@ -311,6 +311,9 @@ func interval(n *ast.IntervalLiteral) (expr.Expr, error) {
 		}
 		return &expr.Literal{V: types.IntValue(sign * months), T: types.Type{Kind: types.IntervalYearMonth, NotNull: true}, Text: text}, nil
 	}
+	if n.Precision > types.MaxDayTimeIntervalPrecision {
+		return nil, errorf(n, "DAY_INTERVAL_TYPES precision is not supported: %d", n.Precision)
+	}
 	for i, u := range units {
 		millis += fields[i] * unitMillis[u]
 	}

@@ -34,6 +34,13 @@ const (
 	IntervalYearMonth
 )
 
+// MaxDayTimeIntervalPrecision is the largest leading-field precision of a
+// day-time interval type: Flink's planner maps every day-time interval to
+// INTERVAL SECOND(3) and refuses a larger leading precision
+// (FlinkTypeFactory.toLogicalType, "DAY_INTERVAL_TYPES precision is not
+// supported").
+const MaxDayTimeIntervalPrecision = 3
+
 // MaxVarcharLength is the length of STRING, i.e. VARCHAR(2147483647).
 const MaxVarcharLength = 2147483647
 

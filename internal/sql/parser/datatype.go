@@ -85,7 +85,7 @@ func (p *parser) dataType() types.Type {
 	case "TIMESTAMP_LTZ":
 		ty = types.TimestampLTZType(p.precision(name, 6))
 	case "INTERVAL":
-		u, _, _, _ := p.intervalUnit()
+		u, _, precision, _ := p.intervalUnit()
 		to := u
 		if p.acceptKw("TO") {
 			to, _, _, _ = p.intervalUnit()
@@ -96,6 +96,9 @@ func (p *parser) dataType() types.Type {
 			}
 			ty.Kind = types.IntervalYearMonth
 		} else {
+			if precision > types.MaxDayTimeIntervalPrecision {
+				p.failAt(t.pos, "DAY_INTERVAL_TYPES precision is not supported: %d", precision)
+			}
 			ty = types.Type{Kind: types.IntervalDayTime, Precision: 3}
 		}
 	case "ARRAY", "MULTISET":
