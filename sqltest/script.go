@@ -46,7 +46,10 @@ import (
 //     partition), and with "---- rows per key C1, C2" in order within each
 //     value of the named columns and in any order across them: the
 //     changelog of one key is ordered in Flink, the interleaving of keys is
-//     not.
+//     not. "---- rows final" compares the rows the changelog leaves, as
+//     the table result mode shows them (written as +I rows; the "Received
+//     a total" line is not compared): for a result whose intermediate
+//     updates depend on how its inputs interleave, such as a join's.
 //   - "---- error KIND [LINE:COL]" is a failure of that kind (parse,
 //     validation, runtime for a query or INSERT job that fails while
 //     running, error for anything else) at that position of the statement
@@ -97,6 +100,9 @@ const (
 	RowsOrdered
 	// RowsPerKey compares rows in order within each key.
 	RowsPerKey
+	// RowsFinal compares the result the changelog leaves (as the table
+	// result mode shows it) with the expected rows, all +I.
+	RowsFinal
 )
 
 // Failure is one statement of a script test that did not give what was
@@ -198,6 +204,8 @@ func parseExpectation(head string) (*Expectation, error) {
 		case len(rest) == 0:
 		case len(rest) == 1 && rest[0] == "ordered":
 			e.Order = RowsOrdered
+		case len(rest) == 1 && rest[0] == "final":
+			e.Order = RowsFinal
 		case len(rest) >= 3 && rest[0] == "per" && rest[1] == "key":
 			e.Order = RowsPerKey
 			for _, k := range strings.Split(strings.Join(rest[2:], " "), ",") {
@@ -207,7 +215,7 @@ func parseExpectation(head string) (*Expectation, error) {
 				e.Keys = append(e.Keys, strings.TrimSpace(k))
 			}
 		default:
-			return nil, fmt.Errorf("expected '---- rows', '---- rows ordered' or '---- rows per key COLUMNS', found '---- %s'", head)
+			return nil, fmt.Errorf("expected '---- rows', '---- rows ordered', '---- rows final' or '---- rows per key COLUMNS', found '---- %s'", head)
 		}
 		return e, nil
 	case "error":
@@ -398,9 +406,17 @@ func checkError(want *Expectation, err error, running bool) string {
 func compareRows(got string, want *Expectation) string {
 	gFrame, gRows := splitTable(got)
 	wFrame, wRows := splitTable(want.Rows)
+	if want.Order == RowsFinal {
+		// The count of changelog rows depends on how the inputs
+		// interleaved; the rows left do not.
+		gFrame, wFrame = withoutTotal(gFrame), withoutTotal(wFrame)
+		gRows = finalRows(gRows)
+	}
 	same := slices.Equal(gFrame, wFrame)
 	if same {
 		switch want.Order {
+		case RowsFinal:
+			same = slices.Equal(sorted(gRows), sorted(wRows))
 		case RowsOrdered:
 			same = slices.Equal(gRows, wRows)
 		case RowsAnyOrder:
@@ -421,6 +437,32 @@ func compareRows(got string, want *Expectation) string {
 		return ""
 	}
 	return fmt.Sprintf("printed\n%s\nexpected\n%s", strings.TrimRight(got, "\n"), want.Rows)
+}
+
+// withoutTotal drops the "Received a total of N rows" line of a frame.
+func withoutTotal(frame []string) []string {
+	return slices.DeleteFunc(slices.Clone(frame), func(l string) bool { return strings.HasPrefix(l, "Received a total of") })
+}
+
+// finalRows applies a printed changelog: +I and +U rows add a row (shown
+// as +I), -U and -D rows take an equal one away.
+func finalRows(rows []string) []string {
+	var out []string
+	for _, r := range rows {
+		op, rest, _ := strings.Cut(strings.TrimPrefix(r, "|"), "|")
+		switch strings.TrimSpace(op) {
+		case "+I", "+U":
+			out = append(out, strings.Replace(r, strings.TrimSpace(op), "+I", 1))
+		case "-U", "-D":
+			for i, o := range out {
+				if _, orest, _ := strings.Cut(strings.TrimPrefix(o, "|"), "|"); orest == rest {
+					out = slices.Delete(out, i, i+1)
+					break
+				}
+			}
+		}
+	}
+	return out
 }
 
 // splitTable separates a printed table's rows (the lines starting with '|'

@@ -8,7 +8,7 @@ import (
 func TestParseScriptTestErrors(t *testing.T) {
 	for src, want := range map[string]string{
 		"---- rows\nx\n":                           "line 1: an expectation without a statement before it",
-		"SELECT 1;\n---- rows sideways\nx\n":       "line 2: expected '---- rows', '---- rows ordered' or '---- rows per key COLUMNS', found '---- rows sideways'",
+		"SELECT 1;\n---- rows sideways\nx\n":       "line 2: expected '---- rows', '---- rows ordered', '---- rows final' or '---- rows per key COLUMNS', found '---- rows sideways'",
 		"SELECT 1;\n---- error oops\nx\n":          "line 2: unknown error kind 'oops': expected parse, validation, runtime or error",
 		"SELECT 1;\n---- error parse 0:1\nx\n":     "line 2: expected a position LINE:COL, found '0:1'",
 		"SELECT 1;\n---- rows\n":                   "line 2: '---- rows' needs the printed output below it",
@@ -18,7 +18,7 @@ func TestParseScriptTestErrors(t *testing.T) {
 		"# only a comment\nSELECT 1\n":             "line 2: the statement does not end with ';'",
 		"SELECT 1;\n---- error parse 1:2 3\nx\n":   "line 2: expected '---- error KIND [LINE:COL]', found '---- error parse 1:2 3'",
 		"SELECT 1;\n----\nx\n":                     "line 2: expected '---- rows' or '---- error KIND'",
-		"SELECT 1;\n---- rows ordered please\nx\n": "line 2: expected '---- rows', '---- rows ordered' or '---- rows per key COLUMNS', found '---- rows ordered please'",
+		"SELECT 1;\n---- rows ordered please\nx\n": "line 2: expected '---- rows', '---- rows ordered', '---- rows final' or '---- rows per key COLUMNS', found '---- rows ordered please'",
 	} {
 		_, err := ParseScriptTest(src)
 		if err == nil || err.Error() != want {
@@ -81,6 +81,9 @@ func TestCompareRows(t *testing.T) {
 		{"a row twice, any order", duplicated, RowsAnyOrder, false},
 		{"another frame", strings.Replace(got, "| op | k | v |", "| op | k | w |", 1), RowsAnyOrder, false},
 		{"a footer missing", got + "Received a total of 4 rows\n", RowsAnyOrder, false},
+		{"the final rows", frame + "| +I | b | 1 |\n| +I | a | 2 |\nReceived a total of 2 rows\n", RowsFinal, true},
+		{"an updated row as it was, final", frame + "| +I | a | 1 |\n| +I | b | 1 |\n", RowsFinal, false},
+		{"a row missing, final", frame + "| +I | a | 2 |\n", RowsFinal, false},
 	} {
 		diff := compareRows(got, &Expectation{Rows: c.want, Order: c.order, Keys: []string{"k"}})
 		if (diff == "") != c.ok {

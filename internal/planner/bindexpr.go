@@ -116,7 +116,12 @@ func (x *exprBinder) bind(e ast.Expr) (expr.Expr, error) {
 		if n.Exists {
 			return nil, errorf(n, "EXISTS is supported as a condition of WHERE (joined to the others with AND), not inside other expressions")
 		}
-		return nil, errorf(n, "scalar subqueries are not supported yet")
+		for i, c := range x.sc.cols {
+			if c.scalar == n {
+				return &expr.Column{Index: i, Name: c.name, T: c.typ}, nil
+			}
+		}
+		return nil, errorf(n, "scalar subqueries are supported in the select list, WHERE and HAVING of a query, not %s", x.whereText())
 	case *ast.RowExpr:
 		return x.funcCall(&ast.FuncCall{Pos: n.Pos, Name: "$ROW", Args: n.Items})
 	case *ast.Descriptor:

@@ -283,7 +283,25 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 		// The WHERE of an inner join is part of its condition, so that
 		// equalities become join keys and time bounds an interval join;
 		// IN (subquery) conditions stay in WHERE, to become semi joins.
-		if subqueries, cond := splitSubqueries(where); cond != nil {
+		// So do conditions with scalar subqueries, joined to the rows
+		// before WHERE filters them.
+		subqueries, cond := splitSubqueries(where)
+		var scalars []ast.Expr
+		for _, c := range astConjuncts(cond) {
+			if len(scalarSubqueries(c)) > 0 {
+				scalars = append(scalars, c)
+			}
+		}
+		if len(scalars) > 0 {
+			var rest []ast.Expr
+			for _, c := range astConjuncts(cond) {
+				if len(scalarSubqueries(c)) == 0 {
+					rest = append(rest, c)
+				}
+			}
+			subqueries, cond = append(subqueries, scalars...), andAST(rest)
+		}
+		if cond != nil {
 			merged := *j
 			merged.Kind = ast.InnerJoin
 			merged.On = andAST([]ast.Expr{j.On, cond})
@@ -310,6 +328,12 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 	var subqueries []ast.Expr
 	if where != nil {
 		subqueries, where = splitSubqueries(where)
+	}
+	if subs := scalarSubqueries(where); len(subs) > 0 {
+		var err error
+		if rel, err = b.joinScalarSubqueries(rel, subs, &exprBinder{b: b, sc: rel.sc, where: "WHERE"}); err != nil {
+			return nil, err
+		}
 	}
 	if where != nil {
 		if agg := findAggregates(where); len(agg) > 0 {
@@ -376,6 +400,15 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 			over = b.overAggregate
 		}
 		if rel, hook, err = over(rel, overs); err != nil {
+			return nil, err
+		}
+	}
+	selected := []ast.Expr{s.Having}
+	for _, it := range items {
+		selected = append(selected, it.Expr)
+	}
+	if subs := scalarSubqueries(selected...); len(subs) > 0 {
+		if rel, err = b.joinScalarSubqueries(rel, subs, &exprBinder{b: b, sc: rel.sc, hook: hook, where: "the select list"}); err != nil {
 			return nil, err
 		}
 	}

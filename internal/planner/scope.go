@@ -16,6 +16,9 @@ type scopeCol struct {
 	// merged marks the right side's copy of a USING column: the column is
 	// one for unqualified references and `*`, which mean the left copy.
 	merged bool
+	// scalar is the scalar subquery whose value the column holds; only
+	// that subquery expression reads it.
+	scalar *ast.SubqueryExpr
 }
 
 // scope is the list of columns of the row an expression is evaluated on.
@@ -46,7 +49,7 @@ func (s *scope) resolve(id *ast.Ident) (int, error) {
 	}
 	found := -1
 	for i, c := range s.cols {
-		if c.name != name || (qual != "" && c.qual != qual) || (qual == "" && c.merged) {
+		if c.name != name || (qual != "" && c.qual != qual) || (qual == "" && c.merged) || c.scalar != nil {
 			continue
 		}
 		if found >= 0 {

@@ -185,18 +185,12 @@ func (b *Binder) exists(rel *relation, e *ast.SubqueryExpr, not bool) (*relation
 
 // correlation splits `a = b` into its outer and inner side.
 func correlation(c ast.Expr, outer, inner *exprBinder) (expr.Expr, expr.Expr, bool) {
-	eq, ok := c.(*ast.Binary)
-	if !ok || eq.Op != "=" {
+	o, in, ok := correlationAST(c, outer, inner)
+	if !ok {
 		return nil, nil, false
 	}
-	for _, sides := range [][2]ast.Expr{{eq.L, eq.R}, {eq.R, eq.L}} {
-		o, err1 := outer.bind(sides[0])
-		i, err2 := inner.bind(sides[1])
-		if err1 == nil && err2 == nil {
-			return o, i, true
-		}
-	}
-	return nil, nil, false
+	i, err := inner.bind(in)
+	return o, i, err == nil
 }
 
 // semiJoin completes j between rel and right, matching leftKeys (over rel)

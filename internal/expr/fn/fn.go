@@ -108,6 +108,9 @@ type Aggregate struct {
 	// OverOnly marks a window function that only an OVER window computes
 	// (LAG), never a group aggregation.
 	OverOnly bool
+	// Unlisted leaves a function Flink does not list out of SHOW
+	// FUNCTIONS (SINGLE_VALUE).
+	Unlisted bool
 }
 
 // Accumulator is the running state of one aggregate for one group.
@@ -155,8 +158,10 @@ func Names() []string {
 			out = append(out, n)
 		}
 	}
-	for n := range aggregates {
-		out = append(out, n)
+	for n, a := range aggregates {
+		if !a.Unlisted {
+			out = append(out, n)
+		}
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
