@@ -212,6 +212,10 @@ func buildCorrelate(n *Node) (Instances, error) {
 	t := cfg.Collection.E.Type()
 	want := append([]types.Type{}, n.In[0]...)
 	switch {
+	case cfg.Replicate:
+		if t.Kind != types.BigInt {
+			return Instances{}, fmt.Errorf("config.collection: the count of copies is %s, not BIGINT", t)
+		}
 	case t.Kind == types.Map:
 		want = append(want, t.KeyType(), t.ValueType())
 	case (t.Kind == types.Array || t.Kind == types.Multiset) && t.Elem().Kind == types.RowType:
@@ -241,7 +245,7 @@ func buildCorrelate(n *Node) (Instances, error) {
 			return nil, err
 		}
 		return ops.NewCorrelate(ops.CorrelateConfig{Collection: ev, CollectionType: t, Ordinality: cfg.Ordinality,
-			Left: cfg.Left, OutputTypes: out, Context: expr.Context{Fn: n.Fn}}), nil
+			Left: cfg.Left, Replicate: cfg.Replicate, OutputTypes: out, Context: expr.Context{Fn: n.Fn}}), nil
 	})
 }
 

@@ -114,6 +114,9 @@ type CorrelateConfig struct {
 	// Left keeps an input row whose collection is NULL or empty, once,
 	// with NULL element columns (LEFT JOIN UNNEST ... ON TRUE).
 	Left bool `json:"left,omitzero"`
+	// Replicate makes Collection a BIGINT count of copies of the input
+	// row to emit, with no columns added ($REPLICATE_ROWS$).
+	Replicate bool `json:"replicate,omitzero"`
 }
 
 // ChangelogNormalizeConfig turns an upsert stream keyed by Keys into a

@@ -169,7 +169,7 @@ func (t *translator) node(n Node) (added, error) {
 	case *Correlate:
 		par, inputs := forward(in)
 		return t.add(like(n, plan.KindCorrelate, par, inputs, &plan.CorrelateConfig{Collection: plan.Expr{E: x.Collection},
-			Ordinality: x.Ordinality, Left: x.Left}))
+			Ordinality: x.Ordinality, Left: x.Left, Replicate: x.Replicate}))
 	case *Normalize:
 		par, input := keyed(in, x.Keys)
 		return t.add(like(n, plan.KindChangelogNormalize, par, []plan.Input{input}, &plan.ChangelogNormalizeConfig{Keys: x.Keys},

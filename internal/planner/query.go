@@ -113,9 +113,6 @@ func sameLength(es []expr.Expr) bool {
 func itoa(i int) string { return types.FormatValue(types.IntType, types.IntValue(int64(i)), nil) }
 
 func (b *Binder) setOp(s *ast.SetOp) (*relation, error) {
-	if s.Op != "UNION" && s.All {
-		return nil, errorf(s, "%s ALL is not supported yet; %s (distinct) is", s.Op, s.Op)
-	}
 	l, err := b.query(s.Left)
 	if err != nil {
 		return nil, err
@@ -145,8 +142,8 @@ func (b *Binder) setOp(s *ast.SetOp) (*relation, error) {
 	}
 	keys := seq(len(schema))
 	var node Node
-	switch s.Op {
-	case "UNION":
+	switch {
+	case s.Op == "UNION":
 		left, right := cast(l.node), cast(r.node)
 		if u, ok := left.(*Union); ok {
 			// a UNION ALL b UNION ALL c is one union of three inputs, not
@@ -161,6 +158,11 @@ func (b *Binder) setOp(s *ast.SetOp) (*relation, error) {
 		}
 		if !s.All {
 			node = &GroupAggregate{base: base{schema: schema}, Input: node, Keys: keys}
+		}
+	case s.All:
+		var err error
+		if node, err = b.setOpAll(s, schema, cast(l.node), cast(r.node)); err != nil {
+			return nil, err
 		}
 	default:
 		// INTERSECT and EXCEPT: the distinct left rows with (without) an

@@ -14,12 +14,17 @@ import (
 // computed from it (Flink's Correlate of $UNNEST_ROWS): `FROM t CROSS JOIN
 // UNNEST(t.arr) AS u(x)`, `FROM t, UNNEST(...)`, `LEFT JOIN UNNEST(...) ON
 // TRUE`, `WITH ORDINALITY`.
+//
+// With Replicate, Collection is a BIGINT count instead, and each input row
+// is emitted that many times (Flink's $REPLICATE_ROWS$, the table function
+// of INTERSECT ALL and EXCEPT ALL).
 type Correlate struct {
 	base
 	Input      Node
 	Collection expr.Expr
 	Ordinality bool
 	Left       bool
+	Replicate  bool
 }
 
 // Inputs implements Node.
@@ -34,7 +39,11 @@ func (n *Correlate) Describe() string {
 	if n.Left {
 		join = "LEFT"
 	}
-	s := "Correlate(invocation=[UNNEST(" + exprText(n.Collection, n.Input.Schema()) + ")"
+	fn := "UNNEST"
+	if n.Replicate {
+		fn = "$REPLICATE_ROWS$"
+	}
+	s := "Correlate(invocation=[" + fn + "(" + exprText(n.Collection, n.Input.Schema()) + ")"
 	if n.Ordinality {
 		s += " WITH ORDINALITY"
 	}

@@ -17,6 +17,9 @@ type CorrelateConfig struct {
 	Ordinality bool
 	// Left keeps a row whose collection is NULL or empty, with NULLs.
 	Left bool
+	// Replicate makes Collection a BIGINT count: the input row is emitted
+	// that many times, with no columns added.
+	Replicate bool
 	// OutputTypes are the output column types: the input's, the element's
 	// and the ordinality.
 	OutputTypes []types.Type
@@ -99,6 +102,13 @@ func (c *Correlate) append(kind types.RowKind, out runtime.Emitter) {
 func (c *Correlate) unnest(v types.Value, kind types.RowKind, out runtime.Emitter) (int, error) {
 	if v.Null {
 		return 0, nil
+	}
+	if c.cfg.Replicate {
+		copy(c.row, c.in)
+		for range v.I {
+			c.append(kind, out)
+		}
+		return int(max(v.I, 0)), nil
 	}
 	t := c.cfg.CollectionType
 	var elems, vals []types.Value
