@@ -49,11 +49,29 @@ func (b *Binder) temporalJoin(jn Join, asOf ast.Expr, ref *ast.TableName, l, r *
 	if err != nil {
 		return nil, err
 	}
-	table, _ := b.Lookup(id)
-	if table == nil || len(table.PrimaryKey) == 0 {
+	rs := r.node.Schema()
+	var keys []int
+	var keyNames []string
+	if table, _ := b.Lookup(id); table != nil {
+		// The scan keeps the table's column order, so key columns are
+		// found by their position in the table even when the reference
+		// renames them.
+		for _, k := range table.PrimaryKey {
+			keys = append(keys, table.Schema().Index(k))
+		}
+		keyNames = table.PrimaryKey
+	} else if vk, ok := versionedKeys(r.node); ok {
+		// A versioned view (Flink's "Versioned Views"): a query whose
+		// unique key the planner infers, such as a deduplication keeping
+		// each key's last row by event time.
+		keys = vk
+		for _, k := range vk {
+			keyNames = append(keyNames, rs[k].Name)
+		}
+	}
+	if len(keys) == 0 {
 		return nil, errorf(ref, "Temporal Table Join requires primary key in versioned table, but no primary key can be found. The physical plan is not a versioned table: '%s'", id.Object)
 	}
-	rs := r.node.Schema()
 	rt := -1
 	for i, f := range rs {
 		if f.Type.Attr == types.RowTime {
@@ -63,17 +81,47 @@ func (b *Binder) temporalJoin(jn Join, asOf ast.Expr, ref *ast.TableName, l, r *
 	if rt < 0 {
 		return nil, errorf(ref, "Event-Time Temporal Table Join requires both primary key and row time attribute in versioned table, but no row time attribute can be found.")
 	}
-	// The scan keeps the table's column order, so key columns are found by
-	// their position in the table even when the reference renames them.
-	for _, k := range table.PrimaryKey {
-		if !contains(jn.RightKeys, table.Schema().Index(k)) {
-			return nil, errorf(ref, "Temporal table's primary key [%s] must be included in the equivalence condition of temporal join", strings.Join(table.PrimaryKey, ", "))
+	for _, k := range keys {
+		if !contains(jn.RightKeys, k) {
+			return nil, errorf(ref, "Temporal table's primary key [%s] must be included in the equivalence condition of temporal join", strings.Join(keyNames, ", "))
 		}
 	}
 	tj := &TemporalJoin{Join: jn, LeftTime: lt.Index, RightTime: rt}
 	tj.Cond = rest
 	tj.schema = joinSchema(l.node.Schema(), rs, jn.Kind, true, false)
 	return &relation{node: tj, sc: joinScope(sc, tj.schema)}, nil
+}
+
+// versionedKeys returns the columns of n that are a unique key of a
+// versioned relation: the partition keys of an event-time deduplication
+// that keeps each key's last row, carried through projections and
+// filters. Flink infers such a key for any query; these are the shapes its
+// documentation shows as versioned views.
+func versionedKeys(n Node) ([]int, bool) {
+	switch x := n.(type) {
+	case *Deduplicate:
+		return x.Keys, x.KeepLast && x.RowTime && x.Window == nil && len(x.Keys) > 0
+	case *Calc:
+		in, ok := versionedKeys(x.Input)
+		if !ok {
+			return nil, false
+		}
+		out := make([]int, len(in))
+		for i, k := range in {
+			out[i] = -1
+			for j, p := range x.Projects {
+				if c, isCol := p.(*expr.Column); isCol && c.Index == k {
+					out[i] = j
+					break
+				}
+			}
+			if out[i] < 0 {
+				return nil, false
+			}
+		}
+		return out, true
+	}
+	return nil, false
 }
 
 // WindowJoin joins two windowed inputs window by window: rows of the same
