@@ -187,43 +187,15 @@ func (b *Binder) correlatedScalar(s *ast.SubqueryExpr, outer *exprBinder) (*scal
 	if err != nil {
 		return nil, errNotCorrelated
 	}
-	ib := &exprBinder{b: b, sc: inner.sc, where: "WHERE"}
-	var filters []expr.Expr
-	var innerKeys []ast.Expr
-	var outerKeys []expr.Expr
-	var uncorrelated ast.Expr
-	for _, c := range astConjuncts(sel.Where) {
-		f, err := ib.bind(c)
-		if err == nil {
-			filters = append(filters, f)
-			continue
-		}
-		o, i, ok := correlationAST(c, outer, ib)
-		if !ok {
-			uncorrelated = c
-			continue
-		}
-		outerKeys, innerKeys = append(outerKeys, o), append(innerKeys, i)
-	}
-	if uncorrelated != nil {
-		// A condition that reads both sides but is no equality between
-		// them; any other failure is the subquery's own error.
-		both := &exprBinder{b: b, sc: inner.sc.join(outer.sc), where: "WHERE"}
-		if _, err := both.bind(uncorrelated); err != nil {
-			return nil, errNotCorrelated
-		}
-		return nil, errorf(uncorrelated, "a correlated scalar subquery's condition must be an equality between an outer and an inner expression (or read only the subquery's tables)")
-	}
-	if len(outerKeys) == 0 {
-		return nil, errNotCorrelated
+	c, err := b.correlate(sel.Where, inner.node, &exprBinder{b: b, sc: inner.sc, where: "WHERE"}, outer, "scalar subquery")
+	if err != nil {
+		return nil, err
 	}
 	if len(sel.GroupBy) > 0 || sel.Having != nil || sel.Distinct || sel.Limit != nil || sel.Offset != nil {
 		return nil, errorf(s, "a correlated scalar subquery with GROUP BY, HAVING, DISTINCT, LIMIT or OFFSET is not supported yet")
 	}
-	node := inner.node
-	if len(filters) > 0 {
-		node = newCalc(node, identity(node.Schema()), and(filters), node.Schema())
-	}
+	node := c.node
+	innerKeys, outerKeys := c.innerAST, c.outer
 	item := sel.Items[0].Expr
 	calls := findAggregates(item)
 	if len(calls) == 0 {

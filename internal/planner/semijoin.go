@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -133,7 +134,20 @@ func (b *Binder) inSubquery(rel *relation, in *ast.In, not bool) (*relation, err
 	}
 	sub, err := b.query(in.Subquery)
 	if err != nil {
-		return nil, err
+		// A name the subquery cannot resolve may be a correlation with the
+		// outer query.
+		node, y, outerKeys, innerKeys, cerr := b.correlatedIn(in, rel)
+		if cerr != nil {
+			if errors.Is(cerr, errNotCorrelated) {
+				return nil, err
+			}
+			return nil, cerr
+		}
+		if not && !(x.Type().NotNull && y.Type().NotNull) {
+			return nil, errorf(in, "NOT IN over a correlated subquery is supported when both sides are NOT NULL; use NOT EXISTS")
+		}
+		j := &SemiJoin{Anti: not}
+		return b.semiJoin(rel, j, node, append([]expr.Expr{x}, outerKeys...), append([]expr.Expr{y}, innerKeys...), in)
 	}
 	ss := sub.node.Schema()
 	if len(ss) != 1 {
@@ -142,6 +156,83 @@ func (b *Binder) inSubquery(rel *relation, in *ast.In, not bool) (*relation, err
 	y := &expr.Column{Index: 0, Name: ss[0].Name, T: ss[0].Type}
 	j := &SemiJoin{Anti: not, NullAware: not && !y.T.NotNull}
 	return b.semiJoin(rel, j, sub.node, []expr.Expr{x}, []expr.Expr{y}, in)
+}
+
+// correlatedIn binds the subquery of `x IN (SELECT y FROM ... WHERE ...)`
+// whose WHERE correlates it with the outer query by equalities: the inner
+// relation filtered by its other conditions, y over it, and the outer and
+// inner sides of the correlations, which join as keys beside x = y.
+func (b *Binder) correlatedIn(in *ast.In, rel *relation) (Node, expr.Expr, []expr.Expr, []expr.Expr, error) {
+	sel, ok := in.Subquery.(*ast.Select)
+	if !ok || sel.From == nil || sel.Where == nil || len(sel.Items) != 1 || sel.Items[0].Star {
+		return nil, nil, nil, nil, errNotCorrelated
+	}
+	if len(sel.GroupBy) > 0 || sel.Having != nil || sel.Limit != nil || sel.Offset != nil || len(findAggregates(sel.Items[0].Expr)) > 0 {
+		return nil, nil, nil, nil, errNotCorrelated
+	}
+	inner, err := b.from(sel.From)
+	if err != nil {
+		return nil, nil, nil, nil, errNotCorrelated
+	}
+	ib := &exprBinder{b: b, sc: inner.sc, where: "WHERE"}
+	c, err := b.correlate(sel.Where, inner.node, ib, &exprBinder{b: b, sc: rel.sc, where: "WHERE"}, "IN subquery")
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	y, err := ib.bind(sel.Items[0].Expr)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	return c.node, y, c.outer, c.inner, nil
+}
+
+// correlated is a subquery's relation with its correlation to the outer
+// query: the inner relation filtered by the conditions on it alone, and
+// the equalities between an outer and an inner expression.
+type correlated struct {
+	node         Node
+	outer, inner []expr.Expr
+	innerAST     []ast.Expr // the inner sides as written
+}
+
+// correlate splits the WHERE of a subquery over inner into conditions on
+// the inner relation alone and correlating equalities. A condition that
+// reads both sides but is no such equality is refused (what names the
+// subquery in the error), one that fails to bind for another reason gives
+// its error, and without any correlation the error is errNotCorrelated.
+func (b *Binder) correlate(where ast.Expr, inner Node, ib, ob *exprBinder, what string) (*correlated, error) {
+	if where == nil {
+		return nil, errNotCorrelated
+	}
+	out := &correlated{node: inner}
+	var filters []expr.Expr
+	for _, c := range astConjuncts(where) {
+		f, err := ib.bind(c)
+		if err == nil {
+			filters = append(filters, f)
+			continue
+		}
+		o, in, ok := correlationAST(c, ob, ib)
+		if !ok {
+			both := &exprBinder{b: b, sc: ib.sc.join(ob.sc), where: "WHERE"}
+			if _, berr := both.bind(c); berr != nil {
+				return nil, err
+			}
+			return nil, errorf(c, "a correlated %s condition must be an equality between an outer and an inner expression", what)
+		}
+		i, err := ib.bind(in)
+		if err != nil {
+			return nil, err
+		}
+		out.outer, out.inner, out.innerAST = append(out.outer, o), append(out.inner, i), append(out.innerAST, in)
+	}
+	if len(out.outer) == 0 {
+		return nil, errNotCorrelated
+	}
+	if len(filters) > 0 {
+		out.node = newCalc(inner, identity(inner.Schema()), and(filters), inner.Schema())
+	}
+	return out, nil
 }
 
 // exists plans `[NOT] EXISTS (SELECT ... FROM ... WHERE ...)` whose
@@ -157,40 +248,15 @@ func (b *Binder) exists(rel *relation, e *ast.SubqueryExpr, not bool) (*relation
 		return nil, err
 	}
 	ib := &exprBinder{b: b, sc: inner.sc, where: "WHERE"}
-	ob := &exprBinder{b: b, sc: rel.sc, where: "WHERE"}
-	var outerKeys, innerKeys, filters []expr.Expr
-	if sel.Where != nil {
-		for _, c := range astConjuncts(sel.Where) {
-			if f, err := ib.bind(c); err == nil {
-				filters = append(filters, f)
-				continue
-			}
-			o, i, ok := correlation(c, ob, ib)
-			if !ok {
-				return nil, errorf(c, "a correlated EXISTS condition must be an equality between an outer and an inner expression")
-			}
-			outerKeys, innerKeys = append(outerKeys, o), append(innerKeys, i)
-		}
-	}
-	if len(outerKeys) == 0 {
+	c, err := b.correlate(sel.Where, inner.node, ib, &exprBinder{b: b, sc: rel.sc, where: "WHERE"}, "EXISTS")
+	if errors.Is(err, errNotCorrelated) {
 		return nil, errorf(e, "EXISTS without a correlation to the outer query (an equality in its WHERE) is not supported yet")
 	}
-	innerNode := inner.node
-	if len(filters) > 0 {
-		innerNode = newCalc(innerNode, identity(innerNode.Schema()), and(filters), innerNode.Schema())
+	if err != nil {
+		return nil, err
 	}
 	j := &SemiJoin{Anti: not, KeepNullKeys: not}
-	return b.semiJoin(rel, j, innerNode, outerKeys, innerKeys, e)
-}
-
-// correlation splits `a = b` into its outer and inner side.
-func correlation(c ast.Expr, outer, inner *exprBinder) (expr.Expr, expr.Expr, bool) {
-	o, in, ok := correlationAST(c, outer, inner)
-	if !ok {
-		return nil, nil, false
-	}
-	i, err := inner.bind(in)
-	return o, i, err == nil
+	return b.semiJoin(rel, j, c.node, c.outer, c.inner, e)
 }
 
 // semiJoin completes j between rel and right, matching leftKeys (over rel)
