@@ -275,8 +275,9 @@ func (t *translator) windowsAndJoins(n Node, ins []added) (added, error) {
 		left, right := ins[0], ins[1]
 		par := plan.ParallelismDefault
 		inputs := []plan.Input{{Node: left.id, Exchange: plan.Hash, Keys: x.LeftKeys}, {Node: right.id, Exchange: plan.Hash, Keys: x.RightKeys}}
-		if x.NullAware {
-			// Every NULL of the right side must be seen by every instance.
+		if x.NullAware || len(x.LeftKeys) == 0 {
+			// Every NULL of the right side must be seen by every instance;
+			// without keys (an uncorrelated EXISTS), every right row.
 			par, inputs = single(left, right)
 		}
 		cfg := &plan.SemiJoinConfig{LeftKeys: x.LeftKeys, RightKeys: x.RightKeys, Anti: x.Anti, NullAware: x.NullAware, KeepNullKeys: x.KeepNullKeys, NullSafe: x.NullSafe}

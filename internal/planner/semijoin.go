@@ -250,7 +250,13 @@ func (b *Binder) exists(rel *relation, e *ast.SubqueryExpr, not bool) (*relation
 	ib := &exprBinder{b: b, sc: inner.sc, where: "WHERE"}
 	c, err := b.correlate(sel.Where, inner.node, ib, &exprBinder{b: b, sc: rel.sc, where: "WHERE"}, "EXISTS")
 	if errors.Is(err, errNotCorrelated) {
-		return nil, errorf(e, "EXISTS without a correlation to the outer query (an equality in its WHERE) is not supported yet")
+		// Uncorrelated: every outer row passes while the subquery has a
+		// row (a semi join without keys).
+		sub, err := b.query(e.Query)
+		if err != nil {
+			return nil, err
+		}
+		return b.semiJoin(rel, &SemiJoin{Anti: not}, sub.node, nil, nil, e)
 	}
 	if err != nil {
 		return nil, err

@@ -52,13 +52,19 @@ type SemiJoin struct {
 }
 
 // nullsKey is the right table's entry counting right rows with a NULL key
-// (NullAware); encoded keys are never empty.
+// (NullAware); the encoded keys of a join with keys are never empty. A
+// join without keys (an uncorrelated EXISTS) keeps everything under the
+// empty key.
 var nullsKey = []byte{}
 
 // NewSemiJoin returns a SemiJoin for cfg.
 func NewSemiJoin(cfg SemiJoinConfig, st state.Backend) (*SemiJoin, error) {
-	if len(cfg.LeftKeys) != len(cfg.RightKeys) || len(cfg.LeftKeys) == 0 {
-		return nil, errors.New("semi join: the sides need the same, non-zero number of keys")
+	if len(cfg.LeftKeys) != len(cfg.RightKeys) {
+		return nil, errors.New("semi join: the sides need the same number of keys")
+	}
+	if len(cfg.LeftKeys) == 0 && cfg.NullAware {
+		// Without keys every row's key is the empty one, which nullsKey is.
+		return nil, errors.New("semi join: a NULL-aware anti join needs keys")
 	}
 	if err := checkCols("semi join left key", cfg.LeftKeys, len(cfg.LeftTypes)); err != nil {
 		return nil, err
