@@ -201,6 +201,7 @@ func registerDynamic(bind bindFunc, names ...string) {
 var takesComposite = map[string]bool{
 	"=": true, "<>": true, "<": true, "<=": true, ">": true, ">=": true, "IS DISTINCT FROM": true, "IS NOT DISTINCT FROM": true,
 	"IF": true, "IFNULL": true, "TYPEOF": true,
+	"JSON_QUERY": true, // its RETURNING ARRAY<STRING> carrier; it checks its arguments itself
 }
 
 // refuseComposite wraps the binding of function name so that composite

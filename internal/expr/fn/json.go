@@ -1,202 +1,332 @@
 package fn
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/sluicesql/sluice/internal/types"
 )
 
+// The JSON query functions and predicates, after Flink's "JSON Functions"
+// documentation and SqlJsonUtils: JSON_EXISTS, JSON_VALUE, JSON_QUERY and
+// IS JSON. Paths are described in jsonpath.go. The parser passes the
+// clauses as arguments (see parser.jsonValueArgs and jsonQueryArgs).
+
 func init() {
 	register(bindJSONValue, "JSON_VALUE")
 	register(bindJSONQuery, "JSON_QUERY")
 	register(bindJSONExists, "JSON_EXISTS")
+	for _, kind := range []string{"VALUE", "SCALAR", "ARRAY", "OBJECT"} {
+		register(bindIsJSON(kind), "IS JSON "+kind)
+	}
 }
 
-// jsonStep is one step of a JSON path: a member name, or an array index
-// when index >= 0.
-type jsonStep struct {
-	name  string
-	index int
-}
-
-// parseJSONPath parses the lax SQL/JSON paths Flink's JSON functions take:
-// `$`, then `.name`, `."name"`, `['name']` and `[n]` steps (`lax` may
-// precede the `$`; `strict` is not supported).
-func parseJSONPath(path string) ([]jsonStep, error) {
-	p := strings.TrimSpace(path)
-	if rest, ok := strings.CutPrefix(p, "lax "); ok {
-		p = strings.TrimSpace(rest)
-	}
-	if strings.HasPrefix(p, "strict ") {
-		return nil, fmt.Errorf("strict JSON paths are not supported yet")
-	}
-	if !strings.HasPrefix(p, "$") {
-		return nil, fmt.Errorf("a JSON path starts with '$': %q", path)
-	}
-	var steps []jsonStep
-	for i := 1; i < len(p); {
-		switch p[i] {
-		case '.':
-			i++
-			if i < len(p) && p[i] == '"' {
-				end := strings.IndexByte(p[i+1:], '"')
-				if end < 0 {
-					return nil, fmt.Errorf("unterminated name in JSON path %q", path)
-				}
-				steps = append(steps, jsonStep{name: p[i+1 : i+1+end], index: -1})
-				i += end + 2
-				continue
-			}
-			j := i
-			for j < len(p) && p[j] != '.' && p[j] != '[' {
-				j++
-			}
-			if j == i {
-				return nil, fmt.Errorf("empty member name in JSON path %q", path)
-			}
-			steps = append(steps, jsonStep{name: p[i:j], index: -1})
-			i = j
-		case '[':
-			end := strings.IndexByte(p[i:], ']')
-			if end < 0 {
-				return nil, fmt.Errorf("unterminated '[' in JSON path %q", path)
-			}
-			inner := strings.TrimSpace(p[i+1 : i+end])
-			if len(inner) >= 2 && inner[0] == '\'' && inner[len(inner)-1] == '\'' {
-				steps = append(steps, jsonStep{name: inner[1 : len(inner)-1], index: -1})
-			} else if n, err := strconv.Atoi(inner); err == nil && n >= 0 {
-				steps = append(steps, jsonStep{index: n})
-			} else {
-				return nil, fmt.Errorf("unsupported JSON path step [%s] in %q", inner, path)
-			}
-			i += end + 1
-		default:
-			return nil, fmt.Errorf("unexpected %q in JSON path %q", p[i], path)
-		}
-	}
-	return steps, nil
-}
-
-// jsonLookup evaluates a parsed path on a JSON text; ok is false when the
-// text is not JSON or the path leads nowhere (lax mode: both are empty).
-func jsonLookup(text string, steps []jsonStep) (any, bool) {
-	var v any
-	dec := json.NewDecoder(strings.NewReader(text))
-	dec.UseNumber()
-	if err := dec.Decode(&v); err != nil {
-		return nil, false
-	}
-	for _, s := range steps {
-		switch x := v.(type) {
-		case map[string]any:
-			if s.index >= 0 {
-				return nil, false
-			}
-			var ok bool
-			if v, ok = x[s.name]; !ok {
-				return nil, false
-			}
-		case []any:
-			if s.index < 0 || s.index >= len(x) {
-				return nil, false
-			}
-			v = x[s.index]
-		default:
-			return nil, false
-		}
-	}
-	return v, true
-}
-
-// jsonPathArg compiles a constant path argument once; a non-constant one
-// is parsed per row.
-func jsonPathArg(name string, a Arg) (func(types.Value) ([]jsonStep, error), error) {
+// jsonPathArg compiles a constant path once; another path is parsed per
+// row.
+func jsonPathArg(a Arg) (func(types.Value) (*jsonPath, error), error) {
 	if a.Const != nil && !a.Const.Null {
-		steps, err := parseJSONPath(a.Const.S)
+		p, err := parseJSONPath(a.Const.S)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
+			// Flink fails such a call when it runs, under the error
+			// behavior; a constant is known bad at once, but a call whose
+			// error behavior hides it must still run.
+			return func(types.Value) (*jsonPath, error) { return nil, err }, nil
 		}
-		return func(types.Value) ([]jsonStep, error) { return steps, nil }, nil
+		return func(types.Value) (*jsonPath, error) { return p, nil }, nil
 	}
-	return func(v types.Value) ([]jsonStep, error) { return parseJSONPath(v.S) }, nil
+	return func(v types.Value) (*jsonPath, error) { return parseJSONPath(v.S) }, nil
 }
 
-// JSON_VALUE(json, path): "Extracts a scalar from a JSON string." The
-// scalar is returned as a STRING (the caller casts for RETURNING); a
-// missing value, an object or array, invalid JSON or an invalid path give
-// NULL (Flink's default NULL ON EMPTY and NULL ON ERROR).
-func bindJSONValue(args []Arg) (types.Type, Eval, error) {
-	return bindJSON("JSON_VALUE", args, types.StringType, func(v any) types.Value {
-		switch x := v.(type) {
-		case string:
-			return types.StringValue(x)
-		case json.Number:
-			return types.StringValue(x.String())
-		case bool:
-			return types.StringValue(strconv.FormatBool(x))
-		}
-		return types.NullValue // null, objects and arrays
-	})
-}
-
-// JSON_QUERY(json, path): "Extracts JSON values from a JSON string", as
-// JSON text; a scalar or a missing value gives NULL (WITHOUT ARRAY WRAPPER,
-// NULL ON EMPTY, NULL ON ERROR).
-func bindJSONQuery(args []Arg) (types.Type, Eval, error) {
-	return bindJSON("JSON_QUERY", args, types.StringType, func(v any) types.Value {
-		switch v.(type) {
-		case map[string]any, []any:
-			b, err := json.Marshal(v)
-			if err != nil {
-				return types.NullValue
-			}
-			return types.StringValue(string(b))
-		}
-		return types.NullValue
-	})
-}
-
-// JSON_EXISTS(json, path): "Determines whether a JSON string satisfies a
-// given path search criterion": TRUE when the path leads to a value, FALSE
-// otherwise (FALSE ON ERROR).
+// JSON_EXISTS(json, path [{TRUE | FALSE | UNKNOWN | ERROR} ON ERROR]):
+// "Determines whether a JSON string satisfies a given path search
+// criterion. If the error behavior is omitted, FALSE ON ERROR is assumed":
+// TRUE when the path leads to a value other than a JSON null (for an
+// indefinite path, to a list, even an empty one), FALSE when it leads
+// nowhere in lax mode; a strict path that leads nowhere, and text that is
+// not JSON in strict mode, are errors.
 func bindJSONExists(args []Arg) (types.Type, Eval, error) {
-	return bindJSON("JSON_EXISTS", args, types.BooleanType, nil)
-}
-
-// bindJSON binds a JSON function of (STRING json, STRING path); result
-// maps the value found (nil for JSON_EXISTS).
-func bindJSON(name string, args []Arg, t types.Type, result func(any) types.Value) (types.Type, Eval, error) {
-	if !match(args, str, str) {
-		return types.Type{}, nil, sigError(name, "(STRING json, STRING path)", args)
+	onError := "FALSE ON ERROR"
+	if len(args) == 3 && args[2].Unit != "" {
+		onError, args = args[2].Unit, args[:2]
 	}
-	path, err := jsonPathArg(name, args[1])
+	if !match(args, str, str) {
+		return types.Type{}, nil, sigError("JSON_EXISTS", "(STRING json, STRING path [{TRUE | FALSE | UNKNOWN | ERROR} ON ERROR])", args)
+	}
+	path, err := jsonPathArg(args[1])
 	if err != nil {
 		return types.Type{}, nil, err
 	}
+	return types.BooleanType, func(_ *Context, v []types.Value) (types.Value, error) {
+		if v[0].Null || v[1].Null {
+			return types.BoolValue(false), nil
+		}
+		p, err := path(v[1])
+		var found any
+		if err == nil {
+			found, err = jsonPathResult(v[0].S, p)
+		}
+		if err != nil {
+			switch onError {
+			case "TRUE ON ERROR":
+				return types.BoolValue(true), nil
+			case "UNKNOWN ON ERROR":
+				return types.NullValue, nil
+			case "ERROR ON ERROR":
+				return types.Value{}, runtimeError("JSON_EXISTS", "%v", err)
+			}
+			return types.BoolValue(false), nil
+		}
+		return types.BoolValue(found != nil), nil
+	}, nil
+}
+
+// jsonReturning is the RETURNING type a JSON function's typed NULL
+// argument carries.
+func jsonReturning(name string, a Arg, allowed func(types.Type) bool) (types.Type, error) {
+	if a.Unit != "" || a.Const == nil || !a.Const.Null {
+		return types.Type{}, fmt.Errorf("%s: the RETURNING argument must be a typed NULL", name)
+	}
+	t := a.Type.Plain().Nullable()
+	if !allowed(t) {
+		return types.Type{}, fmt.Errorf("%s does not support RETURNING %s", name, t)
+	}
+	return t, nil
+}
+
+// JSON_VALUE(json, path [RETURNING type] [{NULL | ERROR | DEFAULT expr} ON
+// EMPTY] [{NULL | ERROR | DEFAULT expr} ON ERROR]): "Extracts a scalar from
+// a JSON string", as SqlJsonUtils.jsonValue: no value (a missing member in
+// lax mode, a JSON null, or an object or array in lax mode) is the ON EMPTY
+// case, an error (strict mode's missing member, invalid JSON or object or
+// array value, or a value that does not convert to the RETURNING type) the
+// ON ERROR case; both give NULL unless told otherwise. Arguments: json,
+// path, a typed NULL carrying the RETURNING type, then for EMPTY and ERROR
+// a behavior unit and a default of the RETURNING type.
+func bindJSONValue(args []Arg) (types.Type, Eval, error) {
+	if len(args) != 7 || !match(args[:2], str, str) || args[3].Unit == "" || args[5].Unit == "" {
+		return types.Type{}, nil, sigError("JSON_VALUE", "(STRING json, STRING path [RETURNING type] [... ON EMPTY] [... ON ERROR])", args)
+	}
+	t, err := jsonReturning("JSON_VALUE", args[2], func(t types.Type) bool {
+		return t.IsString() || t.Kind == types.Boolean || t.IsNumeric()
+	})
+	if err != nil {
+		return types.Type{}, nil, err
+	}
+	path, err := jsonPathArg(args[1])
+	if err != nil {
+		return types.Type{}, nil, err
+	}
+	convert := jsonScalarConverter(t)
+	onEmpty, onError := args[3].Unit, args[5].Unit
+	// A default is returned as Flink returns the Java object: as its
+	// String.valueOf for a STRING result (DEFAULT FALSE gives 'false'),
+	// cast otherwise.
+	defaults := map[int]func(types.Value) (types.Value, error){}
+	for _, i := range []int{4, 6} {
+		from := args[i].Type
+		switch {
+		case from.Kind == types.Null:
+			defaults[i] = func(types.Value) (types.Value, error) { return types.NullValue, nil }
+		case t.IsString():
+			defaults[i] = func(v types.Value) (types.Value, error) {
+				if v.Null {
+					return v, nil
+				}
+				return types.StringValue(javaString(from, v)), nil
+			}
+		default:
+			if err := types.ValidateCast(from, t); err != nil {
+				return types.Type{}, nil, fmt.Errorf("JSON_VALUE: the default %s is not a value of RETURNING %s", from.Plain(), t)
+			}
+			defaults[i] = func(v types.Value) (types.Value, error) { return types.Cast(v, from, t, nil) }
+		}
+	}
 	return t, func(_ *Context, v []types.Value) (types.Value, error) {
 		if v[0].Null || v[1].Null {
-			if result == nil {
-				return types.BoolValue(false), nil
+			return types.NullValue, nil
+		}
+		failed := func(err error) (types.Value, error) {
+			switch onError {
+			case "ERROR":
+				return types.Value{}, runtimeError("JSON_VALUE", "%v", err)
+			case "DEFAULT":
+				return defaults[6](v[6])
 			}
 			return types.NullValue, nil
 		}
-		steps, err := path(v[1])
+		p, err := path(v[1])
 		if err != nil {
-			if result == nil {
-				return types.BoolValue(false), nil
+			return failed(err)
+		}
+		found, err := jsonPathResult(v[0].S, p)
+		if err != nil {
+			return failed(err)
+		}
+		if found == nil || !p.strict && !isJSONScalar(found) {
+			switch onEmpty {
+			case "ERROR":
+				return types.Value{}, runtimeError("JSON_VALUE", "Empty result of JSON_VALUE function is not allowed")
+			case "DEFAULT":
+				out, err := defaults[4](v[4])
+				if err != nil {
+					// "If the default value itself raises an error, it
+					// falls through to the error behavior for ON EMPTY."
+					return failed(err)
+				}
+				return out, nil
 			}
 			return types.NullValue, nil
 		}
-		found, ok := jsonLookup(v[0].S, steps)
-		if result == nil {
-			return types.BoolValue(ok), nil
+		if !isJSONScalar(found) {
+			return failed(fmt.Errorf("Strict jsonpath mode requires scalar value, and the actual value is: '%s'", jsonJavaString(found)))
 		}
-		if !ok {
+		out, err := convert(found)
+		if err != nil {
+			return failed(err)
+		}
+		return out, nil
+	}, nil
+}
+
+// jsonScalarConverter converts a JSON scalar to t: STRING takes its text
+// (String.valueOf of what Jackson read), other types its text cast to them,
+// BOOLEAN only from a JSON boolean or the text TRUE/FALSE.
+func jsonScalarConverter(t types.Type) func(any) (types.Value, error) {
+	return func(v any) (types.Value, error) {
+		s := jsonJavaString(v)
+		if t.IsString() {
+			return types.StringValue(s), nil
+		}
+		out, err := types.ParseValue(t, s, nil)
+		if err != nil {
+			return types.Value{}, fmt.Errorf("the value '%s' is not a %s", s, t)
+		}
+		return out, nil
+	}
+}
+
+// JSON_QUERY(json, path [RETURNING STRING | ARRAY<STRING>] [wrapper] [...
+// ON EMPTY] [... ON ERROR]): "Extracts JSON values from a JSON string", as
+// SqlJsonUtils.jsonQuery: the value found, wrapped in an array
+// unconditionally, or when it is not one already (CONDITIONAL); no value,
+// or a scalar in lax mode, is the ON EMPTY case, and in strict mode a
+// scalar, a missing member or invalid JSON the ON ERROR case, each giving
+// NULL, an empty array, an empty object or an error. The result is the
+// JSON text, or for ARRAY<STRING> the elements' texts (a scalar's
+// String.valueOf). Arguments: json, path, a typed NULL carrying the
+// RETURNING type, the wrapper unit, the ON EMPTY and ON ERROR units.
+func bindJSONQuery(args []Arg) (types.Type, Eval, error) {
+	if len(args) != 6 || !match(args[:2], str, str) || args[3].Unit == "" || args[4].Unit == "" || args[5].Unit == "" {
+		return types.Type{}, nil, sigError("JSON_QUERY", "(STRING json, STRING path [RETURNING type] [wrapper] [... ON EMPTY] [... ON ERROR])", args)
+	}
+	arrayOf := types.ArrayOf(types.StringType)
+	t, err := jsonReturning("JSON_QUERY", args[2], func(t types.Type) bool {
+		return t.IsString() || types.Equal(t, arrayOf)
+	})
+	if err != nil {
+		return types.Type{}, nil, err
+	}
+	asArray := t.Kind == types.Array
+	path, err := jsonPathArg(args[1])
+	if err != nil {
+		return types.Type{}, nil, err
+	}
+	wrapper, onEmpty, onError := args[3].Unit, args[4].Unit, args[5].Unit
+	if asArray && (onEmpty == "EMPTY OBJECT" || onError == "EMPTY OBJECT") {
+		return types.Type{}, nil, errors.New("JSON_QUERY: EMPTY OBJECT is not a value of RETURNING ARRAY<STRING>")
+	}
+	behave := func(b string, err error) (types.Value, error) {
+		switch b {
+		case "ERROR":
+			return types.Value{}, runtimeError("JSON_QUERY", "%v", err)
+		case "EMPTY ARRAY":
+			if asArray {
+				return types.EncodeArray(types.StringType.WithNotNull(false), nil), nil
+			}
+			return types.StringValue("[]"), nil
+		case "EMPTY OBJECT":
+			return types.StringValue("{}"), nil
+		}
+		return types.NullValue, nil
+	}
+	return t, func(_ *Context, v []types.Value) (types.Value, error) {
+		if v[0].Null || v[1].Null {
 			return types.NullValue, nil
 		}
-		return result(found), nil
+		p, err := path(v[1])
+		if err != nil {
+			return behave(onError, err)
+		}
+		found, err := jsonPathResult(v[0].S, p)
+		if err != nil {
+			return behave(onError, err)
+		}
+		if found != nil {
+			switch wrapper {
+			case "UNCONDITIONAL ARRAY":
+				found = []any{found}
+			case "CONDITIONAL ARRAY":
+				if _, isArray := found.([]any); !isArray {
+					found = []any{found}
+				}
+			}
+		}
+		if found == nil || !p.strict && isJSONScalar(found) {
+			return behave(onEmpty, errors.New("Empty result of JSON_QUERY function is not allowed"))
+		}
+		if isJSONScalar(found) {
+			return behave(onError, fmt.Errorf("Strict jsonpath mode requires array or object value, and the actual value is: '%s'", jsonJavaString(found)))
+		}
+		if !asArray {
+			return types.StringValue(string(appendJackson(nil, found))), nil
+		}
+		list, isList := found.([]any)
+		if !isList {
+			return behave(onError, fmt.Errorf("the value '%s' is not an array", jsonJavaString(found)))
+		}
+		elems := make([]types.Value, len(list))
+		for i, e := range list {
+			switch {
+			case e == nil:
+				elems[i] = types.NullValue
+			case isJSONScalar(e):
+				elems[i] = types.StringValue(jsonJavaString(e))
+			default:
+				elems[i] = types.StringValue(string(appendJackson(nil, e)))
+			}
+		}
+		return types.EncodeArray(types.StringType, elems), nil
 	}, nil
+}
+
+// x IS JSON [VALUE | SCALAR | ARRAY | OBJECT]: whether x is JSON text, of
+// that kind; FALSE for NULL, as SqlJsonUtils.isJsonValue and its siblings
+// give (the parser negates it for IS NOT JSON).
+func bindIsJSON(kind string) bindFunc {
+	return func(args []Arg) (types.Type, Eval, error) {
+		if !match(args, str) {
+			return types.Type{}, nil, sigError("IS JSON "+kind, "(STRING)", args)
+		}
+		return types.BooleanType.WithNotNull(true), func(_ *Context, v []types.Value) (types.Value, error) {
+			if v[0].Null {
+				return types.BoolValue(false), nil
+			}
+			doc, err := parseJSONDoc(strings.TrimSpace(v[0].S))
+			if err != nil {
+				return types.BoolValue(false), nil
+			}
+			_, isArray := doc.([]any)
+			_, isObject := doc.(map[string]any)
+			switch kind {
+			case "SCALAR":
+				return types.BoolValue(!isArray && !isObject), nil
+			case "ARRAY":
+				return types.BoolValue(isArray), nil
+			case "OBJECT":
+				return types.BoolValue(isObject), nil
+			}
+			return types.BoolValue(true), nil
+		}, nil
+	}
 }

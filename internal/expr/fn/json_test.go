@@ -1,27 +1,91 @@
 package fn
 
-import "testing"
+import (
+	"testing"
 
-// TestJSONFunctions follows the examples of Flink's "JSON Functions" docs.
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// jsonValueArgs lays out JSON_VALUE's arguments as the parser does, with
+// NULL ON EMPTY and NULL ON ERROR.
+func jsonValueArgs(json, path in, returning types.Type) []in {
+	return []in{json, path, null(returning), unit("NULL"), null(types.NullType), unit("NULL"), null(types.NullType)}
+}
+
+// jsonQueryArgs lays out JSON_QUERY's arguments with a wrapper and the
+// behaviors on empty and on error.
+func jsonQueryArgs(json, path string, wrapper, onEmpty, onError string) []in {
+	return []in{str_(json), str_(path), null(types.StringType), unit(wrapper), unit(onEmpty), unit(onError)}
+}
+
+// TestJSONFunctions follows the examples of Flink's "JSON Functions" docs
+// and SqlJsonUtils' modes: a path without a mode is strict.
 func TestJSONFunctions(t *testing.T) {
 	runScalarCases(t, utc, []scalarCase{
 		// JSON_VALUE('{"a": true}', '$.a') = 'true'
-		{name: "JSON_VALUE", args: []in{str_(`{"a": true}`), str_("$.a")}, want: "true"},
-		// JSON_VALUE('{"a.b": [0.998,0.996]}','$.["a.b"][1]') style steps
-		{name: "JSON_VALUE", args: []in{str_(`{"a": {"b": [1, 2.5, "x"]}}`), str_("$.a.b[1]")}, want: "2.5"},
-		{name: "JSON_VALUE", args: []in{str_(`{"a b": "c"}`), str_("$['a b']")}, want: "c"},
-		{name: "JSON_VALUE", args: []in{str_(`{"a": {"b": 1}}`), str_("$.a")}, want: "NULL"},
-		{name: "JSON_VALUE", args: []in{str_(`{"a": 1}`), str_("$.b")}, want: "NULL"},
-		{name: "JSON_VALUE", args: []in{str_(`not json`), str_("$.a")}, want: "NULL"},
-		{name: "JSON_VALUE", args: []in{col(str_(`{"a": 1}`)), col(str_("$.a"))}, want: "1"},
-		{name: "JSON_VALUE", args: []in{str_(`{"a": 1}`), str_("a")}, wantErr: "a JSON path starts with '$'"},
-		// JSON_EXISTS('{"a": true}', '$.a') = TRUE; '$.b' = FALSE
+		{name: "JSON_VALUE", args: jsonValueArgs(str_(`{"a": true}`), str_("$.a"), types.StringType), want: "true"},
+		{name: "JSON_VALUE", args: jsonValueArgs(str_(`{"a": true}`), str_("$.a"), types.BooleanType), want: "TRUE"},
+		{name: "JSON_VALUE", args: jsonValueArgs(str_(`{"a": {"b": [1, 2.5, "x"]}}`), str_("$.a.b[1]"), types.StringType), want: "2.5"},
+		{name: "JSON_VALUE", args: jsonValueArgs(str_(`{"a": [1, 2, 3]}`), str_("$.a[-1]"), types.StringType), want: "3"},
+		{name: "JSON_VALUE", args: jsonValueArgs(str_(`{"a b": "c"}`), str_("$['a b']"), types.StringType), want: "c"},
+		{name: "JSON_VALUE", args: jsonValueArgs(str_(`{"a": 1}`), str_("a"), types.StringType), want: "1"},
+		{name: "JSON_VALUE", args: jsonValueArgs(str_(`{"a": 1e2, "b": 0.0000001, "c": -0}`), str_("$.a"), types.StringType), want: "1E+2"},
+		{name: "JSON_VALUE", args: jsonValueArgs(str_(`{"a": 1e2, "b": 0.0000001, "c": -0}`), str_("$.b"), types.StringType), want: "1E-7"},
+		{name: "JSON_VALUE", args: jsonValueArgs(str_(`{"a": 1e2, "b": 0.0000001, "c": -0}`), str_("$.c"), types.StringType), want: "0"},
+		{name: "JSON_VALUE", args: jsonValueArgs(str_(`{"a": {"b": 1}}`), str_("$.a"), types.StringType), want: "NULL"},
+		{name: "JSON_VALUE", args: jsonValueArgs(str_(`{"a": 1}`), str_("$.b"), types.StringType), want: "NULL"},
+		{name: "JSON_VALUE", args: jsonValueArgs(str_(`not json`), str_("$.a"), types.StringType), want: "NULL"},
+		{name: "JSON_VALUE", args: jsonValueArgs(str_(`{"a": "x"}`), str_("$.a"), types.IntType), want: "NULL"},
+		{name: "JSON_VALUE", args: []in{str_(`{"a": {"b": 1}}`), str_("$.a"), null(types.StringType), unit("NULL"), null(types.NullType), unit("ERROR"), null(types.NullType)},
+			wantErr: "Strict jsonpath mode requires scalar value, and the actual value is: '{b=1}'"},
+		{name: "JSON_VALUE", args: []in{str_(`{"a": true}`), str_("lax $.b"), null(types.StringType), unit("ERROR"), null(types.NullType), unit("NULL"), null(types.NullType)},
+			wantErr: "Empty result of JSON_VALUE function is not allowed"},
+		{name: "JSON_VALUE", args: []in{str_(`{"a": true}`), str_("lax $.b"), null(types.StringType), unit("DEFAULT"), boolean_(false), unit("NULL"), null(types.NullType)}, want: "false"},
+		{name: "JSON_VALUE", args: []in{str_(`{"a": true}`), str_("strict $.b"), null(types.IntType), unit("NULL"), null(types.NullType), unit("DEFAULT"), int_(7)}, want: "7"},
+		{name: "JSON_VALUE", args: jsonValueArgs(str_(`{"a": [1]}`), str_("$[?(@.a)]"), types.StringType), want: "NULL"},
+		// JSON_EXISTS('{"a": true}', '$.a') = TRUE; '$.b' = FALSE; strict
+		// '$.b' TRUE ON ERROR = TRUE.
 		{name: "JSON_EXISTS", args: []in{str_(`{"a": true}`), str_("$.a")}, want: "TRUE"},
 		{name: "JSON_EXISTS", args: []in{str_(`{"a": true}`), str_("$.b")}, want: "FALSE"},
+		{name: "JSON_EXISTS", args: []in{str_(`{"a": true}`), str_("strict $.b"), unit("TRUE ON ERROR")}, want: "TRUE"},
+		{name: "JSON_EXISTS", args: []in{str_(`{"a": true}`), str_("lax $.b"), unit("TRUE ON ERROR")}, want: "FALSE"},
+		{name: "JSON_EXISTS", args: []in{str_(`{"a": true}`), str_("strict $.b"), unit("UNKNOWN ON ERROR")}, want: "NULL"},
 		{name: "JSON_EXISTS", args: []in{str_(`{"a": [1]}`), str_("$.a[3]")}, want: "FALSE"},
-		// JSON_QUERY('{"a": {"b": 1}}', '$.a') = '{"b":1}'; a scalar is NULL
-		{name: "JSON_QUERY", args: []in{str_(`{"a": {"b": 1}}`), str_("$.a")}, want: `{"b":1}`},
-		{name: "JSON_QUERY", args: []in{str_(`{"a": [1, 2]}`), str_("$.a")}, want: `[1,2]`},
-		{name: "JSON_QUERY", args: []in{str_(`{"a": 1}`), str_("$.a")}, want: "NULL"},
+		{name: "JSON_EXISTS", args: []in{str_(`{"a": [1]}`), str_("$.a[*]")}, want: "TRUE"},
+		{name: "JSON_EXISTS", args: []in{str_(`{"a": null}`), str_("$.a")}, want: "FALSE"},
+		// JSON_QUERY
+		{name: "JSON_QUERY", args: jsonQueryArgs(`{ "a": { "b": 1 } }`, "$.a", "WITHOUT ARRAY", "NULL", "NULL"), want: `{"b":1}`},
+		{name: "JSON_QUERY", args: jsonQueryArgs(`{"b": 1, "a": [true, "x", 1.50]}`, "$", "WITHOUT ARRAY", "NULL", "NULL"), want: `{"a":[true,"x",1.50],"b":1}`},
+		{name: "JSON_QUERY", args: jsonQueryArgs(`{"a":[{"c":"c1"},{"c":"c2"}]}`, "lax $.a[*].c", "WITHOUT ARRAY", "NULL", "NULL"), want: `["c1","c2"]`},
+		{name: "JSON_QUERY", args: jsonQueryArgs(`{"a":{"x":{"c":1},"y":[{"c":2}]}}`, "$..c", "WITHOUT ARRAY", "NULL", "NULL"), want: `[1,2]`},
+		{name: "JSON_QUERY", args: jsonQueryArgs(`[1, 2, 3, 4]`, "$[1:3]", "WITHOUT ARRAY", "NULL", "NULL"), want: `[2,3]`},
+		{name: "JSON_QUERY", args: jsonQueryArgs(`{}`, "$", "CONDITIONAL ARRAY", "NULL", "NULL"), want: `[{}]`},
+		{name: "JSON_QUERY", args: jsonQueryArgs(`[1, 2]`, "$", "CONDITIONAL ARRAY", "NULL", "NULL"), want: `[1,2]`},
+		{name: "JSON_QUERY", args: jsonQueryArgs(`[1, 2]`, "$", "UNCONDITIONAL ARRAY", "NULL", "NULL"), want: `[[1,2]]`},
+		{name: "JSON_QUERY", args: jsonQueryArgs(`1`, "$", "WITHOUT ARRAY", "NULL", "NULL"), want: "NULL"},
+		{name: "JSON_QUERY", args: jsonQueryArgs(`1`, "$", "CONDITIONAL ARRAY", "NULL", "NULL"), want: `[1]`},
+		{name: "JSON_QUERY", args: jsonQueryArgs(`{}`, "lax $.invalid", "WITHOUT ARRAY", "EMPTY OBJECT", "NULL"), want: `{}`},
+		{name: "JSON_QUERY", args: jsonQueryArgs(`{}`, "strict $.invalid", "WITHOUT ARRAY", "NULL", "EMPTY ARRAY"), want: `[]`},
+		{name: "JSON_QUERY", args: jsonQueryArgs(`{"a": 1}`, "strict $.a", "WITHOUT ARRAY", "NULL", "ERROR"),
+			wantErr: "Strict jsonpath mode requires array or object value, and the actual value is: '1'"},
+		{name: "JSON_QUERY", args: jsonQueryArgs(`{}`, "lax $.a", "WITHOUT ARRAY", "ERROR", "NULL"),
+			wantErr: "Empty result of JSON_QUERY function is not allowed"},
+		// IS JSON: '[]', '{}', '"abc"' are JSON, 'abc' and NULL are not;
+		// '1' IS JSON SCALAR, '{}' IS JSON OBJECT.
+		{name: "IS JSON VALUE", args: []in{str_(`"abc"`)}, want: "TRUE"},
+		{name: "IS JSON VALUE", args: []in{str_(`abc`)}, want: "FALSE"},
+		{name: "IS JSON VALUE", args: []in{null(types.StringType)}, want: "FALSE"},
+		{name: "IS JSON SCALAR", args: []in{str_(`1`)}, want: "TRUE"},
+		{name: "IS JSON ARRAY", args: []in{str_(`1`)}, want: "FALSE"},
+		{name: "IS JSON OBJECT", args: []in{str_(`{}`)}, want: "TRUE"},
+		{name: "IS JSON SCALAR", args: []in{str_(`{}`)}, want: "FALSE"},
 	})
+}
+
+// TestJSONPathRefusesFilters: a filter is refused by name, under the error
+// behavior.
+func TestJSONPathRefusesFilters(t *testing.T) {
+	if _, err := parseJSONPath("$.a[?(@.b > 1)]"); err == nil || err.Error() != "Illegal jsonpath spec '$.a[?(@.b > 1)]': filter expressions are not supported" {
+		t.Fatalf("got %v", err)
+	}
 }

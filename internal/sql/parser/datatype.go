@@ -136,7 +136,8 @@ func (p *parser) dataType() types.Type {
 	}
 	if p.acceptKw("NOT", "NULL") {
 		ty.NotNull = true
-	} else {
+	} else if word(p.peek(1)) != "ON" {
+		// (NULL ON EMPTY after JSON_VALUE's RETURNING type is a clause.)
 		p.acceptKw("NULL")
 	}
 	return ty

@@ -168,8 +168,22 @@ func (p *parser) is(x ast.Expr) ast.Expr {
 		p.next()
 		p.expectKw("FROM")
 		return &ast.IsDistinctFrom{Pos: x.Position(), L: x, R: p.additive(), Not: not}
+	case "JSON":
+		// x IS [NOT] JSON [VALUE | SCALAR | ARRAY | OBJECT]: a call of
+		// "IS JSON VALUE" (...), negated for NOT.
+		p.next()
+		kind := "VALUE"
+		if w := word(p.tok()); w == "VALUE" || w == "SCALAR" || w == "ARRAY" || w == "OBJECT" {
+			kind = w
+			p.next()
+		}
+		var out ast.Expr = &ast.FuncCall{Pos: x.Position(), Name: "IS JSON " + kind, Args: []ast.Expr{x}}
+		if not {
+			out = &ast.Unary{Pos: x.Position(), Op: "NOT", X: out}
+		}
+		return out
 	}
-	p.unexpected("NULL, TRUE, FALSE, UNKNOWN or DISTINCT FROM after IS")
+	p.unexpected("NULL, TRUE, FALSE, UNKNOWN, DISTINCT FROM or JSON after IS")
 	return nil
 }
 
@@ -790,27 +804,144 @@ func (p *parser) specialForm(name string) ast.Expr {
 	case "JSON_ARRAY":
 		return p.builtin(t.pos, name, func(fc *ast.FuncCall) { p.jsonArgs(fc, false) })
 	case "JSON_VALUE":
-		var returning *types.Type
-		call := p.builtin(t.pos, name, func(fc *ast.FuncCall) {
+		return p.builtin(t.pos, name, p.jsonValueArgs)
+	case "JSON_QUERY":
+		return p.builtin(t.pos, name, p.jsonQueryArgs)
+	case "JSON_EXISTS":
+		return p.builtin(t.pos, name, func(fc *ast.FuncCall) {
 			fc.Args = []ast.Expr{p.expr()}
 			p.expectOp(",")
 			fc.Args = append(fc.Args, p.expr())
-			if p.acceptKw("RETURNING") {
-				rt := p.dataType()
-				returning = &rt
-			}
-			if w := word(p.tok()); w == "NULL" || w == "ERROR" || w == "DEFAULT" {
-				p.failAt(p.tok().pos, "JSON_VALUE's ON EMPTY and ON ERROR clauses are not supported yet; the result is NULL in both cases")
+			if w := word(p.tok()); w == "TRUE" || w == "FALSE" || w == "UNKNOWN" || w == "ERROR" {
+				pos := p.next().pos
+				p.expectKw("ON", "ERROR")
+				fc.Args = append(fc.Args, &ast.TimeUnitExpr{Pos: pos, Unit: ast.TimeUnit(w + " ON ERROR")})
 			}
 		})
-		if returning == nil {
-			return call
-		}
-		// RETURNING t with the default NULL ON ERROR: a failed conversion
-		// gives NULL.
-		return &ast.Cast{Pos: t.pos, X: call, Type: *returning, Try: true}
 	}
 	return nil
+}
+
+// jsonValueArgs parses the arguments of JSON_VALUE(json, path [RETURNING
+// type] [{NULL | ERROR | DEFAULT expr} ON EMPTY] [{NULL | ERROR | DEFAULT
+// expr} ON ERROR]) into (json, path, CAST(NULL AS type), behavior on empty,
+// its default, behavior on error, its default): the typed NULL carries the
+// RETURNING type (STRING unless given), the behaviors are units ("NULL",
+// "ERROR" or "DEFAULT") and each default is an expression (a NULL when
+// there is none).
+func (p *parser) jsonValueArgs(fc *ast.FuncCall) {
+	fc.Args = []ast.Expr{p.expr()}
+	p.expectOp(",")
+	fc.Args = append(fc.Args, p.expr())
+	pos := p.tok().pos
+	returning := types.StringType
+	if p.acceptKw("RETURNING") {
+		returning = p.dataType()
+	}
+	fc.Args = append(fc.Args, &ast.Cast{Pos: pos, X: &ast.Literal{Pos: pos, Kind: ast.NullLit, Text: "NULL"}, Type: returning})
+	for _, on := range []string{"EMPTY", "ERROR"} {
+		at := p.tok().pos
+		behavior := &ast.TimeUnitExpr{Pos: at, Unit: "NULL"}
+		var def ast.Expr = &ast.Literal{Pos: at, Kind: ast.NullLit, Text: "NULL"}
+		switch w := word(p.tok()); w {
+		case "NULL", "ERROR", "DEFAULT":
+			// ERROR ON ERROR and NULL ON ERROR without an ON EMPTY clause
+			// before them: the clause is ON ERROR's.
+			if on == "EMPTY" && w != "DEFAULT" && word(p.peek(2)) == "ERROR" {
+				break
+			}
+			if on == "EMPTY" && w == "DEFAULT" && !p.defaultIsFor("EMPTY") {
+				break
+			}
+			p.next()
+			behavior.Unit = ast.TimeUnit(w)
+			if w == "DEFAULT" {
+				def = p.expr()
+			}
+			p.expectKw("ON", on)
+		}
+		fc.Args = append(fc.Args, behavior, def)
+	}
+}
+
+// defaultIsFor reports whether the DEFAULT expr clause at the current token
+// ends with ON which (EMPTY or ERROR), looking ahead without consuming.
+func (p *parser) defaultIsFor(which string) bool {
+	depth := 0
+	for i := 1; ; i++ {
+		t := p.peek(i)
+		switch {
+		case t.kind == tEOF:
+			return false
+		case t.kind == tOp && t.text == "(":
+			depth++
+		case t.kind == tOp && t.text == ")":
+			if depth == 0 {
+				return false
+			}
+			depth--
+		case depth == 0 && word(t) == "ON":
+			return word(p.peek(i+1)) == which
+		}
+	}
+}
+
+// jsonQueryArgs parses the arguments of JSON_QUERY(json, path [RETURNING
+// type] [{WITHOUT | WITH [CONDITIONAL | UNCONDITIONAL]} [ARRAY] WRAPPER]
+// [{NULL | EMPTY ARRAY | EMPTY OBJECT | ERROR} ON EMPTY] [... ON ERROR])
+// into (json, path, CAST(NULL AS type), wrapper, on empty, on error), the
+// last three as units: "WITHOUT ARRAY", "CONDITIONAL ARRAY" or
+// "UNCONDITIONAL ARRAY" (WITH alone is UNCONDITIONAL), and "NULL", "EMPTY
+// ARRAY", "EMPTY OBJECT" or "ERROR".
+func (p *parser) jsonQueryArgs(fc *ast.FuncCall) {
+	fc.Args = []ast.Expr{p.expr()}
+	p.expectOp(",")
+	fc.Args = append(fc.Args, p.expr())
+	pos := p.tok().pos
+	returning := types.StringType
+	if p.acceptKw("RETURNING") {
+		returning = p.dataType()
+	}
+	fc.Args = append(fc.Args, &ast.Cast{Pos: pos, X: &ast.Literal{Pos: pos, Kind: ast.NullLit, Text: "NULL"}, Type: returning})
+	wrapper := &ast.TimeUnitExpr{Pos: p.tok().pos, Unit: "WITHOUT ARRAY"}
+	switch word(p.tok()) {
+	case "WITHOUT":
+		p.next()
+		p.acceptKw("ARRAY")
+		p.expectKw("WRAPPER")
+	case "WITH":
+		p.next()
+		wrapper.Unit = "UNCONDITIONAL ARRAY"
+		if p.acceptKw("CONDITIONAL") {
+			wrapper.Unit = "CONDITIONAL ARRAY"
+		} else {
+			p.acceptKw("UNCONDITIONAL")
+		}
+		p.acceptKw("ARRAY")
+		p.expectKw("WRAPPER")
+	}
+	fc.Args = append(fc.Args, wrapper)
+	for _, on := range []string{"EMPTY", "ERROR"} {
+		behavior := &ast.TimeUnitExpr{Pos: p.tok().pos, Unit: "NULL"}
+		var what string
+		n := 1
+		switch w := word(p.tok()); w {
+		case "NULL", "ERROR":
+			what = w
+		case "EMPTY":
+			if w2 := word(p.peek(1)); w2 == "ARRAY" || w2 == "OBJECT" {
+				what, n = "EMPTY "+w2, 2
+			}
+		}
+		if what != "" && word(p.peek(n)) == "ON" && word(p.peek(n+1)) == on {
+			for range n {
+				p.next()
+			}
+			p.expectKw("ON", on)
+			behavior.Unit = ast.TimeUnit(what)
+		}
+		fc.Args = append(fc.Args, behavior)
+	}
 }
 
 // builtin parses name(...) with args parsing what is between the

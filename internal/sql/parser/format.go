@@ -248,6 +248,78 @@ func (f *formatter) not(not bool) {
 	}
 }
 
+// jsonQueryCall writes JSON_VALUE, JSON_QUERY and JSON_EXISTS with their
+// clauses (see parser.jsonValueArgs and jsonQueryArgs) and reports whether
+// c was one of them.
+func (f *formatter) jsonQueryCall(c *ast.FuncCall) bool {
+	unitAt := func(i int) (string, bool) {
+		if i >= len(c.Args) {
+			return "", false
+		}
+		u, ok := c.Args[i].(*ast.TimeUnitExpr)
+		if !ok {
+			return "", false
+		}
+		return string(u.Unit), true
+	}
+	returning := func() (string, bool) {
+		if len(c.Args) < 3 {
+			return "", false
+		}
+		cast, ok := c.Args[2].(*ast.Cast)
+		return " RETURNING " + cast.Type.String(), ok && !cast.Try
+	}
+	head := func() {
+		f.WriteString(c.Name + "(")
+		f.expr(c.Args[0])
+		f.WriteString(", ")
+		f.expr(c.Args[1])
+	}
+	switch {
+	case c.Name == "JSON_EXISTS" && len(c.Args) == 3:
+		u, ok := unitAt(2)
+		if !ok {
+			return false
+		}
+		head()
+		f.WriteString(" " + u + ")")
+	case c.Name == "JSON_VALUE" && len(c.Args) == 7:
+		ret, ok := returning()
+		onEmpty, ok1 := unitAt(3)
+		onError, ok2 := unitAt(5)
+		if !ok || !ok1 || !ok2 {
+			return false
+		}
+		head()
+		f.WriteString(ret)
+		for i, b := range []string{onEmpty, onError} {
+			f.WriteString(" " + b)
+			if b == "DEFAULT" {
+				f.WriteString(" ")
+				f.expr(c.Args[4+2*i])
+			}
+			f.WriteString([]string{" ON EMPTY", " ON ERROR"}[i])
+		}
+		f.WriteString(")")
+	case c.Name == "JSON_QUERY" && len(c.Args) == 6:
+		ret, ok := returning()
+		wrapper, ok1 := unitAt(3)
+		onEmpty, ok2 := unitAt(4)
+		onError, ok3 := unitAt(5)
+		if !ok || !ok1 || !ok2 || !ok3 {
+			return false
+		}
+		head()
+		f.WriteString(ret)
+		f.WriteString(map[string]string{"WITHOUT ARRAY": " WITHOUT ARRAY WRAPPER", "CONDITIONAL ARRAY": " WITH CONDITIONAL ARRAY WRAPPER",
+			"UNCONDITIONAL ARRAY": " WITH UNCONDITIONAL ARRAY WRAPPER"}[wrapper])
+		f.WriteString(" " + onEmpty + " ON EMPTY " + onError + " ON ERROR)")
+	default:
+		return false
+	}
+	return true
+}
+
 func (f *formatter) call(c *ast.FuncCall) {
 	plain := !c.Distinct && !c.Star && c.Filter == nil && c.Over == nil && c.ArgNames == nil
 	unit := func(i int) bool {
@@ -281,6 +353,13 @@ func (f *formatter) call(c *ast.FuncCall) {
 		return
 	case plain && (c.Name == "JSON_OBJECT" || c.Name == "JSON_ARRAY") && len(c.Args) > 0 && unit(0):
 		f.jsonCall(c)
+		return
+	case plain && f.jsonQueryCall(c):
+		return
+	case plain && strings.HasPrefix(c.Name, "IS JSON ") && len(c.Args) == 1:
+		f.WriteString("(")
+		f.expr(c.Args[0])
+		f.WriteString(" " + c.Name + ")")
 		return
 	case plain && (c.Name == "LEFT" || c.Name == "RIGHT"):
 		f.WriteString(c.Name + "(")

@@ -534,6 +534,17 @@ func TestQueries(t *testing.T) {
 
 // exprTests pairs source text with its expected rendering.
 var exprTests = []struct{ src, want string }{
+	// The SQL/JSON query functions with their clauses, and IS JSON.
+	{"JSON_VALUE(j, 'lax $.a' RETURNING INT DEFAULT 0 ON EMPTY ERROR ON ERROR)",
+		"JSON_VALUE(j, 'lax $.a' RETURNING INT DEFAULT 0 ON EMPTY ERROR ON ERROR)"},
+	{"JSON_VALUE(j, '$.a' ERROR ON ERROR)", "JSON_VALUE(j, '$.a' RETURNING STRING NULL ON EMPTY ERROR ON ERROR)"},
+	{"JSON_VALUE(j, '$.a' DEFAULT 'x' ON ERROR)", "JSON_VALUE(j, '$.a' RETURNING STRING NULL ON EMPTY DEFAULT 'x' ON ERROR)"},
+	{"JSON_QUERY(j, '$' WITH ARRAY WRAPPER EMPTY OBJECT ON EMPTY)",
+		"JSON_QUERY(j, '$' RETURNING STRING WITH UNCONDITIONAL ARRAY WRAPPER EMPTY OBJECT ON EMPTY NULL ON ERROR)"},
+	{"JSON_QUERY(j, '$' RETURNING ARRAY<STRING> WITH CONDITIONAL WRAPPER EMPTY ARRAY ON ERROR)",
+		"JSON_QUERY(j, '$' RETURNING ARRAY<STRING> WITH CONDITIONAL ARRAY WRAPPER NULL ON EMPTY EMPTY ARRAY ON ERROR)"},
+	{"JSON_EXISTS(j, 'strict $.a' UNKNOWN ON ERROR)", "JSON_EXISTS(j, 'strict $.a' UNKNOWN ON ERROR)"},
+	{"j IS JSON AND j IS NOT JSON ARRAY", "((j IS JSON VALUE) AND NOT (j IS JSON ARRAY))"},
 	// Precedence.
 	{"a + b * c - d / e % f || g", "(((a + (b * c)) - ((d / e) % f)) || g)"},
 	{"a OR b AND c", "(a OR (b AND c))"},
