@@ -3,6 +3,7 @@ package planner
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -222,7 +223,11 @@ func (r *miniBatchRewrite) visit(n Node, rowTime bool) {
 // requireWatermark): every node but those known not to.
 func needsWatermarks(n Node) bool {
 	switch x := n.(type) {
-	case *Scan, *Values, *Calc, *Expand, *Correlate, *Normalize, *GroupAggregate, *LocalGroupAggregate,
+	case *Calc:
+		// CURRENT_WATERMARK reads the event-time watermark, which a
+		// processing-time assigner would replace.
+		return readsWatermark(x.Filter) || slices.ContainsFunc(x.Projects, readsWatermark)
+	case *Scan, *Values, *Expand, *Correlate, *Normalize, *GroupAggregate, *LocalGroupAggregate,
 		*GlobalGroupAggregate, *MiniBatchAssigner, *Union, *Sink, *Collect, *Limit, *Join, *SemiJoin:
 		return false
 	case *Rank:
@@ -231,6 +236,18 @@ func needsWatermarks(n Node) bool {
 		return x.Window != nil || x.RowTime
 	}
 	return true
+}
+
+func readsWatermark(e expr.Expr) bool {
+	found := false
+	if e != nil {
+		expr.Walk(e, func(x expr.Expr) {
+			if _, ok := x.(*expr.CurrentWatermark); ok {
+				found = true
+			}
+		})
+	}
+	return found
 }
 
 // procTimeUnder reports whether a processing-time assigner feeds n.

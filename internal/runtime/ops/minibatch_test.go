@@ -100,7 +100,7 @@ func TestLocalGlobalAggregate(t *testing.T) {
 // emitTo hands emitted chunks to a function and drops watermarks.
 type emitTo struct{ emit func(*types.Chunk) }
 
-func (e *emitTo) Emit(c *types.Chunk)  { e.emit(c) }
+func (e *emitTo) Emit(c *types.Chunk) { e.emit(c) }
 func (e *emitTo) EmitWatermark(int64) {}
 
 // TestMiniBatchAssignerProcTime: in processing time, the assigner sends
