@@ -125,7 +125,6 @@ func (c *Config) Set(key, value string) error {
 // (UnknownSettingWarning).
 var unsupported = map[string]onlyValue{
 	"execution.runtime-mode":                                    {"streaming", "batch execution prints final results instead of changelogs", nil},
-	"table.exec.mini-batch.enabled":                             {"false", "mini-batch aggregation emits fewer, combined updates", nil},
 	"table.exec.state.ttl":                                      {"0 ms", "state retention would expire keys", isZeroDuration},
 	"execution.checkpointing.max-concurrent-checkpoints":        {"1", "checkpoints are taken one at a time", nil},
 	"execution.checkpointing.unaligned":                         {"false", "barriers are aligned", nil},

@@ -17,8 +17,8 @@ func TestConfigRejectsSettingsThatWouldChangeResults(t *testing.T) {
 	for _, tc := range []struct{ key, value, err string }{
 		{"execution.runtime-mode", "batch", "'execution.runtime-mode' = 'batch' is not supported yet (batch execution prints final results instead of changelogs); only 'streaming' is"},
 		{"execution.runtime-mode", "STREAMING", ""},
-		{"table.exec.mini-batch.enabled", "true", "'table.exec.mini-batch.enabled' = 'true' is not supported yet"},
-		{"table.exec.mini-batch.enabled", "false", ""},
+		{"table.exec.mini-batch.enabled", "true", ""},
+		{"table.exec.mini-batch.enabled", "sometimes", "invalid value 'sometimes' for 'table.exec.mini-batch.enabled': expected true or false"},
 		{"table.exec.state.ttl", "1 h", "'table.exec.state.ttl' = '1 h' is not supported yet"},
 		{"table.exec.state.ttl", "0", ""},
 		{"parallelism.default", "0", "expected a positive integer"},
@@ -58,8 +58,13 @@ func TestSettingsHonouredOrRefused(t *testing.T) {
 		{"table.plan.force-recompile", "maybe", "invalid value 'maybe' for 'table.plan.force-recompile'"},
 		{"table.optimizer.join-reorder-enabled", "false", ""},
 		{"table.optimizer.join-reorder-enabled", "true", "'table.optimizer.join-reorder-enabled' = 'true' is not supported (joins run in the order written); only 'false' is"},
-		{"table.exec.mini-batch.allow-latency", "0 s", ""},
-		{"table.exec.mini-batch.allow-latency", "5 s", "'table.exec.mini-batch.allow-latency' = '5 s' is not supported"},
+		{"table.exec.mini-batch.allow-latency", "5 s", ""},
+		{"table.exec.mini-batch.allow-latency", "soon", "invalid value 'soon' for 'table.exec.mini-batch.allow-latency'"},
+		{"table.exec.mini-batch.size", "5000", ""},
+		{"table.exec.mini-batch.size", "many", "invalid value 'many' for 'table.exec.mini-batch.size': expected an integer"},
+		{"table.optimizer.agg-phase-strategy", "two_phase", ""},
+		{"table.optimizer.agg-phase-strategy", "THREE_PHASE", "expected one of AUTO, ONE_PHASE, TWO_PHASE"},
+		{"table.exec.deduplicate.mini-batch.compact-changes-enabled", "true", "deduplication does not run in mini-batches yet"},
 		{"pipeline.jars", "file:///a.jar", "'pipeline.jars' is not supported: Sluice runs no JARs"},
 	} {
 		err := NewConfig().Set(tc.key, tc.value)

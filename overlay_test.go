@@ -33,7 +33,7 @@ func TestWithSettings(t *testing.T) {
 		"invalid value 'SOMETIMES' for 'table.exec.sink.not-null-enforcer': expected ERROR or DROP": {"table.exec.sink.not-null-enforcer": "SOMETIMES"},
 		"'table.exec.not-a-key' is not a setting Sluice supports":                                   {"table.exec.not-a-key": "1"},
 		"invalid value 'x' for 'parallelism.default'":                                               {"parallelism.default": "x"},
-		"'table.exec.mini-batch.enabled' = 'true' is not supported yet":                             {"table.exec.mini-batch.enabled": "true"},
+		"invalid value 'maybe' for 'table.exec.mini-batch.enabled'":                                 {"table.exec.mini-batch.enabled": "maybe"},
 	} {
 		if _, err := s.WithSettings(msg); err == nil || !strings.Contains(err.Error(), settings) {
 			t.Errorf("%v: %v, want an error containing %q", msg, err, settings)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sluicesql/sluice/internal/planner"
 	"github.com/sluicesql/sluice/internal/runtime"
 	"github.com/sluicesql/sluice/internal/textdist"
 )
@@ -65,6 +66,60 @@ var honoured = map[string]struct {
 	ConfDefaultParallelism:   {"-1", checkDefaultParallelism},
 	confForceRecompile:       {"false", checkBool},
 	ConfSinkNotNullEnforcer:  {"ERROR", checkNotNullEnforcer},
+	ConfMiniBatchEnabled:     {"false", checkBool},
+	ConfMiniBatchLatency:     {"0 ms", checkDuration},
+	ConfMiniBatchSize:        {"-1", checkLong},
+	ConfAggPhaseStrategy:     {"AUTO", checkAggPhaseStrategy},
+}
+
+// Mini-batch settings (ExecutionConfigOptions, OptimizerConfigOptions):
+// see docs/sql.md, "Mini-batch aggregation".
+const (
+	// ConfMiniBatchEnabled is table.exec.mini-batch.enabled.
+	ConfMiniBatchEnabled = "table.exec.mini-batch.enabled"
+	// ConfMiniBatchLatency is table.exec.mini-batch.allow-latency: how
+	// long a batch lasts.
+	ConfMiniBatchLatency = "table.exec.mini-batch.allow-latency"
+	// ConfMiniBatchSize is table.exec.mini-batch.size: the most rows an
+	// operator buffers in a batch.
+	ConfMiniBatchSize = "table.exec.mini-batch.size"
+	// ConfAggPhaseStrategy is table.optimizer.agg-phase-strategy.
+	ConfAggPhaseStrategy = "table.optimizer.agg-phase-strategy"
+)
+
+// checkDuration accepts a duration in Flink's syntax.
+func checkDuration(key, value string) error {
+	if _, err := ParseDuration(value); err != nil {
+		return fmt.Errorf("invalid value '%s' for '%s': %v", value, key, err)
+	}
+	return nil
+}
+
+// checkLong accepts any 64-bit integer, as Flink's Long options do;
+// what a value means is checked where it is used.
+func checkLong(key, value string) error {
+	if _, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64); err != nil {
+		return fmt.Errorf("invalid value '%s' for '%s': expected an integer", value, key)
+	}
+	return nil
+}
+
+// checkAggPhaseStrategy accepts the values of Flink's
+// AggregatePhaseStrategy enum.
+func checkAggPhaseStrategy(key, value string) error {
+	switch strings.ToUpper(strings.TrimSpace(value)) {
+	case "AUTO", "ONE_PHASE", "TWO_PHASE":
+		return nil
+	}
+	return fmt.Errorf("invalid value '%s' for '%s': expected one of AUTO, ONE_PHASE, TWO_PHASE", value, key)
+}
+
+// miniBatch returns the mini-batch settings the planner applies.
+func (c *Config) miniBatch() planner.MiniBatch {
+	size, _ := strconv.ParseInt(strings.TrimSpace(c.Get(ConfMiniBatchSize)), 10, 64)
+	latency, _ := ParseDuration(c.Get(ConfMiniBatchLatency))
+	return planner.MiniBatch{Enabled: c.boolSetting(ConfMiniBatchEnabled), Latency: latency, Size: size,
+		OnePhase: strings.EqualFold(strings.TrimSpace(c.Get(ConfAggPhaseStrategy)), "ONE_PHASE")}
 }
 
 // checkNotNullEnforcer accepts the values of Flink's NotNullEnforcer enum.
@@ -166,8 +221,6 @@ var refused = map[string]onlyValues{
 	"table.resources.download-dir":         {nil, "Sluice downloads no resources (ADD JAR)"},
 	"table.rtas-ctas.atomicity-enabled":    {[]string{"false"}, "CREATE TABLE AS creates the table before its job runs"},
 	// ExecutionConfigOptions.
-	"table.exec.mini-batch.allow-latency":                          {[]string{"0 ms"}, "mini-batch aggregation is not implemented"},
-	"table.exec.mini-batch.size":                                   {[]string{"-1"}, "mini-batch aggregation is not implemented"},
 	"table.exec.legacy-cast-behaviour":                             {[]string{"DISABLED"}, "CAST follows Flink's current rules"},
 	"table.exec.sink.upsert-materialize":                           {[]string{"NONE"}, "Sluice adds no upsert materializer before sinks"},
 	"table.exec.sink.type-length-enforcer":                         {[]string{"IGNORE"}, "values are not trimmed or padded to CHAR/VARCHAR lengths"},
@@ -182,7 +235,7 @@ var refused = map[string]onlyValues{
 	"table.exec.rank.topn-cache-size":                              {nil, "Top-N keeps no cache"},
 	"table.exec.interval-join.min-cleanup-interval":                {[]string{"0 ms"}, "unmatched rows of an interval join are cleaned up at once"},
 	"table.exec.deduplicate.insert-update-after-sensitive-enabled": {[]string{"true"}, "deduplication emits INSERT for a key's first row"},
-	"table.exec.deduplicate.mini-batch.compact-changes-enabled":    {[]string{"false"}, "mini-batch aggregation is not implemented"},
+	"table.exec.deduplicate.mini-batch.compact-changes-enabled":    {[]string{"false"}, "deduplication does not run in mini-batches yet"},
 	"table.exec.simplify-operator-name-enabled":                    {nil, "operator names are not configurable"},
 	"table.exec.uid.generation":                                    {nil, "operators are identified by their plan node's stable ID"},
 	"table.exec.uid.format":                                        {nil, "operators are identified by their plan node's stable ID"},
@@ -198,7 +251,6 @@ var refused = map[string]onlyValues{
 	"table.exec.emit.early-fire.enabled":                           {[]string{"false"}, "windows emit only when they close"},
 	"table.exec.emit.late-fire.enabled":                            {[]string{"false"}, "late rows are dropped"},
 	// OptimizerConfigOptions.
-	"table.optimizer.agg-phase-strategy":                {[]string{"AUTO", "ONE_PHASE"}, "aggregations run in one phase (Flink's AUTO without mini-batch)"},
 	"table.optimizer.distinct-agg.split.enabled":        {[]string{"false"}, "distinct aggregations are not split"},
 	"table.optimizer.distinct-agg.split.bucket-num":     {[]string{"1024"}, "distinct aggregations are not split"},
 	"table.optimizer.join-reorder-enabled":              {[]string{"false"}, "joins run in the order written"},

@@ -21,6 +21,8 @@ func runBenchNexmark(args []string) error {
 	queries := fs.String("queries", "", "run these queries (comma-separated: q0,...,q22, q1-decimal18, x-group-agg, x-tumble, x-interval-join; default: all)")
 	kafka := fs.Bool("kafka", true, "also run q0 to q2 over the bids read from the embedded Kafka broker as JSON and Avro")
 	profile := fs.String("cpuprofile", "", "write each measurement's CPU profile to this path, the measurement's name inserted before the extension")
+	var settings settingFlags
+	fs.Var(&settings, "set", "SET key=value on every query's engine before it runs, such as table.exec.mini-batch.enabled=true (repeatable)")
 	_ = fs.Parse(args)
 	if fs.NArg() > 0 {
 		return fmt.Errorf("bench nexmark: unexpected arguments %v", fs.Args())
@@ -33,10 +35,30 @@ func runBenchNexmark(args []string) error {
 	}
 	rep, err := bench.RunNexmark(context.Background(), bench.NexmarkConfig{
 		Events: *events, Rate: *rate, Parallelism: *parallelism, Rounds: *rounds, Queries: names,
-		Kafka: *kafka, CPUProfile: *profile, Log: os.Stderr,
+		Kafka: *kafka, CPUProfile: *profile, Settings: settings, Log: os.Stderr,
 	})
 	if err != nil {
 		return err
 	}
 	return rep.Print(os.Stdout)
+}
+
+// settingFlags collects repeated -set key=value flags, in order.
+type settingFlags [][2]string
+
+func (s *settingFlags) String() string {
+	parts := make([]string, len(*s))
+	for i, kv := range *s {
+		parts[i] = kv[0] + "=" + kv[1]
+	}
+	return strings.Join(parts, ",")
+}
+
+func (s *settingFlags) Set(v string) error {
+	key, value, ok := strings.Cut(v, "=")
+	if !ok || strings.TrimSpace(key) == "" {
+		return fmt.Errorf("expected key=value, got %q", v)
+	}
+	*s = append(*s, [2]string{strings.TrimSpace(key), strings.TrimSpace(value)})
+	return nil
 }

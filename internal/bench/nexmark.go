@@ -34,6 +34,9 @@ type NexmarkConfig struct {
 	Kafka bool
 	// CPUProfile, when set, is where CPU profiles go, one per measurement.
 	CPUProfile string
+	// Settings are SET on every query's engine, in order, as key and
+	// value (such as table.exec.mini-batch.enabled).
+	Settings [][2]string
 	// Log receives progress messages; nil discards them.
 	Log io.Writer
 }
@@ -201,7 +204,7 @@ func RunNexmark(ctx context.Context, cfg NexmarkConfig) (*NexmarkReport, error) 
 			if res.Unsupported != "" {
 				continue
 			}
-			m, err := runNexmarkQuery(ctx, cfg.Parallelism, r.ddl, r.q, r.source, r.events, profile)
+			m, err := runNexmarkQuery(ctx, cfg.Parallelism, cfg.Settings, r.ddl, r.q, r.source, r.events, profile)
 			var unsupported *unsupportedError
 			if errors.As(err, &unsupported) {
 				res.Unsupported = unsupported.reason
@@ -244,11 +247,16 @@ func (e *unsupportedError) Error() string { return e.reason }
 
 // runNexmarkQuery runs one query into blackhole on a fresh engine and
 // measures it: from the INSERT's submission until its job has finished.
-func runNexmarkQuery(ctx context.Context, parallelism int, tables string, q nexmarkQuery, source string, events int64, profile string) (Result, error) {
+func runNexmarkQuery(ctx context.Context, parallelism int, settings [][2]string, tables string, q nexmarkQuery, source string, events int64, profile string) (Result, error) {
 	eng := sluice.NewEngine()
 	defer eng.Close()
 	if err := eng.Config().Set(sluice.ConfParallelism, strconv.Itoa(parallelism)); err != nil {
 		return Result{}, err
+	}
+	for _, kv := range settings {
+		if err := eng.Config().Set(kv[0], kv[1]); err != nil {
+			return Result{}, err
+		}
 	}
 	if _, err := eng.Execute(ctx, tables); err != nil {
 		return Result{}, err
@@ -290,6 +298,14 @@ func (r *NexmarkReport) Print(w io.Writer) error {
 	if _, err := fmt.Fprintf(w, "Nexmark: %d events at first-event.rate %d, parallelism %d, medians of %d rounds, %s, %d CPUs\n\n",
 		c.Events, c.Rate, c.Parallelism, c.Rounds, runtime.Version(), runtime.NumCPU()); err != nil {
 		return err
+	}
+	for _, kv := range c.Settings {
+		if _, err := fmt.Fprintf(w, "SET '%s' = '%s'\n", kv[0], kv[1]); err != nil {
+			return err
+		}
+	}
+	if len(c.Settings) > 0 {
+		fmt.Fprintln(w)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "query\tsource\tevents\tseconds\tCPU s\tevents/s/core\thand-written CPU s\tSluice/hand-written\t")

@@ -262,6 +262,11 @@ func buildGroupAggregate(n *Node) (Instances, error) {
 		return Instances{}, fmt.Errorf("config.%w", err)
 	}
 	c := ops.GroupAggregateConfig{InputTypes: n.In[0], Keys: cfg.Keys, Aggs: aggs, GenerateUpdateBefore: true}
+	if cfg.MiniBatch != nil {
+		return stateful(n, func(st state.Backend) (*ops.MiniBatchGroupAggregate, error) {
+			return ops.NewMiniBatchGroupAggregate(c, miniBatch(*cfg.MiniBatch), st)
+		})
+	}
 	return stateful(n, func(st state.Backend) (*ops.GroupAggregate, error) { return ops.NewGroupAggregate(c, st) })
 }
 

@@ -145,6 +145,9 @@ type AggCall struct {
 type GroupAggregateConfig struct {
 	Keys []int     `json:"keys,omitempty"`
 	Aggs []AggCall `json:"aggs"`
+	// MiniBatch, when set, buffers the input per key until the batch
+	// ends (Flink's MiniBatchGroupAggFunction).
+	MiniBatch *MiniBatch `json:"miniBatch,omitempty"`
 }
 
 // UnionConfig is UNION ALL of the node's inputs.

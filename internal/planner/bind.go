@@ -35,6 +35,8 @@ type Binder struct {
 	// row with NULL for a NOT NULL sink column is dropped; otherwise
 	// (ERROR, Flink's default) it fails the job.
 	DropNullsForNotNull bool
+	// MiniBatch is the session's mini-batch settings (minibatch.go).
+	MiniBatch MiniBatch
 	// Ctx, when set, cancels planning: binding stops with its error, so
 	// that a statement can be interrupted while it plans.
 	Ctx  context.Context
@@ -266,7 +268,7 @@ func (b *Binder) Query(q ast.Query) (*Collect, error) {
 	if err := finalize(out); err != nil {
 		return nil, at(err, q)
 	}
-	return out, nil
+	return out, b.applyMiniBatch(out)
 }
 
 // Insert plans INSERT INTO: the query's columns are mapped to the table's
@@ -378,7 +380,7 @@ func (b *Binder) InsertInto(t *catalog.Table, ins *ast.Insert) (*Sink, error) {
 	if err := finalize(sink); err != nil {
 		return nil, at(err, ins.Query)
 	}
-	return sink, nil
+	return sink, b.applyMiniBatch(sink)
 }
 
 func writable(t *catalog.Table, idx []int) types.Schema {

@@ -177,7 +177,7 @@ func (t *translator) node(n Node) (added, error) {
 	case *GroupAggregate:
 		par, input := keyed(in, x.Keys)
 		return t.add(like(n, plan.KindGroupAggregate, par, []plan.Input{input},
-			&plan.GroupAggregateConfig{Keys: x.Keys, Aggs: aggCalls(x.Aggs, in.schema)},
+			&plan.GroupAggregateConfig{Keys: x.Keys, Aggs: aggCalls(x.Aggs, in.schema), MiniBatch: x.miniBatch},
 			state("groups", in.schema, x.Keys, "the accumulators of "+aggList(x.Aggs, in.schema)+" and the number of rows")))
 	case *Union:
 		all := seq(len(x.Schema()))
@@ -305,6 +305,9 @@ func (t *translator) windowsAndJoins(n Node, ins []added) (added, error) {
 		return t.add(like(n, plan.KindJoin, par, inputs, &plan.JoinConfig{Join: joinOf(x)},
 			state("left", ins[0].schema, x.LeftKeys, "the left rows with their counts and numbers of matches, "+rowType(ins[0].schema)),
 			state("right", ins[1].schema, x.RightKeys, "the right rows with their counts and numbers of matches, "+rowType(ins[1].schema))))
+	}
+	if a, ok, err := t.miniBatch(n, in); ok {
+		return a, err
 	}
 	return added{}, fmt.Errorf("%s is not supported yet", n.Describe())
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/sluicesql/sluice/internal/catalog"
 	"github.com/sluicesql/sluice/internal/connector"
 	"github.com/sluicesql/sluice/internal/expr"
+	"github.com/sluicesql/sluice/internal/plan"
 	"github.com/sluicesql/sluice/internal/sql/ast"
 	"github.com/sluicesql/sluice/internal/types"
 )
@@ -126,6 +127,8 @@ type GroupAggregate struct {
 	Input Node
 	Keys  []int
 	Aggs  []AggCall
+	// miniBatch, when set, buffers the input per key (minibatch.go).
+	miniBatch *plan.MiniBatch
 }
 
 // WindowKind is the kind of a window table-valued function.

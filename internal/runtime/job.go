@@ -506,13 +506,31 @@ func (j *Job) runOperator(name, part string, rctx *Context, op Operator, oi *ope
 	}
 	// barrier snapshots the instance once a checkpoint's barrier is
 	// complete, passes the barrier on, and releases what alignment held.
-	barrier := func() {
+	barrier := func() error {
 		id, held := align.complete()
-		st, files, err := snapshot(op, id, rctx)
+		var flushErr error
+		if p, ok := op.(BarrierPreparer); ok {
+			flushErr = p.PrepareSnapshotPreBarrier(out)
+		}
+		var st []byte
+		var files *sharedFiles
+		err := flushErr
+		if err == nil {
+			st, files, err = snapshot(op, id, rctx)
+		}
 		h := partHeader{wm: current, maxParallelism: j.maxParallelism, parallelism: rctx.Parallelism, instance: rctx.Instance}
 		j.coord.ack(id, part, encodePart(h, st), files, err)
 		out.broadcast(envelope{kind: msgBarrier, wm: id})
 		replay = append(held, replay...)
+		return flushErr
+	}
+	// tick calls a ProcessingTimer every interval, between messages.
+	var tick <-chan time.Time
+	timer, _ := op.(ProcessingTimer)
+	if timer != nil {
+		t := time.NewTicker(timer.TimerInterval())
+		defer t.Stop()
+		tick = t.C
 	}
 	for {
 		var env envelope
@@ -527,6 +545,16 @@ func (j *Job) runOperator(name, part string, rctx *Context, op Operator, oi *ope
 				recount = nil
 				count(now)
 				continue
+			case now := <-tick:
+				err := timer.OnProcessingTime(now, out)
+				if err == nil {
+					err = release()
+				}
+				if err != nil {
+					fail(err)
+					return
+				}
+				continue
 			}
 		}
 		if align.holds(env) {
@@ -539,7 +567,7 @@ func (j *Job) runOperator(name, part string, rctx *Context, op Operator, oi *ope
 		switch env.kind {
 		case msgBarrier:
 			if align.barrier(env) {
-				barrier()
+				err = barrier()
 			}
 		case msgComplete:
 			if l, ok := op.(CheckpointListener); ok {
@@ -561,11 +589,13 @@ func (j *Job) runOperator(name, part string, rctx *Context, op Operator, oi *ope
 			}
 		case msgEnd:
 			if align.end(env.input, env.sender) {
-				barrier()
+				err = barrier()
 			}
 			ended++
 			wms.observe(wms.sender(env.input, env.sender), MaxWatermark)
-			err = advance()
+			if err == nil {
+				err = advance()
+			}
 			if err == nil && ended == total {
 				err = op.Finish(out)
 				if err == nil {

@@ -9,6 +9,7 @@ package runtime
 
 import (
 	"math"
+	"time"
 
 	"github.com/sluicesql/sluice/internal/types"
 )
@@ -79,4 +80,22 @@ type Source interface {
 // Sink is the terminal operator of a job that writes results out.
 type Sink interface {
 	Operator
+}
+
+// BarrierPreparer is implemented by operators that hold rows back between
+// messages (mini-batch bundles): before the instance snapshots for a
+// checkpoint it emits them, ahead of the barrier, as Flink's
+// AbstractMapBundleOperator finishes its bundle in
+// prepareSnapshotPreBarrier. A snapshot then never holds a bundle.
+type BarrierPreparer interface {
+	PrepareSnapshotPreBarrier(out Emitter) error
+}
+
+// ProcessingTimer is implemented by operators that act as processing time
+// passes (Flink's ProcessingTimeService): the instance calls
+// OnProcessingTime every TimerInterval, between messages, from its own
+// goroutine.
+type ProcessingTimer interface {
+	TimerInterval() time.Duration
+	OnProcessingTime(now time.Time, out Emitter) error
 }

@@ -1,0 +1,64 @@
+package fn
+
+import (
+	"fmt"
+	"math/bits"
+)
+
+// Merger is implemented by accumulators that can take in another
+// accumulator of the same call, as Flink's aggregate functions with a
+// merge method: the global phase of a two-phase aggregation merges the
+// accumulators its local phase sent (Flink's
+// AggregateUtil.doAllSupportPartialMerge decides from it whether an
+// aggregation may run in two phases). Merge adds other's rows, counted
+// with their signs, to the receiver; other is left as it was.
+type Merger interface {
+	Merge(other Accumulator) error
+}
+
+// Merge implements Merger.
+func (c *countAcc) Merge(other Accumulator) error {
+	o, ok := other.(*countAcc)
+	if !ok {
+		return mergeMismatch(c, other)
+	}
+	c.n += o.n
+	return nil
+}
+
+// Merge implements Merger: sums and counts add (a decimal sum in 128
+// bits), as Flink's SumWithRetractAggFunction and AvgAggFunction merge.
+func (s *sumAcc) Merge(other Accumulator) error {
+	o, ok := other.(*sumAcc)
+	if !ok || o.float != s.float || o.wide != s.wide {
+		return mergeMismatch(s, other)
+	}
+	s.n += o.n
+	switch {
+	case s.float:
+		s.f += o.f
+	case s.wide:
+		lo, carry := bits.Add64(uint64(s.i), uint64(o.i), 0)
+		s.i, s.hi = int64(lo), s.hi+o.hi+int64(carry)
+	default:
+		s.i += o.i
+	}
+	return nil
+}
+
+// Merge implements Merger: the extreme of both, as Flink's MinAggFunction
+// and MaxAggFunction merge.
+func (x *extremeValue) Merge(other Accumulator) error {
+	o, ok := other.(*extremeValue)
+	if !ok || o.end != x.end {
+		return mergeMismatch(x, other)
+	}
+	if !o.v.Null && (x.v.Null || x.end*x.order(o.v, x.v) > 0) {
+		x.v = o.v
+	}
+	return nil
+}
+
+func mergeMismatch(a, b Accumulator) error {
+	return fmt.Errorf("cannot merge a %T accumulator into a %T", b, a)
+}
