@@ -266,6 +266,7 @@ func (b *Binder) Query(q ast.Query) (*Collect, error) {
 	if err := finalize(out); err != nil {
 		return nil, at(err, q)
 	}
+	pushProjections(out)
 	return out, nil
 }
 
@@ -378,6 +379,7 @@ func (b *Binder) InsertInto(t *catalog.Table, ins *ast.Insert) (*Sink, error) {
 	if err := finalize(sink); err != nil {
 		return nil, at(err, ins.Query)
 	}
+	pushProjections(sink)
 	return sink, nil
 }
 
