@@ -211,6 +211,17 @@ func plainRun(b []byte, pos int) int {
 	return pos
 }
 
+// plainStr is str, quicker for a string of plain bytes only (the usual
+// member name or value).
+func (s *jsonScanner) plainStr() (jsonSpan, error) {
+	start := s.pos + 1
+	if end := plainRun(s.data, start); end < len(s.data) && s.data[end] == '"' {
+		s.pos = end + 1
+		return jsonSpan{kind: jsonString, start: start, end: end}, nil
+	}
+	return s.str()
+}
+
 // str scans a string: escapes must be valid, control characters escaped and
 // the text valid UTF-8 (Jackson rejects all three).
 func (s *jsonScanner) str() (jsonSpan, error) {
@@ -477,7 +488,7 @@ func (c *jsonCodec) parse(data []byte) error {
 		if s.pos >= len(data) || data[s.pos] != '"' {
 			return s.unexpected()
 		}
-		ksp, err := s.str()
+		ksp, err := s.plainStr()
 		if err != nil {
 			return err
 		}
@@ -494,7 +505,7 @@ func (c *jsonCodec) parse(data []byte) error {
 		var vsp jsonSpan
 		switch ch := data[s.pos]; { // strings and numbers first
 		case ch == '"':
-			vsp, err = s.str()
+			vsp, err = s.plainStr()
 		case ch == '-' || ch >= '0' && ch <= '9':
 			vsp, err = s.number()
 		default:
