@@ -59,9 +59,15 @@ type Env struct {
 // SourceSpec tells a source what the planner needs of it.
 type SourceSpec struct {
 	Env
+	// Columns are the table's columns, by index, that the chunks a source
+	// makes hold, in that order; nil for all of them in Table.Schema()
+	// order. Only a factory that implements ProjectionPushDown is given
+	// a projection.
+	Columns []int
 	// Complete fills the computed columns of a chunk whose physical and
-	// metadata columns are set (columns in Table.Schema() order; computed
-	// columns arrive as empty vectors). Nil when the table has none.
+	// metadata columns are set (computed columns arrive as empty vectors)
+	// and may then drop columns only they read. Nil when there is
+	// nothing to do.
 	Complete func(c *types.Chunk) error
 	// Watermark evaluates the table's watermark expression on every row of
 	// a complete chunk, giving one candidate per row (NULL: none). Nil when
@@ -103,6 +109,16 @@ type Factory interface {
 	// emits: InsertOnly, Upsert (keyed by t's primary key; the planner
 	// normalizes it into a full changelog) or Retract (a full changelog).
 	Produces(t *catalog.Table) ChangelogMode
+}
+
+// ProjectionPushDown is implemented by factories whose sources can read
+// only the columns a query uses (Flink's SupportsProjectionPushDown):
+// they decode and carry only the columns of SourceSpec.Columns.
+type ProjectionPushDown interface {
+	// ProjectionPushDown reports whether the sources of the validated
+	// table t take a projection, and whether they read metadata columns
+	// (Flink's SupportsReadingMetadata: EXPLAIN lists the metadata read).
+	ProjectionPushDown(t *catalog.Table) (projects, readsMetadata bool)
 }
 
 // Bounded is implemented by factories whose sources can end: Bounded

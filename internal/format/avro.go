@@ -68,27 +68,39 @@ func parseAvroSchemaWith(text string, cache *avro.SchemaCache) (avro.Schema, err
 }
 
 // decodeAvroBody decodes an Avro body with top straight into cols; a bad
-// record leaves cols as they were.
-func decodeAvroBody(top *avroTopLevel, body []byte, cols []*types.Vector) error {
+// record leaves cols as they were. The top-level string values are made
+// from one string for the whole record, whose text arena collects.
+func decodeAvroBody(top *avroTopLevel, body []byte, cols []*types.Vector, arena *stringArena) error {
 	n := height(cols)
-	r := avroReader{b: body}
+	arena.buf, arena.refs = arena.buf[:0], arena.refs[:0]
+	r := avroReader{b: body, arena: arena}
 	if err := top.decode(&r, cols); err != nil {
 		truncate(cols, n)
 		return fmt.Errorf("invalid Avro record: %w", err)
+	}
+	if len(arena.refs) > 0 {
+		all := string(arena.buf)
+		for _, ref := range arena.refs {
+			// The column's last value is the record's placeholder (a union
+			// reads one branch, so each column has one value per record).
+			col := cols[ref.field]
+			col.Str[len(col.Str)-1] = all[ref.start:ref.end]
+		}
 	}
 	return nil
 }
 
 type avroCodec struct {
-	enc *avroRowEncoder
-	top *avroTopLevel
+	enc   *avroRowEncoder
+	top   *avroTopLevel
+	arena stringArena
 }
 
 func (c *avroCodec) Decode(data []byte, cols []*types.Vector) error {
 	if data == nil {
 		return ErrNoRow
 	}
-	return decodeAvroBody(c.top, data, cols)
+	return decodeAvroBody(c.top, data, cols, &c.arena)
 }
 
 func (c *avroCodec) Encode(dst []byte, row types.Row) ([]byte, error) {

@@ -57,6 +57,17 @@ var (
 type avroReader struct {
 	b   []byte
 	pos int
+	// arena takes the text of the top-level string values (nil while a
+	// composite value is read): see decodeAvroBody.
+	arena *stringArena
+}
+
+// stringArena collects the text of a record's string values, to be made
+// into one string for the whole record: one allocation per record
+// rather than one per field.
+type stringArena struct {
+	buf  []byte
+	refs []arenaRef // field is the column
 }
 
 // varint reads a zig-zag varint of at most maxBytes bytes.
@@ -505,12 +516,17 @@ func (top *avroTopLevel) decode(r *avroReader, cols []*types.Vector) error {
 		}
 	}
 	for _, i := range p.missing {
-		cols[i].AppendNull()
+		if cols[i] != nil {
+			cols[i].AppendNull()
+		}
 	}
 	return nil
 }
 
 func (st *avroStep) run(r *avroReader, cols []*types.Vector) error {
+	// A column projected away (a nil vector) takes no value; its value is
+	// still read, and a value the column could not take still fails.
+	want := st.col >= 0 && cols[st.col] != nil
 	var v types.Value
 	switch st.op {
 	case opNull:
@@ -531,7 +547,7 @@ func (st *avroStep) run(r *avroReader, cols []*types.Vector) error {
 		} else {
 			n, err = r.long()
 		}
-		if err != nil || st.col < 0 {
+		if err != nil || !want {
 			return err
 		}
 		if v, err = st.fromInteger(n); err != nil {
@@ -539,22 +555,31 @@ func (st *avroStep) run(r *avroReader, cols []*types.Vector) error {
 		}
 	case opFloat:
 		b, err := r.fixed(4)
-		if err != nil || st.col < 0 {
+		if err != nil || !want {
 			return err
 		}
 		v = types.FloatValue(float64(math.Float32frombits(binary.LittleEndian.Uint32(b))))
 	case opDouble:
 		b, err := r.fixed(8)
-		if err != nil || st.col < 0 {
+		if err != nil || !want {
 			return err
 		}
 		v = types.FloatValue(math.Float64frombits(binary.LittleEndian.Uint64(b)))
 	case opBytes:
 		b, err := r.bytes()
-		if err != nil || st.col < 0 {
+		if err != nil || !want {
 			return err
 		}
-		if v, err = st.fromBytes(b); err != nil {
+		if r.arena != nil && (st.t.Kind == types.Char || st.t.Kind == types.Varchar) {
+			a := r.arena
+			start := len(a.buf)
+			if utf8.Valid(b) {
+				a.buf = append(a.buf, b...)
+			} else {
+				a.buf = append(a.buf, javaString(b)...) // Utf8.toString()
+			}
+			a.refs = append(a.refs, arenaRef{st.col, start, len(a.buf)})
+		} else if v, err = st.fromBytes(b); err != nil {
 			return err
 		}
 	case opUnion:
@@ -571,12 +596,16 @@ func (st *avroStep) run(r *avroReader, cols []*types.Vector) error {
 	case opFail:
 		return errors.New(st.err)
 	case opArray, opMap, opRecord:
+		arena := r.arena
+		r.arena = nil // the children's strings are encoded into v at once
 		var err error
-		if v, err = st.readComposite(r); err != nil {
+		v, err = st.readComposite(r)
+		r.arena = arena
+		if err != nil {
 			return err
 		}
 	}
-	if st.col >= 0 {
+	if want {
 		cols[st.col].Append(v)
 	}
 	return nil

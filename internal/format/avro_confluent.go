@@ -257,6 +257,7 @@ type confluentCodec struct {
 	registered bool
 	readers    map[uint32]*avroTopLevel // compiled readers by writer schema id
 	unreadable map[uint32]error         // writer schemas that cannot be read
+	arena      stringArena
 }
 
 func (c *confluentCodec) Encode(dst []byte, row types.Row) ([]byte, error) {
@@ -303,7 +304,7 @@ func (c *confluentCodec) Decode(data []byte, cols []*types.Vector) error {
 	if err != nil {
 		return err
 	}
-	return decodeAvroBody(top, data[confluentHeaderSize:], cols)
+	return decodeAvroBody(top, data[confluentHeaderSize:], cols, &c.arena)
 }
 
 // reader returns the compiled reader for writer schema id, fetching the

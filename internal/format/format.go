@@ -32,9 +32,13 @@ var ErrNoRow = errors.New("format: message yields no row")
 // Decoder turns one serialized key or value into one row.
 type Decoder interface {
 	// Decode appends one row's fields to cols, one vector per field in
-	// Config.Fields order. data is nil for a Kafka null. On error, including
-	// ErrNoRow, nothing is appended. The error says why the message is bad;
-	// the caller adds topic, partition and offset.
+	// Config.Fields order. A nil vector marks a field the reader does not
+	// use (a column projected away): its value is not converted nor
+	// stored, though the message is still checked as a whole (the 'json',
+	// 'avro', 'avro-confluent' and 'raw' formats; the changelog formats
+	// need every vector). data is nil for a Kafka null. On error,
+	// including ErrNoRow, nothing is appended. The error says why the
+	// message is bad; the caller adds topic, partition and offset.
 	Decode(data []byte, cols []*types.Vector) error
 }
 
@@ -153,18 +157,24 @@ func Extract(all map[string]string, sidePrefix, name string) map[string]string {
 	return out
 }
 
-// height returns the number of values in the columns (0 without columns).
+// height returns the number of values in the columns (0 without columns
+// or when all are nil).
 func height(cols []*types.Vector) int {
-	if len(cols) == 0 {
-		return 0
+	for _, c := range cols {
+		if c != nil {
+			return c.Len()
+		}
 	}
-	return cols[0].Len()
+	return 0
 }
 
 // truncate cuts every column back to n values: decoders append straight
 // into the columns and undo a partly decoded row with it.
 func truncate(cols []*types.Vector, n int) {
 	for _, c := range cols {
+		if c == nil {
+			continue
+		}
 		c.Nulls = c.Nulls[:min(n, len(c.Nulls))]
 		c.I64 = c.I64[:min(n, len(c.I64))]
 		c.F64 = c.F64[:min(n, len(c.F64))]

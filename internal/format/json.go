@@ -85,6 +85,7 @@ func (f jsonFactory) New(cfg Config) (Codec, error) {
 		c.names = append(c.names, string(append(name, ':')))
 	}
 	c.spans = make([]jsonSpan, len(cfg.Fields))
+	c.vals = make([]types.Value, len(cfg.Fields))
 	return c, nil
 }
 
@@ -122,6 +123,11 @@ type jsonCodec struct {
 	scan  jsonScanner
 	spans []jsonSpan
 	next  int // the field the next member is expected to name
+	// vals are the converted values of a record, arena and refs the text
+	// of its string values (see Decode).
+	vals  []types.Value
+	arena []byte
+	refs  []arenaRef
 }
 
 func (c *jsonCodec) Encode(dst []byte, row types.Row) ([]byte, error) {

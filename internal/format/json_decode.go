@@ -2,8 +2,10 @@ package format
 
 import (
 	"encoding/base64"
+	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -186,12 +188,50 @@ var jsonPlain = func() (t [256]bool) {
 	return t
 }()
 
+// plainRun returns the position of the first byte at or after pos that
+// is not plain (see jsonPlain), or len(b): eight bytes at a time, then
+// byte by byte.
+func plainRun(b []byte, pos int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; pos+8 <= len(b); pos += 8 {
+		x := binary.LittleEndian.Uint64(b[pos:])
+		q := x ^ (ones * '"')
+		e := x ^ (ones * '\\')
+		// A high bit per byte that is below 0x20, a quote, a backslash or
+		// not ASCII; the lowest one marks the first such byte (the
+		// borrows only mark bytes above it).
+		m := ((x - ones*0x20) &^ x) | ((q - ones) &^ q) | ((e - ones) &^ e) | x
+		if m &= highs; m != 0 {
+			return pos + bits.TrailingZeros64(m)/8
+		}
+	}
+	for pos < len(b) && jsonPlain[b[pos]] {
+		pos++
+	}
+	return pos
+}
+
+// plainStr is str, quicker for a string of plain bytes only (the usual
+// member name or value).
+func (s *jsonScanner) plainStr() (jsonSpan, error) {
+	start := s.pos + 1
+	if end := plainRun(s.data, start); end < len(s.data) && s.data[end] == '"' {
+		s.pos = end + 1
+		return jsonSpan{kind: jsonString, start: start, end: end}, nil
+	}
+	return s.str()
+}
+
 // str scans a string: escapes must be valid, control characters escaped and
 // the text valid UTF-8 (Jackson rejects all three).
 func (s *jsonScanner) str() (jsonSpan, error) {
 	s.pos++
 	sp := jsonSpan{kind: jsonString, start: s.pos}
 	for s.pos < len(s.data) {
+		s.pos = plainRun(s.data, s.pos)
+		if s.pos >= len(s.data) {
+			break
+		}
 		c := s.data[s.pos]
 		if jsonPlain[c] {
 			s.pos++
@@ -335,29 +375,88 @@ func (c *jsonCodec) Decode(data []byte, cols []*types.Vector) error {
 		}
 		return err
 	}
-	n := height(cols)
+	// Every value is converted before any is stored, so that a bad one
+	// leaves the columns as they were. The text of the string values goes
+	// into one buffer, made into one string for the whole record: one
+	// allocation per record, not per field.
+	c.arena, c.refs = c.arena[:0], c.refs[:0]
 	for i, f := range c.fields {
+		if cols[i] == nil {
+			continue // projected away: neither converted nor checked
+		}
 		sp := c.spans[i]
 		if sp.kind == 0 {
 			if c.failOnMissing {
-				truncate(cols, n)
 				return fmt.Errorf("could not find field with name '%s'", f.Name)
 			}
-			cols[i].AppendNull()
+			c.vals[i] = types.NullValue
 			continue
 		}
-		v, err := c.convertAny(data, f.Type, sp)
+		v, err := c.convertField(i, data, f.Type, sp)
 		if err != nil {
 			// A value Flink reads but Sluice cannot store is no parse error.
 			if !c.ignoreErrors || types.IsRangeError(err) {
-				truncate(cols, n)
 				return fmt.Errorf("field '%s' (%s): %w", f.Name, f.Type, err)
 			}
 			v = types.NullValue
 		}
-		cols[i].Append(v)
+		c.vals[i] = v
+	}
+	if len(c.refs) > 0 {
+		all := string(c.arena)
+		for _, r := range c.refs {
+			c.vals[r.field].S = all[r.start:r.end]
+		}
+	}
+	for i, col := range cols {
+		if col != nil {
+			col.Append(c.vals[i])
+		}
 	}
 	return nil
+}
+
+// arenaRef is a string value of field whose text is arena[start:end].
+type arenaRef struct{ field, start, end int }
+
+// convertField converts the value of top-level field i: JSON strings
+// into character and binary columns go to the record's arena, the rest
+// through convertAny.
+func (c *jsonCodec) convertField(i int, data []byte, t types.Type, sp jsonSpan) (types.Value, error) {
+	raw := data[sp.start:sp.end]
+	if sp.kind == jsonNumber && !sp.fraction && (t.Kind == types.BigInt || t.Kind == types.Int) {
+		// The common case of convert, first.
+		bits := 64
+		if t.Kind == types.Int {
+			bits = 32
+		}
+		if n, ok := parseJSONInt(raw, bits); ok {
+			return types.IntValue(n), nil
+		}
+		return types.Value{}, fmt.Errorf("%s: %w", raw, errRange)
+	}
+	if sp.kind != jsonString {
+		return c.convertAny(data, t, sp)
+	}
+	start := len(c.arena)
+	switch {
+	case t.Kind == types.Char || t.Kind == types.Varchar:
+		if sp.escaped {
+			c.arena = appendUnescapedJSON(c.arena, raw)
+		} else {
+			c.arena = append(c.arena, raw...)
+		}
+	case (t.Kind == types.Binary || t.Kind == types.Varbinary) && !sp.escaped:
+		var err error
+		if c.arena, err = base64.StdEncoding.AppendDecode(c.arena, raw); err != nil {
+			c.arena = c.arena[:start]
+			return types.Value{}, fmt.Errorf("unable to deserialize byte array: %w", err)
+		}
+	default:
+		return c.convertAny(data, t, sp)
+	}
+	c.refs = append(c.refs, arenaRef{i, start, len(c.arena)})
+	return types.Value{}, nil
 }
 
 // parse scans the message and records the span of each field's value.
@@ -389,7 +488,7 @@ func (c *jsonCodec) parse(data []byte) error {
 		if s.pos >= len(data) || data[s.pos] != '"' {
 			return s.unexpected()
 		}
-		ksp, err := s.str()
+		ksp, err := s.plainStr()
 		if err != nil {
 			return err
 		}
@@ -400,7 +499,18 @@ func (c *jsonCodec) parse(data []byte) error {
 		}
 		s.pos++
 		s.ws()
-		vsp, err := s.value()
+		if s.pos >= len(data) {
+			return s.unexpected()
+		}
+		var vsp jsonSpan
+		switch ch := data[s.pos]; { // strings and numbers first
+		case ch == '"':
+			vsp, err = s.plainStr()
+		case ch == '-' || ch >= '0' && ch <= '9':
+			vsp, err = s.number()
+		default:
+			vsp, err = s.value()
+		}
 		if err != nil {
 			return err
 		}
@@ -446,7 +556,11 @@ func (c *jsonCodec) field(data []byte, key jsonSpan) (int, bool) {
 // unescapeJSON decodes the body of a JSON string that has escapes. A lone
 // surrogate becomes U+FFFD.
 func unescapeJSON(raw []byte) string {
-	out := make([]byte, 0, len(raw))
+	return string(appendUnescapedJSON(make([]byte, 0, len(raw)), raw))
+}
+
+// appendUnescapedJSON appends the decoded body of a JSON string to out.
+func appendUnescapedJSON(out, raw []byte) []byte {
 	for i := 0; i < len(raw); i++ {
 		c := raw[i]
 		if c != '\\' {
@@ -479,7 +593,7 @@ func unescapeJSON(raw []byte) string {
 			out = append(out, raw[i])
 		}
 	}
-	return string(out)
+	return out
 }
 
 func hex4(b []byte) int {
@@ -625,8 +739,8 @@ func (c *jsonCodec) convert(data []byte, t types.Type, sp jsonSpan) (types.Value
 			return c.parseIntText(data, sp, bits)
 		}
 		if !sp.fraction {
-			i, err := strconv.ParseInt(string(raw), 10, bits)
-			if err != nil {
+			i, ok := parseJSONInt(raw, bits)
+			if !ok {
 				return types.Value{}, fmt.Errorf("%s: %w", raw, errRange)
 			}
 			return types.IntValue(i), nil
@@ -698,13 +812,42 @@ func (c *jsonCodec) convert(data []byte, t types.Type, sp jsonSpan) (types.Value
 	default:
 		return types.Value{}, fmt.Errorf("unsupported type %s", t)
 	}
-	if types.IsRangeError(err) {
+	if err == nil {
+		return types.IntValue(n), nil
+	}
+	if types.IsRangeError(err) { // (errors.As allocates: asked only on errors)
 		return types.Value{}, err
 	}
-	if err != nil {
-		return types.Value{}, fmt.Errorf("cannot parse %q as %s", s, t.Plain().Nullable())
+	return types.Value{}, fmt.Errorf("cannot parse %q as %s", s, t.Plain().Nullable())
+}
+
+// parseJSONInt parses a JSON integer (the scanner checked its syntax:
+// an optional minus, then digits without leading zeroes) of the given
+// size, in place; false when it is out of range.
+func parseJSONInt(raw []byte, bits int) (int64, bool) {
+	digits := raw
+	neg := raw[0] == '-'
+	if neg {
+		digits = raw[1:]
 	}
-	return types.IntValue(n), nil
+	if len(digits) > 19 { // 19 digits always fit in a uint64
+		return 0, false
+	}
+	var u uint64
+	for _, d := range digits {
+		u = u*10 + uint64(d-'0')
+	}
+	limit := uint64(1) << (bits - 1)
+	if neg {
+		if u > limit {
+			return 0, false
+		}
+		return -int64(u), true // -(1<<63) wraps to MinInt64, as wanted
+	}
+	if u >= limit {
+		return 0, false
+	}
+	return int64(u), true
 }
 
 // parseIntText parses asText().trim() as a Java integer of the given size.

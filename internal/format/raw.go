@@ -93,11 +93,16 @@ func rawWidth(k types.Kind) int {
 func (c *rawCodec) Decode(data []byte, cols []*types.Vector) error {
 	col := cols[0]
 	if data == nil {
-		col.AppendNull()
+		if col != nil {
+			col.AppendNull()
+		}
 		return nil
 	}
 	if w := rawWidth(c.typ.Kind); w != 0 && len(data) != w {
 		return fmt.Errorf("raw format: %s needs %d bytes, got %d", c.typ.Plain().Nullable(), w, len(data))
+	}
+	if col == nil {
+		return nil // projected away
 	}
 	switch c.typ.Kind {
 	case types.Char, types.Varchar:

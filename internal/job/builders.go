@@ -3,8 +3,10 @@ package job
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
+	"github.com/sluicesql/sluice/internal/catalog"
 	"github.com/sluicesql/sluice/internal/connector"
 	"github.com/sluicesql/sluice/internal/expr"
 	"github.com/sluicesql/sluice/internal/plan"
@@ -45,6 +47,9 @@ func init() {
 
 // buildScan creates the table's connector source; computed columns and
 // the watermark are evaluated over whole chunks the source completes.
+// With a projection, the source reads the projected columns and those
+// the projected computed columns read, which are dropped once those are
+// computed.
 func buildScan(n *Node) (Instances, error) {
 	cfg := n.Config.(*plan.ScanConfig)
 	t, err := cfg.Table.Catalog()
@@ -52,25 +57,40 @@ func buildScan(n *Node) (Instances, error) {
 		return Instances{}, fmt.Errorf("config.table.%w", err)
 	}
 	cols := t.Schema().Types()
-	out := n.Out()
-	if len(out) != len(cols) {
-		return Instances{}, fmt.Errorf("schema: %d columns, the table has %d", len(out), len(cols))
-	}
-	for i, c := range t.Columns {
-		if n.Schema[i].Name != c.Name || !types.Equal(out[i], c.Type) {
-			return Instances{}, fmt.Errorf("schema[%d]: %s %s is not the table's column %s %s", i, n.Schema[i].Name, out[i], c.Name, c.Type)
-		}
-	}
 	f, err := connector.For(t)
 	if err != nil {
 		return Instances{}, fmt.Errorf("config.table: %w", err)
 	}
+	read, err := scanColumns(n, cfg, t)
+	if err != nil {
+		return Instances{}, err
+	}
 	spec := connector.SourceSpec{Env: n.Options.Env}
+	if cfg.Project != nil {
+		if pd, ok := f.(connector.ProjectionPushDown); !ok {
+			return Instances{}, fmt.Errorf("config.project: connector '%s' takes no projection", f.Name())
+		} else if ok, _ := pd.ProjectionPushDown(t); !ok {
+			return Instances{}, fmt.Errorf("config.project: table '%s' takes no projection", t.Name)
+		}
+		spec.Columns = read
+	}
+	// at gives a table column's position in the source's chunks.
+	at := make([]int, len(cols))
+	for i := range at {
+		at[i] = -1
+	}
+	for p, c := range read {
+		at[c] = p
+	}
+	remap := func(e expr.Expr) expr.Expr {
+		return expr.Remap(e, func(c *expr.Column) expr.Expr { return &expr.Column{Index: at[c.Index], Name: c.Name, T: c.T} })
+	}
+	emitted := len(n.Schema) // the first columns of read
 	if len(cfg.Computed) > 0 {
 		if len(cfg.Computed) != len(cols) {
 			return Instances{}, fmt.Errorf("config.computed: %d expressions for %d columns", len(cfg.Computed), len(cols))
 		}
-		es := make([]expr.Expr, len(cols))
+		es := make([]expr.Expr, len(read))
 		var computed []int
 		for i, e := range cfg.Computed {
 			if (e.E != nil) != (t.Columns[i].Computed != nil) {
@@ -82,20 +102,40 @@ func buildScan(n *Node) (Instances, error) {
 			if err := checkColumns(fmt.Sprintf("config.computed[%d]", i), e.E, cols); err != nil {
 				return Instances{}, err
 			}
-			es[i] = e.E
-			computed = append(computed, i)
+			if at[i] >= 0 {
+				es[at[i]] = remap(e.E)
+				computed = append(computed, at[i])
+			}
 		}
-		ev, err := newChunkEvaluator(n.Fn, es)
-		if err != nil {
-			return Instances{}, fmt.Errorf("config.computed: %w", err)
+		if len(computed) > 0 {
+			ev, err := newChunkEvaluator(n.Fn, es)
+			if err != nil {
+				return Instances{}, fmt.Errorf("config.computed: %w", err)
+			}
+			slices.Sort(computed) // in table order, as without a projection
+			spec.Complete = func(c *types.Chunk) error {
+				if err := ev.fill(c, computed); err != nil {
+					return err
+				}
+				c.Cols = c.Cols[:emitted]
+				return nil
+			}
 		}
-		spec.Complete = func(c *types.Chunk) error { return ev.fill(c, computed) }
 	}
 	if e := cfg.Watermark.E; e != nil {
 		if err := checkColumns("config.watermark", e, cols); err != nil {
 			return Instances{}, err
 		}
-		ev, err := newChunkEvaluator(n.Fn, []expr.Expr{e})
+		var missing error
+		expr.Walk(e, func(x expr.Expr) {
+			if c, ok := x.(*expr.Column); ok && (at[c.Index] < 0 || at[c.Index] >= emitted) && missing == nil {
+				missing = fmt.Errorf("config.watermark: column '%s' is not in the schema", c.Name)
+			}
+		})
+		if missing != nil {
+			return Instances{}, missing
+		}
+		ev, err := newChunkEvaluator(n.Fn, []expr.Expr{remap(e)})
 		if err != nil {
 			return Instances{}, fmt.Errorf("config.watermark: %w", err)
 		}
@@ -108,6 +148,47 @@ func buildScan(n *Node) (Instances, error) {
 	}
 	p := n.Parallelism
 	return Instances{NewSource: func(i int) (runtime.Source, error) { return src.NewInstance(i, p) }}, nil
+}
+
+// scanColumns checks a scan's schema against its table and projection,
+// and returns the columns its source reads: the emitted ones, then the
+// others that the emitted computed columns read.
+func scanColumns(n *Node, cfg *plan.ScanConfig, t *catalog.Table) ([]int, error) {
+	out := n.Out()
+	read := cfg.Project
+	if read == nil {
+		read = make([]int, len(t.Columns))
+		for i := range read {
+			read[i] = i
+		}
+	}
+	if len(out) != len(read) {
+		return nil, fmt.Errorf("schema: %d columns, the scan emits %d", len(out), len(read))
+	}
+	seen := make([]bool, len(t.Columns))
+	for i, c := range read {
+		if c < 0 || c >= len(t.Columns) || seen[c] {
+			return nil, fmt.Errorf("config.project[%d]: %d is not a column of the table, or twice", i, c)
+		}
+		seen[c] = true
+		tc := t.Columns[c]
+		if n.Schema[i].Name != tc.Name || !types.Equal(out[i], tc.Type) {
+			return nil, fmt.Errorf("schema[%d]: %s %s is not the table's column %s %s", i, n.Schema[i].Name, out[i], tc.Name, tc.Type)
+		}
+	}
+	read = slices.Clone(read)
+	for _, c := range cfg.Project {
+		if c >= len(cfg.Computed) || cfg.Computed[c].E == nil {
+			continue
+		}
+		for _, k := range expr.Columns(cfg.Computed[c].E) {
+			if k >= 0 && k < len(seen) && !seen[k] {
+				seen[k] = true
+				read = append(read, k)
+			}
+		}
+	}
+	return read, nil
 }
 
 func buildValues(n *Node) (Instances, error) {

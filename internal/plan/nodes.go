@@ -62,9 +62,13 @@ func init() {
 }
 
 // ScanConfig reads a connector table. The node's schema is the table's,
-// with its time attributes.
+// with its time attributes, or the columns of Project.
 type ScanConfig struct {
 	Table Table `json:"table"`
+	// Project lists the table's columns the scan emits, by index, in the
+	// order of the node's schema (a projection pushed into the source,
+	// possibly of no column); absent (nil) for all of them in table order.
+	Project []int `json:"project,omitzero"`
 	// Computed holds the computed columns' expressions by column (null
 	// for the others), over the table's columns; empty when there are
 	// none.

@@ -268,6 +268,7 @@ func (b *Binder) Query(q ast.Query) (*Collect, error) {
 	if err := finalize(out); err != nil {
 		return nil, at(err, q)
 	}
+	pushProjections(out)
 	return out, b.applyMiniBatch(out)
 }
 
@@ -380,6 +381,7 @@ func (b *Binder) InsertInto(t *catalog.Table, ins *ast.Insert) (*Sink, error) {
 	if err := finalize(sink); err != nil {
 		return nil, at(err, ins.Query)
 	}
+	pushProjections(sink)
 	return sink, b.applyMiniBatch(sink)
 }
 

@@ -140,7 +140,7 @@ func (t *translator) node(n Node) (added, error) {
 	}
 	switch x := n.(type) {
 	case *Scan:
-		cfg := &plan.ScanConfig{Table: plan.TableOf(x.Table), Watermark: plan.Expr{E: x.Watermark}}
+		cfg := &plan.ScanConfig{Table: plan.TableOf(x.Table), Project: x.Project, Watermark: plan.Expr{E: x.Watermark}}
 		for _, e := range x.Computed {
 			if e != nil {
 				cfg.Computed = plan.Exprs(x.Computed)

@@ -169,7 +169,7 @@ func names(s types.Schema, cols []int) string {
 // Describe implements Node.
 func (n *Scan) Describe() string {
 	id := n.Table.ID()
-	return fmt.Sprintf("TableSourceScan(table=[[%s, %s, %s]], fields=[%s])", id.Catalog, id.Database, id.Object, strings.Join(n.schema.Names(), ", "))
+	return fmt.Sprintf("TableSourceScan(table=[[%s, %s, %s%s]], fields=[%s])", id.Catalog, id.Database, id.Object, n.projectText(), strings.Join(n.schema.Names(), ", "))
 }
 
 // Describe implements Node.

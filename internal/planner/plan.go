@@ -52,6 +52,9 @@ type Scan struct {
 	// Changelog is set for sources that emit a full changelog (a Kafka
 	// topic in a changelog format such as 'debezium-json').
 	Changelog bool
+	// Project lists the table's columns the scan emits, by index, when a
+	// projection is pushed into it (pushdown.go); nil for all of them.
+	Project []int
 }
 
 // Values is a constant relation.

@@ -76,6 +76,13 @@ func (f *factory) NewSource(t *catalog.Table, spec connector.SourceSpec) (connec
 	return &scanSource{cfg: cfg, spec: spec}, nil
 }
 
+// ProjectionPushDown implements connector.ProjectionPushDown: a source
+// decodes only the key and value fields and reads only the metadata of
+// the columns a query uses, as Flink's KafkaDynamicSource does.
+func (f *factory) ProjectionPushDown(*catalog.Table) (projects, readsMetadata bool) {
+	return true, true
+}
+
 // Bounded implements connector.Bounded: a table with a 'scan.bounded.mode'
 // other than unbounded ends.
 func (f *factory) Bounded(t *catalog.Table) bool {

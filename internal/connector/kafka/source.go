@@ -49,7 +49,6 @@ func (s *scanSource) NewInstance(i, n int) (runtime.Source, error) {
 		key:      cs.key,
 		value:    cs.value,
 		changes:  cs.changes,
-		colTypes: s.cfg.schema.Types(),
 		inValue:  map[int]bool{},
 		parts:    map[topicPartition]*partState{},
 		health:   &brokerHealth{},
@@ -66,12 +65,19 @@ func (s *scanSource) NewInstance(i, n int) (runtime.Source, error) {
 	if s.spec.Watermark != nil {
 		src.tracker = runtime.NewWatermarkTracker(s.spec.IdleTimeout)
 	}
+	src.project(s.spec.Columns)
 	for _, c := range s.cfg.value.cols {
 		src.inValue[c] = true
 	}
 	if s.cfg.key != nil {
-		for _, f := range s.cfg.key.fields {
-			src.keyScratch = append(src.keyScratch, types.NewVector(f.Type, 1))
+		for j, f := range s.cfg.key.fields {
+			// A key field no column reads is not decoded: nil.
+			var v *types.Vector
+			if src.at[s.cfg.key.cols[j]] >= 0 {
+				v = types.NewVector(f.Type, 1)
+				src.readKey = true
+			}
+			src.keyScratch = append(src.keyScratch, v)
 		}
 	}
 	src.newChunk()
@@ -110,11 +116,19 @@ type sourceInstance struct {
 	key, value  format.Codec
 	// changes is the value codec of a changelog format (value is then
 	// nil): a record gives any number of rows, each with its kind.
-	changes    format.ChangelogCodec
-	colTypes   []types.Type
+	changes  format.ChangelogCodec
+	colTypes []types.Type
+	// at is the position of each table column in the chunks, -1 for a
+	// column the source does not read (a projection pushed into it).
+	at         []int
 	inValue    map[int]bool // table columns the value format fills
 	keyScratch []*types.Vector
-	health     *brokerHealth
+	// readKey is set when a column reads a key field: the key is decoded.
+	readKey bool
+	// discard takes the values of the columns a changelog format decodes
+	// but no column reads (those formats fill every vector).
+	discard []*types.Vector
+	health  *brokerHealth
 	// apiTimeout is how long the brokers may stay unreachable.
 	apiTimeout time.Duration
 	// commitInterval is how often emitted offsets are committed.
@@ -152,17 +166,74 @@ type sourceInstance struct {
 // resumes, and where a bounded source stops (-1 for none).
 type partPosition struct{ next, end int64 }
 
+// project sets the columns the chunks hold: the table's columns cols, in
+// that order (all of them when nil).
+func (s *sourceInstance) project(cols []int) {
+	all := s.cfg.schema.Types()
+	if cols == nil {
+		cols = make([]int, len(all))
+		for i := range cols {
+			cols[i] = i
+		}
+	}
+	s.at = make([]int, len(all))
+	for i := range s.at {
+		s.at[i] = -1
+	}
+	s.colTypes = make([]types.Type, len(cols))
+	for p, c := range cols {
+		s.at[c] = p
+		s.colTypes[p] = all[c]
+	}
+}
+
+// column returns the chunk's vector of table column col, nil when the
+// source does not read it.
+func (s *sourceInstance) column(col int) *types.Vector {
+	if p := s.at[col]; p >= 0 {
+		return s.chunk.Cols[p]
+	}
+	return nil
+}
+
 func (s *sourceInstance) newChunk() {
 	s.chunk = types.NewChunk(s.colTypes, types.ChunkSize)
 	s.valueCols = s.valueCols[:0]
 	for _, c := range s.cfg.value.cols {
-		s.valueCols = append(s.valueCols, s.chunk.Cols[c])
+		s.valueCols = append(s.valueCols, s.column(c))
 	}
 	for _, m := range s.cfg.formatMeta {
-		s.valueCols = append(s.valueCols, s.chunk.Cols[m.col])
+		s.valueCols = append(s.valueCols, s.column(m.col))
+	}
+	if s.changes != nil {
+		// Changelog formats fill every vector: unread columns go to
+		// vectors of their own, emptied with each chunk.
+		for i, v := range s.valueCols {
+			if v != nil {
+				continue
+			}
+			for len(s.discard) <= i {
+				s.discard = append(s.discard, nil)
+			}
+			if s.discard[i] == nil {
+				col := append(slices.Clone(s.cfg.value.cols), metaCols(s.cfg.formatMeta)...)[i]
+				s.discard[i] = types.NewVector(s.cfg.schema[col].Type, types.ChunkSize)
+			}
+			s.discard[i].Reset()
+			s.valueCols[i] = s.discard[i]
+		}
 	}
 	s.rowParts = s.rowParts[:0]
 	s.advance = map[*partState]int64{}
+}
+
+// metaCols returns the table columns of metadata columns ms.
+func metaCols(ms []metaColumn) []int {
+	out := make([]int, len(ms))
+	for i, m := range ms {
+		out[i] = m.col
+	}
+	return out
 }
 
 func (s *sourceInstance) errorf(f string, args ...any) error {
@@ -564,8 +635,8 @@ func (s *sourceInstance) appendRecord(r *kgo.Record, ps *partState) error {
 		// A tombstone deletes the row with the record's key.
 		kind = types.Delete
 		for _, col := range s.cfg.value.cols {
-			if !slices.Contains(s.cfg.key.cols, col) {
-				c.Cols[col].AppendNull()
+			if v := s.column(col); v != nil && !slices.Contains(s.cfg.key.cols, col) {
+				v.AppendNull()
 			}
 		}
 		if err := s.appendKey(r, true); err != nil {
@@ -580,14 +651,18 @@ func (s *sourceInstance) appendRecord(r *kgo.Record, ps *partState) error {
 			}
 			return s.decodeError("value", r, err)
 		}
-		if s.key != nil {
+		if s.key != nil && s.readKey {
 			if err := s.appendKey(r, false); err != nil {
 				return err
 			}
 		}
 	}
 	for _, m := range s.cfg.meta {
-		if err := s.appendMeta(c.Cols[m.col], m, r); err != nil {
+		v := s.column(m.col)
+		if v == nil {
+			continue
+		}
+		if err := s.appendMeta(v, m, r); err != nil {
 			return s.errorf("record at topic '%s' partition %d offset %d: %v", r.Topic, r.Partition, r.Offset, err)
 		}
 	}
@@ -606,13 +681,15 @@ func (s *sourceInstance) appendChanges(r *kgo.Record, ps *partState) error {
 		return s.decodeError("value", r, err)
 	}
 	for range len(c.Ops) - n {
-		if s.key != nil {
+		if s.key != nil && s.readKey {
 			if err := s.appendKey(r, false); err != nil {
 				return err
 			}
 		}
 		for _, m := range s.cfg.meta {
-			s.appendMeta(c.Cols[m.col], m, r)
+			if v := s.column(m.col); v != nil {
+				s.appendMeta(v, m, r)
+			}
 		}
 		s.rowParts = append(s.rowParts, ps)
 	}
@@ -624,7 +701,9 @@ func (s *sourceInstance) appendChanges(r *kgo.Record, ps *partState) error {
 // no row for gives NULL key columns.
 func (s *sourceInstance) appendKey(r *kgo.Record, all bool) error {
 	for _, v := range s.keyScratch {
-		v.Reset()
+		if v != nil {
+			v.Reset()
+		}
 	}
 	err := s.key.Decode(r.Key, s.keyScratch)
 	noRow := errors.Is(err, format.ErrNoRow)
@@ -632,12 +711,14 @@ func (s *sourceInstance) appendKey(r *kgo.Record, all bool) error {
 		return s.decodeError("key", r, err)
 	}
 	for j, col := range s.cfg.key.cols {
+		v := s.column(col)
 		switch {
+		case v == nil:
 		case !all && s.inValue[col]:
 		case noRow:
-			s.chunk.Cols[col].AppendNull()
+			v.AppendNull()
 		default:
-			s.chunk.Cols[col].Append(s.keyScratch[j].Get(0))
+			v.Append(s.keyScratch[j].Get(0))
 		}
 	}
 	return nil

@@ -489,3 +489,48 @@ func TestBoundedSourceLeavesItsEndToTheRuntime(t *testing.T) {
 		t.Fatalf("CaughtUp = %v, %v after the bounded source ended; want false", ok, err)
 	}
 }
+
+// A projection pushed into the source: only the columns asked for, in
+// that order, are read; a key no column reads is not decoded, as in
+// Flink's KafkaDynamicSource.
+func TestProjectedColumns(t *testing.T) {
+	c := startCluster(t, 1)
+	cols := []catalog.Column{
+		column("k_id", types.BigIntType),
+		column("name", types.StringType),
+		column("age", types.IntType),
+		metadata("part", types.IntType, "partition", true),
+		metadata("off", types.BigIntType, "offset", true),
+	}
+	tbl := table(cols, options(c, "people", "key.format", "json", "key.fields", "k_id", "key.fields-prefix", "k_",
+		"value.fields-include", "EXCEPT_KEY", "scan.bounded.mode", "latest-offset"))
+	// The second key is no JSON and the second age no INT: neither is read.
+	produce(t, c, rec("people", 0, `{"id":7}`, `{"name":"ann","age":3}`), rec("people", 0, `{`, `{"name":"bob","age":"x"}`))
+	job, coll := runSource(t, tbl, connector.SourceSpec{Columns: []int{4, 1}}, 1)
+	if err := waitDone(t, job); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := coll.sorted(), []string{"+I[0, ann]", "+I[1, bob]"}; !slices.Equal(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	// Reading the key again, its error names the record.
+	job, _ = runSource(t, tbl, connector.SourceSpec{Columns: []int{0, 1}}, 1)
+	const want = "source: kafka source: cannot decode key of record at topic 'people' partition 0 offset 1: "
+	if err := waitDone(t, job); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("got %v, want %q and a reason", err, want)
+	}
+}
+
+// A message that is no JSON fails the job with its position even when
+// none of its fields is read.
+func TestProjectedDecodeErrorStopsTheJob(t *testing.T) {
+	c := startCluster(t, 1)
+	produce(t, c, rec("r", 0, "", `{"id":1}`), rec("r", 0, "", `{"id":`))
+	cols := []catalog.Column{column("id", types.BigIntType), metadata("off", types.BigIntType, "offset", true)}
+	job, _ := runSource(t, table(cols, options(c, "r")), connector.SourceSpec{Columns: []int{1}}, 1)
+	err := waitDone(t, job)
+	const want = "source: kafka source: cannot decode value of record at topic 'r' partition 0 offset 1: invalid JSON"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("got %v, want %q", err, want)
+	}
+}

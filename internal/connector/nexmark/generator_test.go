@@ -222,3 +222,23 @@ func BenchmarkGenerator(b *testing.B) {
 		})
 	}
 }
+
+// Without Extra, every other field of every event is the same.
+func TestOmitExtraKeepsTheOtherFields(t *testing.T) {
+	c := DefaultConfig()
+	c.NumEvents, c.Seed = 2000, 7
+	all := events(c, 0, 1)
+	g := NewGenerator(c, 0, 1)
+	g.OmitExtra()
+	var ev Event
+	for i := 0; g.NextAny(&ev); i++ {
+		want := all[i]
+		if want.Person.Extra == "" && want.Auction.Extra == "" && want.Bid.Extra == "" {
+			t.Fatalf("event %d has no Extra to omit", i)
+		}
+		want.Person.Extra, want.Auction.Extra, want.Bid.Extra = "", "", ""
+		if !reflect.DeepEqual(ev, want) {
+			t.Fatalf("event %d: %+v, with Extra %+v", i, ev, want)
+		}
+	}
+}

@@ -130,7 +130,34 @@ func (factory) NewSource(t *catalog.Table, spec connector.SourceSpec) (connector
 	if cfg.gen.BaseTime == 0 {
 		cfg.gen.BaseTime = time.Now().Truncate(time.Second).UnixMilli()
 	}
+	if spec.Columns != nil {
+		cfg.project(spec.Columns)
+	}
 	return &scanSource{cfg: cfg, spec: spec}, nil
+}
+
+// ProjectionPushDown implements connector.ProjectionPushDown: a table
+// fills only the columns a query reads.
+func (factory) ProjectionPushDown(*catalog.Table) (projects, readsMetadata bool) {
+	return true, false
+}
+
+// project makes the chunks hold only the table's columns cols, in that
+// order.
+func (c *config) project(cols []int) {
+	at := map[int]int{}
+	ts := make([]types.Type, len(cols))
+	for p, col := range cols {
+		at[col] = p
+		ts[p] = c.colTypes[col]
+	}
+	var fields []field
+	for _, f := range c.fields {
+		if p, ok := at[f.col]; ok {
+			fields = append(fields, field{col: p, fill: f.fill, extra: f.extra})
+		}
+	}
+	c.fields, c.colTypes = fields, ts
 }
 
 // config is a validated nexmark table.
@@ -148,6 +175,8 @@ type config struct {
 type field struct {
 	col  int
 	fill fill
+	// extra is set for the 'extra' column.
+	extra bool
 }
 
 type fill func(v *types.Vector, ev *Event)
@@ -305,7 +334,7 @@ func (c *config) bindColumns(t *catalog.Table) error {
 		if got := col.Type.Plain().Nullable(); got != want {
 			return fmt.Errorf("Column '%s' of table '%s' has type %s; a Nexmark %s's %s is %s.", col.Name, t.Name, col.Type.Plain(), c.kind, col.Name, want)
 		}
-		c.fields = append(c.fields, field{col: i, fill: cols[j].fill})
+		c.fields = append(c.fields, field{col: i, fill: cols[j].fill, extra: col.Name == "extra"})
 	}
 	return nil
 }

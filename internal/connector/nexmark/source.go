@@ -3,6 +3,7 @@ package nexmark
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/sluicesql/sluice/internal/connector"
@@ -26,6 +27,9 @@ func (s *scanSource) NewInstance(i, n int) (runtime.Source, error) {
 		spec.WatermarkInterval = defaultWatermarkInterval
 	}
 	in := &instance{cfg: s.cfg, spec: spec, gen: NewGenerator(s.cfg.gen, i, n), index: i}
+	if !slices.ContainsFunc(s.cfg.fields, func(f field) bool { return f.extra }) {
+		in.gen.OmitExtra()
+	}
 	in.representable = in.gen.Representable()
 	if spec.Watermark != nil {
 		in.tracker = runtime.NewWatermarkTracker(spec.IdleTimeout)
