@@ -44,6 +44,8 @@ type MatchVar struct {
 	Min, Max int
 	Greedy   bool
 	Cond     *MatchExprs
+	// at is the variable in the pattern, where errors about it point.
+	at ast.Node
 }
 
 // MatchExprs are expressions whose column i is the value of Slots[i].
@@ -293,8 +295,9 @@ func (b *Binder) matchPattern(m *Match, n *ast.MatchRecognize) (map[string]int, 
 			return errorf(v, "Pattern variables must be unique. That might change in the future.")
 		}
 		vars[v.Name] = len(m.Vars)
-		mv := MatchVar{Name: v.Name, Min: 1, Max: 1}
+		mv := MatchVar{Name: v.Name, Min: 1, Max: 1, at: v}
 		if q != nil {
+			mv.at = q
 			mv.Min, mv.Max = q.Min, q.Max
 			switch {
 			case q.Min == 0 && q.Max == 0:
@@ -387,8 +390,8 @@ func (m *Match) checkPattern(n *ast.MatchRecognize) error {
 	if empty {
 		return errorf(n.Pattern, "Patterns that can produce empty matches are not supported. There must be at least one non-optional state.")
 	}
-	if m.Vars[len(m.Vars)-1].Greedy {
-		return errorf(n.Pattern, "Greedy quantifiers are not allowed as the last element of a Pattern yet. Finish your pattern with either a simple variable or reluctant quantifier.")
+	if last := m.Vars[len(m.Vars)-1]; last.Greedy {
+		return errorf(last.at, "Greedy quantifiers are not allowed as the last element of a Pattern yet. Finish your pattern with either a simple variable or reluctant quantifier.")
 	}
 	return nil
 }

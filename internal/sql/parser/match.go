@@ -210,7 +210,7 @@ func (p *parser) patternFactor() ast.PatternTerm {
 // {n,m} or {,m}, each optionally followed by '?' (reluctant).
 func (p *parser) quantifier(x ast.PatternTerm) ast.PatternTerm {
 	t := p.tok()
-	q := &ast.PatternQuant{Pos: t.pos, X: x}
+	q := &ast.PatternQuant{Pos: x.Position(), X: x}
 	switch {
 	case isOp(t, "*"):
 		p.next()
