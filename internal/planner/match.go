@@ -191,9 +191,12 @@ func (b *Binder) matchRecognize(n *ast.MatchRecognize) (*relation, error) {
 	measures := &MatchExprs{}
 	var texts []string
 	for _, it := range n.Measures {
+		// Calcite's validator: a measure named like a partition column or
+		// another measure.
 		for _, f := range out {
 			if f.Name == it.Alias {
 				ambiguous = append(ambiguous, it.Alias)
+				break
 			}
 		}
 		mx, err := mb.bind(it.Expr, true)
