@@ -153,7 +153,7 @@ func (b *Binder) matchRecognize(n *ast.MatchRecognize) (*relation, error) {
 	if n.StrictEnd != nil {
 		return nil, errorf(*n.StrictEnd, "Anchors (^ and $) are not supported: Flink's MATCH_RECOGNIZE does not support them")
 	}
-	mb := &matchBinder{b: b, in: rel.sc, vars: vars, defined: defined, rowTime: m.RowTime, timeCol: m.TimeCol}
+	mb := &matchBinder{b: b, in: rel.sc, vars: vars, defined: defined, rowTime: m.RowTime}
 	var defines []string
 	for _, d := range n.Define {
 		i, ok := vars[d.Var]
@@ -162,14 +162,15 @@ func (b *Binder) matchRecognize(n *ast.MatchRecognize) (*relation, error) {
 			// not use; Flink's translation never looks it up.
 			continue
 		}
-		cond, err := mb.bind(d.Cond, false)
+		mb.reset(false)
+		cond, err := mb.bind(d.Cond)
 		if err != nil {
 			return nil, err
 		}
-		if err := wantBoolean(d.Cond, cond.Exprs[0]); err != nil {
+		if err := wantBoolean(d.Cond, cond); err != nil {
 			return nil, err
 		}
-		m.Vars[i].Cond = cond
+		m.Vars[i].Cond = &MatchExprs{Slots: mb.slots, Exprs: []expr.Expr{cond}}
 		defines = append(defines, quoteName(d.Var)+"="+parser.FormatExpr(d.Cond))
 	}
 	m.text.define = "{" + strings.Join(defines, ", ") + "}"
@@ -188,8 +189,9 @@ func (b *Binder) matchRecognize(n *ast.MatchRecognize) (*relation, error) {
 		sc.cols = append(sc.cols, scopeCol{name: f.Name, typ: f.Type})
 	}
 	var ambiguous []string
-	measures := &MatchExprs{}
+	var measures []expr.Expr
 	var texts []string
+	mb.reset(true)
 	for _, it := range n.Measures {
 		// Calcite's validator: a measure named like a partition column or
 		// another measure.
@@ -199,13 +201,11 @@ func (b *Binder) matchRecognize(n *ast.MatchRecognize) (*relation, error) {
 				break
 			}
 		}
-		mx, err := mb.bind(it.Expr, true)
+		e, err := mb.bind(it.Expr)
 		if err != nil {
 			return nil, err
 		}
-		e := mx.Exprs[0]
-		measures.Slots = mx.Slots
-		measures.Exprs = append(measures.Exprs, e)
+		measures = append(measures, e)
 		t := e.Type()
 		if c, ok := it.Expr.(*ast.FuncCall); !ok || c.Name != "MATCH_ROWTIME" && c.Name != "MATCH_PROCTIME" {
 			t = t.Plain()
@@ -217,7 +217,7 @@ func (b *Binder) matchRecognize(n *ast.MatchRecognize) (*relation, error) {
 	if len(ambiguous) > 0 {
 		return nil, errorf(n, "Columns ambiguously defined: {%s}", strings.Join(ambiguous, ", "))
 	}
-	m.Measures = *measures
+	m.Measures = MatchExprs{Slots: mb.slots, Exprs: measures}
 	m.text.measures = strings.Join(texts, ", ")
 	m.schema = out
 	return aliased(&relation{node: m, sc: sc}, n.Alias, n.ColumnAliases, n)
@@ -409,30 +409,25 @@ type matchBinder struct {
 	vars    map[string]int
 	defined map[string]bool
 	rowTime bool
-	timeCol int
 	// measures is set while binding MEASURES (else DEFINE).
 	measures bool
-	slots    *MatchExprs
+	slots    []MatchSlot
 	seen     map[string]int
 }
 
-// bind binds one DEFINE condition or measure: in MEASURES the slots
-// accumulate over all measures (they are computed once per match).
-func (mb *matchBinder) bind(e ast.Expr, measures bool) (*MatchExprs, error) {
-	if !measures || mb.slots == nil || !mb.measures {
-		mb.slots, mb.seen = &MatchExprs{}, map[string]int{}
-	}
-	mb.measures = measures
+// reset starts the slots of a DEFINE condition, or of all the measures
+// (computed once per match).
+func (mb *matchBinder) reset(measures bool) {
+	mb.measures, mb.slots, mb.seen = measures, nil, map[string]int{}
+}
+
+// bind binds a condition or measure over the slots bound since reset.
+func (mb *matchBinder) bind(e ast.Expr) (expr.Expr, error) {
 	where := "DEFINE"
-	if measures {
+	if mb.measures {
 		where = "MEASURES"
 	}
-	x := &exprBinder{b: mb.b, sc: &scope{}, hook: mb.hook, where: where}
-	out, err := x.bind(e)
-	if err != nil {
-		return nil, err
-	}
-	return &MatchExprs{Slots: mb.slots.Slots, Exprs: []expr.Expr{out}}, nil
+	return (&exprBinder{b: mb.b, sc: &scope{}, hook: mb.hook, where: where}).bind(e)
 }
 
 // slot adds s (once) and returns the column that reads it.
@@ -446,9 +441,9 @@ func (mb *matchBinder) slot(s MatchSlot) expr.Expr {
 	}
 	i, ok := mb.seen[key]
 	if !ok {
-		i = len(mb.slots.Slots)
+		i = len(mb.slots)
 		mb.seen[key] = i
-		mb.slots.Slots = append(mb.slots.Slots, s)
+		mb.slots = append(mb.slots, s)
 	}
 	return &expr.Column{Index: i, Name: "$s" + strconv.Itoa(i), T: s.Type}
 }
@@ -522,7 +517,7 @@ func (mb *matchBinder) call(n *ast.FuncCall) (expr.Expr, error) {
 		if off != 0 {
 			return nil, errorf(n, "Flink does not support physical offsets within partition.")
 		}
-		return (&exprBinder{b: mb.b, sc: &scope{}, hook: mb.hook, where: "DEFINE"}).bind(n.Args[0])
+		return mb.bind(n.Args[0])
 	case "MATCH_ROWTIME":
 		if !mb.measures {
 			return nil, errorf(n, "MATCH_ROWTIME() is only supported in MEASURES")
