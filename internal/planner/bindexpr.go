@@ -662,6 +662,9 @@ func (x *exprBinder) funcCall(n *ast.FuncCall) (expr.Expr, error) {
 	switch n.Name {
 	case "ROW_NUMBER", "RANK", "DENSE_RANK", "LEAD":
 		return nil, errorf(n, "OVER clause is necessary for window functions")
+	case "MATCH_ROWTIME", "MATCH_PROCTIME", "CLASSIFIER":
+		// Calcite's validator (functionMatchRecognizeOnly).
+		return nil, errorf(n, "Function '%s' can only be used in MATCH_RECOGNIZE", parser.FormatExpr(n))
 	}
 	if isGroupingFunction(n.Name) {
 		// An aggregation binds them (Binder.aggregate); here there is none,

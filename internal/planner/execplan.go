@@ -214,6 +214,8 @@ func (t *translator) node(n Node) (added, error) {
 		return t.add(like(n, plan.KindTemporalSort, par, inputs, cfg,
 			plan.StateTable{Name: "rows", Key: []plan.Type{plan.Type(types.BigIntType.WithNotNull(true))}, Value: "the rows of that time, " + rowType(in.schema)},
 			plan.StateTable{Name: "last", Value: "the last time emitted"}))
+	case *Match:
+		return t.match(x, in)
 	case *OverAggregate:
 		par, input := keyed(in, x.PartitionKeys)
 		cfg := &plan.OverAggregateConfig{PartitionKeys: x.PartitionKeys, TimeColumn: x.TimeCol, Aggs: aggCalls(x.Aggs, in.schema), Rows: x.Rows, Preceding: x.Preceding}

@@ -192,6 +192,8 @@ func (b *Binder) from(ref ast.TableRef) (*relation, error) {
 		return b.join(n)
 	case *ast.UnnestRef:
 		return b.unnest(n, nil, false)
+	case *ast.MatchRecognize:
+		return b.matchRecognize(n)
 	case *ast.TableFunctionRef:
 		rel, err := b.windowTVF(n)
 		if err != nil {

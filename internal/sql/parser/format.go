@@ -617,6 +617,8 @@ func (f *formatter) tableRef(r ast.TableRef) {
 		f.call(r.Call)
 		f.WriteString(")")
 		f.alias(r.Alias, r.ColumnAliases)
+	case *ast.MatchRecognize:
+		f.matchRecognize(r)
 	case *ast.Join:
 		f.tableRef(r.Left)
 		f.WriteString(" " + r.Kind.String() + " JOIN ")

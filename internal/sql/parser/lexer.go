@@ -184,7 +184,7 @@ func (lx *lexer) next() token {
 			return lx.token(tOp, op, start, off)
 		}
 	}
-	if strings.IndexByte("=<>+-*/%(),.;[]", c) >= 0 {
+	if strings.IndexByte("=<>+-*/%(),.;[]{}?|^$", c) >= 0 {
 		lx.advance()
 		return lx.token(tOp, string(c), start, off)
 	}

@@ -435,6 +435,9 @@ func (p *parser) tableRef() ast.TableRef {
 		p.next()
 		ref := &ast.SubqueryRef{Pos: t.pos, Query: p.query()}
 		p.closeParen(t.pos)
+		if p.isKw("MATCH_RECOGNIZE") {
+			return p.matchRecognize(ref)
+		}
 		ref.Alias, ref.ColumnAliases = p.tableAlias()
 		return ref
 	case isOp(t, "("):
@@ -446,6 +449,9 @@ func (p *parser) tableRef() ast.TableRef {
 	ref := &ast.TableName{Pos: t.pos, Name: p.objectName("a table name")}
 	ref.Options = p.optionsHint()
 	ref.AsOf = p.asOf()
+	if p.isKw("MATCH_RECOGNIZE") {
+		return p.matchRecognize(ref)
+	}
 	ref.Alias, ref.ColumnAliases = p.tableAlias()
 	if ref.AsOf == nil {
 		ref.AsOf = p.asOf()
