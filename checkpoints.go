@@ -27,8 +27,8 @@ const (
 )
 
 // checkpointDefaults are Flink's defaults of the checkpointing settings
-// (the interval is unset: off). Unlike the session defaults, SET does not
-// list them, as Flink's client does not.
+// (the interval is unset: off); SET lists them with the session's
+// defaults.
 var checkpointDefaults = map[string]string{
 	ConfCheckpointMode:      "EXACTLY_ONCE",
 	ConfCheckpointTimeout:   "10 min",

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sluicesql/sluice/internal/connector"
+	"github.com/sluicesql/sluice/internal/job"
 	"github.com/sluicesql/sluice/internal/runtime"
 )
 
@@ -176,7 +177,11 @@ func (c *Config) Get(key string) string {
 }
 
 // All returns every key that has a value, set or by default, sorted:
-// what SET lists.
+// what SET lists. Flink's defaults of the checkpointing, restart strategy
+// and state backend settings are listed too (not the checkpoint interval
+// nor restart-strategy.type, which have none: checkpoints are off, and
+// the strategy follows from them); those of the state backend under
+// their current names, and only when neither name is set.
 func (c *Config) All() [][2]string {
 	m := map[string]string{}
 	for k, h := range honoured {
@@ -184,14 +189,17 @@ func (c *Config) All() [][2]string {
 			m[k] = h.def
 		}
 	}
-	for k, v := range defaults {
-		m[k] = v
+	for _, d := range []map[string]string{defaults, checkpointDefaults, restartDefaults, c.base, c.values} {
+		for k, v := range d {
+			m[k] = v
+		}
 	}
-	for k, v := range c.base {
-		m[k] = v
-	}
-	for k, v := range c.values {
-		m[k] = v
+	for _, names := range [][3]string{{ConfStateBackend, ConfStateBackendOld, job.StateHashmap}, {ConfIncremental, ConfIncrementalOld, "false"}} {
+		if _, ok := m[names[0]]; !ok {
+			if _, ok := m[names[1]]; !ok {
+				m[names[0]] = names[2]
+			}
+		}
 	}
 	keys := make([]string, 0, len(m))
 	for k := range m {

@@ -66,6 +66,13 @@ func TestSettingsHonouredOrRefused(t *testing.T) {
 		{"table.optimizer.agg-phase-strategy", "THREE_PHASE", "expected one of AUTO, ONE_PHASE, TWO_PHASE"},
 		{"table.exec.deduplicate.mini-batch.compact-changes-enabled", "true", "deduplication does not run in mini-batches yet"},
 		{"pipeline.jars", "file:///a.jar", "'pipeline.jars' is not supported: Sluice runs no JARs"},
+		{"sql-client.display.color-schema", "Obsidian", ""},
+		{"sql-client.display.color-schema", "gester", "invalid value 'gester' for 'sql-client.display.color-schema': expected one of DEFAULT, DARK, LIGHT, CHESTER, DRACULA, SOLARIZED, VS2010, OBSIDIAN, GESHI"},
+		{"execution.checkpointing.interval", "30 s", ""},
+		{"execution.checkpointing.interval", "5 ms", "invalid value '5 ms' for 'execution.checkpointing.interval': expected a duration of at least 10 ms"},
+		{"restart-strategy.type", "FixedDelay", ""},
+		{"restart-strategy.type", "bogus", "invalid value 'bogus' for 'restart-strategy.type': expected none, fixed-delay, exponential-delay or failure-rate"},
+		{"execution.checkpointing.unaligned.enabled", "true", "'execution.checkpointing.unaligned.enabled' = 'true' is not supported yet (barriers are aligned)"},
 	} {
 		err := NewConfig().Set(tc.key, tc.value)
 		switch {
@@ -116,6 +123,32 @@ func TestSetListsEffectiveSettings(t *testing.T) {
 	}
 	if _, ok := got["pipeline.name"]; ok {
 		t.Error("SET lists pipeline.name, which has no default")
+	}
+	// Flink's defaults of checkpointing, restarts and the state backend;
+	// the interval and the strategy have none.
+	for k, v := range map[string]string{"execution.checkpointing.mode": "EXACTLY_ONCE", "execution.checkpointing.timeout": "10 min",
+		"execution.checkpointing.min-pause": "0 ms", "execution.checkpointing.tolerable-failed-checkpoints": "0",
+		"state.checkpoints.num-retained": "1", "restart-strategy.fixed-delay.attempts": "1", "restart-strategy.exponential-delay.max-backoff": "1 min",
+		"restart-strategy.failure-rate.failure-rate-interval": "1 min", "state.backend.type": "hashmap", "execution.checkpointing.incremental": "false"} {
+		if got[k] != v {
+			t.Errorf("SET lists %s = %q, want %q", k, got[k], v)
+		}
+	}
+	for _, k := range []string{"execution.checkpointing.interval", "restart-strategy.type", "state.backend", "state.backend.incremental"} {
+		if _, ok := got[k]; ok {
+			t.Errorf("SET lists %s, which has no default", k)
+		}
+	}
+	// A state backend set by its older name is listed by it alone, so
+	// that a job recovered from the listed settings keeps it.
+	old := NewConfig()
+	if err := old.Set("state.backend", "rocksdb"); err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range old.All() {
+		if kv[0] == "state.backend.type" {
+			t.Errorf("SET lists state.backend.type = %s beside state.backend", kv[1])
+		}
 	}
 	if err := c.Set("parallelism.default", "3"); err != nil {
 		t.Fatal(err)

@@ -31,6 +31,9 @@ type JobManager struct {
 	// work holds the jobs' on-disk state (DATA/work/JOB), scratch that
 	// checkpoints make durable; empty without a data directory.
 	work string
+	// out is where its recovered jobs, and those of sessions without an
+	// output of their own, print; nil: the process's standard streams.
+	out *output
 }
 
 // NewJobManager returns a job manager without a data directory: its jobs

@@ -194,6 +194,8 @@ func (m *JobManager) recover(ctx context.Context, rec *jobRecord) (*Job, error) 
 	if err != nil {
 		return nil, err
 	}
+	out := m.output()
+	opts.Env.Stdout, opts.Env.Stderr = out.stdout, out.stderr
 	opts.Parallelism, opts.MaxParallelism = rec.Parallelism, rec.MaxParallelism
 	return m.startRecorded(rec, jp, opts, cfg, conf.restartStrategy(cfg.Storage != nil))
 }

@@ -39,9 +39,13 @@ func (e *Session) executionPlan(roots ...planner.Node) (*plan.Plan, error) {
 }
 
 // buildOptions are the options a plan is built with: the session's
-// parallelism, and the plan's configuration over the session's.
+// parallelism and output, and the plan's configuration over the
+// session's.
 func (e *Session) buildOptions(p *plan.Plan) (job.Options, error) {
-	return e.config.buildOptions(p)
+	opts, err := e.config.buildOptions(p)
+	out := e.output()
+	opts.Env.Stdout, opts.Env.Stderr = out.stdout, out.stderr
+	return opts, err
 }
 
 // buildOptions are the options a plan is built with under c: its

@@ -47,7 +47,17 @@ const (
 	// NULL written into a NOT NULL sink column fails the job (ERROR) or
 	// drops the row (DROP).
 	ConfSinkNotNullEnforcer = "table.exec.sink.not-null-enforcer"
+	// ConfColorSchema is sql-client.display.color-schema: the style the
+	// interactive client highlights the statement being typed in, one of
+	// ColorSchemas.
+	ConfColorSchema = "sql-client.display.color-schema"
 )
+
+// ColorSchemas are the values of sql-client.display.color-schema, Flink's
+// built-in highlight styles (SyntaxHighlightStyle.BuiltInStyle), compared
+// ignoring case. Flink falls back to DEFAULT for any other name; Sluice
+// refuses it.
+var ColorSchemas = []string{"DEFAULT", "DARK", "LIGHT", "CHESTER", "DRACULA", "SOLARIZED", "VS2010", "OBSIDIAN", "GESHI"}
 
 // honoured are the settings of this file with their defaults ("" for
 // none) and their checks; SET lists those with a default.
@@ -70,6 +80,7 @@ var honoured = map[string]struct {
 	ConfMiniBatchLatency:     {"0 ms", checkDuration},
 	ConfMiniBatchSize:        {"-1", checkLong},
 	ConfAggPhaseStrategy:     {"AUTO", checkAggPhaseStrategy},
+	ConfColorSchema:          {"DEFAULT", checkColorSchema},
 }
 
 // Mini-batch settings (ExecutionConfigOptions, OptimizerConfigOptions):
@@ -120,6 +131,16 @@ func (c *Config) miniBatch() planner.MiniBatch {
 	latency, _ := ParseDuration(c.Get(ConfMiniBatchLatency))
 	return planner.MiniBatch{Enabled: c.boolSetting(ConfMiniBatchEnabled), Latency: latency, Size: size,
 		OnePhase: strings.EqualFold(strings.TrimSpace(c.Get(ConfAggPhaseStrategy)), "ONE_PHASE")}
+}
+
+// checkColorSchema accepts the names of ColorSchemas.
+func checkColorSchema(key, value string) error {
+	for _, s := range ColorSchemas {
+		if strings.EqualFold(strings.TrimSpace(value), s) {
+			return nil
+		}
+	}
+	return fmt.Errorf("invalid value '%s' for '%s': expected one of %s", value, key, strings.Join(ColorSchemas, ", "))
 }
 
 // checkNotNullEnforcer accepts the values of Flink's NotNullEnforcer enum.
@@ -266,7 +287,6 @@ var refused = map[string]onlyValues{
 	"table.optimizer.union-all-as-breakpoint-enabled":   {nil, "the optimizer has no breakpoints"},
 	"table.optimizer.bushy-join-reorder-threshold":      {nil, "joins run in the order written"},
 	// SqlClientOptions.
-	"sql-client.display.color-schema":      {[]string{"DEFAULT"}, "statements are not highlighted"},
 	"sql-client.display.show-line-numbers": {[]string{"false"}, "the prompt shows no line numbers"},
 	// PipelineOptions and ExecutionOptions.
 	"pipeline.jars":                                {nil, "Sluice runs no JARs"},

@@ -84,6 +84,8 @@ type Session struct {
 	// set is the session's statement set, shared with the sessions
 	// WithSettings derives for one statement.
 	set *statementSet
+	// out is where its jobs print; nil: its job manager's output.
+	out *output
 }
 
 // NewSession returns a session with default settings over a catalog and a

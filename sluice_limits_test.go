@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	printsink "github.com/sluicesql/sluice/internal/connector/print"
-
 	"github.com/sluicesql/sluice/internal/sql/parser"
 )
 
@@ -425,8 +423,8 @@ func TestQueryExpansionBounded(t *testing.T) {
 // a value other than the job's parallelism is refused at INSERT, naming
 // the option, rather than ignored.
 func TestSinkParallelismMustMatch(t *testing.T) {
-	defer printsink.SetOutput(io.Discard, io.Discard)()
 	e := newEngine(t)
+	e.SetOutput(io.Discard, io.Discard)
 	mustExecute(t, e, `
 CREATE TABLE g (a INT) WITH ('connector' = 'datagen', 'number-of-rows' = '3');
 CREATE TABLE p3 (a INT) WITH ('connector' = 'print', 'sink.parallelism' = '3');

@@ -11,19 +11,16 @@ import (
 	"time"
 
 	"github.com/sluicesql/sluice"
-	"github.com/sluicesql/sluice/internal/connector/print"
 )
 
 // TestPrintSink runs INSERTs into print tables and reads what they wrote:
 // Flink's Row.toString lines with the 'print-identifier' and, above
 // parallelism 1, the subtask number; an updating query's changes included.
 func TestPrintSink(t *testing.T) {
-	var out, errs bytes.Buffer
-	defer print.SetOutput(&out, &errs)()
 	for _, p := range []int{1, 4} {
-		out.Reset()
-		errs.Reset()
+		var out, errs bytes.Buffer
 		e := sluice.NewEngine()
+		e.SetOutput(&out, &errs)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		script := fmt.Sprintf(`
 SET 'parallelism.default' = '%d';

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/sluicesql/sluice"
 	"github.com/sluicesql/sluice/internal/sql/ast"
@@ -97,6 +98,16 @@ func (e *Embedded) Settings(context.Context) (map[string]string, error) {
 func (e *Embedded) Complete(_ context.Context, statement string, position int) ([]string, error) {
 	return e.Engine.Complete(statement, position)
 }
+
+// printer is a backend whose jobs print where the client says (the
+// embedded engine's).
+type printer interface {
+	// setOutput makes the jobs started from now on print to stdout and
+	// stderr.
+	setOutput(stdout, stderr io.Writer)
+}
+
+func (e *Embedded) setOutput(stdout, stderr io.Writer) { e.Engine.SetOutput(stdout, stderr) }
 
 func (e *Embedded) runningJobs() []string {
 	var out []string

@@ -51,6 +51,12 @@ type Client struct {
 	// newScreen, when set, opens the terminal for the full-screen table
 	// and changelog views.
 	newScreen func() (tcell.Screen, error)
+	// hold, when set, keeps what jobs print while a full-screen view is
+	// shown, until the function it returns is called.
+	hold func() (release func())
+	// colors, on a terminal, is the color schema the line being typed is
+	// highlighted in (sql-client.display.color-schema).
+	colors *colorSchema
 	// inSet is set between BEGIN STATEMENT SET and END, and added counts
 	// the INSERTs added to the set since.
 	inSet bool
@@ -593,6 +599,10 @@ func (c *Client) statement(ctx context.Context, src string, script bool) error {
 	defer stop()
 	res, err := c.Backend.Execute(sctx, st, src)
 	c.track(st, err)
+	switch st.(type) {
+	case *ast.Set, *ast.Reset:
+		c.refreshColors(ctx)
+	}
 	if err != nil {
 		return err
 	}

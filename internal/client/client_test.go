@@ -576,7 +576,8 @@ func TestSetAndReset(t *testing.T) {
 	if mode() != "tableau" {
 		t.Errorf("result mode %q after SET", mode())
 	}
-	if got := s.run("SET;"); !strings.Contains(got, " sql-client.execution.result-mode | tableau |\n") || !strings.Contains(got, " table.dml-sync |   false |\n") {
+	listed := regexp.MustCompile(`(?m)^\| +sql-client.execution.result-mode \| +tableau \|\n(.*\n)*\| +table.dml-sync \| +false \|$`)
+	if got := s.run("SET;"); !listed.MatchString(got) {
 		t.Errorf("SET; printed\n%s", got)
 	}
 	s.runOK("RESET 'sql-client.execution.result-mode';", "[INFO] Session property has been reset.\n")

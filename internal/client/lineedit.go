@@ -12,21 +12,26 @@ import (
 	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/peterh/liner"
+	xterm "golang.org/x/term"
 )
 
 // RunTerminal is Run on the process's terminal, with line editing and
-// history like Flink's SQL client: the arrow keys, Ctrl-A and Ctrl-E move
-// in the line, Up and Down (or Ctrl-P and Ctrl-N) recall earlier
-// statements and Ctrl-R searches them; Tab completes keywords, tables,
-// columns, functions and, in SET and RESET, setting keys (a second Tab
-// lists the choices). A statement typed over several
-// lines is one history entry. The history is kept in the file history
-// (none if it is ""), appended to as statements are read. Ctrl-C at a
-// prompt discards the statement being typed; Ctrl-D on an empty line ends
-// the session, like QUIT;. Queries in the table and changelog result
-// modes are shown full-screen, as in Flink's client. Standard input and output must be a terminal,
-// and Out standard output.
+// history like Flink's SQL client: the arrow keys, Ctrl-A and Ctrl-E (Home
+// and End) move in the line, Alt-B and Alt-F (Ctrl-Left and Ctrl-Right)
+// by words; Ctrl-K, Ctrl-U, Ctrl-W and Alt-D cut, Ctrl-Y pastes what was
+// cut; Up and Down (or Ctrl-P and Ctrl-N) recall earlier statements that
+// start with the line typed, and Ctrl-R searches them; Tab completes
+// keywords, tables, columns, functions and, in SET and RESET, setting
+// keys (a second Tab lists the choices); Ctrl-L clears the screen. The
+// line is highlighted in the colors of sql-client.display.color-schema. A
+// statement typed over several lines is one history entry. The history is
+// kept in the file history (none if it is ""), appended to as statements
+// are read. Ctrl-C at a prompt discards the statement being typed; Ctrl-D
+// on an empty line ends the session, like QUIT;. Queries in the table and
+// changelog result modes are shown full-screen, as in Flink's client. What
+// the jobs of an embedded engine print (the print connector) is shown
+// above the prompt, which is then drawn again with the line being typed.
+// Standard input and output must be a terminal, and Out standard output.
 func (c *Client) RunTerminal(ctx context.Context, history string) error {
 	t, err := openTerminal()
 	if err != nil {
@@ -37,47 +42,62 @@ func (c *Client) RunTerminal(ctx context.Context, history string) error {
 		c.warn(fmt.Sprintf("Could not use the history file: %v", err))
 	}
 	c.newScreen = tcell.NewScreen
-	defer func() { c.newScreen = nil }()
-	t.st.SetTabCompletionStyle(liner.TabPrints)
-	t.st.SetWordCompleter(func(line string, pos int) (string, []string, string) {
+	c.hold = func() func() { return t.ed.hold(os.Stdout) }
+	c.colors = &colorSchemas[0]
+	defer func() { c.newScreen, c.hold, c.colors = nil, nil, nil }()
+	c.refreshColors(ctx)
+	t.ed.complete = func(line string, pos int) (string, []string, string) {
 		return c.complete(ctx, c.typed, line, pos)
-	})
+	}
+	t.painter = func() func(string) string {
+		schema, typed := c.colors, c.typed
+		if !schema.highlights() {
+			return nil
+		}
+		return func(line string) string { return schema.highlight(typed, line) }
+	}
+	if p, ok := c.Backend.(printer); ok {
+		p.setOutput(aboveWriter{t.ed, os.Stdout}, aboveWriter{t.ed, os.Stderr})
+		defer p.setOutput(os.Stdout, os.Stderr)
+	}
 	return c.run(ctx, t)
 }
 
-// terminal is the lineSource of the terminal, edited with liner. The
+// terminal is the lineSource of the terminal, edited with lineEditor. The
 // terminal is in raw mode only while a prompt is shown: results are
 // printed, and the line that stops a query is typed, in the terminal's own
 // mode.
 type terminal struct {
-	st      *liner.State
-	cooked  liner.ModeApplier // the terminal's own mode
-	raw     liner.ModeApplier // liner's
+	ed      *lineEditor
+	fd      int
+	cooked  *xterm.State // the terminal's own mode
 	history historyFile
 	typed   *input // a line typed while a statement ran
+	// painter returns the highlighting of the next line, nil for none.
+	painter func() func(string) string
 }
 
 func openTerminal() (*terminal, error) {
-	cooked, err := liner.TerminalMode()
+	fd := int(os.Stdin.Fd())
+	if !xterm.IsTerminal(fd) || !xterm.IsTerminal(int(os.Stdout.Fd())) {
+		return nil, errors.New("standard input and output are not a terminal")
+	}
+	cooked, err := xterm.GetState(fd)
 	if err != nil {
 		return nil, err
 	}
-	st := liner.NewLiner() // switches to raw mode
-	raw, err := liner.TerminalMode()
-	if err == nil {
-		err = cooked.ApplyMode()
-	}
-	if err != nil {
-		st.Close()
-		return nil, err
-	}
-	st.SetCtrlCAborts(true)
-	st.SetMultiLineMode(true)
-	return &terminal{st: st, cooked: cooked, raw: raw}, nil
+	ed := &lineEditor{in: os.Stdin, out: os.Stdout, width: func() int {
+		w, _, err := xterm.GetSize(int(os.Stdout.Fd()))
+		if err != nil || w < 1 {
+			return 80
+		}
+		return w
+	}}
+	return &terminal{ed: ed, fd: fd, cooked: cooked}, nil
 }
 
 // close gives the terminal back in the mode it had.
-func (t *terminal) close() { t.st.Close() }
+func (t *terminal) close() { xterm.Restore(t.fd, t.cooked) }
 
 func (t *terminal) readLine(p string) <-chan input {
 	ch := make(chan input, 1)
@@ -88,23 +108,27 @@ func (t *terminal) readLine(p string) <-chan input {
 		t.typed = nil
 		return ch
 	}
-	go func() { ch <- t.prompt(p) }()
+	var paint func(string) string
+	if t.painter != nil {
+		paint = t.painter()
+	}
+	go func() { ch <- t.prompt(p, paint) }()
 	return ch
 }
 
 // prompt edits one line after the prompt p.
-func (t *terminal) prompt(p string) input {
-	if err := t.raw.ApplyMode(); err != nil {
+func (t *terminal) prompt(p string, paint func(string) string) input {
+	if _, err := xterm.MakeRaw(t.fd); err != nil {
 		return input{err: err}
 	}
-	line, err := t.st.Prompt(p)
-	if merr := t.cooked.ApplyMode(); err == nil {
+	line, err := t.ed.edit(p, paint)
+	if merr := xterm.Restore(t.fd, t.cooked); err == nil {
 		err = merr
 	}
 	switch {
 	case err == nil:
 		return input{line: line + "\n"}
-	case errors.Is(err, liner.ErrPromptAborted):
+	case errors.Is(err, errAborted):
 		return input{err: errAborted}
 	case err == io.EOF:
 		return input{err: errQuit}
@@ -150,22 +174,28 @@ func watchLine(read func(done <-chan struct{}) (input, bool), keep func(input)) 
 // from then on.
 func (t *terminal) loadHistory(path string) error {
 	t.history = historyFile{path: path}
-	entries, err := t.history.load(liner.HistoryLimit)
-	for _, e := range entries {
-		t.st.AppendHistory(e)
-	}
+	entries, err := t.history.load(historyLimit)
+	t.ed.history = entries
 	return err
 }
 
-// addHistory adds the statement to liner's history and the history file.
+// addHistory adds the statement to the editor's history and the history
+// file.
 func (t *terminal) addHistory(stmt string) error {
 	entry, ok := historyEntry(stmt)
 	if !ok {
 		return nil
 	}
-	t.st.AppendHistory(entry)
+	h := t.ed.history
+	if len(h) == 0 || h[len(h)-1] != entry {
+		h = append(h, entry)
+	}
+	t.ed.history = h[max(0, len(h)-historyLimit):]
 	return t.history.add(entry)
 }
+
+// historyLimit is the number of statements the history keeps.
+const historyLimit = 1000
 
 // historyFile is the file the history is kept in, one entry a line.
 type historyFile struct {

@@ -611,6 +611,11 @@ func twoLineHelp(w int, options []helpOption) []line {
 // marked finished. Leaving the view prints "Result retrieval cancelled.",
 // as Flink's client does.
 func (c *Client) showScreen(ctx context.Context, s Stream, set clientSettings, table bool) error {
+	if c.hold != nil {
+		// What jobs print waits until the view closes.
+		release := c.hold()
+		defer release()
+	}
 	scr, err := c.newScreen()
 	if err == nil {
 		err = scr.Init()

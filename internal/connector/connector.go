@@ -5,6 +5,7 @@ package connector
 
 import (
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"time"
@@ -54,6 +55,11 @@ type Env struct {
 	WatermarkInterval time.Duration
 	// IdleTimeout is table.exec.source.idle-timeout (0: never idle).
 	IdleTimeout time.Duration
+	// Stdout and Stderr are where sinks that print (the 'print'
+	// connector) write: the output of the session that started the job,
+	// or of its job manager. Each Write is kept whole, whatever else
+	// writes concurrently. Nil: the process's standard output and error.
+	Stdout, Stderr io.Writer
 }
 
 // SourceSpec tells a source what the planner needs of it.

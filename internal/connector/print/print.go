@@ -1,7 +1,9 @@
 // Package print implements the 'print' table connector after Flink's Print
 // SQL connector: a sink that writes every row it receives, updates
 // included, to standard output (standard error with 'standard-error') as
-// Flink's PrintSinkFunction does, one line per row:
+// Flink's PrintSinkFunction does, one line per row. The output is the one
+// the job's session gives its connectors (connector.Env: the interactive
+// client's terminal, above its prompt), else the process's:
 //
 //	identifier:3> +U[5, foo]
 //
@@ -9,15 +11,12 @@
 // runs in more than one instance, the 1-based instance number, then "> "
 // (no prefix at all without either); the row is Flink's Row.toString: the
 // row kind and the fields as their Java values print.
-//
-// SetOutput redirects what the sinks write, for tests.
 package print
 
 import (
 	"io"
 	"os"
 	"strconv"
-	"sync"
 
 	"github.com/sluicesql/sluice/internal/catalog"
 	"github.com/sluicesql/sluice/internal/connector"
@@ -39,28 +38,6 @@ var options = []connector.OptionSpec{
 }
 
 func init() { connector.Register(factory{}) }
-
-// output holds the writers the sinks print to. Lines are written whole
-// under its lock, so that the lines of concurrent instances do not mix.
-var output = struct {
-	sync.Mutex
-	stdout, stderr io.Writer
-}{stdout: os.Stdout, stderr: os.Stderr}
-
-// SetOutput makes print sinks write to stdout and stderr instead of the
-// process's standard output and error, and returns a function that
-// restores the previous writers. Sinks opened before keep their writer.
-func SetOutput(stdout, stderr io.Writer) (restore func()) {
-	output.Lock()
-	defer output.Unlock()
-	oldOut, oldErr := output.stdout, output.stderr
-	output.stdout, output.stderr = stdout, stderr
-	return func() {
-		output.Lock()
-		defer output.Unlock()
-		output.stdout, output.stderr = oldOut, oldErr
-	}
-}
 
 // factory is the connector.Factory of 'print'.
 type factory struct{}
@@ -89,10 +66,20 @@ func (factory) NewSource(*catalog.Table, connector.SourceSpec) (connector.ScanSo
 }
 
 // NewSink implements connector.Factory.
-func (factory) NewSink(t *catalog.Table, _ connector.Env) (connector.SinkTarget, error) {
+func (factory) NewSink(t *catalog.Table, env connector.Env) (connector.SinkTarget, error) {
 	s, err := parse(t)
 	if err != nil {
 		return nil, err
+	}
+	switch {
+	case s.stderr && env.Stderr != nil:
+		s.w = env.Stderr
+	case s.stderr:
+		s.w = os.Stderr
+	case env.Stdout != nil:
+		s.w = env.Stdout
+	default:
+		s.w = os.Stdout
 	}
 	if err := connector.CheckNoMetadata(t, true); err != nil {
 		return nil, err
@@ -107,6 +94,8 @@ type target struct {
 	stderr      bool
 	parallelism int
 	input       []types.Type
+	// w is where its instances write, each chunk's lines in one Write.
+	w io.Writer
 }
 
 func parse(t *catalog.Table) (*target, error) {
@@ -152,20 +141,11 @@ func (s *target) NewInstance(i, n int) (runtime.Operator, error) {
 type instance struct {
 	*target
 	prefix string
-	w      io.Writer
 	buf    []byte
 }
 
 // Open implements runtime.Operator.
-func (p *instance) Open(*runtime.Context) error {
-	output.Lock()
-	defer output.Unlock()
-	p.w = output.stdout
-	if p.stderr {
-		p.w = output.stderr
-	}
-	return nil
-}
+func (p *instance) Open(*runtime.Context) error { return nil }
 
 // ProcessChunk implements runtime.Operator: it writes the chunk's lines in
 // one write.
@@ -177,8 +157,6 @@ func (p *instance) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter) error 
 		b = append(b, '\n')
 	}
 	p.buf = b
-	output.Lock()
-	defer output.Unlock()
 	_, err := p.w.Write(b)
 	return err
 }

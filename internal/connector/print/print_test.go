@@ -66,8 +66,7 @@ func table(opts ...string) *catalog.Table {
 func printRows(t *testing.T, tbl *catalog.Table, i, n int) (stdout, stderr string) {
 	t.Helper()
 	var out, errs bytes.Buffer
-	defer SetOutput(&out, &errs)()
-	target, err := factory{}.NewSink(tbl, connector.Env{})
+	target, err := factory{}.NewSink(tbl, connector.Env{Stdout: &out, Stderr: &errs})
 	if err != nil {
 		t.Fatal(err)
 	}
