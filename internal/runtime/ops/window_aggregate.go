@@ -135,10 +135,15 @@ func (a *WindowAggregate) fire(wm int64, out runtime.Emitter) error {
 	if a.sessions != nil {
 		return a.sessions.fire(wm, func(key string, s *session) error {
 			grp := &group{accs: a.agg.create()}
-			c := s.chunk(a.cfg.InputTypes)
-			for i := range c.Len() {
-				if err := a.agg.update(grp, c, i); err != nil {
+			for i, r := range s.rows {
+				retract := !s.kinds[i].IsAccumulate()
+				if err := a.agg.applyRow(grp.accs, r, retract); err != nil {
 					return err
+				}
+				if retract {
+					grp.count--
+				} else {
+					grp.count++
 				}
 			}
 			return a.emit(w, key, grp, s.span)
