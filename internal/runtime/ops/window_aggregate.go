@@ -166,6 +166,7 @@ func (a *WindowAggregate) emit(w *output, key string, grp *group, s span) error 
 	if a.buf, err = a.agg.appendResults(a.buf, grp.accs); err != nil {
 		return err
 	}
-	w.add(types.Insert, a.clock.appendWindow(a.buf, s))
+	a.buf = a.clock.appendWindow(a.buf, s)
+	w.add(types.Insert, a.buf)
 	return nil
 }
