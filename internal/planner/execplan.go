@@ -262,14 +262,14 @@ func (t *translator) windowsAndJoins(n Node, ins []added) (added, error) {
 			var input plan.Input
 			par, input = keyed(in, x.Window.PartitionKeys)
 			inputs = []plan.Input{input}
-			st = append(st, state("sessions", in.schema, x.Window.PartitionKeys, "the open sessions: their bounds and rows, "+rowType(in.schema)))
+			st = append(st, state("sessions", in.schema, x.Window.PartitionKeys, "the open sessions: their bounds and rows, and the time of the key's timer, "+rowType(in.schema)))
 		}
 		return t.add(like(n, plan.KindWindowTableFunction, par, inputs, &plan.WindowTableFunctionConfig{Window: window(x.Window)}, st...))
 	case *WindowAggregate:
 		par, input := keyed(in, x.Keys)
 		st := windowState(in.schema, x.Keys, "the accumulators of "+aggList(x.Aggs, in.schema))
 		if x.Window.Kind == Session {
-			st = state("sessions", in.schema, x.Keys, "the open sessions: their bounds and rows, "+rowType(in.schema))
+			st = state("sessions", in.schema, x.Keys, "the open sessions: their bounds and rows, and the time of the key's timer, "+rowType(in.schema))
 		}
 		cfg := &plan.WindowAggregateConfig{Window: window(x.Window), Keys: x.Keys, Aggs: aggCalls(x.Aggs, in.schema)}
 		return t.add(like(n, plan.KindWindowAggregate, par, []plan.Input{input}, cfg, st))
@@ -300,8 +300,7 @@ func (t *translator) windowsAndJoins(n Node, ins []added) (added, error) {
 		par, inputs := joinExchange(ins, &x.Join)
 		cfg := &plan.IntervalJoinConfig{Join: joinOf(&x.Join), LeftTime: x.LeftTime, RightTime: x.RightTime, Lower: x.Lower, Upper: x.Upper}
 		return t.add(like(n, plan.KindIntervalJoin, par, inputs, cfg,
-			state("keys", ins[0].schema, x.LeftKeys, "both sides' cached rows with their times and expiry timers"),
-			plan.StateTable{Name: "next-timer", Value: "the next time cached rows expire"}))
+			state("keys", ins[0].schema, x.LeftKeys, "both sides' cached rows with their times and expiry timers")))
 	case *Join:
 		par, inputs := joinExchange(ins, x)
 		return t.add(like(n, plan.KindJoin, par, inputs, &plan.JoinConfig{Join: joinOf(x)},

@@ -37,7 +37,9 @@ type IntervalJoinConfig struct {
 // t - LowerBound < watermark. Expiry runs on the per-key clean-up timers
 // of TimeIntervalJoin (row time + relative size + (UpperBound -
 // LowerBound)/2 + 1) and while joining; on an outer side an expired row that
-// never matched is emitted null-padded then. As in Flink the operator's
+// never matched is emitted null-padded then. The timers are kept in the
+// keys' entries and fire through a timer queue (timerQueue), so a
+// watermark costs the keys whose timers are due, not every key. As in Flink the operator's
 // time is the watermark clamped at 0, and the watermark it forwards is held
 // back by max(UpperBound, -LowerBound) (getMaxOutputDelay), except the
 // final one. Rows with a NULL key column match nothing.
@@ -52,7 +54,7 @@ type IntervalJoin struct {
 	leftExpired, rightExpired int64
 	st                        state.Backend
 	keys                      *state.Table[*intervalKey]
-	next                      *state.Table[int64]
+	timers                    *timerQueue
 	wm                        int64
 }
 
@@ -69,10 +71,6 @@ type cachedRow struct {
 	row     types.Row
 	emitted bool
 }
-
-// nextTimerKey is the key of the one entry of the table holding the
-// earliest clean-up timer of all keys.
-var nextTimerKey = []byte{}
 
 // NewIntervalJoin returns an IntervalJoin for cfg.
 func NewIntervalJoin(cfg IntervalJoinConfig, st state.Backend) (*IntervalJoin, error) {
@@ -92,6 +90,7 @@ func NewIntervalJoin(cfg IntervalJoinConfig, st state.Backend) (*IntervalJoin, e
 		leftSize:  cfg.UpperBound,
 		rightSize: -cfg.LowerBound,
 		st:        st,
+		timers:    newTimerQueue(),
 		wm:        runtime.MinWatermark,
 	}
 	j.cleanUp = (j.leftSize + j.rightSize) / 2
@@ -110,15 +109,25 @@ func NewIntervalJoin(cfg IntervalJoinConfig, st state.Backend) (*IntervalJoin, e
 			return k, r.Done()
 		},
 	})
-	// The earliest timer of the instance: restored from several
-	// instances, the earliest of theirs (earlier than its keys' timers
-	// is harmless: firing recomputes it).
-	j.next = state.NewOperatorTable(j.st, "next-timer", state.Int64Codec, func(a, b int64) int64 { return min(a, b) })
+	j.keys.OnRestore(j.restoreTimers)
 	return j, nil
 }
 
-// State implements Stateful; its Len counts join keys with cached rows
-// (plus one entry for the timer index).
+// restoreTimers rebuilds the timer queue from the restored keys.
+func (j *IntervalJoin) restoreTimers() {
+	var ts []timer
+	for k, ks := range j.keys.All() {
+		if ks.leftTimer != 0 {
+			ts = append(ts, timer{time: ks.leftTimer, key: k})
+		}
+		if ks.rightTimer != 0 && ks.rightTimer != ks.leftTimer {
+			ts = append(ts, timer{time: ks.rightTimer, key: k})
+		}
+	}
+	j.timers.rebuildTimers(ts)
+}
+
+// State implements Stateful; its Len counts join keys with cached rows.
 func (j *IntervalJoin) State() state.Backend { return j.st }
 
 // Open implements runtime.Operator.
@@ -171,6 +180,9 @@ func (j *IntervalJoin) process(w *output, key []byte, row types.Row, t int64, le
 	if !found {
 		ks = &intervalKey{}
 	}
+	// skey is the key as a string, made once for the entry and the
+	// timers.
+	var skey string
 	// Sizes, caches and timers seen from the input side ("own") and the
 	// other side.
 	ownSize, otherSize := j.leftSize, j.rightSize
@@ -218,28 +230,28 @@ func (j *IntervalJoin) process(w *output, key []byte, row types.Row, t int64, le
 		*own = append(*own, cachedRow{time: t, row: row, emitted: emitted})
 		if *ownTimer == 0 {
 			*ownTimer = t + ownSize + j.cleanUp + 1
-			j.noteTimer(*ownTimer)
+			skey = string(key)
+			j.setTimer(*ownTimer, ks, skey)
 		}
 	} else if !emitted && ownOuter {
 		j.emitPadded(w, types.Insert, row, left)
 	}
-	j.store(key, ks)
+	switch {
+	case len(ks.left) == 0 && len(ks.right) == 0:
+		j.keys.Delete(key)
+	case found || skey == "":
+		j.keys.Put(key, ks)
+	default:
+		j.keys.PutString(skey, ks)
+	}
 	return nil
 }
 
-// store writes back the state of a key, dropping it when empty.
-func (j *IntervalJoin) store(key []byte, ks *intervalKey) {
-	if len(ks.left) == 0 && len(ks.right) == 0 {
-		j.keys.Delete(key)
-		return
-	}
-	j.keys.Put(key, ks)
-}
-
-// noteTimer records a clean-up timer in the index of the earliest one.
-func (j *IntervalJoin) noteTimer(t int64) {
-	if next, ok := j.next.Get(nextTimerKey); !ok || t < next {
-		j.next.Put(nextTimerKey, t)
+// setTimer sets the timer at t (not 0) of key ks, unless its other
+// timer is already at t.
+func (j *IntervalJoin) setTimer(t int64, ks *intervalKey, key string) {
+	if t != 0 && (ks.leftTimer != t || ks.rightTimer != t) {
+		j.timers.add(t, key)
 	}
 }
 
@@ -248,8 +260,14 @@ func (j *IntervalJoin) noteTimer(t int64) {
 // the join's maximum output delay.
 func (j *IntervalJoin) ProcessWatermark(wm int64, out runtime.Emitter) error {
 	j.wm = wm
-	if next, ok := j.next.Get(nextTimerKey); ok && next <= wm {
-		j.fireTimers(out)
+	w := j.out.to(out)
+	err := j.timers.fire(wm, func(t int64, key string) error {
+		j.onTimer(w, t, key)
+		return nil
+	})
+	w.flush()
+	if err != nil {
+		return err
 	}
 	if wm != runtime.MaxWatermark {
 		wm -= max(j.leftSize, j.rightSize)
@@ -261,46 +279,30 @@ func (j *IntervalJoin) ProcessWatermark(wm int64, out runtime.Emitter) error {
 // Finish implements runtime.Operator.
 func (j *IntervalJoin) Finish(runtime.Emitter) error { return nil }
 
-// fireTimers runs every clean-up timer at or before the watermark, per key
-// in timer order, and recomputes the earliest pending timer.
-func (j *IntervalJoin) fireTimers(out runtime.Emitter) {
-	w := j.out.to(out)
-	defer w.flush()
-	j.next.Delete(nextTimerKey)
-	for key, ks := range j.keys.All() {
-		for {
-			t := earliestTimer(ks)
-			if t == 0 || t > j.wm {
-				break
-			}
-			// TimeIntervalJoin.onTimer: the timer on the left stream
-			// cleans the right cache, then the one on the right stream
-			// cleans the left cache.
-			if ks.rightTimer == t {
-				j.rightExpired = j.expiration(j.rightSize)
-				ks.rightTimer = j.expire(w, &ks.right, j.rightExpired, false)
-			}
-			if ks.leftTimer == t {
-				j.leftExpired = j.expiration(j.leftSize)
-				ks.leftTimer = j.expire(w, &ks.left, j.leftExpired, true)
-			}
-		}
-		j.store([]byte(key), ks)
-		if t := earliestTimer(ks); t != 0 {
-			j.noteTimer(t)
-		}
+// onTimer runs the clean-up timer of key at t (TimeIntervalJoin.onTimer):
+// the timer on the left stream cleans the right cache, then the one on
+// the right stream cleans the left cache. A timer the key's entry no
+// longer holds is stale and does nothing.
+func (j *IntervalJoin) onTimer(w *output, t int64, key string) {
+	ks, ok := j.keys.GetString(key)
+	if !ok || ks.leftTimer != t && ks.rightTimer != t {
+		return
 	}
-}
-
-// earliestTimer returns the key's earliest timer, or 0.
-func earliestTimer(ks *intervalKey) int64 {
-	switch {
-	case ks.leftTimer == 0:
-		return ks.rightTimer
-	case ks.rightTimer == 0:
-		return ks.leftTimer
+	if ks.rightTimer == t {
+		j.rightExpired = j.expiration(j.rightSize)
+		ks.rightTimer = j.expire(w, &ks.right, j.rightExpired, false)
+		j.setTimer(ks.rightTimer, ks, key)
 	}
-	return min(ks.leftTimer, ks.rightTimer)
+	if ks.leftTimer == t {
+		j.leftExpired = j.expiration(j.leftSize)
+		ks.leftTimer = j.expire(w, &ks.left, j.leftExpired, true)
+		j.setTimer(ks.leftTimer, ks, key)
+	}
+	if len(ks.left) == 0 && len(ks.right) == 0 {
+		j.keys.DeleteString(key)
+	} else {
+		j.keys.PutString(key, ks)
+	}
 }
 
 // expire removes the rows of a cache up to time exp, emitting the unjoined

@@ -51,12 +51,12 @@ func TestIntervalJoinBoundsAndCleanup(t *testing.T) {
 	expect(t, side(t, j, r, 1, ins(2, ts("2023-08-23 11:00:00"))))
 	expect(t, side(t, j, r, 0, ins(2, ts("2023-08-23 09:30:00"))),
 		"+I[2, 2023-08-23 09:30:00, 2, 2023-08-23 11:00:00]")
-	if n := j.State().Len(); n != 4 { // keys 1, 2 and 9, plus the timer index
+	if n := j.State().Len(); n != 3 { // keys 1, 2 and 9
 		t.Fatalf("state has %d entries", n)
 	}
 	// The watermark is held back by the larger relative size (2h).
 	expect(t, watermark(t, j, r, ts("2023-08-23 12:00:00")), "WM 1692784800000000000")
-	if n := j.State().Len(); n != 4 {
+	if n := j.State().Len(); n != 3 {
 		t.Fatalf("state has %d entries before expiry", n)
 	}
 	expect(t, watermark(t, j, r, ts("2023-08-23 13:00:01")), "WM 1692788401000000000")

@@ -37,16 +37,19 @@ type OverAggregateConfig struct {
 // time order. A RANGE frame treats rows of equal time as peers: they are
 // all in each other's frame and get the same results. A row whose time is
 // not after the last time processed for its partition is late and dropped.
-// Output is insert-only.
+// Output is insert-only. Each partition sets a timer (timerQueue) per time
+// it holds rows of, as Flink's functions do, so a watermark visits only
+// the partitions with rows due, in order of time.
 type OverAggregate struct {
 	counter
 	onWatermark
-	cfg   OverAggregateConfig
-	agg   *aggregator
-	st    state.Backend
-	parts *state.Table[*overPartition]
-	key   []byte
-	row   types.Row
+	cfg    OverAggregateConfig
+	agg    *aggregator
+	st     state.Backend
+	parts  *state.Table[*overPartition]
+	timers *timerQueue
+	key    []byte
+	row    types.Row
 }
 
 // overPartition is the state of one partition.
@@ -77,8 +80,17 @@ func NewOverAggregate(cfg OverAggregateConfig, st state.Backend) (*OverAggregate
 	if err != nil {
 		return nil, err
 	}
-	o := &OverAggregate{cfg: cfg, agg: agg, st: st}
+	o := &OverAggregate{cfg: cfg, agg: agg, st: st, timers: newTimerQueue()}
 	o.parts = state.NewTable(o.st, "partitions", o.codec())
+	o.parts.OnRestore(func() {
+		var ts []timer
+		for k, p := range o.parts.All() {
+			for t := range p.pending {
+				ts = append(ts, timer{time: t, key: k})
+			}
+		}
+		o.timers.rebuildTimers(ts)
+	})
 	out := newOutput(append(slices.Clone(cfg.InputTypes), agg.resultTypes()...))
 	o.onWatermark = newOnWatermark(func(wm int64, e runtime.Emitter) error { return o.fire(wm, out.to(e)) })
 	return o, nil
@@ -100,45 +112,48 @@ func (o *OverAggregate) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter) e
 		}
 		t := tc.I64[i]
 		o.key = state.AppendChunkKey(o.key[:0], c, i, o.cfg.PartitionKeys)
-		p, ok := o.parts.Get(o.key)
-		if !ok {
+		p, found := o.parts.Get(o.key)
+		if !found {
 			p = &overPartition{pending: map[int64][]types.Row{}, accs: o.agg.create()}
 		}
 		if t <= p.last {
 			o.n.Add(1)
 			continue
 		}
-		p.pending[t] = append(p.pending[t], c.Row(i))
-		o.parts.Put(o.key, p)
+		rows, waiting := p.pending[t]
+		p.pending[t] = append(rows, c.Row(i))
+		switch {
+		case !found:
+			k := string(o.key)
+			o.parts.PutString(k, p)
+			o.timers.add(t, k)
+		case !waiting:
+			o.timers.add(t, string(o.key))
+		}
 	}
 	return nil
 }
 
-// fire processes, partition by partition, the rows whose time is at or
-// before wm, in time order.
+// fire processes the rows whose time is at or before wm, in time order,
+// partition by partition for rows of one time.
 func (o *OverAggregate) fire(wm int64, w *output) error {
 	defer w.flush()
-	for k, p := range o.parts.All() {
-		var due []int64
-		for t := range p.pending {
-			if t <= wm {
-				due = append(due, t)
-			}
+	return o.timers.fire(wm, func(t int64, k string) error {
+		p, ok := o.parts.GetString(k)
+		if !ok {
+			return nil
 		}
-		if len(due) == 0 {
-			continue
+		rows, ok := p.pending[t]
+		if !ok {
+			return nil
 		}
-		slices.Sort(due)
-		for _, t := range due {
-			if err := o.process(p, t, p.pending[t], w); err != nil {
-				return err
-			}
-			delete(p.pending, t)
-			p.last = t
+		if err := o.process(p, t, rows, w); err != nil {
+			return err
 		}
-		o.parts.Put([]byte(k), p)
-	}
-	return nil
+		delete(p.pending, t)
+		p.last = t
+		return nil
+	})
 }
 
 // process emits the rows of one time of a partition.

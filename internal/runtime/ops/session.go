@@ -1,7 +1,6 @@
 package ops
 
 import (
-	"cmp"
 	"slices"
 
 	"github.com/sluicesql/sluice/internal/state"
@@ -14,11 +13,24 @@ import (
 // key it intersects (touching windows merge too: TimeWindow.intersects).
 // A row whose merged window has already fired is late. Rows are buffered
 // because a merge must combine whole windows.
+//
+// Each key has one timer (timerQueue), at or before the time its earliest
+// session fires; when it fires, the key's due sessions fire and the timer
+// moves to the next one's time. A watermark thus visits only the keys
+// with a session due.
 type sessions struct {
-	table *state.Table[[]*session]
-	types []types.Type
-	gap   int64
-	clock clock
+	table  *state.Table[*keySessions]
+	timers *timerQueue
+	types  []types.Type
+	gap    int64
+	clock  clock
+}
+
+// keySessions is the state of one key: its open sessions, sorted by start
+// and apart (no two intersect), and the time of its timer.
+type keySessions struct {
+	timer int64
+	open  []*session
 }
 
 // session is one open session window and its rows.
@@ -29,10 +41,11 @@ type session struct {
 }
 
 func newSessions(st state.Backend, ts []types.Type, gap int64, c clock) *sessions {
-	codec := state.Codec[[]*session]{
-		Append: func(b []byte, ss []*session) []byte {
-			b = state.AppendUvarint(b, uint64(len(ss)))
-			for _, s := range ss {
+	codec := state.Codec[*keySessions]{
+		Append: func(b []byte, ks *keySessions) []byte {
+			b = state.AppendVarint(b, ks.timer)
+			b = state.AppendUvarint(b, uint64(len(ks.open)))
+			for _, s := range ks.open {
 				b = state.AppendVarint(b, s.span.start)
 				b = state.AppendVarint(b, s.span.end)
 				b = state.AppendUvarint(b, uint64(len(s.rows)))
@@ -42,90 +55,126 @@ func newSessions(st state.Backend, ts []types.Type, gap int64, c clock) *session
 			}
 			return b
 		},
-		Decode: func(b []byte) ([]*session, error) {
+		Decode: func(b []byte) (*keySessions, error) {
 			r := state.NewReader(b)
-			var ss []*session
+			ks := &keySessions{timer: r.Varint()}
 			for n := r.Uvarint(); n > 0 && r.Err() == nil; n-- {
 				s := &session{span: span{r.Varint(), r.Varint()}}
 				for m := r.Uvarint(); m > 0 && r.Err() == nil; m-- {
 					s.kinds = append(s.kinds, types.RowKind(r.Uvarint()))
 					s.rows = append(s.rows, r.Row(ts))
 				}
-				ss = append(ss, s)
+				ks.open = append(ks.open, s)
 			}
-			return ss, r.Done()
+			return ks, r.Done()
 		},
 	}
-	return &sessions{table: state.NewTable(st, "sessions", codec), types: ts, gap: gap, clock: c}
+	ss := &sessions{table: state.NewTable(st, "sessions", codec), timers: newTimerQueue(), types: ts, gap: gap, clock: c}
+	ss.table.OnRestore(func() {
+		var ts []timer
+		for k, ks := range ss.table.All() {
+			ts = append(ts, timer{time: ks.timer, key: k})
+		}
+		ss.timers.rebuildTimers(ts)
+	})
+	return ss
 }
 
 // add puts a row at wall-clock time t into the sessions of key, merging
 // windows as needed. It reports false, changing nothing, when the row is
-// late at watermark wm.
+// late at watermark wm. The row goes into the earliest session it merges,
+// the rows of the later ones after it, so a row that extends a session
+// costs no copy.
 func (ss *sessions) add(key []byte, t int64, k types.RowKind, row types.Row, wm int64) bool {
-	open, _ := ss.table.Get(key)
-	merged := &session{span: span{t, t + ss.gap}}
-	var keep []*session
-	for _, s := range open {
-		if s.span.start <= merged.span.end && s.span.end >= merged.span.start {
-			merged.span = span{min(s.span.start, merged.span.start), max(s.span.end, merged.span.end)}
-			merged.kinds = append(merged.kinds, s.kinds...)
-			merged.rows = append(merged.rows, s.rows...)
-		} else {
-			keep = append(keep, s)
+	ks, found := ss.table.Get(key)
+	if !found {
+		ks = &keySessions{}
+	}
+	// The sessions the new window [t, t+gap) intersects are
+	// open[first:first+n]; with none, first is where it goes.
+	merged := span{t, t + ss.gap}
+	first, n := len(ks.open), 0
+	for i, s := range ks.open {
+		if s.span.start <= merged.end && s.span.end >= merged.start {
+			if n == 0 {
+				first = i
+			}
+			n++
+		} else if n > 0 || s.span.start > merged.end {
+			if n == 0 {
+				first = i
+			}
+			break
 		}
 	}
-	if ss.clock.windowTime(merged.span.end) <= wm {
+	if n > 0 {
+		merged = span{min(merged.start, ks.open[first].span.start), max(merged.end, ks.open[first+n-1].span.end)}
+	}
+	fires := ss.clock.windowTime(merged.end)
+	if fires <= wm {
 		return false
 	}
-	merged.kinds = append(merged.kinds, k)
-	merged.rows = append(merged.rows, row)
-	keep = append(keep, merged)
-	slices.SortFunc(keep, func(a, b *session) int { return cmp.Compare(a.span.start, b.span.start) })
-	ss.table.Put(key, keep)
+	if n == 0 {
+		ks.open = slices.Insert(ks.open, first, &session{span: merged, kinds: []types.RowKind{k}, rows: []types.Row{row}})
+	} else {
+		s := ks.open[first]
+		for _, o := range ks.open[first+1 : first+n] {
+			s.kinds = append(s.kinds, o.kinds...)
+			s.rows = append(s.rows, o.rows...)
+		}
+		s.span = merged
+		s.kinds = append(s.kinds, k)
+		s.rows = append(s.rows, row)
+		ks.open = slices.Delete(ks.open, first+1, first+n)
+	}
+	switch {
+	case !found:
+		ks.timer = fires
+		skey := string(key)
+		ss.table.PutString(skey, ks)
+		ss.timers.add(fires, skey)
+	case fires < ks.timer:
+		// A session earlier than the key's timer.
+		ks.timer = fires
+		ss.timers.add(fires, string(key))
+	}
 	return true
 }
 
 // fire removes the sessions that fired at watermark wm and calls f for
-// each, in order of end.
+// each, in order of the time they fire.
 func (ss *sessions) fire(wm int64, f func(key string, s *session) error) error {
-	type due struct {
-		key string
-		s   *session
-	}
-	var fired []due
-	for key, open := range ss.table.All() {
-		var keep []*session
-		for _, s := range open {
-			if ss.clock.windowTime(s.span.end) <= wm {
-				fired = append(fired, due{key, s})
+	var due []*session
+	return ss.timers.fire(wm, func(t int64, key string) error {
+		ks, ok := ss.table.GetString(key)
+		if !ok || ks.timer != t {
+			return nil // stale
+		}
+		due = due[:0]
+		next, keep := int64(0), ks.open[:0]
+		for _, s := range ks.open {
+			if at := ss.clock.windowTime(s.span.end); at <= t {
+				due = append(due, s)
 			} else {
+				if len(keep) == 0 || at < next {
+					next = at
+				}
 				keep = append(keep, s)
 			}
 		}
-		if len(keep) == len(open) {
-			continue
-		}
+		clear(ks.open[len(keep):])
+		ks.open = keep
 		if len(keep) == 0 {
-			ss.table.Delete([]byte(key))
+			ss.table.DeleteString(key)
 		} else {
-			ss.table.Put([]byte(key), keep)
+			ks.timer = next
+			ss.timers.add(next, key)
 		}
-	}
-	slices.SortStableFunc(fired, func(a, b due) int { return cmp.Compare(a.s.span.end, b.s.span.end) })
-	for _, d := range fired {
-		if err := f(d.key, d.s); err != nil {
-			return err
+		for _, s := range due {
+			if err := f(key, s); err != nil {
+				return err
+			}
 		}
-	}
-	return nil
-}
-
-// chunk returns the session's rows as a chunk of types ts.
-func (s *session) chunk(ts []types.Type) *types.Chunk {
-	c := types.NewChunk(ts, len(s.rows))
-	for i, r := range s.rows {
-		c.AppendRow(s.kinds[i], r)
-	}
-	return c
+		return nil
+	})
 }

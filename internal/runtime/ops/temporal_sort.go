@@ -2,6 +2,7 @@ package ops
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/sluicesql/sluice/internal/runtime"
@@ -27,16 +28,21 @@ type TemporalSortConfig struct {
 // passes their time, rows of one time sorted by the secondary keys (stably).
 // A row whose time is not after the last time emitted is late and dropped;
 // a row behind the watermark but after that time waits for the next
-// watermark.
+// watermark. Each buffered time has a timer (timerQueue), so a watermark
+// visits only the times due.
 type TemporalSort struct {
 	counter
 	onWatermark
-	cfg  TemporalSortConfig
-	cmp  comparator
-	st   state.Backend
-	rows *state.Table[[]types.Row]
-	last *state.Table[int64]
-	tkey []byte
+	cfg    TemporalSortConfig
+	cmp    comparator
+	st     state.Backend
+	rows   *state.Table[[]types.Row]
+	last   *state.Table[int64]
+	timers *timerQueue
+	// restoreErr is a restored key that is no time, reported by the next
+	// watermark.
+	restoreErr error
+	tkey       []byte
 }
 
 // lastKey is the key of the one entry of the last-emitted-time table.
@@ -50,8 +56,19 @@ func NewTemporalSort(cfg TemporalSortConfig, st state.Backend) (*TemporalSort, e
 	if err := checkSortKeys(cfg.Order, len(cfg.InputTypes)); err != nil {
 		return nil, err
 	}
-	s := &TemporalSort{cfg: cfg, cmp: newComparator(cfg.Order, cfg.InputTypes), st: st}
+	s := &TemporalSort{cfg: cfg, cmp: newComparator(cfg.Order, cfg.InputTypes), st: st, timers: newTimerQueue()}
 	s.rows = state.NewTable(s.st, "rows", rowsCodec(cfg.InputTypes))
+	s.rows.OnRestore(func() {
+		var ts []timer
+		for k := range s.rows.All() {
+			t, err := state.Int64Codec.Decode([]byte(k))
+			if err != nil {
+				s.restoreErr = fmt.Errorf("temporal sort: restored key %x is no time: %w", k, err)
+			}
+			ts = append(ts, timer{time: t, key: k})
+		}
+		s.timers.rebuildTimers(ts)
+	})
 	s.last = state.NewOperatorTable(s.st, "last", state.Int64Codec, func(a, b int64) int64 { return max(a, b) })
 	out := newOutput(cfg.InputTypes)
 	s.onWatermark = newOnWatermark(func(wm int64, e runtime.Emitter) error { return s.fire(wm, out.to(e)) })
@@ -76,8 +93,14 @@ func (s *TemporalSort) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter) er
 			continue
 		}
 		s.tkey = state.AppendVarint(s.tkey[:0], t)
-		rows, _ := s.rows.Get(s.tkey)
-		s.rows.Put(s.tkey, append(rows, c.Row(i)))
+		rows, found := s.rows.Get(s.tkey)
+		if found {
+			s.rows.Put(s.tkey, append(rows, c.Row(i)))
+			continue
+		}
+		k := string(s.tkey)
+		s.rows.PutString(k, []types.Row{c.Row(i)})
+		s.timers.add(t, k)
 	}
 	return nil
 }
@@ -85,26 +108,20 @@ func (s *TemporalSort) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter) er
 // fire emits the rows of every time up to wm, in order.
 func (s *TemporalSort) fire(wm int64, w *output) error {
 	defer w.flush()
-	var due []int64
-	for k := range s.rows.All() {
-		t, err := state.Int64Codec.Decode([]byte(k))
-		if err != nil {
-			return err
-		}
-		if t <= wm {
-			due = append(due, t)
-		}
+	if s.restoreErr != nil {
+		return s.restoreErr
 	}
-	slices.Sort(due)
-	for _, t := range due {
-		s.tkey = state.AppendVarint(s.tkey[:0], t)
-		rows, _ := s.rows.Get(s.tkey)
+	return s.timers.fire(wm, func(t int64, k string) error {
+		rows, ok := s.rows.GetString(k)
+		if !ok {
+			return nil
+		}
 		slices.SortStableFunc(rows, s.cmp.compare)
 		for _, r := range rows {
 			w.add(types.Insert, r)
 		}
-		s.rows.Delete(s.tkey)
+		s.rows.DeleteString(k)
 		s.last.Put(lastKey, t)
-	}
-	return nil
+		return nil
+	})
 }

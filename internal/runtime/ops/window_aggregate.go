@@ -135,10 +135,15 @@ func (a *WindowAggregate) fire(wm int64, out runtime.Emitter) error {
 	if a.sessions != nil {
 		return a.sessions.fire(wm, func(key string, s *session) error {
 			grp := &group{accs: a.agg.create()}
-			c := s.chunk(a.cfg.InputTypes)
-			for i := range c.Len() {
-				if err := a.agg.update(grp, c, i); err != nil {
+			for i, r := range s.rows {
+				retract := !s.kinds[i].IsAccumulate()
+				if err := a.agg.applyRow(grp.accs, r, retract); err != nil {
 					return err
+				}
+				if retract {
+					grp.count--
+				} else {
+					grp.count++
 				}
 			}
 			return a.emit(w, key, grp, s.span)
@@ -161,6 +166,7 @@ func (a *WindowAggregate) emit(w *output, key string, grp *group, s span) error 
 	if a.buf, err = a.agg.appendResults(a.buf, grp.accs); err != nil {
 		return err
 	}
-	w.add(types.Insert, a.clock.appendWindow(a.buf, s))
+	a.buf = a.clock.appendWindow(a.buf, s)
+	w.add(types.Insert, a.buf)
 	return nil
 }

@@ -23,15 +23,17 @@ type WindowJoinConfig struct {
 // (window_end - 1 ms), then joined once; an outer side's rows without a
 // match are emitted padded with NULLs. Output is insert-only and a window's
 // state is dropped once it fired. Rows of a window that already fired are
-// late and dropped.
+// late and dropped. Each window and key sets a timer (timerQueue) at its
+// end, so a watermark visits only the windows due.
 type WindowJoin struct {
 	*joiner
 	counter
 	onWatermark
-	cfg   WindowJoinConfig
-	st    state.Backend
-	keys  *state.Table[*windowJoinKey]
-	fired int64 // the watermark windows fired at, or MinWatermark
+	cfg    WindowJoinConfig
+	st     state.Backend
+	keys   *state.Table[*windowJoinKey]
+	timers *timerQueue
+	fired  int64 // the watermark windows fired at, or MinWatermark
 }
 
 // windowJoinKey holds the buffered rows of one window and key. The rows
@@ -55,8 +57,15 @@ func NewWindowJoin(cfg WindowJoinConfig, st state.Backend) (*WindowJoin, error) 
 	if err != nil {
 		return nil, err
 	}
-	w := &WindowJoin{joiner: j, cfg: cfg, st: st, fired: runtime.MinWatermark}
+	w := &WindowJoin{joiner: j, cfg: cfg, st: st, timers: newTimerQueue(), fired: runtime.MinWatermark}
 	w.keys = state.NewTable(w.st, "windows", w.codec())
+	w.keys.OnRestore(func() {
+		var ts []timer
+		for key, k := range w.keys.All() {
+			ts = append(ts, timer{time: k.end - millisecond, key: key})
+		}
+		w.timers.rebuildTimers(ts)
+	})
 	w.onWatermark = newOnWatermark(func(wm int64, e runtime.Emitter) error { return w.fire(wm, w.out.to(e)) })
 	return w, nil
 }
@@ -93,34 +102,36 @@ func (w *WindowJoin) ProcessChunk(input int, c *types.Chunk, out runtime.Emitter
 			}
 			key = w.routedKey(c, i, left)
 		}
-		k, _ := w.keys.Get(key)
-		if k == nil {
+		k, found := w.keys.Get(key)
+		if !found {
 			k = &windowJoinKey{end: e, unmatched: !ok}
+			s := string(key)
+			w.keys.PutString(s, k)
+			w.timers.add(e-millisecond, s)
 		}
 		if left {
 			k.left = append(k.left, c.Row(i))
 		} else {
 			k.right = append(k.right, c.Row(i))
 		}
-		w.keys.Put(key, k)
 	}
 	return nil
 }
 
-// fire joins the windows whose end the watermark has passed.
+// fire joins the windows whose end the watermark has passed, in order of
+// end.
 func (w *WindowJoin) fire(wm int64, out *output) error {
 	defer out.flush()
-	for key, k := range w.keys.All() {
-		if k.end-millisecond > wm {
-			continue
+	err := w.timers.fire(wm, func(t int64, key string) error {
+		k, ok := w.keys.GetString(key)
+		if !ok || k.end-millisecond != t {
+			return nil
 		}
-		if err := w.joinWindow(out, k); err != nil {
-			return err
-		}
-		w.keys.Delete([]byte(key))
-	}
+		w.keys.DeleteString(key)
+		return w.joinWindow(out, k)
+	})
 	w.fired = max(w.fired, wm)
-	return nil
+	return err
 }
 
 // joinWindow emits the result of one window and key.
