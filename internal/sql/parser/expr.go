@@ -822,14 +822,10 @@ func (p *parser) specialForm(name string) ast.Expr {
 	return nil
 }
 
-// jsonValueArgs parses the arguments of JSON_VALUE(json, path [RETURNING
-// type] [{NULL | ERROR | DEFAULT expr} ON EMPTY] [{NULL | ERROR | DEFAULT
-// expr} ON ERROR]) into (json, path, CAST(NULL AS type), behavior on empty,
-// its default, behavior on error, its default): the typed NULL carries the
-// RETURNING type (STRING unless given), the behaviors are units ("NULL",
-// "ERROR" or "DEFAULT") and each default is an expression (a NULL when
-// there is none).
-func (p *parser) jsonValueArgs(fc *ast.FuncCall) {
+// jsonQueryHead parses the json and path arguments of JSON_VALUE and
+// JSON_QUERY and their optional RETURNING clause, which it passes on as a
+// NULL cast to the type (STRING unless given).
+func (p *parser) jsonQueryHead(fc *ast.FuncCall) {
 	fc.Args = []ast.Expr{p.expr()}
 	p.expectOp(",")
 	fc.Args = append(fc.Args, p.expr())
@@ -839,6 +835,17 @@ func (p *parser) jsonValueArgs(fc *ast.FuncCall) {
 		returning = p.dataType()
 	}
 	fc.Args = append(fc.Args, &ast.Cast{Pos: pos, X: &ast.Literal{Pos: pos, Kind: ast.NullLit, Text: "NULL"}, Type: returning})
+}
+
+// jsonValueArgs parses the arguments of JSON_VALUE(json, path [RETURNING
+// type] [{NULL | ERROR | DEFAULT expr} ON EMPTY] [{NULL | ERROR | DEFAULT
+// expr} ON ERROR]) into (json, path, CAST(NULL AS type), behavior on empty,
+// its default, behavior on error, its default): the typed NULL carries the
+// RETURNING type (STRING unless given), the behaviors are units ("NULL",
+// "ERROR" or "DEFAULT") and each default is an expression (a NULL when
+// there is none).
+func (p *parser) jsonValueArgs(fc *ast.FuncCall) {
+	p.jsonQueryHead(fc)
 	for _, on := range []string{"EMPTY", "ERROR"} {
 		at := p.tok().pos
 		behavior := &ast.TimeUnitExpr{Pos: at, Unit: "NULL"}
@@ -894,15 +901,7 @@ func (p *parser) defaultIsFor(which string) bool {
 // "UNCONDITIONAL ARRAY" (WITH alone is UNCONDITIONAL), and "NULL", "EMPTY
 // ARRAY", "EMPTY OBJECT" or "ERROR".
 func (p *parser) jsonQueryArgs(fc *ast.FuncCall) {
-	fc.Args = []ast.Expr{p.expr()}
-	p.expectOp(",")
-	fc.Args = append(fc.Args, p.expr())
-	pos := p.tok().pos
-	returning := types.StringType
-	if p.acceptKw("RETURNING") {
-		returning = p.dataType()
-	}
-	fc.Args = append(fc.Args, &ast.Cast{Pos: pos, X: &ast.Literal{Pos: pos, Kind: ast.NullLit, Text: "NULL"}, Type: returning})
+	p.jsonQueryHead(fc)
 	wrapper := &ast.TimeUnitExpr{Pos: p.tok().pos, Unit: "WITHOUT ARRAY"}
 	switch word(p.tok()) {
 	case "WITHOUT":
