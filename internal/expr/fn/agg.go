@@ -161,7 +161,9 @@ func (c *countAcc) Retract(args []types.Value) error {
 }
 
 func (c *countAcc) Result() (types.Value, error) { return types.IntValue(c.n), nil }
-func (c *countAcc) MarshalState() []byte         { e := encoder{}; e.int(c.n); return e.b }
+func (c *countAcc) MarshalState() []byte         { return c.appendState(nil) }
+
+func (c *countAcc) appendState(b []byte) []byte { e := encoder{b}; e.int(c.n); return e.b }
 
 func (c *countAcc) UnmarshalState(b []byte) error {
 	d := decoder{b: b}
@@ -188,12 +190,12 @@ type sumAcc struct {
 	float bool
 	wide  bool // a decimal sum: 128 bits
 	// result turns the state into the aggregate's value.
-	result func(*sumAcc) (types.Value, error)
+	result func(sumAcc) (types.Value, error)
 }
 
 func (s *sumAcc) Add(args []types.Value)           { s.step(args[0], 1) }
 func (s *sumAcc) Retract(args []types.Value) error { s.step(args[0], -1); return nil }
-func (s *sumAcc) Result() (types.Value, error)     { return s.result(s) }
+func (s *sumAcc) Result() (types.Value, error)     { return s.result(*s) }
 
 func (s *sumAcc) step(v types.Value, sign int64) {
 	if v.Null {
@@ -223,8 +225,10 @@ func (s *sumAcc) wideSum() *big.Int {
 	return r.Add(r, new(big.Int).SetUint64(uint64(s.i)))
 }
 
-func (s *sumAcc) MarshalState() []byte {
-	var e encoder
+func (s *sumAcc) MarshalState() []byte { return s.appendState(nil) }
+
+func (s *sumAcc) appendState(b []byte) []byte {
+	e := encoder{b}
 	e.int(s.n)
 	if s.float {
 		e.float(s.f)
@@ -290,7 +294,7 @@ func bindSum(name string, zero bool) aggBind {
 			rt = rt.WithNotNull(true)
 		}
 		float, k := t.Physical() == types.PhysFloat, t.Kind
-		result := func(s *sumAcc) (types.Value, error) {
+		result := func(s sumAcc) (types.Value, error) {
 			switch {
 			case s.n == 0 && !zero:
 				return types.NullValue, nil
@@ -321,7 +325,7 @@ func bindAvg(args []Arg, distinct bool) (types.Type, func() Accumulator, error) 
 	rt := avgType(t)
 	k, s, rs := t.Kind, scaleOf(t), scaleOf(rt)
 	flink := types.DecimalType(38, rs)
-	result := func(a *sumAcc) (types.Value, error) {
+	result := func(a sumAcc) (types.Value, error) {
 		switch {
 		case a.n == 0:
 			return types.NullValue, nil
@@ -410,8 +414,10 @@ func (m *multiset) Retract(args []types.Value) error {
 	return nil
 }
 
-func (m *multiset) MarshalState() []byte {
-	var e encoder
+func (m *multiset) MarshalState() []byte { return m.appendState(nil) }
+
+func (m *multiset) appendState(b []byte) []byte {
+	e := encoder{b}
 	e.int(int64(len(m.items)))
 	for _, it := range m.items {
 		e.value(m.phys, it.v)
@@ -494,12 +500,14 @@ func (x *extremeValue) Retract([]types.Value) error {
 
 func (x *extremeValue) Result() (types.Value, error) { return x.v, nil }
 
-func (x *extremeValue) MarshalState() []byte {
+func (x *extremeValue) MarshalState() []byte { return x.appendState(nil) }
+
+func (x *extremeValue) appendState(b []byte) []byte {
 	m := multiset{order: x.order, phys: x.phys}
 	if !x.v.Null {
 		m.items = []countedValue{{v: x.v, n: 1}}
 	}
-	return m.MarshalState()
+	return m.appendState(b)
 }
 
 func (x *extremeValue) UnmarshalState(b []byte) error {
@@ -528,7 +536,11 @@ func bindExtreme(name string, end int) aggBind {
 		}
 		order, phys := valueOrder(t), t.Physical()
 		return t, func() Accumulator {
-			return &extremeValue{order: order, phys: phys, end: end, v: types.NullValue}
+			x := extremeValue{order: order, phys: phys, end: end, v: types.NullValue}
+			if phys == types.PhysString {
+				return &x
+			}
+			return &flatExtreme{x}
 		}, nil
 	}
 }
