@@ -100,7 +100,7 @@ func (a *sumAcc) store(s []byte) {
 
 // loaded returns a copy of a holding the state s.
 func (a *sumAcc) loaded(s []byte) sumAcc {
-	x := sumAcc{float: a.float, wide: a.wide, result: a.result}
+	x := sumAcc{float: a.float, wide: a.wide}
 	x.load(s)
 	return x
 }
@@ -127,8 +127,13 @@ func (a *sumAcc) flatStep(s []byte, v *types.Vector, i int, sign int64) {
 }
 
 func (a *sumAcc) AppendFlatResult(dst *types.Vector, s []byte) error {
-	x := a.loaded(s)
-	v, err := x.result(x)
+	var hi int64
+	if a.wide {
+		hi = flatWord(s, 16)
+	}
+	// The sum word is an int64, or a float64's bits, as result reads it.
+	sum := flatWord(s, 8)
+	v, err := a.result(flatWord(s, 0), sum, hi, math.Float64frombits(uint64(sum)))
 	if err != nil {
 		return err
 	}
@@ -194,7 +199,14 @@ func (x *flatExtreme) FlatAdd(s []byte, args []*types.Vector, i int) {
 func (x *flatExtreme) FlatRetract([]byte, []*types.Vector, int) error { return x.Retract(nil) }
 
 func (x *flatExtreme) AppendFlatResult(dst *types.Vector, s []byte) error {
-	dst.Append(x.at(s))
+	switch {
+	case s[0] == 0:
+		dst.AppendNull()
+	case x.phys == types.PhysFloat:
+		dst.AppendFloat(math.Float64frombits(uint64(flatWord(s, 1))))
+	default:
+		dst.AppendInt(flatWord(s, 1))
+	}
 	return nil
 }
 
