@@ -101,6 +101,7 @@ func checkFlat(t *testing.T, c aggCase, rt types.Type, newAcc func() Accumulator
 	}
 	boxed := newAcc()
 	st := make([]byte, f.FlatSize())
+	prev := slices.Clone(st)
 	cols := make([]*types.Vector, len(c.args))
 	for i, step := range c.steps {
 		for j, at := range c.args {
@@ -117,13 +118,20 @@ func checkFlat(t *testing.T, c aggCase, rt types.Type, newAcc func() Accumulator
 		if fmt.Sprint(errF) != fmt.Sprint(errB) {
 			t.Fatalf("%s step %d: flat retraction %v, boxed %v", c.name, i, errF, errB)
 		}
-		res := types.NewVector(rt, 1)
+		// The results of two states, this one second, 3 bytes apart (or
+		// this one alone when the previous one has none).
+		states, n := slices.Concat(prev, []byte{1, 2, 3}, st), 2
+		if f.AppendFlatResults(types.NewVector(rt, 1), prev, len(prev), 1) != nil {
+			states, n = st, 1
+		}
+		res := types.NewVector(rt, 2)
 		got := "error: "
-		if err := f.AppendFlatResult(res, st); err != nil {
+		if err := f.AppendFlatResults(res, states, len(st)+3*(n-1), n); err != nil {
 			got += err.Error()
 		} else {
-			got = show(rt, res.Get(0))
+			got = show(rt, res.Get(n-1))
 		}
+		prev = slices.Clone(st)
 		if want := showResult(rt, boxed); got != want {
 			t.Errorf("%s step %d: flat result %s, boxed %s", c.name, i, got, want)
 		}

@@ -44,8 +44,10 @@ func (c *countAcc) FlatRetract(s []byte, args []*types.Vector, i int) error {
 	return nil
 }
 
-func (c *countAcc) AppendFlatResult(dst *types.Vector, s []byte) error {
-	dst.AppendInt(flatWord(s, 0))
+func (c *countAcc) AppendFlatResults(dst *types.Vector, states []byte, stride, n int) error {
+	for r := range n {
+		dst.AppendInt(flatWord(states, r*stride))
+	}
 	return nil
 }
 
@@ -126,18 +128,21 @@ func (a *sumAcc) flatStep(s []byte, v *types.Vector, i int, sign int64) {
 	x.store(s)
 }
 
-func (a *sumAcc) AppendFlatResult(dst *types.Vector, s []byte) error {
-	var hi int64
-	if a.wide {
-		hi = flatWord(s, 16)
+func (a *sumAcc) AppendFlatResults(dst *types.Vector, states []byte, stride, n int) error {
+	for r := range n {
+		s := states[r*stride:]
+		var hi int64
+		if a.wide {
+			hi = flatWord(s, 16)
+		}
+		// The sum word is an int64, or a float64's bits, as result reads it.
+		sum := flatWord(s, 8)
+		v, err := a.result(flatWord(s, 0), sum, hi, math.Float64frombits(uint64(sum)))
+		if err != nil {
+			return err
+		}
+		dst.Append(v)
 	}
-	// The sum word is an int64, or a float64's bits, as result reads it.
-	sum := flatWord(s, 8)
-	v, err := a.result(flatWord(s, 0), sum, hi, math.Float64frombits(uint64(sum)))
-	if err != nil {
-		return err
-	}
-	dst.Append(v)
 	return nil
 }
 
@@ -198,14 +203,17 @@ func (x *flatExtreme) FlatAdd(s []byte, args []*types.Vector, i int) {
 
 func (x *flatExtreme) FlatRetract([]byte, []*types.Vector, int) error { return x.Retract(nil) }
 
-func (x *flatExtreme) AppendFlatResult(dst *types.Vector, s []byte) error {
-	switch {
-	case s[0] == 0:
-		dst.AppendNull()
-	case x.phys == types.PhysFloat:
-		dst.AppendFloat(math.Float64frombits(uint64(flatWord(s, 1))))
-	default:
-		dst.AppendInt(flatWord(s, 1))
+func (x *flatExtreme) AppendFlatResults(dst *types.Vector, states []byte, stride, n int) error {
+	for r := range n {
+		s := states[r*stride:]
+		switch {
+		case s[0] == 0:
+			dst.AppendNull()
+		case x.phys == types.PhysFloat:
+			dst.AppendFloat(math.Float64frombits(uint64(flatWord(s, 1))))
+		default:
+			dst.AppendInt(flatWord(s, 1))
+		}
 	}
 	return nil
 }

@@ -143,8 +143,9 @@ type FlatAccumulator interface {
 	// FlatRetract removes row i of the argument columns from s, as
 	// Retract does.
 	FlatRetract(s []byte, args []*types.Vector, i int) error
-	// AppendFlatResult appends the aggregate value of s to dst.
-	AppendFlatResult(dst *types.Vector, s []byte) error
+	// AppendFlatResults appends to dst the aggregate values of n states,
+	// the i-th at states[i*stride:].
+	AppendFlatResults(dst *types.Vector, states []byte, stride, n int) error
 	// AppendFlatState appends the encoding of s that MarshalState gives
 	// for the same state.
 	AppendFlatState(b, s []byte) []byte

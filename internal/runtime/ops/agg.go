@@ -243,17 +243,6 @@ func (f *flatAggs) update(s []byte, c *types.Chunk, i int, retract bool) error {
 	return nil
 }
 
-// appendResults appends the calls' results of state s, one to each of
-// cols.
-func (f *flatAggs) appendResults(cols []*types.Vector, s []byte) error {
-	for j, acc := range f.accs {
-		if err := acc.AppendFlatResult(cols[j], f.state(s, j)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // codec writes a group's state as groupCodec writes a group of the same
 // accumulators, so that either form restores the other's state.
 func (f *flatAggs) codec() state.FlatCodec {

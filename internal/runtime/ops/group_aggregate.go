@@ -2,6 +2,7 @@ package ops
 
 import (
 	"bytes"
+	"slices"
 
 	"github.com/sluicesql/sluice/internal/runtime"
 	"github.com/sluicesql/sluice/internal/state"
@@ -48,11 +49,13 @@ type GroupAggregate struct {
 	st  state.Backend
 	out *output
 	key []byte
-	// The flat form: the calls, their groups' states, and a copy of a
-	// group's state before the row at hand changes it.
+	// The flat form: the calls, their groups' states, a copy of a group's
+	// state before the row at hand changes it, and the output rows not
+	// emitted yet.
 	flat       *flatAggs
 	flatGroups *state.FlatTable
 	before     []byte
+	pend       flatRows
 	// Otherwise: the groups, and a group's row before and after a change.
 	groups *state.Table[*group]
 	prev   types.Row
@@ -83,11 +86,11 @@ func (g *GroupAggregate) State() state.Backend { return g.st }
 
 // ProcessChunk implements runtime.Operator.
 func (g *GroupAggregate) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter) error {
+	if g.flat != nil {
+		return g.processFlat(c, out)
+	}
 	w := g.out.to(out)
 	defer w.flush()
-	if g.flat != nil {
-		return g.processFlat(c, w)
-	}
 	nk := len(g.cfg.Keys)
 	var err error
 	for i := range c.Len() {
@@ -142,7 +145,7 @@ func (g *GroupAggregate) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter
 }
 
 // processFlat is ProcessChunk for flat accumulators.
-func (g *GroupAggregate) processFlat(c *types.Chunk, w *output) error {
+func (g *GroupAggregate) processFlat(c *types.Chunk, out runtime.Emitter) error {
 	g.flat.bind(c)
 	for i := range c.Len() {
 		retract := !c.Ops[i].IsAccumulate()
@@ -160,110 +163,113 @@ func (g *GroupAggregate) processFlat(c *types.Chunk, w *output) error {
 		if err := g.flat.update(s, c, i, retract); err != nil {
 			return err
 		}
-		var err error
+		if len(g.pend.kinds)+2 > types.ChunkSize {
+			if err := g.emitFlat(c, out); err != nil {
+				return err
+			}
+		}
 		switch {
 		case g.flat.count(s) == 0: // found: a new group counts its row
-			err = g.emitFlat(w, types.Delete, c, i, g.before, 1)
+			g.pend.add(types.Delete, i, g.before)
 			g.flatGroups.Delete(g.key)
 		case !found:
-			err = g.emitFlat(w, types.Insert, c, i, s, 1)
+			g.pend.add(types.Insert, i, s)
 		case bytes.Equal(g.before[8:], s[8:]): // the same accumulators give the same results
-		default:
-			err = g.emitFlatUpdate(w, c, i, s)
-		}
-		if err != nil {
-			return err
+		case g.cfg.GenerateUpdateBefore:
+			g.pend.pairs = append(g.pend.pairs, len(g.pend.kinds))
+			g.pend.add(types.UpdateBefore, i, g.before)
+			g.pend.add(types.UpdateAfter, i, s)
+		default: // the previous results only to compare with
+			g.pend.pairs = append(g.pend.pairs, len(g.pend.kinds))
+			g.pend.add(types.UpdateAfter, i, s)
+			g.pend.add(types.UpdateBefore, i, g.before)
 		}
 	}
-	return nil
+	return g.emitFlat(c, out)
 }
 
-// emitFlatUpdate emits the change of row i's group from g.before to s:
-// -U (with GenerateUpdateBefore) and +U, or nothing if the results are
-// the same.
-func (g *GroupAggregate) emitFlatUpdate(w *output, c *types.Chunk, i int, s []byte) error {
-	nk := len(g.cfg.Keys)
-	if g.cfg.GenerateUpdateBefore {
-		if err := g.emitFlat(w, types.UpdateBefore, c, i, g.before, 2); err != nil {
-			return err
-		}
-		if err := g.emitFlat(w, types.UpdateAfter, c, i, s, 1); err != nil {
-			return err
-		}
-		if n := w.c.Len(); resultsEqual(w.c.Cols[nk:], n-2, n-1) {
-			w.truncate(n - 2)
-		}
+// flatRows are the output rows of the flat form not emitted yet.
+type flatRows struct {
+	kinds []types.RowKind
+	// rows are the input rows whose keys the output rows take, states
+	// their groups' states, one after the other.
+	rows   []int
+	states []byte
+	// pairs are the first rows of -U/+U pairs (with GenerateUpdateBefore)
+	// or of +U rows followed by their group's previous results: a pair
+	// whose results are equal is dropped, and without
+	// GenerateUpdateBefore the second row always is.
+	pairs []int
+}
+
+func (p *flatRows) add(k types.RowKind, row int, s []byte) {
+	p.kinds = append(p.kinds, k)
+	p.rows = append(p.rows, row)
+	p.states = append(p.states, s...)
+}
+
+// emitFlat emits the pending rows, whose keys are rows of c, as one
+// chunk built column by column: the key columns gathered from c, each
+// call's results from the states.
+func (g *GroupAggregate) emitFlat(c *types.Chunk, out runtime.Emitter) error {
+	p := &g.pend
+	n := len(p.kinds)
+	if n == 0 {
 		return nil
 	}
-	// The previous results go last, to be compared and dropped.
-	if err := g.emitFlat(w, types.UpdateAfter, c, i, s, 2); err != nil {
-		return err
+	nk := len(g.cfg.Keys)
+	oc := &types.Chunk{Ops: slices.Clone(p.kinds), Cols: make([]*types.Vector, len(g.out.types))}
+	for j, col := range g.cfg.Keys {
+		oc.Cols[j] = runtime.Gather(c.Cols[col], g.out.types[j], p.rows)
 	}
-	if err := g.emitFlat(w, types.UpdateBefore, c, i, g.before, 1); err != nil {
-		return err
+	for j, acc := range g.flat.accs {
+		v := types.NewVector(g.out.types[nk+j], n)
+		if err := acc.AppendFlatResults(v, p.states[g.flat.offs[j]:], g.flat.width, n); err != nil {
+			return err
+		}
+		oc.Cols[nk+j] = v
 	}
-	n := w.c.Len()
-	if resultsEqual(w.c.Cols[nk:], n-2, n-1) {
-		n -= 2
-	} else {
-		n--
+	var keep []int // the rows kept, when some are dropped
+	next := 0      // the first row not decided yet
+	for _, first := range p.pairs {
+		drop := resultsEqual(oc.Cols[nk:], first, first+1)
+		if !drop && g.cfg.GenerateUpdateBefore {
+			continue
+		}
+		if keep == nil {
+			keep = make([]int, 0, n)
+		}
+		for r := next; r < first; r++ {
+			keep = append(keep, r)
+		}
+		if !drop {
+			keep = append(keep, first)
+		}
+		next = first + 2
 	}
-	w.truncate(n)
+	if keep != nil {
+		for r := next; r < n; r++ {
+			keep = append(keep, r)
+		}
+		oc = gatherChunk(oc, keep)
+	}
+	p.kinds, p.rows, p.states, p.pairs = p.kinds[:0], p.rows[:0], p.states[:0], p.pairs[:0]
+	if oc.Len() > 0 {
+		out.Emit(oc)
+	}
 	return nil
 }
 
-// emitFlat emits a row of kind k: row i's key columns of c, then the
-// results of the state s. room is the number of rows, this one included,
-// that must go into the same chunk.
-func (g *GroupAggregate) emitFlat(w *output, k types.RowKind, c *types.Chunk, i int, s []byte, room int) error {
-	oc := w.start(k, room)
-	for j, col := range g.cfg.Keys {
-		appendFrom(oc.Cols[j], c.Cols[col], i)
+// gatherChunk returns the rows sel of c.
+func gatherChunk(c *types.Chunk, sel []int) *types.Chunk {
+	out := &types.Chunk{Ops: make([]types.RowKind, len(sel)), Cols: make([]*types.Vector, len(c.Cols))}
+	for j, r := range sel {
+		out.Ops[j] = c.Ops[r]
 	}
-	return g.flat.appendResults(oc.Cols[len(g.cfg.Keys):], s)
-}
-
-// start begins a row of kind k, whose columns the caller appends to the
-// chunk returned, first emitting the chunk at hand unless room rows, this
-// one included, fit in it.
-func (o *output) start(k types.RowKind, room int) *types.Chunk {
-	if o.c != nil && o.c.Len()+room > types.ChunkSize {
-		o.flush()
+	for j, v := range c.Cols {
+		out.Cols[j] = runtime.Gather(v, v.Type, sel)
 	}
-	if o.c == nil {
-		o.c = types.NewChunk(o.types, max(o.last, 16))
-	}
-	o.c.Ops = append(o.c.Ops, k)
-	return o.c
-}
-
-// truncate drops the rows of the chunk at hand from the n-th on.
-func (o *output) truncate(n int) {
-	o.c.Ops = o.c.Ops[:n]
-	for _, v := range o.c.Cols {
-		v.Nulls = v.Nulls[:n]
-		switch v.Type.Physical() {
-		case types.PhysFloat:
-			v.F64 = v.F64[:n]
-		case types.PhysString:
-			v.Str = v.Str[:n]
-		default:
-			v.I64 = v.I64[:n]
-		}
-	}
-}
-
-// appendFrom appends row i of src to dst, of the same type.
-func appendFrom(dst, src *types.Vector, i int) {
-	dst.Nulls = append(dst.Nulls, src.Nulls[i])
-	switch src.Type.Physical() {
-	case types.PhysFloat:
-		dst.F64 = append(dst.F64, src.F64[i])
-	case types.PhysString:
-		dst.Str = append(dst.Str, src.Str[i])
-	default:
-		dst.I64 = append(dst.I64, src.I64[i])
-	}
+	return out
 }
 
 // resultsEqual reports whether rows a and b of cols hold the same values.
