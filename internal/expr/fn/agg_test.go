@@ -365,3 +365,26 @@ func TestDecimalSumBeyond64Bits(t *testing.T) {
 		{name: "AVG", args: []types.Type{types.DecimalType(18, 12)}, steps: steps, want: "970881.267037344822", wantType: "DECIMAL(18, 12)"},
 	})
 }
+
+// TestFlatExtremeMerges: MIN and MAX with a flat form (numbers over an
+// input without retractions) merge as the others do, for the global
+// phase of a two-phase aggregation.
+func TestFlatExtremeMerges(t *testing.T) {
+	a, _ := LookupAggregate("MAX")
+	_, newAcc, err := a.BindAppendOnly([]Arg{{Type: types.BigIntType}}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, y := newAcc(), newAcc()
+	if _, ok := x.(FlatAccumulator); !ok {
+		t.Fatalf("%T has no flat form", x)
+	}
+	x.Add([]types.Value{i64(3)})
+	y.Add([]types.Value{i64(8)})
+	if err := x.(Merger).Merge(y); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustResult(t, x); got != i64(8) {
+		t.Fatalf("merged MAX(3) and MAX(8): %v", got)
+	}
+}
