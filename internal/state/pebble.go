@@ -39,7 +39,7 @@ import (
 // database has no write-ahead log: the checkpoints make state durable,
 // and the directory is scratch, removed by Close.
 type Pebble struct {
-	tableSet
+	tableSet[storedTable]
 	// CacheEntries is how many decoded values and deletions Release
 	// keeps before writing them back.
 	CacheEntries   int
@@ -90,7 +90,7 @@ func newPebble(dir string, maxParallelism int, tune func(*pebble.Options)) (*Peb
 	if err := errors.Join(os.RemoveAll(dir), os.MkdirAll(dir, 0o700)); err != nil {
 		return nil, fmt.Errorf("state: %w", err)
 	}
-	p := &Pebble{tableSet: tableSet{tables: map[string]table{}}, CacheEntries: DefaultCacheEntries,
+	p := &Pebble{tableSet: tableSet[storedTable]{tables: map[string]storedTable{}}, CacheEntries: DefaultCacheEntries,
 		dir: dir, maxParallelism: maxParallelism, hashes: map[string]string{}, tune: tune, held: map[string]bool{}}
 	db, dbDir, err := p.openNew()
 	if err != nil {
@@ -140,8 +140,12 @@ func (p *Pebble) register(name string, t table) {
 	if len(name) > 255 {
 		panic(fmt.Sprintf("state: table name %q is too long", name))
 	}
-	p.tableSet.register(name, t)
-	t.attach(p, appendBytes(nil, []byte(name)))
+	st, ok := t.(storedTable)
+	if !ok {
+		panic(fmt.Sprintf("state: table %q cannot be kept in Pebble", name))
+	}
+	p.add(name, st)
+	st.attach(p, appendBytes(nil, []byte(name)))
 }
 
 // fail records the first failure.
@@ -240,7 +244,7 @@ func scanDB(db *pebble.DB, lo, hi []byte, fail func(error), f func(k, v []byte) 
 
 // writeBack writes one table's decoded values and deletions to the
 // database, keeping the values decoded.
-func (p *Pebble) writeBack(t table) error {
+func (p *Pebble) writeBack(t storedTable) error {
 	b := p.db.NewBatch()
 	defer b.Close()
 	if err := t.writeBack(b); err != nil {

@@ -118,11 +118,11 @@ type Incremental interface {
 }
 
 // tableSet holds a backend's tables by name.
-type tableSet struct {
-	tables map[string]table
+type tableSet[T table] struct {
+	tables map[string]T
 }
 
-func (s *tableSet) register(name string, t table) {
+func (s *tableSet[T]) add(name string, t T) {
 	if _, dup := s.tables[name]; dup {
 		panic(fmt.Sprintf("state: table %q registered twice", name))
 	}
@@ -130,11 +130,11 @@ func (s *tableSet) register(name string, t table) {
 }
 
 // Tables implements Backend.
-func (s *tableSet) Tables() []string { return slices.Sorted(maps.Keys(s.tables)) }
+func (s *tableSet[T]) Tables() []string { return slices.Sorted(maps.Keys(s.tables)) }
 
 // split returns the names of the keyed and of the operator tables, each
 // sorted.
-func (s *tableSet) split() (keyed, operator []string) {
+func (s *tableSet[T]) split() (keyed, operator []string) {
 	for _, name := range s.Tables() {
 		if s.tables[name].operator() {
 			operator = append(operator, name)
@@ -145,13 +145,18 @@ func (s *tableSet) split() (keyed, operator []string) {
 	return keyed, operator
 }
 
-// Memory is a Backend that keeps values as Go values in memory.
+// Memory is a Backend that keeps values in memory: a Table's as Go
+// values, a FlatTable's in pointer-free slabs.
 type Memory struct {
-	tableSet
+	tableSet[table]
+	// flat are the flat tables, which Release compacts.
+	flat []*flatMap
 }
 
 // NewMemory returns an empty memory backend.
-func NewMemory() *Memory { return &Memory{tableSet{tables: map[string]table{}}} }
+func NewMemory() *Memory { return &Memory{tableSet: tableSet[table]{tables: map[string]table{}}} }
+
+func (m *Memory) register(name string, t table) { m.add(name, t) }
 
 // Len implements Backend.
 func (m *Memory) Len() int {
@@ -162,8 +167,15 @@ func (m *Memory) Len() int {
 	return n
 }
 
-// Release implements Backend: values stay where they are.
-func (m *Memory) Release() error { return nil }
+// Release implements Backend: a Table's values stay where they are; a
+// FlatTable whose slabs hold more deleted entries than live ones is
+// compacted, moving its values.
+func (m *Memory) Release() error {
+	for _, f := range m.flat {
+		f.compactIfSparse()
+	}
+	return nil
+}
 
 // Close implements Backend.
 func (m *Memory) Close() error { return nil }
@@ -281,7 +293,7 @@ func (m *Memory) Restore(snapshots [][]byte, groups KeyGroupRange, _ FileSource)
 // decodeAll adds the entries of snapshots, of the key groups in groups,
 // to the stages. incremental takes a snapshot in the incremental format
 // and returns its max parallelism; nil refuses such snapshots.
-func (s *tableSet) decodeAll(snapshots [][]byte, groups KeyGroupRange, stages map[string]stager, incremental func(data []byte, seen map[int]bool) (int, error)) error {
+func (s *tableSet[T]) decodeAll(snapshots [][]byte, groups KeyGroupRange, stages map[string]stager, incremental func(data []byte, seen map[int]bool) (int, error)) error {
 	keyed, operator := s.split()
 	seen := map[int]bool{} // the key groups restored so far
 	maxParallelism := 0
@@ -312,7 +324,7 @@ func (s *tableSet) decodeAll(snapshots [][]byte, groups KeyGroupRange, stages ma
 
 // checkTables reads a snapshot's table list and checks it against the
 // registered tables.
-func (s *tableSet) checkTables(r *Reader) error {
+func (s *tableSet[T]) checkTables(r *Reader) error {
 	n := r.Uvarint()
 	if r.err == nil && n != uint64(len(s.tables)) {
 		return fmt.Errorf("snapshot has %d tables, backend has %d", n, len(s.tables))
@@ -333,7 +345,7 @@ func (s *tableSet) checkTables(r *Reader) error {
 
 // restoreOne adds the entries of one snapshot to the stages, marking the
 // key groups it restores in seen, and returns its max parallelism.
-func (s *tableSet) restoreOne(data []byte, groups KeyGroupRange, keyed, operator []string, stages map[string]stager, seen map[int]bool) (int, error) {
+func (s *tableSet[T]) restoreOne(data []byte, groups KeyGroupRange, keyed, operator []string, stages map[string]stager, seen map[int]bool) (int, error) {
 	r := Reader{b: data}
 	if v := r.byte(); r.err == nil && v != snapshotVersion {
 		return 0, fmt.Errorf("unknown snapshot version %d", v)

@@ -2,14 +2,13 @@ package state
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/binary"
 	"fmt"
 	"iter"
 	"maps"
 	"slices"
+	"unsafe"
 
-	"github.com/cespare/xxhash/v2"
 	"github.com/cockroachdb/pebble/v2"
 )
 
@@ -27,8 +26,12 @@ type table interface {
 	stage() stager
 	// restored runs the table's restore hook.
 	restored()
+}
 
-	// For the Pebble backend: attach binds the table to it; writeBack
+// storedTable is a table the Pebble backend can keep.
+type storedTable interface {
+	table
+	// attach binds the table to the backend; writeBack
 	// adds the decoded values and the deletions to b; dropCache forgets
 	// the decoded values and deletions; cached counts them; recount
 	// counts the entries of the database (after a restore); storeStage starts
@@ -265,56 +268,75 @@ type entry[V any] struct {
 type groupedTable[V any] struct {
 	t       *Table[V]
 	entries []entry[V]
-	// start[g] is the index of group g's first entry; start[g+1] ends it.
-	start []int
+	byGroup
 }
 
-func (g *groupedTable[V]) count(n int) int { return g.start[n+1] - g.start[n] }
-
 func (g *groupedTable[V]) appendGroup(b []byte, n int) []byte {
-	es := g.entries[g.start[n]:g.start[n+1]]
+	es := g.group(n)
 	b = binary.AppendUvarint(b, uint64(len(es)))
-	for _, e := range es {
+	for _, i := range es {
+		e := &g.entries[i]
 		b = g.t.appendEntry(b, e.key, e.v)
 	}
 	return b
 }
 
-func (g *groupedTable[V]) outside(owned KeyGroupRange) int {
-	for n := range len(g.start) - 1 {
-		if g.count(n) > 0 && !owned.Contains(n) {
-			return n
-		}
+// bucket collects the entries in one pass over the map and orders them
+// by key group, then key.
+func (t *Table[V]) bucket(maxParallelism int) grouped {
+	entries := make([]entry[V], 0, len(t.m))
+	for k, c := range t.m {
+		entries = append(entries, entry[V]{k, c.v})
 	}
-	return -1
+	key := func(i int) []byte { return unsafe.Slice(unsafe.StringData(entries[i].key), len(entries[i].key)) }
+	return &groupedTable[V]{t: t, entries: entries, byGroup: orderByGroup(len(entries), maxParallelism, key)}
 }
 
-// bucket splits the entries by key group in one pass over the map (a
-// counting sort by group), then sorts each group's entries by key.
-func (t *Table[V]) bucket(maxParallelism int) grouped {
-	unsorted := make([]entry[V], 0, len(t.m))
-	groups := make([]int32, 0, len(t.m))
+// byGroup orders a table's entries by key group, then key: group(g)
+// holds the indexes of group g's entries.
+type byGroup struct {
+	order []int
+	// start[g] is the position in order of group g's first entry;
+	// start[g+1] ends it.
+	start []int
+}
+
+// orderByGroup orders n entries, entry i of key key(i), by key group of
+// maxParallelism (a counting sort), then by key.
+func orderByGroup(n, maxParallelism int, key func(i int) []byte) byGroup {
+	groups := make([]int32, n)
 	start := make([]int, maxParallelism+1)
-	for k, c := range t.m {
-		g := int(xxhash.Sum64String(k) % uint64(maxParallelism))
-		unsorted = append(unsorted, entry[V]{k, c.v})
-		groups = append(groups, int32(g))
+	for i := range n {
+		g := KeyGroup(key(i), maxParallelism)
+		groups[i] = int32(g)
 		start[g+1]++
 	}
 	for g := range maxParallelism {
 		start[g+1] += start[g]
 	}
 	next := slices.Clone(start[:maxParallelism])
-	entries := make([]entry[V], len(unsorted))
-	for i, e := range unsorted {
-		g := groups[i]
-		entries[next[g]] = e
+	order := make([]int, n)
+	for i, g := range groups {
+		order[next[g]] = i
 		next[g]++
 	}
 	for g := range maxParallelism {
-		slices.SortFunc(entries[start[g]:start[g+1]], func(a, b entry[V]) int { return cmp.Compare(a.key, b.key) })
+		slices.SortFunc(order[start[g]:start[g+1]], func(a, b int) int { return bytes.Compare(key(a), key(b)) })
 	}
-	return &groupedTable[V]{t: t, entries: entries, start: start}
+	return byGroup{order: order, start: start}
+}
+
+func (g byGroup) group(n int) []int { return g.order[g.start[n]:g.start[n+1]] }
+
+func (g byGroup) count(n int) int { return g.start[n+1] - g.start[n] }
+
+func (g byGroup) outside(owned KeyGroupRange) int {
+	for n := range len(g.start) - 1 {
+		if g.count(n) > 0 && !owned.Contains(n) {
+			return n
+		}
+	}
+	return -1
 }
 
 // tableStage collects a table's restored entries for the memory backend.

@@ -161,7 +161,9 @@ func (c *countAcc) Retract(args []types.Value) error {
 }
 
 func (c *countAcc) Result() (types.Value, error) { return types.IntValue(c.n), nil }
-func (c *countAcc) MarshalState() []byte         { e := encoder{}; e.int(c.n); return e.b }
+func (c *countAcc) MarshalState() []byte         { return c.appendState(nil) }
+
+func (c *countAcc) appendState(b []byte) []byte { e := encoder{b}; e.int(c.n); return e.b }
 
 func (c *countAcc) UnmarshalState(b []byte) error {
 	d := decoder{b: b}
@@ -187,13 +189,14 @@ type sumAcc struct {
 	n     int64
 	float bool
 	wide  bool // a decimal sum: 128 bits
-	// result turns the state into the aggregate's value.
-	result func(*sumAcc) (types.Value, error)
+	// result turns the state (n, then i, hi or f) into the aggregate's
+	// value.
+	result func(n, i, hi int64, f float64) (types.Value, error)
 }
 
 func (s *sumAcc) Add(args []types.Value)           { s.step(args[0], 1) }
 func (s *sumAcc) Retract(args []types.Value) error { s.step(args[0], -1); return nil }
-func (s *sumAcc) Result() (types.Value, error)     { return s.result(s) }
+func (s *sumAcc) Result() (types.Value, error)     { return s.result(s.n, s.i, s.hi, s.f) }
 
 func (s *sumAcc) step(v types.Value, sign int64) {
 	if v.Null {
@@ -217,14 +220,16 @@ func (s *sumAcc) step(v types.Value, sign int64) {
 	}
 }
 
-// wideSum returns a decimal sum's unscaled value.
-func (s *sumAcc) wideSum() *big.Int {
-	r := new(big.Int).Lsh(big.NewInt(s.hi), 64)
-	return r.Add(r, new(big.Int).SetUint64(uint64(s.i)))
+// wideSum returns the unscaled value of a decimal sum of words hi and lo.
+func wideSum(lo, hi int64) *big.Int {
+	r := new(big.Int).Lsh(big.NewInt(hi), 64)
+	return r.Add(r, new(big.Int).SetUint64(uint64(lo)))
 }
 
-func (s *sumAcc) MarshalState() []byte {
-	var e encoder
+func (s *sumAcc) MarshalState() []byte { return s.appendState(nil) }
+
+func (s *sumAcc) appendState(b []byte) []byte {
+	e := encoder{b}
 	e.int(s.n)
 	if s.float {
 		e.float(s.f)
@@ -290,18 +295,18 @@ func bindSum(name string, zero bool) aggBind {
 			rt = rt.WithNotNull(true)
 		}
 		float, k := t.Physical() == types.PhysFloat, t.Kind
-		result := func(s *sumAcc) (types.Value, error) {
+		result := func(n, i, hi int64, f float64) (types.Value, error) {
 			switch {
-			case s.n == 0 && !zero:
+			case n == 0 && !zero:
 				return types.NullValue, nil
 			case float && k == types.Float:
-				return types.FloatValue(float64(float32(s.f))), nil
+				return types.FloatValue(float64(float32(f))), nil
 			case float:
-				return types.FloatValue(s.f), nil
+				return types.FloatValue(f), nil
 			case k == types.Decimal:
-				return fitFlinkDecimal(name, s.wideSum(), rt, flink)
+				return fitFlinkDecimal(name, wideSum(i, hi), rt, flink)
 			}
-			return types.IntValue(wrapInt(k, s.i)), nil
+			return types.IntValue(wrapInt(k, i)), nil
 		}
 		return rt, withDistinct(args, distinct, func() Accumulator {
 			return &sumAcc{float: float, wide: k == types.Decimal, result: result}
@@ -321,19 +326,19 @@ func bindAvg(args []Arg, distinct bool) (types.Type, func() Accumulator, error) 
 	rt := avgType(t)
 	k, s, rs := t.Kind, scaleOf(t), scaleOf(rt)
 	flink := types.DecimalType(38, rs)
-	result := func(a *sumAcc) (types.Value, error) {
+	result := func(n, i, hi int64, f float64) (types.Value, error) {
 		switch {
-		case a.n == 0:
+		case n == 0:
 			return types.NullValue, nil
 		case k == types.Float:
-			return types.FloatValue(float64(float32(a.f / float64(a.n)))), nil
+			return types.FloatValue(float64(float32(f / float64(n)))), nil
 		case k == types.Double:
-			return types.FloatValue(a.f / float64(a.n)), nil
+			return types.FloatValue(f / float64(n)), nil
 		case k == types.Decimal:
-			num := rescaleBig(a.wideSum(), s, rs)
-			return fitFlinkDecimal("AVG", divHalfUp(num, big.NewInt(a.n)), rt, flink)
+			num := rescaleBig(wideSum(i, hi), s, rs)
+			return fitFlinkDecimal("AVG", divHalfUp(num, big.NewInt(n)), rt, flink)
 		}
-		return types.IntValue(wrapInt(k, a.i/a.n)), nil
+		return types.IntValue(wrapInt(k, i/n)), nil
 	}
 	float := t.Physical() == types.PhysFloat
 	return rt, withDistinct(args, distinct, func() Accumulator {
@@ -410,8 +415,10 @@ func (m *multiset) Retract(args []types.Value) error {
 	return nil
 }
 
-func (m *multiset) MarshalState() []byte {
-	var e encoder
+func (m *multiset) MarshalState() []byte { return m.appendState(nil) }
+
+func (m *multiset) appendState(b []byte) []byte {
+	e := encoder{b}
 	e.int(int64(len(m.items)))
 	for _, it := range m.items {
 		e.value(m.phys, it.v)
@@ -494,12 +501,14 @@ func (x *extremeValue) Retract([]types.Value) error {
 
 func (x *extremeValue) Result() (types.Value, error) { return x.v, nil }
 
-func (x *extremeValue) MarshalState() []byte {
+func (x *extremeValue) MarshalState() []byte { return x.appendState(nil) }
+
+func (x *extremeValue) appendState(b []byte) []byte {
 	m := multiset{order: x.order, phys: x.phys}
 	if !x.v.Null {
 		m.items = []countedValue{{v: x.v, n: 1}}
 	}
-	return m.MarshalState()
+	return m.appendState(b)
 }
 
 func (x *extremeValue) UnmarshalState(b []byte) error {
@@ -528,7 +537,11 @@ func bindExtreme(name string, end int) aggBind {
 		}
 		order, phys := valueOrder(t), t.Physical()
 		return t, func() Accumulator {
-			return &extremeValue{order: order, phys: phys, end: end, v: types.NullValue}
+			x := extremeValue{order: order, phys: phys, end: end, v: types.NullValue}
+			if phys == types.PhysString {
+				return &x
+			}
+			return &flatExtreme{x}
 		}, nil
 	}
 }

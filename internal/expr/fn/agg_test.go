@@ -2,6 +2,7 @@ package fn
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -27,10 +28,12 @@ var (
 type aggCase struct {
 	name     string
 	distinct bool
-	args     []types.Type
-	steps    []step
-	want     string
-	wantType string
+	// appendOnly binds the aggregate for an input without retractions.
+	appendOnly bool
+	args       []types.Type
+	steps      []step
+	want       string
+	wantType   string
 }
 
 func runAggCases(t *testing.T, cases []aggCase) {
@@ -44,11 +47,16 @@ func runAggCases(t *testing.T, cases []aggCase) {
 		for i, at := range c.args {
 			args[i] = Arg{Type: at}
 		}
-		rt, newAcc, err := a.Bind(args, c.distinct)
+		bind := a.Bind
+		if c.appendOnly {
+			bind = a.BindAppendOnly
+		}
+		rt, newAcc, err := bind(args, c.distinct)
 		if err != nil {
 			t.Errorf("%s: %v", c.name, err)
 			continue
 		}
+		checkFlat(t, c, rt, newAcc)
 		acc := newAcc()
 		for i, st := range c.steps {
 			if st.retract {
@@ -77,6 +85,63 @@ func runAggCases(t *testing.T, cases []aggCase) {
 		}
 		if c.wantType != "" && rt.String() != c.wantType {
 			t.Errorf("%s type %s, want %s", c.name, rt, c.wantType)
+		}
+	}
+}
+
+// checkFlat runs a case's steps on the flat form of its accumulator,
+// when it has one, beside the boxed form: after every step both give the
+// same result (or error) and the same state encoding, and the flat state
+// reads back from the boxed form's encoding byte for byte.
+func checkFlat(t *testing.T, c aggCase, rt types.Type, newAcc func() Accumulator) {
+	t.Helper()
+	f, ok := newAcc().(FlatAccumulator)
+	if !ok {
+		return
+	}
+	boxed := newAcc()
+	st := make([]byte, f.FlatSize())
+	prev := slices.Clone(st)
+	cols := make([]*types.Vector, len(c.args))
+	for i, step := range c.steps {
+		for j, at := range c.args {
+			cols[j] = types.NewVector(at, 1)
+			cols[j].Append(step.row[j])
+		}
+		var errF, errB error
+		if step.retract {
+			errF, errB = f.FlatRetract(st, cols, 0), boxed.Retract(step.row)
+		} else {
+			f.FlatAdd(st, cols, 0)
+			boxed.Add(step.row)
+		}
+		if fmt.Sprint(errF) != fmt.Sprint(errB) {
+			t.Fatalf("%s step %d: flat retraction %v, boxed %v", c.name, i, errF, errB)
+		}
+		// The results of two states, this one second, 3 bytes apart (or
+		// this one alone when the previous one has none).
+		states, n := slices.Concat(prev, []byte{1, 2, 3}, st), 2
+		if f.AppendFlatResults(types.NewVector(rt, 1), prev, len(prev), 1) != nil {
+			states, n = st, 1
+		}
+		res := types.NewVector(rt, 2)
+		got := "error: "
+		if err := f.AppendFlatResults(res, states, len(st)+3*(n-1), n); err != nil {
+			got += err.Error()
+		} else {
+			got = show(rt, res.Get(n-1))
+		}
+		prev = slices.Clone(st)
+		if want := showResult(rt, boxed); got != want {
+			t.Errorf("%s step %d: flat result %s, boxed %s", c.name, i, got, want)
+		}
+		enc := boxed.MarshalState()
+		if flat := f.AppendFlatState([]byte{7}, st); !bytes.Equal(flat[1:], enc) || flat[0] != 7 {
+			t.Errorf("%s step %d: flat state %x, boxed %x", c.name, i, flat, enc)
+		}
+		back := make([]byte, len(st))
+		if err := f.ReadFlatState(back, enc); err != nil || !bytes.Equal(back, st) {
+			t.Errorf("%s step %d: flat state read back as %x (%v), was %x", c.name, i, back, err, st)
 		}
 	}
 }
@@ -130,6 +195,17 @@ func TestAggregates(t *testing.T) {
 		{name: "VAR_SAMP", args: []types.Type{dblT}, steps: []step{add(f64(1))}, want: "NULL"},
 		{name: "STDDEV_POP", args: []types.Type{dblT}, steps: []step{add(f64(2)), add(f64(4)), add(f64(4)), add(f64(4)), add(f64(5)), add(f64(5)), add(f64(7)), add(f64(9))}, want: "2"},
 		{name: "STDDEV_SAMP", args: []types.Type{intT}, steps: []step{add(i64(1)), add(i64(2)), add(i64(3)), add(i64(9)), retract(i64(9))}, want: "1"},
+		{name: "MIN", appendOnly: true, args: []types.Type{intT}, steps: []step{add(nul), add(i64(3)), add(i64(-1)), add(i64(2))}, want: "-1"},
+		{name: "MAX", appendOnly: true, args: []types.Type{intT}, steps: []step{add(i64(3)), add(nul), add(i64(5))}, want: "5"},
+		{name: "MAX", appendOnly: true, args: []types.Type{intT}, steps: []step{add(nul)}, want: "NULL"},
+		{name: "MIN", appendOnly: true, args: []types.Type{dblT}, steps: []step{add(f64(2)), add(f64(-0.5)), add(f64(1))}, want: "-0.5"},
+		{name: "MAX", appendOnly: true, args: []types.Type{dec}, steps: []step{add(i64(-5)), add(i64(7))}, want: "0.07"},
+		{name: "MAX", appendOnly: true, args: []types.Type{types.TimestampType(3)}, steps: []step{add(i64(5e6)), add(i64(3e6))}, want: "1970-01-01 00:00:00.005"},
+		{name: "MAX", appendOnly: true, args: []types.Type{strT}, steps: []step{add(s("b")), add(s("ab"))}, want: "b"},
+		{name: "SUM", args: []types.Type{types.Type{Kind: types.TinyInt}}, steps: []step{add(i64(127)), add(i64(1)), retract(i64(1))}, want: "127"},
+		{name: "SUM", args: []types.Type{{Kind: types.Float}}, steps: []step{add(f64(0.1)), add(f64(0.2)), add(nul)}, want: "0.3"},
+		{name: "SUM0", args: []types.Type{dblT}, steps: []step{add(f64(1.5)), retract(f64(1.5))}, want: "0"},
+		{name: "AVG", args: []types.Type{{Kind: types.Float}}, steps: []step{add(f64(1)), add(f64(2))}, want: "1.5"},
 	})
 }
 
@@ -288,4 +364,27 @@ func TestDecimalSumBeyond64Bits(t *testing.T) {
 		// at scale 12 the same unscaled values average to 970881.267037344822 exactly
 		{name: "AVG", args: []types.Type{types.DecimalType(18, 12)}, steps: steps, want: "970881.267037344822", wantType: "DECIMAL(18, 12)"},
 	})
+}
+
+// TestFlatExtremeMerges: MIN and MAX with a flat form (numbers over an
+// input without retractions) merge as the others do, for the global
+// phase of a two-phase aggregation.
+func TestFlatExtremeMerges(t *testing.T) {
+	a, _ := LookupAggregate("MAX")
+	_, newAcc, err := a.BindAppendOnly([]Arg{{Type: types.BigIntType}}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, y := newAcc(), newAcc()
+	if _, ok := x.(FlatAccumulator); !ok {
+		t.Fatalf("%T has no flat form", x)
+	}
+	x.Add([]types.Value{i64(3)})
+	y.Add([]types.Value{i64(8)})
+	if err := x.(Merger).Merge(y); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustResult(t, x); got != i64(8) {
+		t.Fatalf("merged MAX(3) and MAX(8): %v", got)
+	}
 }

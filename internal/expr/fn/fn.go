@@ -128,6 +128,32 @@ type Accumulator interface {
 	UnmarshalState([]byte) error
 }
 
+// FlatAccumulator is an Accumulator whose state is a fixed number of
+// bytes that it can also keep outside itself: an operator then keeps the
+// states of all its groups in pointer-free memory (state.FlatTable), and
+// one accumulator of the aggregate's factory serves them all through the
+// Flat methods, which read and change the state s only. The state of
+// all zero bytes is a fresh accumulator's.
+type FlatAccumulator interface {
+	Accumulator
+	// FlatSize is the state's size in bytes.
+	FlatSize() int
+	// FlatAdd accumulates row i of the argument columns into s.
+	FlatAdd(s []byte, args []*types.Vector, i int)
+	// FlatRetract removes row i of the argument columns from s, as
+	// Retract does.
+	FlatRetract(s []byte, args []*types.Vector, i int) error
+	// AppendFlatResults appends to dst the aggregate values of n states,
+	// the i-th at states[i*stride:].
+	AppendFlatResults(dst *types.Vector, states []byte, stride, n int) error
+	// AppendFlatState appends the encoding of s that MarshalState gives
+	// for the same state.
+	AppendFlatState(b, s []byte) []byte
+	// ReadFlatState sets s from an encoding of MarshalState, as
+	// UnmarshalState does.
+	ReadFlatState(s, b []byte) error
+}
+
 var (
 	scalars    = map[string]*Scalar{}
 	aggregates = map[string]*Aggregate{}

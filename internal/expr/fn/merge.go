@@ -49,8 +49,14 @@ func (s *sumAcc) Merge(other Accumulator) error {
 // Merge implements Merger: the extreme of both, as Flink's MinAggFunction
 // and MaxAggFunction merge.
 func (x *extremeValue) Merge(other Accumulator) error {
-	o, ok := other.(*extremeValue)
-	if !ok || o.end != x.end {
+	var o *extremeValue
+	switch other := other.(type) {
+	case *extremeValue:
+		o = other
+	case *flatExtreme: // the same accumulator, with a flat form
+		o = &other.extremeValue
+	}
+	if o == nil || o.end != x.end {
 		return mergeMismatch(x, other)
 	}
 	if !o.v.Null && (x.v.Null || x.end*x.order(o.v, x.v) > 0) {

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"github.com/sluicesql/sluice/internal/expr/fn"
@@ -165,6 +166,104 @@ func groupCodec(agg *aggregator) state.Codec[*group] {
 			}
 			v.accs = accs
 			return v, r.Done()
+		},
+	}
+}
+
+// flatAggs evaluates aggregate calls whose accumulators are all flat
+// (fn.FlatAccumulator): a group's state is one byte string, the number
+// of rows accumulated less those retracted (a little-endian word, as
+// group's count) followed by each call's state, kept in a
+// state.FlatTable, which holds no pointers.
+type flatAggs struct {
+	specs []AggSpec
+	accs  []fn.FlatAccumulator
+	// offs and ends delimit the calls' states, width is the size of a
+	// group's.
+	offs, ends []int
+	width      int
+	// args are, per call, its argument columns of the chunk at hand.
+	args    [][]*types.Vector
+	scratch []byte
+}
+
+// newFlatAggs returns the flat form of a's calls, or nil if one of them
+// has no flat accumulator. One accumulator per call serves every group.
+func newFlatAggs(a *aggregator) *flatAggs {
+	f := &flatAggs{specs: a.specs, width: 8}
+	for _, s := range a.specs {
+		acc, ok := s.New().(fn.FlatAccumulator)
+		if !ok {
+			return nil
+		}
+		f.accs = append(f.accs, acc)
+		f.offs = append(f.offs, f.width)
+		f.width += acc.FlatSize()
+		f.ends = append(f.ends, f.width)
+		f.args = append(f.args, make([]*types.Vector, len(s.Args)))
+	}
+	return f
+}
+
+// state returns call j's part of a group's state s.
+func (f *flatAggs) state(s []byte, j int) []byte { return s[f.offs[j]:f.ends[j]] }
+
+// count returns the number of rows a group's state s holds.
+func (f *flatAggs) count(s []byte) int64 { return int64(binary.LittleEndian.Uint64(s)) }
+
+// bind takes the argument columns of the calls from c.
+func (f *flatAggs) bind(c *types.Chunk) {
+	for j, s := range f.specs {
+		for k, col := range s.Args {
+			f.args[j][k] = c.Cols[col]
+		}
+	}
+}
+
+// update applies row i of the bound chunk, whose filter columns are in
+// c, to the state s: it accumulates the row, or retracts it.
+func (f *flatAggs) update(s []byte, c *types.Chunk, i int, retract bool) error {
+	for j, spec := range f.specs {
+		if spec.Filter >= 0 {
+			if fc := c.Cols[spec.Filter]; fc.Nulls[i] || fc.I64[i] == 0 {
+				continue
+			}
+		}
+		if !retract {
+			f.accs[j].FlatAdd(f.state(s, j), f.args[j], i)
+		} else if err := f.accs[j].FlatRetract(f.state(s, j), f.args[j], i); err != nil {
+			return err
+		}
+	}
+	n := f.count(s) + 1
+	if retract {
+		n -= 2
+	}
+	binary.LittleEndian.PutUint64(s, uint64(n))
+	return nil
+}
+
+// codec writes a group's state as groupCodec writes a group of the same
+// accumulators, so that either form restores the other's state.
+func (f *flatAggs) codec() state.FlatCodec {
+	return state.FlatCodec{
+		Append: func(b, s []byte) []byte {
+			b = state.AppendVarint(b, f.count(s))
+			for j, acc := range f.accs {
+				f.scratch = acc.AppendFlatState(f.scratch[:0], f.state(s, j))
+				b = state.AppendBytes(b, f.scratch)
+			}
+			return b
+		},
+		Decode: func(s, b []byte) error {
+			r := state.NewReader(b)
+			binary.LittleEndian.PutUint64(s, uint64(r.Varint()))
+			for j, acc := range f.accs {
+				if err := acc.ReadFlatState(f.state(s, j), r.Bytes()); err != nil {
+					return err
+				}
+			}
+			return r.Done()
 		},
 	}
 }

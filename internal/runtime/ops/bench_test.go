@@ -2,6 +2,8 @@ package ops
 
 import (
 	"fmt"
+	"runtime"
+	"runtime/metrics"
 	"testing"
 	"time"
 
@@ -54,6 +56,7 @@ func BenchmarkGroupAggregate(b *testing.B) {
 		b.Fatal(err)
 	}
 	rows := 0
+	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		if err := g.ProcessChunk(0, cs[i%len(cs)], discard{}); err != nil {
@@ -62,6 +65,124 @@ func BenchmarkGroupAggregate(b *testing.B) {
 		rows += types.ChunkSize
 	}
 	reportRows(b, rows)
+}
+
+// BenchmarkGroupAggregateFilters is the aggregation of Nexmark's q17:
+// GROUP BY a BIGINT and a STRING, COUNT(*) four times (three with a
+// FILTER), MIN, MAX, AVG and SUM of a BIGINT over an input without
+// retractions, with 10,000 groups.
+func BenchmarkGroupAggregateFilters(b *testing.B) {
+	in := []types.Type{types.BigIntType, types.StringType, types.BigIntType, types.BooleanType, types.BooleanType, types.BooleanType}
+	cs := make([]*types.Chunk, 64)
+	row := 0
+	for i := range cs {
+		c := types.NewChunk(in, types.ChunkSize)
+		for range types.ChunkSize {
+			price := int64(row*7919) % 2_000_000
+			c.AppendRow(types.Insert, types.Row{types.IntValue(int64(row*31) % 5000), types.StringValue([]string{"2015-07-15", "2015-07-16"}[row%2]),
+				types.IntValue(price), types.BoolValue(price < 10000), types.BoolValue(price >= 10000 && price < 1000000), types.BoolValue(price >= 1000000)})
+			row++
+		}
+		cs[i] = c
+	}
+	filtered := func(s AggSpec, col int) AggSpec { s.Filter = col; return s }
+	g, err := NewGroupAggregate(GroupAggregateConfig{
+		InputTypes: in, Keys: []int{0, 1},
+		Aggs: []AggSpec{aggCall(b, "COUNT", in), filtered(aggCall(b, "COUNT", in), 3), filtered(aggCall(b, "COUNT", in), 4), filtered(aggCall(b, "COUNT", in), 5),
+			appendOnlyCall(b, "MIN", in, 2), appendOnlyCall(b, "MAX", in, 2), aggCall(b, "AVG", in, 2), aggCall(b, "SUM", in, 2)},
+		GenerateUpdateBefore: true,
+	}, state.NewMemory())
+	if err != nil {
+		b.Fatal(err)
+	}
+	rows := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		if err := g.ProcessChunk(0, cs[i%len(cs)], discard{}); err != nil {
+			b.Fatal(err)
+		}
+		rows += types.ChunkSize
+	}
+	reportRows(b, rows)
+}
+
+// BenchmarkGroupAggregateManyKeys is COUNT(*), SUM(v) GROUP BY a BIGINT
+// key over 1,000,000 keys, each already holding state (as after the
+// first million rows): per chunk of updates, with the live heap the
+// state takes per key and the share of the CPU time spent in garbage
+// collection while updating (run it long enough for a few collections:
+// -benchtime 20000x).
+func BenchmarkGroupAggregateManyKeys(b *testing.B) {
+	const keys = 1_000_000
+	in := []types.Type{types.BigIntType, types.BigIntType}
+	cs := make([]*types.Chunk, 64)
+	row := 0
+	for i := range cs {
+		c := types.NewChunk(in, types.ChunkSize)
+		for range types.ChunkSize {
+			c.AppendRow(types.Insert, types.Row{types.IntValue(int64(row*7919) % keys), types.IntValue(int64(row % 100))})
+			row++
+		}
+		cs[i] = c
+	}
+	fill := types.NewChunk(in, types.ChunkSize)
+	heapBefore := liveHeap()
+	g, err := NewGroupAggregate(GroupAggregateConfig{
+		InputTypes: in, Keys: []int{0},
+		Aggs:                 []AggSpec{aggCall(b, "COUNT", in), aggCall(b, "SUM", in, 1)},
+		GenerateUpdateBefore: true,
+	}, state.NewMemory())
+	if err != nil {
+		b.Fatal(err)
+	}
+	for k := range int64(keys) {
+		fill.AppendRow(types.Insert, types.Row{types.IntValue(k), types.IntValue(k)})
+		if fill.Len() == types.ChunkSize || k == keys-1 {
+			if err := g.ProcessChunk(0, fill, discard{}); err != nil {
+				b.Fatal(err)
+			}
+			fill = types.NewChunk(in, types.ChunkSize)
+		}
+	}
+	heap := liveHeap() - heapBefore
+	gc0, cpu0 := gcCPU()
+	rows := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		if err := g.ProcessChunk(0, cs[i%len(cs)], discard{}); err != nil {
+			b.Fatal(err)
+		}
+		rows += types.ChunkSize
+	}
+	b.StopTimer()
+	// The runtime counts CPU time by class at the end of each collection:
+	// a run too short for one has no figure.
+	if gc1, cpu1 := gcCPU(); cpu1 > cpu0 {
+		b.ReportMetric((gc1-gc0)/(cpu1-cpu0), "gc-cpu-fraction")
+	}
+	b.ReportMetric(float64(heap)/keys, "heap-B/key")
+	reportRows(b, rows)
+	if g.State().Len() != keys {
+		b.Fatalf("%d keys, want %d", g.State().Len(), keys)
+	}
+}
+
+// liveHeap returns the bytes of live heap objects after a collection.
+func liveHeap() int64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapAlloc)
+}
+
+// gcCPU returns the CPU seconds spent in garbage collection and in all
+// (user and runtime, not idle), as the runtime estimates them.
+func gcCPU() (gc, busy float64) {
+	s := []metrics.Sample{{Name: "/cpu/classes/gc/total:cpu-seconds"}, {Name: "/cpu/classes/total:cpu-seconds"}, {Name: "/cpu/classes/idle:cpu-seconds"}}
+	metrics.Read(s)
+	return s[0].Value.Float64(), s[1].Value.Float64() - s[2].Value.Float64()
 }
 
 func BenchmarkWindowAggregate(b *testing.B) {

@@ -1,0 +1,234 @@
+package fn
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// The flat forms (FlatAccumulator) of COUNT, SUM, SUM0, AVG, and of MIN
+// and MAX over an input without retractions of a type that is not held
+// as a string. Each lays out its fields in little-endian words and
+// reuses its boxed form's arithmetic, results and state encoding, so the
+// two forms give the same values and restore each other's state.
+
+func flatWord(s []byte, off int) int64 { return int64(binary.LittleEndian.Uint64(s[off:])) }
+
+func putFlatWord(s []byte, off int, x int64) { binary.LittleEndian.PutUint64(s[off:], uint64(x)) }
+
+// anyNullAt reports whether row i of any argument column is NULL.
+func anyNullAt(args []*types.Vector, i int) bool {
+	for _, a := range args {
+		if a.Nulls[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// COUNT: the count, one word.
+
+func (c *countAcc) FlatSize() int { return 8 }
+
+func (c *countAcc) FlatAdd(s []byte, args []*types.Vector, i int) {
+	if !anyNullAt(args, i) {
+		putFlatWord(s, 0, flatWord(s, 0)+1)
+	}
+}
+
+func (c *countAcc) FlatRetract(s []byte, args []*types.Vector, i int) error {
+	if !anyNullAt(args, i) {
+		putFlatWord(s, 0, flatWord(s, 0)-1)
+	}
+	return nil
+}
+
+func (c *countAcc) AppendFlatResults(dst *types.Vector, states []byte, stride, n int) error {
+	for r := range n {
+		dst.AppendInt(flatWord(states, r*stride))
+	}
+	return nil
+}
+
+func (c *countAcc) AppendFlatState(b, s []byte) []byte {
+	return (&countAcc{n: flatWord(s, 0)}).appendState(b)
+}
+
+func (c *countAcc) ReadFlatState(s, b []byte) error {
+	var x countAcc
+	if err := x.UnmarshalState(b); err != nil {
+		return err
+	}
+	putFlatWord(s, 0, x.n)
+	return nil
+}
+
+// SUM, SUM0 and AVG: the count of non-NULL inputs, then the sum (int64
+// or float64 bits), then for a decimal sum its high word.
+
+func (a *sumAcc) FlatSize() int {
+	if a.wide {
+		return 24
+	}
+	return 16
+}
+
+// load sets a's state from s.
+func (a *sumAcc) load(s []byte) {
+	a.n = flatWord(s, 0)
+	if a.float {
+		a.f = math.Float64frombits(uint64(flatWord(s, 8)))
+	} else {
+		a.i = flatWord(s, 8)
+	}
+	if a.wide {
+		a.hi = flatWord(s, 16)
+	}
+}
+
+// store writes a's state to s.
+func (a *sumAcc) store(s []byte) {
+	putFlatWord(s, 0, a.n)
+	if a.float {
+		putFlatWord(s, 8, int64(math.Float64bits(a.f)))
+	} else {
+		putFlatWord(s, 8, a.i)
+	}
+	if a.wide {
+		putFlatWord(s, 16, a.hi)
+	}
+}
+
+// loaded returns a copy of a holding the state s.
+func (a *sumAcc) loaded(s []byte) sumAcc {
+	x := sumAcc{float: a.float, wide: a.wide}
+	x.load(s)
+	return x
+}
+
+func (a *sumAcc) FlatAdd(s []byte, args []*types.Vector, i int) { a.flatStep(s, args[0], i, 1) }
+
+func (a *sumAcc) FlatRetract(s []byte, args []*types.Vector, i int) error {
+	a.flatStep(s, args[0], i, -1)
+	return nil
+}
+
+func (a *sumAcc) flatStep(s []byte, v *types.Vector, i int, sign int64) {
+	if v.Nulls[i] {
+		return
+	}
+	if !a.float && !a.wide { // an integer sum, wrapping as step's
+		putFlatWord(s, 0, flatWord(s, 0)+sign)
+		putFlatWord(s, 8, flatWord(s, 8)+sign*v.I64[i])
+		return
+	}
+	x := a.loaded(s)
+	x.step(v.Get(i), sign)
+	x.store(s)
+}
+
+func (a *sumAcc) AppendFlatResults(dst *types.Vector, states []byte, stride, n int) error {
+	for r := range n {
+		s := states[r*stride:]
+		var hi int64
+		if a.wide {
+			hi = flatWord(s, 16)
+		}
+		// The sum word is an int64, or a float64's bits, as result reads it.
+		sum := flatWord(s, 8)
+		v, err := a.result(flatWord(s, 0), sum, hi, math.Float64frombits(uint64(sum)))
+		if err != nil {
+			return err
+		}
+		dst.Append(v)
+	}
+	return nil
+}
+
+func (a *sumAcc) AppendFlatState(b, s []byte) []byte {
+	x := a.loaded(s)
+	return x.appendState(b)
+}
+
+func (a *sumAcc) ReadFlatState(s, b []byte) error {
+	x := sumAcc{float: a.float, wide: a.wide}
+	if err := x.UnmarshalState(b); err != nil {
+		return err
+	}
+	x.store(s)
+	return nil
+}
+
+// flatExtreme is MIN or MAX over an input without retractions, of a type
+// held as an int64 or a float64: a byte, 1 once a value is held, then the
+// value's word.
+type flatExtreme struct{ extremeValue }
+
+func (x *flatExtreme) FlatSize() int { return 9 }
+
+// at returns the value held by s.
+func (x *flatExtreme) at(s []byte) types.Value {
+	switch {
+	case s[0] == 0:
+		return types.NullValue
+	case x.phys == types.PhysFloat:
+		return types.FloatValue(math.Float64frombits(uint64(flatWord(s, 1))))
+	}
+	return types.IntValue(flatWord(s, 1))
+}
+
+// put makes s hold v.
+func (x *flatExtreme) put(s []byte, v types.Value) {
+	if v.Null {
+		clear(s[:9])
+		return
+	}
+	s[0] = 1
+	if x.phys == types.PhysFloat {
+		putFlatWord(s, 1, int64(math.Float64bits(v.F)))
+	} else {
+		putFlatWord(s, 1, v.I)
+	}
+}
+
+func (x *flatExtreme) FlatAdd(s []byte, args []*types.Vector, i int) {
+	if args[0].Nulls[i] {
+		return
+	}
+	if v := args[0].Get(i); s[0] == 0 || x.end*x.order(v, x.at(s)) > 0 {
+		x.put(s, v)
+	}
+}
+
+func (x *flatExtreme) FlatRetract([]byte, []*types.Vector, int) error { return x.Retract(nil) }
+
+func (x *flatExtreme) AppendFlatResults(dst *types.Vector, states []byte, stride, n int) error {
+	for r := range n {
+		s := states[r*stride:]
+		switch {
+		case s[0] == 0:
+			dst.AppendNull()
+		case x.phys == types.PhysFloat:
+			dst.AppendFloat(math.Float64frombits(uint64(flatWord(s, 1))))
+		default:
+			dst.AppendInt(flatWord(s, 1))
+		}
+	}
+	return nil
+}
+
+func (x *flatExtreme) AppendFlatState(b, s []byte) []byte {
+	y := x.extremeValue
+	y.v = x.at(s)
+	return y.appendState(b)
+}
+
+func (x *flatExtreme) ReadFlatState(s, b []byte) error {
+	y := x.extremeValue
+	if err := y.UnmarshalState(b); err != nil {
+		return err
+	}
+	x.put(s, y.v)
+	return nil
+}
