@@ -120,6 +120,10 @@ type sinkInstance struct {
 	// of the instances i with i mod parallelism = instance.
 	txn       *txnState
 	recovered []*txnSnapshot
+	// committer ends transactions by producer id and epoch, without
+	// their producers (sink_txn.go); nil until one needs it. The
+	// instance's goroutine uses it, and close once the job is over.
+	committer *kgo.Client
 	// ctx is the job's, cancelled also when the sink fails: produce and
 	// flush stop with it.
 	ctx    context.Context
@@ -261,6 +265,9 @@ func (s *sinkInstance) close() {
 		s.flusher.Wait()
 		if s.txn != nil {
 			s.settleTxns()
+		}
+		if s.committer != nil {
+			s.committer.Close()
 		}
 		s.cl.Close()
 	})

@@ -49,6 +49,17 @@ import (
 // isolation.level=read_committed never see the records of a checkpoint
 // that did not complete.
 //
+// A commit whose answer does not come (the broker went away, or failed the
+// request) leaves the transaction's fate unknown to its producer. Flink's
+// KafkaCommitter retries it later with the same producer, whose Java
+// client sends the same EndTxn again. franz-go's producer instead
+// re-initializes its id before its next request, which aborts the
+// transaction if the broker still has it open: retried through that
+// producer, a commit would lose the transaction's records. So the
+// producer is closed after a failed commit, and the transaction is
+// committed from then on by its producer id and epoch, as a restored one
+// is: an EndTxn the broker completed already is answered as a retry.
+//
 // Transactional ids are '<prefix>-<instance>-<n>', n counting the
 // instance's transactions. Transaction n+1 begins only after n was flushed
 // (its id known to the broker), so the ids an instance used are
@@ -66,8 +77,16 @@ type transaction struct {
 	producerID int64
 	epoch      int16
 	// cl is the producer; nil for a transaction restored from a
-	// checkpoint.
+	// checkpoint, and once a commit through it failed.
 	cl *kgo.Client
+}
+
+// release closes the transaction's producer, if it has one.
+func (tx *transaction) release() {
+	if tx.cl != nil {
+		tx.cl.Close()
+		tx.cl = nil
+	}
 }
 
 // txnState is the exactly-once part of a sink instance.
@@ -314,7 +333,7 @@ func (s *sinkInstance) commitThrough(id int64) error {
 		if err := s.commit(tx); err != nil {
 			return err
 		}
-		tx.cl.Close()
+		tx.release()
 		t.mu.Lock()
 		t.pending = slices.DeleteFunc(t.pending, func(p *transaction) bool { return p == tx })
 		t.mu.Unlock()
@@ -330,12 +349,19 @@ func (s *sinkInstance) finishTxns() error {
 	return s.commitThrough(endOfInput)
 }
 
-// commit commits a transaction with its own producer, waiting at most
-// max.block.ms, as the Java producer's commitTransaction does.
+// commit commits a transaction, waiting at most max.block.ms, as the Java
+// producer's commitTransaction does: with its own producer, or by its
+// producer id and epoch once it has none. A failed commit through the
+// producer closes it (see the top of this file): its outcome is unknown,
+// and the next attempt goes by id.
 func (s *sinkInstance) commit(tx *transaction) error {
+	if tx.cl == nil {
+		return s.commitByID(context.Background(), tx)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), s.maxBlock)
 	defer cancel()
 	if err := tx.cl.EndTransaction(ctx, kgo.TryCommit); err != nil {
+		tx.release()
 		return s.txnError("committing", tx, err)
 	}
 	if s.job != nil {
@@ -386,7 +412,7 @@ func (s *sinkInstance) settleTxns() {
 				slog.Warn(fmt.Sprintf("%v; restoring the job from checkpoint %d commits it", err, completed))
 			}
 		}
-		tx.cl.Close()
+		tx.release()
 	}
 }
 
@@ -440,16 +466,9 @@ func (s *sinkInstance) recoverTxns() error {
 	for _, r := range s.recovered {
 		pending = append(pending, r.pending...)
 	}
-	if len(pending) > 0 {
-		cl, err := s.recoveryClient()
-		if err != nil {
+	for _, tx := range pending {
+		if err := s.commitByID(s.ctx, tx); err != nil {
 			return err
-		}
-		defer cl.Close()
-		for _, tx := range pending {
-			if err := s.commitRecovered(cl, tx); err != nil {
-				return err
-			}
 		}
 	}
 	t := s.txn
@@ -467,14 +486,21 @@ func (s *sinkInstance) recoverTxns() error {
 	return s.abortLingering(t.prefix, s.instance, t.next)
 }
 
-// commitRecovered commits a transaction recorded in the checkpoint the
-// instance was restored from. A transaction the broker no longer has open
-// is logged and skipped, as Flink's committer does
-// (signalFailedWithKnownReason): a retry cannot commit it.
-func (s *sinkInstance) commitRecovered(cl *kgo.Client, tx *transaction) error {
+// commitByID commits a transaction without its producer, by its
+// transactional id, producer id and epoch (Flink resumes a producer of
+// them for the same purpose): one recorded in the checkpoint the instance
+// was restored from, or one whose commit through its producer failed.
+// A transaction the broker no longer has open is logged and skipped, as
+// Flink's committer does (signalFailedWithKnownReason): a retry cannot
+// commit it.
+func (s *sinkInstance) commitByID(parent context.Context, tx *transaction) error {
+	cl, err := s.committerClient(parent)
+	if err != nil {
+		return err
+	}
 	req := kmsg.NewPtrEndTxnRequest()
 	req.TransactionalID, req.ProducerID, req.ProducerEpoch, req.Commit = tx.id, tx.producerID, tx.epoch, true
-	err := s.txnRequest(func(ctx context.Context) (int16, error) {
+	err = s.txnRequest(parent, func(ctx context.Context) (int16, error) {
 		resp, err := req.RequestWith(ctx, cl)
 		if err != nil {
 			return 0, err
@@ -486,11 +512,11 @@ func (s *sinkInstance) commitRecovered(cl *kgo.Client, tx *transaction) error {
 		// transaction open (it aborted it, or lost it), so its records
 		// are lost; failing the job again would not bring them back and
 		// would never let it run. Logged as the error it is.
-		slog.Error(fmt.Sprintf("%v; its records are most likely lost: check the broker's logs", s.txnError("committing restored", tx, err)))
+		slog.Error(fmt.Sprintf("%v; its records are most likely lost: check the broker's logs", s.txnError("committing", tx, err)))
 		return nil
 	}
 	if err != nil {
-		return s.txnError("committing restored", tx, err)
+		return s.txnError("committing", tx, err)
 	}
 	if s.job != nil {
 		s.job.Progressed()
@@ -498,11 +524,15 @@ func (s *sinkInstance) commitRecovered(cl *kgo.Client, tx *transaction) error {
 	return nil
 }
 
-// recoveryClient returns a client to end restored transactions with, at
-// the EndTxn version franz-go's producers use: version 5 (KIP-890 part 2)
-// only on a cluster whose transaction.version is 2.
-func (s *sinkInstance) recoveryClient() (*kgo.Client, error) {
-	ctx, cancel := context.WithTimeout(s.ctx, s.maxBlock)
+// committerClient returns the client that ends transactions by producer
+// id and epoch, creating it at first use, at the EndTxn version franz-go's
+// producers use: version 5 (KIP-890 part 2) only on a cluster whose
+// transaction.version is 2.
+func (s *sinkInstance) committerClient(parent context.Context) (*kgo.Client, error) {
+	if s.committer != nil {
+		return s.committer, nil
+	}
+	ctx, cancel := context.WithTimeout(parent, s.maxBlock)
 	defer cancel()
 	versions, err := kadm.NewClient(s.cl).ApiVersions(ctx)
 	if err != nil {
@@ -527,6 +557,7 @@ func (s *sinkInstance) recoveryClient() (*kgo.Client, error) {
 	if err != nil {
 		return nil, s.errorf("%v", err)
 	}
+	s.committer = cl
 	return cl, nil
 }
 
@@ -542,7 +573,7 @@ func (s *sinkInstance) abortLingering(prefix string, instance int, from uint64) 
 		req.TransactionalID = &id
 		req.TransactionTimeoutMillis = int32(timeout.Milliseconds())
 		var epoch int16
-		err := s.txnRequest(func(ctx context.Context) (int16, error) {
+		err := s.txnRequest(s.ctx, func(ctx context.Context) (int16, error) {
 			resp, err := req.RequestWith(ctx, s.cl)
 			if err != nil {
 				return 0, err
@@ -563,11 +594,11 @@ func (s *sinkInstance) abortLingering(prefix string, instance int, from uint64) 
 const txnBackoff = 100 * time.Millisecond
 
 // txnRequest sends a request to a transaction coordinator until it
-// succeeds or fails for good, for at most max.block.ms: a coordinator
-// still completing an earlier transaction answers
+// succeeds or fails for good, for at most max.block.ms within parent: a
+// coordinator still completing an earlier transaction answers
 // CONCURRENT_TRANSACTIONS, one that is loading COORDINATOR_LOAD_IN_PROGRESS.
-func (s *sinkInstance) txnRequest(send func(context.Context) (int16, error)) error {
-	ctx, cancel := context.WithTimeout(s.ctx, s.maxBlock)
+func (s *sinkInstance) txnRequest(parent context.Context, send func(context.Context) (int16, error)) error {
+	ctx, cancel := context.WithTimeout(parent, s.maxBlock)
 	defer cancel()
 	for {
 		code, err := send(ctx)

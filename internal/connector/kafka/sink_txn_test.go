@@ -10,7 +10,9 @@ import (
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/sluicesql/sluice/internal/catalog"
 	"github.com/sluicesql/sluice/internal/checkpoint"
@@ -643,4 +645,56 @@ func TestExactlyOnceRestoreSkipsLostTransaction(t *testing.T) {
 		got := readTopic(t, c, "out", "read_committed")
 		return slices.Equal(got, idRange(100, 110)), nil
 	})
+}
+
+// TestExactlyOnceCommitAfterUnconfirmedOutcome: a commit whose answer
+// does not come (the broker goes away, or fails the request) leaves the
+// transaction's fate unknown to its producer. Committing it again must
+// not abort it: franz-go's producer would re-initialize its id first,
+// which aborts the transaction. The sink commits it again by its
+// producer id and epoch instead, as Flink's KafkaCommitter retries a
+// commit that failed with a retriable error: every row of the complete
+// checkpoint is read exactly once.
+func TestExactlyOnceCommitAfterUnconfirmedOutcome(t *testing.T) {
+	logs := captureLogs(t)
+	c := startCluster(t, 1)
+	createTopic(t, c, "out", 1)
+	in, out := table(idCols, options(c, "in")), eosTable(c, "out")
+	produce(t, c, idRecords("in", 0, 0, 100)...)
+	dir, err := checkpoint.NewDir(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := startCopy(t, in, out, 1, &runtime.CheckpointConfig{Storage: dir, Job: "copy"})
+	waitFor(t, "the rows in the open transaction", func() (bool, error) {
+		return len(readTopic(t, c, "out", "read_uncommitted")) == 100, nil
+	})
+	// The first EndTxn is refused before the broker acts on it; franz-go
+	// takes UNKNOWN_SERVER_ERROR, as a lost answer, for an unknown
+	// outcome.
+	fault := c.Kafka().Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.EndTxn}, TxnID: "copy-0-0"})
+	chk, err := first.job.Checkpoint(testContext(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := first.sourcePositions(t, dir, "copy", chk); got != 100 {
+		t.Fatalf("checkpoint %d covers %d records, want the 100 written", chk, got)
+	}
+	if err := waitDone(t, first.job); err == nil || !strings.Contains(err.Error(), "committing transaction 'copy-0-0'") {
+		t.Fatalf("the job ended with %v, want the failed commit", err)
+	}
+	if fault.Hits() != 1 {
+		t.Fatalf("the fault answered %d EndTxn requests, want 1", fault.Hits())
+	}
+
+	second, _ := restoreCopy(t, dir, chk, in, out, 1)
+	if _, err := second.job.Checkpoint(testContext(t)); err != nil {
+		t.Fatal(err)
+	}
+	if got := readTopic(t, c, "out", "read_committed"); !slices.Equal(got, idRange(0, 100)) {
+		t.Fatalf("a read_committed reader sees %d rows, want the 100 rows of checkpoint %d once each", len(got), chk)
+	}
+	if strings.Contains(logs.String(), "lost") {
+		t.Fatalf("the sink reports lost records:\n%s", logs)
+	}
 }
