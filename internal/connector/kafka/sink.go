@@ -585,6 +585,11 @@ func (s *sinkInstance) SnapshotState(id int64) ([]byte, error) {
 	if err := s.cl.Flush(s.ctx); err != nil {
 		return nil, s.errorf("flushing for a checkpoint: %v", err)
 	}
+	if err := s.ctx.Err(); err != nil {
+		// (Records that failed under the cancelled context did not fail
+		// the sink; the checkpoint must not count them as written.)
+		return nil, s.errorf("flushing for a checkpoint: %v", err)
+	}
 	return nil, s.failure()
 }
 

@@ -308,6 +308,13 @@ func (s *sinkInstance) flushTxn(tx *transaction) error {
 	if err := s.failure(); err != nil {
 		return err
 	}
+	if err := s.ctx.Err(); err != nil {
+		// Records produced under the cancelled context may have failed
+		// without failing the sink (acknowledged ignores errors once the
+		// sink stops): the transaction may miss rows, so it must not be
+		// pre-committed.
+		return s.errorf("flushing transaction '%s': %v", tx.id, err)
+	}
 	ctx, cancel := context.WithTimeout(s.ctx, s.maxBlock)
 	defer cancel()
 	pid, epoch, err := tx.cl.ProducerID(ctx)
