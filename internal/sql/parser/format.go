@@ -320,6 +320,18 @@ func (f *formatter) jsonQueryCall(c *ast.FuncCall) bool {
 	return true
 }
 
+// postfixBase writes the operand of a postfix [i] or .field, in
+// parentheses where its own form has none (a prefix operator).
+func (f *formatter) postfixBase(e ast.Expr) {
+	if _, prefix := e.(*ast.Unary); !prefix {
+		f.expr(e)
+		return
+	}
+	f.WriteString("(")
+	f.expr(e)
+	f.WriteString(")")
+}
+
 func (f *formatter) call(c *ast.FuncCall) {
 	plain := !c.Distinct && !c.Star && c.Filter == nil && c.Over == nil && c.ArgNames == nil
 	unit := func(i int) bool {
@@ -356,6 +368,24 @@ func (f *formatter) call(c *ast.FuncCall) {
 		return
 	case plain && f.jsonQueryCall(c):
 		return
+	case plain && (c.Name == "$ARRAY" || c.Name == "$MAP"):
+		// The value constructors ARRAY[...] and MAP[...].
+		f.WriteString(c.Name[1:] + "[")
+		f.exprs(c.Args)
+		f.WriteString("]")
+		return
+	case plain && c.Name == "$ITEM" && len(c.Args) == 2:
+		f.postfixBase(c.Args[0])
+		f.WriteString("[")
+		f.expr(c.Args[1])
+		f.WriteString("]")
+		return
+	case plain && c.Name == "$DOT" && len(c.Args) == 2:
+		if name, ok := c.Args[1].(*ast.Literal); ok && name.Kind == ast.StringLit {
+			f.postfixBase(c.Args[0])
+			f.WriteString("." + quoteIdent(name.Text))
+			return
+		}
 	case plain && strings.HasPrefix(c.Name, "IS JSON ") && len(c.Args) == 1:
 		f.WriteString("(")
 		f.expr(c.Args[0])
@@ -619,6 +649,14 @@ func (f *formatter) tableRef(r ast.TableRef) {
 		f.alias(r.Alias, r.ColumnAliases)
 	case *ast.MatchRecognize:
 		f.matchRecognize(r)
+	case *ast.UnnestRef:
+		f.WriteString("UNNEST(")
+		f.expr(r.Collection)
+		f.WriteString(")")
+		if r.Ordinality {
+			f.WriteString(" WITH ORDINALITY")
+		}
+		f.alias(r.Alias, r.ColumnAliases)
 	case *ast.Join:
 		f.tableRef(r.Left)
 		f.WriteString(" " + r.Kind.String() + " JOIN ")

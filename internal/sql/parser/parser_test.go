@@ -461,6 +461,12 @@ func TestStatements(t *testing.T) {
 
 // queryTests pairs source text with its expected rendering.
 var queryTests = []struct{ src, want string }{
+	// UNNEST in FROM keeps its collection, ordinality and aliases (a view
+	// stored by its canonical text must not lose its UNNEST join).
+	{"SELECT o.id, i.x FROM orders AS o CROSS JOIN UNNEST(o.items) WITH ORDINALITY AS i(x, n)",
+		"SELECT o.id, i.x FROM orders AS o CROSS JOIN UNNEST(o.items) WITH ORDINALITY AS i(x, n)"},
+	{"SELECT x FROM t, UNNEST(t.arr) AS u(x)", "SELECT x FROM t CROSS JOIN UNNEST(t.arr) AS u(x)"},
+	{"SELECT x FROM t LEFT JOIN UNNEST(t.arr) AS u(x) ON TRUE", "SELECT x FROM t LEFT JOIN UNNEST(t.arr) AS u(x) ON TRUE"},
 	{"SELECT a, b AS c, d e, `f g` FROM t", "SELECT a, b AS c, d AS e, `f g` FROM t"},
 	{"SELECT t.*, u.v.* FROM t", "SELECT t.*, u.v.* FROM t"},
 	{"SELECT DISTINCT a FROM t WHERE a > 1 GROUP BY a HAVING COUNT(*) > 1 ORDER BY a DESC, b ASC NULLS FIRST LIMIT 10 OFFSET 5 ROWS",
@@ -534,6 +540,12 @@ func TestQueries(t *testing.T) {
 
 // exprTests pairs source text with its expected rendering.
 var exprTests = []struct{ src, want string }{
+	// Value constructors and element access print as written.
+	{"ARRAY[1, 2][1] + MAP['a', 1]['a']", "(ARRAY[1, 2][1] + MAP['a', 1]['a'])"},
+	{"r.f.g[2]", "r.f.g[2]"},
+	{"(a || b)[1]", "(a || b)[1]"},
+	{"f(x).y", "F(x).y"},
+	{"(-a)[1]", "(-a)[1]"},
 	// The SQL/JSON query functions with their clauses, and IS JSON.
 	{"JSON_VALUE(j, 'lax $.a' RETURNING INT DEFAULT 0 ON EMPTY ERROR ON ERROR)",
 		"JSON_VALUE(j, 'lax $.a' RETURNING INT DEFAULT 0 ON EMPTY ERROR ON ERROR)"},
