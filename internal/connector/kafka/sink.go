@@ -55,7 +55,7 @@ func (s *sinkTarget) NewInstance(i, n int) (runtime.Operator, error) {
 		loc = time.UTC
 	}
 	in := &sinkInstance{cfg: s.cfg, loc: loc, instance: i, parallelism: n, key: cs.key, value: cs.value, changes: cs.changes, tsCol: -1, done: make(chan struct{}),
-		health: &brokerHealth{}, room: make(chan struct{}, 1), free: make(chan *batch, freeBatches),
+		health: &brokerHealth{}, room: make(chan struct{}, 1),
 		maxBlock: s.cfg.duration(propMaxBlock, defaultMaxBlock)}
 	in.promise = in.acknowledged
 	if s.cfg.guarantee == guaranteeExactlyOnce {
@@ -148,9 +148,10 @@ type sinkInstance struct {
 	err   error
 	// promise is the client's callback for every record (acknowledged),
 	// made once; free holds batches whose records were all answered, for
-	// reuse.
+	// reuse (a pool: as many batches as were in flight at a time, let go
+	// when the sink is idle).
 	promise func(*kgo.Record, error)
-	free    chan *batch
+	free    sync.Pool
 
 	mu sync.Mutex
 	// The upsert buffer ('sink.buffer-flush.*'): the last record per key,
@@ -158,10 +159,6 @@ type sinkInstance struct {
 	buffered []kgo.Record
 	byKey    map[string]int
 }
-
-// freeBatches is how many answered batches a sink instance keeps for
-// reuse: the batches in flight at a time are a few.
-const freeBatches = 4
 
 // batch is records handed to the client together, a chunk's or the upsert
 // buffer's, followed until the broker has acknowledged them all. Each
@@ -186,12 +183,10 @@ type batch struct {
 
 // newBatch returns an answered batch for reuse, or a new one.
 func (s *sinkInstance) newBatch() *batch {
-	select {
-	case b := <-s.free:
+	if b, ok := s.free.Get().(*batch); ok {
 		clear(b.recs) // let go of the previous records' data
 		b.recs, b.arena = b.recs[:0], b.arena[:0]
 		return b
-	default:
 	}
 	b := &batch{Context: s.ctx, sink: s}
 	b.timer = time.AfterFunc(time.Hour, b.expired)
@@ -598,14 +593,8 @@ func (s *sinkInstance) settle(b *batch) {
 	}
 }
 
-// recycle keeps an answered batch of the sink's for reuse, if there is
-// room among the free ones.
-func (s *sinkInstance) recycle(b *batch) {
-	select {
-	case s.free <- b:
-	default:
-	}
-}
+// recycle keeps an answered batch of the sink's for reuse.
+func (s *sinkInstance) recycle(b *batch) { s.free.Put(b) }
 
 func (s *sinkInstance) flushBufferLocked() error {
 	b := s.newBatch()
