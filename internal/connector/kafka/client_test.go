@@ -77,13 +77,18 @@ func TestSASLProperties(t *testing.T) {
 	}
 }
 
-// TestProducerLingerDefault: unset, linger.ms is the Java 3.x producer's 0
-// (Flink's connector), not franz-go's 10 ms; set, it is honoured.
-func TestProducerLingerDefault(t *testing.T) {
+// TestProducerDefaults: unset, linger.ms is the Java 3.x producer's 0
+// (Flink's connector), not franz-go's 10 ms, and compression.type is
+// Java's none, not franz-go's snappy; set, they are honoured.
+func TestProducerDefaults(t *testing.T) {
 	for _, c := range []struct {
-		props map[string]string
-		want  time.Duration
-	}{{map[string]string{}, 0}, {map[string]string{"linger.ms": "7"}, 7 * time.Millisecond}} {
+		props  map[string]string
+		linger time.Duration
+		codec  kgo.CompressionCodec
+	}{
+		{map[string]string{}, 0, kgo.NoCompression()},
+		{map[string]string{"linger.ms": "7", "compression.type": "snappy"}, 7 * time.Millisecond, kgo.SnappyCompression()},
+	} {
 		opts, err := clientOptions(c.props)
 		if err != nil {
 			t.Fatal(err)
@@ -92,10 +97,13 @@ func TestProducerLingerDefault(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := cl.OptValue(kgo.ProducerLinger)
+		linger, codecs := cl.OptValue(kgo.ProducerLinger), cl.OptValue(kgo.ProducerBatchCompression)
 		cl.Close()
-		if got != c.want {
-			t.Errorf("%v: linger %v, want %v", c.props, got, c.want)
+		if linger != c.linger {
+			t.Errorf("%v: linger %v, want %v", c.props, linger, c.linger)
+		}
+		if got, ok := codecs.([]kgo.CompressionCodec); !ok || len(got) != 1 || got[0] != c.codec {
+			t.Errorf("%v: compression %v, want %v", c.props, codecs, c.codec)
 		}
 	}
 }
