@@ -2,6 +2,7 @@ package kafka
 
 import (
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -84,10 +85,10 @@ func TestProducerDefaults(t *testing.T) {
 	for _, c := range []struct {
 		props  map[string]string
 		linger time.Duration
-		codec  kgo.CompressionCodec
+		codecs []kgo.CompressionCodec
 	}{
-		{map[string]string{}, 0, kgo.NoCompression()},
-		{map[string]string{"linger.ms": "7", "compression.type": "snappy"}, 7 * time.Millisecond, kgo.SnappyCompression()},
+		{map[string]string{}, 0, nil},
+		{map[string]string{"linger.ms": "7", "compression.type": "snappy"}, 7 * time.Millisecond, []kgo.CompressionCodec{kgo.SnappyCompression()}},
 	} {
 		opts, err := clientOptions(c.props)
 		if err != nil {
@@ -102,8 +103,36 @@ func TestProducerDefaults(t *testing.T) {
 		if linger != c.linger {
 			t.Errorf("%v: linger %v, want %v", c.props, linger, c.linger)
 		}
-		if got, ok := codecs.([]kgo.CompressionCodec); !ok || len(got) != 1 || got[0] != c.codec {
-			t.Errorf("%v: compression %v, want %v", c.props, codecs, c.codec)
+		if got, ok := codecs.([]kgo.CompressionCodec); !ok || !slices.Equal(got, c.codecs) {
+			t.Errorf("%v: compression %v, want %v", c.props, codecs, c.codecs)
 		}
+	}
+}
+
+// TestCompressionOptionsShared: a table's client options are shared by its
+// clients, made concurrently; the client rewrites a list of codecs in
+// place, so the options must not hand it one (run with -race).
+func TestCompressionOptionsShared(t *testing.T) {
+	for _, codec := range []string{"", "none", "gzip", "zstd"} {
+		props := map[string]string{}
+		if codec != "" {
+			props["compression.type"] = codec
+		}
+		opts, err := clientOptions(props)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Go(func() {
+				cl, err := kgo.NewClient(append(slices.Clone(opts), kgo.SeedBrokers("127.0.0.1:1"))...)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				cl.Close()
+			})
+		}
+		wg.Wait()
 	}
 }
