@@ -68,10 +68,11 @@ type LatencyRound struct {
 	Produced, Received int
 	// Rate is the produce rate achieved over the measured records.
 	Rate float64
-	// Received is from each record's send time to a consumer's receipt of
-	// its output record; Handed from the send time to the output record's
-	// timestamp, which the sink's producer sets when the sink hands the
-	// record over (CreateTime, in milliseconds, so within 1 ms).
+	// EndToEnd is from each record's send time to a consumer's receipt of
+	// its output record; Handed from the send time to the sink's hand-over
+	// of the output record to its producer, at most: the record's
+	// timestamp (CreateTime, which the sink sets then) is in milliseconds,
+	// and Handed counts to the end of its millisecond.
 	EndToEnd, Handed Latencies
 	// CPU is the process's CPU time during the measured records.
 	CPU time.Duration
@@ -295,7 +296,7 @@ CREATE TABLE latency_out (id BIGINT, sent_ns BIGINT, price BIGINT, item STRING) 
 			}
 			seen[a.id] = true
 			endToEnd = append(endToEnd, a.at.Sub(time.Unix(0, a.sent)))
-			handed = append(handed, a.ts.Sub(time.Unix(0, a.sent)))
+			handed = append(handed, a.ts.Add(time.Millisecond).Sub(time.Unix(0, a.sent)))
 		}
 		if len(seen) == want {
 			break
@@ -343,12 +344,12 @@ func (r *LatencyReport) Print(w io.Writer) error {
 	}
 	if _, err := fmt.Fprintf(w, "filter kafka -> kafka (json), %d records a round at %d/s, parallelism %d%s\n"+
 		"latency from each record's send time to a consumer's receipt of its output (end to end),\n"+
-		"and to the output record's timestamp, set when the sink hands it to its producer (ms resolution)\n\n",
+		"and to the sink's hand-over of the output record to its producer (at most: to the end of its timestamp's millisecond)\n\n",
 		c.Records, c.Rate, c.Parallelism, opts); err != nil {
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "round\trecords out\trate/s\tCPU s\tp50 ms\tp90 ms\tp99 ms\tp99.9 ms\tmax ms\tto sink p50 ms\tto sink p99 ms\t")
+	fmt.Fprintln(tw, "round\trecords out\trate/s\tCPU s\tp50 ms\tp90 ms\tp99 ms\tp99.9 ms\tmax ms\tto sink p50 ms ≤\tto sink p99 ms ≤\t")
 	ms := func(d time.Duration) string {
 		return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 2, 64)
 	}
