@@ -130,9 +130,9 @@ type sinkInstance struct {
 	ctx    context.Context
 	cancel context.CancelCauseFunc
 	health *brokerHealth
-	// unacked counts the records handed to the client and not answered
-	// yet; at maxBuffered, the sink waits for room: waiting is set while
-	// it does, and an answer then signals room.
+	// unacked counts the records handed to the client whose batch is not
+	// answered yet; at maxBuffered, the sink waits for room: waiting is
+	// set while it does, and an answered batch then signals room.
 	unacked         atomic.Int64
 	waiting         atomic.Bool
 	room            chan struct{}
@@ -176,10 +176,16 @@ type batch struct {
 	// the chunks they came from).
 	arena   []byte
 	pending atomic.Int64
+	// handed is how many of the records were handed to the client.
+	handed int64
 	// timer fails the sink if the records are not all answered within
 	// delivery.timeout.ms.
 	timer *time.Timer
 }
+
+// maxBatch is the most records of a batch, far below maxBuffered: a batch
+// waiting for room only waits for others.
+const maxBatch = types.ChunkSize
 
 // newBatch returns an answered batch for reuse, or a new one.
 func (s *sinkInstance) newBatch() *batch {
@@ -218,8 +224,9 @@ func (s *sinkInstance) Open(ctx *runtime.Context) error {
 	// when a request is sent or answered, which never happens while a
 	// topic is missing. Unknown-topic errors are retried until then, as
 	// the Java producer does, rather than failed after a count. The client
-	// buffers one record more than the sink hands over (a record's slot is
-	// released just before the client counts it gone), so it never blocks.
+	// buffers one record more than the sink hands over (the answer to a
+	// batch's last record frees the batch's room just before the client
+	// counts that record gone), so it never blocks.
 	opts = append(opts, kgo.DefaultProduceTopic(s.cfg.topics[0]), kgo.UnknownTopicRetries(-1),
 		kgo.MaxBufferedRecords(maxBuffered+1), kgo.WithHooks(s.health))
 	switch s.cfg.partitioner {
@@ -425,6 +432,12 @@ func (s *sinkInstance) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter) er
 		if s.tsCol >= 0 && !c.Cols[s.tsCol].Nulls[i] {
 			r.Timestamp = instant(c.Cols[s.tsCol].I64[i], s.tsType, s.loc)
 		}
+		if s.byKey == nil && len(b.recs) == maxBatch {
+			if err := s.produce(b); err != nil {
+				return err
+			}
+			b = s.newBatch()
+		}
 	}
 	if s.byKey == nil {
 		return s.produce(b)
@@ -492,6 +505,7 @@ func (s *sinkInstance) produce(b *batch) error {
 	b.pending.Store(int64(len(b.recs)) + 1)
 	var err error
 	var written int64
+	b.handed = 0
 	for i := 0; i < len(b.recs); {
 		n := s.reserve(len(b.recs) - i)
 		if n == 0 {
@@ -511,6 +525,7 @@ func (s *sinkInstance) produce(b *batch) error {
 			cl.Produce(s.ctx, r, s.promise)
 		}
 		i += n
+		b.handed += int64(n)
 	}
 	s.bytesWritten.Add(written)
 	b.timer.Reset(s.deliveryTimeout)
@@ -522,8 +537,9 @@ func (s *sinkInstance) produce(b *batch) error {
 // records and returns how many it took room for. It fails the sink when
 // there is none within max.block.ms, and returns 0 once the sink has
 // failed or stopped. Records are handed over by one goroutine at a time
-// (the operator's, or the upsert buffer's under its lock), and answers
-// only free room.
+// (the operator's, or the upsert buffer's under its lock), and answered
+// batches only free room; a batch is at most maxBatch records, so one
+// waiting for room waits for others.
 func (s *sinkInstance) reserve(want int) int {
 	take := func() int {
 		n := min(int64(want), maxBuffered-s.unacked.Load())
@@ -568,25 +584,27 @@ func (s *sinkInstance) acknowledged(r *kgo.Record, err error) {
 		}
 		s.fail(s.errorf("writing to topic '%s': %v%s", r.Topic, err, hint))
 	}
-	s.unacked.Add(-1)
-	if s.waiting.Load() {
-		select {
-		case s.room <- struct{}{}:
-		default:
-		}
-	}
 	s.settle(b)
 }
 
 // settle counts one record of b answered. After the last one, another
-// job may read them all: the job's progress moves (once a batch, after
-// each of its records' answers); b is reused unless its timer fired.
+// job may read them all: the job's progress moves, once a batch, before
+// the batch's records stop counting as unacknowledged (so that a sink
+// seen caught up has moved it), which makes room for more; b is reused
+// unless its timer fired.
 func (s *sinkInstance) settle(b *batch) {
 	if b.pending.Add(-1) != 0 {
 		return
 	}
 	if s.job != nil {
 		s.job.Progressed()
+	}
+	s.unacked.Add(-b.handed)
+	if s.waiting.Load() {
+		select {
+		case s.room <- struct{}{}:
+		default:
+		}
 	}
 	if b.timer.Stop() {
 		s.recycle(b)
@@ -597,9 +615,14 @@ func (s *sinkInstance) settle(b *batch) {
 func (s *sinkInstance) recycle(b *batch) { s.free.Put(b) }
 
 func (s *sinkInstance) flushBufferLocked() error {
-	b := s.newBatch()
-	b.recs = append(b.recs, s.buffered...)
-	err := s.produce(b)
+	var err error
+	for rest := s.buffered; len(rest) > 0 && err == nil; {
+		n := min(len(rest), maxBatch)
+		b := s.newBatch()
+		b.recs = append(b.recs, rest[:n]...)
+		err = s.produce(b)
+		rest = rest[n:]
+	}
 	clear(s.buffered)
 	s.buffered = s.buffered[:0]
 	clear(s.byKey)
