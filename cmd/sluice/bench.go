@@ -18,6 +18,9 @@ func runBench(args []string) error {
 	if len(args) > 0 && args[0] == "nexmark" {
 		return runBenchNexmark(args[1:])
 	}
+	if len(args) > 0 && args[0] == "latency" {
+		return runBenchLatency(args[1:])
+	}
 	fs := flag.NewFlagSet("bench", flag.ExitOnError)
 	records := fs.Int("records", 10_000_000, "number of records to load and read")
 	parallelism := fs.Int("parallelism", 1, "parallelism.default, and the partition count of the source topic")

@@ -107,6 +107,8 @@ func usage() {
                               measure SQL pipelines' throughput against a plain Kafka consumer
   sluice bench nexmark [-events N] [-rate R] [-parallelism P] [-rounds R] [-queries q0,q1,...] [-kafka=false] [-cpuprofile FILE]
                               run the Nexmark queries on the nexmark generator, against hand-written Go programs
+  sluice bench latency [-records N] [-rate R] [-parallelism P] [-rounds R] [-source-options K=V,...] [-sink-options K=V,...]
+                              measure the end-to-end latency of a filter job from Kafka to Kafka at a steady rate
   sluice topic list|create|delete|describe|alter-config|consume|produce [NAME] [flags]
                               inspect and change Kafka topics, read and write records
   sluice version              print the version of this build

@@ -24,9 +24,9 @@ func exchangeChunk(n, keys int) *types.Chunk {
 }
 
 // hashEmitter returns an emitter whose only edge hashes on keys to n
-// inboxes.
-func hashEmitter(n int, keys []int) (*emitter, []chan envelope) {
-	j := &Job{ctx: context.Background(), maxParallelism: DefaultMaxParallelism}
+// inboxes, over maxParallelism key groups.
+func hashEmitter(n, maxParallelism int, keys []int) (*emitter, []chan envelope) {
+	j := &Job{ctx: context.Background(), maxParallelism: maxParallelism}
 	inboxes := make([]chan envelope, n)
 	for i := range inboxes {
 		inboxes[i] = make(chan envelope, 64)
@@ -48,8 +48,16 @@ func drain(inboxes []chan envelope) [][]*types.Chunk {
 // TestHashExchange: every row reaches exactly one instance, all rows of a
 // key the same one, in their original order and unchanged.
 func TestHashExchange(t *testing.T) {
+	// The default max parallelism takes key groups with a mask, others
+	// with a division.
+	for _, maxPar := range []int{DefaultMaxParallelism, 100} {
+		t.Run(fmt.Sprint(maxPar), func(t *testing.T) { testHashExchange(t, maxPar) })
+	}
+}
+
+func testHashExchange(t *testing.T, maxPar int) {
 	c := exchangeChunk(3*types.ChunkSize/2, 50)
-	e, inboxes := hashEmitter(4, []int{0})
+	e, inboxes := hashEmitter(4, maxPar, []int{0})
 	e.Emit(c)
 	seen := 0
 	owner := map[types.Value]int{}
@@ -58,9 +66,9 @@ func TestHashExchange(t *testing.T) {
 		for _, p := range chunks {
 			for i := range p.Len() {
 				key, v := p.Cols[0].Get(i), p.Cols[1].Get(i).I
-				g := KeyGroupFor(e.hash.hash(p, []int{0}, i), DefaultMaxParallelism)
-				if !KeyGroupsOf(k, 4, DefaultMaxParallelism).Contains(g) {
-					t.Fatalf("key %v of key group %d reached instance %d, which owns %+v", key, g, k, KeyGroupsOf(k, 4, DefaultMaxParallelism))
+				g := KeyGroupFor(e.hash.hash(p, []int{0}, i), maxPar)
+				if !KeyGroupsOf(k, 4, maxPar).Contains(g) {
+					t.Fatalf("key %v of key group %d reached instance %d, which owns %+v", key, g, k, KeyGroupsOf(k, 4, maxPar))
 				}
 				if o, ok := owner[key]; ok && o != k {
 					t.Fatalf("key %v on instances %d and %d", key, o, k)
@@ -102,7 +110,7 @@ func BenchmarkHashExchange(b *testing.B) {
 	c := exchangeChunk(types.ChunkSize, 50)
 	for _, n := range []int{2, 4} {
 		b.Run(fmt.Sprintf("instances=%d", n), func(b *testing.B) {
-			e, inboxes := hashEmitter(n, []int{0})
+			e, inboxes := hashEmitter(n, DefaultMaxParallelism, []int{0})
 			b.ReportAllocs()
 			for b.Loop() {
 				e.Emit(c)

@@ -89,6 +89,23 @@ type edge struct {
 	exchange ExchangeKind
 	keys     []int
 	inboxes  []chan envelope
+	// owner is, for a hash exchange, the instance that owns each key
+	// group, made when first needed (the edge's senders share it, each
+	// in its own goroutine: ownerOnce).
+	ownerOnce sync.Once
+	owner     []uint16
+}
+
+// owners returns the instance that owns each of the maxParallelism key
+// groups (InstanceForKeyGroup, looked up rather than divided per row).
+func (ed *edge) owners(maxParallelism int) []uint16 {
+	ed.ownerOnce.Do(func() {
+		ed.owner = make([]uint16, maxParallelism)
+		for g := range ed.owner {
+			ed.owner[g] = uint16(InstanceForKeyGroup(g, maxParallelism, len(ed.inboxes)))
+		}
+	})
+	return ed.owner
 }
 
 // Job is a running graph.
@@ -715,9 +732,20 @@ func (e *emitter) emitHashed(ed *edge, c *types.Chunk) {
 	e.target = slices.Grow(e.target[:0], rows)[:rows]
 	e.starts = slices.Grow(e.starts[:0], n+1)[:n+1]
 	clear(e.starts)
+	owner := ed.owners(e.job.maxParallelism)
+	// A power-of-two number of key groups (the default 128) takes the
+	// key group with a mask rather than a division.
+	mask := uint64(len(owner) - 1)
+	pow2 := len(owner)&(len(owner)-1) == 0
 	for i := range rows {
-		g := KeyGroupFor(e.hash.hash(c, ed.keys, i), e.job.maxParallelism)
-		k := InstanceForKeyGroup(g, e.job.maxParallelism, n)
+		h := e.hash.hash(c, ed.keys, i)
+		var g int
+		if pow2 {
+			g = int(h & mask)
+		} else {
+			g = KeyGroupFor(h, len(owner))
+		}
+		k := int(owner[g])
 		e.target[i] = k
 		e.starts[k+1]++
 	}

@@ -2,6 +2,7 @@ package kafka
 
 import (
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -77,13 +78,18 @@ func TestSASLProperties(t *testing.T) {
 	}
 }
 
-// TestProducerLingerDefault: unset, linger.ms is the Java 3.x producer's 0
-// (Flink's connector), not franz-go's 10 ms; set, it is honoured.
-func TestProducerLingerDefault(t *testing.T) {
+// TestProducerDefaults: unset, linger.ms is the Java 3.x producer's 0
+// (Flink's connector), not franz-go's 10 ms, and compression.type is
+// Java's none, not franz-go's snappy; set, they are honoured.
+func TestProducerDefaults(t *testing.T) {
 	for _, c := range []struct {
-		props map[string]string
-		want  time.Duration
-	}{{map[string]string{}, 0}, {map[string]string{"linger.ms": "7"}, 7 * time.Millisecond}} {
+		props  map[string]string
+		linger time.Duration
+		codecs []kgo.CompressionCodec
+	}{
+		{map[string]string{}, 0, nil},
+		{map[string]string{"linger.ms": "7", "compression.type": "snappy"}, 7 * time.Millisecond, []kgo.CompressionCodec{kgo.SnappyCompression()}},
+	} {
 		opts, err := clientOptions(c.props)
 		if err != nil {
 			t.Fatal(err)
@@ -92,10 +98,41 @@ func TestProducerLingerDefault(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := cl.OptValue(kgo.ProducerLinger)
+		linger, codecs := cl.OptValue(kgo.ProducerLinger), cl.OptValue(kgo.ProducerBatchCompression)
 		cl.Close()
-		if got != c.want {
-			t.Errorf("%v: linger %v, want %v", c.props, got, c.want)
+		if linger != c.linger {
+			t.Errorf("%v: linger %v, want %v", c.props, linger, c.linger)
 		}
+		if got, ok := codecs.([]kgo.CompressionCodec); !ok || !slices.Equal(got, c.codecs) {
+			t.Errorf("%v: compression %v, want %v", c.props, codecs, c.codecs)
+		}
+	}
+}
+
+// TestCompressionOptionsShared: a table's client options are shared by its
+// clients, made concurrently; the client rewrites a list of codecs in
+// place, so the options must not hand it one (run with -race).
+func TestCompressionOptionsShared(t *testing.T) {
+	for _, codec := range []string{"", "none", "gzip", "zstd"} {
+		props := map[string]string{}
+		if codec != "" {
+			props["compression.type"] = codec
+		}
+		opts, err := clientOptions(props)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Go(func() {
+				cl, err := kgo.NewClient(append(slices.Clone(opts), kgo.SeedBrokers("127.0.0.1:1"))...)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				cl.Close()
+			})
+		}
+		wg.Wait()
 	}
 }

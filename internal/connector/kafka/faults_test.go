@@ -337,7 +337,7 @@ func TestSinkFullBufferFailsAfterMaxBlock(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("got %v, want %q", err, want)
 	}
-	waitFor(t, "every record answered", func() (bool, error) { return len(sink.slots) == 0, nil })
+	waitFor(t, "every record answered", func() (bool, error) { return sink.unacked.Load() == 0, nil })
 }
 
 // TestSinkWaitsMaxBlockForItsTopic: a sink that cannot learn its topic's

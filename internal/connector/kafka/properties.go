@@ -331,6 +331,11 @@ func derivedOptions(props map[string]string) []kgo.Opt {
 	if _, ok := props[propLinger]; !ok {
 		opts = append(opts, kgo.ProducerLinger(0))
 	}
+	// Nor does it compress unless told to (compression.type none, as
+	// Java's ProducerConfig), where franz-go compresses with snappy.
+	if _, ok := props[propCompression]; !ok {
+		opts = append(opts, noCompression())
+	}
 	// Kafka's built-in partitioner (KIP-794): records with a key go by the
 	// murmur2 hash of the key unless partitioner.ignore.keys; the others
 	// stick to a partition for batch.size bytes, then move, preferring

@@ -342,11 +342,16 @@ func inFlightOption(v string, props map[string]string) ([]kgo.Opt, error) {
 	return nil, nil
 }
 
+// compressionOption maps compression.type. The client options are shared
+// by every client of a table, made concurrently, and a client rewrites its
+// list of codecs in place when it builds its compressor: the compressor is
+// built here once instead (safe for concurrent use), and none is an empty
+// list.
 func compressionOption(v string, props map[string]string) ([]kgo.Opt, error) {
 	var c kgo.CompressionCodec
 	switch v {
 	case "none":
-		c = kgo.NoCompression()
+		return []kgo.Opt{noCompression()}, nil
 	case "gzip":
 		c = kgo.GzipCompression()
 		if l, err := strconv.Atoi(props[propGzipLevel]); err == nil {
@@ -365,8 +370,15 @@ func compressionOption(v string, props map[string]string) ([]kgo.Opt, error) {
 	default:
 		return nil, errors.New("expected none, gzip, snappy, lz4 or zstd")
 	}
-	return []kgo.Opt{kgo.ProducerBatchCompression(c)}, nil
+	comp, err := kgo.DefaultCompressor(c)
+	if err != nil {
+		return nil, err
+	}
+	return []kgo.Opt{kgo.ProducerBatchCompression(c), kgo.WithCompressor(comp)}, nil
 }
+
+// noCompression produces uncompressed batches.
+func noCompression() kgo.Opt { return kgo.ProducerBatchCompression() }
 
 // compressionLevel validates a codec's level, which takes effect only
 // with that codec (Kafka ignores it otherwise); compression.type applies

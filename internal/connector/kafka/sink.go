@@ -55,8 +55,9 @@ func (s *sinkTarget) NewInstance(i, n int) (runtime.Operator, error) {
 		loc = time.UTC
 	}
 	in := &sinkInstance{cfg: s.cfg, loc: loc, instance: i, parallelism: n, key: cs.key, value: cs.value, changes: cs.changes, tsCol: -1, done: make(chan struct{}),
-		health: &brokerHealth{}, slots: make(chan struct{}, maxBuffered),
+		health: &brokerHealth{}, room: make(chan struct{}, 1),
 		maxBlock: s.cfg.duration(propMaxBlock, defaultMaxBlock)}
+	in.promise = in.acknowledged
 	if s.cfg.guarantee == guaranteeExactlyOnce {
 		in.txn = &txnState{prefix: s.cfg.txnPrefix}
 	}
@@ -100,7 +101,7 @@ type sinkInstance struct {
 	// changes is the value codec of a changelog format (value is then nil).
 	changes format.ChangelogCodec
 	// arenaHint is the bytes per record of the last chunk, to size the
-	// next chunk's encoding arena.
+	// encoding arena of a chunk whose records the upsert buffer keeps.
 	arenaHint        int
 	keyIdx, valueIdx []int
 	keyRow, valueRow types.Row
@@ -129,9 +130,12 @@ type sinkInstance struct {
 	ctx    context.Context
 	cancel context.CancelCauseFunc
 	health *brokerHealth
-	// slots holds one element per record handed to the client and not
-	// acknowledged yet; at maxBuffered, the sink waits for room.
-	slots           chan struct{}
+	// unacked counts the records handed to the client whose batch is not
+	// answered yet; at maxBuffered, the sink waits for room: waiting is
+	// set while it does, and an answered batch then signals room.
+	unacked         atomic.Int64
+	waiting         atomic.Bool
+	room            chan struct{}
 	deliveryTimeout time.Duration
 	maxBlock        time.Duration
 	expired         atomic.Bool // a delivery timed out
@@ -142,12 +146,69 @@ type sinkInstance struct {
 
 	errMu sync.Mutex
 	err   error
+	// promise is the client's callback for every record (acknowledged),
+	// made once; free holds batches whose records were all answered, for
+	// reuse (a pool: as many batches as were in flight at a time, let go
+	// when the sink is idle).
+	promise func(*kgo.Record, error)
+	free    sync.Pool
 
 	mu sync.Mutex
 	// The upsert buffer ('sink.buffer-flush.*'): the last record per key,
 	// in the order keys first appeared.
-	buffered []*kgo.Record
+	buffered []kgo.Record
 	byKey    map[string]int
+}
+
+// batch is records handed to the client together, a chunk's or the upsert
+// buffer's, followed until the broker has acknowledged them all. Each
+// record's Context is its batch, through which the sink's one promise
+// finds it; the batch is the sink's context otherwise, which the client
+// cancels the records with. Once every record is answered the client no
+// longer refers to them, and the batch, its records and the arena their
+// keys and values were encoded into are reused.
+type batch struct {
+	context.Context
+	sink *sinkInstance
+	recs []kgo.Record
+	// arena holds the encoded keys and values of the records (none for
+	// the upsert buffer's batches, whose records refer to the arenas of
+	// the chunks they came from).
+	arena   []byte
+	pending atomic.Int64
+	// handed is how many of the records were handed to the client.
+	handed int64
+	// timer fails the sink if the records are not all answered within
+	// delivery.timeout.ms.
+	timer *time.Timer
+}
+
+// maxBatch is the most records of a batch, far below maxBuffered: a batch
+// waiting for room only waits for others.
+const maxBatch = types.ChunkSize
+
+// newBatch returns an answered batch for reuse, or a new one.
+func (s *sinkInstance) newBatch() *batch {
+	if b, ok := s.free.Get().(*batch); ok {
+		clear(b.recs) // let go of the previous records' data
+		b.recs, b.arena = b.recs[:0], b.arena[:0]
+		return b
+	}
+	b := &batch{Context: s.ctx, sink: s}
+	b.timer = time.AfterFunc(time.Hour, b.expired)
+	b.timer.Stop()
+	return b
+}
+
+// expired fails the sink when the batch's records are not all answered
+// in time. The first expired batch fails the sink; the others need not
+// ask the brokers why.
+func (b *batch) expired() {
+	s := b.sink
+	if n := b.pending.Load(); n > 0 && !s.closing.Load() && s.ctx.Err() == nil && s.expired.CompareAndSwap(false, true) {
+		s.fail(s.errorf("writing to topic '%s': %d record(s) not acknowledged within %s%s",
+			s.cfg.topics[0], n, describeTimeout(propDeliveryTimeout, s.deliveryTimeout), s.brokerCause()))
+	}
 }
 
 func (s *sinkInstance) errorf(f string, args ...any) error {
@@ -163,8 +224,9 @@ func (s *sinkInstance) Open(ctx *runtime.Context) error {
 	// when a request is sent or answered, which never happens while a
 	// topic is missing. Unknown-topic errors are retried until then, as
 	// the Java producer does, rather than failed after a count. The client
-	// buffers one record more than the sink hands over (a record's slot is
-	// released just before the client counts it gone), so it never blocks.
+	// buffers one record more than the sink hands over (the answer to a
+	// batch's last record frees the batch's room just before the client
+	// counts that record gone), so it never blocks.
 	opts = append(opts, kgo.DefaultProduceTopic(s.cfg.topics[0]), kgo.UnknownTopicRetries(-1),
 		kgo.MaxBufferedRecords(maxBuffered+1), kgo.WithHooks(s.health))
 	switch s.cfg.partitioner {
@@ -298,35 +360,42 @@ func (s *sinkInstance) failure() error {
 	return s.err
 }
 
-// ProcessChunk implements runtime.Operator.
+// ProcessChunk implements runtime.Operator. The chunk's records are
+// encoded into a batch, their keys and values into one byte arena, and
+// handed to the client together (or to the upsert buffer).
 func (s *sinkInstance) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter) error {
 	if err := s.failure(); err != nil {
 		return err
 	}
-	// One allocation of records and one growing byte arena per chunk
-	// instead of three allocations per row: each key and value is a
-	// capacity-limited slice of the arena (a grown arena leaves the earlier
-	// slices on the old array, which their records keep alive).
-	recs := make([]kgo.Record, 0, c.Len())
-	arena := make([]byte, 0, s.arenaHint*c.Len())
-	defer func() {
-		if len(recs) > 0 {
-			s.arenaHint = len(arena)/len(recs) + 1
-		}
-	}()
-	// place keeps an encoding appended to the arena; out extends arena.
+	var b *batch
+	if s.byKey == nil {
+		b = s.newBatch()
+		b.recs = slices.Grow(b.recs, c.Len())
+	} else {
+		// The buffer keeps records beyond this chunk: their arena is
+		// the chunk's own, sized from the previous chunk.
+		b = &batch{recs: make([]kgo.Record, 0, c.Len()), arena: make([]byte, 0, s.arenaHint*c.Len())}
+		defer func() {
+			if len(b.recs) > 0 {
+				s.arenaHint = len(b.arena)/len(b.recs) + 1
+			}
+		}()
+	}
+	// Each key and value is a capacity-limited slice of the arena (a
+	// grown arena leaves the earlier slices on the old array, which their
+	// records keep alive). place keeps an encoding appended to the arena;
+	// out extends it.
 	place := func(out []byte, err error) ([]byte, error) {
-		start := len(arena)
+		start := len(b.arena)
 		if err != nil || out == nil {
 			return nil, err
 		}
-		arena = out
-		return arena[start:len(arena):len(arena)], nil
+		b.arena = out
+		return b.arena[start:len(b.arena):len(b.arena)], nil
 	}
 	encode := func(enc format.Encoder, row types.Row) ([]byte, error) {
-		return place(enc.Encode(arena, row))
+		return place(enc.Encode(b.arena, row))
 	}
-	handOver := make([]*kgo.Record, 0, c.Len())
 	for i, kind := range c.Ops {
 		switch {
 		case s.changes != nil:
@@ -336,8 +405,8 @@ func (s *sinkInstance) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter) er
 		case kind == types.UpdateBefore:
 			continue // the +U that follows overwrites the key
 		}
-		recs = append(recs, kgo.Record{})
-		r := &recs[len(recs)-1]
+		b.recs = append(b.recs, kgo.Record{})
+		r := &b.recs[len(b.recs)-1]
 		var err error
 		if s.key != nil {
 			for j, col := range s.keyIdx {
@@ -352,7 +421,7 @@ func (s *sinkInstance) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter) er
 				s.valueRow[j] = c.Cols[col].Get(i)
 			}
 			if s.changes != nil {
-				r.Value, err = place(s.changes.EncodeChange(arena, kind, s.valueRow))
+				r.Value, err = place(s.changes.EncodeChange(b.arena, kind, s.valueRow))
 			} else {
 				r.Value, err = encode(s.value, s.valueRow)
 			}
@@ -363,9 +432,17 @@ func (s *sinkInstance) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter) er
 		if s.tsCol >= 0 && !c.Cols[s.tsCol].Nulls[i] {
 			r.Timestamp = instant(c.Cols[s.tsCol].I64[i], s.tsType, s.loc)
 		}
-		handOver = append(handOver, r)
+		if s.byKey == nil && len(b.recs) == maxBatch {
+			if err := s.produce(b); err != nil {
+				return err
+			}
+			b = s.newBatch()
+		}
 	}
-	return s.send(handOver)
+	if s.byKey == nil {
+		return s.produce(b)
+	}
+	return s.buffer(b.recs)
 }
 
 func (s *sinkInstance) describeRow(c *types.Chunk, i int) string {
@@ -386,11 +463,8 @@ func instant(v int64, t types.Type, loc *time.Location) time.Time {
 	return time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), loc)
 }
 
-// send produces records, or buffers them when the upsert buffer is on.
-func (s *sinkInstance) send(recs []*kgo.Record) error {
-	if s.byKey == nil {
-		return s.produce(recs)
-	}
+// buffer adds records to the upsert buffer, flushing it when full.
+func (s *sinkInstance) buffer(recs []kgo.Record) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, r := range recs {
@@ -409,19 +483,15 @@ func (s *sinkInstance) send(recs []*kgo.Record) error {
 	return nil
 }
 
-// delivery follows records handed to the client together until the broker
-// has acknowledged them all.
-type delivery struct {
-	pending atomic.Int64
-	timer   *time.Timer
-}
-
-// produce hands records to the client, or the open transaction's. The
-// job fails if they are not all acknowledged within delivery.timeout.ms of
-// being handed over, or if the client's buffer has no room for one of them
-// within max.block.ms.
-func (s *sinkInstance) produce(recs []*kgo.Record) error {
-	if len(recs) == 0 {
+// produce hands the records of b to the client, or the open
+// transaction's. The job fails if they are not all acknowledged within
+// delivery.timeout.ms of being handed over, or if the client's buffer has
+// no room for them within max.block.ms. Records without a timestamp get
+// the time they are handed over, as the client would give them one by
+// one.
+func (s *sinkInstance) produce(b *batch) error {
+	if len(b.recs) == 0 {
+		s.recycle(b)
 		return nil
 	}
 	cl := s.cl
@@ -431,58 +501,82 @@ func (s *sinkInstance) produce(recs []*kgo.Record) error {
 			return err
 		}
 	}
-	d := &delivery{}
 	// One more than the records, released once the timer is set.
-	d.pending.Store(int64(len(recs)) + 1)
+	b.pending.Store(int64(len(b.recs)) + 1)
 	var err error
 	var written int64
-	defer func() { s.bytesWritten.Add(written) }()
-	for i, r := range recs {
-		if !s.reserve() {
+	b.handed = 0
+	for i := 0; i < len(b.recs); {
+		n := s.reserve(len(b.recs) - i)
+		if n == 0 {
 			// Stopped or failed: the rest is not handed over.
-			d.pending.Add(-int64(len(recs) - i))
+			b.pending.Add(-int64(len(b.recs) - i))
 			err = s.failure()
 			break
 		}
-		written += int64(len(r.Key) + len(r.Value))
-		cl.Produce(s.ctx, r, func(r *kgo.Record, err error) { s.acknowledged(d, r, err) })
-	}
-	d.timer = time.AfterFunc(s.deliveryTimeout, func() {
-		// The first expired delivery fails the sink; the others need not
-		// ask the brokers why.
-		if n := d.pending.Load(); n > 0 && !s.closing.Load() && s.ctx.Err() == nil && s.expired.CompareAndSwap(false, true) {
-			s.fail(s.errorf("writing to topic '%s': %d record(s) not acknowledged within %s%s",
-				s.cfg.topics[0], n, describeTimeout(propDeliveryTimeout, s.deliveryTimeout), s.brokerCause()))
+		now := time.Now()
+		for j := i; j < i+n; j++ {
+			r := &b.recs[j]
+			r.Context = b
+			if r.Timestamp.IsZero() {
+				r.Timestamp = now
+			}
+			written += int64(len(r.Key) + len(r.Value))
+			cl.Produce(s.ctx, r, s.promise)
 		}
-	})
-	s.settle(d)
+		i += n
+		b.handed += int64(n)
+	}
+	s.bytesWritten.Add(written)
+	b.timer.Reset(s.deliveryTimeout)
+	s.settle(b)
 	return err
 }
 
-// reserve waits for room in the client's buffer. It fails the sink when
-// there is none within max.block.ms, and returns false once the sink has
-// failed or stopped.
-func (s *sinkInstance) reserve() bool {
-	select {
-	case s.slots <- struct{}{}:
-		return true
-	default:
+// reserve waits for room in the client's buffer for up to want more
+// records and returns how many it took room for. It fails the sink when
+// there is none within max.block.ms, and returns 0 once the sink has
+// failed or stopped. Records are handed over by one goroutine at a time
+// (the operator's, or the upsert buffer's under its lock), and answered
+// batches only free room; a batch is at most maxBatch records, so one
+// waiting for room waits for others.
+func (s *sinkInstance) reserve(want int) int {
+	take := func() int {
+		n := min(int64(want), maxBuffered-s.unacked.Load())
+		if n <= 0 {
+			return 0
+		}
+		s.unacked.Add(n)
+		return int(n)
+	}
+	if n := take(); n > 0 {
+		return n
 	}
 	timer := time.NewTimer(s.maxBlock)
 	defer timer.Stop()
-	select {
-	case s.slots <- struct{}{}:
-		return true
-	case <-s.ctx.Done():
-	case <-timer.C:
-		s.fail(s.errorf("writing to topic '%s': no room in the client's buffer (%d records not acknowledged) within %s%s",
-			s.cfg.topics[0], maxBuffered, describeTimeout(propMaxBlock, s.maxBlock), s.brokerCause()))
+	defer s.waiting.Store(false)
+	for {
+		// An answer after waiting is set signals room; one before it is
+		// seen by take.
+		s.waiting.Store(true)
+		if n := take(); n > 0 {
+			return n
+		}
+		select {
+		case <-s.room:
+		case <-s.ctx.Done():
+			return 0
+		case <-timer.C:
+			s.fail(s.errorf("writing to topic '%s': no room in the client's buffer (%d records not acknowledged) within %s%s",
+				s.cfg.topics[0], maxBuffered, describeTimeout(propMaxBlock, s.maxBlock), s.brokerCause()))
+			return 0
+		}
 	}
-	return false
 }
 
-// acknowledged is the client's answer for one record of d.
-func (s *sinkInstance) acknowledged(d *delivery, r *kgo.Record, err error) {
+// acknowledged is the client's answer for one record of a batch.
+func (s *sinkInstance) acknowledged(r *kgo.Record, err error) {
+	b := r.Context.(*batch)
 	if err != nil && s.ctx.Err() == nil {
 		var hint string
 		if s.txn != nil {
@@ -490,22 +584,46 @@ func (s *sinkInstance) acknowledged(d *delivery, r *kgo.Record, err error) {
 		}
 		s.fail(s.errorf("writing to topic '%s': %v%s", r.Topic, err, hint))
 	}
-	if s.job != nil {
-		s.job.Progressed() // another job may read the record now
-	}
-	<-s.slots
-	s.settle(d)
+	s.settle(b)
 }
 
-// settle counts one record of d answered; the last one stops its timer.
-func (s *sinkInstance) settle(d *delivery) {
-	if d.pending.Add(-1) == 0 {
-		d.timer.Stop()
+// settle counts one record of b answered. After the last one, another
+// job may read them all: the job's progress moves, once a batch, before
+// the batch's records stop counting as unacknowledged (so that a sink
+// seen caught up has moved it), which makes room for more; b is reused
+// unless its timer fired.
+func (s *sinkInstance) settle(b *batch) {
+	if b.pending.Add(-1) != 0 {
+		return
+	}
+	if s.job != nil {
+		s.job.Progressed()
+	}
+	s.unacked.Add(-b.handed)
+	if s.waiting.Load() {
+		select {
+		case s.room <- struct{}{}:
+		default:
+		}
+	}
+	if b.timer.Stop() {
+		s.recycle(b)
 	}
 }
+
+// recycle keeps an answered batch of the sink's for reuse.
+func (s *sinkInstance) recycle(b *batch) { s.free.Put(b) }
 
 func (s *sinkInstance) flushBufferLocked() error {
-	err := s.produce(s.buffered)
+	var err error
+	for rest := s.buffered; len(rest) > 0 && err == nil; {
+		n := min(len(rest), maxBatch)
+		b := s.newBatch()
+		b.recs = append(b.recs, rest[:n]...)
+		err = s.produce(b)
+		rest = rest[n:]
+	}
+	clear(s.buffered)
 	s.buffered = s.buffered[:0]
 	clear(s.byKey)
 	return err
@@ -654,7 +772,7 @@ func (s *sinkInstance) CaughtUp(context.Context) (bool, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.buffered) == 0 && len(s.slots) == 0, nil
+	return len(s.buffered) == 0 && s.unacked.Load() == 0, nil
 }
 
 // fixedPartitioner is Flink's FlinkFixedPartitioner: sink instance i writes

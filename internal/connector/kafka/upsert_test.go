@@ -2,6 +2,7 @@ package kafka
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -153,5 +154,30 @@ func TestUpsertSinkBufferInterval(t *testing.T) {
 	waitFor(t, "the interval flush", func() (bool, error) { return q.CaughtUp(context.Background()) })
 	if got, want := keyValue(consumeAll(t, c, "tick")), []string{`{"id":1}|<null>`}; !slices.Equal(got, want) {
 		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
+// TestUpsertSinkBufferAboveMaxBuffered: a buffer of more rows than the
+// client may hold unanswered (maxBuffered) is written in batches that
+// wait for each other's room, not for their own.
+func TestUpsertSinkBufferAboveMaxBuffered(t *testing.T) {
+	c := startCluster(t, 1)
+	n := maxBuffered + maxBatch + 1
+	tbl := upsertTable(c, "big", "sink.buffer-flush.max-rows", fmt.Sprint(n), "sink.buffer-flush.interval", "1 h",
+		"properties.max.block.ms", "5000")
+	op := upsertSink(t, tbl)
+	rows := make([][]any, n)
+	for i := range rows {
+		rows[i] = []any{types.Insert, i, "x"}
+	}
+	// The last row fills the buffer, which is then written.
+	if err := op.ProcessChunk(0, chunk(tbl.Schema().Types(), rows...), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := op.Finish(nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := endOffset(t, c, "big"); got != int64(n) {
+		t.Fatalf("%d records written, want %d", got, n)
 	}
 }
