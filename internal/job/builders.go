@@ -415,7 +415,7 @@ func insertOnly(n *Node) bool { return n.InputChangelogs[0] == plan.InsertOnly }
 func buildRank(n *Node) (Instances, error) {
 	cfg := n.Config.(*plan.RankConfig)
 	c := ops.RankConfig{InputTypes: n.In[0], PartitionKeys: cfg.PartitionKeys, Order: sortKeys(cfg.Order), Start: cfg.Start, End: cfg.End,
-		OutputRankNumber: cfg.OutputRankNumber, InputInsertOnly: insertOnly(n), GenerateUpdateBefore: true}
+		VariableEnd: cfg.VariableEnd, EndCol: cfg.EndCol, OutputRankNumber: cfg.OutputRankNumber, InputInsertOnly: insertOnly(n), GenerateUpdateBefore: true}
 	return stateful(n, func(st state.Backend) (*ops.Rank, error) { return ops.NewRank(c, st) })
 }
 

@@ -191,6 +191,10 @@ type RankConfig struct {
 	Start            int64     `json:"start"`
 	End              int64     `json:"end"`
 	OutputRankNumber bool      `json:"outputRankNumber,omitempty"`
+	// VariableEnd takes each partition's End from the input column EndCol
+	// of its first row (rownum <= col).
+	VariableEnd bool `json:"variableEnd,omitempty"`
+	EndCol      int  `json:"endCol,omitempty"`
 }
 
 // WindowRankConfig is a window Top-N, emitted per window when the

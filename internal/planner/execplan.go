@@ -239,9 +239,13 @@ func (t *translator) windowsAndJoins(n Node, ins []added) (added, error) {
 				OutputRankNumber: x.OutputRankNumber, WindowEnd: x.Window.EndCol, LocalTime: x.Window.LocalTime}
 			return t.rankNumberColumn(n, x.OutputRankNumber, plan.KindWindowRank, par, input, cfg, windowState(in.schema, x.PartitionKeys, "rows"))
 		}
-		cfg := &plan.RankConfig{PartitionKeys: x.PartitionKeys, Order: sortKeys(x.Order), Start: x.Start, End: x.End, OutputRankNumber: x.OutputRankNumber}
-		return t.rankNumberColumn(n, x.OutputRankNumber, plan.KindRank, par, input, cfg,
-			state("partitions", in.schema, x.PartitionKeys, "the partition's rows, "+rowType(in.schema)))
+		cfg := &plan.RankConfig{PartitionKeys: x.PartitionKeys, Order: sortKeys(x.Order), Start: x.Start, End: x.End, OutputRankNumber: x.OutputRankNumber,
+			VariableEnd: x.VariableEnd, EndCol: x.EndCol}
+		tables := []plan.StateTable{state("partitions", in.schema, x.PartitionKeys, "the partition's rows, "+rowType(in.schema))}
+		if x.VariableEnd {
+			tables = append(tables, state("rank-end", in.schema, x.PartitionKeys, "the partition's rank end (BIGINT), from its first row"))
+		}
+		return t.rankNumberColumn(n, x.OutputRankNumber, plan.KindRank, par, input, cfg, tables...)
 	case *Deduplicate:
 		par, input := keyed(in, x.Keys)
 		if x.Window != nil {
@@ -317,8 +321,8 @@ func (t *translator) windowsAndJoins(n Node, ins []added) (added, error) {
 // its row number, a Calc after it that keeps the planned row layout: the
 // planner's schema always ends with that column, which nothing reads then,
 // so the Calc fills it with NULL.
-func (t *translator) rankNumberColumn(n Node, outputs bool, kind string, par plan.Parallelism, input plan.Input, cfg plan.Config, st plan.StateTable) (added, error) {
-	s := like(n, kind, par, []plan.Input{input}, cfg, st)
+func (t *translator) rankNumberColumn(n Node, outputs bool, kind string, par plan.Parallelism, input plan.Input, cfg plan.Config, st ...plan.StateTable) (added, error) {
+	s := like(n, kind, par, []plan.Input{input}, cfg, st...)
 	if outputs {
 		return t.add(s)
 	}

@@ -290,8 +290,12 @@ func (n *Rank) Describe() string {
 			strategy = "strategy=[AppendFastStrategy], "
 		}
 	}
-	return fmt.Sprintf("%s(%srankType=[%s], rankRange=[rankStart=%d, rankEnd=%d], partitionBy=[%s], orderBy=[%s], select=[%s%s])",
-		kind, strategy, n.Function, n.Start, n.End, names(in, n.PartitionKeys), orderText(in, n.Order), strings.Join(in.Names(), ", "), map[bool]string{true: ", w0$o0", false: ""}[n.OutputRankNumber])
+	rankRange := fmt.Sprintf("rankStart=%d, rankEnd=%d", n.Start, n.End)
+	if n.VariableEnd {
+		rankRange = "rankEnd=" + in[n.EndCol].Name // VariableRankRange.toString
+	}
+	return fmt.Sprintf("%s(%srankType=[%s], rankRange=[%s], partitionBy=[%s], orderBy=[%s], select=[%s%s])",
+		kind, strategy, n.Function, rankRange, names(in, n.PartitionKeys), orderText(in, n.Order), strings.Join(in.Names(), ", "), map[bool]string{true: ", w0$o0", false: ""}[n.OutputRankNumber])
 }
 
 // Describe implements Node.

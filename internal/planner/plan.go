@@ -241,6 +241,10 @@ type Rank struct {
 	PartitionKeys    []int
 	Order            []SortKey
 	Start, End       int64
+	// VariableEnd takes End from the input column EndCol (rownum <= col,
+	// Flink's VariableRankRange).
+	VariableEnd      bool
+	EndCol           int
 	OutputRankNumber bool
 	// Window is set for a window Top-N (partitioned by window_start and
 	// window_end of a window TVF).

@@ -115,23 +115,38 @@ func foldRank(node Node, filter expr.Expr) (Node, expr.Expr) {
 		rnCol = last
 	}
 	start, end := int64(1), int64(unbounded)
+	endCol := -1
+	var colBound expr.Expr
 	var rest []expr.Expr
 	for _, c := range conjuncts(filter) {
 		if lo, hi, ok := rowNumberBound(c, rnCol); ok {
 			start, end = max(start, lo), min(end, hi)
 			continue
 		}
+		if col, ok := rowNumberColumnBound(c, rnCol, calc); ok && endCol < 0 && rank.Window == nil {
+			endCol, colBound = col, c
+			continue
+		}
 		rest = append(rest, c)
 	}
-	if end == unbounded {
+	if endCol >= 0 && end != unbounded {
+		// Both a constant and a column bound: the column's stays a
+		// filter over the constant range's rows.
+		rest = append(rest, colBound)
+		endCol = -1
+	}
+	if end == unbounded && endCol < 0 {
 		return node, filter
 	}
 	r := *rank
 	r.Start, r.End = start, end
+	if endCol >= 0 {
+		r.VariableEnd, r.EndCol = true, endCol
+	}
 	var out Node = &r
 	// Only ROW_NUMBER is a deduplication (Flink's deduplicate rules match
 	// no other rank type).
-	first := r.Function == "ROW_NUMBER" && r.Start == 1 && r.End == 1 && len(r.Order) == 1 && r.Input.Mode() == connector.InsertOnly
+	first := r.Function == "ROW_NUMBER" && !r.VariableEnd && r.Start == 1 && r.End == 1 && len(r.Order) == 1 && r.Input.Mode() == connector.InsertOnly
 	if w, startCol, endCol, ok := windowOf(r.Input); ok && contains(r.PartitionKeys, startCol) && contains(r.PartitionKeys, endCol) {
 		w.EndCol = endCol
 		r.Window = &w
@@ -222,6 +237,34 @@ func and(es []expr.Expr) expr.Expr {
 
 // rowNumberBound recognizes `rn <op> n` and `n <op> rn` for an integer
 // literal n, returning the inclusive range it allows.
+// rowNumberColumnBound recognizes `rownum <= x` where x is a column of the
+// rank's input (through calc, when the row number is read through a
+// projection): Flink's VariableRankRange, whose end each partition takes
+// from its first row. It returns x's position in the rank's input.
+func rowNumberColumnBound(e expr.Expr, rnCol int, calc *Calc) (int, bool) {
+	c, isCall := e.(*expr.Call)
+	if !isCall || len(c.Args) != 2 || c.Name != "<=" && c.Name != ">=" {
+		return 0, false
+	}
+	l, r := c.Args[0], c.Args[1]
+	if c.Name == ">=" {
+		l, r = r, l
+	}
+	lc, lok := l.(*expr.Column)
+	rc, rok := r.(*expr.Column)
+	if !lok || !rok || lc.Index != rnCol || rc.Index == rnCol || !rc.T.IsInteger() {
+		return 0, false
+	}
+	if calc == nil {
+		return rc.Index, true
+	}
+	in, ok := calc.Projects[rc.Index].(*expr.Column)
+	if !ok {
+		return 0, false
+	}
+	return in.Index, true
+}
+
 func rowNumberBound(e expr.Expr, col int) (lo, hi int64, ok bool) {
 	c, isCall := e.(*expr.Call)
 	if !isCall || len(c.Args) != 2 {
@@ -271,7 +314,7 @@ func finalize(n Node) error {
 		}
 		switch r := in.(type) {
 		case *Rank:
-			if r.End == unbounded {
+			if r.End == unbounded && !r.VariableEnd {
 				return &Error{Msg: r.Function + "() needs a filter on its result (for example WHERE rownum <= 3): only Top-N and deduplication queries are supported in streaming mode"}
 			}
 			if err := r.supported(); err != nil {

@@ -22,6 +22,11 @@ type RankConfig struct {
 	// Start and End are the 1-based inclusive range of row numbers kept:
 	// rownum <= N is 1..N, rownum = 1 is 1..1, rownum BETWEEN a AND b is a..b.
 	Start, End int64
+	// VariableEnd takes End from the input column EndCol instead (rownum <=
+	// col, Flink's VariableRankRange): each partition keeps the value of
+	// its first row, as AbstractTopNFunction.initRankEnd does.
+	VariableEnd bool
+	EndCol      int
 	// OutputRankNumber appends the row number as a BIGINT NOT NULL column.
 	OutputRankNumber bool
 	// InputInsertOnly says the input only has +I rows (Flink's append-only
@@ -69,6 +74,10 @@ type Rank struct {
 	top1       bool
 	key        []byte
 	buf        types.Row
+	// ends holds each partition's rank end with VariableEnd; end is the
+	// rank end of the row being processed.
+	ends *state.Table[int64]
+	end  int64
 }
 
 // NewRank returns a Rank for cfg.
@@ -79,7 +88,15 @@ func NewRank(cfg RankConfig, st state.Backend) (*Rank, error) {
 	if err := checkSortKeys(cfg.Order, len(cfg.InputTypes)); err != nil {
 		return nil, err
 	}
-	if cfg.Start < 1 || cfg.End < cfg.Start {
+	if cfg.VariableEnd {
+		if err := checkCols("rank end", []int{cfg.EndCol}, len(cfg.InputTypes)); err != nil {
+			return nil, err
+		}
+		if !cfg.InputTypes[cfg.EndCol].IsInteger() {
+			return nil, fmt.Errorf("rank: the rank end column %d is %s, not an integer", cfg.EndCol, cfg.InputTypes[cfg.EndCol])
+		}
+	}
+	if cfg.Start < 1 || !cfg.VariableEnd && cfg.End < cfg.Start {
 		return nil, fmt.Errorf("rank: invalid row number range %d..%d", cfg.Start, cfg.End)
 	}
 	r := &Rank{
@@ -88,10 +105,33 @@ func NewRank(cfg RankConfig, st state.Backend) (*Rank, error) {
 		st:         st,
 		out:        newOutput(rankOutputTypes(cfg.InputTypes, cfg.OutputRankNumber)),
 		withNumber: cfg.OutputRankNumber || cfg.Start > 1,
-		top1:       cfg.InputInsertOnly && cfg.Start == 1 && cfg.End == 1,
+		top1:       !cfg.VariableEnd && cfg.InputInsertOnly && cfg.Start == 1 && cfg.End == 1,
+		end:        cfg.End,
 	}
 	r.parts = state.NewTable(r.st, "partitions", rowsCodec(cfg.InputTypes))
+	if cfg.VariableEnd {
+		r.ends = state.NewTable(r.st, "rank-end", state.Int64Codec)
+	}
 	return r, nil
+}
+
+// rankEnd sets r.end for the partition of the current key: the constant
+// end, or the partition's stored one, taken from its first row.
+func (r *Rank) rankEnd(c *types.Chunk, i int) error {
+	if !r.cfg.VariableEnd {
+		return nil
+	}
+	if end, ok := r.ends.Get(r.key); ok {
+		r.end = end
+		return nil
+	}
+	col := c.Cols[r.cfg.EndCol]
+	if col.Nulls[i] {
+		return errors.New("rank: the Top-N bound is NULL for a partition's first row")
+	}
+	r.end = col.I64[i]
+	r.ends.Put(r.key, r.end)
+	return nil
 }
 
 // State implements Stateful.
@@ -107,18 +147,21 @@ func (r *Rank) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter) error {
 			return errors.New("rank: retraction on an insert-only input")
 		}
 		r.key = state.AppendChunkKey(r.key[:0], c, i, r.cfg.PartitionKeys)
+		if err := r.rankEnd(c, i); err != nil {
+			return err
+		}
 		rows, _ := r.parts.Get(r.key)
 		row := c.Row(i)
 		var ch change
 		if accumulate {
 			p := sort.Search(len(rows), func(j int) bool { return r.cmp.compare(rows[j], row) > 0 })
-			if r.cfg.InputInsertOnly && int64(p) >= r.cfg.End {
+			if r.cfg.InputInsertOnly && int64(p) >= r.end {
 				continue // not in the top: AppendOnlyTopNFunction does not keep it
 			}
 			ch = change{rows: slices.Insert(rows, p, row), p: p}
 			r.emitInsert(w, ch)
-			if r.cfg.InputInsertOnly && int64(len(ch.rows)) > r.cfg.End {
-				ch.rows = ch.rows[:r.cfg.End]
+			if r.cfg.InputInsertOnly && int64(len(ch.rows)) > r.end {
+				ch.rows = ch.rows[:r.end]
 			}
 		} else {
 			p := r.find(rows, row)
@@ -182,7 +225,7 @@ func (r *Rank) find(rows []types.Row, row types.Row) int {
 
 // emitInsert emits the changes of an insert.
 func (r *Rank) emitInsert(w *output, c change) {
-	end := int(r.cfg.End)
+	end := int(r.end)
 	switch {
 	case c.p >= end:
 	case r.top1 && c.oldLen() > 0:
@@ -200,7 +243,7 @@ func (r *Rank) emitInsert(w *output, c change) {
 
 // emitRetract emits the changes of a retraction.
 func (r *Rank) emitRetract(w *output, c change) {
-	end := int(r.cfg.End)
+	end := int(r.end)
 	switch {
 	case c.p >= end:
 	case r.withNumber:
@@ -218,7 +261,7 @@ func (r *Rank) emitRetract(w *output, c change) {
 // open-ended range, as of an OFFSET without LIMIT).
 func (r *Rank) emitRanks(w *output, c change) {
 	oldLen := c.oldLen()
-	last := min(r.cfg.End, int64(max(oldLen, len(c.rows))))
+	last := min(r.end, int64(max(oldLen, len(c.rows))))
 	for k := c.p; k < int(last); k++ {
 		switch {
 		case k < oldLen && k < len(c.rows):
@@ -235,7 +278,7 @@ func (r *Rank) emitRanks(w *output, c change) {
 // emit outputs row at rank n if n is in the range, as Flink's
 // AbstractTopNFunction.collect* do (-U only with GenerateUpdateBefore).
 func (r *Rank) emit(w *output, k types.RowKind, row types.Row, n int64) {
-	if n < r.cfg.Start || n > r.cfg.End || k == types.UpdateBefore && !r.cfg.GenerateUpdateBefore {
+	if n < r.cfg.Start || n > r.end || k == types.UpdateBefore && !r.cfg.GenerateUpdateBefore {
 		return
 	}
 	if !r.cfg.OutputRankNumber {
