@@ -236,11 +236,11 @@ type Rank struct {
 	// which Flink plans but refuses to run in streaming mode.
 	Function string
 	// call is the ranking function's call, where errors about it point.
-	call             ast.Node
-	Input            Node
-	PartitionKeys    []int
-	Order            []SortKey
-	Start, End       int64
+	call          ast.Node
+	Input         Node
+	PartitionKeys []int
+	Order         []SortKey
+	Start, End    int64
 	// VariableEnd takes End from the input column EndCol (rownum <= col,
 	// Flink's VariableRankRange).
 	VariableEnd      bool
