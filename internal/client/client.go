@@ -611,7 +611,7 @@ func (c *Client) statement(ctx context.Context, src string, script bool) error {
 		switch s := st.(type) {
 		case *ast.Set:
 			c.info(msgSetKey)
-			if w := sluice.UnknownSettingWarning(s.Key); w != "" {
+			if w := sluice.SettingWarning(s.Key); w != "" {
 				c.warn(w)
 			}
 		case *ast.Reset:
