@@ -260,6 +260,8 @@ var refused = map[string]onlyValues{
 	"table.exec.uid.generation":                                    {nil, "operators are identified by their plan node's stable ID"},
 	"table.exec.uid.format":                                        {nil, "operators are identified by their plan node's stable ID"},
 	"table.exec.disabled-operators":                                {nil, "batch execution is not implemented"},
+	"table.exec.shuffle-mode":                                      {nil, "batch execution is not implemented"},
+	"table.exec.legacy-transformation-uids":                        {[]string{"false"}, "operators are identified by their plan node's stable ID"},
 	"table.exec.sort.default-limit":                                {nil, "batch execution is not implemented"},
 	"table.exec.sort.max-num-file-handles":                         {nil, "batch execution is not implemented"},
 	"table.exec.sort.async-merge-enabled":                          {nil, "batch execution is not implemented"},
@@ -304,6 +306,7 @@ var refused = map[string]onlyValues{
 	"execution.shutdown-on-attached-exit":          {[]string{"false"}, "jobs end with the process that runs them (or wait in its data directory)"},
 	"execution.savepoint-restore-mode":             {[]string{"NO_CLAIM"}, "a restored savepoint or checkpoint is never deleted"},
 	"execution.checkpointing.snapshot-compression": {[]string{"false"}, "checkpoint parts are written uncompressed"},
+	"pipeline.jobvertex-parallelism-overrides":     {nil, "the parallelism of single operators is not configurable"},
 	"execution.buffer-timeout.enabled":             {nil, "operators hand over chunks as they fill or their input pauses"},
 	// CheckpointingOptions, StateRecoveryOptions, StateBackendOptions.
 	"execution.checkpointing.storage":                        {[]string{"filesystem"}, "checkpoints are written to files under 'execution.checkpointing.dir'; 'jobmanager' would keep them in memory"},
