@@ -209,12 +209,12 @@ func (c *Config) PrintTimeCost() bool { return c.boolSetting(ConfPrintTimeCost) 
 func (c *Config) MaxColumnWidth() int { return MaxColumnWidth(c.Get) }
 
 // MaxColumnWidth returns the column width the settings read by get give
-// (get returns a key's effective value, "" for none): that of
-// table.display.max-column-width, unless it has its default and the
-// deprecated sql-client.display.max-column-width is set.
+// (get returns a key's effective value, "" for none, as SET lists them):
+// that of table.display.max-column-width, unless it is unset or has its
+// default and the deprecated sql-client.display.max-column-width is set.
 func MaxColumnWidth(get func(key string) string) int {
 	v := get(ConfMaxColumnWidth)
-	if old := get(ConfClientMaxColumnWidth); old != "" && strings.TrimSpace(v) == honoured[ConfMaxColumnWidth].def {
+	if old := get(ConfClientMaxColumnWidth); old != "" && (v == "" || strings.TrimSpace(v) == honoured[ConfMaxColumnWidth].def) {
 		v = old
 	}
 	if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n > 0 {
