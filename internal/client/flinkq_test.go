@@ -104,10 +104,15 @@ func readQ(t *testing.T, path string) []qCase {
 // error's message.
 var javaException = regexp.MustCompile(`(?m)^(?:[a-z][a-z0-9_]*\.)+[A-Za-z$]+(?:Exception|Error): `)
 
-// sameError compares an error's output as Flink's script runner does.
+// sluicePosition is how Sluice frames an error at a position: a prefix
+// naming it, and the statement's line with a caret under it.
+var sluicePosition = regexp.MustCompile(`(?s)SQL (?:parse|validation) error at line \d+, column \d+: (.*?)\n  [^\n]*\n *\^$`)
+
+// sameError compares an error's output as Flink's script runner does;
+// want may be Flink's message, without Sluice's framing of its position.
 func sameError(got, want string) bool {
 	norm := func(s string) string { return strings.Join(strings.Fields(javaException.ReplaceAllString(s, "")), " ") }
-	return norm(got) == norm(want)
+	return norm(got) == norm(want) || norm(sluicePosition.ReplaceAllString(got, "$1")) == norm(want)
 }
 
 // TestFlinkClientScripts runs the scripts of testdata/flinkq through the
