@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sluicesql/sluice/internal/checkpoint"
+	"github.com/sluicesql/sluice/internal/job"
 	"github.com/sluicesql/sluice/internal/runtime"
 )
 
@@ -26,24 +27,22 @@ const (
 	ConfIgnoreUnclaimed     = "execution.savepoint.ignore-unclaimed-state"
 )
 
-// checkpointDefaults are Flink's defaults of the checkpointing settings
-// (the interval is unset: off); SET lists them with the session's
-// defaults.
+// checkpointDefaults are Flink's defaults of the checkpointing and state
+// backend settings (the interval is unset: off); SET lists them with the
+// session's defaults.
 var checkpointDefaults = map[string]string{
+	ConfStateBackend:        job.StateHashmap,
+	ConfIncremental:         "false",
 	ConfCheckpointMode:      "EXACTLY_ONCE",
 	ConfCheckpointTimeout:   "10 min",
 	ConfCheckpointMinPause:  "0 ms",
 	ConfCheckpointTolerable: "0",
 	ConfCheckpointsRetained: "1",
 	ConfIgnoreUnclaimed:     "false",
-}
-
-// checkpointSetting returns a checkpointing setting, or its default.
-func (c *Config) checkpointSetting(key string) string {
-	if v := c.Get(key); v != "" {
-		return v
-	}
-	return checkpointDefaults[key]
+	// What Sluice does, the only values it accepts.
+	"execution.checkpointing.max-concurrent-checkpoints":        "1",
+	"execution.checkpointing.unaligned.enabled":                 "false",
+	"execution.checkpointing.externalized-checkpoint-retention": "RETAIN_ON_CANCELLATION",
 }
 
 // minCheckpointTime is Flink's smallest checkpoint interval and timeout
@@ -56,7 +55,7 @@ func checkCheckpointSetting(key, value string) (ok bool, err error) {
 	invalid := func(expected string) error {
 		return fmt.Errorf("invalid value '%s' for '%s': expected %s", value, key, expected)
 	}
-	switch key {
+	switch settingID(key) {
 	case ConfCheckpointInterval, ConfCheckpointTimeout:
 		d, err := ParseDuration(value)
 		if err != nil {
@@ -123,12 +122,12 @@ func (c *Config) storageProps() map[string]string {
 // restored from execution.savepoint.path when it is set.
 func (c *Config) checkpointConfig(ctx context.Context, id string) (*runtime.CheckpointConfig, error) {
 	interval, _ := c.durationSetting(ConfCheckpointInterval)
-	mode, _ := checkpointMode(c.checkpointSetting(ConfCheckpointMode))
+	mode, _ := checkpointMode(c.Get(ConfCheckpointMode))
 	timeout, _ := c.durationSetting(ConfCheckpointTimeout)
 	minPause, _ := c.durationSetting(ConfCheckpointMinPause)
-	tolerable, _ := strconv.Atoi(c.checkpointSetting(ConfCheckpointTolerable))
-	retained, _ := strconv.Atoi(c.checkpointSetting(ConfCheckpointsRetained))
-	ignore, _ := strconv.ParseBool(c.checkpointSetting(ConfIgnoreUnclaimed))
+	tolerable, _ := strconv.Atoi(c.Get(ConfCheckpointTolerable))
+	retained, _ := strconv.Atoi(c.Get(ConfCheckpointsRetained))
+	ignore, _ := strconv.ParseBool(c.Get(ConfIgnoreUnclaimed))
 	incremental, err := c.incremental()
 	if err != nil {
 		return nil, err
@@ -139,7 +138,7 @@ func (c *Config) checkpointConfig(ctx context.Context, id string) (*runtime.Chec
 	if interval > 0 {
 		dir := c.Get(ConfCheckpointsDir)
 		if dir == "" {
-			return nil, fmt.Errorf("'%s' is set but '%s' is not: set where checkpoints are stored", ConfCheckpointInterval, ConfCheckpointsDir)
+			return nil, fmt.Errorf("'%s' is set but '%s' is not: set where checkpoints are stored", ConfCheckpointInterval, settingNames(ConfCheckpointsDir)[0])
 		}
 		store, err := checkpoint.Open(dir, props)
 		if err != nil {
@@ -178,7 +177,7 @@ func restoreCheckpoint(cfg *runtime.CheckpointConfig, store checkpoint.Storage, 
 
 // durationSetting reads a duration setting; unset with no default is 0.
 func (c *Config) durationSetting(key string) (time.Duration, error) {
-	v := c.checkpointSetting(key)
+	v := c.Get(key)
 	if v == "" {
 		return 0, nil
 	}

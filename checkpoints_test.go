@@ -234,7 +234,7 @@ func TestCheckpointSettings(t *testing.T) {
 	mustExecute(t, e, "SET 'execution.checkpointing.mode' = 'at_least_once';\nSET 'execution.checkpointing.interval' = '1 min';")
 	mustExecute(t, e, "CREATE TABLE g (a INT) WITH ('connector' = 'datagen', 'number-of-rows' = '1');\nCREATE TABLE bh (a INT) WITH ('connector' = 'blackhole');")
 	_, err := e.Execute(testContext(t), "INSERT INTO bh SELECT a FROM g;")
-	if err == nil || err.Error() != "'execution.checkpointing.interval' is set but 'state.checkpoints.dir' is not: set where checkpoints are stored" {
+	if err == nil || err.Error() != "'execution.checkpointing.interval' is set but 'execution.checkpointing.dir' is not: set where checkpoints are stored" {
 		t.Fatalf("a checkpoint interval without a directory: %v", err)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/sluicesql/sluice/internal/connector"
-	"github.com/sluicesql/sluice/internal/job"
 	"github.com/sluicesql/sluice/internal/runtime"
 )
 
@@ -43,9 +42,24 @@ type Config struct {
 // NewConfig returns the default configuration.
 func NewConfig() *Config { return &Config{values: map[string]string{}} }
 
-// Set validates and stores key = value.
+// Set validates and stores key = value. A setting Flink knows by several
+// names (flinkNames) is stored under the name given, replacing the others
+// the session set.
 func (c *Config) Set(key, value string) error {
-	switch key {
+	if err := checkSetting(key, value); err != nil {
+		return err
+	}
+	for _, n := range settingNames(key) {
+		delete(c.values, n)
+	}
+	c.values[key] = value
+	return nil
+}
+
+// checkSetting validates key = value, whichever of its names key is.
+func checkSetting(key, value string) error {
+	id := settingID(key)
+	switch id {
 	case ConfParallelism:
 		n, err := strconv.Atoi(value)
 		if err != nil || n < 1 {
@@ -101,21 +115,25 @@ func (c *Config) Set(key, value string) error {
 			}
 			break
 		}
-		if only, ok := unsupported[key]; ok && !only.accepts(value) {
+		if only, ok := unsupported[id]; ok && !only.accepts(value) {
 			return fmt.Errorf("'%s' = '%s' is not supported yet (%s); only '%s' is", key, value, only.why, only.value)
 		}
-		if h, ok := honoured[key]; ok && h.check != nil {
+		if h, ok := honoured[id]; ok && h.check != nil {
 			if err := h.check(key, value); err != nil {
 				return err
 			}
 		}
-		if r, ok := refused[key]; ok {
+		if r, ok := refused[id]; ok {
 			if err := r.check(key, value); err != nil {
 				return err
 			}
 		}
+		if n, ok := noEffectSetting(id); ok && n.check != nil {
+			if err := n.check(key, value); err != nil {
+				return err
+			}
+		}
 	}
-	c.values[key] = value
 	return nil
 }
 
@@ -123,12 +141,11 @@ func (c *Config) Set(key, value string) error {
 // in ways Sluice does not implement yet: setting them is an error rather
 // than a silently different answer. Settings of settings.go are honoured
 // or refused there; other keys are kept, as Flink keeps them
-// (UnknownSettingWarning).
+// (SettingWarning).
 var unsupported = map[string]onlyValue{
 	"execution.runtime-mode":                                    {"streaming", "batch execution prints final results instead of changelogs", nil},
 	"table.exec.state.ttl":                                      {"0 ms", "state retention would expire keys", isZeroDuration},
 	"execution.checkpointing.max-concurrent-checkpoints":        {"1", "checkpoints are taken one at a time", nil},
-	"execution.checkpointing.unaligned":                         {"false", "barriers are aligned", nil},
 	"execution.checkpointing.unaligned.enabled":                 {"false", "barriers are aligned", nil},
 	"execution.checkpointing.externalized-checkpoint-retention": {"RETAIN_ON_CANCELLATION", "checkpoints are kept when a job stops", nil},
 }
@@ -153,52 +170,78 @@ func isZeroDuration(v string) bool {
 	return err == nil && d == 0
 }
 
-// Reset removes key (or every key when key is empty).
+// Reset removes key (or every key when key is empty); any name of a
+// setting Flink knows by several removes it under all of them.
 func (c *Config) Reset(key string) {
 	if key == "" {
 		c.values = map[string]string{}
 		return
 	}
-	delete(c.values, key)
+	for _, n := range settingNames(key) {
+		delete(c.values, n)
+	}
 }
 
-// Get returns the value of key, falling back to its default.
+// Get returns the value of key: the session's (by any of the setting's
+// names, in the order Flink reads them), else the engine's, else the
+// default; "" for none.
 func (c *Config) Get(key string) string {
-	if v, ok := c.values[key]; ok {
+	if _, v, ok := c.lookup(key); ok {
 		return v
 	}
-	if v, ok := c.base[key]; ok {
-		return v
+	return defaultOf(key)
+}
+
+// lookup returns the name and value the session or the engine gives the
+// setting key names, if any.
+func (c *Config) lookup(key string) (name, value string, ok bool) {
+	for _, layer := range []map[string]string{c.values, c.base} {
+		for _, n := range settingNames(key) {
+			if v, ok := layer[n]; ok {
+				return n, v, true
+			}
+		}
 	}
-	if v, ok := defaults[key]; ok {
-		return v
+	return "", "", false
+}
+
+// defaultOf returns the default of the setting key names: the session's
+// built-in one, or Flink's for checkpointing and restarts; "" for none.
+func defaultOf(key string) string {
+	id := settingID(key)
+	for _, d := range []map[string]string{defaults, checkpointDefaults, restartDefaults} {
+		if v, ok := d[id]; ok {
+			return v
+		}
 	}
-	return honoured[key].def
+	return honoured[id].def
 }
 
 // All returns every key that has a value, set or by default, sorted:
 // what SET lists. Flink's defaults of the checkpointing, restart strategy
 // and state backend settings are listed too (not the checkpoint interval
 // nor restart-strategy.type, which have none: checkpoints are off, and
-// the strategy follows from them); those of the state backend under
-// their current names, and only when neither name is set.
+// the strategy follows from them). A setting Flink knows by several names
+// is listed once: by the name the session (or else the engine) set it
+// by, else its default by Flink's current name.
 func (c *Config) All() [][2]string {
-	m := map[string]string{}
+	ids := map[string]bool{}
+	for _, d := range []map[string]string{defaults, checkpointDefaults, restartDefaults, c.base, c.values} {
+		for k := range d {
+			ids[settingID(k)] = true
+		}
+	}
 	for k, h := range honoured {
 		if h.def != "" {
-			m[k] = h.def
+			ids[k] = true
 		}
 	}
-	for _, d := range []map[string]string{defaults, checkpointDefaults, restartDefaults, c.base, c.values} {
-		for k, v := range d {
-			m[k] = v
-		}
-	}
-	for _, names := range [][3]string{{ConfStateBackend, ConfStateBackendOld, job.StateHashmap}, {ConfIncremental, ConfIncrementalOld, "false"}} {
-		if _, ok := m[names[0]]; !ok {
-			if _, ok := m[names[1]]; !ok {
-				m[names[0]] = names[2]
-			}
+	m := map[string]string{}
+	for id := range ids {
+		if n, v, ok := c.lookup(id); ok {
+			m[n] = v
+		} else if v := defaultOf(id); v != "" {
+			m[settingNames(id)[0]] = v
 		}
 	}
 	keys := make([]string, 0, len(m))

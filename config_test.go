@@ -84,9 +84,9 @@ func TestSettingsHonouredOrRefused(t *testing.T) {
 	}
 }
 
-// TestUnknownSettingWarning: a key Sluice does not know is kept, with a
+// TestSettingWarning: a key Sluice does not know is kept, with a
 // warning naming the closest known key when one is near.
-func TestUnknownSettingWarning(t *testing.T) {
+func TestSettingWarning(t *testing.T) {
 	for key, want := range map[string]string{
 		"table.dml-snyc":                      "'table.dml-snyc' is not a setting Sluice knows: it is kept, as Flink keeps any key, but changes nothing. Did you mean 'table.dml-sync'?",
 		"parallelism.defualt":                 "Did you mean 'parallelism.default'?",
@@ -99,7 +99,7 @@ func TestUnknownSettingWarning(t *testing.T) {
 		"state.backend.pebble.cache-entries":  "",
 		"execution.checkpointing.incremental": "",
 	} {
-		got := UnknownSettingWarning(key)
+		got := SettingWarning(key)
 		if want == "" && got != "" || !strings.Contains(got, want) || strings.HasSuffix(key, "key") && strings.Contains(got, "Did you mean") {
 			t.Errorf("%s: warning %q, want %q", key, got, want)
 		}
@@ -128,7 +128,7 @@ func TestSetListsEffectiveSettings(t *testing.T) {
 	// the interval and the strategy have none.
 	for k, v := range map[string]string{"execution.checkpointing.mode": "EXACTLY_ONCE", "execution.checkpointing.timeout": "10 min",
 		"execution.checkpointing.min-pause": "0 ms", "execution.checkpointing.tolerable-failed-checkpoints": "0",
-		"state.checkpoints.num-retained": "1", "restart-strategy.fixed-delay.attempts": "1", "restart-strategy.exponential-delay.max-backoff": "1 min",
+		"execution.checkpointing.num-retained": "1", "restart-strategy.fixed-delay.attempts": "1", "restart-strategy.exponential-delay.max-backoff": "1 min",
 		"restart-strategy.failure-rate.failure-rate-interval": "1 min", "state.backend.type": "hashmap", "execution.checkpointing.incremental": "false"} {
 		if got[k] != v {
 			t.Errorf("SET lists %s = %q, want %q", k, got[k], v)
@@ -174,8 +174,9 @@ func TestSetListsEffectiveSettings(t *testing.T) {
 }
 
 // TestSettingsDocumented: docs/sql.md names every setting of config.go
-// and settings.go, honoured or refused (those of checkpoints and restarts
-// have their own section).
+// and settings.go, honoured, refused or accepted without effect, by each
+// of Flink's names for it (those of checkpoints and restarts have their
+// own section).
 func TestSettingsDocumented(t *testing.T) {
 	doc, err := os.ReadFile("docs/sql.md")
 	if err != nil {
@@ -184,6 +185,12 @@ func TestSettingsDocumented(t *testing.T) {
 	keys := slices.Collect(maps.Keys(defaults))
 	keys = append(keys, slices.Collect(maps.Keys(honoured))...)
 	keys = append(keys, slices.Collect(maps.Keys(refused))...)
+	keys = append(keys, slices.Collect(maps.Keys(unsupported))...)
+	keys = append(keys, slices.Collect(maps.Keys(noEffect))...)
+	keys = append(keys, slices.Collect(maps.Keys(settingIDs))...)
+	for _, p := range noEffectPrefixes {
+		keys = append(keys, p.prefix+"*")
+	}
 	for _, k := range keys {
 		if !strings.Contains(string(doc), "`"+k+"`") {
 			t.Errorf("docs/sql.md does not name the setting %s", k)

@@ -7,12 +7,17 @@ import (
 	"strings"
 )
 
-// IsSupportedSetting reports whether Sluice knows a setting by name: one
-// of the session settings, checkpointing, restart strategy, checkpoint
-// storage (s3.*), or a Flink setting Sluice supports some values of and
-// refuses the others. Other keys are kept by SET, as Flink keeps them,
-// but do nothing (UnknownSettingWarning).
+// IsSupportedSetting reports whether Sluice knows a setting by any of
+// Flink's names for it: one of the session settings, checkpointing,
+// restart strategy, checkpoint storage (s3.*), a Flink setting Sluice
+// supports some values of and refuses the others, or one it accepts
+// although it changes nothing in Sluice. Other keys are kept by SET, as
+// Flink keeps them, but do nothing (SettingWarning).
 func IsSupportedSetting(key string) bool {
+	key = settingID(key)
+	if _, ok := noEffectSetting(key); ok {
+		return true
+	}
 	if _, ok := defaults[key]; ok {
 		return true
 	}
@@ -45,7 +50,7 @@ func IsSupportedSetting(key string) bool {
 // ignored; SET and RESET in the returned session do not change this one.
 func (e *Session) WithSettings(settings map[string]string) (*Session, error) {
 	c := &Config{values: maps.Clone(e.config.values), base: e.config.base}
-	for _, k := range slices.Sorted(maps.Keys(settings)) {
+	for _, k := range sortForSet(slices.Collect(maps.Keys(settings))) {
 		if !IsSupportedSetting(k) {
 			return nil, fmt.Errorf("'%s' is not a setting Sluice supports for one statement", k)
 		}

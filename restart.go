@@ -41,14 +41,6 @@ var restartDefaults = map[string]string{
 	ConfRateDelay:           "1 s",
 }
 
-// restartSetting returns a restart setting, or its default.
-func (c *Config) restartSetting(key string) string {
-	if v := c.Get(key); v != "" {
-		return v
-	}
-	return restartDefaults[key]
-}
-
 // strategyName normalises restart-strategy.type as Flink reads it.
 func strategyName(v string) (string, error) {
 	switch strings.ToLower(strings.TrimSpace(v)) {
@@ -70,10 +62,11 @@ func checkRestartSetting(key, value string) (ok bool, err error) {
 	invalid := func(expected string) error {
 		return fmt.Errorf("invalid value '%s' for '%s': expected %s", value, key, expected)
 	}
-	switch key {
+	switch settingID(key) {
 	case ConfRestartStrategy:
-		_, err := strategyName(value)
-		return true, err
+		if _, err := strategyName(value); err != nil {
+			return true, invalid("none, fixed-delay, exponential-delay or failure-rate")
+		}
 	case ConfFixedDelayAttempts, ConfExpAttemptsPerReset:
 		if n, err := strconv.Atoi(value); err != nil || n < 0 || n > math.MaxInt32 {
 			return true, invalid("a non-negative integer")
@@ -139,24 +132,24 @@ func (c *Config) restartStrategy(checkpointing bool) restartStrategy {
 		kind, _ = strategyName(v)
 	}
 	dur := func(key string) time.Duration {
-		d, _ := ParseDuration(c.restartSetting(key))
+		d, _ := ParseDuration(c.Get(key))
 		return d
 	}
 	num := func(key string) float64 {
-		f, _ := strconv.ParseFloat(c.restartSetting(key), 64)
+		f, _ := strconv.ParseFloat(c.Get(key), 64)
 		return f
 	}
 	s := restartStrategy{kind: kind}
 	switch kind {
 	case "fixed-delay":
-		s.attempts, _ = strconv.Atoi(c.restartSetting(ConfFixedDelayAttempts))
+		s.attempts, _ = strconv.Atoi(c.Get(ConfFixedDelayAttempts))
 		s.delay = dur(ConfFixedDelayDelay)
 	case "exponential-delay":
-		s.attempts, _ = strconv.Atoi(c.restartSetting(ConfExpAttemptsPerReset))
+		s.attempts, _ = strconv.Atoi(c.Get(ConfExpAttemptsPerReset))
 		s.initial, s.max, s.resetAfter = dur(ConfExpInitialBackoff), dur(ConfExpMaxBackoff), dur(ConfExpResetThreshold)
 		s.multiplier, s.jitter = num(ConfExpMultiplier), num(ConfExpJitter)
 	case "failure-rate":
-		s.attempts, _ = strconv.Atoi(c.restartSetting(ConfRateMaxFailures))
+		s.attempts, _ = strconv.Atoi(c.Get(ConfRateMaxFailures))
 		s.interval, s.delay = dur(ConfRateInterval), dur(ConfRateDelay)
 	}
 	return s

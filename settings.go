@@ -65,22 +65,21 @@ var honoured = map[string]struct {
 	def   string
 	check func(key, value string) error
 }{
-	ConfDMLSync:              {"false", checkBool},
-	ConfPipelineName:         {"", nil},
-	ConfMaxColumnWidth:       {"30", checkPositive},
-	ConfClientMaxColumnWidth: {"", checkPositive},
-	ConfMaxTableResultRows:   {"1000000", checkPositive},
-	ConfVerbose:              {"false", checkBool},
-	ConfPrintTimeCost:        {"false", checkBool},
-	ConfSQLDialect:           {"default", checkDialect},
-	ConfDefaultParallelism:   {"-1", checkDefaultParallelism},
-	confForceRecompile:       {"false", checkBool},
-	ConfSinkNotNullEnforcer:  {"ERROR", checkNotNullEnforcer},
-	ConfMiniBatchEnabled:     {"false", checkBool},
-	ConfMiniBatchLatency:     {"0 ms", checkDuration},
-	ConfMiniBatchSize:        {"-1", checkLong},
-	ConfAggPhaseStrategy:     {"AUTO", checkAggPhaseStrategy},
-	ConfColorSchema:          {"DEFAULT", checkColorSchema},
+	ConfDMLSync:             {"false", checkBool},
+	ConfPipelineName:        {"", nil},
+	ConfMaxColumnWidth:      {"30", checkPositive},
+	ConfMaxTableResultRows:  {"1000000", checkPositive},
+	ConfVerbose:             {"false", checkBool},
+	ConfPrintTimeCost:       {"false", checkBool},
+	ConfSQLDialect:          {"default", checkDialect},
+	ConfDefaultParallelism:  {"-1", checkDefaultParallelism},
+	confForceRecompile:      {"false", checkBool},
+	ConfSinkNotNullEnforcer: {"ERROR", checkNotNullEnforcer},
+	ConfMiniBatchEnabled:    {"false", checkBool},
+	ConfMiniBatchLatency:    {"0 ms", checkDuration},
+	ConfMiniBatchSize:       {"-1", checkLong},
+	ConfAggPhaseStrategy:    {"AUTO", checkAggPhaseStrategy},
+	ConfColorSchema:         {"DEFAULT", checkColorSchema},
 }
 
 // Mini-batch settings (ExecutionConfigOptions, OptimizerConfigOptions):
@@ -210,12 +209,12 @@ func (c *Config) PrintTimeCost() bool { return c.boolSetting(ConfPrintTimeCost) 
 func (c *Config) MaxColumnWidth() int { return MaxColumnWidth(c.Get) }
 
 // MaxColumnWidth returns the column width the settings read by get give
-// (get returns a key's effective value, "" for none): that of
-// table.display.max-column-width, unless it has its default and the
-// deprecated sql-client.display.max-column-width is set.
+// (get returns a key's effective value, "" for none, as SET lists them):
+// that of table.display.max-column-width, unless it is unset or has its
+// default and the deprecated sql-client.display.max-column-width is set.
 func MaxColumnWidth(get func(key string) string) int {
 	v := get(ConfMaxColumnWidth)
-	if old := get(ConfClientMaxColumnWidth); old != "" && strings.TrimSpace(v) == honoured[ConfMaxColumnWidth].def {
+	if old := get(ConfClientMaxColumnWidth); old != "" && (v == "" || strings.TrimSpace(v) == honoured[ConfMaxColumnWidth].def) {
 		v = old
 	}
 	if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n > 0 {
@@ -261,6 +260,8 @@ var refused = map[string]onlyValues{
 	"table.exec.uid.generation":                                    {nil, "operators are identified by their plan node's stable ID"},
 	"table.exec.uid.format":                                        {nil, "operators are identified by their plan node's stable ID"},
 	"table.exec.disabled-operators":                                {nil, "batch execution is not implemented"},
+	"table.exec.shuffle-mode":                                      {nil, "batch execution is not implemented"},
+	"table.exec.legacy-transformation-uids":                        {[]string{"false"}, "operators are identified by their plan node's stable ID"},
 	"table.exec.sort.default-limit":                                {nil, "batch execution is not implemented"},
 	"table.exec.sort.max-num-file-handles":                         {nil, "batch execution is not implemented"},
 	"table.exec.sort.async-merge-enabled":                          {nil, "batch execution is not implemented"},
@@ -298,13 +299,113 @@ var refused = map[string]onlyValues{
 	"pipeline.global-job-parameters":               {nil, "Sluice runs no user functions"},
 	"pipeline.cached-files":                        {nil, "Sluice runs no user functions"},
 	"pipeline.vertex-description-mode":             {nil, "operators are described in EXPLAIN only"},
-	"execution.buffer-timeout":                     {nil, "operators hand over chunks as they fill or their input pauses"},
+	"execution.buffer-timeout.interval":            {nil, "operators hand over chunks as they fill or their input pauses"},
 	"execution.batch-shuffle-mode":                 {nil, "batch execution is not implemented"},
 	"execution.target":                             {nil, "jobs run in the Sluice process"},
 	"execution.attached":                           {[]string{"true"}, "the client stays attached to the jobs it runs"},
 	"execution.shutdown-on-attached-exit":          {[]string{"false"}, "jobs end with the process that runs them (or wait in its data directory)"},
 	"execution.savepoint-restore-mode":             {[]string{"NO_CLAIM"}, "a restored savepoint or checkpoint is never deleted"},
 	"execution.checkpointing.snapshot-compression": {[]string{"false"}, "checkpoint parts are written uncompressed"},
+	"pipeline.jobvertex-parallelism-overrides":     {nil, "the parallelism of single operators is not configurable"},
+	"execution.buffer-timeout.enabled":             {nil, "operators hand over chunks as they fill or their input pauses"},
+	// CheckpointingOptions, StateRecoveryOptions, StateBackendOptions.
+	"execution.checkpointing.storage":                        {[]string{"filesystem"}, "checkpoints are written to files under 'execution.checkpointing.dir'; 'jobmanager' would keep them in memory"},
+	"execution.checkpointing.create-subdir":                  {[]string{"true"}, "checkpoints are written to a directory per job"},
+	"execution.checkpointing.checkpoints-after-tasks-finish": {[]string{"true"}, "checkpoints go on after some source instances have finished"},
+	"execution.checkpointing.unaligned.forced":               {[]string{"false"}, "barriers are aligned"},
+	"execution.checkpointing.file-merging.enabled":           {[]string{"false"}, "checkpoint files are not merged"},
+	"execution.checkpointing.local-backup.enabled":           {[]string{"false"}, "no local copy of a checkpoint is kept: a job recovers from its checkpoint storage"},
+	"execution.state-recovery.from-local":                    {[]string{"false"}, "no local copy of a checkpoint is kept: a job recovers from its checkpoint storage"},
+	"execution.state-recovery.approximate-local-recovery":    {[]string{"false"}, "a failed job restarts whole from its latest checkpoint"},
+	"state.backend.changelog.enabled":                        {[]string{"false"}, "the changelog state backend is not implemented"},
+	"state.latency-track.keyed-state-enabled":                {[]string{"false"}, "the latency of state access is not measured"},
+}
+
+// noEffect lists Flink settings that Sluice accepts although they change
+// nothing in it, because what they tune does not exist in Sluice and no
+// result depends on them; each with the check of its values and why. SET
+// of one warns with the reason (SettingWarning). Keys under the prefixes
+// of noEffectPrefixes are accepted alike, with any value.
+var noEffect = map[string]noEffectValues{
+	"execution.checkpointing.aligned-checkpoint-timeout":                    {checkDuration, "it tunes unaligned checkpoints, which Sluice refuses"},
+	"execution.checkpointing.unaligned.interruptible-timers.enabled":        {checkBool, "it tunes unaligned checkpoints, which Sluice refuses"},
+	"execution.checkpointing.unaligned.max-subtasks-per-channel-state-file": {checkPositive, "it tunes unaligned checkpoints, which Sluice refuses"},
+	"execution.state-recovery.without-channel-state.checkpoint-id":          {checkLong, "a Sluice checkpoint holds no in-flight data (barriers are aligned)"},
+	"execution.checkpointing.interval-during-backlog":                       {checkDuration, "no Sluice source reports a backlog (nor does Flink's Kafka source)"},
+	"execution.checkpointing.cleaner.parallel-mode":                         {checkBool, "it tunes how a discarded checkpoint's files are deleted, not which are kept"},
+	"execution.checkpointing.data-inline-threshold":                         {checkMemorySize, "checkpoint files have Sluice's own layout"},
+	"execution.checkpointing.write-buffer-size":                             {checkPositive, "checkpoint files have Sluice's own layout"},
+	"execution.checkpointing.file-merging.across-checkpoint-boundary":       {checkBool, "it tunes the merging of checkpoint files, which is off"},
+	"execution.checkpointing.file-merging.max-file-size":                    {checkMemorySize, "it tunes the merging of checkpoint files, which is off"},
+	"execution.checkpointing.file-merging.pool-blocking":                    {checkBool, "it tunes the merging of checkpoint files, which is off"},
+	"execution.checkpointing.file-merging.max-subtasks-per-file":            {checkPositive, "it tunes the merging of checkpoint files, which is off"},
+	"execution.checkpointing.file-merging.max-space-amplification":          {checkFloat, "it tunes the merging of checkpoint files, which is off"},
+	"execution.checkpointing.local-backup.dirs":                             {nil, "it tunes the local backup of checkpoints, which is off"},
+	"state.backend.async":                   {checkBool, "Flink ignores it too: every snapshot is asynchronous"},
+	"execution.sorted-inputs.enabled":       {checkBool, "it tunes batch execution, which Sluice refuses"},
+	"execution.sorted-inputs.memory":        {checkMemorySize, "it tunes batch execution, which Sluice refuses"},
+	"execution.batch-state-backend.enabled": {checkBool, "it tunes batch execution, which Sluice refuses"},
+}
+
+// noEffectPrefixes are families of settings accepted with any value,
+// changing nothing, and why.
+var noEffectPrefixes = []struct{ prefix, why string }{
+	{"state.backend.rocksdb.", "it tunes RocksDB; Sluice's on-disk backend is Pebble ('state.backend.pebble.cache-entries')"},
+	{"state.backend.forst.", "it tunes the ForSt backend, which Sluice refuses"},
+	{"state.backend.changelog.", "it tunes the changelog state backend, which is off"},
+	{"state.changelog.", "it tunes the changelog state backend, which is off"},
+	{"state.latency-track.", "it tunes the tracking of state access latency, which is off"},
+}
+
+// noEffectValues is how a setting of noEffect is checked, and why it
+// changes nothing.
+type noEffectValues struct {
+	check func(key, value string) error
+	why   string
+}
+
+// noEffectSetting returns how the setting key (as settingID names it) is
+// checked if it is one that changes nothing in Sluice.
+func noEffectSetting(key string) (noEffectValues, bool) {
+	if _, ok := refused[key]; ok {
+		return noEffectValues{}, false // state.backend.changelog.enabled, ...
+	}
+	if n, ok := noEffect[key]; ok {
+		return n, true
+	}
+	for _, p := range noEffectPrefixes {
+		if strings.HasPrefix(key, p.prefix) {
+			return noEffectValues{why: p.why}, true
+		}
+	}
+	return noEffectValues{}, false
+}
+
+// checkFloat accepts a number.
+func checkFloat(key, value string) error {
+	if _, err := strconv.ParseFloat(strings.TrimSpace(value), 64); err != nil {
+		return fmt.Errorf("invalid value '%s' for '%s': expected a number", value, key)
+	}
+	return nil
+}
+
+// checkMemorySize accepts a size in the syntax of Flink's MemorySize: a
+// number of bytes with an optional unit (b, k/kb/kibibytes, m/mb, g/gb,
+// t/tb, any case).
+func checkMemorySize(key, value string) error {
+	v := strings.ToLower(strings.TrimSpace(value))
+	i := strings.IndexFunc(v, func(r rune) bool { return r < '0' || r > '9' })
+	if i < 0 {
+		i = len(v)
+	}
+	unit := strings.TrimSpace(v[i:])
+	if _, err := strconv.ParseUint(v[:i], 10, 63); err == nil {
+		switch unit {
+		case "", "b", "bytes", "k", "kb", "kibibytes", "m", "mb", "mebibytes", "g", "gb", "gibibytes", "t", "tb", "tebibytes":
+			return nil
+		}
+	}
+	return fmt.Errorf("invalid value '%s' for '%s': expected a memory size such as '20kb' or '32 mb'", value, key)
 }
 
 // onlyValues are the values Sluice behaves as for a setting it does not
@@ -359,6 +460,12 @@ func knownSettings() []string {
 	for k := range unsupported {
 		out = append(out, k)
 	}
+	for k := range noEffect {
+		out = append(out, k)
+	}
+	for k := range settingIDs {
+		out = append(out, k)
+	}
 	out = append(out, ConfCheckpointInterval, ConfCheckpointMode, ConfCheckpointTimeout, ConfCheckpointMinPause,
 		ConfCheckpointTolerable, ConfCheckpointsDir, ConfCheckpointsRetained, ConfSavepointsDir, ConfSavepointPath,
 		ConfIgnoreUnclaimed, ConfRestartStrategy, ConfFixedDelayAttempts, ConfFixedDelayDelay, ConfExpInitialBackoff,
@@ -369,10 +476,15 @@ func knownSettings() []string {
 	return slices.Compact(out)
 }
 
-// UnknownSettingWarning returns the warning for SET of a key Sluice does
-// not know (IsSupportedSetting), naming the closest known key when one is
-// near; "" for a known key.
-func UnknownSettingWarning(key string) string {
+// SettingWarning returns the warning for SET of a key that changes
+// nothing: one Sluice accepts as Flink does but has nothing to tune with
+// (noEffect), with the reason, or one Sluice does not know
+// (IsSupportedSetting), naming the closest known key when one is near; ""
+// for a key Sluice honours or refuses.
+func SettingWarning(key string) string {
+	if n, ok := noEffectSetting(settingID(key)); ok {
+		return fmt.Sprintf("'%s' is accepted but changes nothing in Sluice: %s.", key, n.why)
+	}
 	if IsSupportedSetting(key) {
 		return ""
 	}

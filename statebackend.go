@@ -26,7 +26,7 @@ const (
 // checkStateSetting validates one state backend setting; ok is false for
 // keys that are none of them.
 func checkStateSetting(key, value string) (ok bool, err error) {
-	switch key {
+	switch settingID(key) {
 	case ConfStateBackend, ConfStateBackendOld:
 		if _, err := stateBackend(value); err != nil {
 			return true, fmt.Errorf("invalid value '%s' for '%s': %v", value, key, err)
@@ -72,16 +72,11 @@ func parseBool(v string) (bool, error) {
 	return false, strconv.ErrSyntax
 }
 
-// stateBackend returns the state backend jobs use: state.backend.type,
-// else state.backend, else hashmap (Flink's default).
+// stateBackend returns the state backend jobs use: state.backend.type
+// (or its older name state.backend), hashmap by default as in Flink.
 func (c *Config) stateBackend() string {
-	for _, key := range []string{ConfStateBackend, ConfStateBackendOld} {
-		if v := c.Get(key); v != "" {
-			b, _ := stateBackend(v)
-			return b
-		}
-	}
-	return job.StateHashmap
+	b, _ := stateBackend(c.Get(ConfStateBackend))
+	return b
 }
 
 // pebbleCacheEntries returns state.backend.pebble.cache-entries, 0 when
@@ -92,19 +87,19 @@ func (c *Config) pebbleCacheEntries() int {
 }
 
 // incremental reports whether checkpoints are incremental:
-// execution.checkpointing.incremental, else state.backend.incremental,
-// else false (Flink's default). Flink ignores the setting for a backend
-// that cannot take incremental checkpoints; Sluice refuses it there.
+// execution.checkpointing.incremental (or its older name
+// state.backend.incremental), false by default as in Flink. Flink ignores
+// the setting for a backend that cannot take incremental checkpoints;
+// Sluice refuses it there.
 func (c *Config) incremental() (bool, error) {
-	for _, key := range []string{ConfIncremental, ConfIncrementalOld} {
-		if v := c.Get(key); v != "" {
-			on, _ := parseBool(v)
-			if on && c.stateBackend() != job.StateRocksDB {
-				return false, fmt.Errorf("'%s' = '%s' needs the on-disk state backend ('%s' = '%s'): the '%s' backend takes whole checkpoints",
-					key, v, ConfStateBackend, job.StateRocksDB, c.stateBackend())
-			}
-			return on, nil
-		}
+	key, v, ok := c.lookup(ConfIncremental)
+	if !ok {
+		return false, nil
 	}
-	return false, nil
+	on, _ := parseBool(v)
+	if on && c.stateBackend() != job.StateRocksDB {
+		return false, fmt.Errorf("'%s' = '%s' needs the on-disk state backend ('%s' = '%s'): the '%s' backend takes whole checkpoints",
+			key, v, ConfStateBackend, job.StateRocksDB, c.stateBackend())
+	}
+	return on, nil
 }

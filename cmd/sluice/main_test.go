@@ -174,7 +174,7 @@ Sluice SQL> INSERT INTO clicks VALUES \('u1', '/home'\);
 Job ID: [0-9a-f]{32}
 
 Sluice SQL> SET 'sql-client.execution.result-mode' = 'tableau';
-\[INFO\] Session property has been set\.
+\[INFO\] Execute statement succeed\.
 
 Sluice SQL> SELECT page, .*;
 \+----\+-{32}\+-{22}\+
@@ -202,7 +202,7 @@ func TestSQLScriptStopsAtFirstError(t *testing.T) {
 	if r.code != 1 || !strings.HasSuffix(r.stderr, "sluice: script "+script+" failed\n") {
 		t.Errorf("exit status %d, stderr %q; want 1 and the failed script", r.code, r.stderr)
 	}
-	if !strings.Contains(r.stdout, "[INFO] Session property has been set.\n") ||
+	if !strings.Contains(r.stdout, "[INFO] Execute statement succeed.\n") ||
 		!strings.Contains(r.stdout, "Sluice SQL> SELECT nope FROM nowhere;\n[ERROR] Could not execute SQL statement. Reason:\n") ||
 		strings.Contains(r.stdout, "SHOW TABLES") {
 		t.Errorf("printed:\n%s", r.stdout)
@@ -216,7 +216,7 @@ func TestSQLFromPipe(t *testing.T) {
 	// Input that is not a terminal gets no prompts; the last statement may
 	// lack its ';'.
 	r := runSluice(t, strings.NewReader("SET 'parallelism.default' = '2';\nSHOW TABLES"), "sql", "-kafka-port", "0", "-registry-port", "0")
-	want := "[INFO] Session property has been set.\n\nEmpty set\n\n\nShutting down the session...\ndone.\n"
+	want := "[INFO] Execute statement succeed.\n\nEmpty set\n\n\nShutting down the session...\ndone.\n"
 	if r.code != 0 || r.stdout != want {
 		t.Errorf("exit status %d, printed %q; want 0 and %q", r.code, r.stdout, want)
 	}

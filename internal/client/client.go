@@ -73,9 +73,6 @@ const (
 const (
 	msgExecutionError   = "Could not execute SQL statement."
 	msgExecuteStatement = "Execute statement succeed."
-	msgSetKey           = "Session property has been set."
-	msgResetKey         = "Session property has been reset."
-	msgReset            = "All session properties have been set to their default values."
 	msgSubmitting       = "Submitting SQL update statement to the cluster..."
 	msgSubmitted        = "SQL update statement has been successfully submitted to the cluster:"
 	msgResultQuit       = "Result retrieval cancelled."
@@ -610,15 +607,11 @@ func (c *Client) statement(ctx context.Context, src string, script bool) error {
 	case sluice.ResultOK:
 		switch s := st.(type) {
 		case *ast.Set:
-			c.info(msgSetKey)
-			if w := sluice.UnknownSettingWarning(s.Key); w != "" {
+			// Flink's client since 1.17 answers SET and RESET as any
+			// other statement (set.q, select.q).
+			c.info(msgExecuteStatement)
+			if w := sluice.SettingWarning(s.Key); w != "" {
 				c.warn(w)
-			}
-		case *ast.Reset:
-			if s.Key == "" {
-				c.info(msgReset)
-			} else {
-				c.info(msgResetKey)
 			}
 		case *ast.BeginStatementSet:
 			c.info(msgBeginSet)

@@ -406,7 +406,7 @@ func lines(s string) int { return strings.Count(s, "\n") }
 
 func TestCountTutorialChangelog(t *testing.T) {
 	s := newSession(t, true)
-	s.runOK("SET 'sql-client.execution.result-mode' = 'changelog';", "[INFO] Session property has been set.\n")
+	s.runOK("SET 'sql-client.execution.result-mode' = 'changelog';", "[INFO] Execute statement succeed.\n")
 	// A line holding only a comment shows the prompt again.
 	m := s.mark()
 	s.typeLines("-- count a stream of events")
@@ -463,7 +463,7 @@ func TestCountTutorialTableau(t *testing.T) {
 	}
 
 	s := newSession(t, true)
-	s.runOK("SET 'sql-client.execution.result-mode' = 'tableau';", "[INFO] Session property has been set.\n")
+	s.runOK("SET 'sql-client.execution.result-mode' = 'tableau';", "[INFO] Execute statement succeed.\n")
 	s.loadMovieTicketSales()
 
 	// Ctrl-C at the prompt discards what was typed, and is not kept for the
@@ -491,7 +491,7 @@ func TestCountTutorialTableau(t *testing.T) {
 
 func TestTumblingWindowsChangelog(t *testing.T) {
 	s := newSession(t, true)
-	s.runOK("SET 'sql-client.execution.result-mode' = 'changelog';", "[INFO] Session property has been set.\n")
+	s.runOK("SET 'sql-client.execution.result-mode' = 'changelog';", "[INFO] Execute statement succeed.\n")
 	s.runOK(s.hosts(ratingsDDL), "[INFO] Execute statement succeed.\n")
 	if got := s.run(ratingsInsert); !jobSubmitted.MatchString(strings.TrimSuffix(strings.TrimLeft(got, "> "), prompt)) {
 		t.Errorf("INSERT printed %q", got)
@@ -543,7 +543,7 @@ func TestTableModeWithoutTerminal(t *testing.T) {
 	s.typeSQL(movieTicketSalesInsert)
 	m := s.mark()
 	s.typeLines("SET 'sql-client.execution.result-mode' = 'table';")
-	s.expect(m, "the SET message", func(o string) bool { return strings.HasSuffix(o, "[INFO] Session property has been set.\n\n") })
+	s.expect(m, "the SET message", func(o string) bool { return strings.HasSuffix(o, "[INFO] Execute statement succeed.\n\n") })
 
 	// Without a terminal the final table is printed when the query stops:
 	// here on a line "Q", the key that leaves Flink's table view.
@@ -572,7 +572,7 @@ func TestTableModeWithoutTerminal(t *testing.T) {
 func TestSetAndReset(t *testing.T) {
 	s := newSession(t, true)
 	mode := func() string { return s.engine.Config().Get(sluice.ConfResultMode) }
-	s.runOK("SET 'sql-client.execution.result-mode' = 'tableau';", "[INFO] Session property has been set.\n")
+	s.runOK("SET 'sql-client.execution.result-mode' = 'tableau';", "[INFO] Execute statement succeed.\n")
 	if mode() != "tableau" {
 		t.Errorf("result mode %q after SET", mode())
 	}
@@ -580,12 +580,12 @@ func TestSetAndReset(t *testing.T) {
 	if got := s.run("SET;"); !listed.MatchString(got) {
 		t.Errorf("SET; printed\n%s", got)
 	}
-	s.runOK("RESET 'sql-client.execution.result-mode';", "[INFO] Session property has been reset.\n")
+	s.runOK("RESET 'sql-client.execution.result-mode';", "[INFO] Execute statement succeed.\n")
 	if mode() != "table" {
 		t.Errorf("result mode %q after RESET, want the default, table", mode())
 	}
-	s.runOK("SET 'parallelism.default' = '4';", "[INFO] Session property has been set.\n")
-	s.runOK("RESET;", "[INFO] All session properties have been set to their default values.\n")
+	s.runOK("SET 'parallelism.default' = '4';", "[INFO] Execute statement succeed.\n")
+	s.runOK("RESET;", "[INFO] Execute statement succeed.\n")
 	if p := s.engine.Config().Parallelism(); p != 1 {
 		t.Errorf("parallelism %d after RESET;", p)
 	}
@@ -614,7 +614,7 @@ func TestErrorsLeaveTheClientRunning(t *testing.T) {
 
 func TestSemicolonInsideStringLiteral(t *testing.T) {
 	s := newSession(t, true)
-	s.runOK("SET 'sql-client.execution.result-mode' = 'tableau';", "[INFO] Session property has been set.\n")
+	s.runOK("SET 'sql-client.execution.result-mode' = 'tableau';", "[INFO] Execute statement succeed.\n")
 	// The ';' inside the literals do not end the statement, neither in the
 	// middle of a line nor at the end of one.
 	got := s.run("SELECT 'a;b' AS s,\n  'c;\nd' AS t;")
@@ -705,7 +705,7 @@ SHOW TABLES;
 	}
 	want := fmt.Sprintf(`[INFO] Executing SQL from file.
 %[1]sSET 'sql-client.execution.result-mode' = 'tableau';
-[INFO] Session property has been set.
+[INFO] Execute statement succeed.
 
 %[1]sSELECT * FROM (VALUES (1), (2)) AS v(a);
 +----+-------------+
@@ -717,7 +717,7 @@ SHOW TABLES;
 Received a total of 2 rows
 
 %[1]sRESET;
-[INFO] All session properties have been set to their default values.
+[INFO] Execute statement succeed.
 
 %[1]sSELECT * FROM (VALUES (1)) AS v(a);
 [ERROR] Could not execute SQL statement. Reason:

@@ -41,7 +41,7 @@ func TestPrintRowsAbovePrompt(t *testing.T) {
 	tt.statement(`CREATE TABLE g (n INT) WITH ('connector' = 'datagen', 'rows-per-second' = '10', `+
 		`'fields.n.kind' = 'sequence', 'fields.n.start' = '1', 'fields.n.end' = '1000000');`, "[INFO] Execute statement succeed.")
 	tt.statement(`CREATE TABLE p (n INT) WITH ('connector' = 'print', 'print-identifier' = 'row');`, "[INFO] Execute statement succeed.")
-	tt.statement("SET 'sql-client.execution.result-mode' = 'tableau';", "[INFO] Session property has been set.")
+	tt.statement("SET 'sql-client.execution.result-mode' = 'tableau';", "[INFO] Execute statement succeed.")
 	tt.typeLine("INSERT INTO p SELECT n FROM g;")
 	before := lastRow(tt, tt.waitForText("Job ID: ", "row> +I[1]"))
 
@@ -148,7 +148,7 @@ func styles(line string) (string, []sgrState) {
 // draws it plain, and a name Flink has no style for is refused.
 func TestHighlightingOnTerminal(t *testing.T) {
 	tt := startTerm(t, 120, 20)
-	tt.statement("SET 'sql-client.display.color-schema' = 'Dracula';", "[INFO] Session property has been set.")
+	tt.statement("SET 'sql-client.display.color-schema' = 'Dracula';", "[INFO] Execute statement succeed.")
 	line := "SELECT 'a b', `c` /*+ h */ FROM t -- the end"
 	tt.run("send-keys", "-l", line)
 	tt.waitForText(promptShown + " " + line)
@@ -179,7 +179,7 @@ func TestHighlightingOnTerminal(t *testing.T) {
 	tt.keys("C-u")
 	tt.typeLine("SET 'sql-client.display.color-schema' = 'gester';")
 	tt.waitForText("[ERROR] Could not execute SQL statement. Reason:\ninvalid value 'gester' for 'sql-client.display.color-schema': expected one of DEFAULT, DARK,")
-	tt.statement("RESET 'sql-client.display.color-schema';", "[INFO] Session property has been reset.")
+	tt.statement("RESET 'sql-client.display.color-schema';", "[INFO] Execute statement succeed.")
 	tt.run("send-keys", "-l", line)
 	tt.waitForText(promptShown + " " + line)
 	if e := strings.TrimRight(tt.run("capture-pane", "-p", "-e"), "\n"); !strings.HasSuffix(e, "\n"+prompt+line) {

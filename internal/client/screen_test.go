@@ -187,7 +187,7 @@ const sequenceTable = `CREATE TABLE seq (id BIGINT, name STRING) WITH ('connecto
 func TestTableViewOnTerminal(t *testing.T) {
 	tt := startTerm(t, 100, 20)
 	tt.statement(sequenceTable, "[INFO] Execute statement succeed.")
-	tt.statement("SET 'sql-client.execution.result-mode' = 'table';", "[INFO] Session property has been set.")
+	tt.statement("SET 'sql-client.execution.result-mode' = 'table';", "[INFO] Execute statement succeed.")
 	tt.typeLine("SELECT * FROM seq;")
 
 	// 20 lines leave 14 for rows: 40 rows are 3 pages, the last shown.
@@ -266,8 +266,8 @@ func TestTableViewOnTerminal(t *testing.T) {
 func TestTableViewScrollsWideRows(t *testing.T) {
 	tt := startTerm(t, 60, 20)
 	tt.statement(sequenceTable, "[INFO] Execute statement succeed.")
-	tt.statement("SET 'sql-client.execution.result-mode' = 'table';", "[INFO] Session property has been set.")
-	tt.statement("SET 'table.display.max-column-width' = '80';", "[INFO] Session property has been set.")
+	tt.statement("SET 'sql-client.execution.result-mode' = 'table';", "[INFO] Execute statement succeed.")
+	tt.statement("SET 'table.display.max-column-width' = '80';", "[INFO] Execute statement succeed.")
 	tt.typeLine("SELECT * FROM seq;")
 	// Each line is 1+20+1+80 = 102 columns wide: the names are cut by the
 	// terminal, not by the column width.
@@ -298,7 +298,7 @@ func TestChangelogViewOnTerminal(t *testing.T) {
 	tt := startTerm(t, 100, 20)
 	tt.statement(`CREATE TABLE r (id INT, name STRING) WITH ('connector' = 'datagen', 'rows-per-second' = '50', `+
 		`'fields.id.min' = '1', 'fields.id.max' = '9', 'fields.name.length' = '5');`, "[INFO] Execute statement succeed.")
-	tt.statement("SET 'sql-client.execution.result-mode' = 'changelog';", "[INFO] Session property has been set.")
+	tt.statement("SET 'sql-client.execution.result-mode' = 'changelog';", "[INFO] Execute statement succeed.")
 	tt.typeLine("SELECT * FROM r;")
 	change := regexp.MustCompile(`(?m)^ \+I {11}[1-9] +[0-9a-f]{1,5}$`)
 	s := tt.waitFor("a screen full of changes", func(s string) bool {
@@ -340,7 +340,7 @@ func TestChangelogViewOnTerminal(t *testing.T) {
 func TestTableViewRefreshRates(t *testing.T) {
 	tt := startTerm(t, 100, 20)
 	tt.statement(`CREATE TABLE r (id INT) WITH ('connector' = 'datagen', 'rows-per-second' = '5');`, "[INFO] Execute statement succeed.")
-	tt.statement("SET 'sql-client.execution.result-mode' = 'table';", "[INFO] Session property has been set.")
+	tt.statement("SET 'sql-client.execution.result-mode' = 'table';", "[INFO] Execute statement succeed.")
 	tt.typeLine("SELECT COUNT(*) AS n FROM r;")
 	tt.waitFor("a count", func(s string) bool {
 		return strings.Contains(s, " Refresh: 1 s") && regexp.MustCompile(`(?m)^ +[1-9][0-9]*$`).MatchString(s)

@@ -64,7 +64,7 @@ END;
 [INFO] Execute statement succeed.
 
 %[1]sSET 'table.dml-sync' = 'true';
-[INFO] Session property has been set.
+[INFO] Execute statement succeed.
 
 %[1]sBEGIN STATEMENT SET;
 [INFO] Begin a statement set.
@@ -131,7 +131,7 @@ SELECT s FROM (VALUES ('abcdefghijkl')) AS v(s);
 		t.Fatalf("the script failed:\n%s", got)
 	}
 	for _, want := range []string{
-		"[INFO] Session property has been set.\n[WARNING] 'table.dml-snyc' is not a setting Sluice knows: it is kept, as Flink keeps any key, but changes nothing. Did you mean 'table.dml-sync'?\n",
+		"[INFO] Execute statement succeed.\n[WARNING] 'table.dml-snyc' is not a setting Sluice knows: it is kept, as Flink keeps any key, but changes nothing. Did you mean 'table.dml-sync'?\n",
 		"| +I | abcde... |\n",
 	} {
 		if !strings.Contains(got, want) {
