@@ -25,6 +25,9 @@ func (b *Binder) join(j *ast.Join) (*relation, error) {
 		versioned.AsOf, asOf, right = nil, tn.AsOf, &versioned
 	}
 	r, err := b.from(right)
+	if ref, lateral := right.(*ast.SubqueryRef); err != nil && lateral && ref.Lateral {
+		return b.lateralJoin(j, l, ref, err)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -103,28 +103,11 @@ type scalarSide struct {
 // subquery's value, a hidden column bound to s.
 func (b *Binder) attachScalar(rel *relation, s *ast.SubqueryExpr, side *scalarSide) (*relation, error) {
 	ls := rel.node.Schema()
-	left := append(types.Schema{}, ls...)
-	leftProj := identity(ls)
-	jn := Join{Kind: LeftJoin, Right: side.node}
-	rs := side.node.Schema()
-	for k, o := range side.outerKeys {
-		kt := rs[side.keys[k]].Type
-		t, ok := types.CommonType(o.Type().Plain(), kt.Plain())
-		if !ok {
-			return nil, errorf(s, "cannot compare %s with %s", o.Type().Plain(), kt.Plain())
-		}
-		if c, isCol := o.(*expr.Column); isCol && types.Equal(c.T.Nullable(), t.Nullable()) {
-			jn.LeftKeys = append(jn.LeftKeys, c.Index)
-		} else {
-			jn.LeftKeys = append(jn.LeftKeys, len(left))
-			left = append(left, types.Field{Name: "$f" + itoa(len(left)), Type: t.WithNotNull(o.Type().NotNull)})
-			leftProj = append(leftProj, coerce(o, t))
-		}
-		jn.RightKeys = append(jn.RightKeys, side.keys[k])
+	jn, err := keyedJoin(LeftJoin, rel.node, side.outerKeys, side.node, side.keys, s)
+	if err != nil {
+		return nil, err
 	}
-	jn.Left = newCalc(rel.node, leftProj, nil, left)
-	jn.schema = joinSchema(left, rs, LeftJoin, false, false)
-	nl := len(left)
+	nl := len(jn.Left.Schema())
 	vt := jn.schema[nl+side.value].Type
 	var value expr.Expr = &expr.Column{Index: nl + side.value, Name: jn.schema[nl+side.value].Name, T: vt}
 	if side.empty != nil {
@@ -149,7 +132,35 @@ func (b *Binder) attachScalar(rel *relation, s *ast.SubqueryExpr, side *scalarSi
 		sc.cols[i].typ = out[i].Type
 	}
 	sc.cols = append(sc.cols, scopeCol{name: name, typ: value.Type(), scalar: s})
-	return &relation{node: newCalc(&jn, projects, nil, out), sc: sc}, nil
+	return &relation{node: newCalc(jn, projects, nil, out), sc: sc}, nil
+}
+
+// keyedJoin joins left and right on outer keys (expressions over left)
+// equal to right's columns rightKeys, compared in their common types: a
+// computed or converted outer key travels as an extra left column.
+func keyedJoin(kind JoinKind, left Node, outer []expr.Expr, right Node, rightKeys []int, at ast.Node) (*Join, error) {
+	ls, rs := left.Schema(), right.Schema()
+	lschema := append(types.Schema{}, ls...)
+	leftProj := identity(ls)
+	jn := &Join{Kind: kind, Right: right}
+	for k, o := range outer {
+		kt := rs[rightKeys[k]].Type
+		t, ok := types.CommonType(o.Type().Plain(), kt.Plain())
+		if !ok {
+			return nil, errorf(at, "cannot compare %s with %s", o.Type().Plain(), kt.Plain())
+		}
+		if c, isCol := o.(*expr.Column); isCol && types.Equal(c.T.Nullable(), t.Nullable()) {
+			jn.LeftKeys = append(jn.LeftKeys, c.Index)
+		} else {
+			jn.LeftKeys = append(jn.LeftKeys, len(lschema))
+			lschema = append(lschema, types.Field{Name: "$f" + itoa(len(lschema)), Type: t.WithNotNull(o.Type().NotNull)})
+			leftProj = append(leftProj, coerce(o, t))
+		}
+		jn.RightKeys = append(jn.RightKeys, rightKeys[k])
+	}
+	jn.Left = newCalc(left, leftProj, nil, lschema)
+	jn.schema = joinSchema(lschema, rs, kind, false, false)
+	return jn, nil
 }
 
 // atMostOneRow reports whether n cannot return more than one row (Calcite's

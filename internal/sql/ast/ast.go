@@ -470,6 +470,9 @@ type SubqueryRef struct {
 	Query         Query
 	Alias         string
 	ColumnAliases []string
+	// Lateral marks LATERAL (query), which may read the columns of the
+	// FROM items before it.
+	Lateral bool
 }
 
 // JoinKind is the kind of a join.

@@ -637,6 +637,9 @@ func (f *formatter) tableRef(r ast.TableRef) {
 		}
 		f.alias(r.Alias, r.ColumnAliases)
 	case *ast.SubqueryRef:
+		if r.Lateral {
+			f.WriteString("LATERAL ")
+		}
 		f.subquery(r.Query)
 		f.alias(r.Alias, r.ColumnAliases)
 	case *ast.TableFunctionRef:

@@ -467,6 +467,8 @@ var queryTests = []struct{ src, want string }{
 		"SELECT o.id, i.x FROM orders AS o CROSS JOIN UNNEST(o.items) WITH ORDINALITY AS i(x, n)"},
 	{"SELECT x FROM t, UNNEST(t.arr) AS u(x)", "SELECT x FROM t CROSS JOIN UNNEST(t.arr) AS u(x)"},
 	{"SELECT x FROM t LEFT JOIN UNNEST(t.arr) AS u(x) ON TRUE", "SELECT x FROM t LEFT JOIN UNNEST(t.arr) AS u(x) ON TRUE"},
+	{"SELECT t.a, x.b FROM t, LATERAL (SELECT b FROM u WHERE u.k = t.k ORDER BY b LIMIT 2) AS x",
+		"SELECT t.a, x.b FROM t CROSS JOIN LATERAL (SELECT b FROM u WHERE (u.k = t.k) ORDER BY b LIMIT 2) AS x"},
 	{"SELECT a, b AS c, d e, `f g` FROM t", "SELECT a, b AS c, d AS e, `f g` FROM t"},
 	{"SELECT t.*, u.v.* FROM t", "SELECT t.*, u.v.* FROM t"},
 	{"SELECT DISTINCT a FROM t WHERE a > 1 GROUP BY a HAVING COUNT(*) > 1 ORDER BY a DESC, b ASC NULLS FIRST LIMIT 10 OFFSET 5 ROWS",

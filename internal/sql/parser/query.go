@@ -411,8 +411,15 @@ func (p *parser) tableRef() ast.TableRef {
 	switch {
 	case word(t) == "LATERAL":
 		p.next()
+		if p.isOp("(") && p.queryAhead() {
+			open := p.next().pos
+			ref := &ast.SubqueryRef{Pos: t.pos, Query: p.query(), Lateral: true}
+			p.closeParen(open)
+			ref.Alias, ref.ColumnAliases = p.tableAlias()
+			return ref
+		}
 		if !p.isKw("TABLE") {
-			p.unexpected("TABLE after LATERAL")
+			p.unexpected("TABLE or a subquery after LATERAL")
 		}
 		return p.tableFunction(t.pos, true)
 	case word(t) == "TABLE" && isOp(p.peek(1), "("):

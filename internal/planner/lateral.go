@@ -1,0 +1,175 @@
+package planner
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/sluicesql/sluice/internal/expr"
+	"github.com/sluicesql/sluice/internal/sql/ast"
+	"github.com/sluicesql/sluice/internal/types"
+)
+
+// lateralJoin plans a join with a LATERAL subquery that reads the columns
+// of the rows before it, as Calcite decorrelates one: `FROM t, LATERAL
+// (SELECT ... FROM u WHERE u.k = t.k AND ... [ORDER BY ... LIMIT n]) AS x`
+// (or CROSS JOIN, or LEFT JOIN ... ON TRUE) joins t with the subquery's
+// rows computed once for every value of the correlation keys: the inner
+// rows filtered by the conditions on them alone, and with ORDER BY ...
+// LIMIT the first n of each key (a Top-N partitioned by the keys). An
+// uncorrelated LATERAL subquery is an ordinary derived table; cause is
+// the error binding it that way gave.
+func (b *Binder) lateralJoin(j *ast.Join, l *relation, ref *ast.SubqueryRef, cause error) (*relation, error) {
+	sel, ok := ref.Query.(*ast.Select)
+	if !ok || sel.From == nil {
+		return nil, cause
+	}
+	inner, err := b.from(sel.From)
+	if err != nil {
+		return nil, cause
+	}
+	ib := &exprBinder{b: b, sc: inner.sc, where: "WHERE"}
+	c, err := b.correlate(sel.Where, inner.node, ib, &exprBinder{b: b, sc: l.sc, where: "WHERE"}, "LATERAL subquery")
+	if errors.Is(err, errNotCorrelated) {
+		return nil, cause
+	}
+	if err != nil {
+		return nil, err
+	}
+	var kind JoinKind
+	switch {
+	case j.Kind == ast.InnerJoin && j.On == nil, j.Kind == ast.CrossJoin:
+		kind = InnerJoin
+	case j.Kind == ast.LeftJoin && isTrueLiteral(j.On):
+		kind = LeftJoin
+	default:
+		return nil, errorf(j, "a correlated LATERAL subquery is joined with a comma, CROSS JOIN or LEFT JOIN ... ON TRUE")
+	}
+	if len(sel.GroupBy) > 0 || sel.Having != nil || sel.Distinct {
+		return nil, errorf(ref, "a correlated LATERAL subquery with GROUP BY, HAVING or DISTINCT is not supported yet")
+	}
+	items, err := expandStars(sel.Items, inner.sc)
+	if err != nil {
+		return nil, err
+	}
+	var projects []expr.Expr
+	var schema types.Schema
+	outScope := &scope{}
+	used := map[string]int{}
+	for i, it := range items {
+		if calls := append(findAggregates(it.Expr), findOvers(it.Expr)...); len(calls) > 0 {
+			return nil, errorf(calls[0], "a correlated LATERAL subquery with aggregates or window functions is not supported yet")
+		}
+		e, err := (&exprBinder{b: b, sc: inner.sc, where: "the select list"}).bind(it.Expr)
+		if err != nil {
+			return nil, err
+		}
+		name := it.Alias
+		if name == "" {
+			name = exprName(it.Expr, i)
+		}
+		name = uniqueName(used, name)
+		projects = append(projects, e)
+		schema = append(schema, types.Field{Name: name, Type: e.Type()})
+		outScope.cols = append(outScope.cols, scopeCol{name: name, typ: e.Type()})
+	}
+	// ORDER BY names select-list columns, or inner expressions that
+	// travel as hidden columns; then the inner sides of the correlation,
+	// to partition the Top-N and to join on.
+	nItems := len(projects)
+	var order []SortKey
+	for _, o := range sel.OrderBy {
+		e, err := (&exprBinder{b: b, sc: outScope, where: "ORDER BY"}).bind(o.Expr)
+		if err != nil {
+			if e, err = (&exprBinder{b: b, sc: inner.sc, where: "ORDER BY"}).bind(o.Expr); err != nil {
+				return nil, err
+			}
+			projects = append(projects, e)
+			schema = append(schema, types.Field{Name: "$o" + itoa(len(order)), Type: e.Type()})
+			e = &expr.Column{Index: len(projects) - 1, T: e.Type()}
+		}
+		c, ok := e.(*expr.Column)
+		if !ok {
+			return nil, errorf(o, "ORDER BY supports only columns of the select list")
+		}
+		if c.T.IsComposite() {
+			return nil, errorf(o, "ORDER BY a value of type %s is not supported", c.T.Plain().Nullable())
+		}
+		nf := !o.Desc
+		if o.NullsFirst != nil {
+			nf = *o.NullsFirst
+		}
+		order = append(order, SortKey{Col: c.Index, Desc: o.Desc, NullsFirst: nf})
+	}
+	var keys []int
+	for k, e := range c.inner {
+		keys = append(keys, len(projects))
+		projects = append(projects, e)
+		schema = append(schema, types.Field{Name: "$k" + itoa(k), Type: e.Type()})
+	}
+	var right Node = newCalc(c.node, projects, nil, schema)
+	if sel.Limit != nil || sel.Offset != nil {
+		if right, err = lateralTopN(sel, right, order, keys); err != nil {
+			return nil, err
+		}
+	}
+	jn, err := keyedJoin(kind, l.node, c.outer, right, keys, ref)
+	if err != nil {
+		return nil, err
+	}
+	// The output: the left columns, then the subquery's select list.
+	ls := l.node.Schema()
+	nl := len(jn.Left.Schema())
+	out := append(types.Schema{}, jn.schema[:len(ls)]...)
+	outProj := identity(jn.schema[:len(ls)])
+	sc := &scope{cols: append([]scopeCol{}, l.sc.cols...)}
+	for i := range sc.cols {
+		sc.cols[i].typ = out[i].Type
+	}
+	for i := range nItems {
+		f := jn.schema[nl+i]
+		outProj = append(outProj, &expr.Column{Index: nl + i, Name: f.Name, T: f.Type})
+		name := schema[i].Name
+		if i < len(ref.ColumnAliases) {
+			name = ref.ColumnAliases[i]
+		}
+		out = append(out, types.Field{Name: name, Type: f.Type})
+		sc.cols = append(sc.cols, scopeCol{qual: ref.Alias, name: name, typ: f.Type})
+	}
+	if len(ref.ColumnAliases) > 0 && len(ref.ColumnAliases) != nItems {
+		return nil, errorf(ref, "List of column aliases must have same degree as table; table has %d columns, whereas alias list has %d columns", nItems, len(ref.ColumnAliases))
+	}
+	return &relation{node: newCalc(jn, outProj, nil, plainSchema(out)), sc: sc}, nil
+}
+
+// lateralTopN keeps, for each value of the correlation keys, the rows of
+// the subquery's ORDER BY ... LIMIT: a ROW_NUMBER Top-N partitioned by
+// the keys.
+func lateralTopN(sel *ast.Select, in Node, order []SortKey, keys []int) (Node, error) {
+	n, err := rowCount("LIMIT", sel.Limit, -1)
+	if err != nil {
+		return nil, err
+	}
+	off, err := rowCount("OFFSET", sel.Offset, 0)
+	if err != nil {
+		return nil, err
+	}
+	if n < 0 {
+		return nil, errorf(sel.Offset, "an OFFSET without LIMIT in a correlated LATERAL subquery is not supported yet")
+	}
+	if len(order) == 0 {
+		return nil, errorf(sel.Limit, "a LIMIT in a correlated LATERAL subquery needs an ORDER BY")
+	}
+	schema := in.Schema()
+	if n == 0 {
+		return &Values{base: base{schema: schema}}, nil
+	}
+	r := &Rank{Function: "ROW_NUMBER", Input: in, PartitionKeys: keys, Order: order, Start: off + 1, End: off + n}
+	r.schema = append(append(types.Schema{}, schema...), types.Field{Name: "w0$o0", Type: types.BigIntType.WithNotNull(true)})
+	return newCalc(r, identity(schema), nil, schema), nil
+}
+
+// isTrueLiteral reports whether e is the literal TRUE.
+func isTrueLiteral(e ast.Expr) bool {
+	l, ok := e.(*ast.Literal)
+	return ok && l.Kind == ast.BoolLit && strings.EqualFold(l.Text, "TRUE")
+}
