@@ -87,18 +87,11 @@ func (b *Binder) lateralJoin(j *ast.Join, l *relation, ref *ast.SubqueryRef, cau
 			schema = append(schema, types.Field{Name: "$o" + itoa(len(order)), Type: e.Type()})
 			e = &expr.Column{Index: len(projects) - 1, T: e.Type()}
 		}
-		c, ok := e.(*expr.Column)
-		if !ok {
-			return nil, errorf(o, "ORDER BY supports only columns of the select list")
+		k, err := sortKey(o, e)
+		if err != nil {
+			return nil, err
 		}
-		if c.T.IsComposite() {
-			return nil, errorf(o, "ORDER BY a value of type %s is not supported", c.T.Plain().Nullable())
-		}
-		nf := !o.Desc
-		if o.NullsFirst != nil {
-			nf = *o.NullsFirst
-		}
-		order = append(order, SortKey{Col: c.Index, Desc: o.Desc, NullsFirst: nf})
+		order = append(order, k)
 	}
 	var keys []int
 	for k, e := range c.inner {

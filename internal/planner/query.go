@@ -651,18 +651,11 @@ func (b *Binder) orderLimit(rel *relation, order []*ast.OrderItem, limit, offset
 		if err != nil {
 			return nil, err
 		}
-		c, ok := e.(*expr.Column)
-		if !ok {
-			return nil, errorf(o, "ORDER BY supports only columns of the select list")
+		k, err := sortKey(o, e)
+		if err != nil {
+			return nil, err
 		}
-		if c.T.IsComposite() {
-			return nil, errorf(o, "ORDER BY a value of type %s is not supported", c.T.Plain().Nullable())
-		}
-		nf := !o.Desc
-		if o.NullsFirst != nil {
-			nf = *o.NullsFirst
-		}
-		keys = append(keys, SortKey{Col: c.Index, Desc: o.Desc, NullsFirst: nf})
+		keys = append(keys, k)
 	}
 	switch {
 	case n == 0:
@@ -678,6 +671,23 @@ func (b *Binder) orderLimit(rel *relation, order []*ast.OrderItem, limit, offset
 		return nil, errorf(order[0], "Sort on a non-time-attribute field is not supported.")
 	}
 	return &relation{node: &Sort{base: base{schema: rel.node.Schema()}, Input: rel.node, Keys: keys}, sc: rel.sc}, nil
+}
+
+// sortKey is the sort key of ORDER BY item o bound to e, which must be a
+// column: NULLS FIRST for ASC and NULLS LAST for DESC unless o says.
+func sortKey(o *ast.OrderItem, e expr.Expr) (SortKey, error) {
+	c, ok := e.(*expr.Column)
+	if !ok {
+		return SortKey{}, errorf(o, "ORDER BY supports only columns of the select list")
+	}
+	if c.T.IsComposite() {
+		return SortKey{}, errorf(o, "ORDER BY a value of type %s is not supported", c.T.Plain().Nullable())
+	}
+	nf := !o.Desc
+	if o.NullsFirst != nil {
+		nf = *o.NullsFirst
+	}
+	return SortKey{Col: c.Index, Desc: o.Desc, NullsFirst: nf}, nil
 }
 
 // rowCount reads the row count of a LIMIT or OFFSET clause: a
