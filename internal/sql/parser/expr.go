@@ -72,6 +72,10 @@ func (p *parser) predicate() ast.Expr {
 				if op == "!=" {
 					op = "<>"
 				}
+				if q := word(p.tok()); (q == "ANY" || q == "SOME" || q == "ALL") && isOp(p.peek(1), "(") {
+					l = p.quantified(l, op)
+					continue
+				}
 				l = &ast.Binary{Pos: l.Position(), Op: op, L: l, R: p.additive()}
 				continue
 			}
@@ -141,6 +145,29 @@ func (p *parser) overlaps(left *ast.RowExpr) ast.Expr {
 		p.failAt(r.pos, "OVERLAPS expects a period (start, end) on each side")
 	}
 	return &ast.FuncCall{Pos: left.Pos, Name: "OVERLAPS", Args: []ast.Expr{left.Items[0], left.Items[1], right.Items[0], right.Items[1]}}
+}
+
+// quantified parses the ANY, SOME or ALL (subquery) after x op: `x =
+// ANY (...)` (or SOME) is `x IN (...)` and `x <> ALL (...)` is `x NOT IN
+// (...)`, with the same NULL semantics, as Calcite rewrites them; the
+// other quantified comparisons are refused by name.
+func (p *parser) quantified(x ast.Expr, op string) ast.Expr {
+	q := p.next()
+	in := &ast.In{Pos: x.Position(), X: x}
+	switch {
+	case op == "=" && word(q) != "ALL":
+	case op == "<>" && word(q) == "ALL":
+		in.Not = true
+	default:
+		p.failAt(q.pos, "the quantified comparison %s %s is not supported yet; = ANY (IN) and <> ALL (NOT IN) are", op, word(q))
+	}
+	open := p.expectOp("(").pos
+	if w := word(p.tok()); w != "SELECT" && w != "WITH" && w != "VALUES" && !p.queryAhead() {
+		p.unexpected("a subquery")
+	}
+	in.Subquery = p.query()
+	p.closeParen(open)
+	return in
 }
 
 func (p *parser) in(x ast.Expr, not bool) ast.Expr {
