@@ -27,8 +27,8 @@ type secondTicker struct {
 	forwardOp
 	opened chan struct{}
 	pt     *ProcessingTimeService
-	mu    sync.Mutex
-	fired []int64
+	mu     sync.Mutex
+	fired  []int64
 }
 
 func (s *secondTicker) Open(ctx *Context) error {
