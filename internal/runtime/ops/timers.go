@@ -3,8 +3,6 @@ package ops
 import (
 	"cmp"
 	"slices"
-
-	"github.com/sluicesql/sluice/internal/runtime"
 )
 
 // timerQueue holds an operator instance's event-time timers, after
@@ -148,49 +146,4 @@ func (q *timerQueue) next() (int64, bool) {
 		return 0, false
 	}
 	return q.times[0], true
-}
-
-// procTimerQueue holds an operator instance's processing-time timers,
-// after Flink's InternalTimerService: the same queue as event-time
-// timers, kept in the operator's state the same way, but fired by the
-// runtime's clock (runtime.ProcessingTimeService) rather than by
-// watermarks. The queue keeps one wake-up registered, at its earliest
-// time; the operator, as a runtime.ProcessingTimer, fires the due timers
-// when it rings. A restored operator rebuilds the queue from its entries
-// and calls arm when it opens: timers whose time has passed fire at once,
-// as Flink's restored processing-time timers do.
-type procTimerQueue struct {
-	*timerQueue
-	pt *runtime.ProcessingTimeService
-}
-
-func newProcTimerQueue() *procTimerQueue { return &procTimerQueue{timerQueue: newTimerQueue()} }
-
-// open takes the instance's processing-time service and arms the queue.
-func (q *procTimerQueue) open(pt *runtime.ProcessingTimeService) {
-	q.pt = pt
-	q.arm()
-}
-
-// add sets a timer for key at processing time t.
-func (q *procTimerQueue) add(t int64, key string) {
-	q.timerQueue.add(t, key)
-	q.arm()
-}
-
-// fire fires the timers due at now, as timerQueue.fire, and arms the
-// queue for the next.
-func (q *procTimerQueue) fire(now int64, f func(t int64, key string) error) error {
-	if err := q.timerQueue.fire(now, f); err != nil {
-		return err
-	}
-	q.arm()
-	return nil
-}
-
-// arm registers a wake-up at the earliest timer, if any.
-func (q *procTimerQueue) arm() {
-	if t, ok := q.next(); ok && q.pt != nil {
-		q.pt.Register(t)
-	}
 }
