@@ -34,6 +34,8 @@ type JobManager struct {
 	// out is where its recovered jobs, and those of sessions without an
 	// output of their own, print; nil: the process's standard streams.
 	out *output
+	// clock is its jobs' processing time; nil: the machine's clock.
+	clock runtime.Clock
 }
 
 // NewJobManager returns a job manager without a data directory: its jobs
@@ -41,6 +43,11 @@ type JobManager struct {
 func NewJobManager() *JobManager {
 	return &JobManager{jobs: map[string]*Job{}}
 }
+
+// SetClock makes the jobs started from now on read processing time
+// (PROCTIME(), processing-time windows and timers) from c instead of the
+// machine's clock: tests give a runtime.ManualClock they advance.
+func (m *JobManager) SetClock(c runtime.Clock) { m.clock = c }
 
 // SetDataDir keeps the jobs in dir (DATA/jobs); sessions over the job
 // manager take checkpoints every 10 seconds into DATA/checkpoints and

@@ -196,6 +196,7 @@ func (m *JobManager) recover(ctx context.Context, rec *jobRecord) (*Job, error) 
 	}
 	out := m.output()
 	opts.Env.Stdout, opts.Env.Stderr = out.stdout, out.stderr
+	opts.Clock = m.clock
 	opts.Parallelism, opts.MaxParallelism = rec.Parallelism, rec.MaxParallelism
 	return m.startRecorded(rec, jp, opts, cfg, conf.restartStrategy(cfg.Storage != nil))
 }

@@ -45,6 +45,7 @@ func (e *Session) buildOptions(p *plan.Plan) (job.Options, error) {
 	opts, err := e.config.buildOptions(p)
 	out := e.output()
 	opts.Env.Stdout, opts.Env.Stderr = out.stdout, out.stderr
+	opts.Clock = e.jobs.clock
 	return opts, err
 }
 

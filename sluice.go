@@ -935,3 +935,7 @@ func allQuiet(ctx context.Context, runs []*runtime.Job) (bool, error) {
 func (e *Session) ExecuteStatement(ctx context.Context, st ast.Statement, src string) (*Result, error) {
 	return e.run(ctx, st, src)
 }
+
+// SetClock makes the engine's jobs read processing time from c
+// (JobManager.SetClock).
+func (e *Engine) SetClock(c runtime.Clock) { e.jobs.SetClock(c) }

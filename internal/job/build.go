@@ -46,6 +46,9 @@ type Options struct {
 	// StateCacheEntries, when positive, is the on-disk backend's
 	// state.Pebble.CacheEntries.
 	StateCacheEntries int
+	// Clock is the processing time of PROCTIME() and of the runtime's
+	// processing-time timers; nil is runtime.WallClock.
+	Clock runtime.Clock
 }
 
 // State backends (state.backend.type).
@@ -148,8 +151,11 @@ func Build(p *plan.Plan, opts Options) (*Graph, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
-	g := &Graph{Graph: &runtime.Graph{MaxParallelism: opts.MaxParallelism}}
-	fnCtx := &fn.Context{Loc: opts.Env.TimeZone}
+	if opts.Clock == nil {
+		opts.Clock = runtime.WallClock
+	}
+	g := &Graph{Graph: &runtime.Graph{MaxParallelism: opts.MaxParallelism, Clock: opts.Clock}}
+	fnCtx := &fn.Context{Loc: opts.Env.TimeZone, Now: opts.Clock.Now}
 	stages := map[string]int{}
 	for _, pn := range p.Nodes {
 		n := &Node{Node: pn, Options: opts, Fn: fnCtx, graph: g}

@@ -499,6 +499,11 @@ func buildWindowAggregate(n *Node) (Instances, error) {
 		return Instances{}, fmt.Errorf("config.%w", err)
 	}
 	c := ops.WindowAggregateConfig{InputTypes: n.In[0], Window: w, Keys: cfg.Keys, Aggs: aggs}
+	if cfg.Window.ProcTime {
+		return stateful(n, func(st state.Backend) (*ops.ProcTimeWindowAggregate, error) {
+			return ops.NewProcTimeWindowAggregate(c, st)
+		})
+	}
 	return stateful(n, func(st state.Backend) (*ops.WindowAggregate, error) { return ops.NewWindowAggregate(c, st) })
 }
 

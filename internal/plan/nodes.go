@@ -249,6 +249,10 @@ type Window struct {
 	// LocalTime is set when TimeColumn is a TIMESTAMP_LTZ: windows align
 	// to the session time zone's wall clock.
 	LocalTime bool `json:"localTime,omitempty"`
+	// ProcTime is set when TimeColumn is a processing-time attribute:
+	// rows take the processing time they arrive at, and windows fire on
+	// the clock.
+	ProcTime bool `json:"procTime,omitempty"`
 }
 
 // WindowTableFunctionConfig assigns rows to windows, appending

@@ -260,7 +260,13 @@ func (g *legacyWindow) property(f *ast.FuncCall) (int, bool) {
 			return 0, false
 		}
 	}
-	pos, known := map[string]int{"START": 0, "END": 1, "ROWTIME": 2}[suffix]
+	// The time property is TUMBLE_ROWTIME over event time and
+	// TUMBLE_PROCTIME over processing time.
+	timeProp := "ROWTIME"
+	if g.window.ProcTime {
+		timeProp = "PROCTIME"
+	}
+	pos, known := map[string]int{"START": 0, "END": 1, timeProp: 2}[suffix]
 	return pos, known
 }
 
@@ -284,7 +290,7 @@ func (b *Binder) groupWindow(rel *relation, groupBy []ast.Expr) (*legacyWindow, 
 			return nil, err
 		}
 		col, ok := t.(*expr.Column)
-		if !ok || col.T.Attr != types.RowTime {
+		if !ok || col.T.Attr == types.NoTimeAttr {
 			return nil, errorf(f.Args[0], "Window can only be defined over a time attribute column, but is %s", t.Type().Plain())
 		}
 		var durs []int64
@@ -299,7 +305,7 @@ func (b *Binder) groupWindow(rel *relation, groupBy []ast.Expr) (*legacyWindow, 
 			}
 			durs = append(durs, lit.V.I*1e6)
 		}
-		w := Window{TimeCol: col.Index, LocalTime: col.T.Kind == types.TimestampLTZ}
+		w := Window{TimeCol: col.Index, LocalTime: col.T.Kind == types.TimestampLTZ, ProcTime: col.T.Attr == types.ProcTime}
 		switch f.Name {
 		case "TUMBLE":
 			w.Kind, w.Size = Tumble, durs[0]

@@ -364,7 +364,7 @@ func joinOf(j *Join) plan.Join {
 func window(w Window) plan.Window {
 	kinds := map[WindowKind]string{Tumble: "TUMBLE", Hop: "HOP", Cumulate: "CUMULATE", Session: "SESSION"}
 	return plan.Window{Function: kinds[w.Kind], TimeColumn: w.TimeCol, Size: w.Size, Slide: w.Slide, Offset: w.Offset, Gap: w.Gap,
-		PartitionKeys: w.PartitionKeys, LocalTime: w.LocalTime}
+		PartitionKeys: w.PartitionKeys, LocalTime: w.LocalTime, ProcTime: w.ProcTime}
 }
 
 func sortKeys(keys []SortKey) []plan.SortKey {

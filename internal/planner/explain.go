@@ -259,7 +259,11 @@ func (n *WindowAggregate) Describe() string {
 	if len(n.Keys) > 0 {
 		s += "groupBy=[" + names(in, n.Keys) + "], "
 	}
-	return s + fmt.Sprintf("window=[%s], select=[%s, start('w$) AS window_start, end('w$) AS window_end, rowtime('w$) AS window_time])", n.Window.String(in), aggSelect(in, n.schema, n.Keys, n.Aggs))
+	timeProp := "rowtime"
+	if n.Window.ProcTime {
+		timeProp = "proctime"
+	}
+	return s + fmt.Sprintf("window=[%s], select=[%s, start('w$) AS window_start, end('w$) AS window_end, %s('w$) AS window_time])", n.Window.String(in), aggSelect(in, n.schema, n.Keys, n.Aggs), timeProp)
 }
 
 func orderText(in types.Schema, keys []SortKey) string {

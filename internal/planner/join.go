@@ -102,6 +102,9 @@ func (b *Binder) join(j *ast.Join) (*relation, error) {
 		wj.schema = joinSchema(ls, rs, kind, false, false)
 		return &relation{node: wj, sc: joinScope(sc, wj.schema)}, nil
 	}
+	if err := procTimeInterval(rest, len(ls), j); err != nil {
+		return nil, err
+	}
 	iv, rest := intervalBounds(rest, ls, rs)
 	jn.schema = joinSchema(ls, rs, kind, iv != nil, iv != nil)
 	jn.Cond = and(rest)

@@ -161,6 +161,8 @@ type Window struct {
 	// LocalTime is set when TimeCol is a TIMESTAMP_LTZ: windows align to
 	// the session time zone's wall clock.
 	LocalTime bool
+	// ProcTime is set when TimeCol is a processing-time attribute.
+	ProcTime bool
 }
 
 // String renders w the way Flink's EXPLAIN does, e.g.

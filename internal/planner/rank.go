@@ -304,6 +304,9 @@ func finalize(n Node) error {
 	if err := needsAppendOnly(n); err != nil {
 		return err
 	}
+	if err := procTimeSupported(n); err != nil {
+		return err
+	}
 	for _, in := range n.Inputs() {
 		if err := finalize(in); err != nil {
 			return err

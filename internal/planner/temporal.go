@@ -42,9 +42,6 @@ func (b *Binder) temporalJoin(jn Join, asOf ast.Expr, ref *ast.TableName, l, r *
 	if !ok || lt.T.Attr == types.NoTimeAttr {
 		return nil, errorf(asOf, "Temporal table join currently only supports 'FOR SYSTEM_TIME AS OF' left table's time attribute field")
 	}
-	if lt.T.Attr == types.ProcTime {
-		return nil, errorf(asOf, "processing-time temporal joins are not supported yet")
-	}
 	id, err := b.Qualify(ref.Name)
 	if err != nil {
 		return nil, err
@@ -72,6 +69,16 @@ func (b *Binder) temporalJoin(jn Join, asOf ast.Expr, ref *ast.TableName, l, r *
 	if len(keys) == 0 {
 		return nil, errorf(ref, "Temporal Table Join requires primary key in versioned table, but no primary key can be found. The physical plan is not a versioned table: '%s'", id.Object)
 	}
+	// Flink checks the key in its logical rewrite
+	// (TemporalJoinRewriteWithUniqueKeyRule), before the time attributes.
+	for _, k := range keys {
+		if !contains(jn.RightKeys, k) {
+			return nil, errorf(ref, "Temporal table's primary key [%s] must be included in the equivalence condition of temporal join", strings.Join(keyNames, ", "))
+		}
+	}
+	if lt.T.Attr == types.ProcTime {
+		return nil, procTimeTemporalJoin(ref)
+	}
 	rt := -1
 	for i, f := range rs {
 		if f.Type.Attr == types.RowTime {
@@ -80,11 +87,6 @@ func (b *Binder) temporalJoin(jn Join, asOf ast.Expr, ref *ast.TableName, l, r *
 	}
 	if rt < 0 {
 		return nil, errorf(ref, "Event-Time Temporal Table Join requires both primary key and row time attribute in versioned table, but no row time attribute can be found.")
-	}
-	for _, k := range keys {
-		if !contains(jn.RightKeys, k) {
-			return nil, errorf(ref, "Temporal table's primary key [%s] must be included in the equivalence condition of temporal join", strings.Join(keyNames, ", "))
-		}
 	}
 	tj := &TemporalJoin{Join: jn, LeftTime: lt.Index, RightTime: rt}
 	tj.Cond = rest

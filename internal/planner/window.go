@@ -16,14 +16,17 @@ var windowParams = map[string][]string{
 	"SESSION":  {"DATA", "TIMECOL", "GAP"},
 }
 
-// windowTime is the type of window_time: a rowtime attribute of the time
-// column's kind.
+// windowTime is the type of window_time: a time attribute of the time
+// column's kind (a processing-time one over processing time).
 func windowTime(w Window) types.Type {
 	t := types.TimestampType(3).WithNotNull(true)
 	if w.LocalTime {
 		t = types.TimestampLTZType(3).WithNotNull(true)
 	}
 	t.Attr = types.RowTime
+	if w.ProcTime {
+		t.Attr = types.ProcTime
+	}
 	return t
 }
 
@@ -64,13 +67,10 @@ func (b *Binder) windowTVF(ref *ast.TableFunctionRef) (*relation, error) {
 		return nil, err
 	}
 	tt := rel.sc.cols[timeCol].typ
-	if tt.Attr == types.ProcTime {
-		return nil, errorf(desc, "windows over processing time are not supported yet")
-	}
-	if tt.Attr != types.RowTime {
+	if tt.Attr == types.NoTimeAttr {
 		return nil, errorf(desc, "The window function requires the timecol is a time attribute type, but is %s.", tt.Plain())
 	}
-	w := Window{TimeCol: timeCol, LocalTime: tt.Kind == types.TimestampLTZ}
+	w := Window{TimeCol: timeCol, LocalTime: tt.Kind == types.TimestampLTZ, ProcTime: tt.Attr == types.ProcTime}
 	for _, k := range data.PartitionBy {
 		i, err := rel.sc.resolve(&ast.Ident{Pos: data.Pos, Parts: []string{k}})
 		if err != nil {

@@ -58,6 +58,8 @@ type Graph struct {
 	MaxParallelism int
 	// Checkpoints, when set, turns checkpointing on (Job.Checkpoint).
 	Checkpoints *CheckpointConfig
+	// Clock is the job's processing time; nil is WallClock.
+	Clock Clock
 }
 
 // msgKind tells what a message carries.
@@ -254,6 +256,9 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 			sm.instances = append(sm.instances, out.metrics)
 			rctx := &Context{Instance: k, Parallelism: s.Parallelism, Job: j,
 				KeyGroups: KeyGroupsOf(k, s.Parallelism, j.maxParallelism)}
+			if s.NewSource == nil {
+				rctx.ProcessingTime = NewProcessingTimeService(g.Clock, j)
+			}
 			if s.NewSource != nil {
 				src, err := s.NewSource(k)
 				if err != nil {
@@ -541,14 +546,10 @@ func (j *Job) runOperator(name, part string, rctx *Context, op Operator, oi *ope
 		replay = append(held, replay...)
 		return flushErr
 	}
-	// tick calls a ProcessingTimer every interval, between messages.
-	var tick <-chan time.Time
+	// A ProcessingTimer is called when a wake-up it registered rings.
+	pt := rctx.ProcessingTime
+	defer pt.close()
 	timer, _ := op.(ProcessingTimer)
-	if timer != nil {
-		t := time.NewTicker(timer.TimerInterval())
-		defer t.Stop()
-		tick = t.C
-	}
 	for {
 		var env envelope
 		if len(replay) > 0 {
@@ -562,11 +563,15 @@ func (j *Job) runOperator(name, part string, rctx *Context, op Operator, oi *ope
 				recount = nil
 				count(now)
 				continue
-			case now := <-tick:
-				err := timer.OnProcessingTime(now, out)
+			case <-pt.rang:
+				var err error
+				if timer != nil {
+					err = pt.Fire(timer, out)
+				}
 				if err == nil {
 					err = release()
 				}
+				j.inflight.Add(-1)
 				if err != nil {
 					fail(err)
 					return

@@ -9,7 +9,6 @@ package runtime
 
 import (
 	"math"
-	"time"
 
 	"github.com/sluicesql/sluice/internal/types"
 )
@@ -53,6 +52,9 @@ type Context struct {
 	Job *Job
 	// KeyGroups are the key groups whose keys a keyed instance receives.
 	KeyGroups KeyGroupRange
+	// ProcessingTime is an operator instance's processing time (nil for
+	// a source): its clock, and the wake-ups of a ProcessingTimer.
+	ProcessingTime *ProcessingTimeService
 }
 
 // Operator is one instance of a stream operator.
@@ -89,13 +91,4 @@ type Sink interface {
 // prepareSnapshotPreBarrier. A snapshot then never holds a bundle.
 type BarrierPreparer interface {
 	PrepareSnapshotPreBarrier(out Emitter) error
-}
-
-// ProcessingTimer is implemented by operators that act as processing time
-// passes (Flink's ProcessingTimeService): the instance calls
-// OnProcessingTime every TimerInterval, between messages, from its own
-// goroutine.
-type ProcessingTimer interface {
-	TimerInterval() time.Duration
-	OnProcessingTime(now time.Time, out Emitter) error
 }

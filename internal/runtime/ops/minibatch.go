@@ -31,8 +31,6 @@ type MiniBatchAssignerConfig struct {
 	// watermark when a batch begins and ignores the upstream watermarks
 	// but the last (the end of input).
 	RowTime bool
-	// Now reads the processing time; nil is the wall clock.
-	Now func() time.Time
 }
 
 // MiniBatchAssigner marks the ends of mini-batches in the stream with
@@ -43,15 +41,14 @@ type MiniBatchAssigner struct {
 	// current is the watermark last emitted (processing time) or reached
 	// (event time); next, in event time, the watermark to emit next.
 	current, next int64
+	// pt is the instance's processing time.
+	pt *runtime.ProcessingTimeService
 }
 
 // NewMiniBatchAssigner returns a MiniBatchAssigner for cfg.
 func NewMiniBatchAssigner(cfg MiniBatchAssignerConfig) (*MiniBatchAssigner, error) {
 	if cfg.Interval <= 0 {
 		return nil, errors.New("the mini-batch interval must be positive")
-	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
 	}
 	a := &MiniBatchAssigner{cfg: cfg, interval: int64(cfg.Interval)}
 	a.next = batchStart(0, a.interval) + a.interval - millisecond
@@ -61,14 +58,25 @@ func NewMiniBatchAssigner(cfg MiniBatchAssignerConfig) (*MiniBatchAssigner, erro
 // batchStart is the start of the batch of wm (Flink's getMiniBatchStart).
 func batchStart(wm, interval int64) int64 { return wm - (wm+interval)%interval }
 
-// Open implements runtime.Operator.
-func (a *MiniBatchAssigner) Open(*runtime.Context) error { return nil }
+// Open implements runtime.Operator: in processing time, the assigner
+// ends a batch every interval even when no row arrives, on a timer at the
+// start of the next batch.
+func (a *MiniBatchAssigner) Open(ctx *runtime.Context) error {
+	a.pt = ctx.ProcessingTime
+	if !a.cfg.RowTime {
+		a.pt.Register(a.nextBatch(a.pt.Now()))
+	}
+	return nil
+}
+
+// nextBatch is the start of the batch after the one of now.
+func (a *MiniBatchAssigner) nextBatch(now int64) int64 { return now - now%a.interval + a.interval }
 
 // ProcessChunk implements runtime.Operator: in processing time, a row
 // that arrives in a later batch than the last ends the batch first.
 func (a *MiniBatchAssigner) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter) error {
 	if !a.cfg.RowTime {
-		a.advance(a.cfg.Now(), out)
+		a.advance(a.pt.Now(), out)
 	}
 	out.Emit(c)
 	return nil
@@ -76,28 +84,18 @@ func (a *MiniBatchAssigner) ProcessChunk(_ int, c *types.Chunk, out runtime.Emit
 
 // advance emits the start of now's processing-time batch if it is later
 // than the last one emitted.
-func (a *MiniBatchAssigner) advance(now time.Time, out runtime.Emitter) {
-	ns := now.UnixNano()
-	if batch := ns - ns%a.interval; batch > a.current && a.current != runtime.MaxWatermark {
+func (a *MiniBatchAssigner) advance(now int64, out runtime.Emitter) {
+	if batch := now - now%a.interval; batch > a.current && a.current != runtime.MaxWatermark {
 		a.current = batch
 		out.EmitWatermark(batch)
 	}
 }
 
-// TimerInterval implements runtime.ProcessingTimer: in processing time,
-// the assigner ends a batch every interval even when no row arrives.
-func (a *MiniBatchAssigner) TimerInterval() time.Duration {
-	if a.cfg.RowTime {
-		// Event time needs no timer; a long interval keeps the ticker idle.
-		return 24 * time.Hour
-	}
-	return a.cfg.Interval
-}
-
 // OnProcessingTime implements runtime.ProcessingTimer.
-func (a *MiniBatchAssigner) OnProcessingTime(now time.Time, out runtime.Emitter) error {
+func (a *MiniBatchAssigner) OnProcessingTime(now int64, out runtime.Emitter) error {
 	if !a.cfg.RowTime {
 		a.advance(now, out)
+		a.pt.Register(a.nextBatch(now))
 	}
 	return nil
 }

@@ -108,23 +108,30 @@ func (e *emitTo) EmitWatermark(int64) {}
 // and of the upstream watermarks only the last (Flink's
 // ProcTimeMiniBatchAssignerOperator).
 func TestMiniBatchAssignerProcTime(t *testing.T) {
-	now := time.Unix(100, 500e6)
-	a, err := NewMiniBatchAssigner(MiniBatchAssignerConfig{Interval: time.Second, Now: func() time.Time { return now }})
+	clock := runtime.NewManualClock(time.Unix(100, 500e6))
+	pt := runtime.NewProcessingTimeService(clock, nil)
+	a, err := NewMiniBatchAssigner(MiniBatchAssignerConfig{Interval: time.Second})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if err := a.Open(&runtime.Context{ProcessingTime: pt}); err != nil {
+		t.Fatal(err)
+	}
+	if next, ok := pt.Next(); !ok || next != 101e9 {
+		t.Fatalf("the first timer is at %d (%v); want the next batch's start 101e9", next, ok)
 	}
 	r := &recorder{}
 	expect(t, feed(t, a, r, chunk(kvTypes, ins("a", 1))), "WM 100000000000", "+I[a, 1]")
 	expect(t, feed(t, a, r, chunk(kvTypes, ins("b", 1))), "+I[b, 1]")
 	expect(t, watermark(t, a, r, 5))
-	if err := a.OnProcessingTime(time.Unix(100, 900e6), r); err != nil {
-		t.Fatal(err)
-	}
-	expect(t, r.take())
-	if err := a.OnProcessingTime(time.Unix(101, 100e6), r); err != nil {
+	clock.Advance(600 * time.Millisecond)
+	if err := pt.Fire(a, r); err != nil {
 		t.Fatal(err)
 	}
 	expect(t, r.take(), "WM 101000000000")
+	if next, _ := pt.Next(); next != 102e9 {
+		t.Fatalf("after firing, the timer is at %d; want 102e9", next)
+	}
 	expect(t, watermark(t, a, r, runtime.MaxWatermark), "WM 9223372036854775807")
 }
 

@@ -139,3 +139,11 @@ func (q *timerQueue) pop() int64 {
 	q.times = h
 	return t
 }
+
+// next returns the least time of the queue, if any.
+func (q *timerQueue) next() (int64, bool) {
+	if len(q.times) == 0 {
+		return 0, false
+	}
+	return q.times[0], true
+}

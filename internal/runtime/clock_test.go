@@ -1,0 +1,134 @@
+package runtime
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+// caughtUpSource emits nothing and is always caught up, until the job
+// stops, or ends at once when bounded.
+type caughtUpSource struct{ bounded bool }
+
+func (s caughtUpSource) Run(ctx *SourceContext, _ Emitter) error {
+	if !s.bounded {
+		<-ctx.Ctx.Done()
+	}
+	return nil
+}
+
+func (caughtUpSource) CaughtUp(context.Context) (bool, error) { return true, nil }
+
+// secondTicker registers a wake-up one second after it opens and, each
+// time it is called, records the time and registers the next second.
+type secondTicker struct {
+	forwardOp
+	opened chan struct{}
+	pt     *ProcessingTimeService
+	mu     sync.Mutex
+	fired  []int64
+}
+
+func (s *secondTicker) Open(ctx *Context) error {
+	s.pt = ctx.ProcessingTime
+	s.pt.Register(s.pt.Now() + int64(time.Second))
+	close(s.opened)
+	return nil
+}
+
+func (s *secondTicker) OnProcessingTime(now int64, _ Emitter) error {
+	s.mu.Lock()
+	s.fired = append(s.fired, now)
+	s.mu.Unlock()
+	s.pt.Register(now + int64(time.Second))
+	return nil
+}
+
+func (s *secondTicker) times() []int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.fired)
+}
+
+// waitQuiet waits until j is quiet: a wake-up that rang counts as in
+// flight until the operator has handled it.
+func waitQuiet(t *testing.T, j *Job) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		ok, err := j.Quiet(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the job did not become quiet")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestProcessingTimeWakeUps: an operator's wake-up rings when the job's
+// clock reaches it, not before, and the job is not quiet until the
+// operator has handled it.
+func TestProcessingTimeWakeUps(t *testing.T) {
+	start := time.Unix(1000, 0)
+	clock := NewManualClock(start)
+	op := &secondTicker{opened: make(chan struct{})}
+	g := &Graph{Clock: clock, Stages: []*Stage{
+		{Name: "source", Parallelism: 1, NewSource: func(int) (Source, error) { return caughtUpSource{}, nil }},
+		{Name: "ticker", Parallelism: 1, Inputs: []Input{{Stage: 0, Exchange: Forward}},
+			NewOperator: func(int) (Operator, error) { return op, nil }},
+	}}
+	j, err := Start(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Cancel()
+	<-op.opened
+	clock.Advance(999 * time.Millisecond)
+	waitQuiet(t, j)
+	if got := op.times(); len(got) != 0 {
+		t.Fatalf("fired at %v before its time", got)
+	}
+	clock.Advance(time.Millisecond)
+	waitQuiet(t, j)
+	clock.Advance(2500 * time.Millisecond)
+	waitQuiet(t, j)
+	want := []int64{start.Add(time.Second).UnixNano(), start.Add(3500 * time.Millisecond).UnixNano()}
+	if got := op.times(); !slices.Equal(got, want) {
+		t.Fatalf("fired at %v; want %v (a late wake-up rings once, at the clock's time)", got, want)
+	}
+}
+
+// TestProcessingTimeEndOfInput: when the input ends, a pending wake-up is
+// dropped (Flink cancels a finished task's processing-time timers,
+// FLINK-14231) and the job ends.
+func TestProcessingTimeEndOfInput(t *testing.T) {
+	clock := NewManualClock(time.Unix(1000, 0))
+	op := &secondTicker{opened: make(chan struct{})}
+	g := &Graph{Clock: clock, Stages: []*Stage{
+		{Name: "source", Parallelism: 1, NewSource: func(int) (Source, error) { return caughtUpSource{bounded: true}, nil }},
+		{Name: "ticker", Parallelism: 1, Inputs: []Input{{Stage: 0, Exchange: Forward}},
+			NewOperator: func(int) (Operator, error) { return op, nil }},
+	}}
+	j, err := Start(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-j.Done()
+	if err := j.Err(); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(time.Hour)
+	if got := op.times(); len(got) != 0 {
+		t.Fatalf("fired at %v after the end of the input", got)
+	}
+	if n := j.inflight.Load(); n != 0 {
+		t.Fatalf("%d messages in flight after the job ended", n)
+	}
+}
