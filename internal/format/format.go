@@ -1,5 +1,6 @@
 // Package format turns Kafka record keys and values into rows and back,
-// following Flink's table formats ('raw', 'json', 'avro', 'avro-confluent').
+// following Flink's table formats ('raw', 'json', 'csv', 'avro',
+// 'avro-confluent' and the changelog formats).
 //
 // A table side (key or value) picks its format with the 'format',
 // 'key.format' or 'value.format' option. The connector hands the options of
