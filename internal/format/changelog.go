@@ -11,11 +11,12 @@ import (
 	"github.com/sluicesql/sluice/internal/types"
 )
 
-// Changelog formats ('debezium-json', 'canal-json', 'maxwell-json') carry
-// changes rather than rows: a message holds any number of rows, each with
-// its kind (+I, -U, +U, -D), and a row is written with its kind. They cover
-// a record value only; as a key format they are refused, as Flink refuses
-// a key format that is not insert-only.
+// Changelog formats ('debezium-json', 'debezium-avro-confluent',
+// 'canal-json', 'maxwell-json') carry changes rather than rows: a message
+// holds any number of rows, each with its kind (+I, -U, +U, -D), and a row
+// is written with its kind. They cover a record value only; as a key
+// format they are refused, as Flink refuses a key format that is not
+// insert-only.
 
 // MetadataSpec is one metadata key a changelog format reads.
 type MetadataSpec struct {
@@ -150,14 +151,8 @@ func newEnvelope(name, display string, specs []OptionSpec, cfg Config, known []M
 	if prefix == "" {
 		prefix = name + "."
 	}
-	for _, m := range cfg.Metadata {
-		i := slices.IndexFunc(known, func(s MetadataSpec) bool { return s.Key == m.Key })
-		if i < 0 {
-			return nil, nil, fmt.Errorf("format '%s' has no metadata key '%s'", name, m.Key)
-		}
-		if !CheckMetadataType(known[i], m.Type) {
-			return nil, nil, fmt.Errorf("metadata key '%s' of format '%s' is of type %s and cannot be read as %s", m.Key, name, known[i].Type, m.Type)
-		}
+	if err := checkMetadata(name, known, cfg.Metadata); err != nil {
+		return nil, nil, err
 	}
 	inner, err := jsonFactory{}.New(Config{Fields: envFields, Options: jsonOpts, OptionPrefix: prefix})
 	if err != nil {
@@ -173,6 +168,21 @@ func newEnvelope(name, display string, specs []OptionSpec, cfg Config, known []M
 		e.scratch = append(e.scratch, types.NewVector(f.Type, 1))
 	}
 	return e, o, nil
+}
+
+// checkMetadata checks the metadata asked of format name against the keys
+// it knows.
+func checkMetadata(name string, known []MetadataSpec, meta []MetadataColumn) error {
+	for _, m := range meta {
+		i := slices.IndexFunc(known, func(s MetadataSpec) bool { return s.Key == m.Key })
+		if i < 0 {
+			return fmt.Errorf("format '%s' has no metadata key '%s'", name, m.Key)
+		}
+		if !CheckMetadataType(known[i], m.Type) {
+			return fmt.Errorf("metadata key '%s' of format '%s' is of type %s and cannot be read as %s", m.Key, name, known[i].Type, m.Type)
+		}
+	}
+	return nil
 }
 
 // decode parses one envelope into the scratch vectors. It returns false

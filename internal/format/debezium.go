@@ -188,37 +188,56 @@ func (c *debeziumCodec) changes(data []byte, cols []*types.Vector, kinds []types
 		metaErr = cmpErr(metaErr, err)
 		return ts
 	}
-	op := payload[2]
-	if op.Null {
-		return kinds, fmt.Errorf("the \"op\" field is null")
-	}
-	emit := func(vals []types.Value, kind types.RowKind, what string) error {
-		if vals == nil {
-			return fmt.Errorf("the \"%s\" field is null", what)
-		}
+	err = debeziumRows(payload[2], before, after, func(vals []types.Value, kind types.RowKind) error {
 		c.appendRow(cols, vals, meta)
 		kinds = append(kinds, kind)
 		return metaErr
+	})
+	return kinds, err
+}
+
+// debeziumRows emits the rows of a Debezium change of operation op: "c"
+// (create) and "r" (snapshot read) +I of after, "u" -U of before then +U
+// of after, "d" -D of before. A missing image is an error.
+func debeziumRows(op types.Value, before, after []types.Value, emit func(vals []types.Value, kind types.RowKind) error) error {
+	one := func(vals []types.Value, kind types.RowKind, what string) error {
+		if vals == nil {
+			return fmt.Errorf("the \"%s\" field is null", what)
+		}
+		return emit(vals, kind)
+	}
+	if op.Null {
+		return fmt.Errorf("the \"op\" field is null")
 	}
 	switch op.S {
 	case opCreate, opRead:
-		err = emit(after, types.Insert, "after")
+		return one(after, types.Insert, "after")
 	case opUpdate:
 		if before == nil {
-			return kinds, fmt.Errorf(replicaIdentity, "UPDATE")
+			return fmt.Errorf(replicaIdentity, "UPDATE")
 		}
-		if err = emit(before, types.UpdateBefore, "before"); err == nil {
-			err = emit(after, types.UpdateAfter, "after")
+		if err := one(before, types.UpdateBefore, "before"); err != nil {
+			return err
 		}
+		return one(after, types.UpdateAfter, "after")
 	case opDelete:
 		if before == nil {
-			return kinds, fmt.Errorf(replicaIdentity, "DELETE")
+			return fmt.Errorf(replicaIdentity, "DELETE")
 		}
-		err = emit(before, types.Delete, "before")
-	default:
-		err = fmt.Errorf("unknown \"op\" value \"%s\"", op.S)
+		return one(before, types.Delete, "before")
 	}
-	return kinds, err
+	return fmt.Errorf("unknown \"op\" value \"%s\"", op.S)
+}
+
+// debeziumImage is the envelope of one change as Flink writes it: +I and
+// +U as {before: NULL, after: row, op: "c"}, -U and -D as {before: row,
+// after: NULL, op: "d"}.
+func debeziumImage(physical types.Type, kind types.RowKind, row types.Row) types.Row {
+	image := types.EncodeRow(physical, row)
+	if kind.IsAccumulate() {
+		return types.Row{types.NullValue, image, types.StringValue(opCreate)}
+	}
+	return types.Row{image, types.NullValue, types.StringValue(opDelete)}
 }
 
 // cmpErr keeps the first error.
@@ -245,14 +264,7 @@ func (c *debeziumCodec) EncodeChange(dst []byte, kind types.RowKind, row types.R
 		}
 		c.writer = w
 	}
-	image := types.EncodeRow(c.physical, row)
-	out := types.Row{types.NullValue, types.NullValue, types.StringValue(opDelete)}
-	if kind.IsAccumulate() {
-		out[1], out[2] = image, types.StringValue(opCreate)
-	} else {
-		out[0] = image
-	}
-	return c.writer.Encode(dst, out)
+	return c.writer.Encode(dst, debeziumImage(c.physical, kind, row))
 }
 
 // writerFor returns a 'json' codec over fields with the settings of base.

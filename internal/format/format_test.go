@@ -16,7 +16,7 @@ func TestLookup(t *testing.T) {
 		}
 	}
 	_, err := Lookup("avroo")
-	want := "unknown format 'avroo'; available formats: avro, avro-confluent, canal-json, csv, debezium-json, json, maxwell-json, raw"
+	want := "unknown format 'avroo'; available formats: avro, avro-confluent, canal-json, csv, debezium-avro-confluent, debezium-json, json, maxwell-json, raw"
 	if err == nil || err.Error() != want {
 		t.Errorf("Lookup(avroo) error = %v, want %q", err, want)
 	}
