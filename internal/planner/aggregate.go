@@ -124,6 +124,12 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 		if err != nil {
 			return nil, nil, err
 		}
+		if win != nil && (win.Kind == Hop || win.Kind == Session) && jsonAggregate(c.Name) == "JSON_ARRAYAGG" {
+			// Flink's documentation: "not supported in ... unbounded
+			// session windows, or hop windows" (JsonArrayAggFunction
+			// cannot merge accumulators).
+			return nil, nil, errorf(c, "JSON_ARRAYAGG is not supported in HOP and SESSION windows")
+		}
 		aggs[j] = a
 	}
 	var out types.Schema
@@ -365,6 +371,18 @@ func through(over *Calc, i int) int {
 		return c.Index
 	}
 	return -1
+}
+
+// jsonAggregate returns the name JSON_OBJECTAGG or JSON_ARRAYAGG for the
+// functions of those aggregates (named after their ON NULL behavior), or
+// "".
+func jsonAggregate(name string) string {
+	for _, j := range []string{"JSON_OBJECTAGG", "JSON_ARRAYAGG"} {
+		if strings.HasPrefix(name, j) {
+			return j
+		}
+	}
+	return ""
 }
 
 // aggCall binds one aggregate call, adding its arguments to the

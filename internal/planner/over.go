@@ -68,6 +68,10 @@ func (b *Binder) overAggregate(rel *relation, overs []*ast.FuncCall) (*relation,
 		if !ok {
 			return nil, nil, errorf(o, "%s is not supported with OVER; OVER windows take aggregate functions, LAG, and ROW_NUMBER() in Top-N and deduplication queries", o.Name)
 		}
+		if j := jsonAggregate(o.Name); j != "" {
+			// Flink's documentation: "not supported in OVER windows".
+			return nil, nil, errorf(o, "%s is not supported in OVER windows", j)
+		}
 		if f.OverOnly {
 			if o.Over.Frame != nil {
 				// Calcite's validator: the function does not allow framing.

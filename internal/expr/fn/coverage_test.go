@@ -19,9 +19,7 @@ var notHere = map[string]string{
 	"RANK": "planner (Top-N, refused as in Flink's streaming mode)", "DENSE_RANK": "planner (Top-N, refused as in Flink's streaming mode)",
 	"LEAD": "planner (refused as in Flink's streaming mode)",
 	// missing
-	"PERCENTILE": "missing", "COLLECT": "missing (MULTISET)",
 	"CUME_DIST": "missing", "PERCENT_RANK": "missing", "NTILE": "missing",
-	"JSON_OBJECTAGG": "missing", "JSON_ARRAYAGG": "missing",
 }
 
 // flinkFunctionNames reads testdata/flink_functions.txt.

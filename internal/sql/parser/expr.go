@@ -481,6 +481,12 @@ func (p *parser) call(pos ast.Pos, name string) *ast.FuncCall {
 		p.args(fc)
 	}
 	p.closeParen(open)
+	p.filterOver(fc)
+	return fc
+}
+
+// filterOver parses the FILTER and OVER clauses that may follow a call.
+func (p *parser) filterOver(fc *ast.FuncCall) {
 	if t := p.tok(); word(t) == "FILTER" {
 		p.next()
 		open := p.expectOp("(").pos
@@ -492,7 +498,6 @@ func (p *parser) call(pos ast.Pos, name string) *ast.FuncCall {
 		p.next()
 		fc.Over = p.window(t.pos)
 	}
-	return fc
 }
 
 // args parses positional or named (name => value) arguments.
@@ -830,6 +835,8 @@ func (p *parser) specialForm(name string) ast.Expr {
 		return p.builtin(t.pos, name, func(fc *ast.FuncCall) { p.jsonArgs(fc, true) })
 	case "JSON_ARRAY":
 		return p.builtin(t.pos, name, func(fc *ast.FuncCall) { p.jsonArgs(fc, false) })
+	case "JSON_OBJECTAGG", "JSON_OBJECTAGG_ABSENT_ON_NULL", "JSON_ARRAYAGG", "JSON_ARRAYAGG_NULL_ON_NULL":
+		return p.jsonAgg(name)
 	case "JSON_VALUE":
 		return p.builtin(t.pos, name, p.jsonValueArgs)
 	case "JSON_QUERY":

@@ -427,23 +427,25 @@ func (f *formatter) call(c *ast.FuncCall) {
 		f.WriteString(")")
 		return
 	}
-	f.WriteString(formatFuncName(c.Name) + "(")
-	if c.Distinct {
-		f.WriteString("DISTINCT ")
-	}
-	if c.Star {
-		f.WriteString("*")
-	}
-	for i, a := range c.Args {
-		if i > 0 {
-			f.WriteString(", ")
+	if !f.jsonAggCall(c) {
+		f.WriteString(formatFuncName(c.Name) + "(")
+		if c.Distinct {
+			f.WriteString("DISTINCT ")
 		}
-		if c.ArgNames != nil {
-			f.WriteString(formatArgName(c.ArgNames[i]) + " => ")
+		if c.Star {
+			f.WriteString("*")
 		}
-		f.expr(a)
+		for i, a := range c.Args {
+			if i > 0 {
+				f.WriteString(", ")
+			}
+			if c.ArgNames != nil {
+				f.WriteString(formatArgName(c.ArgNames[i]) + " => ")
+			}
+			f.expr(a)
+		}
+		f.WriteString(")")
 	}
-	f.WriteString(")")
 	if c.Filter != nil {
 		f.WriteString(" FILTER (WHERE ")
 		f.expr(c.Filter)
