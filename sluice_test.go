@@ -189,7 +189,7 @@ properties.bootstrap.servers
   'topic' = 't',
   'properties.bootstrap.servers' = 'localhost:9092',
   'value.format' = 'jsn')`,
-		want: `SQL validation error at line 5, column 3: invalid options for table 't': invalid value for option 'value.format': unknown format 'jsn'; available formats: avro, avro-confluent, canal-json, debezium-json, json, maxwell-json, raw
+		want: `SQL validation error at line 5, column 3: invalid options for table 't': invalid value for option 'value.format': unknown format 'jsn'; available formats: avro, avro-confluent, canal-json, csv, debezium-avro-confluent, debezium-json, json, maxwell-json, raw
     'value.format' = 'jsn')
     ^`,
 	}, {
