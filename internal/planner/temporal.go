@@ -95,14 +95,14 @@ func (b *Binder) temporalJoin(jn Join, asOf ast.Expr, ref *ast.TableName, l, r *
 }
 
 // versionedKeys returns the columns of n that are a unique key of a
-// versioned relation: the partition keys of an event-time deduplication
-// that keeps each key's last row, carried through projections and
+// versioned relation: the partition keys of a deduplication (event or
+// processing time) that keeps each key's last row, carried through projections and
 // filters. Flink infers such a key for any query; these are the shapes its
 // documentation shows as versioned views.
 func versionedKeys(n Node) ([]int, bool) {
 	switch x := n.(type) {
 	case *Deduplicate:
-		return x.Keys, x.KeepLast && x.RowTime && x.Window == nil && len(x.Keys) > 0
+		return x.Keys, x.KeepLast && x.Window == nil && len(x.Keys) > 0
 	case *Calc:
 		in, ok := versionedKeys(x.Input)
 		if !ok {
