@@ -65,6 +65,21 @@ func Cast(v Value, from, to Type, loc *time.Location) (Value, error) {
 	if err := ValidateCast(from, to); err != nil {
 		return NullValue, err
 	}
+	return castValid(v, from, to, loc)
+}
+
+// Caster returns the function that casts values of type from to type to
+// as Cast does, the cast checked once here (ValidateCast's error) rather
+// than at every value.
+func Caster(from, to Type) (func(v Value, loc *time.Location) (Value, error), error) {
+	if err := ValidateCast(from, to); err != nil {
+		return nil, err
+	}
+	return func(v Value, loc *time.Location) (Value, error) { return castValid(v, from, to, loc) }, nil
+}
+
+// castValid is Cast of a cast ValidateCast accepts.
+func castValid(v Value, from, to Type, loc *time.Location) (Value, error) {
 	if v.Null || from.Kind == Null {
 		return NullValue, nil
 	}
