@@ -179,12 +179,16 @@ func (c *compiler) compile(e Expr) Evaluator {
 	case *Cast:
 		in := c.compile(x.X)
 		from, to, try := x.X.Type(), x.T, x.Try
+		cast, invalid := types.Caster(from, to)
 		return func(ctx *Context, row types.Row) (types.Value, error) {
 			v, err := in(ctx, row)
 			if err != nil || v.Null {
 				return types.NullValue, err
 			}
-			out, err := types.Cast(v, from, to, ctx.Fn.Loc)
+			out, err := types.NullValue, invalid
+			if invalid == nil {
+				out, err = cast(v, ctx.Fn.Loc)
+			}
 			if err != nil && try && !types.IsRangeError(err) {
 				return types.NullValue, nil
 			}

@@ -1,6 +1,7 @@
 package job
 
 import (
+	"math"
 	"slices"
 	"sync"
 	"testing"
@@ -90,6 +91,53 @@ func TestChunkEvaluator(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestWatermarkShift: a time column plus or minus an interval literal is
+// computed column-wise, giving what row by row evaluation gives: NULL for
+// NULL, and the row by row error where a time leaves the range.
+func TestWatermarkShift(t *testing.T) {
+	ts := &expr.Column{Index: 3, Name: "ts", T: types.TimestampType(3)}
+	iv := func(ms int64) *expr.Literal {
+		return &expr.Literal{V: types.IntValue(ms), T: types.Type{Kind: types.IntervalDayTime, Precision: 3, NotNull: true}}
+	}
+	c := salesChunk(4)
+	c.Cols[3].Nulls[1] = true
+	c.Cols[3].I64[2] = math.MaxInt64 - 1000
+	for _, tc := range []struct {
+		e       *expr.Call
+		wantErr bool
+	}{
+		{bind(t, "-", ts, iv(5000)), false},
+		{bind(t, "+", ts, iv(-2)), false},
+		{bind(t, "+", ts, iv(5000)), true},
+	} {
+		fast, err := newChunkEvaluator(&fn.Context{}, []expr.Expr{tc.e})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fast.shift == nil {
+			t.Fatalf("%s %d: not computed column-wise", tc.e.Name, tc.e.Args[1].(*expr.Literal).V.I)
+		}
+		slow, _ := newChunkEvaluator(&fn.Context{}, []expr.Expr{tc.e})
+		slow.shift = nil
+		got, err1 := fast.column(c, tc.e.T)
+		want, err2 := slow.column(c, tc.e.T)
+		if tc.wantErr {
+			if err1 == nil || err2 == nil || err1.Error() != err2.Error() {
+				t.Errorf("errors %v and %v, want the same error", err1, err2)
+			}
+			continue
+		}
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		for i := range c.Len() {
+			if got.Get(i) != want.Get(i) {
+				t.Errorf("%s row %d: %v, want %v", tc.e.Name, i, got.Get(i), want.Get(i))
+			}
+		}
+	}
 }
 
 func BenchmarkWatermarkColumn(b *testing.B) {

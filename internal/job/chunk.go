@@ -1,7 +1,9 @@
 package job
 
 import (
+	"math"
 	"sync"
+	"time"
 
 	"github.com/sluicesql/sluice/internal/expr"
 	"github.com/sluicesql/sluice/internal/expr/fn"
@@ -15,6 +17,39 @@ type chunkEvaluator struct {
 	// reads are the columns the expressions read, loaded into the row.
 	reads []int
 	pool  sync.Pool // of *rowEvaluators
+	// shift, for a single expression that is a TIMESTAMP column plus or
+	// minus a constant day-time interval (the usual watermark), makes
+	// column compute it column-wise.
+	shift *timeShift
+}
+
+// timeShift is a TIMESTAMP column plus nanos.
+type timeShift struct {
+	col   int
+	nanos int64
+}
+
+// timeShiftOf recognizes col + INTERVAL and col - INTERVAL on a TIMESTAMP
+// or TIMESTAMP_LTZ column with a day-time interval literal.
+func timeShiftOf(e expr.Expr) *timeShift {
+	c, ok := e.(*expr.Call)
+	if !ok || (c.Name != "+" && c.Name != "-") || len(c.Args) != 2 {
+		return nil
+	}
+	col, ok1 := c.Args[0].(*expr.Column)
+	lit, ok2 := c.Args[1].(*expr.Literal)
+	if !ok1 || !ok2 || !col.T.IsTimestamp() || lit.T.Kind != types.IntervalDayTime || lit.V.Null {
+		return nil
+	}
+	ms := lit.V.I
+	if c.Name == "-" {
+		ms = -ms
+	}
+	nanos, ok := types.MultiplyExact(ms, int64(time.Millisecond))
+	if !ok || ms == math.MinInt64 {
+		return nil
+	}
+	return &timeShift{col: col.Index, nanos: nanos}
 }
 
 // rowEvaluators are one goroutine's evaluators of a chunkEvaluator.
@@ -44,6 +79,9 @@ func newChunkEvaluator(fnCtx *fn.Context, es []expr.Expr) (*chunkEvaluator, erro
 		return nil, err
 	}
 	ce := &chunkEvaluator{reads: expr.Columns(es...)}
+	if len(es) == 1 {
+		ce.shift = timeShiftOf(es[0])
+	}
 	ce.pool.New = func() any {
 		r, err := compile()
 		if err != nil {
@@ -99,6 +137,11 @@ func (ce *chunkEvaluator) fill(c *types.Chunk, cols []int) error {
 // column evaluates the one expression on every row of c into a vector of
 // type t.
 func (ce *chunkEvaluator) column(c *types.Chunk, t types.Type) (*types.Vector, error) {
+	if ce.shift != nil {
+		if v := ce.shifted(c, t); v != nil {
+			return v, nil
+		}
+	}
 	r := ce.get(c)
 	defer ce.pool.Put(r)
 	out := types.NewVector(t, c.Len())
@@ -111,4 +154,26 @@ func (ce *chunkEvaluator) column(c *types.Chunk, t types.Type) (*types.Vector, e
 		out.Append(v)
 	}
 	return out, nil
+}
+
+// shifted computes ce.shift over c, or returns nil when a time leaves the
+// range of timestamps (the row by row evaluation then reports it).
+func (ce *chunkEvaluator) shifted(c *types.Chunk, t types.Type) *types.Vector {
+	in := c.Cols[ce.shift.col]
+	if in.Len() < c.Len() {
+		return nil
+	}
+	out := &types.Vector{Type: t, Nulls: make([]bool, c.Len()), I64: make([]int64, c.Len())}
+	copy(out.Nulls, in.Nulls)
+	for i, x := range in.I64[:c.Len()] {
+		if in.Nulls[i] {
+			continue
+		}
+		y, ok := types.AddNanos(x, ce.shift.nanos)
+		if !ok {
+			return nil
+		}
+		out.I64[i] = y
+	}
+	return out
 }

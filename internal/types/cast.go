@@ -65,6 +65,21 @@ func Cast(v Value, from, to Type, loc *time.Location) (Value, error) {
 	if err := ValidateCast(from, to); err != nil {
 		return NullValue, err
 	}
+	return castValid(v, from, to, loc)
+}
+
+// Caster returns the function that casts values of type from to type to
+// as Cast does, the cast checked once here (ValidateCast's error) rather
+// than at every value.
+func Caster(from, to Type) (func(v Value, loc *time.Location) (Value, error), error) {
+	if err := ValidateCast(from, to); err != nil {
+		return nil, err
+	}
+	return func(v Value, loc *time.Location) (Value, error) { return castValid(v, from, to, loc) }, nil
+}
+
+// castValid is Cast of a cast ValidateCast accepts.
+func castValid(v Value, from, to Type, loc *time.Location) (Value, error) {
 	if v.Null || from.Kind == Null {
 		return NullValue, nil
 	}
@@ -322,7 +337,7 @@ func toDecimal(v Value, from, to Type) (Value, error) {
 	default:
 		unscaled, overflow = rescale(v.I, 0, to.Scale)
 	}
-	if overflow || digitCount(unscaled) > to.Precision {
+	if overflow || moreDigits(unscaled, to.Precision) {
 		return NullValue, nil
 	}
 	return IntValue(unscaled), nil
@@ -361,11 +376,29 @@ func pow10(n int) int64 {
 	if n < 0 || n > 18 {
 		return 0
 	}
-	p := int64(1)
-	for range n {
-		p *= 10
+	return powersOf10[n]
+}
+
+// powersOf10 are the powers of 10 an int64 holds.
+var powersOf10 = func() (p [19]int64) {
+	p[0] = 1
+	for i := 1; i < len(p); i++ {
+		p[i] = p[i-1] * 10
 	}
 	return p
+}()
+
+// moreDigits reports whether v has more than p decimal digits
+// (digitCount(v) > p).
+func moreDigits(v int64, p int) bool {
+	switch {
+	case p < 1:
+		return true
+	case p > 18:
+		return false
+	}
+	m := powersOf10[p]
+	return v >= m || v <= -m
 }
 
 func absInt64(v int64) int64 {

@@ -260,3 +260,19 @@ func TestDecimalResultTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestMoreDigits checks moreDigits against digitCount around every power
+// of 10 and at the ends of int64.
+func TestMoreDigits(t *testing.T) {
+	vals := []int64{0, math.MaxInt64, math.MinInt64, math.MinInt64 + 1}
+	for _, p := range powersOf10 {
+		vals = append(vals, p-1, p, p+1, -p+1, -p, -p-1)
+	}
+	for _, v := range vals {
+		for p := range 21 {
+			if got, want := moreDigits(v, p), digitCount(v) > p; got != want {
+				t.Errorf("moreDigits(%d, %d) = %v, want %v", v, p, got, want)
+			}
+		}
+	}
+}

@@ -190,6 +190,14 @@ func (c *Chunk) AppendRow(k RowKind, r Row) {
 	}
 }
 
+// AppendRowTo appends row i of c to the vectors dst, one per column of c
+// and of the same storage classes, copying the values without boxing.
+func (c *Chunk) AppendRowTo(dst []*Vector, i int) {
+	for k, v := range c.Cols {
+		dst[k].AppendFrom(v, i)
+	}
+}
+
 // Types returns the column types of c.
 func (c *Chunk) Types() []Type {
 	ts := make([]Type, len(c.Cols))

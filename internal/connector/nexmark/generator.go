@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"strconv"
 	"time"
+	"unsafe"
 )
 
 // Kind is the kind of an event, numbered as the event_type column of
@@ -529,5 +530,9 @@ func (r *rng) extra(size, avg int64) string {
 			i++
 		}
 	}
-	return string(b)
+	if n == 0 {
+		return ""
+	}
+	// b is not written again: the string takes it over without a copy.
+	return unsafe.String(&b[0], len(b))
 }

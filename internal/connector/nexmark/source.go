@@ -146,12 +146,17 @@ func (s *instance) emit(out runtime.Emitter, until int64, now time.Time) error {
 		if err != nil {
 			return err
 		}
-		for i := range c.Len() {
-			if wms.Nulls[i] {
-				s.tracker.Touch(0, now)
-			} else {
-				s.tracker.Observe(0, wms.I64[i], now)
+		// The rows' largest watermark, observed once for the chunk.
+		hi, any := int64(0), false
+		for i, null := range wms.Nulls[:c.Len()] {
+			if !null && (!any || wms.I64[i] > hi) {
+				hi, any = wms.I64[i], true
 			}
+		}
+		if any {
+			s.tracker.Observe(0, hi, now)
+		} else {
+			s.tracker.Touch(0, now)
 		}
 	}
 	out.Emit(c)

@@ -174,18 +174,16 @@ func (op *arithOp) bind(args []Arg) (types.Type, Eval, error) {
 		if rt.Kind != types.Decimal {
 			rp = 18
 		}
-		if (op.name == "+" || op.name == "-") && s1 == rs && s2 == rs {
-			// same scale: |a|, |b| < 10^18, so int64 cannot overflow
-			g, limit := op.intOp, pow10[rp]
-			return rt.Nullable(), strict(func(_ *Context, v []types.Value) (types.Value, error) {
-				r, _ := g(v[0].I, v[1].I)
-				if r >= limit || r <= -limit {
-					return fitFlinkDecimal(op.name, big.NewInt(r), rt, flink)
-				}
-				return types.IntValue(r), nil
-			}), nil
-		}
+		fast := decFast(op.name, s1, s2, rs)
+		limit := pow10[rp]
 		return rt.Nullable(), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+			// Exact in 64 bits and within the precision, the result is
+			// the one of the exact computation below.
+			if fast != nil {
+				if r, ok := fast(v[0].I, v[1].I); ok && r < limit && r > -limit {
+					return types.IntValue(r), nil
+				}
+			}
 			r, err := f(bigOf(v[0]), bigOf(v[1]), s1, s2, rs)
 			if err != nil {
 				return types.Value{}, err
@@ -205,6 +203,43 @@ func (op *arithOp) bind(args []Arg) (types.Type, Eval, error) {
 		r, err := f(v[0].I, v[1].I)
 		return types.IntValue(wrapInt(k, r)), err
 	}), nil
+}
+
+// decFast returns the decimal operation op on unscaled int64 operands of
+// scales s1 and s2 giving the unscaled result at scale rs, rounded HALF_UP
+// as rescaleBig rounds, and false when an intermediate value leaves int64
+// (the caller then computes exactly); nil when op has no such form.
+func decFast(op string, s1, s2, rs int) func(a, b int64) (int64, bool) {
+	switch op {
+	case "+", "-":
+		s := max(s1, s2)
+		if rs > s || s-rs > 18 {
+			return nil
+		}
+		ma, mb, sub := pow10[s-s1], pow10[s-s2], op == "-"
+		return func(a, b int64) (int64, bool) {
+			x, ok1 := types.MultiplyExact(a, ma)
+			y, ok2 := types.MultiplyExact(b, mb)
+			if sub {
+				if y == math.MinInt64 {
+					return 0, false
+				}
+				y = -y
+			}
+			r, ok3 := types.AddExact(x, y)
+			return roundHalfUp64(r, s-rs), ok1 && ok2 && ok3
+		}
+	case "*":
+		d := s1 + s2 - rs
+		if d < 0 || d > 18 {
+			return nil
+		}
+		return func(a, b int64) (int64, bool) {
+			r, ok := types.MultiplyExact(a, b)
+			return roundHalfUp64(r, d), ok
+		}
+	}
+	return nil
 }
 
 // bindNeg is unary minus on numbers and intervals. Integer negation wraps

@@ -34,17 +34,18 @@ type Calc struct {
 	cfg CalcConfig
 	// computed lists the projections evaluated row by row.
 	computed []int
-	// Reused for each chunk: the evaluated row, the rows kept and the
-	// computed projections' values for them.
+	// Reused for each chunk: the evaluated row and the rows kept; cols
+	// are the output columns of the chunk being made, the computed ones
+	// filled by evaluate.
 	in   types.Row
 	sel  []int
-	vals [][]types.Value
+	cols []*types.Vector
 }
 
 // NewCalc returns a Calc for cfg.
 func NewCalc(cfg CalcConfig) *Calc {
 	cfg.Context.Watermark = runtime.MinWatermark
-	c := &Calc{cfg: cfg, vals: make([][]types.Value, len(cfg.Projects))}
+	c := &Calc{cfg: cfg, cols: make([]*types.Vector, len(cfg.Projects))}
 	for j := range cfg.Projects {
 		if cfg.Copies == nil || cfg.Copies[j] < 0 {
 			c.computed = append(c.computed, j)
@@ -74,7 +75,8 @@ func (c *Calc) ProcessChunk(_ int, ch *types.Chunk, out runtime.Emitter) error {
 	}
 	// With every row kept, the output shares the input's row kinds and
 	// copied columns (see runtime.Gather).
-	o := &types.Chunk{Ops: ch.Ops[:rows:rows], Cols: make([]*types.Vector, len(c.cfg.Projects))}
+	o := &types.Chunk{Ops: ch.Ops[:rows:rows], Cols: c.cols}
+	c.cols = make([]*types.Vector, len(c.cfg.Projects))
 	if sel != nil {
 		o.Ops = make([]types.RowKind, rows)
 		for j, i := range sel {
@@ -84,24 +86,19 @@ func (c *Calc) ProcessChunk(_ int, ch *types.Chunk, out runtime.Emitter) error {
 	for j, t := range c.cfg.OutputTypes {
 		if c.cfg.Copies != nil && c.cfg.Copies[j] >= 0 {
 			o.Cols[j] = runtime.Gather(ch.Cols[c.cfg.Copies[j]], t, sel)
-			continue
 		}
-		v := types.NewVector(t, rows)
-		for _, x := range c.vals[j] {
-			v.Append(x)
-		}
-		o.Cols[j] = v
 	}
 	out.Emit(o)
 	return nil
 }
 
 // evaluate runs the filter and the computed projections row by row: the
-// rows kept go to c.sel, the projections' values to c.vals.
+// rows kept go to c.sel, the projections' values to new vectors in
+// c.cols.
 func (c *Calc) evaluate(ch *types.Chunk) error {
 	c.sel = c.sel[:0]
 	for _, j := range c.computed {
-		c.vals[j] = c.vals[j][:0]
+		c.cols[j] = types.NewVector(c.cfg.OutputTypes[j], ch.Len())
 	}
 	if len(c.in) != len(ch.Cols) {
 		c.in = make(types.Row, len(ch.Cols))
@@ -123,7 +120,7 @@ func (c *Calc) evaluate(ch *types.Chunk) error {
 			if err != nil {
 				return err
 			}
-			c.vals[j] = append(c.vals[j], v)
+			c.cols[j].Append(v)
 		}
 	}
 	return nil

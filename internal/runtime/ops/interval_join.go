@@ -56,20 +56,45 @@ type IntervalJoin struct {
 	keys                      *state.Table[*intervalKey]
 	timers                    *timerQueue
 	wm                        int64
+	// sides are the left and the right side's layouts of cached rows and
+	// time columns.
+	sides [2]intervalSide
+	// lrow and rrow are reused for the rows the residual condition sees.
+	lrow, rrow types.Row
+}
+
+// intervalSide is one input of the join: the layout of its cached rows,
+// its time column and its first column in output rows.
+type intervalSide struct {
+	layout  *types.RowLayout
+	timeCol int
+	outCol  int
 }
 
 // intervalKey is the state of one join key: the cached rows of each side
 // and the clean-up timer of each cache (0 for none).
 type intervalKey struct {
-	left, right           []cachedRow
+	left, right           rowCache
 	leftTimer, rightTimer int64
 }
 
-// cachedRow is a cached row, its time and whether it has been joined.
-type cachedRow struct {
-	time    int64
-	row     types.Row
-	emitted bool
+// rowCache is a side's cached rows of a key, in the side's layout, and
+// whether each has been joined.
+type rowCache struct {
+	rows    types.Rows
+	emitted []bool
+}
+
+// drop keeps the first n rows of the cache.
+func (c *rowCache) truncate(l *types.RowLayout, n int) {
+	l.Truncate(&c.rows, n)
+	c.emitted = c.emitted[:n]
+}
+
+// move copies row from over row to.
+func (c *rowCache) move(l *types.RowLayout, to, from int) {
+	l.Move(&c.rows, to, from)
+	c.emitted[to] = c.emitted[from]
 }
 
 // NewIntervalJoin returns an IntervalJoin for cfg.
@@ -94,18 +119,22 @@ func NewIntervalJoin(cfg IntervalJoinConfig, st state.Backend) (*IntervalJoin, e
 		wm:        runtime.MinWatermark,
 	}
 	j.cleanUp = (j.leftSize + j.rightSize) / 2
-	lt, rt := cfg.LeftTypes, cfg.RightTypes
+	j.sides[0] = intervalSide{layout: types.NewRowLayout(cfg.LeftTypes), timeCol: cfg.LeftTime}
+	j.sides[1] = intervalSide{layout: types.NewRowLayout(cfg.RightTypes), timeCol: cfg.RightTime, outCol: len(cfg.LeftTypes)}
+	var row types.Row // for encoding, in the operator's goroutine
 	j.keys = state.NewTable(j.st, "keys", state.Codec[*intervalKey]{
 		Append: func(b []byte, k *intervalKey) []byte {
 			b = state.AppendVarint(b, k.leftTimer)
 			b = state.AppendVarint(b, k.rightTimer)
-			return appendCachedRows(appendCachedRows(b, lt, k.left), rt, k.right)
+			b, row = j.sides[0].appendCache(b, row, &k.left)
+			b, row = j.sides[1].appendCache(b, row, &k.right)
+			return b
 		},
 		Decode: func(b []byte) (*intervalKey, error) {
 			r := state.NewReader(b)
 			k := &intervalKey{leftTimer: r.Varint(), rightTimer: r.Varint()}
-			k.left = readCachedRows(r, lt)
-			k.right = readCachedRows(r, rt)
+			j.sides[0].readCache(r, &k.left)
+			j.sides[1].readCache(r, &k.right)
 			return k, r.Done()
 		},
 	})
@@ -150,32 +179,93 @@ func (j *IntervalJoin) ProcessChunk(input int, c *types.Chunk, out runtime.Emitt
 	w := j.out.to(out)
 	defer w.flush()
 	left := input == 0
-	timeCol := j.cfg.RightTime
-	if left {
-		timeCol = j.cfg.LeftTime
-	}
+	tc := c.Cols[j.sides[input].timeCol]
 	for i := range c.Len() {
 		if c.Ops[i] != types.Insert {
 			return errors.New("interval join: inputs must be insert-only")
 		}
-		row, t := c.Row(i), c.Cols[timeCol].Get(i).I
+		t := tc.I64[i]
+		if tc.Nulls[i] {
+			t = 0
+		}
 		key, ok := j.sideKey(c, i, left)
 		if !ok {
 			if left && j.spec.Kind.leftOuter() || !left && j.spec.Kind.rightOuter() {
-				j.emitPadded(w, types.Insert, row, left)
+				j.emitChunkPadded(w, c, i, left)
 			}
 			continue
 		}
-		if err := j.process(w, key, row, t, left); err != nil {
+		if err := j.process(w, key, c, i, t, left); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// side returns the side of input left and the other side.
+func (j *IntervalJoin) side(left bool) (own, other *intervalSide) {
+	if left {
+		return &j.sides[0], &j.sides[1]
+	}
+	return &j.sides[1], &j.sides[0]
+}
+
+// emitJoined outputs row i of c, of the side `left`, joined with cached
+// row k of the other side, copying the values column by column.
+func (j *IntervalJoin) emitJoined(w *output, c *types.Chunk, i int, left bool, other *rowCache, k int) {
+	own, oth := j.side(left)
+	o := w.next()
+	c.AppendRowTo(o.Cols[own.outCol:own.outCol+len(c.Cols)], i)
+	oth.layout.AppendTo(o.Cols[oth.outCol:oth.outCol+len(oth.layout.Types())], &other.rows, k)
+	w.added(types.Insert)
+}
+
+// emitChunkPadded outputs row i of c, of the side `left`, padded with
+// NULLs for the other side.
+func (j *IntervalJoin) emitChunkPadded(w *output, c *types.Chunk, i int, left bool) {
+	own, oth := j.side(left)
+	o := w.next()
+	c.AppendRowTo(o.Cols[own.outCol:own.outCol+len(c.Cols)], i)
+	appendNullsTo(o.Cols[oth.outCol : oth.outCol+len(oth.layout.Types())])
+	w.added(types.Insert)
+}
+
+// emitCachedPadded outputs cached row k of the side `left` padded with
+// NULLs for the other side.
+func (j *IntervalJoin) emitCachedPadded(w *output, cache *rowCache, k int, left bool) {
+	own, oth := j.side(left)
+	o := w.next()
+	own.layout.AppendTo(o.Cols[own.outCol:own.outCol+len(own.layout.Types())], &cache.rows, k)
+	appendNullsTo(o.Cols[oth.outCol : oth.outCol+len(oth.layout.Types())])
+	w.added(types.Insert)
+}
+
+// matches evaluates the residual condition on row i of c, of the side
+// `left`, and cached row k of the other side.
+func (j *IntervalJoin) matchesCached(c *types.Chunk, i int, left bool, other *rowCache, k int) (bool, error) {
+	if j.spec.Cond == nil {
+		return true, nil
+	}
+	_, oth := j.side(left)
+	j.lrow = j.lrow[:0]
+	for _, v := range c.Cols {
+		j.lrow = append(j.lrow, v.Get(i))
+	}
+	j.rrow = oth.layout.Row(j.rrow[:0], &other.rows, k)
+	l, r := pair(j.lrow, j.rrow, left)
+	return j.spec.Cond(l, r)
+}
+
+// appendNullsTo appends a NULL to each vector.
+func appendNullsTo(vs []*types.Vector) {
+	for _, v := range vs {
+		v.AppendNull()
+	}
+}
+
 // process is TimeIntervalJoin.processElement1/2 for one row of the side
 // `left` at time t.
-func (j *IntervalJoin) process(w *output, key []byte, row types.Row, t int64, left bool) error {
+func (j *IntervalJoin) process(w *output, key []byte, c *types.Chunk, i int, t int64, left bool) error {
 	ks, found := j.keys.Get(key)
 	if !found {
 		ks = &intervalKey{}
@@ -188,6 +278,7 @@ func (j *IntervalJoin) process(w *output, key []byte, row types.Row, t int64, le
 	ownSize, otherSize := j.leftSize, j.rightSize
 	otherExpired := &j.rightExpired
 	own, other := &ks.left, &ks.right
+	ownSide, otherSide := j.side(left)
 	ownTimer := &ks.leftTimer
 	ownOuter, otherOuter := j.spec.Kind.leftOuter(), j.spec.Kind.rightOuter()
 	if !left {
@@ -201,43 +292,45 @@ func (j *IntervalJoin) process(w *output, key []byte, row types.Row, t int64, le
 	emitted := false
 	if *otherExpired < upper {
 		*otherExpired = j.expiration(otherSize)
-		keep := (*other)[:0]
-		for _, o := range *other {
-			if o.time >= lower && o.time <= upper {
-				l, r := pair(row, o.row, left)
-				m, err := j.matches(l, r)
+		ol := otherSide.layout
+		keep := 0
+		for k := range other.rows.Len() {
+			ot := otherSide.time(other, k)
+			if ot >= lower && ot <= upper {
+				m, err := j.matchesCached(c, i, left, other, k)
 				if err != nil {
 					return err
 				}
 				if m {
-					j.emit(w, types.Insert, l, r)
+					j.emitJoined(w, c, i, left, other, k)
 					emitted = true
-					o.emitted = true
+					other.emitted[k] = true
 				}
 			}
-			if o.time <= *otherExpired {
-				if otherOuter && !o.emitted {
-					j.emitPadded(w, types.Insert, o.row, !left)
+			if ot <= *otherExpired {
+				if otherOuter && !other.emitted[k] {
+					j.emitCachedPadded(w, other, k, !left)
 				}
 				continue
 			}
-			keep = append(keep, o)
+			other.move(ol, keep, k)
+			keep++
 		}
-		clear((*other)[len(keep):])
-		*other = keep
+		other.truncate(ol, keep)
 	}
 	if j.operatorTime() < upper {
-		*own = append(*own, cachedRow{time: t, row: row, emitted: emitted})
+		ownSide.layout.AppendChunkRow(&own.rows, c, i)
+		own.emitted = append(own.emitted, emitted)
 		if *ownTimer == 0 {
 			*ownTimer = t + ownSize + j.cleanUp + 1
 			skey = string(key)
 			j.setTimer(*ownTimer, ks, skey)
 		}
 	} else if !emitted && ownOuter {
-		j.emitPadded(w, types.Insert, row, left)
+		j.emitChunkPadded(w, c, i, left)
 	}
 	switch {
-	case len(ks.left) == 0 && len(ks.right) == 0:
+	case ks.left.rows.Len() == 0 && ks.right.rows.Len() == 0:
 		j.keys.Delete(key)
 	case found || skey == "":
 		j.keys.Put(key, ks)
@@ -298,7 +391,7 @@ func (j *IntervalJoin) onTimer(w *output, t int64, key string) {
 		ks.leftTimer = j.expire(w, &ks.left, j.leftExpired, true)
 		j.setTimer(ks.leftTimer, ks, key)
 	}
-	if len(ks.left) == 0 && len(ks.right) == 0 {
+	if ks.left.rows.Len() == 0 && ks.right.rows.Len() == 0 {
 		j.keys.DeleteString(key)
 	} else {
 		j.keys.PutString(key, ks)
@@ -308,56 +401,67 @@ func (j *IntervalJoin) onTimer(w *output, t int64, key string) {
 // expire removes the rows of a cache up to time exp, emitting the unjoined
 // ones null-padded on an outer side, and returns the cache's next timer
 // (removeExpiredRows).
-func (j *IntervalJoin) expire(w *output, cache *[]cachedRow, exp int64, left bool) int64 {
+func (j *IntervalJoin) expire(w *output, cache *rowCache, exp int64, left bool) int64 {
 	outer := left && j.spec.Kind.leftOuter() || !left && j.spec.Kind.rightOuter()
 	size := j.rightSize
 	if left {
 		size = j.leftSize
 	}
-	keep := (*cache)[:0]
+	side, _ := j.side(left)
+	keep := 0
 	earliest, any := int64(0), false
-	for _, c := range *cache {
-		if c.time <= exp {
-			if outer && !c.emitted {
-				j.emitPadded(w, types.Insert, c.row, left)
+	for k := range cache.rows.Len() {
+		t := side.time(cache, k)
+		if t <= exp {
+			if outer && !cache.emitted[k] {
+				j.emitCachedPadded(w, cache, k, left)
 			}
 			continue
 		}
-		if !any || c.time < earliest {
-			earliest, any = c.time, true
+		if !any || t < earliest {
+			earliest, any = t, true
 		}
-		keep = append(keep, c)
+		cache.move(side.layout, keep, k)
+		keep++
 	}
-	clear((*cache)[len(keep):])
-	*cache = keep
+	cache.truncate(side.layout, keep)
 	if !any {
 		return 0
 	}
 	return earliest + size + j.cleanUp + 1
 }
 
-// appendCachedRows appends a cache of rows of types ts.
-func appendCachedRows(b []byte, ts []types.Type, rows []cachedRow) []byte {
-	b = state.AppendUvarint(b, uint64(len(rows)))
-	for _, c := range rows {
-		b = state.AppendVarint(b, c.time)
+// time returns the time of cached row k (0 for NULL).
+func (s *intervalSide) time(c *rowCache, k int) int64 {
+	return s.layout.Int(&c.rows, k, s.timeCol)
+}
+
+// appendCache appends the rows of a cache, each as its time, whether it
+// was joined and its values; row is a buffer, returned for reuse.
+func (s *intervalSide) appendCache(b []byte, row types.Row, c *rowCache) ([]byte, types.Row) {
+	b = state.AppendUvarint(b, uint64(c.rows.Len()))
+	for k := range c.rows.Len() {
+		b = state.AppendVarint(b, s.time(c, k))
 		emitted := uint64(0)
-		if c.emitted {
+		if c.emitted[k] {
 			emitted = 1
 		}
 		b = state.AppendUvarint(b, emitted)
-		b = state.AppendRow(b, ts, c.row)
+		row = s.layout.Row(row[:0], &c.rows, k)
+		b = state.AppendRow(b, s.layout.Types(), row)
 	}
-	return b
+	return b, row
 }
 
-// readCachedRows reads a cache written by appendCachedRows.
-func readCachedRows(r *state.Reader, ts []types.Type) []cachedRow {
-	var rows []cachedRow
+// readCache reads a cache written by appendCache into c.
+func (s *intervalSide) readCache(r *state.Reader, c *rowCache) {
 	for n := r.Uvarint(); n > 0 && r.Err() == nil; n-- {
-		c := cachedRow{time: r.Varint(), emitted: r.Uvarint() == 1}
-		c.row = r.Row(ts)
-		rows = append(rows, c)
+		r.Varint() // the time, also in the row
+		c.emitted = append(c.emitted, r.Uvarint() == 1)
+		row := r.Row(s.layout.Types())
+		if r.Err() != nil {
+			return
+		}
+		s.layout.AppendRow(&c.rows, row)
 	}
-	return rows
 }

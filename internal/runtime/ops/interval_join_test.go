@@ -83,3 +83,54 @@ func TestIntervalJoinOuterPadding(t *testing.T) {
 	expect(t, finish(t, k, r),
 		"+I[5, 2023-08-23 12:00:00, NULL, NULL]", "WM 9223372036854775807")
 }
+
+// TestIntervalJoinCachedValues: cached rows keep every kind of value
+// (strings, doubles, NULLs) through the compact cache, a state move and
+// compaction after expiry, and the residual condition sees them.
+func TestIntervalJoinCachedValues(t *testing.T) {
+	// (id, ts, name, score) on both sides.
+	ts := []types.Type{types.IntType, types.TimestampType(0), types.StringType, types.DoubleType}
+	newJoin := func() *IntervalJoin {
+		j, err := NewIntervalJoin(IntervalJoinConfig{
+			JoinSpec: JoinSpec{
+				Kind: LeftJoin, LeftTypes: ts, RightTypes: ts, LeftKeys: []int{0}, RightKeys: []int{0},
+				// l.name <> r.name or either is NULL
+				Cond: func(l, r types.Row) (bool, error) { return l[2].Null || r[2].Null || l[2].S != r[2].S, nil },
+			},
+			LeftTime: 1, RightTime: 1, LowerBound: -int64(time.Hour), UpperBound: int64(time.Hour),
+		}, state.NewMemory())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return j
+	}
+	run := func(j *IntervalJoin, r *recorder, input int, recs ...rec) []string {
+		t.Helper()
+		if err := j.ProcessChunk(input, chunk(ts, recs...), r); err != nil {
+			t.Fatal(err)
+		}
+		return r.take()
+	}
+	j, r := newJoin(), &recorder{}
+	expect(t, run(j, r, 0,
+		ins(1, ts_("10:00:00"), "a", 1.5),
+		ins(1, ts_("10:10:00"), nil, -0.25),
+		ins(1, ts_("11:30:00"), "b", nil),
+		ins(2, ts_("10:30:00"), "c", 3.0)))
+	k := newJoin()
+	moveState(t, j, k)
+	expect(t, run(k, r, 1, ins(1, ts_("10:30:00"), "a", 9.5)),
+		"+I[1, 2023-08-23 10:10:00, NULL, -0.25, 1, 2023-08-23 10:30:00, a, 9.5]",
+		"+I[1, 2023-08-23 11:30:00, b, NULL, 1, 2023-08-23 10:30:00, a, 9.5]")
+	// The left rows up to 11:15 expire, the unjoined one padded; the
+	// last stays, compacted to the front of the cache, and still joins.
+	expect(t, watermark(t, k, r, ts_("12:15:00")),
+		"+I[1, 2023-08-23 10:00:00, a, 1.5, NULL, NULL, NULL, NULL]", "WM 1692789300000000000")
+	expect(t, run(k, r, 1, ins(1, ts_("12:20:00"), "z", 0.0)),
+		"+I[1, 2023-08-23 11:30:00, b, NULL, 1, 2023-08-23 12:20:00, z, 0.0]")
+	expect(t, finish(t, k, r),
+		"+I[2, 2023-08-23 10:30:00, c, 3.0, NULL, NULL, NULL, NULL]", "WM 9223372036854775807")
+}
+
+// ts_ is a time of 2023-08-23.
+func ts_(hms string) int64 { return ts("2023-08-23 " + hms) }

@@ -44,10 +44,25 @@ func (o *output) to(out runtime.Emitter) *output {
 
 // add appends one row; r is copied.
 func (o *output) add(k types.RowKind, r types.Row) {
+	for j, col := range o.next().Cols {
+		col.Append(r[j])
+	}
+	o.added(k)
+}
+
+// next returns the chunk the next row goes into, for a caller that
+// appends the row's values to its columns itself and then calls added.
+func (o *output) next() *types.Chunk {
 	if o.c == nil {
 		o.c = types.NewChunk(o.types, max(o.last, 16))
 	}
-	o.c.AppendRow(k, r)
+	return o.c
+}
+
+// added completes the row appended to the columns of the chunk next
+// returned, of kind k.
+func (o *output) added(k types.RowKind) {
+	o.c.Ops = append(o.c.Ops, k)
 	if o.c.Len() >= types.ChunkSize {
 		o.flush()
 	}

@@ -1,6 +1,8 @@
 package ops
 
 import (
+	"unsafe"
+
 	"github.com/sluicesql/sluice/internal/runtime"
 	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
@@ -45,7 +47,7 @@ type WindowAggregate struct {
 	agg      *aggregator
 	clock    clock
 	st       state.Backend
-	windows  *windowed[*group]
+	windows  *windowed[group]
 	sessions *sessions
 	keyTypes []types.Type
 	out      *output
@@ -76,7 +78,7 @@ func NewWindowAggregate(cfg WindowAggregateConfig, st state.Backend) (*WindowAgg
 	if cfg.Window.Kind == Session {
 		a.sessions = newSessions(a.st, cfg.InputTypes, cfg.Window.Gap, a.clock)
 	} else {
-		a.windows = newWindowed(a.st, a.clock, groupCodec(agg))
+		a.windows = newWindowed(a.st, a.clock, groupValueCodec(agg))
 	}
 	outTypes := append(append(a.keyTypes, agg.resultTypes()...), windowColumnTypes(cfg.InputTypes[cfg.Window.TimeCol])...)
 	a.out = newOutput(outTypes)
@@ -116,9 +118,9 @@ func (a *WindowAggregate) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter)
 			added = true
 			grp, fresh := a.windows.value(s, a.key)
 			if fresh {
-				*grp = &group{accs: a.agg.create()}
+				grp.accs = a.agg.create()
 			}
-			if err := a.agg.update(*grp, c, i); err != nil {
+			if err := a.agg.update(grp, c, i); err != nil {
 				return err
 			}
 		}
@@ -149,7 +151,23 @@ func (a *WindowAggregate) fire(wm int64, out runtime.Emitter) error {
 			return a.emit(w, key, grp, s.span)
 		})
 	}
-	return a.windows.fire(wm, func(s span, key string, grp *group) error { return a.emit(w, key, grp, s) })
+	return a.windows.fire(wm, func(s span, key string, grp group) error { return a.emit(w, key, &grp, s) })
+}
+
+// groupValueCodec is groupCodec for groups kept by value, in the keys'
+// windows rather than behind a pointer each.
+func groupValueCodec(agg *aggregator) state.Codec[group] {
+	c := groupCodec(agg)
+	return state.Codec[group]{
+		Append: func(b []byte, g group) []byte { return c.Append(b, &g) },
+		Decode: func(b []byte) (group, error) {
+			g, err := c.Decode(b)
+			if err != nil {
+				return group{}, err
+			}
+			return *g, nil
+		},
+	}
 }
 
 // emit outputs the result of one key in one window, unless all its rows
@@ -158,7 +176,8 @@ func (a *WindowAggregate) emit(w *output, key string, grp *group, s span) error 
 	if grp.count <= 0 {
 		return nil
 	}
-	keyRow, _, err := state.DecodeRow([]byte(key), a.keyTypes)
+	// The key is only read: its bytes are not copied.
+	keyRow, _, err := state.DecodeRow(unsafe.Slice(unsafe.StringData(key), len(key)), a.keyTypes)
 	if err != nil {
 		return err
 	}
