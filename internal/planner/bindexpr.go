@@ -660,7 +660,7 @@ func (x *exprBinder) funcCall(n *ast.FuncCall) (expr.Expr, error) {
 		return nil, errorf(n, "aggregate function %s is not allowed %s", n.Name, x.whereText())
 	}
 	switch n.Name {
-	case "ROW_NUMBER", "RANK", "DENSE_RANK", "LEAD":
+	case "ROW_NUMBER", "RANK", "DENSE_RANK", "LEAD", "CUME_DIST", "PERCENT_RANK", "NTILE":
 		return nil, errorf(n, "OVER clause is necessary for window functions")
 	case "MATCH_ROWTIME", "MATCH_PROCTIME", "CLASSIFIER":
 		// Calcite's validator (functionMatchRecognizeOnly).

@@ -60,9 +60,10 @@ func (b *Binder) overAggregate(rel *relation, overs []*ast.FuncCall) (*relation,
 	spec := overs[0].Over
 	var lag *ast.FuncCall // a window function that cannot retract
 	for _, o := range overs {
-		if o.Name == "LEAD" {
-			// Flink's AggFunctionFactory refuses it in streaming mode.
-			return nil, nil, errorf(o, "LEAD Function is not supported in stream mode.")
+		switch o.Name {
+		case "LEAD", "CUME_DIST", "PERCENT_RANK", "NTILE":
+			// Flink's AggFunctionFactory refuses them in streaming mode.
+			return nil, nil, errorf(o, "%s Function is not supported in stream mode.", o.Name)
 		}
 		f, ok := fn.LookupAggregate(o.Name)
 		if !ok {

@@ -17,9 +17,8 @@ var notHere = map[string]string{
 	"ROW_NUMBER": "planner (Top-N and deduplication only)",
 	"GROUP_ID":   "planner (aggregations)", "GROUPING": "planner (aggregations)", "GROUPING_ID": "planner (aggregations)",
 	"RANK": "planner (Top-N, refused as in Flink's streaming mode)", "DENSE_RANK": "planner (Top-N, refused as in Flink's streaming mode)",
-	"LEAD": "planner (refused as in Flink's streaming mode)",
-	// missing
-	"CUME_DIST": "missing", "PERCENT_RANK": "missing", "NTILE": "missing",
+	"LEAD":      "planner (refused as in Flink's streaming mode)",
+	"CUME_DIST": "planner (refused as in Flink's streaming mode)", "PERCENT_RANK": "planner (refused as in Flink's streaming mode)", "NTILE": "planner (refused as in Flink's streaming mode)",
 }
 
 // flinkFunctionNames reads testdata/flink_functions.txt.

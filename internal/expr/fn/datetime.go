@@ -184,7 +184,9 @@ func bindFromUnixtime(args []Arg) (types.Type, Eval, error) {
 		return types.Type{}, nil, err
 	}
 	secs := truncToInt(args[0].Type)
-	return strictType(types.StringType, args), strict(func(ctx *Context, v []types.Value) (types.Value, error) {
+	// nullable whatever the arguments, as Flink types it
+	// (VARCHAR_FORCE_NULLABLE in FlinkSqlOperatorTable)
+	return types.StringType, strict(func(ctx *Context, v []types.Value) (types.Value, error) {
 		f, err := format(argOr(v, 1))
 		if err != nil {
 			return types.Value{}, runtimeError("FROM_UNIXTIME", "%v", err)
@@ -550,7 +552,9 @@ func bindDateFormat(args []Arg) (types.Type, Eval, error) {
 		}), nil
 	}
 	read := timeReader(args[0].Type)
-	return strictType(types.StringType, args), strict(func(ctx *Context, v []types.Value) (types.Value, error) {
+	// nullable whatever the arguments, as Flink types it
+	// (VARCHAR_FORCE_NULLABLE in FlinkSqlOperatorTable)
+	return types.StringType, strict(func(ctx *Context, v []types.Value) (types.Value, error) {
 		f, err := format(v[1])
 		if err != nil {
 			return types.Value{}, runtimeError("DATE_FORMAT", "%v", err)

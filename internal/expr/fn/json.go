@@ -44,7 +44,7 @@ func jsonPathArg(a Arg) (func(types.Value) (*jsonPath, error), error) {
 // TRUE when the path leads to a value other than a JSON null (for an
 // indefinite path, to a list, even an empty one), FALSE when it leads
 // nowhere in lax mode; a strict path that leads nowhere, and text that is
-// not JSON in strict mode, are errors.
+// not JSON in strict mode, are errors. A NULL argument gives NULL.
 func bindJSONExists(args []Arg) (types.Type, Eval, error) {
 	onError := "FALSE ON ERROR"
 	if len(args) == 3 && args[2].Unit != "" {
@@ -59,7 +59,9 @@ func bindJSONExists(args []Arg) (types.Type, Eval, error) {
 	}
 	return types.BooleanType, func(_ *Context, v []types.Value) (types.Value, error) {
 		if v[0].Null || v[1].Null {
-			return types.BoolValue(false), nil
+			// NULL in, NULL out (JsonFunctionsITCase: JSON_EXISTS(CAST(NULL
+			// AS STRING), 'lax $') is NULL)
+			return types.NullValue, nil
 		}
 		p, err := path(v[1])
 		var found any

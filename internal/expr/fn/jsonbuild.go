@@ -28,6 +28,9 @@ import (
 const JSONRaw = "JSON"
 
 func init() {
+	for _, n := range []string{"JSON_STRING", "JSON_OBJECT", "JSON_ARRAY"} {
+		takesComposite[n] = true
+	}
 	register(bindJSONString, "JSON_STRING")
 	register(bindJSONObject, "JSON_OBJECT")
 	register(bindJSONArray, "JSON_ARRAY")
@@ -36,47 +39,151 @@ func init() {
 	}, "JSON")
 }
 
-// jsonWriter appends the JSON form of a value of one type.
-type jsonWriter func(b []byte, v types.Value) []byte
+// jsonWriter appends the JSON form of a value of one type; it fails only
+// for a value JSON cannot hold (a NULL map key).
+type jsonWriter func(b []byte, v types.Value) ([]byte, error)
+
+// infallible turns an appender that cannot fail into a jsonWriter.
+func infallible(f func(b []byte, v types.Value) []byte) jsonWriter {
+	return func(b []byte, v types.Value) ([]byte, error) { return f(b, v), nil }
+}
 
 // jsonWriterFor returns how values of type t are written, or an error for a
 // type that has no JSON form ("Type ... is not scalar or cannot be
-// converted into JSON").
+// converted into JSON"), as Flink's JsonGenerateUtils: ARRAY as a JSON
+// array, ROW as an object of its fields, MAP (and MULTISET, the map of its
+// elements to their counts) with character string keys as an object.
 func jsonWriterFor(name string, t types.Type) (jsonWriter, error) {
 	switch {
 	case t.Kind == types.Null:
-		return func(b []byte, _ types.Value) []byte { return append(b, "null"...) }, nil
+		return infallible(func(b []byte, _ types.Value) []byte { return append(b, "null"...) }), nil
 	case t.IsString():
-		return func(b []byte, v types.Value) []byte { return appendJSONString(b, v.S) }, nil
+		return infallible(func(b []byte, v types.Value) []byte { return appendJSONString(b, v.S) }), nil
 	case t.Kind == types.Boolean:
-		return func(b []byte, v types.Value) []byte { return strconv.AppendBool(b, v.Bool()) }, nil
+		return infallible(func(b []byte, v types.Value) []byte { return strconv.AppendBool(b, v.Bool()) }), nil
 	case t.IsInteger():
-		return func(b []byte, v types.Value) []byte { return strconv.AppendInt(b, v.I, 10) }, nil
+		return infallible(func(b []byte, v types.Value) []byte { return strconv.AppendInt(b, v.I, 10) }), nil
 	case t.Kind == types.Float || t.Kind == types.Double:
 		bits := 64
 		if t.Kind == types.Float {
 			bits = 32
 		}
-		return func(b []byte, v types.Value) []byte {
+		return infallible(func(b []byte, v types.Value) []byte {
 			if math.IsNaN(v.F) || math.IsInf(v.F, 0) {
 				// Jackson writes non-finite numbers as strings
 				return appendJSONString(b, string(types.AppendJavaFloat(nil, v.F, bits)))
 			}
 			return types.AppendJavaFloat(b, v.F, bits)
-		}, nil
+		}), nil
 	case t.Kind == types.Decimal:
 		scale := t.Scale
-		return func(b []byte, v types.Value) []byte { return append(b, javaBigDecimal(v.I, scale)...) }, nil
+		return infallible(func(b []byte, v types.Value) []byte { return append(b, javaBigDecimal(v.I, scale)...) }), nil
 	case t.Kind == types.Timestamp:
-		return func(b []byte, v types.Value) []byte { return appendJSONString(b, isoLocalDateTime(v.I)) }, nil
+		return infallible(func(b []byte, v types.Value) []byte { return appendJSONString(b, isoLocalDateTime(v.I)) }), nil
 	case t.Kind == types.TimestampLTZ:
-		return func(b []byte, v types.Value) []byte { return appendJSONString(b, isoLocalDateTime(v.I)+"Z") }, nil
+		return infallible(func(b []byte, v types.Value) []byte { return appendJSONString(b, isoLocalDateTime(v.I)+"Z") }), nil
 	case t.Kind == types.Binary || t.Kind == types.Varbinary:
-		return func(b []byte, v types.Value) []byte {
+		return infallible(func(b []byte, v types.Value) []byte {
 			return appendJSONString(b, base64.StdEncoding.EncodeToString([]byte(v.S)))
-		}, nil
+		}), nil
+	case t.Kind == types.Array:
+		return jsonArrayWriter(name, t.Elem())
+	case t.Kind == types.RowType:
+		return jsonRowWriter(name, t)
+	case t.Kind == types.Map || t.Kind == types.Multiset:
+		return jsonMapWriter(name, t)
 	}
 	return nil, fmt.Errorf("%s: type %s cannot be converted into JSON", name, t.Plain().Nullable())
+}
+
+// appendJSONItem writes one element or field: null for a NULL.
+func appendJSONItem(b []byte, w jsonWriter, v types.Value) ([]byte, error) {
+	if v.Null {
+		return append(b, "null"...), nil
+	}
+	return w(b, v)
+}
+
+func jsonArrayWriter(name string, elem types.Type) (jsonWriter, error) {
+	w, err := jsonWriterFor(name, elem)
+	if err != nil {
+		return nil, err
+	}
+	return func(b []byte, v types.Value) ([]byte, error) {
+		vs, err := types.DecodeArray(elem, v.S)
+		if err != nil {
+			return nil, runtimeError(name, "%v", err)
+		}
+		b = append(b, '[')
+		for i, x := range vs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = appendJSONItem(b, w, x); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	}, nil
+}
+
+func jsonRowWriter(name string, t types.Type) (jsonWriter, error) {
+	fields := t.Fields()
+	ws := make([]jsonWriter, len(fields))
+	for i, f := range fields {
+		w, err := jsonWriterFor(name, f.Type)
+		if err != nil {
+			return nil, err
+		}
+		ws[i] = w
+	}
+	return func(b []byte, v types.Value) ([]byte, error) {
+		vs, err := types.DecodeRow(t, v.S)
+		if err != nil {
+			return nil, runtimeError(name, "%v", err)
+		}
+		b = append(b, '{')
+		for i, x := range vs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(appendJSONString(b, fields[i].Name), ':')
+			if b, err = appendJSONItem(b, ws[i], x); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, '}'), nil
+	}, nil
+}
+
+func jsonMapWriter(name string, t types.Type) (jsonWriter, error) {
+	if !t.KeyType().IsString() {
+		return nil, fmt.Errorf("%s: type %s is not supported for JSON conversion; the key type must be a character string", name, t.KeyType().Plain().Nullable())
+	}
+	w, err := jsonWriterFor(name, t.ValueType())
+	if err != nil {
+		return nil, err
+	}
+	return func(b []byte, v types.Value) ([]byte, error) {
+		keys, vals, err := types.DecodeMap(t, v.S)
+		if err != nil {
+			return nil, runtimeError(name, "%v", err)
+		}
+		b = append(b, '{')
+		for i, k := range keys {
+			if k.Null {
+				return nil, runtimeError(name, "the key at index %d is NULL, which JSON cannot hold", i)
+			}
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(appendJSONString(b, k.S), ':')
+			if b, err = appendJSONItem(b, w, vals[i]); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, '}'), nil
+	}, nil
 }
 
 // appendJSONString writes s as Jackson does: '"' and '\' escaped, control
@@ -156,7 +263,11 @@ func bindJSONString(args []Arg) (types.Type, Eval, error) {
 		return types.Type{}, nil, err
 	}
 	return strictType(types.StringType, args), strict(func(_ *Context, v []types.Value) (types.Value, error) {
-		return types.StringValue(string(w(nil, v[0]))), nil
+		b, err := w(nil, v[0])
+		if err != nil {
+			return types.Value{}, err
+		}
+		return types.StringValue(string(b)), nil
 	}), nil
 }
 
@@ -212,7 +323,8 @@ func (it jsonItem) append(name string, b []byte, v types.Value, absentOnNull boo
 		}
 		return append(b, buf.Bytes()...), true, nil
 	}
-	return it.write(b, v), true, nil
+	b, err := it.write(b, v)
+	return b, err == nil, err
 }
 
 // JSON_OBJECT([[KEY] key VALUE value]* [{NULL|ABSENT} ON NULL]): "Builds a

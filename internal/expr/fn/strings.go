@@ -103,7 +103,7 @@ var fixedStrFuncs = map[string]strFunc{
 		}
 		return strVal(strings.Repeat(v[0].S, int(v[1].I)))
 	}},
-	"REVERSE": {"(STRING)", []typePred{str}, types.StringType, false, func(v []types.Value) (types.Value, error) {
+	"REVERSE": {"(STRING)", []typePred{str}, types.StringType, true, func(v []types.Value) (types.Value, error) {
 		r := []rune(v[0].S)
 		for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
 			r[i], r[j] = r[j], r[i]
@@ -124,11 +124,13 @@ var fixedStrFuncs = map[string]strFunc{
 		return strVal(string(b))
 	}},
 	// LEFT / RIGHT: "Returns EMPTY String if integer is negative."
-	"LEFT": {"(STRING, INT)", []typePred{str, integer}, types.StringType, false, func(v []types.Value) (types.Value, error) {
+	// REVERSE, LEFT, RIGHT and CHR are nullable whatever their arguments,
+	// as Flink types them (VARCHAR_FORCE_NULLABLE in FlinkSqlOperatorTable).
+	"LEFT": {"(STRING, INT)", []typePred{str, integer}, types.StringType, true, func(v []types.Value) (types.Value, error) {
 		r := []rune(v[0].S)
 		return strVal(string(r[:clampLen(v[1].I, len(r))]))
 	}},
-	"RIGHT": {"(STRING, INT)", []typePred{str, integer}, types.StringType, false, func(v []types.Value) (types.Value, error) {
+	"RIGHT": {"(STRING, INT)", []typePred{str, integer}, types.StringType, true, func(v []types.Value) (types.Value, error) {
 		r := []rune(v[0].S)
 		return strVal(string(r[len(r)-clampLen(v[1].I, len(r)):]))
 	}},
@@ -142,7 +144,7 @@ var fixedStrFuncs = map[string]strFunc{
 	}},
 	// CHR: "chr(97) returns 'a'"; values past 255 are taken modulo 256,
 	// negative ones give the empty string.
-	"CHR": {"(INT)", []typePred{integer}, types.StringType, false, func(v []types.Value) (types.Value, error) {
+	"CHR": {"(INT)", []typePred{integer}, types.StringType, true, func(v []types.Value) (types.Value, error) {
 		if v[0].I < 0 {
 			return strVal("")
 		}

@@ -136,7 +136,9 @@ func bindEncode(args []Arg) (types.Type, Eval, error) {
 	if err != nil {
 		return types.Type{}, nil, err
 	}
-	return strictType(types.Type{Kind: types.Varbinary, Length: types.MaxVarcharLength}, args), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+	// nullable whatever the arguments, as Flink types it (FORCE_NULLABLE
+	// in FlinkSqlOperatorTable)
+	return types.Type{Kind: types.Varbinary, Length: types.MaxVarcharLength}, strict(func(_ *Context, v []types.Value) (types.Value, error) {
 		c, err := cs(v[1])
 		if err != nil {
 			return types.Value{}, err
@@ -156,7 +158,9 @@ func bindDecode(args []Arg) (types.Type, Eval, error) {
 	if err != nil {
 		return types.Type{}, nil, err
 	}
-	return strictType(types.StringType, args), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+	// nullable whatever the arguments, as Flink types it
+	// (VARCHAR_FORCE_NULLABLE in FlinkSqlOperatorTable)
+	return types.StringType, strict(func(_ *Context, v []types.Value) (types.Value, error) {
 		c, err := cs(v[1])
 		if err != nil {
 			return types.Value{}, err
