@@ -504,7 +504,6 @@ func (s *sinkInstance) produce(b *batch) error {
 	// One more than the records, released once the timer is set.
 	b.pending.Store(int64(len(b.recs)) + 1)
 	var err error
-	var written int64
 	b.handed = 0
 	for i := 0; i < len(b.recs); {
 		n := s.reserve(len(b.recs) - i)
@@ -514,6 +513,13 @@ func (s *sinkInstance) produce(b *batch) error {
 			err = s.failure()
 			break
 		}
+		// The bytes count before the records are handed over, so that
+		// whoever sees them written sees their bytes too.
+		var written int64
+		for j := i; j < i+n; j++ {
+			written += int64(len(b.recs[j].Key) + len(b.recs[j].Value))
+		}
+		s.bytesWritten.Add(written)
 		now := time.Now()
 		for j := i; j < i+n; j++ {
 			r := &b.recs[j]
@@ -521,13 +527,11 @@ func (s *sinkInstance) produce(b *batch) error {
 			if r.Timestamp.IsZero() {
 				r.Timestamp = now
 			}
-			written += int64(len(r.Key) + len(r.Value))
 			cl.Produce(s.ctx, r, s.promise)
 		}
 		i += n
 		b.handed += int64(n)
 	}
-	s.bytesWritten.Add(written)
 	b.timer.Reset(s.deliveryTimeout)
 	s.settle(b)
 	return err
