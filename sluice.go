@@ -563,22 +563,32 @@ func (e *Session) showCreate(ctx context.Context, s *ast.Show) (*Result, error) 
 	case v == nil:
 		return nil, &planner.Error{Pos: s.Name.Pos, Msg: fmt.Sprintf("Could not execute SHOW CREATE VIEW. View with identifier %s does not exist.", id)}
 	}
-	return &Result{Kind: ResultText, Text: createViewStatement(v, temporary)}, nil
+	// Flink lists the view's columns whether or not they were declared.
+	node, err := b.Query(&ast.Select{Items: []*ast.SelectItem{{Star: true}}, From: &ast.TableName{Name: s.Name}})
+	if err != nil {
+		return nil, err
+	}
+	cols := make([]string, len(node.Schema()))
+	for i, f := range node.Schema() {
+		cols[i] = f.Name
+	}
+	return &Result{Kind: ResultText, Text: createViewStatement(v, cols, temporary)}, nil
 }
 
 // createViewStatement renders a view as Flink's SHOW CREATE VIEW does,
-// with its fully qualified name and column list; the query is shown as
-// written (in canonical form), where Flink shows it expanded.
-func createViewStatement(v *catalog.View, temporary bool) string {
+// with its fully qualified name and column list (columns, or none where
+// only the declared ones are known); the query is shown as written (in
+// canonical form), where Flink shows it expanded.
+func createViewStatement(v *catalog.View, columns []string, temporary bool) string {
 	var b strings.Builder
 	b.WriteString("CREATE ")
 	if temporary {
 		b.WriteString("TEMPORARY ")
 	}
 	b.WriteString("VIEW " + v.ID().String())
-	if len(v.Columns) > 0 {
-		cols := make([]string, len(v.Columns))
-		for i, c := range v.Columns {
+	if len(columns) > 0 {
+		cols := make([]string, len(columns))
+		for i, c := range columns {
 			cols[i] = "  " + quoteIdent(c)
 		}
 		b.WriteString(" (\n" + strings.Join(cols, ",\n") + "\n)")
