@@ -491,7 +491,14 @@ func (e *Session) show(ctx context.Context, s *ast.Show) (*Result, error) {
 		header := map[ast.ShowKind]string{ast.ShowTables: "table name", ast.ShowViews: "view name"}[s.Kind]
 		return one(header, filterLike(e.objectNames(cat, db, s.Kind == ast.ShowViews), s.Like)), nil
 	case ast.ShowFunctions:
-		return one("function name", fn.Names()), nil
+		if _, _, err := e.showDatabase(s); err != nil {
+			return nil, err
+		}
+		if s.User {
+			// Sluice has no user-defined functions.
+			return one("function name", nil), nil
+		}
+		return one("function name", filterLike(fn.Names(), s.Like)), nil
 	case ast.ShowCatalogs:
 		return one("catalog name", e.catalog.mem.CatalogNames()), nil
 	case ast.ShowCurrentCatalog:
