@@ -687,7 +687,8 @@ func (e *Session) describe(ctx context.Context, s *ast.Describe) (*Result, error
 	if t != nil {
 		pk = t.PrimaryKey
 		if t.Watermark != nil {
-			wm = map[string]string{t.Watermark.Column: "`" + t.Watermark.Column + "` AS " + parser.FormatExpr(t.Watermark.Expr)}
+			// Flink's watermark column is the expression alone (table.q).
+			wm = map[string]string{t.Watermark.Column: parser.FormatExpr(t.Watermark.Expr)}
 		}
 		extras = columnExtras(t)
 	}
