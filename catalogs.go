@@ -242,7 +242,7 @@ func (e *Session) showDatabase(s *ast.Show) (cat, db string, err error) {
 	if s.From != nil {
 		if len(s.From.Parts) > 2 {
 			// Flink's SqlShowTablesConverter.
-			what := map[ast.ShowKind]string{ast.ShowTables: "SHOW TABLES", ast.ShowViews: "SHOW VIEWS"}[s.Kind]
+			what := map[ast.ShowKind]string{ast.ShowTables: "SHOW TABLES", ast.ShowViews: "SHOW VIEWS", ast.ShowFunctions: "SHOW FUNCTIONS"}[s.Kind]
 			return "", "", &planner.Error{Pos: s.From.Pos, Msg: fmt.Sprintf("%s from/in identifier [ %s ] format error, it should be [catalog_name.]database_name.", what, strings.Join(s.From.Parts, "."))}
 		}
 		cat, db = e.databaseOf(*s.From)

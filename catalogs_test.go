@@ -113,6 +113,15 @@ func TestDatabasesSurviveRestart(t *testing.T) {
 	if got := shown(t, s, "SHOW TABLES FROM db1"); got != "t,v" {
 		t.Errorf("SHOW TABLES FROM db1: %s, want the temporary table gone", got)
 	}
+	if got := shown(t, s, "SHOW FUNCTIONS FROM db1 LIKE 'UPPE_'"); got != "UPPER" {
+		t.Errorf("SHOW FUNCTIONS FROM db1 LIKE 'UPPE_': %s", got)
+	}
+	if got := shown(t, s, "SHOW USER FUNCTIONS IN db1"); got != "" {
+		t.Errorf("SHOW USER FUNCTIONS IN db1: %s, want none", got)
+	}
+	if _, err := s.Execute(testContext(t), "SHOW USER FUNCTIONS FROM nodb"); err == nil || !strings.Contains(err.Error(), "Database 'default_catalog'.'nodb' doesn't exist.") {
+		t.Errorf("SHOW USER FUNCTIONS FROM nodb: %v", err)
+	}
 	info, err := e.catalog.mem.DatabaseInfo("default_catalog", "db1")
 	if err != nil || info.Comment != "first" || info.Properties["k"] != "w" || info.Properties["k2"] != "x" {
 		t.Errorf("db1 reopened as %+v, %v", info, err)

@@ -491,7 +491,14 @@ func (e *Session) show(ctx context.Context, s *ast.Show) (*Result, error) {
 		header := map[ast.ShowKind]string{ast.ShowTables: "table name", ast.ShowViews: "view name"}[s.Kind]
 		return one(header, filterLike(e.objectNames(cat, db, s.Kind == ast.ShowViews), s.Like)), nil
 	case ast.ShowFunctions:
-		return one("function name", fn.Names()), nil
+		if _, _, err := e.showDatabase(s); err != nil {
+			return nil, err
+		}
+		if s.User {
+			// Sluice has no user-defined functions.
+			return one("function name", nil), nil
+		}
+		return one("function name", filterLike(fn.Names(), s.Like)), nil
 	case ast.ShowCatalogs:
 		return one("catalog name", e.catalog.mem.CatalogNames()), nil
 	case ast.ShowCurrentCatalog:
@@ -563,22 +570,32 @@ func (e *Session) showCreate(ctx context.Context, s *ast.Show) (*Result, error) 
 	case v == nil:
 		return nil, &planner.Error{Pos: s.Name.Pos, Msg: fmt.Sprintf("Could not execute SHOW CREATE VIEW. View with identifier %s does not exist.", id)}
 	}
-	return &Result{Kind: ResultText, Text: createViewStatement(v, temporary)}, nil
+	// Flink lists the view's columns whether or not they were declared.
+	node, err := b.Query(&ast.Select{Items: []*ast.SelectItem{{Star: true}}, From: &ast.TableName{Name: s.Name}})
+	if err != nil {
+		return nil, err
+	}
+	cols := make([]string, len(node.Schema()))
+	for i, f := range node.Schema() {
+		cols[i] = f.Name
+	}
+	return &Result{Kind: ResultText, Text: createViewStatement(v, cols, temporary)}, nil
 }
 
 // createViewStatement renders a view as Flink's SHOW CREATE VIEW does,
-// with its fully qualified name and column list; the query is shown as
-// written (in canonical form), where Flink shows it expanded.
-func createViewStatement(v *catalog.View, temporary bool) string {
+// with its fully qualified name and column list (columns, or none where
+// only the declared ones are known); the query is shown as written (in
+// canonical form), where Flink shows it expanded.
+func createViewStatement(v *catalog.View, columns []string, temporary bool) string {
 	var b strings.Builder
 	b.WriteString("CREATE ")
 	if temporary {
 		b.WriteString("TEMPORARY ")
 	}
 	b.WriteString("VIEW " + v.ID().String())
-	if len(v.Columns) > 0 {
-		cols := make([]string, len(v.Columns))
-		for i, c := range v.Columns {
+	if len(columns) > 0 {
+		cols := make([]string, len(columns))
+		for i, c := range columns {
 			cols[i] = "  " + quoteIdent(c)
 		}
 		b.WriteString(" (\n" + strings.Join(cols, ",\n") + "\n)")
@@ -670,7 +687,8 @@ func (e *Session) describe(ctx context.Context, s *ast.Describe) (*Result, error
 	if t != nil {
 		pk = t.PrimaryKey
 		if t.Watermark != nil {
-			wm = map[string]string{t.Watermark.Column: "`" + t.Watermark.Column + "` AS " + parser.FormatExpr(t.Watermark.Expr)}
+			// Flink's watermark column is the expression alone (table.q).
+			wm = map[string]string{t.Watermark.Column: parser.FormatExpr(t.Watermark.Expr)}
 		}
 		extras = columnExtras(t)
 	}

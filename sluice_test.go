@@ -487,7 +487,7 @@ DESCRIBE clicks;`)
 	got := res[len(res)-1].Rows
 	want := [][]string{
 		{"ip", "STRING", "FALSE", "PRI(ip)", "", ""},
-		{"ts", "TIMESTAMP(3) *ROWTIME*", "TRUE", "", "", "`ts` AS (ts - INTERVAL '5' SECOND)"},
+		{"ts", "TIMESTAMP(3) *ROWTIME*", "TRUE", "", "", "(ts - INTERVAL '5' SECOND)"},
 		{"part", "INT", "TRUE", "", "METADATA FROM 'partition' VIRTUAL", ""},
 		{"pt", "TIMESTAMP_LTZ(3) *PROCTIME*", "FALSE", "", "AS PROCTIME()", ""},
 	}

@@ -10,11 +10,12 @@ import (
 	"github.com/sluicesql/sluice/internal/sql/ast"
 )
 
-// A statement set, after Flink's SQL client (CliClient, Flink 1.16): BEGIN
-// STATEMENT SET starts collecting INSERTs, each checked as it comes and
-// kept or refused on its own; END runs those collected as one job, or
-// nothing when there are none. In between, anything but an INSERT or END
-// is refused and the set is kept.
+// A statement set, after Flink's SQL Gateway (1.17 on): BEGIN STATEMENT
+// SET starts collecting INSERTs, each checked as it comes and kept or
+// refused on its own; END runs those collected as one job, or nothing
+// when there are none. In between, anything but an INSERT or END is
+// refused and the set is kept; so is CREATE TABLE AS, which Flink takes
+// into a set and Sluice does not.
 
 // statementSet is a session's statement set: open between BEGIN
 // STATEMENT SET and END, with the INSERTs collected since BEGIN.
@@ -24,10 +25,10 @@ type statementSet struct {
 	texts []string
 }
 
-// Flink's messages (CliStrings).
+// Flink's messages (the SQL Gateway's OperationExecutor).
 var (
-	errOnlyInsert     = errors.New("Only INSERT statement is allowed in Statement Set.")
-	errNoStatementSet = errors.New(`No Statement Set to submit, "END;" command should be used after "BEGIN STATEMENT SET;".`)
+	errOnlyInsert     = errors.New("Only 'INSERT/CREATE TABLE AS' statement is allowed in Statement Set or use 'END' statement to submit Statement Set.")
+	errNoStatementSet = errors.New("No Statement Set to submit. 'END' statement should be used after 'BEGIN STATEMENT SET'.")
 )
 
 // InStatementSet reports whether the session is collecting a statement
@@ -54,6 +55,10 @@ func (e *Session) inStatementSet(ctx context.Context, st ast.Statement, src stri
 			return &Result{Kind: ResultOK}, nil
 		}
 		return e.runInserts(ctx, sinks, setText(texts))
+	case *ast.CreateTable:
+		if s.AsQuery != nil {
+			return nil, &planner.Error{Pos: s.Pos, Msg: "CREATE TABLE AS in a statement set is not supported: run it on its own"}
+		}
 	}
 	return nil, errOnlyInsert
 }

@@ -34,12 +34,14 @@ func TestStatementSetIsOneJob(t *testing.T) {
 		t.Fatal("BEGIN STATEMENT SET opened no set")
 	}
 	ctx := testContext(t)
+	const onlyInsert = "Only 'INSERT/CREATE TABLE AS' statement is allowed in Statement Set or use 'END' statement to submit Statement Set."
 	for _, tc := range []struct{ stmt, err string }{
 		{"INSERT INTO out_a SELECT a FROM three;", ""},
 		{"INSERT INTO out_b SELECT nope FROM five;", "Column 'nope' not found"},
-		{"BEGIN STATEMENT SET;", "Only INSERT statement is allowed in Statement Set."},
-		{"SELECT * FROM three;", "Only INSERT statement is allowed in Statement Set."},
-		{"CREATE TABLE x (a INT) WITH ('connector' = 'blackhole');", "Only INSERT statement is allowed in Statement Set."},
+		{"BEGIN STATEMENT SET;", onlyInsert},
+		{"SELECT * FROM three;", onlyInsert},
+		{"CREATE TABLE x (a INT) WITH ('connector' = 'blackhole');", onlyInsert},
+		{"CREATE TABLE x WITH ('connector' = 'blackhole') AS SELECT a FROM three;", "CREATE TABLE AS in a statement set is not supported"},
 		{"INSERT INTO out_b SELECT a FROM five;", ""},
 		{"INSERT INTO out_b SELECT a + 100 FROM three;", ""},
 	} {
@@ -79,7 +81,7 @@ func TestStatementSetIsOneJob(t *testing.T) {
 		t.Errorf("out_b: %v", got)
 	}
 	// The set is closed: END again is Flink's error.
-	if _, err := e.Execute(ctx, "END;"); err == nil || err.Error() != `No Statement Set to submit, "END;" command should be used after "BEGIN STATEMENT SET;".` {
+	if _, err := e.Execute(ctx, "END;"); err == nil || err.Error() != "No Statement Set to submit. 'END' statement should be used after 'BEGIN STATEMENT SET'." {
 		t.Errorf("END outside a set: %v", err)
 	}
 }

@@ -78,11 +78,7 @@ const (
 	msgResultQuit       = "Result retrieval cancelled."
 	msgExecuteFile      = "Executing SQL from file."
 	msgQuit             = "Exiting " + cliName + "..."
-	msgWaitExecute      = "Execute statement in sync mode. Please wait for the execution finish..."
 	msgFinishStatement  = "Complete execution of the SQL update statement."
-	msgBeginSet         = "Begin a statement set."
-	msgAddToSet         = "Add SQL update statement to the statement set."
-	msgEmptySet         = "No statement in the statement set, skip submit."
 )
 
 // errInterrupted is the cause of a statement's context cancelled by Ctrl-C.
@@ -583,11 +579,8 @@ func (c *Client) statement(ctx context.Context, src string, script bool) error {
 		return fmt.Errorf("In non-interactive mode, it only supports to use TABLEAU as value of %[1]s when execute query. Please add 'SET %[1]s=TABLEAU;' in the sql file.", sluice.ConfResultMode)
 	}
 	submits := c.submits(st)
-	if submits {
+	if submits && !set.dmlSync {
 		c.info(msgSubmitting)
-		if set.dmlSync {
-			c.info(msgWaitExecute)
-		}
 	}
 	// A query shown full-screen reads its keys itself; one shown inline
 	// stops on a line "Q".
@@ -613,21 +606,17 @@ func (c *Client) statement(ctx context.Context, src string, script bool) error {
 			if w := sluice.SettingWarning(s.Key); w != "" {
 				c.warn(w)
 			}
-		case *ast.BeginStatementSet:
-			c.info(msgBeginSet)
-		case *ast.Insert:
-			c.info(msgAddToSet)
-		case *ast.EndStatementSet:
-			c.info(msgEmptySet)
 		default:
 			c.info(msgExecuteStatement)
 		}
 	case sluice.ResultTable:
 		return tableau.PrintStatic(c.Out, res.Headers, res.Rows, set.tableauOptions()...)
 	case sluice.ResultText:
-		fmt.Fprintln(c.Out, strings.TrimRight(res.Text, "\n"))
+		// Flink's client since 1.17 prints the one "result" row of EXPLAIN
+		// and SHOW CREATE as any other table (table.q, view.q).
+		return tableau.PrintStatic(c.Out, []string{"result"}, [][]string{{res.Text}}, set.tableauOptions()...)
 	case sluice.ResultJob:
-		if !submits {
+		if !submits && !set.dmlSync {
 			c.info(msgSubmitting)
 		}
 		if set.dmlSync {

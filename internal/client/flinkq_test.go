@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/sluicesql/sluice"
+	"github.com/sluicesql/sluice/internal/devcluster"
 )
 
 // The scripts of testdata/flinkq are Flink's SQL client test scripts
@@ -26,6 +27,10 @@ import (
 //     supported"; the output is Sluice's refusal;
 //   - differs: Sluice answers otherwise, for the reason given; the output
 //     is Sluice's.
+//
+// As in Flink's scripts, $VAR_NAME stands for a value of the test's run:
+// $VAR_BOOTSTRAP_SERVERS for the address of an embedded Kafka cluster,
+// started for the scripts that name it.
 //
 // Expected errors are compared as Flink's script runner compares them:
 // ignoring how spaces and line ends fall, and here also the Java class of
@@ -100,6 +105,22 @@ func readQ(t *testing.T, path string) []qCase {
 	return cases
 }
 
+// scriptVars gives the values of the $VAR_ names the cases use.
+func scriptVars(t *testing.T, cases []qCase) *strings.Replacer {
+	t.Helper()
+	for _, qc := range cases {
+		if strings.Contains(qc.stmt, "$VAR_BOOTSTRAP_SERVERS") {
+			cluster, err := devcluster.Start(devcluster.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(cluster.Close)
+			return strings.NewReplacer("$VAR_BOOTSTRAP_SERVERS", cluster.BootstrapServers())
+		}
+	}
+	return strings.NewReplacer()
+}
+
 // javaException is the class name Flink's client prints before an
 // error's message.
 var javaException = regexp.MustCompile(`(?m)^(?:[a-z][a-z0-9_]*\.)+[A-Za-z$]+(?:Exception|Error): `)
@@ -129,16 +150,17 @@ func TestFlinkClientScripts(t *testing.T) {
 	for _, path := range paths {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			cases := readQ(t, path)
+			vars := scriptVars(t, cases)
 			e := sluice.NewEngine()
 			defer e.Close()
 			out := newOutput()
 			c := &Client{Backend: &Embedded{Engine: e}, Out: out}
 			for _, qc := range cases {
 				before, _ := out.snapshot()
-				c.Execute(context.Background(), qc.stmt)
+				c.Execute(context.Background(), vars.Replace(qc.stmt))
 				all, _ := out.snapshot()
 				got := strings.TrimRight(strings.TrimPrefix(all, before), "\n")
-				want := strings.TrimRight(qc.want, "\n")
+				want := strings.TrimRight(vars.Replace(qc.want), "\n")
 				ok := got == want
 				if qc.kind == "error" {
 					ok = sameError(got, want)

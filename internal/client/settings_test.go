@@ -67,22 +67,20 @@ END;
 [INFO] Execute statement succeed.
 
 %[1]sBEGIN STATEMENT SET;
-[INFO] Begin a statement set.
+[INFO] Execute statement succeed.
 
 %[1]sINSERT INTO snk SELECT a FROM src;
-[INFO] Add SQL update statement to the statement set.
+[INFO] Execute statement succeed.
 
 %[1]sINSERT INTO snk SELECT a + 1 FROM src;
-[INFO] Add SQL update statement to the statement set.
+[INFO] Execute statement succeed.
 
 %[1]sEND;
-[INFO] Submitting SQL update statement to the cluster...
-[INFO] Execute statement in sync mode. Please wait for the execution finish...
 [INFO] Complete execution of the SQL update statement.
 
 %[1]sEND;
 [ERROR] Could not execute SQL statement. Reason:
-No Statement Set to submit, "END;" command should be used after "BEGIN STATEMENT SET;".
+No Statement Set to submit. 'END' statement should be used after 'BEGIN STATEMENT SET'.
 
 `, prompt)
 	if ok || got != want {
@@ -90,7 +88,7 @@ No Statement Set to submit, "END;" command should be used after "BEGIN STATEMENT
 	}
 
 	got, ok = runScriptOn(b, "BEGIN STATEMENT SET;\nEND;\n")
-	if want := fmt.Sprintf("%[1]sBEGIN STATEMENT SET;\n[INFO] Begin a statement set.\n\n%[1]sEND;\n[INFO] No statement in the statement set, skip submit.\n\n", prompt); !ok || got != want {
+	if want := fmt.Sprintf("%[1]sBEGIN STATEMENT SET;\n[INFO] Execute statement succeed.\n\n%[1]sEND;\n[INFO] Execute statement succeed.\n\n", prompt); !ok || got != want {
 		t.Errorf("an empty set printed\n%s\nwant\n%s", got, want)
 	}
 }
@@ -102,13 +100,13 @@ func TestStatementSetKeepsGoodInserts(t *testing.T) {
 	s := newSession(t, true)
 	s.runOK("CREATE TABLE src (a BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '3');", "[INFO] Execute statement succeed.\n")
 	s.runOK("CREATE TABLE snk (a BIGINT) WITH ('connector' = 'blackhole');", "[INFO] Execute statement succeed.\n")
-	s.runOK("BEGIN STATEMENT SET;", "[INFO] Begin a statement set.\n")
-	s.runOK("INSERT INTO snk SELECT a FROM src;", "[INFO] Add SQL update statement to the statement set.\n")
+	s.runOK("BEGIN STATEMENT SET;", "[INFO] Execute statement succeed.\n")
+	s.runOK("INSERT INTO snk SELECT a FROM src;", "[INFO] Execute statement succeed.\n")
 	if got := s.run("INSERT INTO snk SELECT nope FROM src;"); !strings.Contains(got, "Column 'nope' not found") {
 		t.Errorf("a bad INSERT printed %q", got)
 	}
-	s.runOK("SHOW TABLES;", "[ERROR] Could not execute SQL statement. Reason:\nOnly INSERT statement is allowed in Statement Set.\n")
-	s.runOK("INSERT INTO snk SELECT a * 2 FROM src;", "[INFO] Add SQL update statement to the statement set.\n")
+	s.runOK("SHOW TABLES;", "[ERROR] Could not execute SQL statement. Reason:\nOnly 'INSERT/CREATE TABLE AS' statement is allowed in Statement Set or use 'END' statement to submit Statement Set.\n")
+	s.runOK("INSERT INTO snk SELECT a * 2 FROM src;", "[INFO] Execute statement succeed.\n")
 	if got := s.run("END;"); !jobSubmitted.MatchString(strings.TrimSuffix(got, prompt)) {
 		t.Errorf("END printed %q", got)
 	}

@@ -293,11 +293,13 @@ type Show struct {
 	// Name is the object of SHOW CREATE TABLE, SHOW CREATE VIEW and SHOW
 	// COLUMNS, the catalog of SHOW CREATE CATALOG.
 	Name ObjectName
-	// From is the database (SHOW TABLES, VIEWS) or catalog (SHOW
-	// DATABASES) of FROM|IN, if given.
+	// From is the database (SHOW TABLES, VIEWS, FUNCTIONS) or catalog
+	// (SHOW DATABASES) of FROM|IN, if given.
 	From *ObjectName
 	// Like is the pattern of [NOT] LIKE|ILIKE, if given.
 	Like *ShowLike
+	// User is set for SHOW USER FUNCTIONS.
+	User bool
 }
 
 // ShowLike is the [NOT] LIKE|ILIKE 'pattern' of a SHOW statement.

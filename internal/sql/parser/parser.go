@@ -760,6 +760,9 @@ func (p *parser) alter() ast.Statement {
 		d.Set = p.options()
 		return d
 	}
+	if p.isKw("FUNCTION") || p.isKw("TEMPORARY") && word(p.peek(1)) == "FUNCTION" {
+		p.failAt(pos, "ALTER FUNCTION is not supported: Sluice has no user-defined functions")
+	}
 	a := &ast.AlterTable{Pos: pos}
 	if !p.isKw("TABLE") {
 		p.unexpected("TABLE, DATABASE or CATALOG")
@@ -938,6 +941,12 @@ func (p *parser) show() ast.Statement {
 		s.Kind = ast.ShowViews
 	case "FUNCTIONS":
 		s.Kind = ast.ShowFunctions
+	case "USER":
+		p.next()
+		if !p.isKw("FUNCTIONS") {
+			p.unexpected("FUNCTIONS")
+		}
+		s.Kind, s.User = ast.ShowFunctions, true
 	case "JOBS":
 		s.Kind = ast.ShowJobs
 	case "JARS", "MODULES", "FULL", "PROCEDURES", "PARTITIONS", "MATERIALIZED":
@@ -988,11 +997,11 @@ func (p *parser) show() ast.Statement {
 		}
 		return s
 	default:
-		p.unexpected("TABLES, VIEWS, COLUMNS, FUNCTIONS, JOBS, CATALOGS, DATABASES, CURRENT CATALOG, CURRENT DATABASE, CREATE TABLE, CREATE VIEW or CREATE CATALOG")
+		p.unexpected("TABLES, VIEWS, COLUMNS, [USER] FUNCTIONS, JOBS, CATALOGS, DATABASES, CURRENT CATALOG, CURRENT DATABASE, CREATE TABLE, CREATE VIEW or CREATE CATALOG")
 	}
 	p.next()
 	switch s.Kind {
-	case ast.ShowTables, ast.ShowViews, ast.ShowDatabases:
+	case ast.ShowTables, ast.ShowViews, ast.ShowFunctions, ast.ShowDatabases:
 		if p.acceptKw("FROM") || p.acceptKw("IN") {
 			what := "a database name"
 			if s.Kind == ast.ShowDatabases {

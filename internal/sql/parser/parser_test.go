@@ -428,6 +428,7 @@ var statementTests = []struct{ src, want string }{
 	{"SHOW TABLES", "SHOW 0"},
 	{"show views", "SHOW 1"},
 	{"SHOW FUNCTIONS", "SHOW 2"},
+	{"SHOW USER FUNCTIONS FROM c.db LIKE 'f%'", "SHOW 2"},
 	{"SHOW JOBS", "SHOW 3"},
 	{"SHOW CREATE TABLE a.b", "SHOW 4 a.b"},
 	{"SHOW CATALOGS", "SHOW 5"},

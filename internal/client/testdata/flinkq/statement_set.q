@@ -1,0 +1,178 @@
+# statement_set.q - BEGIN STATEMENT SET, END, from Flink's SQL client test scripts
+# (flink-table/flink-sql-client/src/test/resources/sql/statement_set.q), with the messages of
+# Flink 1.17-1.20's client ('Execute statement succeed.'; Flink 2 writes 'succeeded').
+#
+# Licensed to the Apache Software Foundation (ASF) under one or more
+# contributor license agreements.  See the NOTICE file distributed with
+# this work for additional information regarding copyright ownership.
+# The ASF licenses this file to you under the Apache License, Version 2.0
+# (the "License"); you may not use this file except in compliance with
+# the License.  You may obtain a copy of the License at
+#
+# http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+SET 'sql-client.execution.result-mode' = 'tableau';
+[INFO] Execute statement succeed.
+!info
+
+SET 'table.dml-sync' = 'true';
+[INFO] Execute statement succeed.
+!info
+
+# sluice: adapted: datagen instead of 'values', a connector of Flink's tests (the table is not read)
+create table src (
+  id int,
+  str string
+) with (
+  'connector' = 'datagen'
+);
+[INFO] Execute statement succeed.
+!info
+
+# ==========================================================================
+# test statement set with streaming insert
+# ==========================================================================
+
+SET 'execution.runtime-mode' = 'streaming';
+[INFO] Execute statement succeed.
+!info
+
+# sluice: adapted: a Kafka topic instead of a file ('filesystem' is not among Sluice's connectors)
+create table StreamingTable (
+  id int,
+  str string
+) with (
+  'connector' = 'kafka',
+  'topic' = 'sset_streaming',
+  'properties.bootstrap.servers' = '$VAR_BOOTSTRAP_SERVERS',
+  'scan.startup.mode' = 'earliest-offset',
+  'scan.bounded.mode' = 'latest-offset',
+  'format' = 'json'
+);
+[INFO] Execute statement succeed.
+!info
+
+BEGIN STATEMENT SET;
+[INFO] Execute statement succeed.
+!info
+
+BEGIN STATEMENT SET;
+[ERROR] Could not execute SQL statement. Reason:
+org.apache.flink.table.gateway.service.utils.SqlExecutionException: Only 'INSERT/CREATE TABLE AS' statement is allowed in Statement Set or use 'END' statement to submit Statement Set.
+!error
+
+# sluice: adapted: datagen instead of 'values', a connector of Flink's tests (the table is not read)
+create table src (
+  id int,
+  str string
+) with (
+  'connector' = 'datagen'
+);
+[ERROR] Could not execute SQL statement. Reason:
+org.apache.flink.table.gateway.service.utils.SqlExecutionException: Only 'INSERT/CREATE TABLE AS' statement is allowed in Statement Set or use 'END' statement to submit Statement Set.
+!error
+
+SELECT id, str FROM (VALUES (1, 'Hello World'), (2, 'Hi'), (2, 'Hi')) as T(id, str);
+[ERROR] Could not execute SQL statement. Reason:
+org.apache.flink.table.gateway.service.utils.SqlExecutionException: Only 'INSERT/CREATE TABLE AS' statement is allowed in Statement Set or use 'END' statement to submit Statement Set.
+!error
+
+INSERT INTO StreamingTable SELECT * FROM (VALUES (1, 'Hello World'), (2, 'Hi'), (2, 'Hi'), (3, 'Hello'), (3, 'World'), (4, 'ADD'), (5, 'LINE'));
+[INFO] Execute statement succeed.
+!info
+
+END;
+[INFO] Complete execution of the SQL update statement.
+!info
+
+END;
+[ERROR] Could not execute SQL statement. Reason:
+org.apache.flink.table.gateway.service.utils.SqlExecutionException: No Statement Set to submit. 'END' statement should be used after 'BEGIN STATEMENT SET'.
+!error
+
+SELECT * FROM StreamingTable;
++----+-------------+--------------------------------+
+| op |          id |                            str |
++----+-------------+--------------------------------+
+| +I |           1 |                    Hello World |
+| +I |           2 |                             Hi |
+| +I |           2 |                             Hi |
+| +I |           3 |                          Hello |
+| +I |           3 |                          World |
+| +I |           4 |                            ADD |
+| +I |           5 |                           LINE |
++----+-------------+--------------------------------+
+Received a total of 7 rows
+!ok
+
+# ==========================================================================
+# test statement set with batch inserts
+# ==========================================================================
+
+# sluice: refused: batch execution
+SET 'execution.runtime-mode' = 'batch';
+[ERROR] Could not execute SQL statement. Reason:
+'execution.runtime-mode' = 'batch' is not supported yet (batch execution prints final results instead of changelogs); only 'streaming' is
+!error
+
+# sluice: adapted: a Kafka topic instead of a file ('filesystem' is not among Sluice's connectors)
+create table BatchTable (
+id int,
+str string
+) with (
+  'connector' = 'kafka',
+  'topic' = 'sset_batch',
+  'properties.bootstrap.servers' = '$VAR_BOOTSTRAP_SERVERS',
+  'scan.startup.mode' = 'earliest-offset',
+  'scan.bounded.mode' = 'latest-offset',
+  'format' = 'json'
+);
+[INFO] Execute statement succeed.
+!info
+
+BEGIN STATEMENT SET;
+[INFO] Execute statement succeed.
+!info
+
+BEGIN STATEMENT SET;
+[ERROR] Could not execute SQL statement. Reason:
+org.apache.flink.table.gateway.service.utils.SqlExecutionException: Only 'INSERT/CREATE TABLE AS' statement is allowed in Statement Set or use 'END' statement to submit Statement Set.
+!error
+
+INSERT INTO BatchTable SELECT * FROM (VALUES (1, 'Hello World'), (2, 'Hi'), (2, 'Hi'), (3, 'Hello'), (3, 'World'), (4, 'ADD'), (5, 'LINE'));
+[INFO] Execute statement succeed.
+!info
+
+END;
+[INFO] Complete execution of the SQL update statement.
+!info
+
+# sluice: differs: runs in streaming mode, batch being refused
+SELECT * FROM BatchTable;
++----+-------------+--------------------------------+
+| op |          id |                            str |
++----+-------------+--------------------------------+
+| +I |           1 |                    Hello World |
+| +I |           2 |                             Hi |
+| +I |           2 |                             Hi |
+| +I |           3 |                          Hello |
+| +I |           3 |                          World |
+| +I |           4 |                            ADD |
+| +I |           5 |                           LINE |
++----+-------------+--------------------------------+
+Received a total of 7 rows
+!ok
+
+BEGIN STATEMENT SET;
+[INFO] Execute statement succeed.
+!info
+
+END;
+[INFO] Execute statement succeed.
+!info
