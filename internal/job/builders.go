@@ -517,6 +517,9 @@ func buildOverAggregate(n *Node) (Instances, error) {
 	}
 	c := ops.OverAggregateConfig{InputTypes: n.In[0], PartitionKeys: cfg.PartitionKeys, TimeCol: cfg.TimeColumn,
 		Aggs: aggs, Rows: cfg.Rows, Preceding: cfg.Preceding}
+	if cfg.ProcTime {
+		return stateful(n, func(st state.Backend) (*ops.ProcTimeOverAggregate, error) { return ops.NewProcTimeOverAggregate(c, st) })
+	}
 	return stateful(n, func(st state.Backend) (*ops.OverAggregate, error) { return ops.NewOverAggregate(c, st) })
 }
 

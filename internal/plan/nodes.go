@@ -323,9 +323,12 @@ type IntervalJoinConfig struct {
 
 // OverAggregateConfig appends aggregates over a frame of preceding rows.
 type OverAggregateConfig struct {
-	PartitionKeys []int     `json:"partitionKeys,omitempty"`
-	TimeColumn    int       `json:"timeColumn"`
-	Aggs          []AggCall `json:"aggs"`
+	PartitionKeys []int `json:"partitionKeys,omitempty"`
+	TimeColumn    int   `json:"timeColumn"`
+	// ProcTime is set when TimeColumn is a processing-time attribute:
+	// rows are ordered by their arrival.
+	ProcTime bool      `json:"procTime,omitempty"`
+	Aggs     []AggCall `json:"aggs"`
 	// Rows selects a ROWS frame, otherwise RANGE; Preceding is its lower
 	// bound in rows or nanoseconds, -1 for UNBOUNDED PRECEDING.
 	Rows      bool  `json:"rows,omitempty"`

@@ -218,9 +218,19 @@ func (t *translator) node(n Node) (added, error) {
 		return t.match(x, in)
 	case *OverAggregate:
 		par, input := keyed(in, x.PartitionKeys)
-		cfg := &plan.OverAggregateConfig{PartitionKeys: x.PartitionKeys, TimeColumn: x.TimeCol, Aggs: aggCalls(x.Aggs, in.schema), Rows: x.Rows, Preceding: x.Preceding}
+		cfg := &plan.OverAggregateConfig{PartitionKeys: x.PartitionKeys, TimeColumn: x.TimeCol, ProcTime: x.ProcTime,
+			Aggs: aggCalls(x.Aggs, in.schema), Rows: x.Rows, Preceding: x.Preceding}
+		held := "the rows waiting for the watermark, the rows in the frame and "
+		switch {
+		case x.ProcTime && x.Preceding < 0:
+			held = ""
+		case x.ProcTime && x.Rows:
+			held = "the rows in the frame and "
+		case x.ProcTime:
+			held = "the rows waiting for their millisecond to pass, the rows in the frame and "
+		}
 		return t.add(like(n, plan.KindOverAggregate, par, []plan.Input{input}, cfg,
-			state("partitions", in.schema, x.PartitionKeys, "the rows waiting for the watermark, the rows in the frame and the accumulators of "+aggList(x.Aggs, in.schema))))
+			state("partitions", in.schema, x.PartitionKeys, held+"the accumulators of "+aggList(x.Aggs, in.schema))))
 	}
 	return t.windowsAndJoins(n, ins)
 }

@@ -12,14 +12,17 @@ import (
 )
 
 // OverAggregate appends to each row aggregates over the rows of its
-// partition within a frame ending at the row, ordered by a rowtime
-// attribute (Flink's OVER aggregation).
+// partition within a frame ending at the row, ordered by a rowtime or a
+// processing-time attribute (Flink's OVER aggregation).
 type OverAggregate struct {
 	base
 	Input         Node
 	PartitionKeys []int
 	TimeCol       int
-	Aggs          []AggCall
+	// ProcTime is set when TimeCol is a processing-time attribute: rows
+	// are ordered by their arrival, not by the watermark.
+	ProcTime bool
+	Aggs     []AggCall
 	// Rows selects a ROWS frame, otherwise RANGE; Preceding is its lower
 	// bound in rows or nanoseconds, -1 for UNBOUNDED PRECEDING.
 	Rows      bool
@@ -49,13 +52,20 @@ func (n *OverAggregate) Describe() string {
 	for i, a := range n.Aggs {
 		items = append(items, a.String(in)+" AS "+n.schema[len(in)+i].Name)
 	}
-	return fmt.Sprintf("OverAggregate(partitionBy=[%s], orderBy=[%s ASC], window=[%s BETWEEN %s AND CURRENT ROW], select=[%s])",
-		names(in, n.PartitionKeys), in[n.TimeCol].Name, unit, lower, strings.Join(items, ", "))
+	// As Flink prints it (OverAggregateTest): no partitionBy without
+	// PARTITION BY, and a space before the frame.
+	partition := ""
+	if len(n.PartitionKeys) > 0 {
+		partition = "partitionBy=[" + names(in, n.PartitionKeys) + "], "
+	}
+	return fmt.Sprintf("OverAggregate(%sorderBy=[%s ASC], window=[ %s BETWEEN %s AND CURRENT ROW], select=[%s])",
+		partition, in[n.TimeCol].Name, unit, lower, strings.Join(items, ", "))
 }
 
 // overAggregate plans aggregate calls with an OVER clause in a select list.
-// All of them must share one window, whose ORDER BY is a rowtime attribute
-// and whose frame ends at the current row, as Flink requires.
+// All of them must share one window, whose ORDER BY is a time attribute
+// (rowtime or processing time) and whose frame ends at the current row,
+// as Flink requires.
 func (b *Binder) overAggregate(rel *relation, overs []*ast.FuncCall) (*relation, func(ast.Expr) (expr.Expr, bool, error), error) {
 	spec := overs[0].Over
 	var lag *ast.FuncCall // a window function that cannot retract
@@ -96,10 +106,7 @@ func (b *Binder) overAggregate(rel *relation, overs []*ast.FuncCall) (*relation,
 	if !ok || col.T.Attr == types.NoTimeAttr || spec.OrderBy[0].Desc {
 		return nil, nil, errorf(spec.OrderBy[0], "OVER windows' ordering in stream mode must be defined on a time attribute.")
 	}
-	if col.T.Attr != types.RowTime {
-		return nil, nil, errorf(spec.OrderBy[0], "OVER windows over processing time are not supported yet")
-	}
-	n := &OverAggregate{TimeCol: col.Index, Preceding: -1}
+	n := &OverAggregate{TimeCol: col.Index, ProcTime: col.T.Attr == types.ProcTime, Preceding: -1}
 	if err := b.overFrame(n, spec.Frame); err != nil {
 		return nil, nil, err
 	}
