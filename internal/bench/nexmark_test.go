@@ -16,7 +16,7 @@ import (
 // sluiceRows runs query over the generator's tables and returns the rows
 // of its final result, formatted as the hand-written programs format
 // theirs, sorted.
-func sluiceRows(t *testing.T, cfg NexmarkConfig, query string) []string {
+func sluiceRows(t *testing.T, cfg NexmarkConfig, query string, settings ...string) []string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -24,6 +24,11 @@ func sluiceRows(t *testing.T, cfg NexmarkConfig, query string) []string {
 	defer eng.Close()
 	if _, err := eng.Execute(ctx, generatorDDL(cfg.Events, cfg.Rate)); err != nil {
 		t.Fatal(err)
+	}
+	for _, set := range settings {
+		if _, err := eng.Execute(ctx, set); err != nil {
+			t.Fatal(err)
+		}
 	}
 	rs, err := eng.Execute(ctx, query)
 	if err != nil {
@@ -87,7 +92,8 @@ func formatRow(s types.Schema, r types.Row) string {
 // Every hand-written program gives the rows Sluice gives for its query on
 // the same events: 4000 events at 100 a second span 40 seconds of event
 // time, so that windows close and the interval join lets state go while
-// the stream runs.
+// the stream runs. The queries that aggregate give the same rows with
+// mini-batches (table.exec.mini-batch.*), in one phase and in two.
 func TestHandWrittenMatchSluice(t *testing.T) {
 	cfg := NexmarkConfig{Events: 4000, Rate: 100}
 	queries := map[string]string{}
@@ -105,20 +111,30 @@ func TestHandWrittenMatchSluice(t *testing.T) {
 			handQueries[name](cfg.generatorConfig(), &out)
 			want := out.list
 			slices.Sort(want)
-			got := sluiceRows(t, cfg, q)
 			if len(want) == 0 {
 				t.Fatal("the hand-written program gives no rows")
 			}
 			if int64(len(want)) != out.rows {
 				t.Fatalf("%d rows counted, %d kept", out.rows, len(want))
 			}
-			if !slices.Equal(got, want) {
-				for i := range min(len(got), len(want)) {
-					if got[i] != want[i] {
-						t.Fatalf("%d rows, want %d; first difference: %s, want %s", len(got), len(want), got[i], want[i])
+			// The aggregations also in mini-batches of 100 rows, in two
+			// phases and in one.
+			runs := [][]string{nil}
+			if strings.Contains(q, "GROUP BY") {
+				mb := []string{"SET 'table.exec.mini-batch.enabled' = 'true'", "SET 'table.exec.mini-batch.allow-latency' = '2 s'",
+					"SET 'table.exec.mini-batch.size' = '100'"}
+				runs = append(runs, mb, append(mb, "SET 'table.optimizer.agg-phase-strategy' = 'ONE_PHASE'"))
+			}
+			for _, settings := range runs {
+				got := sluiceRows(t, cfg, q, settings...)
+				if !slices.Equal(got, want) {
+					for i := range min(len(got), len(want)) {
+						if got[i] != want[i] {
+							t.Fatalf("%v: %d rows, want %d; first difference: %s, want %s", settings, len(got), len(want), got[i], want[i])
+						}
 					}
+					t.Fatalf("%v: %d rows, want %d", settings, len(got), len(want))
 				}
-				t.Fatalf("%d rows, want %d", len(got), len(want))
 			}
 		})
 	}

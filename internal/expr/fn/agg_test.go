@@ -131,6 +131,7 @@ func checkFlat(t *testing.T, c aggCase, rt types.Type, newAcc func() Accumulator
 		} else {
 			got = show(rt, res.Get(n-1))
 		}
+		checkFlatMerge(t, c, i, f, newAcc, prev, st, boxed)
 		prev = slices.Clone(st)
 		if want := showResult(rt, boxed); got != want {
 			t.Errorf("%s step %d: flat result %s, boxed %s", c.name, i, got, want)
@@ -143,6 +144,30 @@ func checkFlat(t *testing.T, c aggCase, rt types.Type, newAcc func() Accumulator
 		if err := f.ReadFlatState(back, enc); err != nil || !bytes.Equal(back, st) {
 			t.Errorf("%s step %d: flat state read back as %x (%v), was %x", c.name, i, back, err, st)
 		}
+	}
+}
+
+// checkFlatMerge checks, for a flat form that merges, that merging the
+// state st (of the boxed accumulator boxed) into the state prev gives
+// the state Merge gives.
+func checkFlatMerge(t *testing.T, c aggCase, i int, f FlatAccumulator, newAcc func() Accumulator, prev, st []byte, boxed Accumulator) {
+	t.Helper()
+	m, ok := f.(FlatMerger)
+	if !ok {
+		return
+	}
+	merged := slices.Clone(prev)
+	errF := m.FlatMerge(merged, st)
+	into := newAcc()
+	if err := into.UnmarshalState(f.AppendFlatState(nil, prev)); err != nil {
+		t.Fatal(err)
+	}
+	errB := into.(Merger).Merge(boxed)
+	if fmt.Sprint(errF) != fmt.Sprint(errB) {
+		t.Fatalf("%s step %d: flat merge %v, boxed %v", c.name, i, errF, errB)
+	}
+	if flat, enc := f.AppendFlatState(nil, merged), into.MarshalState(); !bytes.Equal(flat, enc) {
+		t.Errorf("%s step %d: merged flat state %x, boxed %x", c.name, i, flat, enc)
 	}
 }
 

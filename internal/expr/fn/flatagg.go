@@ -232,3 +232,43 @@ func (x *flatExtreme) ReadFlatState(s, b []byte) error {
 	x.put(s, y.v)
 	return nil
 }
+
+// FlatMerger is a FlatAccumulator whose states merge, as Merger's
+// accumulators do: the global phase of a two-phase aggregation keeps its
+// accumulators flat when every call's merges.
+type FlatMerger interface {
+	FlatAccumulator
+	// FlatMerge adds the rows of the state o to the state s, as Merge
+	// does; o is left as it was.
+	FlatMerge(s, o []byte) error
+}
+
+// CountsRows reports whether acc is COUNT's accumulator: called with no
+// arguments and no FILTER (COUNT(*)) it counts every row accumulated
+// less every row retracted, the count a group aggregation keeps anyway,
+// so that it may keep one count for both (as Flink's RecordCounter reads
+// the count of a COUNT(*) call, indexOfCountStar, rather than keep its
+// own).
+func CountsRows(acc Accumulator) bool {
+	_, ok := acc.(*countAcc)
+	return ok
+}
+
+func (c *countAcc) FlatMerge(s, o []byte) error {
+	putFlatWord(s, 0, flatWord(s, 0)+flatWord(o, 0))
+	return nil
+}
+
+func (a *sumAcc) FlatMerge(s, o []byte) error {
+	x, y := a.loaded(s), a.loaded(o)
+	x.merge(&y)
+	x.store(s)
+	return nil
+}
+
+func (x *flatExtreme) FlatMerge(s, o []byte) error {
+	if o[0] != 0 && (s[0] == 0 || x.end*x.order(x.at(o), x.at(s)) > 0) {
+		copy(s[:9], o[:9])
+	}
+	return nil
+}

@@ -33,6 +33,12 @@ func (s *sumAcc) Merge(other Accumulator) error {
 	if !ok || o.float != s.float || o.wide != s.wide {
 		return mergeMismatch(s, other)
 	}
+	s.merge(o)
+	return nil
+}
+
+// merge adds o's rows to s, which are of the same call.
+func (s *sumAcc) merge(o *sumAcc) {
 	s.n += o.n
 	switch {
 	case s.float:
@@ -43,7 +49,6 @@ func (s *sumAcc) Merge(other Accumulator) error {
 	default:
 		s.i += o.i
 	}
-	return nil
 }
 
 // Merge implements Merger: the extreme of both, as Flink's MinAggFunction

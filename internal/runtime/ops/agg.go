@@ -1,10 +1,14 @@
 package ops
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
+	"slices"
+	"unsafe"
 
 	"github.com/sluicesql/sluice/internal/expr/fn"
+	"github.com/sluicesql/sluice/internal/runtime"
 	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
 )
@@ -174,32 +178,51 @@ func groupCodec(agg *aggregator) state.Codec[*group] {
 // (fn.FlatAccumulator): a group's state is one byte string, the number
 // of rows accumulated less those retracted (a little-endian word, as
 // group's count) followed by each call's state, kept in a
-// state.FlatTable, which holds no pointers.
+// state.FlatTable, which holds no pointers. A COUNT(*) without FILTER
+// keeps no state of its own: it reads the group's count, which is the
+// same number.
 type flatAggs struct {
 	specs []AggSpec
 	accs  []fn.FlatAccumulator
-	// offs and ends delimit the calls' states, width is the size of a
-	// group's.
+	// offs and ends delimit the calls' states (the count for a shared
+	// COUNT(*)), width is the size of a group's.
 	offs, ends []int
 	width      int
-	// args are, per call, its argument columns of the chunk at hand.
+	// shared marks the calls that read the count; from is where the part
+	// of a state that the results depend on begins: the count is part of
+	// it when a call reads it.
+	shared []bool
+	from   int
+	// merges is set when every call's accumulator merges (fn.FlatMerger).
+	merges bool
+	// args are, per call, its argument columns of the chunk bound.
 	args    [][]*types.Vector
+	bound   *types.Chunk
 	scratch []byte
+	word    [8]byte
 }
 
 // newFlatAggs returns the flat form of a's calls, or nil if one of them
 // has no flat accumulator. One accumulator per call serves every group.
 func newFlatAggs(a *aggregator) *flatAggs {
-	f := &flatAggs{specs: a.specs, width: 8}
+	f := &flatAggs{specs: a.specs, width: 8, from: 8, merges: true}
 	for _, s := range a.specs {
 		acc, ok := s.New().(fn.FlatAccumulator)
 		if !ok {
 			return nil
 		}
+		_, merges := acc.(fn.FlatMerger)
+		f.merges = f.merges && merges
+		shared := len(s.Args) == 0 && s.Filter < 0 && fn.CountsRows(acc)
 		f.accs = append(f.accs, acc)
-		f.offs = append(f.offs, f.width)
-		f.width += acc.FlatSize()
-		f.ends = append(f.ends, f.width)
+		f.shared = append(f.shared, shared)
+		if shared {
+			f.offs, f.ends, f.from = append(f.offs, 0), append(f.ends, 8), 0
+		} else {
+			f.offs = append(f.offs, f.width)
+			f.width += acc.FlatSize()
+			f.ends = append(f.ends, f.width)
+		}
 		f.args = append(f.args, make([]*types.Vector, len(s.Args)))
 	}
 	return f
@@ -211,19 +234,26 @@ func (f *flatAggs) state(s []byte, j int) []byte { return s[f.offs[j]:f.ends[j]]
 // count returns the number of rows a group's state s holds.
 func (f *flatAggs) count(s []byte) int64 { return int64(binary.LittleEndian.Uint64(s)) }
 
-// bind takes the argument columns of the calls from c.
-func (f *flatAggs) bind(c *types.Chunk) {
-	for j, s := range f.specs {
-		for k, col := range s.Args {
-			f.args[j][k] = c.Cols[col]
-		}
-	}
+// addCount adds n to the number of rows s holds.
+func (f *flatAggs) addCount(s []byte, n int64) {
+	binary.LittleEndian.PutUint64(s, uint64(f.count(s)+n))
 }
 
-// update applies row i of the bound chunk, whose filter columns are in
-// c, to the state s: it accumulates the row, or retracts it.
+// update applies row i of c to the state s: it accumulates the row, or
+// retracts it.
 func (f *flatAggs) update(s []byte, c *types.Chunk, i int, retract bool) error {
+	if c != f.bound {
+		f.bound = c
+		for j, spec := range f.specs {
+			for k, col := range spec.Args {
+				f.args[j][k] = c.Cols[col]
+			}
+		}
+	}
 	for j, spec := range f.specs {
+		if f.shared[j] {
+			continue
+		}
 		if spec.Filter >= 0 {
 			if fc := c.Cols[spec.Filter]; fc.Nulls[i] || fc.I64[i] == 0 {
 				continue
@@ -235,11 +265,56 @@ func (f *flatAggs) update(s []byte, c *types.Chunk, i int, retract bool) error {
 			return err
 		}
 	}
-	n := f.count(s) + 1
 	if retract {
-		n -= 2
+		f.addCount(s, -1)
+	} else {
+		f.addCount(s, 1)
 	}
-	binary.LittleEndian.PutUint64(s, uint64(n))
+	return nil
+}
+
+// unbind forgets the chunk bound, which update would otherwise keep.
+func (f *flatAggs) unbind() {
+	f.bound = nil
+	for _, a := range f.args {
+		clear(a)
+	}
+}
+
+// merge adds the rows of the state o to the state s (f.merges is set).
+func (f *flatAggs) merge(s, o []byte) error {
+	for j, acc := range f.accs {
+		if f.shared[j] {
+			continue
+		}
+		if err := acc.(fn.FlatMerger).FlatMerge(f.state(s, j), f.state(o, j)); err != nil {
+			return err
+		}
+	}
+	f.addCount(s, f.count(o))
+	return nil
+}
+
+// appendEncoded appends the encoding of call j's part of s, as its
+// boxed accumulator's MarshalState.
+func (f *flatAggs) appendEncoded(b, s []byte, j int) []byte {
+	return f.accs[j].AppendFlatState(b, f.state(s, j))
+}
+
+// readEncoded sets call j's part of s from an encoding of
+// appendEncoded; the part a shared COUNT(*) reads is the count, which
+// must be the same number.
+func (f *flatAggs) readEncoded(s, b []byte, j int) error {
+	if !f.shared[j] {
+		return f.accs[j].ReadFlatState(f.state(s, j), b)
+	}
+	n := f.word[:]
+	if err := f.accs[j].ReadFlatState(n, b); err != nil {
+		return err
+	}
+	if c := f.count(n); c != f.count(s) {
+		return fmt.Errorf("aggregate %d: COUNT(*) is %d, the group's row count %d", j, c, f.count(s))
+	}
 	return nil
 }
 
@@ -249,8 +324,8 @@ func (f *flatAggs) codec() state.FlatCodec {
 	return state.FlatCodec{
 		Append: func(b, s []byte) []byte {
 			b = state.AppendVarint(b, f.count(s))
-			for j, acc := range f.accs {
-				f.scratch = acc.AppendFlatState(f.scratch[:0], f.state(s, j))
+			for j := range f.accs {
+				f.scratch = f.appendEncoded(f.scratch[:0], s, j)
 				b = state.AppendBytes(b, f.scratch)
 			}
 			return b
@@ -258,8 +333,8 @@ func (f *flatAggs) codec() state.FlatCodec {
 		Decode: func(s, b []byte) error {
 			r := state.NewReader(b)
 			binary.LittleEndian.PutUint64(s, uint64(r.Varint()))
-			for j, acc := range f.accs {
-				if err := acc.ReadFlatState(f.state(s, j), r.Bytes()); err != nil {
+			for j := range f.accs {
+				if err := f.readEncoded(s, r.Bytes(), j); err != nil {
 					return err
 				}
 			}
@@ -267,3 +342,312 @@ func (f *flatAggs) codec() state.FlatCodec {
 		},
 	}
 }
+
+// aggGroups keeps the groups of a GroupAggregate, a
+// MiniBatchGroupAggregate or a GlobalGroupAggregate, flat when every
+// call's accumulator is (flatAggs), and emits their changes by the rules
+// of Flink's GroupAggFunction, MiniBatchGroupAggFunction and
+// MiniBatchGlobalGroupAggFunction. An operator opens a group's change
+// (openFlat, openBoxed: the group's state, noting its results before),
+// applies rows or merges accumulators into it, and closes it (closeFlat,
+// closeBoxed): a new group emits +I; a group whose row count fell to
+// zero emits -D with its previous results, if it had any, and loses its
+// state; a changed result emits -U (with GenerateUpdateBefore) and +U;
+// an unchanged one nothing (GroupAggFunction skips equal results unless
+// state TTL is configured, which Sluice does not have). The output rows
+// are the key columns, taken from a row of the chunks emit is given,
+// followed by the calls' results.
+type aggGroups struct {
+	agg *aggregator
+	// keyCols are the key columns of the chunks keys are taken from.
+	keyCols []int
+	gub     bool
+	types   []types.Type
+	out     runtime.Emitter
+	chunks  []*types.Chunk
+	one     [1]*types.Chunk
+	// The flat form: the calls, the groups' states, a copy of the state
+	// of the group at hand before its change, and the output rows not
+	// emitted yet.
+	flat   *flatAggs
+	table  *state.FlatTable
+	before []byte
+	pend   flatRows
+	// Otherwise: the groups, and a group's row before and after a change.
+	groups     *state.Table[*group]
+	w          *output
+	prev, next types.Row
+}
+
+// newAggGroups returns the groups of an aggregation of cfg in st, whose
+// keys are the columns keyCols of the chunks it is given; flat is the
+// calls' flat form, nil to keep them boxed.
+func newAggGroups(cfg GroupAggregateConfig, agg *aggregator, keyCols []int, st state.Backend, flat *flatAggs) *aggGroups {
+	a := &aggGroups{agg: agg, keyCols: keyCols, gub: cfg.GenerateUpdateBefore, flat: flat}
+	a.types = append(keyTypes(cfg.InputTypes, cfg.Keys), agg.resultTypes()...)
+	if flat != nil {
+		a.table = state.NewFlatTable(st, "groups", flat.width, flat.codec())
+	} else {
+		a.groups = state.NewTable(st, "groups", groupCodec(agg))
+		a.w = newOutput(a.types)
+	}
+	return a
+}
+
+// emit runs change, which opens and closes groups, with their output
+// directed to out and their keys taken from chunks (nil: from c), and
+// then emits the rows not emitted yet.
+func (a *aggGroups) emit(out runtime.Emitter, chunks []*types.Chunk, c *types.Chunk, change func() error) error {
+	a.out = out
+	if chunks == nil {
+		a.one[0] = c
+		chunks = a.one[:]
+	}
+	a.chunks = chunks
+	if a.w != nil {
+		a.w.to(out)
+	}
+	err := change()
+	if a.flat != nil {
+		if e := a.flushFlat(); err == nil {
+			err = e
+		}
+		a.flat.unbind()
+	} else {
+		a.w.flush()
+	}
+	a.one[0], a.chunks, a.out = nil, nil, nil
+	return err
+}
+
+// openFlat returns the state of key's group and whether it had one; a
+// group without one gets a fresh state if create is set, and nil
+// otherwise.
+func (a *aggGroups) openFlat(key []byte, create bool) (s []byte, found bool) {
+	if create {
+		s, found = a.table.Upsert(key)
+	} else if s, found = a.table.Get(key); !found {
+		return nil, false
+	}
+	a.before = append(a.before[:0], s...)
+	return s, found
+}
+
+// closeFlat ends the change of key's group, whose state s openFlat
+// returned, taking its key columns from row src of the chunks.
+func (a *aggGroups) closeFlat(key, s []byte, found bool, src rowRef) error {
+	if len(a.pend.kinds)+2 > types.ChunkSize {
+		if err := a.flushFlat(); err != nil {
+			return err
+		}
+	}
+	p := &a.pend
+	switch {
+	case a.flat.count(s) == 0:
+		if found {
+			p.add(types.Delete, src, a.before)
+		}
+		a.table.Delete(key)
+	case !found:
+		p.add(types.Insert, src, s)
+	case bytes.Equal(a.before[a.flat.from:], s[a.flat.from:]): // the same accumulators give the same results
+	case a.gub:
+		p.pairs = append(p.pairs, len(p.kinds))
+		p.add(types.UpdateBefore, src, a.before)
+		p.add(types.UpdateAfter, src, s)
+	default: // the previous results only to compare with
+		p.pairs = append(p.pairs, len(p.kinds))
+		p.add(types.UpdateAfter, src, s)
+		p.add(types.UpdateBefore, src, a.before)
+	}
+	return nil
+}
+
+// flatRows are the output rows of the flat form not emitted yet.
+type flatRows struct {
+	kinds []types.RowKind
+	// rows are the rows whose keys the output rows take, states their
+	// groups' states, one after the other.
+	rows   []rowRef
+	states []byte
+	// pairs are the first rows of -U/+U pairs (with GenerateUpdateBefore)
+	// or of +U rows followed by their group's previous results: a pair
+	// whose results are equal is dropped, and without
+	// GenerateUpdateBefore the second row always is.
+	pairs []int
+}
+
+func (p *flatRows) add(k types.RowKind, row rowRef, s []byte) {
+	p.kinds = append(p.kinds, k)
+	p.rows = append(p.rows, row)
+	p.states = append(p.states, s...)
+}
+
+// flushFlat emits the pending rows as one chunk built column by column:
+// the key columns gathered from the chunks, each call's results from the
+// states.
+func (a *aggGroups) flushFlat() error {
+	p := &a.pend
+	n := len(p.kinds)
+	if n == 0 {
+		return nil
+	}
+	nk := len(a.keyCols)
+	oc := &types.Chunk{Ops: slices.Clone(p.kinds), Cols: make([]*types.Vector, len(a.types))}
+	for j, col := range a.keyCols {
+		oc.Cols[j] = gatherRows(a.chunks, col, a.types[j], p.rows)
+	}
+	f := a.flat
+	for j, acc := range f.accs {
+		v := types.NewVector(a.types[nk+j], n)
+		if err := acc.AppendFlatResults(v, p.states[f.offs[j]:], f.width, n); err != nil {
+			return err
+		}
+		oc.Cols[nk+j] = v
+	}
+	var keep []int // the rows kept, when some are dropped
+	next := 0      // the first row not decided yet
+	for _, first := range p.pairs {
+		drop := resultsEqual(oc.Cols[nk:], first, first+1)
+		if !drop && a.gub {
+			continue
+		}
+		if keep == nil {
+			keep = make([]int, 0, n)
+		}
+		for r := next; r < first; r++ {
+			keep = append(keep, r)
+		}
+		if !drop {
+			keep = append(keep, first)
+		}
+		next = first + 2
+	}
+	if keep != nil {
+		for r := next; r < n; r++ {
+			keep = append(keep, r)
+		}
+		oc = gatherChunk(oc, keep)
+	}
+	p.kinds, p.rows, p.states, p.pairs = p.kinds[:0], p.rows[:0], p.states[:0], p.pairs[:0]
+	if oc.Len() > 0 {
+		a.out.Emit(oc)
+	}
+	return nil
+}
+
+// openBoxed returns key's group and whether it had one, as openFlat, and
+// notes its results before the change.
+func (a *aggGroups) openBoxed(key []byte, create bool, src rowRef) (*group, bool, error) {
+	grp, found := a.groups.Get(key)
+	if !found {
+		if !create {
+			return nil, false, nil
+		}
+		grp = &group{accs: a.agg.create()}
+	}
+	c, i := a.chunks[src.chunk], int(src.row)
+	a.prev = a.prev[:0]
+	for _, k := range a.keyCols {
+		a.prev = append(a.prev, c.Cols[k].Get(i))
+	}
+	a.next = append(a.next[:0], a.prev...)
+	var err error
+	if found {
+		a.prev, err = a.agg.appendResults(a.prev, grp.accs)
+	}
+	return grp, found, err
+}
+
+// closeBoxed ends the change of key's group grp, which openBoxed
+// returned.
+func (a *aggGroups) closeBoxed(key []byte, grp *group, found bool) error {
+	if grp.count == 0 {
+		if found {
+			a.w.add(types.Delete, a.prev)
+		}
+		a.groups.Delete(key)
+		return nil
+	}
+	if !found {
+		a.groups.Put(key, grp) // existing groups are changed in place
+	}
+	var err error
+	if a.next, err = a.agg.appendResults(a.next, grp.accs); err != nil {
+		return err
+	}
+	nk := len(a.keyCols)
+	switch {
+	case !found:
+		a.w.add(types.Insert, a.next)
+	case rowsEqual(a.prev[nk:], a.next[nk:]):
+	default:
+		if a.gub {
+			a.w.add(types.UpdateBefore, a.prev)
+		}
+		a.w.add(types.UpdateAfter, a.next)
+	}
+	return nil
+}
+
+// rowRef is a row of one of a list of chunks: its chunk, its row there,
+// and, in a rowBuffer, the next row of its key (-1 for none).
+type rowRef struct {
+	chunk, row, next int32
+}
+
+// gatherRows returns column col of the rows refs of chunks, of type t.
+func gatherRows(chunks []*types.Chunk, col int, t types.Type, refs []rowRef) *types.Vector {
+	out := &types.Vector{Type: t, Nulls: gatherCol(chunks, col, refs, func(v *types.Vector) []bool { return v.Nulls })}
+	switch t.Physical() {
+	case types.PhysFloat:
+		out.F64 = gatherCol(chunks, col, refs, func(v *types.Vector) []float64 { return v.F64 })
+	case types.PhysString:
+		out.Str = gatherCol(chunks, col, refs, func(v *types.Vector) []string { return v.Str })
+	default:
+		out.I64 = gatherCol(chunks, col, refs, func(v *types.Vector) []int64 { return v.I64 })
+	}
+	return out
+}
+
+// gatherCol returns the elements of the rows refs of the slices that of
+// returns of column col of chunks.
+func gatherCol[T any](chunks []*types.Chunk, col int, refs []rowRef, of func(*types.Vector) []T) []T {
+	out := make([]T, len(refs))
+	if len(chunks) == 1 {
+		src := of(chunks[0].Cols[col])
+		for j, r := range refs {
+			out[j] = src[r.row]
+		}
+		return out
+	}
+	for j, r := range refs {
+		out[j] = of(chunks[r.chunk].Cols[col])[r.row]
+	}
+	return out
+}
+
+// gatherChunk returns the rows sel of c.
+func gatherChunk(c *types.Chunk, sel []int) *types.Chunk {
+	out := &types.Chunk{Ops: make([]types.RowKind, len(sel)), Cols: make([]*types.Vector, len(c.Cols))}
+	for j, r := range sel {
+		out.Ops[j] = c.Ops[r]
+	}
+	for j, v := range c.Cols {
+		out.Cols[j] = runtime.Gather(v, v.Type, sel)
+	}
+	return out
+}
+
+// resultsEqual reports whether rows a and b of cols hold the same values.
+func resultsEqual(cols []*types.Vector, a, b int) bool {
+	for _, v := range cols {
+		if !valueEqual(v.Get(a), v.Get(b)) {
+			return false
+		}
+	}
+	return true
+}
+
+// bytesOf returns the bytes of s, which must not be changed.
+func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }

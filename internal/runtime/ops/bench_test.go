@@ -2,11 +2,12 @@ package ops
 
 import (
 	"fmt"
-	"runtime"
+	goruntime "runtime"
 	"runtime/metrics"
 	"testing"
 	"time"
 
+	"github.com/sluicesql/sluice/internal/runtime"
 	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
 )
@@ -44,27 +45,68 @@ func reportRows(b *testing.B, rows int) {
 	b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
 }
 
-func BenchmarkGroupAggregate(b *testing.B) {
-	cs := benchChunks(64, 10_000)
-	in := cs[0].Types()
-	g, err := NewGroupAggregate(GroupAggregateConfig{
-		InputTypes: in, Keys: []int{0},
-		Aggs:                 []AggSpec{aggCall(b, "COUNT", in), aggCall(b, "SUM", in, 1)},
-		GenerateUpdateBefore: true,
-	}, state.NewMemory())
-	if err != nil {
-		b.Fatal(err)
-	}
+// benchChunksThrough hands process the chunks cs, round and round, one
+// per iteration, and reports rows per second and allocations.
+func benchChunksThrough(b *testing.B, process func(*types.Chunk) error, cs []*types.Chunk) {
 	rows := 0
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		if err := g.ProcessChunk(0, cs[i%len(cs)], discard{}); err != nil {
+		if err := process(cs[i%len(cs)]); err != nil {
 			b.Fatal(err)
 		}
 		rows += types.ChunkSize
 	}
 	reportRows(b, rows)
+}
+
+// toDiscard returns a function handing op a chunk, its output dropped.
+func toDiscard(op runtime.Operator) func(*types.Chunk) error {
+	return func(c *types.Chunk) error { return op.ProcessChunk(0, c, discard{}) }
+}
+
+func BenchmarkGroupAggregate(b *testing.B) {
+	cs := benchChunks(64, 10_000)
+	in := cs[0].Types()
+	g, err := NewGroupAggregate(countSumConfig(b, in), state.NewMemory())
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchChunksThrough(b, toDiscard(g), cs)
+}
+
+// BenchmarkGroupAggregateMiniBatch is BenchmarkGroupAggregate with
+// mini-batches of 5,000 rows (table.exec.mini-batch.size, as Flink's
+// Nexmark runs), in one phase and in two: a local phase feeding a
+// global one.
+func BenchmarkGroupAggregateMiniBatch(b *testing.B) {
+	cs := benchChunks(64, 10_000)
+	in := cs[0].Types()
+	cfg := countSumConfig(b, in)
+	mb := MiniBatchConfig{Size: 5000}
+	b.Run("one-phase", func(b *testing.B) {
+		g, err := NewMiniBatchGroupAggregate(cfg, mb, state.NewMemory())
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchChunksThrough(b, toDiscard(g), cs)
+	})
+	b.Run("two-phase", func(b *testing.B) {
+		l, err := NewLocalGroupAggregate(cfg, mb)
+		if err != nil {
+			b.Fatal(err)
+		}
+		g, err := NewGlobalGroupAggregate(cfg, mb, state.NewMemory())
+		if err != nil {
+			b.Fatal(err)
+		}
+		toGlobal := &emitTo{emit: func(c *types.Chunk) {
+			if err := g.ProcessChunk(0, c, discard{}); err != nil {
+				b.Fatal(err)
+			}
+		}}
+		benchChunksThrough(b, func(c *types.Chunk) error { return l.ProcessChunk(0, c, toGlobal) }, cs)
+	})
 }
 
 // BenchmarkGroupAggregateFilters is the aggregation of Nexmark's q17:
@@ -95,16 +137,7 @@ func BenchmarkGroupAggregateFilters(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rows := 0
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; b.Loop(); i++ {
-		if err := g.ProcessChunk(0, cs[i%len(cs)], discard{}); err != nil {
-			b.Fatal(err)
-		}
-		rows += types.ChunkSize
-	}
-	reportRows(b, rows)
+	benchChunksThrough(b, toDiscard(g), cs)
 }
 
 // BenchmarkGroupAggregateManyKeys is COUNT(*), SUM(v) GROUP BY a BIGINT
@@ -128,11 +161,7 @@ func BenchmarkGroupAggregateManyKeys(b *testing.B) {
 	}
 	fill := types.NewChunk(in, types.ChunkSize)
 	heapBefore := liveHeap()
-	g, err := NewGroupAggregate(GroupAggregateConfig{
-		InputTypes: in, Keys: []int{0},
-		Aggs:                 []AggSpec{aggCall(b, "COUNT", in), aggCall(b, "SUM", in, 1)},
-		GenerateUpdateBefore: true,
-	}, state.NewMemory())
+	g, err := NewGroupAggregate(countSumConfig(b, in), state.NewMemory())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -171,9 +200,9 @@ func BenchmarkGroupAggregateManyKeys(b *testing.B) {
 
 // liveHeap returns the bytes of live heap objects after a collection.
 func liveHeap() int64 {
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
+	goruntime.GC()
+	var m goruntime.MemStats
+	goruntime.ReadMemStats(&m)
 	return int64(m.HeapAlloc)
 }
 

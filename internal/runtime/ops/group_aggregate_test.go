@@ -3,13 +3,11 @@ package ops
 import (
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/sluicesql/sluice/internal/expr/fn"
-	"github.com/sluicesql/sluice/internal/runtime"
 	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
 )
@@ -156,16 +154,7 @@ func appendOnlyCall(t testing.TB, name string, in []types.Type, arg int) AggSpec
 // the two forms midway, in either direction; so does the flat form on
 // the Pebble backend, written back after every chunk.
 func TestGroupAggregateFlatMatchesBoxed(t *testing.T) {
-	in := []types.Type{types.StringType, types.BigIntType, types.BigIntType, types.DoubleType, types.BooleanType}
-	filtered := func(s AggSpec) AggSpec { s.Filter = 4; return s }
-	retracting := []AggSpec{
-		aggCall(t, "COUNT", in), filtered(aggCall(t, "COUNT", in, 2)), aggCall(t, "SUM", in, 2),
-		aggCall(t, "SUM", in, 3), aggCall(t, "AVG", in, 2), aggCall(t, "AVG", in, 3), filtered(aggCall(t, "SUM0", in, 2)),
-	}
-	appendOnly := []AggSpec{
-		aggCall(t, "COUNT", in, 2), appendOnlyCall(t, "MIN", in, 2), appendOnlyCall(t, "MAX", in, 3),
-		filtered(appendOnlyCall(t, "MAX", in, 1)), aggCall(t, "AVG", in, 2),
-	}
+	in, retracting, appendOnly := flatTestCalls(t)
 	for _, c := range []struct {
 		name    string
 		aggs    []AggSpec
@@ -184,20 +173,14 @@ func TestGroupAggregateFlatMatchesBoxed(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if (g.flat != nil) != flat {
-						t.Fatalf("flat form: %v, want %v", g.flat != nil, flat)
+					if (g.groups.flat != nil) != flat {
+						t.Fatalf("flat form: %v, want %v", g.groups.flat != nil, flat)
 					}
 					return g
 				}
 				newAgg := func(flat bool) *GroupAggregate { return newAggIn(flat, state.NewMemory()) }
 				onPebble := func() *GroupAggregate {
-					st, err := state.NewPebble(filepath.Join(t.TempDir(), "state"), runtime.DefaultMaxParallelism)
-					if err != nil {
-						t.Fatal(err)
-					}
-					t.Cleanup(func() { st.Close() })
-					st.CacheEntries = 1
-					return newAggIn(true, st)
+					return newAggIn(true, writingBack(t))
 				}
 				chunks := randomChangelog(in, c.retract)
 				flat, box, pb := newAgg(true), newAgg(false), onPebble()
@@ -227,6 +210,25 @@ func TestGroupAggregateFlatMatchesBoxed(t *testing.T) {
 	}
 }
 
+// flatTestCalls returns the input types of randomChangelog and calls
+// over them with a flat form: calls that retract (a COUNT(*) among them,
+// which reads the groups' row count, and one with a FILTER, which does
+// not) and calls for an input without retractions.
+func flatTestCalls(t *testing.T) (in []types.Type, retracting, appendOnly []AggSpec) {
+	in = []types.Type{types.StringType, types.BigIntType, types.BigIntType, types.DoubleType, types.BooleanType}
+	filtered := func(s AggSpec) AggSpec { s.Filter = 4; return s }
+	retracting = []AggSpec{
+		aggCall(t, "COUNT", in), filtered(aggCall(t, "COUNT", in, 2)), aggCall(t, "SUM", in, 2),
+		aggCall(t, "SUM", in, 3), aggCall(t, "AVG", in, 2), aggCall(t, "AVG", in, 3), filtered(aggCall(t, "SUM0", in, 2)),
+		filtered(aggCall(t, "COUNT", in)),
+	}
+	appendOnly = []AggSpec{
+		aggCall(t, "COUNT", in, 2), appendOnlyCall(t, "MIN", in, 2), appendOnlyCall(t, "MAX", in, 3),
+		filtered(appendOnlyCall(t, "MAX", in, 1)), aggCall(t, "AVG", in, 2), aggCall(t, "COUNT", in),
+	}
+	return in, retracting, appendOnly
+}
+
 // randomChangelog returns chunks of rows of (STRING, BIGINT, BIGINT,
 // DOUBLE, BOOLEAN) over a few keys; with retract, a third of the rows
 // retract an earlier row (or, sometimes, one never sent).
@@ -249,7 +251,7 @@ func randomChangelog(in []types.Type, retract bool) []*types.Chunk {
 				sent = slices.Delete(sent, k, k+1)
 				continue
 			}
-			row := types.Row{value(pick("a", "b", "c", "")), value(pick(nil, 1, 2)), value(pick(nil, 0, 5, -7, 100)),
+			row := types.Row{value(pick("a", "b", "c", "", "zz")), value(pick(nil, 1, 2)), value(pick(nil, 0, 5, -7, 100)),
 				value(pick(nil, 0.5, -2.25, 1e300)), value(pick(nil, true, false))}
 			c.AppendRow(pick(types.Insert, types.UpdateAfter).(types.RowKind), row)
 			sent = append(sent, row)
@@ -269,8 +271,8 @@ func TestGroupAggregateFlatUnchangedResults(t *testing.T) {
 			Aggs:                 []AggSpec{aggCall(t, "AVG", kvTypes, 1), aggCall(t, "SUM", kvTypes, 1)},
 			GenerateUpdateBefore: gub,
 		}, state.NewMemory())
-		if err != nil || g.flat == nil {
-			t.Fatalf("flat form %v, %v", g.flat, err)
+		if err != nil || g.groups.flat == nil {
+			t.Fatalf("flat form %v, %v", g.groups.flat, err)
 		}
 		r := &recorder{}
 		want := []string{"+I[a, 5, 5]", "-U[a, 5, 5]", "+U[a, 5, 10]"}

@@ -1,7 +1,9 @@
 package ops
 
 import (
+	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/sluicesql/sluice/internal/expr/fn"
 	"github.com/sluicesql/sluice/internal/runtime"
@@ -32,106 +34,179 @@ func LocalAggregateTypes(keys []types.Type, calls int) []types.Type {
 	return append(out, types.BigIntType.WithNotNull(true))
 }
 
-// localEntry is a key's accumulation within a batch.
-type localEntry struct {
-	key []types.Value
-	group
+// batchGroups are the groups of a batch of a LocalGroupAggregate or a
+// GlobalGroupAggregate: the batch's rows by key (a rowBuffer, whose
+// entries are the groups, in the order their keys first arrived) and
+// each group's accumulators, flat (one state after the other) or boxed.
+type batchGroups struct {
+	rowBuffer
+	flat   *flatAggs
+	states []byte
+	boxed  []group
+	agg    *aggregator
+}
+
+func newBatchGroups(agg *aggregator, flat *flatAggs) batchGroups {
+	return batchGroups{rowBuffer: newRowBuffer(), flat: flat, agg: agg}
+}
+
+// group returns group e, new if first: its state in the flat form, or
+// its accumulators.
+func (b *batchGroups) group(e int, first bool) (s []byte, grp *group) {
+	if b.flat == nil {
+		if first {
+			b.boxed = append(b.boxed, group{accs: b.agg.create()})
+		}
+		return nil, &b.boxed[e]
+	}
+	if first {
+		n := len(b.states)
+		b.states = slices.Grow(b.states, b.flat.width)[:n+b.flat.width]
+		clear(b.states[n:])
+	}
+	return b.state(e), nil
+}
+
+// state returns the flat state of group e.
+func (b *batchGroups) state(e int) []byte {
+	w := b.flat.width
+	return b.states[e*w : (e+1)*w]
+}
+
+// reset empties the batch, keeping its memory.
+func (b *batchGroups) reset() {
+	b.rowBuffer.reset()
+	b.states = b.states[:0]
+	clear(b.boxed)
+	b.boxed = b.boxed[:0]
+	if b.flat != nil {
+		b.flat.unbind()
+	}
 }
 
 // LocalGroupAggregate accumulates its input per key within a batch and, at
 // the end of the batch, emits one insert per key: the key, its
 // accumulators and its row count. It keeps no state: a checkpoint's
-// barrier ends the batch.
+// barrier ends the batch. Its accumulators are flat (fn.FlatAccumulator)
+// when every call's is.
 type LocalGroupAggregate struct {
 	bundleEnds
 	*bundle
-	cfg     GroupAggregateConfig
-	agg     *aggregator
-	keys    map[string]int
-	entries []localEntry
-	out     *output
-	key     []byte
-	row     types.Row
+	cfg   GroupAggregateConfig
+	agg   *aggregator
+	batch batchGroups
+	types []types.Type
+	enc   []byte
+	ends  []int
 }
 
 // NewLocalGroupAggregate returns a LocalGroupAggregate; cfg's
 // GenerateUpdateBefore is not used.
 func NewLocalGroupAggregate(cfg GroupAggregateConfig, mb MiniBatchConfig) (*LocalGroupAggregate, error) {
-	b, err := newBundle(mb)
+	agg, b, err := newTwoPhase(cfg, mb)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkCols("group key", cfg.Keys, len(cfg.InputTypes)); err != nil {
-		return nil, err
-	}
-	agg, err := newAggregator(cfg.Aggs, len(cfg.InputTypes))
-	if err != nil {
-		return nil, err
-	}
-	if err := checkMergeable(agg); err != nil {
-		return nil, err
-	}
-	l := &LocalGroupAggregate{bundle: b, cfg: cfg, agg: agg, keys: map[string]int{}}
+	l := &LocalGroupAggregate{bundle: b, cfg: cfg, agg: agg, batch: newBatchGroups(agg, twoPhaseFlat(agg))}
 	l.bundleEnds = bundleEnds{op: l}
-	l.out = newOutput(LocalAggregateTypes(keyTypes(cfg.InputTypes, cfg.Keys), len(cfg.Aggs)))
+	l.types = LocalAggregateTypes(keyTypes(cfg.InputTypes, cfg.Keys), len(cfg.Aggs))
 	return l, nil
 }
 
-// checkMergeable refuses calls whose accumulators cannot merge.
-func checkMergeable(agg *aggregator) error {
+// newTwoPhase returns the aggregator and the batches of a phase of a
+// two-phase aggregation of cfg, whose calls must all merge.
+func newTwoPhase(cfg GroupAggregateConfig, mb MiniBatchConfig) (*aggregator, *bundle, error) {
+	b, err := newBundle(mb)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkCols("group key", cfg.Keys, len(cfg.InputTypes)); err != nil {
+		return nil, nil, err
+	}
+	agg, err := newAggregator(cfg.Aggs, len(cfg.InputTypes))
+	if err != nil {
+		return nil, nil, err
+	}
 	for i, acc := range agg.create() {
 		if _, ok := acc.(fn.Merger); !ok {
-			return fmt.Errorf("aggregate %d cannot run in two phases: its accumulator does not merge", i)
+			return nil, nil, fmt.Errorf("aggregate %d cannot run in two phases: its accumulator does not merge", i)
 		}
+	}
+	return agg, b, nil
+}
+
+// twoPhaseFlat returns the flat form of agg's calls for a two-phase
+// aggregation, or nil if one of them has none or does not merge flat.
+func twoPhaseFlat(agg *aggregator) *flatAggs {
+	if f := newFlatAggs(agg); f != nil && f.merges {
+		return f
 	}
 	return nil
 }
 
 // ProcessChunk implements runtime.Operator.
 func (l *LocalGroupAggregate) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter) error {
-	for i := range c.Len() {
-		l.key = state.AppendChunkKey(l.key[:0], c, i, l.cfg.Keys)
-		e, ok := l.keys[string(l.key)]
-		if !ok {
-			e = len(l.entries)
-			l.keys[string(l.key)] = e
-			ent := localEntry{group: group{accs: l.agg.create()}}
-			for _, k := range l.cfg.Keys {
-				ent.key = append(ent.key, c.Cols[k].Get(i))
-			}
-			l.entries = append(l.entries, ent)
+	b := &l.batch
+	return l.buffer(&b.rowBuffer, c, l.cfg.Keys, func(e int, first bool, i int) error {
+		s, grp := b.group(e, first)
+		if s == nil {
+			return l.agg.update(grp, c, i)
 		}
-		if err := l.agg.update(&l.entries[e].group, c, i); err != nil {
-			return err
-		}
-		if l.add() {
-			if err := l.finishBundle(out); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+		return b.flat.update(s, c, i, !c.Ops[i].IsAccumulate())
+	}, func() error { return l.finishBundle(out) })
 }
 
-// finishBundle emits every key's accumulators.
+// finishBundle emits every key's accumulators, in chunks built column by
+// column.
 func (l *LocalGroupAggregate) finishBundle(out runtime.Emitter) error {
 	if l.empty() {
 		return nil
 	}
-	w := l.out.to(out)
-	defer w.flush()
-	for i := range l.entries {
-		e := &l.entries[i]
-		l.row = append(l.row[:0], e.key...)
-		for _, acc := range e.accs {
-			l.row = append(l.row, types.StringValue(string(acc.MarshalState())))
+	b := &l.batch
+	nk, na := len(l.cfg.Keys), len(l.cfg.Aggs)
+	heads := make([]rowRef, 0, min(len(b.entries), types.ChunkSize))
+	for start := 0; start < len(b.entries); start += types.ChunkSize {
+		ents := b.entries[start:min(start+types.ChunkSize, len(b.entries))]
+		heads = heads[:0]
+		for _, ent := range ents {
+			heads = append(heads, b.refs[ent.head])
 		}
-		l.row = append(l.row, types.IntValue(e.count))
-		w.add(types.Insert, l.row)
+		n := len(ents)
+		oc := &types.Chunk{Ops: make([]types.RowKind, n), Cols: make([]*types.Vector, len(l.types))}
+		for j, col := range l.cfg.Keys {
+			oc.Cols[j] = gatherRows(b.chunks, col, l.types[j], heads)
+		}
+		for j := range na {
+			// One string holds the column's encodings.
+			l.enc, l.ends = l.enc[:0], l.ends[:0]
+			for e := start; e < start+n; e++ {
+				if b.flat != nil {
+					l.enc = b.flat.appendEncoded(l.enc, b.state(e), j)
+				} else {
+					l.enc = append(l.enc, b.boxed[e].accs[j].MarshalState()...)
+				}
+				l.ends = append(l.ends, len(l.enc))
+			}
+			all, v := string(l.enc), types.NewVector(AccumulatorType, n)
+			from := 0
+			for _, end := range l.ends {
+				v.AppendString(all[from:end])
+				from = end
+			}
+			oc.Cols[nk+j] = v
+		}
+		counts := types.NewVector(l.types[nk+na], n)
+		for e := start; e < start+n; e++ {
+			if b.flat != nil {
+				counts.AppendInt(b.flat.count(b.state(e)))
+			} else {
+				counts.AppendInt(b.boxed[e].count)
+			}
+		}
+		oc.Cols[nk+na] = counts
+		out.Emit(oc)
 	}
-	clear(l.keys)
-	clear(l.entries)
-	l.entries = l.entries[:0]
+	b.reset()
 	l.rows.Store(0)
 	return nil
 }
@@ -142,54 +217,39 @@ func (l *LocalGroupAggregate) finishBundle(out runtime.Emitter) error {
 // for a changed result, -D when the key's row count falls to zero, which
 // clears its state, and nothing for an unchanged result. Its input is the
 // LocalGroupAggregate's output, keyed by its first columns; its state is
-// a GroupAggregate's over the local phase's input.
+// a GroupAggregate's over the local phase's input, flat when every
+// call's accumulator is and merges flat.
 type GlobalGroupAggregate struct {
 	bundleEnds
 	*bundle
 	cfg     GroupAggregateConfig
 	agg     *aggregator
 	st      state.Backend
-	groups  *state.Table[*group]
-	keys    map[string]int
-	entries []globalEntry
-	scratch []Accumulator
-	out     *output
+	groups  *aggGroups
+	batch   batchGroups
 	keyCols []int
-	key     []byte
-	prev    types.Row
-	next    types.Row
-}
-
-// globalEntry is a key's merged accumulation within a batch.
-type globalEntry struct {
-	key  string
-	vals []types.Value
-	group
+	// scratch holds an accumulator read from the input: a flat state, or
+	// boxed accumulators.
+	scratch  []byte
+	scratchA []Accumulator
 }
 
 // NewGlobalGroupAggregate returns a GlobalGroupAggregate; cfg describes
 // the aggregation over the local phase's input (its InputTypes and Keys).
 func NewGlobalGroupAggregate(cfg GroupAggregateConfig, mb MiniBatchConfig, st state.Backend) (*GlobalGroupAggregate, error) {
-	b, err := newBundle(mb)
+	agg, b, err := newTwoPhase(cfg, mb)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkCols("group key", cfg.Keys, len(cfg.InputTypes)); err != nil {
-		return nil, err
-	}
-	agg, err := newAggregator(cfg.Aggs, len(cfg.InputTypes))
-	if err != nil {
-		return nil, err
-	}
-	if err := checkMergeable(agg); err != nil {
-		return nil, err
-	}
-	g := &GlobalGroupAggregate{bundle: b, cfg: cfg, agg: agg, st: st, keys: map[string]int{}, scratch: agg.create()}
+	flat := twoPhaseFlat(agg)
+	g := &GlobalGroupAggregate{bundle: b, cfg: cfg, agg: agg, st: st, batch: newBatchGroups(agg, flat), keyCols: seqCols(len(cfg.Keys))}
 	g.bundleEnds = bundleEnds{op: g}
-	g.groups = state.NewTable(st, "groups", groupCodec(agg))
-	kt := keyTypes(cfg.InputTypes, cfg.Keys)
-	g.out = newOutput(append(kt, agg.resultTypes()...))
-	g.keyCols = seqCols(len(kt))
+	g.groups = newAggGroups(cfg, agg, g.keyCols, st, flat)
+	if flat != nil {
+		g.scratch = make([]byte, flat.width)
+	} else {
+		g.scratchA = agg.create()
+	}
 	return g, nil
 }
 
@@ -210,41 +270,30 @@ func (g *GlobalGroupAggregate) ProcessChunk(_ int, c *types.Chunk, out runtime.E
 	if len(c.Cols) != nk+na+1 {
 		return fmt.Errorf("global aggregate: %d input columns, expected %d", len(c.Cols), nk+na+1)
 	}
-	for i := range c.Len() {
-		g.key = state.AppendChunkKey(g.key[:0], c, i, g.keyCols)
-		e, ok := g.keys[string(g.key)]
-		if !ok {
-			e = len(g.entries)
-			g.keys[string(g.key)] = e
-			ent := globalEntry{key: string(g.key), group: group{accs: g.agg.create()}}
-			for _, k := range g.keyCols {
-				ent.vals = append(ent.vals, c.Cols[k].Get(i))
+	b := &g.batch
+	return g.buffer(&b.rowBuffer, c, g.keyCols, func(e int, first bool, i int) error {
+		s, grp := b.group(e, first)
+		count := c.Cols[nk+na].I64[i]
+		if s == nil {
+			for j, acc := range grp.accs {
+				if err := g.scratchA[j].UnmarshalState(bytesOf(c.Cols[nk+j].Str[i])); err != nil {
+					return err
+				}
+				if err := acc.(fn.Merger).Merge(g.scratchA[j]); err != nil {
+					return err
+				}
 			}
-			g.entries = append(g.entries, ent)
+			grp.count += count
+			return nil
 		}
-		ent := &g.entries[e]
-		for j, acc := range ent.accs {
-			if err := mergeEncoded(acc, g.scratch[j], c.Cols[nk+j].Get(i).S); err != nil {
+		binary.LittleEndian.PutUint64(g.scratch, uint64(count))
+		for j := range na {
+			if err := b.flat.readEncoded(g.scratch, bytesOf(c.Cols[nk+j].Str[i]), j); err != nil {
 				return err
 			}
 		}
-		ent.count += c.Cols[nk+na].Get(i).I
-		if g.add() {
-			if err := g.finishBundle(out); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// mergeEncoded decodes an accumulator's state into scratch and merges it
-// into acc.
-func mergeEncoded(acc, scratch Accumulator, enc string) error {
-	if err := scratch.UnmarshalState([]byte(enc)); err != nil {
-		return err
-	}
-	return acc.(fn.Merger).Merge(scratch)
+		return b.flat.merge(s, g.scratch)
+	}, func() error { return g.finishBundle(out) })
 }
 
 // finishBundle merges each key's batch into its state.
@@ -252,56 +301,41 @@ func (g *GlobalGroupAggregate) finishBundle(out runtime.Emitter) error {
 	if g.empty() {
 		return nil
 	}
-	w := g.out.to(out)
-	defer w.flush()
-	nk := len(g.keyCols)
-	for i := range g.entries {
-		e := &g.entries[i]
-		grp, ok := g.groups.GetString(e.key)
-		if !ok {
-			grp = &group{accs: g.agg.create()}
-		}
-		g.prev = append(g.prev[:0], e.vals...)
-		g.next = append(g.next[:0], e.vals...)
-		var err error
-		if ok {
-			if g.prev, err = g.agg.appendResults(g.prev, grp.accs); err != nil {
+	err := g.groups.emit(out, g.batch.chunks, nil, g.merge)
+	g.batch.reset()
+	g.rows.Store(0)
+	return err
+}
+
+// merge merges each group of the batch into its state.
+func (g *GlobalGroupAggregate) merge() error {
+	a, b := g.groups, &g.batch
+	for e := range b.entries {
+		ent := &b.entries[e]
+		key, src := b.key(ent), b.refs[ent.head]
+		if a.flat != nil {
+			s, found := a.openFlat(key, true)
+			if err := a.flat.merge(s, b.state(e)); err != nil {
 				return err
 			}
-		}
-		for j, acc := range grp.accs {
-			if err := acc.(fn.Merger).Merge(e.accs[j]); err != nil {
+			if err := a.closeFlat(key, s, found, src); err != nil {
 				return err
 			}
-		}
-		grp.count += e.count
-		if grp.count == 0 {
-			if ok {
-				w.add(types.Delete, g.prev)
-			}
-			g.groups.DeleteString(e.key)
 			continue
 		}
-		if !ok {
-			g.groups.PutString(e.key, grp)
-		}
-		if g.next, err = g.agg.appendResults(g.next, grp.accs); err != nil {
+		grp, found, err := a.openBoxed(key, true, src)
+		if err != nil {
 			return err
 		}
-		switch {
-		case !ok:
-			w.add(types.Insert, g.next)
-		case rowsEqual(g.prev[nk:], g.next[nk:]):
-		default:
-			if g.cfg.GenerateUpdateBefore {
-				w.add(types.UpdateBefore, g.prev)
+		for j, acc := range grp.accs {
+			if err := acc.(fn.Merger).Merge(b.boxed[e].accs[j]); err != nil {
+				return err
 			}
-			w.add(types.UpdateAfter, g.next)
+		}
+		grp.count += b.boxed[e].count
+		if err := a.closeBoxed(key, grp, found); err != nil {
+			return err
 		}
 	}
-	clear(g.keys)
-	clear(g.entries)
-	g.entries = g.entries[:0]
-	g.rows.Store(0)
 	return nil
 }

@@ -1,6 +1,9 @@
 package ops
 
 import (
+	"bytes"
+	"hash/maphash"
+
 	"github.com/sluicesql/sluice/internal/runtime"
 	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
@@ -22,12 +25,8 @@ type MiniBatchGroupAggregate struct {
 	cfg    GroupAggregateConfig
 	agg    *aggregator
 	st     state.Backend
-	groups *state.Table[*group]
-	out    *output
+	groups *aggGroups
 	buf    rowBuffer
-	key    []byte
-	prev   types.Row
-	next   types.Row
 }
 
 // NewMiniBatchGroupAggregate returns a MiniBatchGroupAggregate.
@@ -45,8 +44,7 @@ func NewMiniBatchGroupAggregate(cfg GroupAggregateConfig, mb MiniBatchConfig, st
 	}
 	g := &MiniBatchGroupAggregate{bundle: b, cfg: cfg, agg: agg, st: st, buf: newRowBuffer()}
 	g.bundleEnds = bundleEnds{op: g}
-	g.groups = state.NewTable(st, "groups", groupCodec(agg))
-	g.out = newOutput(append(keyTypes(cfg.InputTypes, cfg.Keys), agg.resultTypes()...))
+	g.groups = newAggGroups(cfg, agg, cfg.Keys, st, newFlatAggs(agg))
 	return g, nil
 }
 
@@ -55,18 +53,7 @@ func (g *MiniBatchGroupAggregate) State() state.Backend { return g.st }
 
 // ProcessChunk implements runtime.Operator.
 func (g *MiniBatchGroupAggregate) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter) error {
-	ci := g.buf.addChunk(c)
-	for i := range c.Len() {
-		g.key = state.AppendChunkKey(g.key[:0], c, i, g.cfg.Keys)
-		g.buf.add(g.key, ci, i)
-		if g.add() {
-			if err := g.finishBundle(out); err != nil {
-				return err
-			}
-			ci = g.buf.addChunk(c)
-		}
-	}
-	return nil
+	return g.buffer(&g.buf, c, g.cfg.Keys, nil, func() error { return g.finishBundle(out) })
 }
 
 // finishBundle folds the buffered rows in, key by key.
@@ -74,94 +61,116 @@ func (g *MiniBatchGroupAggregate) finishBundle(out runtime.Emitter) error {
 	if g.empty() {
 		return nil
 	}
-	w := g.out.to(out)
-	defer w.flush()
-	nk := len(g.cfg.Keys)
-	for e := range g.buf.entries {
-		ent := &g.buf.entries[e]
-		refs := g.buf.rowsOf(ent)
-		grp, ok := g.groups.GetString(ent.key)
-		if !ok {
-			for len(refs) > 0 && !g.buf.ref(refs[0]).Ops[g.buf.refs[refs[0]].row].IsAccumulate() {
-				refs = refs[1:]
-			}
-			if len(refs) == 0 {
-				continue
-			}
-			grp = &group{accs: g.agg.create()}
-		}
-		first := g.buf.refs[refs[0]]
-		fc := g.buf.chunks[first.chunk]
-		g.prev = g.prev[:0]
-		for _, k := range g.cfg.Keys {
-			g.prev = append(g.prev, fc.Cols[k].Get(int(first.row)))
-		}
-		g.next = append(g.next[:0], g.prev...)
-		var err error
-		if ok {
-			if g.prev, err = g.agg.appendResults(g.prev, grp.accs); err != nil {
-				return err
-			}
-		}
-		for _, r := range refs {
-			ref := g.buf.refs[r]
-			if err := g.agg.update(grp, g.buf.chunks[ref.chunk], int(ref.row)); err != nil {
-				return err
-			}
-		}
-		if grp.count == 0 {
-			if ok {
-				w.add(types.Delete, g.prev)
-			}
-			g.groups.DeleteString(ent.key)
-			continue
-		}
-		if !ok {
-			g.groups.PutString(ent.key, grp)
-		}
-		if g.next, err = g.agg.appendResults(g.next, grp.accs); err != nil {
-			return err
-		}
-		switch {
-		case !ok:
-			w.add(types.Insert, g.next)
-		case rowsEqual(g.prev[nk:], g.next[nk:]):
-		default:
-			if g.cfg.GenerateUpdateBefore {
-				w.add(types.UpdateBefore, g.prev)
-			}
-			w.add(types.UpdateAfter, g.next)
-		}
-	}
+	err := g.groups.emit(out, g.buf.chunks, nil, g.fold)
 	g.buf.reset()
 	g.rows.Store(0)
+	return err
+}
+
+// fold applies each key's rows of the batch to its group.
+func (g *MiniBatchGroupAggregate) fold() error {
+	a, b := g.groups, &g.buf
+	for e := range b.entries {
+		ent := &b.entries[e]
+		key, refs, src := b.key(ent), b.rowsOf(ent), b.refs[ent.head]
+		// A key without state ignores the retractions its batch begins with.
+		lead := 0
+		for lead < len(refs) && !b.ref(refs[lead]).Ops[b.refs[refs[lead]].row].IsAccumulate() {
+			lead++
+		}
+		create := lead < len(refs)
+		if a.flat != nil {
+			s, found := a.openFlat(key, create)
+			if s == nil {
+				continue
+			}
+			if !found {
+				refs = refs[lead:]
+			}
+			for _, r := range refs {
+				c, i := b.ref(r), int(b.refs[r].row)
+				if err := a.flat.update(s, c, i, !c.Ops[i].IsAccumulate()); err != nil {
+					return err
+				}
+			}
+			if err := a.closeFlat(key, s, found, src); err != nil {
+				return err
+			}
+			continue
+		}
+		grp, found, err := a.openBoxed(key, create, src)
+		if err != nil {
+			return err
+		}
+		if grp == nil {
+			continue
+		}
+		if !found {
+			refs = refs[lead:]
+		}
+		for _, r := range refs {
+			if err := g.agg.update(grp, b.ref(r), int(b.refs[r].row)); err != nil {
+				return err
+			}
+		}
+		if err := a.closeBoxed(key, grp, found); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// buffer buffers the rows of c in buf under their keys, the columns
+// keys, hands each to step (if set) with its key's entry and whether it
+// is the key's first row, and ends the batch with finish whenever it is
+// full, within the chunk too.
+func (bd *bundle) buffer(buf *rowBuffer, c *types.Chunk, keys []int, step func(e int, first bool, i int) error, finish func() error) error {
+	ci := buf.addChunk(c)
+	for i := range c.Len() {
+		buf.rowKey = state.AppendChunkKey(buf.rowKey[:0], c, i, keys)
+		e, first := buf.add(buf.rowKey, ci, i)
+		if step != nil {
+			if err := step(e, first, i); err != nil {
+				return err
+			}
+		}
+		if bd.add() {
+			if err := finish(); err != nil {
+				return err
+			}
+			ci = buf.addChunk(c)
+		}
+	}
 	return nil
 }
 
 // rowBuffer holds a batch's rows by key, in the order keys first arrived
 // and, per key, in arrival order: references into the chunks received,
-// which senders never change after emitting them.
+// which senders never change after emitting them. Its keys are kept in
+// one byte slab, found through an open-addressing index, so that a batch
+// allocates nothing per key once the buffer has grown.
 type rowBuffer struct {
 	chunks  []*types.Chunk
 	refs    []rowRef
-	keys    map[string]int32
 	entries []bufEntry
+	keys    []byte
+	// index holds, per slot, an entry plus one (0 for an empty slot); its
+	// length is a power of two at least twice the entries.
+	index   []int32
 	scratch []int32
+	// rowKey is the encoded key of the row at hand.
+	rowKey []byte
 }
 
-// rowRef is a buffered row: its chunk, its row there, and the next row
-// of its key (-1 for none).
-type rowRef struct {
-	chunk, row, next int32
-}
-
-// bufEntry is one key of the batch: its first and last row.
+// bufEntry is one key of the batch: its place in the slab, its hash, and
+// its first and last row.
 type bufEntry struct {
-	key        string
+	hash       uint64
+	off, end   int32
 	head, tail int32
 }
 
-func newRowBuffer() rowBuffer { return rowBuffer{keys: map[string]int32{}} }
+func newRowBuffer() rowBuffer { return rowBuffer{index: make([]int32, 64)} }
 
 // addChunk makes c the chunk the following rows are in.
 func (b *rowBuffer) addChunk(c *types.Chunk) int32 {
@@ -169,19 +178,47 @@ func (b *rowBuffer) addChunk(c *types.Chunk) int32 {
 	return int32(len(b.chunks) - 1)
 }
 
-// add buffers row i of chunk ci under key.
-func (b *rowBuffer) add(key []byte, ci int32, i int) {
+// add buffers row i of chunk ci under key and returns its key's entry,
+// and whether the row is the key's first.
+func (b *rowBuffer) add(key []byte, ci int32, i int) (int, bool) {
 	r := int32(len(b.refs))
 	b.refs = append(b.refs, rowRef{chunk: ci, row: int32(i), next: -1})
-	if e, ok := b.keys[string(key)]; ok {
-		ent := &b.entries[e]
-		b.refs[ent.tail].next = r
-		ent.tail = r
-		return
+	h := maphash.Bytes(rowHashSeed, key)
+	mask := uint64(len(b.index) - 1)
+	p := h & mask
+	for ; b.index[p] != 0; p = (p + 1) & mask {
+		e := b.index[p] - 1
+		if ent := &b.entries[e]; ent.hash == h && bytes.Equal(b.keys[ent.off:ent.end], key) {
+			b.refs[ent.tail].next = r
+			ent.tail = r
+			return int(e), false
+		}
 	}
-	b.keys[string(key)] = int32(len(b.entries))
-	b.entries = append(b.entries, bufEntry{key: string(key), head: r, tail: r})
+	off := int32(len(b.keys))
+	b.keys = append(b.keys, key...)
+	b.entries = append(b.entries, bufEntry{hash: h, off: off, end: int32(len(b.keys)), head: r, tail: r})
+	b.index[p] = int32(len(b.entries))
+	if 2*len(b.entries) > len(b.index) {
+		b.grow()
+	}
+	return len(b.entries) - 1, true
 }
+
+// grow doubles the index.
+func (b *rowBuffer) grow() {
+	b.index = make([]int32, 2*len(b.index))
+	mask := uint64(len(b.index) - 1)
+	for e := range b.entries {
+		p := b.entries[e].hash & mask
+		for b.index[p] != 0 {
+			p = (p + 1) & mask
+		}
+		b.index[p] = int32(e + 1)
+	}
+}
+
+// key returns the key of an entry.
+func (b *rowBuffer) key(e *bufEntry) []byte { return b.keys[e.off:e.end] }
 
 // rowsOf returns the references of an entry's rows, in order; the slice
 // is reused by the next call.
@@ -201,6 +238,7 @@ func (b *rowBuffer) reset() {
 	clear(b.chunks)
 	b.chunks = b.chunks[:0]
 	b.refs = b.refs[:0]
-	clear(b.keys)
 	b.entries = b.entries[:0]
+	b.keys = b.keys[:0]
+	clear(b.index)
 }

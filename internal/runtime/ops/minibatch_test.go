@@ -1,6 +1,11 @@
 package ops
 
 import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/sluicesql/sluice/internal/expr/fn"
 	"testing"
 	"time"
 
@@ -9,9 +14,11 @@ import (
 	"github.com/sluicesql/sluice/internal/types"
 )
 
-func countSumConfig(t *testing.T) GroupAggregateConfig {
-	return GroupAggregateConfig{InputTypes: kvTypes, Keys: []int{0},
-		Aggs:                 []AggSpec{aggCall(t, "COUNT", kvTypes), aggCall(t, "SUM", kvTypes, 1)},
+// countSumConfig is COUNT(*) and SUM of column 1 GROUP BY column 0 of
+// in, with -U.
+func countSumConfig(t testing.TB, in []types.Type) GroupAggregateConfig {
+	return GroupAggregateConfig{InputTypes: in, Keys: []int{0},
+		Aggs:                 []AggSpec{aggCall(t, "COUNT", in), aggCall(t, "SUM", in, 1)},
 		GenerateUpdateBefore: true}
 }
 
@@ -21,7 +28,7 @@ func countSumConfig(t *testing.T) GroupAggregateConfig {
 // state begins with are dropped, a new key emits +I, a changed one -U/+U,
 // an unchanged one nothing, one whose count reaches zero -D.
 func TestMiniBatchGroupAggregate(t *testing.T) {
-	g, err := NewMiniBatchGroupAggregate(countSumConfig(t), MiniBatchConfig{Size: 100}, state.NewMemory())
+	g, err := NewMiniBatchGroupAggregate(countSumConfig(t, kvTypes), MiniBatchConfig{Size: 100}, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +47,7 @@ func TestMiniBatchGroupAggregate(t *testing.T) {
 // TestMiniBatchSizeEndsBatch: a batch ends at the size-th row (Flink's
 // CountBundleTrigger), within a chunk, and before a checkpoint's barrier.
 func TestMiniBatchSizeEndsBatch(t *testing.T) {
-	g, err := NewMiniBatchGroupAggregate(countSumConfig(t), MiniBatchConfig{Size: 3, ProcTime: true}, state.NewMemory())
+	g, err := NewMiniBatchGroupAggregate(countSumConfig(t, kvTypes), MiniBatchConfig{Size: 3, ProcTime: true}, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +69,7 @@ func TestMiniBatchSizeEndsBatch(t *testing.T) {
 // batch, the global phase merges them into its state: the same results
 // as the one-phase mini-batch aggregation over the same batches.
 func TestLocalGlobalAggregate(t *testing.T) {
-	cfg := countSumConfig(t)
+	cfg := countSumConfig(t, kvTypes)
 	l1, err := NewLocalGroupAggregate(cfg, MiniBatchConfig{Size: 100})
 	if err != nil {
 		t.Fatal(err)
@@ -149,4 +156,208 @@ func TestMiniBatchAssignerRowTime(t *testing.T) {
 		got = append(got, watermark(t, a, r, ms(wm))...)
 	}
 	expect(t, got, "WM 4000000", "WM 9000000", "WM 14000000", "WM 20000000")
+}
+
+// boxedMerger hides an accumulator's flat form, as boxedOnly does, and
+// keeps its merge.
+type boxedMerger struct{ fn.Accumulator }
+
+func (b boxedMerger) Merge(o fn.Accumulator) error {
+	return b.Accumulator.(fn.Merger).Merge(o.(boxedMerger).Accumulator)
+}
+
+// aggPipe is a mini-batch aggregation under test: one phase, or a local
+// and a global phase.
+type aggPipe struct {
+	op    runtime.Operator // the first
+	final Stateful
+	feed  func(c *types.Chunk) []string
+	wm    func(wm int64) []string
+}
+
+// newAggPipe returns a mini-batch aggregation of aggs over in, keyed by
+// columns 0 and 1, in one phase or two, its accumulators flat or boxed
+// (in two phases the local one's, then the global one's), its state in
+// st, in batches of size rows.
+func newAggPipe(t *testing.T, in []types.Type, aggs []AggSpec, twoPhase bool, flat [2]bool, gub bool, st state.Backend, size int64) *aggPipe {
+	t.Helper()
+	cfgOf := func(flat bool) GroupAggregateConfig {
+		aggs := slices.Clone(aggs)
+		if !flat {
+			for i := range aggs {
+				newAcc := aggs[i].New
+				aggs[i].New = func() Accumulator { return boxedMerger{newAcc()} }
+			}
+		}
+		return GroupAggregateConfig{InputTypes: in, Keys: []int{0, 1}, Aggs: aggs, GenerateUpdateBefore: gub || twoPhase}
+	}
+	mb := MiniBatchConfig{Size: size}
+	r := &recorder{}
+	if !twoPhase {
+		g, err := NewMiniBatchGroupAggregate(cfgOf(flat[0]), mb, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (g.groups.flat != nil) != flat[0] {
+			t.Fatalf("flat form: %v, want %v", g.groups.flat != nil, flat[0])
+		}
+		return &aggPipe{op: g, final: g, feed: func(c *types.Chunk) []string { return feed(t, g, r, c) },
+			wm: func(wm int64) []string { return watermark(t, g, r, wm) }}
+	}
+	l, err := NewLocalGroupAggregate(cfgOf(flat[0]), mb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := NewGlobalGroupAggregate(cfgOf(flat[1]), mb, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if (l.batch.flat != nil) != flat[0] || (g.groups.flat != nil) != flat[1] {
+		t.Fatalf("flat forms: %v, %v, want %v", l.batch.flat != nil, g.groups.flat != nil, flat)
+	}
+	toGlobal := &emitTo{emit: func(c *types.Chunk) {
+		if err := g.ProcessChunk(0, c, r); err != nil {
+			t.Fatal(err)
+		}
+	}}
+	return &aggPipe{op: l, final: g,
+		feed: func(c *types.Chunk) []string {
+			if err := l.ProcessChunk(0, c, toGlobal); err != nil {
+				t.Fatal(err)
+			}
+			return r.take()
+		},
+		wm: func(wm int64) []string {
+			if err := l.ProcessWatermark(wm, toGlobal); err != nil {
+				t.Fatal(err)
+			}
+			return watermark(t, g, r, wm)
+		}}
+}
+
+// TestMiniBatchFlatMatchesBoxed: mini-batch aggregations, in one phase or
+// two, give the same output over random changelogs (those of
+// TestGroupAggregateFlatMatchesBoxed, in batches ended by their size
+// within chunks and by watermarks) whether their accumulators are flat or
+// boxed, in either phase, with and without -U, their state moving between
+// the forms midway; so does the flat form on the Pebble backend, written
+// back after every chunk.
+func TestMiniBatchFlatMatchesBoxed(t *testing.T) {
+	in, retracting, appendOnly := flatTestCalls(t)
+	for _, c := range []struct {
+		name    string
+		aggs    []AggSpec
+		retract bool
+	}{{"retracting", retracting, true}, {"append-only", appendOnly, false}, {"count-star", retracting[:1], true}} {
+		for _, phases := range []string{"one-phase", "two-phase"} {
+			for _, gub := range []bool{true, false} {
+				if phases == "two-phase" && !gub {
+					continue // the global phase always emits -U
+				}
+				t.Run(fmt.Sprintf("%s/%s/update-before=%v", c.name, phases, gub), func(t *testing.T) {
+					two := phases == "two-phase"
+					pipe := func(flat [2]bool) *aggPipe {
+						return newAggPipe(t, in, c.aggs, two, flat, gub, state.NewMemory(), 150)
+					}
+					onPebble := func() *aggPipe {
+						return newAggPipe(t, in, c.aggs, two, [2]bool{true, true}, gub, writingBack(t), 150)
+					}
+					// Flat, boxed, boxed then flat (in two phases, a boxed
+					// local phase before a flat global one, and the
+					// reverse), and flat on Pebble.
+					forms := [][2]bool{{true, true}, {false, false}, {false, true}}
+					if two {
+						forms = append(forms, [2]bool{true, false})
+					}
+					var pipes []*aggPipe
+					for _, f := range forms {
+						pipes = append(pipes, pipe(f))
+					}
+					pipes = append(pipes, onPebble())
+					chunks := randomChangelog(in, c.retract)
+					ended := make([][]string, len(pipes))
+					for n, ch := range chunks {
+						if n == len(chunks)/2 { // the state changes form
+							for k := range pipes {
+								f := forms[(k+1)%len(forms)]
+								if k == len(pipes)-1 {
+									f = [2]bool{true, true}
+								}
+								var moved *aggPipe
+								if k == len(pipes)-1 {
+									moved = onPebble()
+								} else {
+									moved = pipe(f)
+								}
+								// A checkpoint's barrier ends the batch.
+								ended[k] = pipes[k].wm(int64(n))
+								moveState(t, pipes[k].final, moved.final)
+								pipes[k] = moved
+							}
+						}
+						var outs [][]string
+						for k, p := range pipes {
+							got := append(ended[k], p.feed(ch)...)
+							ended[k] = nil
+							if n%3 == 0 {
+								got = append(got, p.wm(int64(n))...)
+							}
+							if k == len(pipes)-1 {
+								if err := p.final.State().Release(); err != nil {
+									t.Fatal(err)
+								}
+							}
+							outs = append(outs, got)
+						}
+						for k := 1; k < len(outs); k++ {
+							if !slices.Equal(outs[k], outs[0]) {
+								t.Fatalf("chunk %d: pipeline %d gives\n%s\nflat gives\n%s", n, k,
+									strings.Join(outs[k], "\n"), strings.Join(outs[0], "\n"))
+							}
+						}
+						if n == 0 && len(outs[0]) == 0 {
+							t.Fatal("no output for the first chunk")
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestRowBufferKeys: a batch's rows are found by key, keys in the order
+// they first arrived and rows in arrival order, past the growth of the
+// index and after a reset.
+func TestRowBufferKeys(t *testing.T) {
+	b := newRowBuffer()
+	for round := range 2 {
+		const keys, rows = 5000, 12000
+		ci := b.addChunk(nil)
+		for i := range rows {
+			k := (i * 7) % keys
+			e, first := b.add(fmt.Appendf(nil, "key-%d", k), ci, i)
+			if wantFirst := i < keys; e != i%keys || first != wantFirst {
+				t.Fatalf("round %d, row %d (key %d): entry %d (first %v), want %d (%v)", round, i, k, e, first, i%keys, wantFirst)
+			}
+		}
+		if len(b.entries) != keys {
+			t.Fatalf("%d entries, want %d", len(b.entries), keys)
+		}
+		for e := range b.entries {
+			ent := &b.entries[e]
+			if got, want := string(b.key(ent)), fmt.Sprintf("key-%d", (e*7)%keys); got != want {
+				t.Fatalf("entry %d has key %s, want %s", e, got, want)
+			}
+			refs := b.rowsOf(ent)
+			if want := (rows - e + keys - 1) / keys; len(refs) != want {
+				t.Fatalf("entry %d has %d rows, want %d", e, len(refs), want)
+			}
+			for n, r := range refs {
+				if row := int(b.refs[r].row); row != e+n*keys {
+					t.Fatalf("entry %d, row %d is %d, want %d", e, n, row, e+n*keys)
+				}
+			}
+		}
+		b.reset()
+	}
 }

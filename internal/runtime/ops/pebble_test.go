@@ -9,18 +9,27 @@ import (
 	"github.com/sluicesql/sluice/internal/state"
 )
 
+// writingBack returns a Pebble backend that writes back every value it
+// handed out after each message, as a cache of one entry does, closed
+// when the test ends.
+func writingBack(t *testing.T) *state.Pebble {
+	t.Helper()
+	st, err := state.NewPebble(filepath.Join(t.TempDir(), "state"), runtime.DefaultMaxParallelism)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	st.CacheEntries = 1
+	return st
+}
+
 // TestWindowAggregateOnPebble: the window aggregation changes a window's
 // accumulators in place, without a Put. On the Pebble backend, which
 // writes back and forgets every value it handed out after each message
 // (here a cache of one entry, released as the runtime does), every row
 // still counts.
 func TestWindowAggregateOnPebble(t *testing.T) {
-	st, err := state.NewPebble(filepath.Join(t.TempDir(), "state"), runtime.DefaultMaxParallelism)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	st.CacheEntries = 1
+	st := writingBack(t)
 	a, err := NewWindowAggregate(WindowAggregateConfig{
 		InputTypes: ratingTypes,
 		Window:     Window{Kind: Tumble, Size: int64(6 * time.Hour), TimeCol: 2},
