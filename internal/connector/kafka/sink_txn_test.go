@@ -638,6 +638,17 @@ func TestExactlyOnceRestoreSkipsLostTransaction(t *testing.T) {
 
 	second, _ := restoreCopy(t, dir, chk, in, out, 1)
 	produce(t, c, idRecords("in", 0, 100, 10)...)
+	// The checkpoint must come after the restored job wrote the new rows
+	// (into its open transaction), or they wait for the next one.
+	waitFor(t, "the new rows in the restored job's transaction", func() (bool, error) {
+		got := readTopic(t, c, "out", "read_uncommitted")
+		for _, r := range idRange(100, 110) {
+			if !slices.Contains(got, r) {
+				return false, nil
+			}
+		}
+		return true, nil
+	})
 	if _, err := second.job.Checkpoint(testContext(t)); err != nil {
 		t.Fatalf("the restored job: %v", err)
 	}
