@@ -65,8 +65,9 @@ type overPartition struct {
 	last int64
 }
 
-// NewOverAggregate returns an OverAggregate for cfg.
-func NewOverAggregate(cfg OverAggregateConfig, st state.Backend) (*OverAggregate, error) {
+// overAggregator checks an OVER aggregation's configuration and returns
+// the aggregator of its calls.
+func overAggregator(cfg OverAggregateConfig) (*aggregator, error) {
 	if err := checkCols("over partition key", cfg.PartitionKeys, len(cfg.InputTypes)); err != nil {
 		return nil, err
 	}
@@ -77,6 +78,15 @@ func NewOverAggregate(cfg OverAggregateConfig, st state.Backend) (*OverAggregate
 		return nil, fmt.Errorf("over: invalid preceding bound %d", cfg.Preceding)
 	}
 	agg, err := newAggregator(cfg.Aggs, len(cfg.InputTypes))
+	if err != nil {
+		return nil, err
+	}
+	return agg, nil
+}
+
+// NewOverAggregate returns an OverAggregate for cfg.
+func NewOverAggregate(cfg OverAggregateConfig, st state.Backend) (*OverAggregate, error) {
+	agg, err := overAggregator(cfg)
 	if err != nil {
 		return nil, err
 	}

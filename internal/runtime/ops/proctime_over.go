@@ -2,7 +2,6 @@ package ops
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/sluicesql/sluice/internal/runtime"
@@ -75,16 +74,7 @@ type msRows struct {
 // NewProcTimeOverAggregate returns a ProcTimeOverAggregate for cfg, whose
 // TimeCol is the processing-time attribute.
 func NewProcTimeOverAggregate(cfg OverAggregateConfig, st state.Backend) (*ProcTimeOverAggregate, error) {
-	if err := checkCols("over partition key", cfg.PartitionKeys, len(cfg.InputTypes)); err != nil {
-		return nil, err
-	}
-	if err := checkCols("over time column", []int{cfg.TimeCol}, len(cfg.InputTypes)); err != nil {
-		return nil, err
-	}
-	if cfg.Preceding < -1 {
-		return nil, fmt.Errorf("over: invalid preceding bound %d", cfg.Preceding)
-	}
-	agg, err := newAggregator(cfg.Aggs, len(cfg.InputTypes))
+	agg, err := overAggregator(cfg)
 	if err != nil {
 		return nil, err
 	}
