@@ -2,6 +2,7 @@ package ops
 
 import (
 	"fmt"
+	"iter"
 	"slices"
 
 	"github.com/sluicesql/sluice/internal/runtime"
@@ -175,9 +176,30 @@ type Join struct {
 	passThrough
 	*joiner
 	st          state.Backend
-	left, right *state.Table[[]*joinRecord]
+	left, right *state.Table[*joinRows]
 	assoc       []joinMatch
 }
+
+// joinRows is the multiset of rows one side keeps under one join key, as
+// Flink keeps them in a MapState from row to count and number of
+// associations (JoinRecordStateViews.InputSideHasNoUniqueKey). Rows are
+// kept in the order they first arrived, the order their matches are
+// emitted in. Beyond joinIndexMin distinct rows a hash index finds a row,
+// so that adding or retracting one costs O(1), not O(rows under the key);
+// a removed row leaves a hole in recs, closed up once the holes outnumber
+// the rows.
+type joinRows struct {
+	recs []*joinRecord
+	// index holds the records by hash, those of equal hash chained
+	// through next; nil while the key has few rows.
+	index map[uint64]*joinRecord
+	// live counts the records (recs less its holes).
+	live int
+}
+
+// joinIndexMin is the number of distinct rows up to which a key's rows
+// are found by scanning them rather than through an index.
+const joinIndexMin = 8
 
 // joinRecord is a stored row with its multiplicity and, on an outer side,
 // its number of matches on the other side.
@@ -185,25 +207,125 @@ type joinRecord struct {
 	row   types.Row
 	count int64
 	assoc int64
-	// hash is rowHash(row), so that finding a row among a key's many
-	// compares numbers first (never stored: computed when decoded).
+	// hash is rowHash(row), computed when the record is made or decoded,
+	// never stored; pos is the record's index in recs, next the next
+	// record of the same hash in the index.
 	hash uint64
+	pos  int
+	next *joinRecord
 }
 
-// newJoinRecord returns a record of row with its hash.
-func newJoinRecord(row types.Row, count, assoc int64) *joinRecord {
-	return &joinRecord{row: row, count: count, assoc: assoc, hash: rowHash(row)}
-}
-
-// findRecord returns the record of recs holding a row equal to row, whose
-// hash is h, and its index; -1 when there is none.
-func findRecord(recs []*joinRecord, row types.Row, h uint64) int {
-	for i, rec := range recs {
-		if rec.hash == h && rowsEqual(rec.row, row) {
-			return i
+// all yields the records in order; s may be nil (no rows).
+func (s *joinRows) all() iter.Seq[*joinRecord] {
+	return func(yield func(*joinRecord) bool) {
+		if s == nil {
+			return
+		}
+		for _, r := range s.recs {
+			if r != nil && !yield(r) {
+				return
+			}
 		}
 	}
-	return -1
+}
+
+// find returns the record of a row equal to row, whose hash is h; nil
+// when there is none.
+func (s *joinRows) find(row types.Row, h uint64) *joinRecord {
+	if s.index != nil {
+		for r := s.index[h]; r != nil; r = r.next {
+			if rowsEqual(r.row, row) {
+				return r
+			}
+		}
+		return nil
+	}
+	for _, r := range s.recs {
+		if r != nil && r.hash == h && rowsEqual(r.row, row) {
+			return r
+		}
+	}
+	return nil
+}
+
+// add stores one more row equal to row, whose hash is h; assoc is its
+// number of matches (kept on outer sides).
+func (s *joinRows) add(row types.Row, h uint64, assoc int64) {
+	if r := s.find(row, h); r != nil {
+		r.count++
+		r.assoc = assoc
+		return
+	}
+	s.append(&joinRecord{row: row, count: 1, assoc: assoc, hash: h})
+}
+
+// append adds a record of a row not stored yet.
+func (s *joinRows) append(r *joinRecord) {
+	r.pos = len(s.recs)
+	s.recs = append(s.recs, r)
+	s.live++
+	switch {
+	case s.index != nil:
+		s.link(r)
+	case s.live > joinIndexMin:
+		s.index = make(map[uint64]*joinRecord, 2*s.live)
+		for _, r := range s.recs {
+			if r != nil {
+				s.link(r)
+			}
+		}
+	}
+}
+
+// link adds r to the index.
+func (s *joinRows) link(r *joinRecord) {
+	r.next = s.index[r.hash]
+	s.index[r.hash] = r
+}
+
+// remove removes one row equal to row, whose hash is h, if there is one.
+func (s *joinRows) remove(row types.Row, h uint64) {
+	r := s.find(row, h)
+	if r == nil {
+		return
+	}
+	if r.count--; r.count > 0 {
+		return
+	}
+	if s.index != nil {
+		if p := s.index[h]; p == r {
+			if r.next == nil {
+				delete(s.index, h)
+			} else {
+				s.index[h] = r.next
+			}
+		} else {
+			for p.next != r {
+				p = p.next
+			}
+			p.next = r.next
+		}
+		r.next = nil
+	}
+	s.recs[r.pos] = nil
+	s.live--
+	if s.index == nil || len(s.recs)-s.live > s.live {
+		s.compact()
+	}
+}
+
+// compact closes up the holes of recs, keeping the records' order.
+func (s *joinRows) compact() {
+	n := 0
+	for _, r := range s.recs {
+		if r != nil {
+			r.pos = n
+			s.recs[n] = r
+			n++
+		}
+	}
+	clear(s.recs[n:])
+	s.recs = s.recs[:n]
 }
 
 // joinMatch is a stored row of the other side that matches the input row.
@@ -219,8 +341,8 @@ func NewJoin(spec JoinSpec, st state.Backend) (*Join, error) {
 		return nil, err
 	}
 	j := &Join{joiner: jn, st: st}
-	j.left = state.NewTable(j.st, "left", joinRecordsCodec(spec.LeftTypes))
-	j.right = state.NewTable(j.st, "right", joinRecordsCodec(spec.RightTypes))
+	j.left = state.NewTable(j.st, "left", joinRowsCodec(spec.LeftTypes))
+	j.right = state.NewTable(j.st, "right", joinRowsCodec(spec.RightTypes))
 	return j, nil
 }
 
@@ -245,7 +367,7 @@ func (j *Join) ProcessChunk(input int, c *types.Chunk, out runtime.Emitter) erro
 		j.assoc = j.assoc[:0]
 		if ok {
 			recs, _ := other.Get(key)
-			for _, rec := range recs {
+			for rec := range recs.all() {
 				l, r := pair(row, rec.row, left)
 				m, err := j.matches(l, r)
 				if err != nil {
@@ -262,7 +384,12 @@ func (j *Join) ProcessChunk(input int, c *types.Chunk, out runtime.Emitter) erro
 		}
 		if kind.IsAccumulate() {
 			if ok {
-				addJoinRecord(own, key, row, matched)
+				recs, _ := own.Get(key)
+				if recs == nil {
+					recs = &joinRows{}
+				}
+				recs.add(row, rowHash(row), matched)
+				own.Put(key, recs)
 			}
 			if len(j.assoc) == 0 {
 				if ownOuter {
@@ -287,7 +414,13 @@ func (j *Join) ProcessChunk(input int, c *types.Chunk, out runtime.Emitter) erro
 			j.emitMatches(w, outKind, row, left)
 		} else {
 			if ok {
-				retractJoinRecord(own, key, row)
+				if recs, _ := own.Get(key); recs != nil {
+					if recs.remove(row, rowHash(row)); recs.live == 0 {
+						own.Delete(key)
+					} else {
+						own.Put(key, recs)
+					}
+				}
 			}
 			if len(j.assoc) == 0 {
 				if ownOuter {
@@ -311,7 +444,7 @@ func (j *Join) ProcessChunk(input int, c *types.Chunk, out runtime.Emitter) erro
 				}
 			}
 		}
-		if otherOuter {
+		if otherOuter && len(j.assoc) > 0 {
 			recs, _ := other.Get(key)
 			other.Put(key, recs) // write back the association counts
 		}
@@ -329,55 +462,30 @@ func (j *Join) emitMatches(w *output, k types.RowKind, row types.Row, left bool)
 	}
 }
 
-// addJoinRecord stores one more row under key; assoc is its number of
-// matches (kept on outer sides).
-func addJoinRecord(t *state.Table[[]*joinRecord], key []byte, row types.Row, assoc int64) {
-	recs, _ := t.Get(key)
-	h := rowHash(row)
-	if i := findRecord(recs, row, h); i >= 0 {
-		recs[i].count++
-		recs[i].assoc = assoc
-		t.Put(key, recs)
-		return
-	}
-	t.Put(key, append(recs, &joinRecord{row: row, count: 1, assoc: assoc, hash: h}))
-}
-
-// retractJoinRecord removes one row equal to row under key, if any.
-func retractJoinRecord(t *state.Table[[]*joinRecord], key []byte, row types.Row) {
-	recs, _ := t.Get(key)
-	if n := findRecord(recs, row, rowHash(row)); n >= 0 {
-		rec := recs[n]
-		if rec.count--; rec.count > 0 {
-			t.Put(key, recs)
-		} else if recs = slices.Delete(recs, n, n+1); len(recs) == 0 {
-			t.Delete(key)
-		} else {
-			t.Put(key, recs)
-		}
-	}
-}
-
-// joinRecordsCodec encodes the stored rows of one join key.
-func joinRecordsCodec(ts []types.Type) state.Codec[[]*joinRecord] {
-	return state.Codec[[]*joinRecord]{
-		Append: func(b []byte, recs []*joinRecord) []byte {
-			b = state.AppendUvarint(b, uint64(len(recs)))
-			for _, rec := range recs {
-				b = state.AppendVarint(b, rec.count)
-				b = state.AppendVarint(b, rec.assoc)
-				b = state.AppendRow(b, ts, rec.row)
+// joinRowsCodec encodes the stored rows of one join key: their number,
+// then each record's count, number of associations and row, in order.
+func joinRowsCodec(ts []types.Type) state.Codec[*joinRows] {
+	return state.Codec[*joinRows]{
+		Append: func(b []byte, s *joinRows) []byte {
+			b = state.AppendUvarint(b, uint64(s.live))
+			for _, rec := range s.recs {
+				if rec != nil {
+					b = state.AppendVarint(b, rec.count)
+					b = state.AppendVarint(b, rec.assoc)
+					b = state.AppendRow(b, ts, rec.row)
+				}
 			}
 			return b
 		},
-		Decode: func(b []byte) ([]*joinRecord, error) {
+		Decode: func(b []byte) (*joinRows, error) {
 			r := state.NewReader(b)
-			var recs []*joinRecord
+			s := &joinRows{}
 			for n := r.Uvarint(); n > 0 && r.Err() == nil; n-- {
 				count, assoc := r.Varint(), r.Varint()
-				recs = append(recs, newJoinRecord(r.Row(ts), count, assoc))
+				row := r.Row(ts)
+				s.append(&joinRecord{row: row, count: count, assoc: assoc, hash: rowHash(row)})
 			}
-			return recs, r.Done()
+			return s, r.Done()
 		},
 	}
 }

@@ -1,6 +1,9 @@
 package ops
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/sluicesql/sluice/internal/state"
@@ -108,4 +111,66 @@ func TestJoinNullSafeKeys(t *testing.T) {
 	r := &recorder{}
 	feedSide(t, j, r, 0, chunk(orderTypes, ins(nil, 1)))
 	expect(t, feedSide(t, j, r, 1, chunk(shipmentTypes, ins(nil, "x"))), "+I[NULL, 1, NULL, x]")
+}
+
+// TestJoinRowsKeepOrderAndCounts: a key's rows, added and retracted at
+// random (hashes folded so that rows share them, and past the index's
+// threshold), stay the multiset a plain list in order of first arrival
+// gives, and encode and decode to it.
+func TestJoinRowsKeepOrderAndCounts(t *testing.T) {
+	type ref struct {
+		v     int64
+		count int64
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, distinct := range []int{3, joinIndexMin + 1, 200} {
+		var s joinRows
+		var want []ref
+		hash := func(v int64) uint64 { return uint64(v % 5) } // collisions on purpose
+		for step := range 5000 {
+			v := rng.Int64N(int64(distinct))
+			row := types.Row{types.IntValue(v)}
+			i := slices.IndexFunc(want, func(r ref) bool { return r.v == v })
+			if rng.IntN(2) == 0 {
+				s.add(row, hash(v), int64(step))
+				if i < 0 {
+					want = append(want, ref{v: v, count: 1})
+				} else {
+					want[i].count++
+				}
+			} else {
+				s.remove(row, hash(v))
+				if i >= 0 {
+					if want[i].count--; want[i].count == 0 {
+						want = slices.Delete(want, i, i+1)
+					}
+				}
+			}
+			var got []ref
+			for r := range s.all() {
+				got = append(got, ref{v: r.row[0].I, count: r.count})
+			}
+			if !slices.Equal(got, want) || s.live != len(want) {
+				t.Fatalf("%d distinct, step %d: rows %v (live %d), want %v", distinct, step, got, s.live, want)
+			}
+			if distinct <= joinIndexMin && s.index != nil {
+				t.Fatalf("%d distinct: an index below the threshold", distinct)
+			}
+		}
+		codec := joinRowsCodec([]types.Type{types.BigIntType})
+		back, err := codec.Decode(codec.Append(nil, &s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got, orig []string
+		for r := range back.all() {
+			got = append(got, fmt.Sprint(r.row, r.count, r.assoc))
+		}
+		for r := range s.all() {
+			orig = append(orig, fmt.Sprint(r.row, r.count, r.assoc))
+		}
+		if !slices.Equal(got, orig) {
+			t.Fatalf("decoded %v, want %v", got, orig)
+		}
+	}
 }
