@@ -60,3 +60,24 @@ func BenchmarkJoinRowsPerKey(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTemporalJoinKeys keeps a version of every key on the right of
+// an event-time temporal join while left rows arrive; a watermark after
+// every chunk of 1024 rows makes that chunk's left rows due. Its cost per
+// row must not grow with the number of keys.
+func BenchmarkTemporalJoinKeys(b *testing.B) {
+	for _, keys := range benchKeyCounts {
+		b.Run(fmt.Sprintf("keys=%d", keys), func(b *testing.B) {
+			cs := benchChunks(256, keys)
+			in := cs[0].Types()
+			j, err := NewTemporalJoin(TemporalJoinConfig{
+				JoinSpec: JoinSpec{Kind: LeftJoin, LeftTypes: in, RightTypes: in, LeftKeys: []int{0}, RightKeys: []int{0}},
+				LeftTime: 2, RightTime: 2,
+			}, state.NewMemory())
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchTimed(b, j, cs, 2)
+		})
+	}
+}
