@@ -176,7 +176,7 @@ type Join struct {
 	passThrough
 	*joiner
 	st          state.Backend
-	left, right *state.Table[*joinRows]
+	left, right *state.Table[joinRows]
 	assoc       []joinMatch
 }
 
@@ -184,22 +184,24 @@ type Join struct {
 // Flink keeps them in a MapState from row to count and number of
 // associations (JoinRecordStateViews.InputSideHasNoUniqueKey). Rows are
 // kept in the order they first arrived, the order their matches are
-// emitted in. Beyond joinIndexMin distinct rows a hash index finds a row,
-// so that adding or retracting one costs O(1), not O(rows under the key);
-// a removed row leaves a hole in recs, closed up once the holes outnumber
-// the rows.
+// emitted in. Past joinIndexMin distinct
+// rows an index from hash to position finds a row, so that adding or
+// retracting one costs O(1), not O(rows under the key); a removed row
+// leaves a hole in recs, closed up once the holes outnumber the rows.
 type joinRows struct {
 	recs []*joinRecord
-	// index holds the records by hash, those of equal hash chained
-	// through next; nil while the key has few rows.
-	index map[uint64]*joinRecord
+	// index holds, for each hash, the position of a record of that hash;
+	// nil while the key has few rows. shared counts the records whose
+	// hash the index gives another record's position (hashes collide).
+	index  map[uint64]int
+	shared int
 	// live counts the records (recs less its holes).
 	live int
 }
 
 // joinIndexMin is the number of distinct rows up to which a key's rows
-// are found by scanning them rather than through an index.
-const joinIndexMin = 8
+// are found by scanning their hashes rather than through an index.
+const joinIndexMin = 32
 
 // joinRecord is a stored row with its multiplicity and, on an outer side,
 // its number of matches on the other side.
@@ -208,19 +210,13 @@ type joinRecord struct {
 	count int64
 	assoc int64
 	// hash is rowHash(row), computed when the record is made or decoded,
-	// never stored; pos is the record's index in recs, next the next
-	// record of the same hash in the index.
+	// never stored.
 	hash uint64
-	pos  int
-	next *joinRecord
 }
 
-// all yields the records in order; s may be nil (no rows).
+// all yields the records in order.
 func (s *joinRows) all() iter.Seq[*joinRecord] {
 	return func(yield func(*joinRecord) bool) {
-		if s == nil {
-			return
-		}
 		for _, r := range s.recs {
 			if r != nil && !yield(r) {
 				return
@@ -229,31 +225,31 @@ func (s *joinRows) all() iter.Seq[*joinRecord] {
 	}
 }
 
-// find returns the record of a row equal to row, whose hash is h; nil
-// when there is none.
-func (s *joinRows) find(row types.Row, h uint64) *joinRecord {
+// find returns the position of the record of a row equal to row, whose
+// hash is h; -1 when there is none.
+func (s *joinRows) find(row types.Row, h uint64) int {
 	if s.index != nil {
-		for r := s.index[h]; r != nil; r = r.next {
-			if rowsEqual(r.row, row) {
-				return r
-			}
+		if p, ok := s.index[h]; ok && rowsEqual(s.recs[p].row, row) {
+			return p
 		}
-		return nil
+		if s.shared == 0 {
+			return -1
+		}
 	}
-	for _, r := range s.recs {
+	for i, r := range s.recs {
 		if r != nil && r.hash == h && rowsEqual(r.row, row) {
-			return r
+			return i
 		}
 	}
-	return nil
+	return -1
 }
 
 // add stores one more row equal to row, whose hash is h; assoc is its
 // number of matches (kept on outer sides).
 func (s *joinRows) add(row types.Row, h uint64, assoc int64) {
-	if r := s.find(row, h); r != nil {
-		r.count++
-		r.assoc = assoc
+	if p := s.find(row, h); p >= 0 {
+		s.recs[p].count++
+		s.recs[p].assoc = assoc
 		return
 	}
 	s.append(&joinRecord{row: row, count: 1, assoc: assoc, hash: h})
@@ -261,54 +257,66 @@ func (s *joinRows) add(row types.Row, h uint64, assoc int64) {
 
 // append adds a record of a row not stored yet.
 func (s *joinRows) append(r *joinRecord) {
-	r.pos = len(s.recs)
 	s.recs = append(s.recs, r)
 	s.live++
 	switch {
 	case s.index != nil:
-		s.link(r)
+		s.indexAt(len(s.recs) - 1)
 	case s.live > joinIndexMin:
-		s.index = make(map[uint64]*joinRecord, 2*s.live)
-		for _, r := range s.recs {
-			if r != nil {
-				s.link(r)
-			}
-		}
+		s.reindex()
 	}
 }
 
-// link adds r to the index.
-func (s *joinRows) link(r *joinRecord) {
-	r.next = s.index[r.hash]
-	s.index[r.hash] = r
+// indexAt adds the record at position p to the index.
+func (s *joinRows) indexAt(p int) {
+	h := s.recs[p].hash
+	if _, ok := s.index[h]; ok {
+		s.shared++
+		return
+	}
+	s.index[h] = p
+}
+
+// reindex builds the index anew.
+func (s *joinRows) reindex() {
+	if s.index == nil {
+		s.index = make(map[uint64]int, 2*s.live)
+	} else {
+		clear(s.index)
+	}
+	s.shared = 0
+	for p, r := range s.recs {
+		if r != nil {
+			s.indexAt(p)
+		}
+	}
 }
 
 // remove removes one row equal to row, whose hash is h, if there is one.
 func (s *joinRows) remove(row types.Row, h uint64) {
-	r := s.find(row, h)
-	if r == nil {
+	p := s.find(row, h)
+	if p < 0 {
 		return
 	}
-	if r.count--; r.count > 0 {
+	if s.recs[p].count--; s.recs[p].count > 0 {
 		return
 	}
-	if s.index != nil {
-		if p := s.index[h]; p == r {
-			if r.next == nil {
-				delete(s.index, h)
-			} else {
-				s.index[h] = r.next
-			}
-		} else {
-			for p.next != r {
-				p = p.next
-			}
-			p.next = r.next
-		}
-		r.next = nil
-	}
-	s.recs[r.pos] = nil
+	s.recs[p] = nil
 	s.live--
+	if s.index != nil {
+		if q, ok := s.index[h]; !ok || q != p {
+			s.shared--
+		} else if delete(s.index, h); s.shared > 0 {
+			// Another record of the hash, if any, takes its place.
+			for i, r := range s.recs {
+				if r != nil && r.hash == h {
+					s.index[h] = i
+					s.shared--
+					break
+				}
+			}
+		}
+	}
 	if s.index == nil || len(s.recs)-s.live > s.live {
 		s.compact()
 	}
@@ -319,13 +327,15 @@ func (s *joinRows) compact() {
 	n := 0
 	for _, r := range s.recs {
 		if r != nil {
-			r.pos = n
 			s.recs[n] = r
 			n++
 		}
 	}
 	clear(s.recs[n:])
 	s.recs = s.recs[:n]
+	if s.index != nil {
+		s.reindex()
+	}
 }
 
 // joinMatch is a stored row of the other side that matches the input row.
@@ -385,9 +395,6 @@ func (j *Join) ProcessChunk(input int, c *types.Chunk, out runtime.Emitter) erro
 		if kind.IsAccumulate() {
 			if ok {
 				recs, _ := own.Get(key)
-				if recs == nil {
-					recs = &joinRows{}
-				}
 				recs.add(row, rowHash(row), matched)
 				own.Put(key, recs)
 			}
@@ -414,7 +421,7 @@ func (j *Join) ProcessChunk(input int, c *types.Chunk, out runtime.Emitter) erro
 			j.emitMatches(w, outKind, row, left)
 		} else {
 			if ok {
-				if recs, _ := own.Get(key); recs != nil {
+				if recs, found := own.Get(key); found {
 					if recs.remove(row, rowHash(row)); recs.live == 0 {
 						own.Delete(key)
 					} else {
@@ -464,9 +471,9 @@ func (j *Join) emitMatches(w *output, k types.RowKind, row types.Row, left bool)
 
 // joinRowsCodec encodes the stored rows of one join key: their number,
 // then each record's count, number of associations and row, in order.
-func joinRowsCodec(ts []types.Type) state.Codec[*joinRows] {
-	return state.Codec[*joinRows]{
-		Append: func(b []byte, s *joinRows) []byte {
+func joinRowsCodec(ts []types.Type) state.Codec[joinRows] {
+	return state.Codec[joinRows]{
+		Append: func(b []byte, s joinRows) []byte {
 			b = state.AppendUvarint(b, uint64(s.live))
 			for _, rec := range s.recs {
 				if rec != nil {
@@ -477,9 +484,9 @@ func joinRowsCodec(ts []types.Type) state.Codec[*joinRows] {
 			}
 			return b
 		},
-		Decode: func(b []byte) (*joinRows, error) {
+		Decode: func(b []byte) (joinRows, error) {
 			r := state.NewReader(b)
-			s := &joinRows{}
+			var s joinRows
 			for n := r.Uvarint(); n > 0 && r.Err() == nil; n-- {
 				count, assoc := r.Varint(), r.Varint()
 				row := r.Row(ts)

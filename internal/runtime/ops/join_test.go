@@ -123,10 +123,13 @@ func TestJoinRowsKeepOrderAndCounts(t *testing.T) {
 		count int64
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, distinct := range []int{3, joinIndexMin + 1, 200} {
+	for _, c := range []struct{ distinct, hashes int64 }{
+		{3, 2}, {joinIndexMin + 1, 5}, {200, 5}, {200, 150}, {200, 1 << 40},
+	} {
+		distinct := int(c.distinct)
 		var s joinRows
 		var want []ref
-		hash := func(v int64) uint64 { return uint64(v % 5) } // collisions on purpose
+		hash := func(v int64) uint64 { return uint64(v % c.hashes) } // collisions on purpose
 		for step := range 5000 {
 			v := rng.Int64N(int64(distinct))
 			row := types.Row{types.IntValue(v)}
@@ -158,7 +161,7 @@ func TestJoinRowsKeepOrderAndCounts(t *testing.T) {
 			}
 		}
 		codec := joinRowsCodec([]types.Type{types.BigIntType})
-		back, err := codec.Decode(codec.Append(nil, &s))
+		back, err := codec.Decode(codec.Append(nil, s))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,5 +175,27 @@ func TestJoinRowsKeepOrderAndCounts(t *testing.T) {
 		if !slices.Equal(got, orig) {
 			t.Fatalf("decoded %v, want %v", got, orig)
 		}
+	}
+}
+
+// TestJoinRowsIndexCollision: of two rows with one hash past the index's
+// threshold, the one the index does not point at is still found once
+// the other goes.
+func TestJoinRowsIndexCollision(t *testing.T) {
+	var s joinRows
+	for v := range int64(joinIndexMin + 1) {
+		s.add(types.Row{types.IntValue(v)}, uint64(v), 0)
+	}
+	a, b := types.Row{types.IntValue(100)}, types.Row{types.IntValue(101)}
+	s.add(a, 7, 0) // shares hash 7 with the row 7
+	s.add(b, 7, 0)
+	s.remove(types.Row{types.IntValue(7)}, 7)
+	s.remove(a, 7)
+	if p := s.find(b, 7); p < 0 || !rowsEqual(s.recs[p].row, b) {
+		t.Fatalf("find(%v) = %d after the rows of its hash before it went", b, p)
+	}
+	s.add(b, 7, 0)
+	if n := s.recs[s.find(b, 7)].count; n != 2 || s.live != joinIndexMin+1 {
+		t.Fatalf("count %d, %d rows: want 2 and %d", n, s.live, joinIndexMin+1)
 	}
 }

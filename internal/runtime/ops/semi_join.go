@@ -45,7 +45,7 @@ type SemiJoin struct {
 	passThrough
 	cfg   SemiJoinConfig
 	st    state.Backend
-	left  *state.Table[*joinRows]
+	left  *state.Table[joinRows]
 	right *state.Table[int64]
 	out   *output
 	key   []byte
@@ -156,17 +156,14 @@ func (j *SemiJoin) processRightNull(w *output, accumulate bool) {
 
 func (j *SemiJoin) processLeft(w *output, c *types.Chunk, i int) {
 	row := c.Row(i)
-	recs, _ := j.left.Get(j.key)
+	recs, found := j.left.Get(j.key)
 	if c.Ops[i].IsAccumulate() {
-		if recs == nil {
-			recs = &joinRows{}
-		}
 		recs.add(row, rowHash(row), 0)
-	} else if recs != nil {
+	} else {
 		recs.remove(row, rowHash(row))
 	}
 	switch {
-	case recs == nil:
+	case !found && recs.live == 0:
 	case recs.live == 0:
 		j.left.Delete(j.key)
 	default:
@@ -212,7 +209,7 @@ func (j *SemiJoin) processRight(w *output, accumulate bool) {
 }
 
 // emitRecords outputs each row of a multiset as often as it occurs.
-func emitRecords(w *output, kind types.RowKind, recs *joinRows) {
+func emitRecords(w *output, kind types.RowKind, recs joinRows) {
 	for r := range recs.all() {
 		for range r.count {
 			w.add(kind, r.row)
