@@ -42,9 +42,10 @@ type JoinSpec struct {
 	// NullSafeKeys marks key pairs compared with IS NOT DISTINCT FROM
 	// (NULL matches NULL); nil means none.
 	NullSafeKeys []bool
-	// Cond is the remaining join condition over a left and a right row; nil
+	// Cond is the remaining join condition over a joined row (the left
+	// row's columns then the right row's), which it must not retain; nil
 	// means TRUE.
-	Cond func(left, right types.Row) (bool, error)
+	Cond func(joined types.Row) (bool, error)
 }
 
 // joiner holds what joins share: key encoding, the residual condition and
@@ -115,12 +116,14 @@ func (j *joiner) routedKey(c *types.Chunk, i int, left bool) []byte {
 	return j.key
 }
 
-// matches evaluates the residual condition.
+// matches evaluates the residual condition (over j.buf, which emit
+// overwrites).
 func (j *joiner) matches(left, right types.Row) (bool, error) {
 	if j.spec.Cond == nil {
 		return true, nil
 	}
-	return j.spec.Cond(left, right)
+	j.buf = append(append(j.buf[:0], left...), right...)
+	return j.spec.Cond(j.buf)
 }
 
 // emit outputs the joined row left+right.

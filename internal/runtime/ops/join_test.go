@@ -21,7 +21,7 @@ func newJoin(t *testing.T, kind JoinKind) *Join {
 	j, err := NewJoin(JoinSpec{
 		Kind: kind, LeftTypes: orderTypes, RightTypes: shipmentTypes,
 		LeftKeys: []int{0}, RightKeys: []int{0},
-		Cond: func(l, r types.Row) (bool, error) { return r[1].S != "nowhere", nil },
+		Cond: func(row types.Row) (bool, error) { return row[3].S != "nowhere", nil },
 	}, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
