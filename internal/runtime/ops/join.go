@@ -187,10 +187,11 @@ type Join struct {
 // Flink keeps them in a MapState from row to count and number of
 // associations (JoinRecordStateViews.InputSideHasNoUniqueKey). Rows are
 // kept in the order they first arrived, the order their matches are
-// emitted in. Past joinIndexMin distinct
-// rows an index from hash to position finds a row, so that adding or
-// retracting one costs O(1), not O(rows under the key); a removed row
-// leaves a hole in recs, closed up once the holes outnumber the rows.
+// emitted in. Past joinIndexMin distinct rows an index from hash to
+// position (built when first needed, not when the rows are decoded)
+// finds a row, so that adding or retracting one costs O(1), not O(rows
+// under the key); a removed row leaves a hole in recs, closed up once the
+// holes outnumber the rows.
 type joinRows struct {
 	recs []*joinRecord
 	// index holds, for each hash, the position of a record of that hash;
@@ -231,6 +232,9 @@ func (s *joinRows) all() iter.Seq[*joinRecord] {
 // find returns the position of the record of a row equal to row, whose
 // hash is h; -1 when there is none.
 func (s *joinRows) find(row types.Row, h uint64) int {
+	if s.index == nil && s.live > joinIndexMin {
+		s.reindex()
+	}
 	if s.index != nil {
 		if p, ok := s.index[h]; ok && rowsEqual(s.recs[p].row, row) {
 			return p
@@ -262,11 +266,8 @@ func (s *joinRows) add(row types.Row, h uint64, assoc int64) {
 func (s *joinRows) append(r *joinRecord) {
 	s.recs = append(s.recs, r)
 	s.live++
-	switch {
-	case s.index != nil:
+	if s.index != nil {
 		s.indexAt(len(s.recs) - 1)
-	case s.live > joinIndexMin:
-		s.reindex()
 	}
 }
 
