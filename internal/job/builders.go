@@ -560,10 +560,7 @@ func (n *Node) joinSpec(j plan.Join) (ops.JoinSpec, error) {
 		}
 		pred := ev.Holds
 		ctx := &expr.Context{Fn: n.Fn}
-		spec.Cond = func(l, r types.Row) (bool, error) {
-			row := make(types.Row, 0, len(l)+len(r))
-			return pred(ctx, append(append(row, l...), r...))
-		}
+		spec.Cond = func(row types.Row) (bool, error) { return pred(ctx, row) }
 	}
 	return spec, nil
 }

@@ -253,7 +253,7 @@ func (j *IntervalJoin) matchesCached(c *types.Chunk, i int, left bool, other *ro
 	}
 	j.rrow = oth.layout.Row(j.rrow[:0], &other.rows, k)
 	l, r := pair(j.lrow, j.rrow, left)
-	return j.spec.Cond(l, r)
+	return j.matches(l, r)
 }
 
 // appendNullsTo appends a NULL to each vector.

@@ -95,7 +95,7 @@ func TestIntervalJoinCachedValues(t *testing.T) {
 			JoinSpec: JoinSpec{
 				Kind: LeftJoin, LeftTypes: ts, RightTypes: ts, LeftKeys: []int{0}, RightKeys: []int{0},
 				// l.name <> r.name or either is NULL
-				Cond: func(l, r types.Row) (bool, error) { return l[2].Null || r[2].Null || l[2].S != r[2].S, nil },
+				Cond: func(row types.Row) (bool, error) { return row[2].Null || row[6].Null || row[2].S != row[6].S, nil },
 			},
 			LeftTime: 1, RightTime: 1, LowerBound: -int64(time.Hour), UpperBound: int64(time.Hour),
 		}, state.NewMemory())

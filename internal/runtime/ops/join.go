@@ -2,6 +2,7 @@ package ops
 
 import (
 	"fmt"
+	"iter"
 	"slices"
 
 	"github.com/sluicesql/sluice/internal/runtime"
@@ -41,9 +42,10 @@ type JoinSpec struct {
 	// NullSafeKeys marks key pairs compared with IS NOT DISTINCT FROM
 	// (NULL matches NULL); nil means none.
 	NullSafeKeys []bool
-	// Cond is the remaining join condition over a left and a right row; nil
+	// Cond is the remaining join condition over a joined row (the left
+	// row's columns then the right row's), which it must not retain; nil
 	// means TRUE.
-	Cond func(left, right types.Row) (bool, error)
+	Cond func(joined types.Row) (bool, error)
 }
 
 // joiner holds what joins share: key encoding, the residual condition and
@@ -114,12 +116,14 @@ func (j *joiner) routedKey(c *types.Chunk, i int, left bool) []byte {
 	return j.key
 }
 
-// matches evaluates the residual condition.
+// matches evaluates the residual condition (over j.buf, which emit
+// overwrites).
 func (j *joiner) matches(left, right types.Row) (bool, error) {
 	if j.spec.Cond == nil {
 		return true, nil
 	}
-	return j.spec.Cond(left, right)
+	j.buf = append(append(j.buf[:0], left...), right...)
+	return j.spec.Cond(j.buf)
 }
 
 // emit outputs the joined row left+right.
@@ -175,9 +179,33 @@ type Join struct {
 	passThrough
 	*joiner
 	st          state.Backend
-	left, right *state.Table[[]*joinRecord]
+	left, right *state.Table[joinRows]
 	assoc       []joinMatch
 }
+
+// joinRows is the multiset of rows one side keeps under one join key, as
+// Flink keeps them in a MapState from row to count and number of
+// associations (JoinRecordStateViews.InputSideHasNoUniqueKey). Rows are
+// kept in the order they first arrived, the order their matches are
+// emitted in. Past joinIndexMin distinct rows an index from hash to
+// position (built when first needed, not when the rows are decoded)
+// finds a row, so that adding or retracting one costs O(1), not O(rows
+// under the key); a removed row leaves a hole in recs, closed up once the
+// holes outnumber the rows.
+type joinRows struct {
+	recs []*joinRecord
+	// index holds, for each hash, the position of a record of that hash;
+	// nil while the key has few rows. shared counts the records whose
+	// hash the index gives another record's position (hashes collide).
+	index  map[uint64]int
+	shared int
+	// live counts the records (recs less its holes).
+	live int
+}
+
+// joinIndexMin is the number of distinct rows up to which a key's rows
+// are found by scanning their hashes rather than through an index.
+const joinIndexMin = 32
 
 // joinRecord is a stored row with its multiplicity and, on an outer side,
 // its number of matches on the other side.
@@ -185,25 +213,133 @@ type joinRecord struct {
 	row   types.Row
 	count int64
 	assoc int64
-	// hash is rowHash(row), so that finding a row among a key's many
-	// compares numbers first (never stored: computed when decoded).
+	// hash is rowHash(row), computed when the record is made or decoded,
+	// never stored.
 	hash uint64
 }
 
-// newJoinRecord returns a record of row with its hash.
-func newJoinRecord(row types.Row, count, assoc int64) *joinRecord {
-	return &joinRecord{row: row, count: count, assoc: assoc, hash: rowHash(row)}
+// all yields the records in order.
+func (s *joinRows) all() iter.Seq[*joinRecord] {
+	return func(yield func(*joinRecord) bool) {
+		for _, r := range s.recs {
+			if r != nil && !yield(r) {
+				return
+			}
+		}
+	}
 }
 
-// findRecord returns the record of recs holding a row equal to row, whose
-// hash is h, and its index; -1 when there is none.
-func findRecord(recs []*joinRecord, row types.Row, h uint64) int {
-	for i, rec := range recs {
-		if rec.hash == h && rowsEqual(rec.row, row) {
+// find returns the position of the record of a row equal to row, whose
+// hash is h; -1 when there is none.
+func (s *joinRows) find(row types.Row, h uint64) int {
+	if s.index == nil && s.live > joinIndexMin {
+		s.reindex()
+	}
+	if s.index != nil {
+		if p, ok := s.index[h]; ok && rowsEqual(s.recs[p].row, row) {
+			return p
+		}
+		if s.shared == 0 {
+			return -1
+		}
+	}
+	for i, r := range s.recs {
+		if r != nil && r.hash == h && rowsEqual(r.row, row) {
 			return i
 		}
 	}
 	return -1
+}
+
+// add stores one more row equal to row, whose hash is h; assoc is its
+// number of matches (kept on outer sides).
+func (s *joinRows) add(row types.Row, h uint64, assoc int64) {
+	if p := s.find(row, h); p >= 0 {
+		s.recs[p].count++
+		s.recs[p].assoc = assoc
+		return
+	}
+	s.append(&joinRecord{row: row, count: 1, assoc: assoc, hash: h})
+}
+
+// append adds a record of a row not stored yet.
+func (s *joinRows) append(r *joinRecord) {
+	s.recs = append(s.recs, r)
+	s.live++
+	if s.index != nil {
+		s.indexAt(len(s.recs) - 1)
+	}
+}
+
+// indexAt adds the record at position p to the index.
+func (s *joinRows) indexAt(p int) {
+	h := s.recs[p].hash
+	if _, ok := s.index[h]; ok {
+		s.shared++
+		return
+	}
+	s.index[h] = p
+}
+
+// reindex builds the index anew.
+func (s *joinRows) reindex() {
+	if s.index == nil {
+		s.index = make(map[uint64]int, 2*s.live)
+	} else {
+		clear(s.index)
+	}
+	s.shared = 0
+	for p, r := range s.recs {
+		if r != nil {
+			s.indexAt(p)
+		}
+	}
+}
+
+// remove removes one row equal to row, whose hash is h, if there is one.
+func (s *joinRows) remove(row types.Row, h uint64) {
+	p := s.find(row, h)
+	if p < 0 {
+		return
+	}
+	if s.recs[p].count--; s.recs[p].count > 0 {
+		return
+	}
+	s.recs[p] = nil
+	s.live--
+	if s.index != nil {
+		if q, ok := s.index[h]; !ok || q != p {
+			s.shared--
+		} else if delete(s.index, h); s.shared > 0 {
+			// Another record of the hash, if any, takes its place.
+			for i, r := range s.recs {
+				if r != nil && r.hash == h {
+					s.index[h] = i
+					s.shared--
+					break
+				}
+			}
+		}
+	}
+	if s.index == nil || len(s.recs)-s.live > s.live {
+		s.compact()
+	}
+}
+
+// compact closes up the holes of recs, keeping the records' order.
+func (s *joinRows) compact() {
+	n := 0
+	for _, r := range s.recs {
+		if r != nil {
+			s.recs[n] = r
+			n++
+		}
+	}
+	clear(s.recs[n:])
+	s.recs = s.recs[:n]
+	if s.index != nil {
+		s.reindex()
+	}
 }
 
 // joinMatch is a stored row of the other side that matches the input row.
@@ -219,8 +355,8 @@ func NewJoin(spec JoinSpec, st state.Backend) (*Join, error) {
 		return nil, err
 	}
 	j := &Join{joiner: jn, st: st}
-	j.left = state.NewTable(j.st, "left", joinRecordsCodec(spec.LeftTypes))
-	j.right = state.NewTable(j.st, "right", joinRecordsCodec(spec.RightTypes))
+	j.left = state.NewTable(j.st, "left", joinRowsCodec(spec.LeftTypes))
+	j.right = state.NewTable(j.st, "right", joinRowsCodec(spec.RightTypes))
 	return j, nil
 }
 
@@ -245,7 +381,7 @@ func (j *Join) ProcessChunk(input int, c *types.Chunk, out runtime.Emitter) erro
 		j.assoc = j.assoc[:0]
 		if ok {
 			recs, _ := other.Get(key)
-			for _, rec := range recs {
+			for rec := range recs.all() {
 				l, r := pair(row, rec.row, left)
 				m, err := j.matches(l, r)
 				if err != nil {
@@ -262,7 +398,9 @@ func (j *Join) ProcessChunk(input int, c *types.Chunk, out runtime.Emitter) erro
 		}
 		if kind.IsAccumulate() {
 			if ok {
-				addJoinRecord(own, key, row, matched)
+				recs, _ := own.Get(key)
+				recs.add(row, rowHash(row), matched)
+				own.Put(key, recs)
 			}
 			if len(j.assoc) == 0 {
 				if ownOuter {
@@ -287,7 +425,13 @@ func (j *Join) ProcessChunk(input int, c *types.Chunk, out runtime.Emitter) erro
 			j.emitMatches(w, outKind, row, left)
 		} else {
 			if ok {
-				retractJoinRecord(own, key, row)
+				if recs, found := own.Get(key); found {
+					if recs.remove(row, rowHash(row)); recs.live == 0 {
+						own.Delete(key)
+					} else {
+						own.Put(key, recs)
+					}
+				}
 			}
 			if len(j.assoc) == 0 {
 				if ownOuter {
@@ -311,7 +455,7 @@ func (j *Join) ProcessChunk(input int, c *types.Chunk, out runtime.Emitter) erro
 				}
 			}
 		}
-		if otherOuter {
+		if otherOuter && len(j.assoc) > 0 {
 			recs, _ := other.Get(key)
 			other.Put(key, recs) // write back the association counts
 		}
@@ -329,55 +473,30 @@ func (j *Join) emitMatches(w *output, k types.RowKind, row types.Row, left bool)
 	}
 }
 
-// addJoinRecord stores one more row under key; assoc is its number of
-// matches (kept on outer sides).
-func addJoinRecord(t *state.Table[[]*joinRecord], key []byte, row types.Row, assoc int64) {
-	recs, _ := t.Get(key)
-	h := rowHash(row)
-	if i := findRecord(recs, row, h); i >= 0 {
-		recs[i].count++
-		recs[i].assoc = assoc
-		t.Put(key, recs)
-		return
-	}
-	t.Put(key, append(recs, &joinRecord{row: row, count: 1, assoc: assoc, hash: h}))
-}
-
-// retractJoinRecord removes one row equal to row under key, if any.
-func retractJoinRecord(t *state.Table[[]*joinRecord], key []byte, row types.Row) {
-	recs, _ := t.Get(key)
-	if n := findRecord(recs, row, rowHash(row)); n >= 0 {
-		rec := recs[n]
-		if rec.count--; rec.count > 0 {
-			t.Put(key, recs)
-		} else if recs = slices.Delete(recs, n, n+1); len(recs) == 0 {
-			t.Delete(key)
-		} else {
-			t.Put(key, recs)
-		}
-	}
-}
-
-// joinRecordsCodec encodes the stored rows of one join key.
-func joinRecordsCodec(ts []types.Type) state.Codec[[]*joinRecord] {
-	return state.Codec[[]*joinRecord]{
-		Append: func(b []byte, recs []*joinRecord) []byte {
-			b = state.AppendUvarint(b, uint64(len(recs)))
-			for _, rec := range recs {
-				b = state.AppendVarint(b, rec.count)
-				b = state.AppendVarint(b, rec.assoc)
-				b = state.AppendRow(b, ts, rec.row)
+// joinRowsCodec encodes the stored rows of one join key: their number,
+// then each record's count, number of associations and row, in order.
+func joinRowsCodec(ts []types.Type) state.Codec[joinRows] {
+	return state.Codec[joinRows]{
+		Append: func(b []byte, s joinRows) []byte {
+			b = state.AppendUvarint(b, uint64(s.live))
+			for _, rec := range s.recs {
+				if rec != nil {
+					b = state.AppendVarint(b, rec.count)
+					b = state.AppendVarint(b, rec.assoc)
+					b = state.AppendRow(b, ts, rec.row)
+				}
 			}
 			return b
 		},
-		Decode: func(b []byte) ([]*joinRecord, error) {
+		Decode: func(b []byte) (joinRows, error) {
 			r := state.NewReader(b)
-			var recs []*joinRecord
+			var s joinRows
 			for n := r.Uvarint(); n > 0 && r.Err() == nil; n-- {
 				count, assoc := r.Varint(), r.Varint()
-				recs = append(recs, newJoinRecord(r.Row(ts), count, assoc))
+				row := r.Row(ts)
+				s.append(&joinRecord{row: row, count: count, assoc: assoc, hash: rowHash(row)})
 			}
-			return recs, r.Done()
+			return s, r.Done()
 		},
 	}
 }

@@ -1,8 +1,13 @@
 package ops
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
 	"testing"
 
+	"github.com/sluicesql/sluice/internal/runtime"
 	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
 )
@@ -18,7 +23,7 @@ func newJoin(t *testing.T, kind JoinKind) *Join {
 	j, err := NewJoin(JoinSpec{
 		Kind: kind, LeftTypes: orderTypes, RightTypes: shipmentTypes,
 		LeftKeys: []int{0}, RightKeys: []int{0},
-		Cond: func(l, r types.Row) (bool, error) { return r[1].S != "nowhere", nil },
+		Cond: func(row types.Row) (bool, error) { return row[3].S != "nowhere", nil },
 	}, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
@@ -108,4 +113,160 @@ func TestJoinNullSafeKeys(t *testing.T) {
 	r := &recorder{}
 	feedSide(t, j, r, 0, chunk(orderTypes, ins(nil, 1)))
 	expect(t, feedSide(t, j, r, 1, chunk(shipmentTypes, ins(nil, "x"))), "+I[NULL, 1, NULL, x]")
+}
+
+// TestJoinRowsKeepOrderAndCounts: a key's rows, added and retracted at
+// random (hashes folded so that rows share them, and past the index's
+// threshold), stay the multiset a plain list in order of first arrival
+// gives, and encode and decode to it.
+func TestJoinRowsKeepOrderAndCounts(t *testing.T) {
+	type ref struct {
+		v     int64
+		count int64
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, c := range []struct{ distinct, hashes int64 }{
+		{3, 2}, {joinIndexMin + 1, 5}, {200, 5}, {200, 150}, {200, 1 << 40},
+	} {
+		distinct := int(c.distinct)
+		var s joinRows
+		var want []ref
+		hash := func(v int64) uint64 { return uint64(v % c.hashes) } // collisions on purpose
+		for step := range 5000 {
+			v := rng.Int64N(int64(distinct))
+			row := types.Row{types.IntValue(v)}
+			i := slices.IndexFunc(want, func(r ref) bool { return r.v == v })
+			if rng.IntN(2) == 0 {
+				s.add(row, hash(v), int64(step))
+				if i < 0 {
+					want = append(want, ref{v: v, count: 1})
+				} else {
+					want[i].count++
+				}
+			} else {
+				s.remove(row, hash(v))
+				if i >= 0 {
+					if want[i].count--; want[i].count == 0 {
+						want = slices.Delete(want, i, i+1)
+					}
+				}
+			}
+			var got []ref
+			for r := range s.all() {
+				got = append(got, ref{v: r.row[0].I, count: r.count})
+			}
+			if !slices.Equal(got, want) || s.live != len(want) {
+				t.Fatalf("%d distinct, step %d: rows %v (live %d), want %v", distinct, step, got, s.live, want)
+			}
+			if distinct <= joinIndexMin && s.index != nil {
+				t.Fatalf("%d distinct: an index below the threshold", distinct)
+			}
+		}
+		codec := joinRowsCodec([]types.Type{types.BigIntType})
+		back, err := codec.Decode(codec.Append(nil, s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got, orig []string
+		for r := range back.all() {
+			got = append(got, fmt.Sprint(r.row, r.count, r.assoc))
+		}
+		for r := range s.all() {
+			orig = append(orig, fmt.Sprint(r.row, r.count, r.assoc))
+		}
+		if !slices.Equal(got, orig) {
+			t.Fatalf("decoded %v, want %v", got, orig)
+		}
+	}
+}
+
+// TestJoinRowsIndexCollision: of two rows with one hash past the index's
+// threshold, the one the index does not point at is still found once
+// the other goes.
+func TestJoinRowsIndexCollision(t *testing.T) {
+	var s joinRows
+	for v := range int64(joinIndexMin + 1) {
+		s.add(types.Row{types.IntValue(v)}, uint64(v), 0)
+	}
+	a, b := types.Row{types.IntValue(100)}, types.Row{types.IntValue(101)}
+	s.add(a, 7, 0) // shares hash 7 with the row 7
+	s.add(b, 7, 0)
+	s.remove(types.Row{types.IntValue(7)}, 7)
+	s.remove(a, 7)
+	if p := s.find(b, 7); p < 0 || !rowsEqual(s.recs[p].row, b) {
+		t.Fatalf("find(%v) = %d after the rows of its hash before it went", b, p)
+	}
+	s.add(b, 7, 0)
+	if n := s.recs[s.find(b, 7)].count; n != 2 || s.live != joinIndexMin+1 {
+		t.Fatalf("count %d, %d rows: want 2 and %d", n, s.live, joinIndexMin+1)
+	}
+}
+
+// TestJoinOnPebbleManyRowsPerKey: a FULL join whose keys hold many rows
+// (past the index's threshold) gives on the Pebble backend, which writes
+// back and forgets every entry after each message, and across restores,
+// exactly the output, in order, of the memory backend.
+func TestJoinOnPebbleManyRowsPerKey(t *testing.T) {
+	spec := JoinSpec{
+		Kind: FullJoin, LeftTypes: orderTypes, RightTypes: shipmentTypes,
+		LeftKeys: []int{0}, RightKeys: []int{0},
+		Cond: func(row types.Row) (bool, error) { return (row[1].I+int64(len(row[3].S)))%3 != 0, nil },
+	}
+	newPebble := func() *state.Pebble {
+		st, err := state.NewPebble(filepath.Join(t.TempDir(), "state"), runtime.DefaultMaxParallelism)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.CacheEntries = 1
+		t.Cleanup(func() { st.Close() })
+		return st
+	}
+	mem, err := NewJoin(spec, state.NewMemory())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, err := NewJoin(spec, newPebble())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	var kept [2][]types.Row // rows in the state, to retract
+	rm, rp := &recorder{}, &recorder{}
+	for step := range 1500 {
+		in := rng.IntN(2)
+		var row types.Row
+		kind := types.Insert
+		if n := len(kept[in]); n > 0 && rng.IntN(3) == 0 {
+			i := rng.IntN(n)
+			row, kind = kept[in][i], types.Delete
+			kept[in] = slices.Delete(kept[in], i, i+1)
+		} else {
+			key := types.IntValue(rng.Int64N(3))
+			if in == 0 {
+				row = types.Row{key, types.IntValue(rng.Int64N(60))}
+			} else {
+				row = types.Row{key, types.StringValue(fmt.Sprint("w", rng.IntN(60)))}
+			}
+			kept[in] = append(kept[in], row)
+		}
+		ts := [2][]types.Type{orderTypes, shipmentTypes}[in]
+		c := types.NewChunk(ts, 1)
+		c.AppendRow(kind, row)
+		want := feedSide(t, mem, rm, in, c)
+		got := feedSide(t, pb, rp, in, c)
+		if err := pb.State().Release(); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("step %d: %v\nwant %v", step, got, want)
+		}
+		if step%300 == 299 {
+			next, err := NewJoin(spec, newPebble())
+			if err != nil {
+				t.Fatal(err)
+			}
+			moveState(t, pb, next)
+			pb = next
+		}
+	}
 }

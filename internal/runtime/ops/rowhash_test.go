@@ -8,7 +8,7 @@ import (
 )
 
 // TestRowHashAgreesWithRowsEqual: rows rowsEqual finds equal hash alike
-// (-0 and 0, any two NaNs, NULLs), so that findRecord, which compares
+// (-0 and 0, any two NaNs, NULLs), so that joinRows.find, which compares
 // hashes first, finds every row rowsEqual would; different rows differ.
 func TestRowHashAgreesWithRowsEqual(t *testing.T) {
 	nan2 := math.Float64frombits(math.Float64bits(math.NaN()) ^ 1)
@@ -26,8 +26,10 @@ func TestRowHashAgreesWithRowsEqual(t *testing.T) {
 	if rowHash(a) == rowHash(b) {
 		t.Errorf("%v and %v hash alike", a, b)
 	}
-	recs := []*joinRecord{newJoinRecord(a, 1, 0), newJoinRecord(b, 1, 0)}
-	if i := findRecord(recs, types.Row{types.StringValue("a"), types.StringValue("bc")}, rowHash(b)); i != 1 {
-		t.Errorf("findRecord: %d, want 1", i)
+	var recs joinRows
+	recs.add(a, rowHash(a), 0)
+	recs.add(b, rowHash(b), 0)
+	if p := recs.find(types.Row{types.StringValue("a"), types.StringValue("bc")}, rowHash(b)); p != 1 {
+		t.Errorf("find: %d, want 1", p)
 	}
 }

@@ -45,7 +45,7 @@ type SemiJoin struct {
 	passThrough
 	cfg   SemiJoinConfig
 	st    state.Backend
-	left  *state.Table[[]*joinRecord]
+	left  *state.Table[joinRows]
 	right *state.Table[int64]
 	out   *output
 	key   []byte
@@ -73,7 +73,7 @@ func NewSemiJoin(cfg SemiJoinConfig, st state.Backend) (*SemiJoin, error) {
 		return nil, err
 	}
 	j := &SemiJoin{cfg: cfg, st: st, out: newOutput(cfg.LeftTypes)}
-	j.left = state.NewTable(j.st, "left", joinRecordsCodec(cfg.LeftTypes))
+	j.left = state.NewTable(j.st, "left", joinRowsCodec(cfg.LeftTypes))
 	j.right = state.NewTable(j.st, "right", state.Int64Codec)
 	return j, nil
 }
@@ -156,11 +156,17 @@ func (j *SemiJoin) processRightNull(w *output, accumulate bool) {
 
 func (j *SemiJoin) processLeft(w *output, c *types.Chunk, i int) {
 	row := c.Row(i)
-	recs, _ := j.left.Get(j.key)
-	recs = updateRecords(recs, row, c.Ops[i].IsAccumulate())
-	if len(recs) == 0 {
-		j.left.Delete(j.key)
+	recs, found := j.left.Get(j.key)
+	if c.Ops[i].IsAccumulate() {
+		recs.add(row, rowHash(row), 0)
 	} else {
+		recs.remove(row, rowHash(row))
+	}
+	switch {
+	case !found && recs.live == 0:
+	case recs.live == 0:
+		j.left.Delete(j.key)
+	default:
 		j.left.Put(j.key, recs)
 	}
 	if j.passes() {
@@ -203,28 +209,10 @@ func (j *SemiJoin) processRight(w *output, accumulate bool) {
 }
 
 // emitRecords outputs each row of a multiset as often as it occurs.
-func emitRecords(w *output, kind types.RowKind, recs []*joinRecord) {
-	for _, r := range recs {
+func emitRecords(w *output, kind types.RowKind, recs joinRows) {
+	for r := range recs.all() {
 		for range r.count {
 			w.add(kind, r.row)
 		}
 	}
-}
-
-// updateRecords adds row to, or removes it from, a multiset of rows.
-func updateRecords(recs []*joinRecord, row types.Row, add bool) []*joinRecord {
-	h := rowHash(row)
-	if k := findRecord(recs, row, h); k >= 0 {
-		r := recs[k]
-		if add {
-			r.count++
-		} else if r.count--; r.count <= 0 {
-			return append(recs[:k], recs[k+1:]...)
-		}
-		return recs
-	}
-	if add {
-		recs = append(recs, &joinRecord{row: row, count: 1, hash: h})
-	}
-	return recs
 }

@@ -28,18 +28,32 @@ type TemporalJoinConfig struct {
 // are versions, a -D row marks its time as deleted, -U rows are skipped. Versions older than the last one before the watermark are
 // dropped. Output is insert-only: joined rows, and for a LEFT join left
 // rows without a valid version padded with NULLs.
+//
+// A key is visited at a watermark only when the watermark reaches its
+// timer (timerQueue): the earliest time at which a visit would change
+// anything, that is join a pending left row or drop a version (see
+// due). The key's entry keeps that time, so the timers are checkpointed
+// and redistributed with the keys, and a watermark costs the keys due,
+// not every key.
 type TemporalJoin struct {
 	*joiner
 	onWatermark
-	cfg  TemporalJoinConfig
-	st   state.Backend
-	keys *state.Table[*temporalKey]
+	cfg    TemporalJoinConfig
+	st     state.Backend
+	keys   *state.Table[*temporalKey]
+	timers *timerQueue
+	// due holds the visited key's left rows due (a reused buffer).
+	due []types.Row
 }
 
 // temporalKey is the state of one join key.
 type temporalKey struct {
 	pending  []types.Row    // left rows waiting for the watermark
 	versions []rightVersion // right versions by ascending time
+	// timer is the time of the key's timer when hasTimer: at or before
+	// the first watermark at which visiting the key changes anything.
+	timer    int64
+	hasTimer bool
 }
 
 // rightVersion is the right row valid from time on; row is nil when the
@@ -64,10 +78,22 @@ func NewTemporalJoin(cfg TemporalJoinConfig, st state.Backend) (*TemporalJoin, e
 	if err != nil {
 		return nil, err
 	}
-	t := &TemporalJoin{joiner: j, cfg: cfg, st: st}
+	t := &TemporalJoin{joiner: j, cfg: cfg, st: st, timers: newTimerQueue()}
 	t.keys = state.NewTable(t.st, "keys", t.codec())
+	t.keys.OnRestore(t.restoreTimers)
 	t.onWatermark = newOnWatermark(func(wm int64, e runtime.Emitter) error { return t.fire(wm, t.out.to(e)) })
 	return t, nil
+}
+
+// restoreTimers rebuilds the timer queue from the restored keys.
+func (t *TemporalJoin) restoreTimers() {
+	var ts []timer
+	for key, k := range t.keys.All() {
+		if k.hasTimer {
+			ts = append(ts, timer{time: k.timer, key: key})
+		}
+	}
+	t.timers.rebuildTimers(ts)
 }
 
 // State implements Stateful; its Len is the number of keys.
@@ -88,31 +114,66 @@ func (t *TemporalJoin) ProcessChunk(input int, c *types.Chunk, out runtime.Emitt
 			}
 			continue
 		}
-		k, _ := t.keys.Get(key)
-		if k == nil {
+		if left && c.Ops[i] != types.Insert {
+			return errors.New("temporal join: the left input must be insert-only")
+		}
+		if !left && (c.Cols[t.cfg.RightTime].Nulls[i] || c.Ops[i] == types.UpdateBefore) {
+			// The +U that follows a -U is the next version; Flink's
+			// versioned table input carries no -U at all.
+			continue
+		}
+		k, found := t.keys.Get(key)
+		if !found {
 			k = &temporalKey{}
 		}
+		// due is when a visit could first change anything after this
+		// row: its own time for a left row (a NULL time is due at once),
+		// the versions' for a right row. The key's timer, at or before
+		// when the key was due so far, moves to it if it is earlier.
+		var due int64
+		var hasDue bool
 		if left {
-			if c.Ops[i] != types.Insert {
-				return errors.New("temporal join: the left input must be insert-only")
-			}
 			k.pending = append(k.pending, c.Row(i))
-		} else {
-			tc := c.Cols[t.cfg.RightTime]
-			if tc.Nulls[i] || c.Ops[i] == types.UpdateBefore {
-				// The +U that follows a -U is the next version; Flink's
-				// versioned table input carries no -U at all.
-				continue
+			due, hasDue = runtime.MinWatermark, true
+			if lt := c.Cols[t.cfg.LeftTime]; !lt.Nulls[i] {
+				due = lt.I64[i]
 			}
-			v := rightVersion{time: tc.I64[i]}
+		} else {
+			v := rightVersion{time: c.Cols[t.cfg.RightTime].I64[i]}
 			if c.Ops[i].IsAccumulate() {
 				v.row = c.Row(i)
 			}
 			k.addVersion(v)
+			due, hasDue = k.versionsDue()
 		}
-		t.keys.Put(key, k)
+		var skey string
+		if hasDue && (!k.hasTimer || due < k.timer) {
+			k.timer, k.hasTimer = due, true
+			skey = string(key)
+			t.timers.add(due, skey)
+		}
+		if found || skey == "" {
+			t.keys.Put(key, k)
+		} else {
+			t.keys.PutString(skey, k)
+		}
 	}
 	return nil
+}
+
+// versionsDue returns the first watermark at which expire changes the
+// versions: when it reaches the first version if that is a deletion,
+// else when it reaches the second. expire(wm) leaves at most one version
+// at or before wm, not a deletion, so a watermark before this time
+// changes nothing.
+func (k *temporalKey) versionsDue() (int64, bool) {
+	switch {
+	case len(k.versions) > 0 && k.versions[0].row == nil:
+		return k.versions[0].time, true
+	case len(k.versions) > 1:
+		return k.versions[1].time, true
+	}
+	return 0, false
 }
 
 // addVersion inserts v in time order; a later change at the same time
@@ -146,36 +207,60 @@ func (k *temporalKey) at(t int64) types.Row {
 	return row
 }
 
-// fire joins the left rows up to wm and drops the versions no left row can
-// need any more.
+// fire visits the keys whose timers wm reached.
 func (t *TemporalJoin) fire(wm int64, w *output) error {
 	defer w.flush()
-	for key, k := range t.keys.All() {
-		var kept []types.Row
-		var due []types.Row
-		for _, r := range k.pending {
-			if r[t.cfg.LeftTime].Null || r[t.cfg.LeftTime].I <= wm {
-				due = append(due, r)
-			} else {
-				kept = append(kept, r)
-			}
-		}
-		slices.SortStableFunc(due, func(a, b types.Row) int {
-			return cmpTime(a[t.cfg.LeftTime], b[t.cfg.LeftTime])
-		})
-		for _, r := range due {
-			if err := t.joinLeft(w, k, r); err != nil {
-				return err
-			}
-		}
-		k.pending = kept
-		k.expire(wm)
-		if len(k.pending) == 0 && len(k.versions) == 0 {
-			t.keys.Delete([]byte(key))
+	return t.timers.fire(wm, func(tm int64, key string) error { return t.visit(w, wm, tm, key) })
+}
+
+// visit joins the left rows of key up to wm and drops the versions no
+// left row can need any more, for its timer at tm; a timer the key's
+// entry no longer holds is stale and does nothing. It then sets the
+// key's next timer, after wm.
+func (t *TemporalJoin) visit(w *output, wm, tm int64, key string) error {
+	k, ok := t.keys.GetString(key)
+	if !ok || !k.hasTimer || k.timer != tm {
+		return nil
+	}
+	lt := t.cfg.LeftTime
+	due, kept := t.due[:0], k.pending[:0]
+	next, hasNext := int64(0), false
+	for _, r := range k.pending {
+		if r[lt].Null || r[lt].I <= wm {
+			due = append(due, r)
 			continue
 		}
-		t.keys.Put([]byte(key), k)
+		kept = append(kept, r)
+		if !hasNext || r[lt].I < next {
+			next, hasNext = r[lt].I, true
+		}
 	}
+	slices.SortStableFunc(due, func(a, b types.Row) int { return cmpTime(a[lt], b[lt]) })
+	for _, r := range due {
+		if err := t.joinLeft(w, k, r); err != nil {
+			return err
+		}
+	}
+	clear(due)
+	t.due = due[:0]
+	clear(k.pending[len(kept):])
+	k.pending = kept
+	if len(kept) == 0 {
+		k.pending = nil
+	}
+	k.expire(wm)
+	if len(k.pending) == 0 && len(k.versions) == 0 {
+		t.keys.DeleteString(key)
+		return nil
+	}
+	if vd, ok := k.versionsDue(); ok && (!hasNext || vd < next) {
+		next, hasNext = vd, true
+	}
+	k.timer, k.hasTimer = next, hasNext
+	if hasNext {
+		t.timers.add(next, key)
+	}
+	t.keys.PutString(key, k)
 	return nil
 }
 
@@ -234,6 +319,11 @@ func (t *TemporalJoin) codec() state.Codec[*temporalKey] {
 	lt, rt := t.cfg.LeftTypes, t.cfg.RightTypes
 	return state.Codec[*temporalKey]{
 		Append: func(b []byte, k *temporalKey) []byte {
+			if k.hasTimer {
+				b = state.AppendVarint(append(b, 1), k.timer)
+			} else {
+				b = append(b, 0)
+			}
 			b = rowsCodec(lt).Append(b, k.pending)
 			b = state.AppendUvarint(b, uint64(len(k.versions)))
 			for _, v := range k.versions {
@@ -248,7 +338,11 @@ func (t *TemporalJoin) codec() state.Codec[*temporalKey] {
 		},
 		Decode: func(b []byte) (*temporalKey, error) {
 			r := state.NewReader(b)
-			k := &temporalKey{pending: readRows(r, lt)}
+			k := &temporalKey{}
+			if r.Uvarint() == 1 {
+				k.timer, k.hasTimer = r.Varint(), true
+			}
+			k.pending = readRows(r, lt)
 			n := r.Uvarint()
 			for i := uint64(0); i < n && r.Err() == nil; i++ {
 				v := rightVersion{time: r.Varint()}
