@@ -89,7 +89,6 @@ func (f jsonFactory) New(cfg Config) (Codec, error) {
 	return c, nil
 }
 
-
 type jsonCodec struct {
 	fields        types.Schema
 	index         map[string]int
