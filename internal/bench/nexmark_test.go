@@ -78,6 +78,8 @@ func formatRow(s types.Schema, r types.Row) string {
 		switch t := s[i].Type; {
 		case v.Null:
 			b.WriteString("NULL")
+		case t.Kind == types.Decimal:
+			b.WriteString(types.DecimalUnscaled(t, v).String())
 		case t.Physical() == types.PhysString:
 			b.WriteString(v.S)
 		case t.Kind == types.Timestamp:

@@ -34,7 +34,8 @@ import (
 //   - To CHAR(n)/VARCHAR(n): the text of FormatValue, cut to n characters,
 //     CHAR padded with spaces (CharVarCharTrimPadCastRule, since 1.16);
 //     BINARY(n)/VARBINARY(n) likewise in bytes, BINARY padded with zero bytes.
-//   - From CHAR/VARCHAR: ParseValue.
+//   - From CHAR/VARCHAR: ParseValue, except that a DECIMAL past its
+//     precision is NULL (BinaryStringDataUtil.toDecimal).
 //   - TIMESTAMP <-> TIMESTAMP_LTZ and DATE/TIME <-> TIMESTAMP_LTZ go through
 //     the wall clock in the session time zone; TIMESTAMP to DATE/TIME takes
 //     the date or the time of day; DATE and TIME become timestamps at
@@ -96,6 +97,19 @@ func castValid(v Value, from, to Type, loc *time.Location) (Value, error) {
 		return StringValue(fitBytes(v.S, to)), nil
 	case Array, Multiset, Map, RowType:
 		return castComposite(v, from, to, loc)
+	}
+	if from.IsString() && to.Kind == Decimal {
+		// BinaryStringDataUtil.toDecimal: NULL when the value overflows
+		// the precision (StringToDecimalCastRule), an error when it does
+		// not parse.
+		u, ok, overflow := parseDecimal(v.S, to.Precision, to.Scale)
+		switch {
+		case !ok:
+			return NullValue, parseError(v.S, to, "")
+		case overflow:
+			return NullValue, nil
+		}
+		return DecimalOf(to, u), nil
 	}
 	if from.IsString() {
 		return ParseValue(to, v.S, loc)

@@ -159,7 +159,8 @@ func TestWideDecimalCasts(t *testing.T) {
 	}{
 		{"string to wide", StringValue(" 1234567890123456789012345678.01234567895 "), StringType, d38, "1234567890123456789012345678.0123456790"},
 		{"string exponent", StringValue("-1.5E17"), StringType, d20, "-150000000000000000.00"},
-		{"string overflows", StringValue("-1.5E18"), StringType, d20, "error"},
+		{"string overflows", StringValue("-1.5E18"), StringType, d20, "NULL"},
+		{"string malformed", StringValue("1.5.0"), StringType, d20, "error"},
 		{"bigint to wide", IntValue(math.MinInt64), BigIntType, DecimalType(21, 2), "-9223372036854775808.00"},
 		{"bigint overflows", IntValue(math.MaxInt64), BigIntType, DecimalType(20, 2), "NULL"},
 		{"double to wide", FloatValue(1.2345e25), DoubleType, DecimalType(38, 2), "12345000000000000000000000.00"},
