@@ -173,7 +173,7 @@ func TestRunNexmark(t *testing.T) {
 	if err := rep.Print(&b); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"events/s/core", "Sluice/hand-written", "not supported:", "q1: SQL validation error"} {
+	for _, s := range []string{"events/s/core", "Sluice/hand-written", "not supported:", "q14: SQL parse error"} {
 		if !strings.Contains(b.String(), s) {
 			t.Errorf("the report has no %q:\n%s", s, b.String())
 		}
