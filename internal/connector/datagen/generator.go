@@ -354,14 +354,6 @@ func (f *fieldOptions) sequence() (generator, uint64, error) {
 	return gen, n, nil
 }
 
-func pow10(n int) int64 {
-	p := int64(1)
-	for range n {
-		p *= 10
-	}
-	return p
-}
-
 // randomInt returns a uniform integer in [lo, hi].
 func randomInt(r *rand.Rand, lo, hi int64) int64 {
 	span := uint64(hi-lo) + 1

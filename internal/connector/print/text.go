@@ -169,13 +169,6 @@ func appendNanos(b []byte, frac int64) []byte {
 	return append(b, digits...)
 }
 
-func absUint(v int64) uint64 {
-	if v < 0 {
-		return uint64(-(v + 1)) + 1
-	}
-	return uint64(v)
-}
-
 // appendPeriod appends months as Period.toString does ("P1Y2M", "P0D").
 func appendPeriod(b []byte, months int64) []byte {
 	if months == 0 {
