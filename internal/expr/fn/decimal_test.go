@@ -153,3 +153,51 @@ func TestDecimalArithmeticAgainstBig(t *testing.T) {
 		}
 	}
 }
+
+// TestDecimalArithInto: the fused CAST(a op b AS DECIMAL(p <= 18, s)) gives
+// what the operator and then the cast give, on random int64-held operands.
+func TestDecimalArithInto(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	fused := 0
+	for range 20000 {
+		p1, p2 := 1+r.IntN(18), 1+r.IntN(18)
+		ta, tb := types.DecimalType(p1, r.IntN(p1+1)), types.DecimalType(p2, r.IntN(p2+1))
+		if r.IntN(4) == 0 {
+			tb = types.BigIntType
+		}
+		pt := 1 + r.IntN(18)
+		to := types.DecimalType(pt, r.IntN(pt+1))
+		op := []string{"+", "-", "*"}[r.IntN(3)]
+		f, ok := DecimalArithInto(op, ta, tb, to)
+		if !ok {
+			continue
+		}
+		fused++
+		x := randomDecimalIn(r, p1).Int64()
+		y := r.Int64()
+		if tb.Kind == types.Decimal {
+			y = randomDecimalIn(r, p2).Int64()
+		}
+		v := []types.Value{types.IntValue(x), types.IntValue(y)}
+		s, _ := LookupScalar(op)
+		rt, eval, err := s.Bind([]Arg{{Type: ta}, {Type: tb}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mid, err := eval(utc, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := types.Cast(mid, rt, to, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := f(utc, v)
+		if err != nil || got != want {
+			t.Fatalf("CAST(%d %s %s %d %s AS %s) = %v (%v), want %v", x, ta, op, y, tb, to, got, err, want)
+		}
+	}
+	if fused < 1000 {
+		t.Errorf("only %d fused cases", fused)
+	}
+}
