@@ -230,7 +230,6 @@ func isoLocalDateTime(ns int64) string {
 	return s
 }
 
-
 // JSON_STRING(value): "Serializes a value into JSON. ... If the value is
 // NULL, the function returns NULL. JSON_STRING(1) '1'; JSON_STRING(TRUE)
 // 'true'; JSON_STRING('Hello, World!') '"Hello, World!"'."
