@@ -420,6 +420,38 @@ func TestWideDecimalSums(t *testing.T) {
 	})
 }
 
+// TestWideDecimalSumMerges merges two sums of DECIMAL(38, 0) past 128 bits
+// (a two-phase aggregation's global phase) and retracts back to one value.
+func TestWideDecimalSumMerges(t *testing.T) {
+	d38 := types.DecimalType(38, 0)
+	x, _ := new(big.Int).SetString("99999999999999999999999999999999999999", 10)
+	nines := types.DecimalOfBig(d38, x)
+	a, _ := LookupAggregate("SUM")
+	_, newAcc, err := a.Bind([]Arg{{Type: d38}}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, q := newAcc(), newAcc()
+	for range 2 {
+		p.Add([]types.Value{nines})
+		q.Add([]types.Value{nines})
+	}
+	if err := p.(Merger).Merge(q); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := p.Result(); !v.Null {
+		t.Errorf("4 * (10^38 - 1) = %s, want NULL", show(d38, v))
+	}
+	for range 3 {
+		if err := p.Retract([]types.Value{nines}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if v, _ := p.Result(); v != nines {
+		t.Errorf("after retractions: %s, want %s", show(d38, v), x)
+	}
+}
+
 // TestFlatExtremeMerges: MIN and MAX with a flat form (numbers over an
 // input without retractions) merge as the others do, for the global
 // phase of a two-phase aggregation.
