@@ -185,7 +185,7 @@ func TestVarianceOverIntegers(t *testing.T) {
 	for _, f := range res[0].Stream.Schema {
 		typesGot = append(typesGot, f.Type.String())
 	}
-	if want := []string{"TINYINT", "DECIMAL(18, 6)"}; !slices.Equal(typesGot, want) {
+	if want := []string{"TINYINT", "DECIMAL(38, 6)"}; !slices.Equal(typesGot, want) {
 		t.Errorf("types %v, want %v", typesGot, want)
 	}
 }

@@ -197,8 +197,8 @@ WHERE REGEXP_EXTRACT(url, '(&|^)channel_id=([^&]*)', 2) IS NOT NULL OR lower(cha
 		insert: `INSERT INTO nexmark_q22 SELECT auction, bidder, price, channel,
     SPLIT_INDEX(url, '/', 3) AS dir1, SPLIT_INDEX(url, '/', 4) AS dir2, SPLIT_INDEX(url, '/', 5) AS dir3
 FROM bid`},
-	// q1 as Flink writes it, but into DECIMAL(18, 3): Sluice's decimals have
-	// at most 18 digits so far.
+	// q1 into DECIMAL(18, 3): the same values held in an int64 rather than
+	// q1's 16 bytes of DECIMAL(23, 3), to compare the two.
 	{name: "q1-decimal18", ddl: blackhole("q1_decimal18", "auction BIGINT, bidder BIGINT, price DECIMAL(18, 3), dateTime TIMESTAMP(3), extra VARCHAR"),
 		insert: "INSERT INTO nexmark_q1_decimal18 SELECT auction, bidder, CAST(0.908 * price AS DECIMAL(18, 3)) AS price, dateTime, extra FROM bid"},
 	// Sluice's: a group aggregation of COUNT and SUM per auction, a

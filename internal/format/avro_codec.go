@@ -286,19 +286,22 @@ func appendAvroValue(dst []byte, c avroColumn, v types.Value) []byte {
 		return appendAvroBytes(dst, v.S)
 	case avroBytes:
 		if c.logical == "decimal" {
-			var buf [9]byte
-			return appendAvroBytes(dst, string(unscaledBytes(buf[:0], v.I)))
+			var buf [16]byte
+			return appendAvroBytes(dst, string(unscaledBytes(buf[:0], c.decimal, v)))
 		}
 		return appendAvroBytes(dst, v.S)
 	}
 	return dst // null
 }
 
-// unscaledBytes appends BigInteger.toByteArray() of u: the shortest
-// big-endian two's complement form.
-func unscaledBytes(dst []byte, u int64) []byte {
-	var full [8]byte
-	binary.BigEndian.PutUint64(full[:], uint64(u))
+// unscaledBytes appends BigInteger.toByteArray() of the unscaled value of
+// v, a non-NULL value of the DECIMAL type t: the shortest big-endian two's
+// complement form.
+func unscaledBytes(dst []byte, t types.Type, v types.Value) []byte {
+	u := types.DecimalUnscaled(t, v)
+	var full [16]byte
+	binary.BigEndian.PutUint64(full[:8], uint64(u.Hi))
+	binary.BigEndian.PutUint64(full[8:], u.Lo)
 	return append(dst, trimSignBytes(full[:])...)
 }
 
@@ -322,6 +325,7 @@ const (
 	opFloat
 	opDouble
 	opBytes // bytes or string
+	opFixed // a fixed of size bytes (a decimal's)
 	opUnion
 	opSkip // a complex value no column wants
 	opFail // a value the reader schema cannot take
@@ -340,6 +344,7 @@ type avroStep struct {
 	branches []avroStep  // opUnion: one step per writer branch
 	skip     avro.Schema // opSkip
 	err      string      // opFail
+	size     int         // opFixed
 	// elem is the step of an array's items or a map's values (one), or of
 	// a record's writer fields, in writer order (col is then the reader
 	// field's index, -1 for a field no reader field takes); they append
@@ -479,6 +484,11 @@ func resolveValue(w avro.Schema, f types.Field, c avroColumn, col int) avroStep 
 		readerName = "union"
 	}
 	fail := avroStep{op: opFail, col: col, err: fmt.Sprintf("field '%s': Found %s, expecting %s", f.Name, avroTypeName(w), readerName)}
+	if fs, ok := w.(*avro.FixedSchema); ok && f.Type.Kind == types.Decimal {
+		// A decimal written as fixed: AvroToRowDataConverters reads its
+		// bytes as it reads bytes (GenericFixed.bytes()).
+		return avroStep{op: opFixed, col: col, t: f.Type, store: c, size: fs.Size()}
+	}
 	base, ok := avroPrimitives[w.Type()]
 	switch {
 	case !ok:
@@ -582,6 +592,14 @@ func (st *avroStep) run(r *avroReader, cols []*types.Vector) error {
 		} else if v, err = st.fromBytes(b); err != nil {
 			return err
 		}
+	case opFixed:
+		b, err := r.fixed(st.size)
+		if err != nil || !want {
+			return err
+		}
+		if v, err = st.fromBytes(b); err != nil {
+			return err
+		}
 	case opUnion:
 		i, err := r.int()
 		if err != nil {
@@ -638,30 +656,27 @@ func (st *avroStep) fromBytes(b []byte) (types.Value, error) {
 	case types.Char, types.Varchar:
 		return types.StringValue(javaString(b)), nil // Utf8.toString()
 	case types.Decimal:
-		return decimalFromBytes(b, st.t.Precision)
+		return decimalFromBytes(b, st.t)
 	}
 	return types.StringValue(string(b)), nil
 }
 
 // decimalFromBytes is DecimalData.fromUnscaledBytes: big-endian two's
-// complement, NULL when wider than the precision.
-func decimalFromBytes(b []byte, precision int) (types.Value, error) {
+// complement, NULL when wider than t's precision.
+func decimalFromBytes(b []byte, t types.Type) (types.Value, error) {
 	if len(b) == 0 {
 		return types.Value{}, errors.New("decimal: zero length BigInteger")
 	}
 	b = trimSignBytes(b)
-	if len(b) > 8 {
+	if len(b) > 16 {
 		return types.NullValue, nil
 	}
-	var u int64
+	var u types.Int128
 	if b[0]&0x80 != 0 {
-		u = -1
+		u = types.Int128{Hi: -1, Lo: ^uint64(0)}
 	}
 	for _, c := range b {
-		u = u<<8 | int64(c)
+		u = types.Int128{Hi: u.Hi<<8 | int64(u.Lo>>56), Lo: u.Lo<<8 | uint64(c)}
 	}
-	if absU64(u) >= pow10[precision] {
-		return types.NullValue, nil
-	}
-	return types.IntValue(u), nil
+	return types.DecimalOf(t, u), nil
 }

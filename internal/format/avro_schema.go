@@ -77,6 +77,8 @@ type avroColumn struct {
 	// legacy is the timestamp mapping, kept for the children of
 	// composite columns.
 	legacy bool
+	// decimal is the column's DECIMAL type (logical "decimal").
+	decimal types.Type
 }
 
 // avroColumnOf maps a column type to its Avro storage, or fails the way
@@ -102,10 +104,7 @@ func avroColumnOf(t types.Type, legacy bool) (avroColumn, error) {
 	case types.Binary, types.Varbinary:
 		return avroColumn{base: avroBytes}, nil
 	case types.Decimal:
-		if t.Precision > 18 {
-			return avroColumn{}, fmt.Errorf("%s is not supported (precision must be at most 18)", t)
-		}
-		return avroColumn{base: avroBytes, logical: "decimal"}, nil
+		return avroColumn{base: avroBytes, logical: "decimal", decimal: t.Plain().Nullable()}, nil
 	case types.Date:
 		return avroColumn{base: avroInt, logical: "date"}, nil
 	case types.Time:

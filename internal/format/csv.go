@@ -200,9 +200,6 @@ func csvCheckField(f types.Field) error {
 		if it.Kind == types.Time && it.Precision > 3 {
 			return fmt.Errorf("column '%s': Csv does not support TIME type with precision: %d, it only supports precision 0 ~ 3.", f.Name, it.Precision)
 		}
-		if it.Kind == types.Decimal && it.Precision > types.MaxDecimalPrecision {
-			return fmt.Errorf("column '%s': %s is not supported (DECIMAL precision must be at most %d)", f.Name, t.Plain(), types.MaxDecimalPrecision)
-		}
 	}
 	return nil
 }
@@ -682,14 +679,14 @@ func (c *csvCodec) convert(t types.Type, s string) (types.Value, error) {
 		}
 		return types.FloatValue(f), nil
 	case types.Decimal:
-		u, ok, err := parseDecimal(s, t.Precision, t.Scale) // new BigDecimal(text): not trimmed
+		v, ok, err := parseDecimalValue(s, t) // new BigDecimal(text): not trimmed
 		if err != nil {
 			return types.Value{}, fmt.Errorf("%q: %w", s, errNotANumber)
 		}
 		if !ok {
 			return types.NullValue, nil // DecimalData.fromBigDecimal overflow
 		}
-		return types.IntValue(u), nil
+		return v, nil
 	case types.Char, types.Varchar:
 		return types.StringValue(s), nil // an element: the encoding copies it
 	case types.Binary, types.Varbinary:
@@ -806,7 +803,7 @@ func (c *csvCodec) appendText(dst []byte, t types.Type, v types.Value) []byte {
 	case types.Double:
 		return types.AppendJavaFloat(dst, v.F, 64)
 	case types.Decimal:
-		return decFromUnscaled(v.I, t.Scale).stripTrailingZeros().appendTo(dst, c.plainDecimals)
+		return decOf(t, v).stripTrailingZeros().appendTo(dst, c.plainDecimals)
 	case types.Char, types.Varchar:
 		if !utf8.ValidString(v.S) {
 			return append(dst, javaString([]byte(v.S))...)

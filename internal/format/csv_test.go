@@ -258,7 +258,6 @@ func TestCSVOptionsAndTypes(t *testing.T) {
 		{nil, types.Schema{field("i", intervalDT)}, "Unsupported type 'INTERVAL SECOND(3)' for field 'i'."},
 		{nil, types.Schema{field("a", types.ArrayOf(types.ArrayOf(types.IntType)))},
 			"Only simple types are supported in the second level nesting of fields 'a' but was: ARRAY<INT>"},
-		{nil, types.Schema{field("d", types.DecimalType(20, 2))}, "column 'd': DECIMAL(20, 2) is not supported (DECIMAL precision must be at most 18)"},
 	} {
 		_, err := New("csv", Config{Fields: tc.fields, Options: tc.opts})
 		if err == nil || err.Error() != tc.want {
@@ -351,6 +350,11 @@ func csvValue(r *rand.Rand, t types.Type, inElement bool) types.Value {
 	case types.Double:
 		return types.FloatValue(r.NormFloat64() * 1e9)
 	case types.Decimal:
+		if t.IsWideDecimal() {
+			u, _ := types.Int128Of(r.Int64()).Rescale(0, 10)
+			u, _ = u.Add(types.Int128Of(r.Int64N(1e10)))
+			return types.DecimalOf(t, u)
+		}
 		return types.IntValue(r.Int64N(2e9) - 1e9)
 	case types.Varchar:
 		return types.StringValue(csvText(r, inElement))
@@ -391,7 +395,7 @@ func mustEncodeText(t types.Type, v types.Value) []byte {
 func TestCSVProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	simple := []types.Type{types.BooleanType, tinyIntT, types.IntType, types.BigIntType, floatT, types.DoubleType,
-		types.DecimalType(12, 3), types.StringType, bytesT, dateT, types.Type{Kind: types.Time, Precision: 3},
+		types.DecimalType(12, 3), types.DecimalType(38, 12), types.StringType, bytesT, dateT, types.Type{Kind: types.Time, Precision: 3},
 		types.TimestampType(9), {Kind: types.TimestampLTZ, Precision: 6}}
 	fields := types.Schema{}
 	for i, st := range simple {

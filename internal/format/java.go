@@ -2,6 +2,7 @@ package format
 
 import (
 	"errors"
+	"github.com/sluicesql/sluice/internal/types"
 	"math"
 	"strconv"
 	"strings"
@@ -26,6 +27,18 @@ type bigDec struct {
 func decFromUnscaled(u int64, scale int) bigDec {
 	d := bigDec{scale: scale, neg: u < 0}
 	d.digits = strconv.FormatUint(absU64(u), 10)
+	return d
+}
+
+// decOf returns the BigDecimal of v, a non-NULL value of the DECIMAL type
+// t.
+func decOf(t types.Type, v types.Value) bigDec {
+	if !t.IsWideDecimal() {
+		return decFromUnscaled(v.I, t.Scale)
+	}
+	digits := types.DecimalUnscaled(t, v).String()
+	d := bigDec{scale: t.Scale, neg: digits[0] == '-'}
+	d.digits = strings.TrimPrefix(digits, "-")
 	return d
 }
 
@@ -142,9 +155,9 @@ func parseBigDec(s string) (bigDec, error) {
 }
 
 // unscaled rescales d to scale with HALF_UP rounding and returns the unscaled
-// value, or ok false if it needs more than precision digits — the rule of
-// Flink's DecimalData.fromBigDecimal (which then yields NULL).
-func (d bigDec) unscaled(precision, scale int) (int64, bool) {
+// value, or ok false if it needs more than precision digits (at most 38) —
+// the rule of Flink's DecimalData.fromBigDecimal (which then yields NULL).
+func (d bigDec) unscaled(precision, scale int) (types.Int128, bool) {
 	digits := d.digits
 	shift := scale - d.scale
 	if shift < 0 {
@@ -162,15 +175,12 @@ func (d bigDec) unscaled(precision, scale int) (int64, bool) {
 		digits += strings.Repeat("0", min(shift, 40))
 	}
 	digits = strings.TrimLeft(digits, "0")
-	if len(digits) > precision || len(digits) > 18 {
-		return 0, false
+	if len(digits) > precision {
+		return types.Int128{}, false
 	}
-	var u int64
-	for i := 0; i < len(digits); i++ {
-		u = u*10 + int64(digits[i]-'0')
-	}
+	u := types.DecimalDigits(digits)
 	if d.neg {
-		u = -u
+		u = u.Neg()
 	}
 	return u, true
 }
@@ -178,9 +188,28 @@ func (d bigDec) unscaled(precision, scale int) (int64, bool) {
 var pow10 = [...]uint64{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18}
 
+// parseDecimalValue parses s as new BigDecimal(s) does into a value of
+// the DECIMAL type t; ok is false when it needs more than t's precision
+// digits.
+func parseDecimalValue(s string, t types.Type) (v types.Value, ok bool, err error) {
+	if !t.IsWideDecimal() {
+		u, ok, err := parseDecimal(s, t.Precision, t.Scale)
+		return types.IntValue(u), ok, err
+	}
+	d, err := parseBigDec(s)
+	if err != nil {
+		return types.NullValue, false, err
+	}
+	u, ok := d.unscaled(t.Precision, t.Scale)
+	if !ok {
+		return types.NullValue, false, nil
+	}
+	return types.DecimalOf(t, u), true, nil
+}
+
 // parseDecimal parses s as new BigDecimal(s) does and rescales it as
 // bigDec.unscaled does, without allocating when the number has at most 18
-// significant digits.
+// significant digits (precision at most 18).
 func parseDecimal(s string, precision, scale int) (u int64, ok bool, err error) {
 	slow := func() (int64, bool, error) {
 		d, err := parseBigDec(s)
@@ -188,7 +217,7 @@ func parseDecimal(s string, precision, scale int) (u int64, ok bool, err error) 
 			return 0, false, err
 		}
 		u, ok := d.unscaled(precision, scale)
-		return u, ok, nil
+		return int64(u.Lo), ok, nil
 	}
 	i, neg := 0, false
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {

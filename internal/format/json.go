@@ -74,7 +74,7 @@ func (f jsonFactory) New(cfg Config) (Codec, error) {
 	}
 	c.mapNullLiteral = o.str("map-null-key.literal")
 	for i, fd := range cfg.Fields {
-		if err := checkDecimal(fd); err != nil {
+		if err := checkMapKeys(fd); err != nil {
 			return nil, err
 		}
 		if fd.Type.Kind == types.Decimal {
@@ -87,18 +87,6 @@ func (f jsonFactory) New(cfg Config) (Codec, error) {
 	c.spans = make([]jsonSpan, len(cfg.Fields))
 	c.vals = make([]types.Value, len(cfg.Fields))
 	return c, nil
-}
-
-// checkDecimal rejects DECIMAL columns wider than an int64 holds (nested
-// ones too), and maps whose keys are not strings.
-func checkDecimal(f types.Field) error {
-	if f.Type.Kind == types.Decimal && f.Type.Precision > 18 {
-		return fmt.Errorf("column '%s': %s is not supported (precision must be at most 18)", f.Name, f.Type)
-	}
-	if f.Type.Contains(types.WideDecimal) {
-		return fmt.Errorf("column '%s': %s is not supported (DECIMAL precision must be at most 18)", f.Name, f.Type)
-	}
-	return checkMapKeys(f)
 }
 
 type jsonCodec struct {
@@ -173,7 +161,7 @@ func (c *jsonCodec) appendValue(dst []byte, t types.Type, v types.Value) []byte 
 		}
 		return types.AppendJavaFloat(dst, v.F, bits)
 	case types.Decimal:
-		return decFromUnscaled(v.I, t.Scale).stripTrailingZeros().appendTo(dst, c.plainDecimals)
+		return decOf(t, v).stripTrailingZeros().appendTo(dst, c.plainDecimals)
 	case types.Char, types.Varchar:
 		return appendJSONString(dst, v.S)
 	case types.Binary, types.Varbinary:

@@ -771,14 +771,14 @@ func (c *jsonCodec) convert(data []byte, t types.Type, sp jsonSpan) (types.Value
 		if sp.kind != jsonNumber {
 			s = c.scratchText(data, sp)
 		}
-		u, ok, err := parseDecimal(s, t.Precision, t.Scale)
+		v, ok, err := parseDecimalValue(s, t)
 		if err != nil {
 			return types.Value{}, fmt.Errorf("%q: %w", s, errNotANumber)
 		}
 		if !ok {
 			return types.NullValue, nil // DecimalData.fromBigDecimal overflow
 		}
-		return types.IntValue(u), nil
+		return v, nil
 	case types.Char, types.Varchar:
 		switch sp.kind {
 		case jsonString:

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -269,7 +270,8 @@ func cutQuotedName(s string) (name, rest string, ok bool) {
 
 // marshalValue writes v, a value of type t: null, a boolean, an integer
 // (every integer-backed type, in its internal unit: days, milliseconds,
-// nanoseconds, unscaled decimals), a number ("NaN", "Infinity" and
+// nanoseconds, unscaled decimals; a DECIMAL above precision 18 as a string
+// of its unscaled digits), a number ("NaN", "Infinity" and
 // "-Infinity" as strings), a string, or base64 for binary strings and
 // the encodings of composite values.
 func marshalValue(t types.Type, v types.Value) (json.RawMessage, error) {
@@ -283,6 +285,8 @@ func marshalValue(t types.Type, v types.Value) (json.RawMessage, error) {
 		return marshal(v.I != 0)
 	case t.Kind == types.Binary || t.Kind == types.Varbinary || t.IsComposite():
 		return marshal(base64.StdEncoding.EncodeToString([]byte(v.S)))
+	case t.IsWideDecimal():
+		return marshal(types.DecimalUnscaled(t, v).String())
 	}
 	switch t.Physical() {
 	case types.PhysFloat:
@@ -331,6 +335,20 @@ func unmarshalValue(t types.Type, data json.RawMessage) (types.Value, error) {
 			return wrong()
 		}
 		return types.StringValue(string(b)), nil
+	case t.IsWideDecimal():
+		var s string
+		if err := strict(data, &s); err != nil {
+			return wrong()
+		}
+		u, ok := new(big.Int).SetString(s, 10)
+		if !ok {
+			return wrong()
+		}
+		v := types.DecimalOfBig(t, u)
+		if v.Null {
+			return wrong()
+		}
+		return v, nil
 	}
 	switch t.Physical() {
 	case types.PhysFloat:

@@ -123,9 +123,6 @@ func (b *Binder) CreateTable(ct *ast.CreateTable) (*catalog.Table, error) {
 		}
 	}
 	for _, c := range ct.Columns {
-		if c.Computed == nil && c.Type.Contains(types.WideDecimal) {
-			return nil, errorf(c, "%s: DECIMAL precision above %d is not supported yet", c.Type.Plain(), types.MaxDecimalPrecision)
-		}
 		col := catalog.Column{Name: c.Name, Type: c.Type, Computed: c.Computed, Metadata: c.Metadata,
 			MetadataKey: c.MetadataKey, Virtual: c.Virtual, Comment: c.Comment, Pos: c.Pos}
 		if c.Computed != nil {

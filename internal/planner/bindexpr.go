@@ -2,7 +2,6 @@ package planner
 
 import (
 	"math"
-	"math/big"
 	"reflect"
 	"slices"
 	"strconv"
@@ -174,14 +173,15 @@ func literal(n *ast.Literal) (expr.Expr, error) {
 	}
 	if !strings.Contains(text, ".") {
 		i, err := strconv.ParseInt(text, 10, 64)
-		if err != nil {
-			return nil, errorf(n, "number %s is out of range", text)
+		if err == nil {
+			t := types.IntType
+			if i > math.MaxInt32 || i < math.MinInt32 {
+				t = types.BigIntType
+			}
+			return &expr.Literal{V: types.IntValue(i), T: t.WithNotNull(true), Text: text}, nil
 		}
-		t := types.IntType
-		if i > math.MaxInt32 || i < math.MinInt32 {
-			t = types.BigIntType
-		}
-		return &expr.Literal{V: types.IntValue(i), T: t.WithNotNull(true), Text: text}, nil
+		// An integer literal beyond BIGINT is a DECIMAL(p, 0), as in
+		// Calcite's SqlLiteral.createExactNumeric.
 	}
 	intPart, frac, _ := strings.Cut(text, ".")
 	intPart = strings.TrimLeft(intPart, "0")
@@ -190,18 +190,14 @@ func literal(n *ast.Literal) (expr.Expr, error) {
 	if p < s {
 		p = s
 	}
-	if p > 18 {
-		return nil, errorf(n, "DECIMAL literal %s needs precision %d; precision above 18 is not supported yet", text, p)
+	if p > types.MaxDecimalPrecision {
+		return nil, errorf(n, "DECIMAL literal %s needs precision %d; the maximum precision is %d", text, p, types.MaxDecimalPrecision)
 	}
-	u, ok := new(big.Int).SetString(digits, 10)
-	if !ok && digits != "" {
+	if strings.Trim(digits, "0123456789") != "" {
 		return nil, errorf(n, "invalid number %s", text)
 	}
-	var unscaled int64
-	if u != nil {
-		unscaled = u.Int64()
-	}
-	return &expr.Literal{V: types.IntValue(unscaled), T: types.DecimalType(p, s).WithNotNull(true), Text: text}, nil
+	t := types.DecimalType(p, s).WithNotNull(true)
+	return &expr.Literal{V: types.DecimalOf(t, types.DecimalDigits(strings.TrimLeft(digits, "0"))), T: t, Text: text}, nil
 }
 
 func hexBytes(s string) ([]byte, error) {

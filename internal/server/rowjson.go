@@ -111,7 +111,7 @@ func jsonValue(t types.Type, v types.Value, zone *time.Location) any {
 		}
 		return json.Number(types.AppendJavaFloat(nil, v.F, bits))
 	case types.Decimal:
-		return json.Number(types.FormatDecimal(v.I, t.Scale))
+		return json.Number(types.AppendDecimal(nil, types.DecimalUnscaled(t, v), t.Scale))
 	case types.Char, types.Varchar:
 		return v.S
 	case types.Binary, types.Varbinary:

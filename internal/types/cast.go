@@ -34,7 +34,8 @@ import (
 //   - To CHAR(n)/VARCHAR(n): the text of FormatValue, cut to n characters,
 //     CHAR padded with spaces (CharVarCharTrimPadCastRule, since 1.16);
 //     BINARY(n)/VARBINARY(n) likewise in bytes, BINARY padded with zero bytes.
-//   - From CHAR/VARCHAR: ParseValue.
+//   - From CHAR/VARCHAR: ParseValue, except that a DECIMAL past its
+//     precision is NULL (BinaryStringDataUtil.toDecimal).
 //   - TIMESTAMP <-> TIMESTAMP_LTZ and DATE/TIME <-> TIMESTAMP_LTZ go through
 //     the wall clock in the session time zone; TIMESTAMP to DATE/TIME takes
 //     the date or the time of day; DATE and TIME become timestamps at
@@ -44,16 +45,15 @@ import (
 //
 // Not supported, with an error that says so: casts from a string to an
 // interval, between intervals and numbers (Flink's planner accepts these for
-// single-field intervals, but Sluice's interval types do not keep the field),
-// and DECIMAL precisions above MaxDecimalPrecision.
+// single-field intervals, but Sluice's interval types do not keep the field).
 
-// MaxDecimalPrecision is the largest DECIMAL precision Sluice can store
-// (unscaled values are int64). Flink allows 38.
-const MaxDecimalPrecision = 18
+// MaxDecimalPrecision is the largest DECIMAL precision, Flink's
+// DecimalType.MAX_PRECISION.
+const MaxDecimalPrecision = 38
 
 // flinkMaxDecimalPrecision is DecimalType.MAX_PRECISION, used when deriving
 // result types the way Flink does.
-const flinkMaxDecimalPrecision = 38
+const flinkMaxDecimalPrecision = MaxDecimalPrecision
 
 // Cast converts v from type from to type to as Flink's CAST does. loc is the
 // session time zone (table.local-time-zone) for conversions that involve
@@ -98,6 +98,19 @@ func castValid(v Value, from, to Type, loc *time.Location) (Value, error) {
 	case Array, Multiset, Map, RowType:
 		return castComposite(v, from, to, loc)
 	}
+	if from.IsString() && to.Kind == Decimal {
+		// BinaryStringDataUtil.toDecimal: NULL when the value overflows
+		// the precision (StringToDecimalCastRule), an error when it does
+		// not parse.
+		u, ok, overflow := parseDecimal(v.S, to.Precision, to.Scale)
+		switch {
+		case !ok:
+			return NullValue, parseError(v.S, to, "")
+		case overflow:
+			return NullValue, nil
+		}
+		return DecimalOf(to, u), nil
+	}
 	if from.IsString() {
 		return ParseValue(to, v.S, loc)
 	}
@@ -140,8 +153,6 @@ const (
 // an error in Flink's words explaining why not.
 func ValidateCast(from, to Type) error {
 	switch {
-	case to.Contains(WideDecimal):
-		return errors.New("DECIMAL precision above " + strconv.Itoa(MaxDecimalPrecision) + " is not supported: " + typeName(to))
 	case from.Kind == Timestamp && to.IsNumeric():
 		return errors.New(errTimestampToNumeric)
 	case from.Kind == TimestampLTZ && to.IsNumeric():
@@ -262,7 +273,14 @@ func toInteger(v Value, from Type, to Kind) int64 {
 		}
 		n = int64(javaDoubleToInt(v.F))
 	case Decimal:
-		n = v.I / pow10(from.Scale)
+		if from.IsWideDecimal() {
+			// BigDecimal.longValue: the low 64 bits of the integral part.
+			a, _ := DecodeInt128(v.S)
+			q, _ := a.QuoRem10(from.Scale)
+			n = int64(q.Lo)
+		} else {
+			n = v.I / pow10(from.Scale)
+		}
 	default:
 		n = v.I
 	}
@@ -310,7 +328,7 @@ func toFloat64(v Value, from Type) float64 {
 	case Float, Double:
 		return v.F
 	case Decimal:
-		return float64(v.I) / math.Pow10(from.Scale)
+		return DecimalFloat(from, v)
 	}
 	return float64(v.I)
 }
@@ -318,10 +336,6 @@ func toFloat64(v Value, from Type) float64 {
 // toDecimal converts a number or BOOLEAN to DECIMAL(p, s), NULL on
 // overflow. NaN and infinities fail, as BigDecimal.valueOf does.
 func toDecimal(v Value, from, to Type) (Value, error) {
-	var (
-		unscaled int64
-		overflow bool
-	)
 	switch from.Kind {
 	case Float, Double:
 		if math.IsNaN(v.F) || math.IsInf(v.F, 0) {
@@ -329,18 +343,63 @@ func toDecimal(v Value, from, to Type) (Value, error) {
 		}
 		// BigDecimal.valueOf(double): the Double.toString digits; a FLOAT
 		// is widened to double first.
-		var ok bool
-		unscaled, ok, overflow = parseDecimal(FormatDouble(v.F), to.Precision, to.Scale)
-		overflow = overflow || !ok
+		unscaled, ok, overflow := parseDecimal(FormatDouble(v.F), to.Precision, to.Scale)
+		if overflow || !ok {
+			return NullValue, nil
+		}
+		return DecimalOf(to, unscaled), nil
 	case Decimal:
-		unscaled, overflow = rescale(v.I, from.Scale, to.Scale)
-	default:
-		unscaled, overflow = rescale(v.I, 0, to.Scale)
+		return RescaleDecimal(v, from, to), nil
 	}
-	if overflow || moreDigits(unscaled, to.Precision) {
-		return NullValue, nil
+	if !to.IsWideDecimal() {
+		unscaled, overflow := rescale(v.I, 0, to.Scale)
+		if overflow || moreDigits(unscaled, to.Precision) {
+			return NullValue, nil
+		}
+		return IntValue(unscaled), nil
 	}
-	return IntValue(unscaled), nil
+	return RescaleDecimal(v, BigIntType, to), nil
+}
+
+// RescaleDecimal converts v, a non-NULL value of the DECIMAL or integer
+// type from, to the DECIMAL type to: rounded HALF_UP to to's scale, NULL
+// when it needs more than to's precision digits (Flink's
+// DecimalData.fromBigDecimal).
+func RescaleDecimal(v Value, from, to Type) Value {
+	fs := 0
+	if from.Kind == Decimal {
+		fs = from.Scale
+	}
+	if !from.IsWideDecimal() && !to.IsWideDecimal() {
+		unscaled, overflow := rescale(v.I, fs, to.Scale)
+		if overflow || moreDigits(unscaled, to.Precision) {
+			return NullValue
+		}
+		return IntValue(unscaled)
+	}
+	var a Int128
+	if from.IsWideDecimal() {
+		a, _ = DecodeInt128(v.S)
+	} else {
+		a = Int128Of(v.I)
+	}
+	r, ok := a.Rescale(fs, to.Scale)
+	if !ok {
+		return NullValue
+	}
+	return DecimalOf(to, r)
+}
+
+// DecimalFloat returns v, a non-NULL value of the DECIMAL type t, as a
+// double: the unscaled value divided by 10^scale for up to 18 digits
+// (DecimalDataUtils.doubleValue), BigDecimal.doubleValue (the nearest
+// double) above.
+func DecimalFloat(t Type, v Value) float64 {
+	if !t.IsWideDecimal() {
+		return float64(v.I) / math.Pow10(t.Scale)
+	}
+	f, _ := strconv.ParseFloat(string(AppendDecimal(nil, DecimalUnscaled(t, v), t.Scale)), 64)
+	return f
 }
 
 // rescale changes the scale of an unscaled decimal value, rounding HALF_UP
@@ -512,9 +571,7 @@ func wallToInstant(wall int64, loc *time.Location) (int64, bool) {
 // attribute. ok is false when there is no such type.
 //
 // Like Flink, the result depends on the order for DECIMAL and FLOAT:
-// (DECIMAL, FLOAT) gives FLOAT but (FLOAT, DECIMAL) gives DOUBLE. DECIMAL
-// results may exceed MaxDecimalPrecision (Flink allows 38); casting to them
-// then fails.
+// (DECIMAL, FLOAT) gives FLOAT but (FLOAT, DECIMAL) gives DOUBLE.
 func CommonType(a, b Type) (Type, bool) {
 	notNull := a.NotNull && b.NotNull
 	ts := [2]Type{a.Plain().Nullable(), b.Plain().Nullable()}

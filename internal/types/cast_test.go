@@ -118,7 +118,6 @@ func TestCastErrors(t *testing.T) {
 		{timeType(0), dateType, "cannot convert value of type TIME(0) to type DATE"},
 		{StringType, Type{Kind: IntervalDayTime}, "CAST from STRING to INTERVAL SECOND(3) is not supported"},
 		{Type{Kind: IntervalYearMonth}, BigIntType, "CAST from INTERVAL MONTH to BIGINT is not supported"},
-		{IntType, DecimalType(20, 2), "DECIMAL precision above 18 is not supported"},
 	}
 	for _, c := range cases {
 		err := ValidateCast(c.from, c.to)

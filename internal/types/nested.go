@@ -520,7 +520,3 @@ func (t Type) Contains(pred func(Type) bool) bool {
 	}
 	return false
 }
-
-// WideDecimal reports whether t is a DECIMAL of a precision above
-// MaxDecimalPrecision.
-func WideDecimal(t Type) bool { return t.Kind == Decimal && t.Precision > MaxDecimalPrecision }

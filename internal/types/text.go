@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"math"
+	"math/bits"
 	"strconv"
 	"strings"
 	"time"
@@ -70,7 +71,7 @@ func appendValue(b []byte, t Type, v Value, loc *time.Location, printing bool) [
 	case Double:
 		return AppendJavaFloat(b, v.F, 64)
 	case Decimal:
-		return appendDecimal(b, v.I, t.Scale)
+		return AppendDecimal(b, DecimalUnscaled(t, v), t.Scale)
 	case Char, Varchar:
 		return append(b, v.S...)
 	case Binary, Varbinary:
@@ -240,16 +241,18 @@ func AppendJavaFloat(b []byte, f float64, bitSize int) []byte {
 // FormatDecimal renders an unscaled DECIMAL value with exactly scale fraction
 // digits, as BigDecimal.toPlainString does ("404.89", "0.50", "-0.05").
 func FormatDecimal(unscaled int64, scale int) string {
-	return string(appendDecimal(nil, unscaled, scale))
+	return string(AppendDecimal(nil, Int128Of(unscaled), scale))
 }
 
-func appendDecimal(b []byte, unscaled int64, scale int) []byte {
-	mag := uint64(unscaled)
-	if unscaled < 0 {
+// AppendDecimal appends what FormatDecimal gives for a 128-bit unscaled
+// value.
+func AppendDecimal(b []byte, unscaled Int128, scale int) []byte {
+	var buf [48]byte
+	digits := appendInt128(buf[:0], unscaled)
+	if digits[0] == '-' {
 		b = append(b, '-')
-		mag = -mag
+		digits = digits[1:]
 	}
-	digits := strconv.AppendUint(nil, mag, 10)
 	if scale <= 0 {
 		return append(b, digits...)
 	}
@@ -468,7 +471,7 @@ func ParseValue(t Type, s string, loc *time.Location) (Value, error) {
 		case overflow:
 			return NullValue, parseError(s, t, "overflow")
 		}
-		return IntValue(v), nil
+		return DecimalOf(t, v), nil
 	case Date:
 		if d, ok := parseDate(s); ok {
 			return IntValue(d), nil
@@ -641,11 +644,11 @@ func signedDigits(s string) bool {
 }
 
 // parseDecimal parses a decimal literal into an unscaled value with the
-// given scale, rounding HALF_UP, following BinaryStringDataUtil.toDecimal:
-// spaces, tabs and newlines around the number are ignored. ok is false for
-// a malformed literal; overflow is set when the rounded value needs more
-// than precision digits.
-func parseDecimal(s string, precision, scale int) (unscaled int64, ok, overflow bool) {
+// given scale (precision at most 38), rounding HALF_UP, following
+// BinaryStringDataUtil.toDecimal: spaces, tabs and newlines around the
+// number are ignored. ok is false for a malformed literal; overflow is set
+// when the rounded value needs more than precision digits.
+func parseDecimal(s string, precision, scale int) (unscaled Int128, ok, overflow bool) {
 	s = strings.Trim(s, " \t\n")
 	neg := false
 	if s != "" && (s[0] == '-' || s[0] == '+') {
@@ -654,12 +657,12 @@ func parseDecimal(s string, precision, scale int) (unscaled int64, ok, overflow 
 	}
 	mant, expText, hasExp := strings.Cut(strings.ToLower(s), "e")
 	if !digitsWithPoint(mant, false) || hasExp && !signedDigits(expText) {
-		return 0, false, false
+		return Int128{}, false, false
 	}
 	intPart, frac, _ := strings.Cut(mant, ".")
 	digits := strings.TrimLeft(intPart+frac, "0")
 	if digits == "" {
-		return 0, true, false
+		return Int128{}, true, false
 	}
 	exp := 0
 	if hasExp {
@@ -667,9 +670,9 @@ func parseDecimal(s string, precision, scale int) (unscaled int64, ok, overflow 
 		e, err := strconv.Atoi(expText)
 		if err != nil || e > 1000 || e < -1000 {
 			if expText[0] == '-' {
-				return 0, true, false
+				return Int128{}, true, false
 			}
-			return 0, true, true
+			return Int128{}, true, true
 		}
 		exp = e
 	}
@@ -677,41 +680,49 @@ func parseDecimal(s string, precision, scale int) (unscaled int64, ok, overflow 
 	shift := exp - len(frac) + scale
 	if shift >= 0 {
 		if len(digits)+shift > precision {
-			return 0, true, true
+			return Int128{}, true, true
 		}
-		v, over := decimalDigits(digits+strings.Repeat("0", shift), precision)
-		return signed(v, neg), true, over
+		v := DecimalDigits(digits + strings.Repeat("0", shift))
+		return signed(v, neg), true, false
 	}
 	drop := -shift
 	if drop > len(digits) {
-		return 0, true, false
+		return Int128{}, true, false
 	}
 	keep := len(digits) - drop
-	v, over := decimalDigits(digits[:keep], precision)
-	if !over && digits[keep] >= '5' {
-		v++
-		over = digitCount(v) > precision
+	if keep > precision {
+		return Int128{}, true, true
 	}
-	return signed(v, neg), true, over
+	v := DecimalDigits(digits[:keep])
+	if digits[keep] >= '5' {
+		v, _ = v.Add(Int128Of(1))
+	}
+	return signed(v, neg), true, !v.FitsDigits(precision)
 }
 
-// decimalDigits converts a run of digits, reporting whether it has more than
-// precision digits.
-func decimalDigits(digits string, precision int) (int64, bool) {
-	digits = strings.TrimLeft(digits, "0")
-	if len(digits) > precision || len(digits) > 18 {
-		return 0, true
+// DecimalDigits converts a run of at most 38 ASCII digits.
+func DecimalDigits(digits string) Int128 {
+	if len(digits) <= 18 {
+		var v int64
+		for i := 0; i < len(digits); i++ {
+			v = v*10 + int64(digits[i]-'0')
+		}
+		return Int128Of(v)
 	}
-	var v int64
+	var hi, lo uint64
 	for i := 0; i < len(digits); i++ {
-		v = v*10 + int64(digits[i]-'0')
+		h, l := bits.Mul64(lo, 10)
+		hi = hi*10 + h
+		var c uint64
+		lo, c = bits.Add64(l, uint64(digits[i]-'0'), 0)
+		hi += c
 	}
-	return v, false
+	return Int128{Hi: int64(hi), Lo: lo}
 }
 
-func signed(v int64, neg bool) int64 {
+func signed(v Int128, neg bool) Int128 {
 	if neg {
-		return -v
+		return v.Neg()
 	}
 	return v
 }

@@ -57,9 +57,10 @@ const (
 // Type is a logical type: a root, its parameters and nullability.
 //
 // Physical storage follows the root (see Physical): integers, booleans, dates,
-// times, intervals, decimals (unscaled, precision <= 18) and timestamps
+// times, intervals, decimals up to precision 18 (unscaled) and timestamps
 // (nanoseconds since the epoch) are int64; FLOAT and DOUBLE are float64;
-// character and binary strings are Go strings; composite values (ARRAY,
+// character and binary strings are Go strings, decimals of precision 19 to
+// 38 16 bytes in a string (see decimal.go); composite values (ARRAY,
 // MULTISET, MAP, ROW) are strings holding their encoding (see nested.go).
 type Type struct {
 	Kind      Kind
@@ -88,6 +89,11 @@ func (t Type) Physical() Physical {
 		return PhysFloat
 	case Char, Varchar, Binary, Varbinary, Array, Multiset, Map, RowType:
 		return PhysString
+	case Decimal:
+		if t.Precision > MaxCompactDecimalPrecision {
+			return PhysString
+		}
+		return PhysInt
 	default:
 		return PhysInt
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"strconv"
 	"time"
@@ -334,12 +335,13 @@ func (f *fieldOptions) sequence() (generator, uint64, error) {
 	case types.Float, types.Double:
 		gen = func(v *types.Vector, _ *genState, pos int64) { v.AppendFloat(float64(start + pos)) }
 	case types.Decimal:
-		limit := pow10(t.Precision - t.Scale)
-		if start <= -limit || end >= limit {
+		if types.RescaleDecimal(types.IntValue(start), types.BigIntType, t).Null ||
+			types.RescaleDecimal(types.IntValue(end), types.BigIntType, t).Null {
 			return nil, 0, fmt.Errorf("The sequence of field '%s' from %d to %d does not fit its type %s.", f.name, start, end, t.Plain().Nullable())
 		}
-		scale := pow10(t.Scale)
-		gen = func(v *types.Vector, _ *genState, pos int64) { v.AppendInt((start + pos) * scale) }
+		gen = func(v *types.Vector, _ *genState, pos int64) {
+			v.Append(types.RescaleDecimal(types.IntValue(start+pos), types.BigIntType, t))
+		}
 	case types.Char, types.Varchar:
 		gen = func(v *types.Vector, _ *genState, pos int64) { v.AppendString(strconv.FormatInt(start+pos, 10)) }
 	case types.Binary, types.Varbinary:
@@ -350,14 +352,6 @@ func (f *fieldOptions) sequence() (generator, uint64, error) {
 		return nil, 0, f.unsupportedType()
 	}
 	return gen, n, nil
-}
-
-func pow10(n int) int64 {
-	p := int64(1)
-	for range n {
-		p *= 10
-	}
-	return p
 }
 
 // randomInt returns a uniform integer in [lo, hi].
@@ -383,7 +377,19 @@ func randomDecimal(lo, hi float64, precision, scale int) generator {
 	largest := math.Pow(10, float64(precision-scale)) - math.Pow(10, -float64(scale))
 	lo, hi = max(lo, -largest), min(hi, largest)
 	unit := math.Pow(10, float64(scale))
-	limit := float64(pow10(precision) - 1)
+	limit := math.Pow(10, float64(precision)) - 1
+	t := types.DecimalType(precision, scale)
+	if t.IsWideDecimal() {
+		return func(v *types.Vector, g *genState, _ int64) {
+			x := math.Trunc(randomFloat(g.rnd, lo, hi) * unit)
+			u, _ := big.NewFloat(min(limit, max(-limit, x))).Int(nil)
+			if r := types.DecimalOfBig(t, u); !r.Null {
+				v.Append(r)
+			} else { // a double rounded up to 10^precision
+				v.Append(types.DecimalOfBig(t, u.Quo(u, big.NewInt(10))))
+			}
+		}
+	}
 	return func(v *types.Vector, g *genState, _ int64) {
 		x := math.Trunc(randomFloat(g.rnd, lo, hi) * unit)
 		v.AppendInt(int64(min(limit, max(-limit, x))))

@@ -40,7 +40,7 @@ func appendJava(b []byte, t types.Type, v types.Value) []byte {
 	case types.Double:
 		return types.AppendJavaFloat(b, v.F, 64)
 	case types.Decimal:
-		return appendBigDecimal(b, v.I, t.Scale)
+		return types.AppendJavaDecimal(b, types.DecimalUnscaled(t, v), t.Scale)
 	case types.Char, types.Varchar:
 		return append(b, v.S...)
 	case types.Binary, types.Varbinary:
@@ -167,46 +167,6 @@ func appendNanos(b []byte, frac int64) []byte {
 	}
 	b = append(b, '.')
 	return append(b, digits...)
-}
-
-// appendBigDecimal appends unscaled×10^-scale as BigDecimal.toString does:
-// plain notation unless the adjusted exponent is below -6.
-func appendBigDecimal(b []byte, unscaled int64, scale int) []byte {
-	neg := unscaled < 0
-	coeff := strconv.FormatUint(absUint(unscaled), 10)
-	if neg {
-		b = append(b, '-')
-	}
-	if scale == 0 {
-		return append(b, coeff...)
-	}
-	adjusted := len(coeff) - 1 - scale
-	if adjusted < -6 {
-		b = append(b, coeff[0])
-		if len(coeff) > 1 {
-			b = append(b, '.')
-			b = append(b, coeff[1:]...)
-		}
-		b = append(b, 'E')
-		return strconv.AppendInt(b, int64(adjusted), 10)
-	}
-	if len(coeff) > scale {
-		b = append(b, coeff[:len(coeff)-scale]...)
-		b = append(b, '.')
-		return append(b, coeff[len(coeff)-scale:]...)
-	}
-	b = append(b, "0."...)
-	for range scale - len(coeff) {
-		b = append(b, '0')
-	}
-	return append(b, coeff...)
-}
-
-func absUint(v int64) uint64 {
-	if v < 0 {
-		return uint64(-(v + 1)) + 1
-	}
-	return uint64(v)
 }
 
 // appendPeriod appends months as Period.toString does ("P1Y2M", "P0D").

@@ -179,24 +179,30 @@ func (c *countAcc) UnmarshalState(b []byte) error {
 
 // sumAcc keeps the sum of the non-NULL inputs and their count, as Flink's
 // SumWithRetractAggFunction does. Integer sums are int64 (wrapping like
-// Java's, so retraction is exact); decimal sums are 128-bit (hi and i, the
-// low word), which no int64 inputs can overflow in practice (2^64 rows);
-// approximate sums are float64.
+// Java's, so retraction is exact); decimal sums are 192-bit (top, hi and
+// i, the low word), which no inputs of up to 38 digits can overflow in
+// practice (2^64 rows); approximate sums are float64.
 type sumAcc struct {
 	i     int64
-	hi    int64 // the high word of a decimal sum
+	hi    int64 // the middle word of a decimal sum
+	top   int64 // the high word of a decimal sum
 	f     float64
 	n     int64
 	float bool
-	wide  bool // a decimal sum: 128 bits
-	// result turns the state (n, then i, hi or f) into the aggregate's
-	// value.
-	result func(n, i, hi int64, f float64) (types.Value, error)
+	wide  bool // a decimal sum: 192 bits
+	// wideIn marks inputs of a DECIMAL held in 16 bytes; the top word
+	// of a sum of int64 inputs is the sign of hi.
+	wideIn bool
+	// result turns the state (n, then the sum's words or f) into the
+	// aggregate's value.
+	result func(n int64, sum [3]int64, f float64) (types.Value, error)
 }
 
 func (s *sumAcc) Add(args []types.Value)           { s.step(args[0], 1) }
 func (s *sumAcc) Retract(args []types.Value) error { s.step(args[0], -1); return nil }
-func (s *sumAcc) Result() (types.Value, error)     { return s.result(s.n, s.i, s.hi, s.f) }
+func (s *sumAcc) Result() (types.Value, error) {
+	return s.result(s.n, [3]int64{s.i, s.hi, s.top}, s.f)
+}
 
 func (s *sumAcc) step(v types.Value, sign int64) {
 	if v.Null {
@@ -207,23 +213,31 @@ func (s *sumAcc) step(v types.Value, sign int64) {
 	case s.float:
 		s.f += float64(sign) * v.F
 	case s.wide:
-		x, xhi := uint64(v.I), v.I>>63 // sign-extended to 128 bits
-		if sign < 0 {
-			var borrow uint64
-			x, borrow = bits.Sub64(0, x, 0)
-			xhi = -xhi - int64(borrow)
+		var x types.Int128
+		if s.wideIn {
+			x, _ = types.DecodeInt128(v.S)
+		} else {
+			x = types.Int128Of(v.I)
 		}
-		lo, carry := bits.Add64(uint64(s.i), x, 0)
-		s.i, s.hi = int64(lo), s.hi+xhi+int64(carry)
+		if sign < 0 {
+			x = x.Neg()
+		}
+		lo, carry := bits.Add64(uint64(s.i), x.Lo, 0)
+		hi, carry := bits.Add64(uint64(s.hi), uint64(x.Hi), carry)
+		s.i, s.hi, s.top = int64(lo), int64(hi), s.top+x.Hi>>63+int64(carry)
 	default:
 		s.i += sign * v.I
 	}
 }
 
-// wideSum returns the unscaled value of a decimal sum of words hi and lo.
-func wideSum(lo, hi int64) *big.Int {
-	r := new(big.Int).Lsh(big.NewInt(hi), 64)
-	return r.Add(r, new(big.Int).SetUint64(uint64(lo)))
+// wideSum returns the unscaled value of a decimal sum of words (low
+// first).
+func wideSum(w [3]int64) *big.Int {
+	r := big.NewInt(w[2])
+	r.Lsh(r, 64)
+	r.Add(r, new(big.Int).SetUint64(uint64(w[1])))
+	r.Lsh(r, 64)
+	return r.Add(r, new(big.Int).SetUint64(uint64(w[0])))
 }
 
 func (s *sumAcc) MarshalState() []byte { return s.appendState(nil) }
@@ -236,10 +250,14 @@ func (s *sumAcc) appendState(b []byte) []byte {
 	} else {
 		e.int(s.i)
 	}
-	if ext := s.hi - s.i>>63; s.wide && ext != 0 {
-		// Only a decimal sum past 64 bits has a high word that is not the
-		// sign extension of the low word; older state has none.
+	// Only a decimal sum past 64 (128) bits has a middle (top) word that
+	// is not the sign extension of the word below; older state has none.
+	ext, topExt := s.hi-s.i>>63, s.top-s.hi>>63
+	if s.wide && (ext != 0 || topExt != 0) {
 		e.int(ext)
+	}
+	if s.wide && topExt != 0 {
+		e.int(topExt)
 	}
 	return e.b
 }
@@ -254,17 +272,21 @@ func (s *sumAcc) UnmarshalState(b []byte) error {
 	} else {
 		i = d.int()
 	}
-	var hi int64
+	var hi, top int64
 	if s.wide {
 		hi = i >> 63
 		if d.err == nil && len(d.b) > 0 {
 			hi += d.int()
 		}
+		top = hi >> 63
+		if d.err == nil && len(d.b) > 0 {
+			top += d.int()
+		}
 	}
 	if err := d.done(); err != nil {
 		return err
 	}
-	s.n, s.i, s.hi, s.f = n, i, hi, f
+	s.n, s.i, s.hi, s.top, s.f = n, i, hi, top, f
 	return nil
 }
 
@@ -275,11 +297,11 @@ func numericArg(name string, args []Arg) (types.Type, error) {
 	return args[0].Type.Plain(), nil
 }
 
-// SUM(x) has x's type, except that DECIMAL(p, s) sums to DECIMAL(38, s) in
-// Flink, DECIMAL(18, s) here (a sum past 18 digits is an error that says
-// so, past 38 NULL as in Flink); it is NULL when there are no non-NULL
-// inputs. SUM0 is 0 then, and NOT NULL. Integer sums
-// wrap around like Java.
+// SUM(x) has x's type, except that DECIMAL(p, s) sums to DECIMAL(38, s)
+// (LogicalTypeMerging.findSumAggType); a sum past 38 digits is NULL, as
+// Flink's DecimalData gives null on overflow. It is NULL when there are
+// no non-NULL inputs. SUM0 is 0 then, and NOT NULL. Integer sums wrap
+// around like Java.
 func bindSum(name string, zero bool) aggBind {
 	return func(args []Arg, distinct bool) (types.Type, func() Accumulator, error) {
 		t, err := numericArg(name, args)
@@ -287,7 +309,6 @@ func bindSum(name string, zero bool) aggBind {
 			return types.Type{}, nil, err
 		}
 		rt := t.Nullable()
-		flink := types.DecimalType(38, t.Scale)
 		if t.Kind == types.Decimal {
 			rt = types.DecimalType(maxDecimalPrecision, t.Scale)
 		}
@@ -295,7 +316,7 @@ func bindSum(name string, zero bool) aggBind {
 			rt = rt.WithNotNull(true)
 		}
 		float, k := t.Physical() == types.PhysFloat, t.Kind
-		result := func(n, i, hi int64, f float64) (types.Value, error) {
+		result := func(n int64, sum [3]int64, f float64) (types.Value, error) {
 			switch {
 			case n == 0 && !zero:
 				return types.NullValue, nil
@@ -304,20 +325,23 @@ func bindSum(name string, zero bool) aggBind {
 			case float:
 				return types.FloatValue(f), nil
 			case k == types.Decimal:
-				return fitFlinkDecimal(name, wideSum(i, hi), rt, flink)
+				return fitDecimal(wideSum(sum), rt), nil
 			}
-			return types.IntValue(wrapInt(k, i)), nil
+			return types.IntValue(wrapInt(k, sum[0])), nil
 		}
+		wideIn := t.IsWideDecimal()
 		return rt, withDistinct(args, distinct, func() Accumulator {
-			return &sumAcc{float: float, wide: k == types.Decimal, result: result}
+			return &sumAcc{float: float, wide: k == types.Decimal, wideIn: wideIn, result: result}
 		}), nil
 	}
 }
 
 // AVG(x) has x's type (Flink's AvgAggFunction): the integer average
 // truncates toward zero; DOUBLE divides the sum by the count; DECIMAL(p, s)
-// averages to DECIMAL(38, max(6, s)) in Flink, DECIMAL(18, max(6, s)) here,
-// rounding HALF_UP. It is NULL when there are no non-NULL inputs.
+// averages to DECIMAL(38, max(6, s)) (LogicalTypeMerging.findAvgAggType),
+// the sum divided by the count as DECIMAL division does (38 significant
+// digits, then HALF_UP to the scale). It is NULL when there are no
+// non-NULL inputs.
 func bindAvg(args []Arg, distinct bool) (types.Type, func() Accumulator, error) {
 	t, err := numericArg("AVG", args)
 	if err != nil {
@@ -325,8 +349,7 @@ func bindAvg(args []Arg, distinct bool) (types.Type, func() Accumulator, error) 
 	}
 	rt := avgType(t)
 	k, s, rs := t.Kind, scaleOf(t), scaleOf(rt)
-	flink := types.DecimalType(38, rs)
-	result := func(n, i, hi int64, f float64) (types.Value, error) {
+	result := func(n int64, sum [3]int64, f float64) (types.Value, error) {
 		switch {
 		case n == 0:
 			return types.NullValue, nil
@@ -335,14 +358,17 @@ func bindAvg(args []Arg, distinct bool) (types.Type, func() Accumulator, error) 
 		case k == types.Double:
 			return types.FloatValue(f / float64(n)), nil
 		case k == types.Decimal:
-			num := rescaleBig(wideSum(i, hi), s, rs)
-			return fitFlinkDecimal("AVG", divHalfUp(num, big.NewInt(n)), rt, flink)
+			total := wideSum(sum)
+			if decimalDigits(total) > maxDecimalPrecision {
+				return types.NullValue, nil // the DECIMAL(38, s) sum is NULL
+			}
+			return fitDecimal(divideFlink(total, big.NewInt(n), s, 0, rs), rt), nil
 		}
-		return types.IntValue(wrapInt(k, i/n)), nil
+		return types.IntValue(wrapInt(k, sum[0]/n)), nil
 	}
-	float := t.Physical() == types.PhysFloat
+	float, wideIn := t.Physical() == types.PhysFloat, t.IsWideDecimal()
 	return rt, withDistinct(args, distinct, func() Accumulator {
-		return &sumAcc{float: float, wide: k == types.Decimal, result: result}
+		return &sumAcc{float: float, wide: k == types.Decimal, wideIn: wideIn, result: result}
 	}), nil
 }
 

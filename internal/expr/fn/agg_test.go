@@ -3,6 +3,7 @@ package fn
 import (
 	"bytes"
 	"fmt"
+	"math/big"
 	"slices"
 	"testing"
 
@@ -187,7 +188,7 @@ func TestAggregates(t *testing.T) {
 		{name: "SUM", args: []types.Type{intT}, steps: []step{add(i64(2147483647)), add(i64(1))}, want: "-2147483648"},
 		{name: "SUM", args: []types.Type{intT}, steps: []step{add(nul)}, want: "NULL"},
 		{name: "SUM", args: []types.Type{intT}, steps: []step{add(i64(5)), retract(i64(5))}, want: "NULL"},
-		{name: "SUM", args: []types.Type{dec}, steps: []step{add(i64(125)), add(i64(250))}, want: "3.75", wantType: "DECIMAL(18, 2)"},
+		{name: "SUM", args: []types.Type{dec}, steps: []step{add(i64(125)), add(i64(250))}, want: "3.75", wantType: "DECIMAL(38, 2)"},
 		{name: "SUM", args: []types.Type{dblT}, steps: []step{add(f64(0.5)), add(f64(0.25)), retract(f64(0.5))}, want: "0.25"},
 		{name: "SUM", distinct: true, args: []types.Type{intT}, steps: []step{add(i64(2)), add(i64(2)), add(i64(3))}, want: "5"},
 		{name: "SUM0", args: []types.Type{intT}, steps: []step{add(nul)}, want: "0", wantType: "INT NOT NULL"},
@@ -198,7 +199,7 @@ func TestAggregates(t *testing.T) {
 		{name: "AVG", args: []types.Type{intT}, steps: []step{add(i64(-1)), add(i64(-2))}, want: "-1"},
 		{name: "AVG", args: []types.Type{intT}, steps: []step{add(i64(1)), add(i64(5)), retract(i64(1))}, want: "5"},
 		{name: "AVG", args: []types.Type{intT}, steps: []step{add(nul)}, want: "NULL"},
-		{name: "AVG", args: []types.Type{dec}, steps: []step{add(i64(100)), add(i64(200)), add(i64(200))}, want: "1.666667", wantType: "DECIMAL(18, 6)"},
+		{name: "AVG", args: []types.Type{dec}, steps: []step{add(i64(100)), add(i64(200)), add(i64(200))}, want: "1.666667", wantType: "DECIMAL(38, 6)"},
 		{name: "MIN", args: []types.Type{intT},
 			steps: []step{add(i64(3)), add(i64(1)), add(i64(1)), add(i64(2)), retract(i64(1)), retract(i64(1))}, want: "2"},
 		{name: "MAX", args: []types.Type{intT},
@@ -357,9 +358,8 @@ func showResult(rt types.Type, acc Accumulator) string {
 }
 
 // TestDecimalSumBeyond64Bits sums DECIMAL(18, 0) values past 2^64: the sum
-// is kept in 128 bits (an int64 sum wrapped to 5 here), a result past 18
-// digits is an error naming it (Flink's DECIMAL(38, 0) holds it), and
-// retracting back below 18 digits gives the exact sum again; the state
+// is kept in 128 bits (an int64 sum wrapped to 5 here) and is Flink's
+// DECIMAL(38, 0); retracting back gives the exact sum again; the state
 // survives every round trip on the way.
 func TestDecimalSumBeyond64Bits(t *testing.T) {
 	d18 := types.DecimalType(18, 0)
@@ -369,7 +369,6 @@ func TestDecimalSumBeyond64Bits(t *testing.T) {
 		steps = append(steps, add(i64(big)))
 	}
 	steps = append(steps, add(i64(446744073709551639))) // 2^64 + 5 in all
-	over := "error: SUM: the DECIMAL value 18446744073709551621 (unscaled) has more than 18 digits: Flink's type DECIMAL(38, 0) holds it, Sluice's DECIMAL stops at precision 18"
 	back := append(slices.Clone(steps), retract(i64(446744073709551639)))
 	for range 17 {
 		back = append(back, retract(i64(big)))
@@ -379,16 +378,78 @@ func TestDecimalSumBeyond64Bits(t *testing.T) {
 		negative = append(negative, add(i64(-big)))
 	}
 	runAggCases(t, []aggCase{
-		{name: "SUM", args: []types.Type{d18}, steps: steps, want: over, wantType: "DECIMAL(18, 0)"},
+		{name: "SUM", args: []types.Type{d18}, steps: steps, want: "18446744073709551621", wantType: "DECIMAL(38, 0)"},
 		{name: "SUM", args: []types.Type{d18}, steps: back, want: "999999999999999999"},
-		{name: "SUM", args: []types.Type{d18}, steps: negative,
-			want: "error: SUM: the DECIMAL value -18999999999999999981 (unscaled) has more than 18 digits: Flink's type DECIMAL(38, 0) holds it, Sluice's DECIMAL stops at precision 18"},
-		// (2^64 + 5) / 19 = 970881267037344822.157895 needs 24 digits at scale 6
-		{name: "AVG", args: []types.Type{d18}, steps: steps, wantType: "DECIMAL(18, 6)",
-			want: "error: AVG: the DECIMAL value 970881267037344822157895 (unscaled) has more than 18 digits: Flink's type DECIMAL(38, 6) holds it, Sluice's DECIMAL stops at precision 18"},
+		{name: "SUM", args: []types.Type{d18}, steps: negative, want: "-18999999999999999981"},
+		// (2^64 + 5) / 19 = 970881267037344822.157895 at scale 6
+		{name: "AVG", args: []types.Type{d18}, steps: steps, wantType: "DECIMAL(38, 6)", want: "970881267037344822.157895"},
 		// at scale 12 the same unscaled values average to 970881.267037344822 exactly
-		{name: "AVG", args: []types.Type{types.DecimalType(18, 12)}, steps: steps, want: "970881.267037344822", wantType: "DECIMAL(18, 12)"},
+		{name: "AVG", args: []types.Type{types.DecimalType(18, 12)}, steps: steps, want: "970881.267037344822", wantType: "DECIMAL(38, 12)"},
 	})
+}
+
+// TestWideDecimalSums sums DECIMAL(38, 2) values past 128 bits and back:
+// the sum is kept in 192 bits, NULL while it needs more than 38 digits
+// (DecimalData.fromBigDecimal), exact again after retractions; MIN and
+// MAX order the 16-byte values as numbers.
+func TestWideDecimalSums(t *testing.T) {
+	d38 := types.DecimalType(38, 2)
+	v := func(s string) types.Value {
+		x, _ := new(big.Int).SetString(s, 10)
+		return types.DecimalOfBig(d38, x)
+	}
+	nines := v("99999999999999999999999999999999999999")
+	minus := v("-12345678901234567890123456789012345678")
+	var up []step
+	for range 3 {
+		up = append(up, add(nines))
+	}
+	down := append(slices.Clone(up), retract(nines), retract(nines), add(minus))
+	runAggCases(t, []aggCase{
+		{name: "SUM", args: []types.Type{d38}, steps: up, want: "NULL", wantType: "DECIMAL(38, 2)"},
+		{name: "SUM", args: []types.Type{d38}, steps: down, want: "876543210987654321098765432109876543.21"},
+		{name: "SUM0", args: []types.Type{d38}, steps: []step{add(minus), add(nul)}, want: "-123456789012345678901234567890123456.78"},
+		{name: "AVG", args: []types.Type{d38}, steps: up, want: "NULL", wantType: "DECIMAL(38, 6)"},
+		// 36 integer digits do not fit DECIMAL(38, 6)
+		{name: "AVG", args: []types.Type{d38}, steps: []step{add(nines), add(minus)}, want: "NULL"},
+		{name: "AVG", args: []types.Type{d38}, steps: []step{add(v("1000")), add(v("2000")), add(v("2"))}, want: "10.006667"},
+		{name: "MIN", args: []types.Type{d38}, steps: []step{add(nines), add(minus), add(v("-1")), retract(minus)}, want: "-0.01"},
+		{name: "MAX", args: []types.Type{d38}, steps: []step{add(minus), add(v("-1")), add(v("1"))}, want: "0.01"},
+		{name: "MAX", appendOnly: true, args: []types.Type{d38}, steps: []step{add(minus), add(nines), add(v("1"))},
+			want: "999999999999999999999999999999999999.99"},
+	})
+}
+
+// TestWideDecimalSumMerges merges two sums of DECIMAL(38, 0) past 128 bits
+// (a two-phase aggregation's global phase) and retracts back to one value.
+func TestWideDecimalSumMerges(t *testing.T) {
+	d38 := types.DecimalType(38, 0)
+	x, _ := new(big.Int).SetString("99999999999999999999999999999999999999", 10)
+	nines := types.DecimalOfBig(d38, x)
+	a, _ := LookupAggregate("SUM")
+	_, newAcc, err := a.Bind([]Arg{{Type: d38}}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, q := newAcc(), newAcc()
+	for range 2 {
+		p.Add([]types.Value{nines})
+		q.Add([]types.Value{nines})
+	}
+	if err := p.(Merger).Merge(q); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := p.Result(); !v.Null {
+		t.Errorf("4 * (10^38 - 1) = %s, want NULL", show(d38, v))
+	}
+	for range 3 {
+		if err := p.Retract([]types.Value{nines}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if v, _ := p.Result(); v != nines {
+		t.Errorf("after retractions: %s, want %s", show(d38, v), x)
+	}
 }
 
 // TestFlatExtremeMerges: MIN and MAX with a flat form (numbers over an

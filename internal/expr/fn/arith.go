@@ -19,16 +19,16 @@ import (
 //     Infinity or NaN as in Java;
 //   - otherwise the operation is on DECIMAL with Flink's precision/scale
 //     derivation (p1+p2+1 / s1+s2 for *, max(6, s1+p2+1) scale for /, ...),
-//     capped at precision 18; results round HALF_UP and overflow to NULL,
-//     as Flink's DecimalData does.
+//     capped at precision 38 (LogicalTypeMerging); results round HALF_UP and
+//     overflow to NULL, as Flink's DecimalData does; / first rounds the
+//     quotient to 38 significant digits (DecimalDataUtils.divide).
 
 // arithOp describes one binary arithmetic operator.
 type arithOp struct {
 	name    string
 	intOp   func(a, b int64) (int64, error)
 	floatOp func(a, b float64) float64 // nil: approximate operands rejected
-	// decType derives Flink's result DECIMAL type from the operand types
-	// (before Sluice's precision cap).
+	// decType derives Flink's result DECIMAL type from the operand types.
 	decType func(a, b types.Type) types.Type
 	// decOp computes on unscaled operands with scales s1, s2, returning the
 	// unscaled result at scale rs.
@@ -84,14 +84,7 @@ var arithOps = []*arithOp{
 			if b.Sign() == 0 {
 				return nil, runtimeError("/", "Division by zero")
 			}
-			// a/10^s1 / (b/10^s2) = (a * 10^(rs+s2-s1) / b) / 10^rs
-			num, den := new(big.Int).Set(a), new(big.Int).Set(b)
-			if e := rs + s2 - s1; e >= 0 {
-				num.Mul(num, bigPow10(e))
-			} else {
-				den.Mul(den, bigPow10(-e))
-			}
-			return divHalfUp(num, den), nil
+			return divideFlink(a, b, s1, s2, rs), nil
 		},
 	},
 	{
@@ -108,7 +101,12 @@ var arithOps = []*arithOp{
 				return nil, runtimeError("%", "Division by zero")
 			}
 			s := max(s1, s2)
-			x := new(big.Int).Rem(rescaleBig(a, s1, s), rescaleBig(b, s2, s))
+			q, x := new(big.Int).QuoRem(rescaleBig(a, s1, s), rescaleBig(b, s2, s), new(big.Int))
+			if decimalDigits(q) > maxDecimalPrecision {
+				// BigDecimal.remainder with MathContext(38) needs the
+				// integral quotient in 38 digits.
+				return nil, runtimeError("%", "Division impossible")
+			}
 			return rescaleBig(x, s, rs), nil
 		},
 	},
@@ -160,39 +158,7 @@ func (op *arithOp) bind(args []Arg) (types.Type, Eval, error) {
 			return types.FloatValue(r), nil
 		}), nil
 	case a.Kind == types.Decimal || b.Kind == types.Decimal:
-		flink := op.decType(a, b)
-		rt := capDecimal(flink)
-		if op.name == "%" && scaleOf(a) == 0 && scaleOf(b) == 0 {
-			rt = b.Plain() // Flink's DECIMAL_MOD keeps the divisor's type
-			flink = rt
-		}
-		if rt.Kind == types.Decimal && rt.Scale != flink.Scale {
-			return types.Type{}, nil, fmt.Errorf("%s of %s and %s has Flink's type %s, whose scale needs a DECIMAL precision above %d: not supported yet",
-				op.name, a.Plain().Nullable(), b.Plain().Nullable(), flink.Plain().Nullable(), maxDecimalPrecision)
-		}
-		s1, s2, rs, rp, f := scaleOf(a), scaleOf(b), scaleOf(rt), rt.Precision, op.decOp
-		if rt.Kind != types.Decimal {
-			rp = 18
-		}
-		fast := decFast(op.name, s1, s2, rs)
-		limit := pow10[rp]
-		return rt.Nullable(), strict(func(_ *Context, v []types.Value) (types.Value, error) {
-			// Exact in 64 bits and within the precision, the result is
-			// the one of the exact computation below.
-			if fast != nil {
-				if r, ok := fast(v[0].I, v[1].I); ok && r < limit && r > -limit {
-					return types.IntValue(r), nil
-				}
-			}
-			r, err := f(bigOf(v[0]), bigOf(v[1]), s1, s2, rs)
-			if err != nil {
-				return types.Value{}, err
-			}
-			if rt.Kind != types.Decimal {
-				return fitDecimal(r, rp), nil
-			}
-			return fitFlinkDecimal(op.name, r, rt, flink)
-		}), nil
+		return op.bindDecimal(a, b, nullable)
 	}
 	rt := common
 	if op.name == "%" {
@@ -242,6 +208,73 @@ func decFast(op string, s1, s2, rs int) func(a, b int64) (int64, bool) {
 	return nil
 }
 
+// bindDecimal binds the operator on exact operands, at least one of them
+// DECIMAL.
+func (op *arithOp) bindDecimal(a, b types.Type, nullable bool) (types.Type, Eval, error) {
+	rt := op.decType(a, b)
+	if op.name == "%" && scaleOf(a) == 0 && scaleOf(b) == 0 {
+		rt = b.Plain() // Flink's DECIMAL_MOD keeps the divisor's type
+	}
+	s1, s2, rs, f := scaleOf(a), scaleOf(b), scaleOf(rt), op.decOp
+	wide := a.IsWideDecimal() || b.IsWideDecimal() || rt.IsWideDecimal()
+	rt = rt.Nullable()
+	switch {
+	case !wide:
+		fast, limit := decFast(op.name, s1, s2, rs), pow10[18]
+		if rt.Kind == types.Decimal {
+			limit = pow10[rt.Precision]
+		}
+		return rt, strict(func(_ *Context, v []types.Value) (types.Value, error) {
+			// Exact in 64 bits and within the precision, the result is
+			// the one of the exact computation below.
+			if fast != nil {
+				if r, ok := fast(v[0].I, v[1].I); ok && r < limit && r > -limit {
+					return types.IntValue(r), nil
+				}
+			}
+			r, err := f(bigOf(a, v[0]), bigOf(b, v[1]), s1, s2, rs)
+			if err != nil {
+				return types.Value{}, err
+			}
+			return fitDecimal(r, rt), nil
+		}), nil
+	case (op.name == "+" || op.name == "-") && s1 == rs && s2 == rs:
+		neg := op.name == "-"
+		return rt, strict(func(_ *Context, v []types.Value) (types.Value, error) {
+			y := unscaled128(b, v[1])
+			if neg {
+				y = y.Neg()
+			}
+			r, over := unscaled128(a, v[0]).Add(y)
+			if over {
+				return types.NullValue, nil
+			}
+			return types.DecimalOf(rt, r), nil
+		}), nil
+	case op.name == "*" && s1+s2 == rs && !a.IsWideDecimal() && !b.IsWideDecimal():
+		// Two int64 operands: the exact product fits 128 bits.
+		return rt, strict(func(_ *Context, v []types.Value) (types.Value, error) {
+			return types.DecimalOf(rt, types.Mul64(v[0].I, v[1].I)), nil
+		}), nil
+	}
+	return rt, strict(func(_ *Context, v []types.Value) (types.Value, error) {
+		r, err := f(bigOf(a, v[0]), bigOf(b, v[1]), s1, s2, rs)
+		if err != nil {
+			return types.Value{}, err
+		}
+		return fitDecimal(r, rt), nil
+	}), nil
+}
+
+// unscaled128 returns the unscaled value of v, a non-NULL value of the
+// exact numeric type t.
+func unscaled128(t types.Type, v types.Value) types.Int128 {
+	if t.IsWideDecimal() {
+		return types.DecimalUnscaled(t, v)
+	}
+	return types.Int128Of(v.I)
+}
+
 // bindNeg is unary minus on numbers and intervals. Integer negation wraps
 // like Java (-(-2147483648) is -2147483648 for INT).
 func bindNeg(args []Arg) (types.Type, Eval, error) {
@@ -254,7 +287,16 @@ func bindNeg(args []Arg) (types.Type, Eval, error) {
 		return t.Plain(), strict(func(_ *Context, v []types.Value) (types.Value, error) {
 			return types.FloatValue(-v[0].F), nil
 		}), nil
-	case types.TinyInt, types.SmallInt, types.Int, types.BigInt, types.Decimal,
+	case types.Decimal:
+		if t.IsWideDecimal() {
+			return t.Plain(), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+				return types.StringValue(types.DecimalUnscaled(t, v[0]).Neg().Encode()), nil
+			}), nil
+		}
+		return t.Plain(), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+			return types.IntValue(-v[0].I), nil
+		}), nil
+	case types.TinyInt, types.SmallInt, types.Int, types.BigInt,
 		types.IntervalDayTime, types.IntervalYearMonth, types.Null:
 		k := t.Kind
 		return t.Plain(), strict(func(_ *Context, v []types.Value) (types.Value, error) {
@@ -420,4 +462,49 @@ func floorDiv(x, y int64) int64 {
 		q--
 	}
 	return q
+}
+
+// DecimalArithInto returns CAST(a op b AS to) for op +, - or * on exact
+// operands held in int64s whose result type (Flink's, as the operator
+// binds it) is held in 16 bytes, and a target DECIMAL held in an int64
+// (Nexmark q1's CAST(0.908 * price AS DECIMAL(18, 3))): computed in 128
+// bits without the 16-byte intermediate, the value the operator then the
+// cast give. ok is false for other operations and types.
+func DecimalArithInto(op string, a, b, to types.Type) (Eval, bool) {
+	if op != "+" && op != "-" && op != "*" || to.Kind != types.Decimal || to.IsWideDecimal() ||
+		!exactNum(a) || !exactNum(b) || a.Kind == types.Null || b.Kind == types.Null ||
+		a.IsWideDecimal() || b.IsWideDecimal() || a.Kind != types.Decimal && b.Kind != types.Decimal {
+		return nil, false
+	}
+	var rt types.Type
+	for _, o := range arithOps {
+		if o.name == op {
+			rt = o.decType(a, b)
+		}
+	}
+	s1, s2, rs := scaleOf(a), scaleOf(b), rt.Scale
+	if !rt.IsWideDecimal() || op == "*" && s1+s2 != rs || op != "*" && (s1 != rs || s2 != rs) {
+		return nil, false
+	}
+	p, ts := rt.Precision, to.Scale
+	var f func(x, y int64) types.Int128
+	switch op {
+	case "*":
+		f = types.Mul64
+	case "+":
+		f = func(x, y int64) types.Int128 { r, _ := types.Int128Of(x).Add(types.Int128Of(y)); return r }
+	default:
+		f = func(x, y int64) types.Int128 { r, _ := types.Int128Of(x).Add(types.Int128Of(y).Neg()); return r }
+	}
+	return strict(func(_ *Context, v []types.Value) (types.Value, error) {
+		r := f(v[0].I, v[1].I)
+		if !r.FitsDigits(p) {
+			return types.NullValue, nil // the operator's NULL
+		}
+		r, ok := r.Rescale(rs, ts)
+		if !ok {
+			return types.NullValue, nil
+		}
+		return types.DecimalOf(to, r), nil
+	}), true
 }

@@ -131,7 +131,14 @@ func numericComparison(a, b types.Type) *comparison {
 		sa, sb := scaleOf(a), scaleOf(b)
 		s := max(sa, sb)
 		return &comparison{cmp: func(x, y types.Value) int {
-			return rescaleBig(bigOf(x), sa, s).Cmp(rescaleBig(bigOf(y), sb, s))
+			return rescaleBig(bigOf(a, x), sa, s).Cmp(rescaleBig(bigOf(b, y), sb, s))
+		}}
+	case a.IsWideDecimal() && b.IsWideDecimal():
+		// One scale: the encodings order as the values.
+		return &comparison{cmp: cmpString}
+	case a.IsWideDecimal() || b.IsWideDecimal():
+		return &comparison{cmp: func(x, y types.Value) int {
+			return unscaled128(a, x).Cmp(unscaled128(b, y))
 		}}
 	}
 	return &comparison{cmp: cmpInt}

@@ -1,7 +1,6 @@
 package fn
 
 import (
-	"fmt"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -25,7 +24,8 @@ type converter func(ctx *Context, v types.Value) (types.Value, error)
 // convertTo returns the conversion of values of type from to type to:
 // nothing when their stored form is the same, types.Cast otherwise.
 func convertTo(from, to types.Type) converter {
-	same := from.Kind == to.Kind && !from.IsComposite() && (from.Kind != types.Decimal || from.Scale == to.Scale) ||
+	same := from.Kind == to.Kind && !from.IsComposite() &&
+		(from.Kind != types.Decimal || from.Scale == to.Scale && from.IsWideDecimal() == to.IsWideDecimal()) ||
 		from.IsString() && to.IsString() || from.Kind == types.Null ||
 		types.Equal(from.Nullable(), to.Nullable())
 	if same {
@@ -33,13 +33,7 @@ func convertTo(from, to types.Type) converter {
 	}
 	from, to = from.Plain(), to.Plain()
 	return func(ctx *Context, v types.Value) (types.Value, error) {
-		out, err := types.Cast(v, from, to, ctx.loc())
-		if err == nil && out.Null && !v.Null && to.Kind == types.Decimal {
-			// Only a common DECIMAL capped at precision 18 can lack room.
-			return out, fmt.Errorf("%s does not fit %s, the common type Sluice can hold (Flink's has a DECIMAL precision above %d)",
-				types.LiteralText(from, v, ctx.loc()), to, maxDecimalPrecision)
-		}
-		return out, err
+		return types.Cast(v, from, to, ctx.loc())
 	}
 }
 
@@ -66,13 +60,6 @@ func commonOf(args []Arg) (types.Type, []converter, bool) {
 			return types.Type{}, nil, false
 		}
 		t = c
-	}
-	if t.Kind == types.Decimal && t.Precision > maxDecimalPrecision {
-		capped := capDecimal(t).WithNotNull(t.NotNull)
-		if capped.Scale != t.Scale {
-			return types.Type{}, nil, false // the values would lose digits Flink keeps
-		}
-		t = capped
 	}
 	convs := make([]converter, len(args))
 	for i, a := range args {

@@ -210,6 +210,12 @@ func truncToInt(t types.Type) func(types.Value) int64 {
 	case types.Float, types.Double:
 		return func(v types.Value) int64 { return types.JavaDoubleToLong(v.F) }
 	case types.Decimal:
+		if t.IsWideDecimal() {
+			return func(v types.Value) int64 {
+				q, _ := types.DecimalUnscaled(t, v).QuoRem10(t.Scale)
+				return int64(q.Lo) // BigDecimal.longValue: the low 64 bits
+			}
+		}
 		p := pow10[t.Scale]
 		return func(v types.Value) int64 { return v.I / p }
 	}

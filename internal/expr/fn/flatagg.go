@@ -65,10 +65,14 @@ func (c *countAcc) ReadFlatState(s, b []byte) error {
 }
 
 // SUM, SUM0 and AVG: the count of non-NULL inputs, then the sum (int64
-// or float64 bits), then for a decimal sum its high word.
+// or float64 bits), then for a decimal sum its middle word, and for a sum
+// of 16-byte decimals its top word.
 
 func (a *sumAcc) FlatSize() int {
-	if a.wide {
+	switch {
+	case a.wideIn:
+		return 32
+	case a.wide:
 		return 24
 	}
 	return 16
@@ -84,6 +88,10 @@ func (a *sumAcc) load(s []byte) {
 	}
 	if a.wide {
 		a.hi = flatWord(s, 16)
+		a.top = a.hi >> 63
+	}
+	if a.wideIn {
+		a.top = flatWord(s, 24)
 	}
 }
 
@@ -98,11 +106,14 @@ func (a *sumAcc) store(s []byte) {
 	if a.wide {
 		putFlatWord(s, 16, a.hi)
 	}
+	if a.wideIn {
+		putFlatWord(s, 24, a.top)
+	}
 }
 
 // loaded returns a copy of a holding the state s.
 func (a *sumAcc) loaded(s []byte) sumAcc {
-	x := sumAcc{float: a.float, wide: a.wide}
+	x := sumAcc{float: a.float, wide: a.wide, wideIn: a.wideIn}
 	x.load(s)
 	return x
 }
@@ -131,13 +142,14 @@ func (a *sumAcc) flatStep(s []byte, v *types.Vector, i int, sign int64) {
 func (a *sumAcc) AppendFlatResults(dst *types.Vector, states []byte, stride, n int) error {
 	for r := range n {
 		s := states[r*stride:]
-		var hi int64
-		if a.wide {
-			hi = flatWord(s, 16)
-		}
+		var sum [3]int64
 		// The sum word is an int64, or a float64's bits, as result reads it.
-		sum := flatWord(s, 8)
-		v, err := a.result(flatWord(s, 0), sum, hi, math.Float64frombits(uint64(sum)))
+		sum[0] = flatWord(s, 8)
+		if a.wide {
+			x := a.loaded(s)
+			sum[1], sum[2] = x.hi, x.top
+		}
+		v, err := a.result(flatWord(s, 0), sum, math.Float64frombits(uint64(sum[0])))
 		if err != nil {
 			return err
 		}
@@ -152,7 +164,7 @@ func (a *sumAcc) AppendFlatState(b, s []byte) []byte {
 }
 
 func (a *sumAcc) ReadFlatState(s, b []byte) error {
-	x := sumAcc{float: a.float, wide: a.wide}
+	x := sumAcc{float: a.float, wide: a.wide, wideIn: a.wideIn}
 	if err := x.UnmarshalState(b); err != nil {
 		return err
 	}

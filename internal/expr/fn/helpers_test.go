@@ -1,6 +1,7 @@
 package fn
 
 import (
+	"math/big"
 	"strconv"
 	"strings"
 	"testing"
@@ -35,7 +36,18 @@ func null(t types.Type) in { return lit(t, types.NullValue) }
 func unit(u string) in     { return in{arg: Arg{Unit: u}} }
 
 func dec(unscaled int64, p, s int) in {
-	return lit(types.DecimalType(p, s), types.IntValue(unscaled))
+	t := types.DecimalType(p, s)
+	return lit(t, types.DecimalOf(t, types.Int128Of(unscaled)))
+}
+
+// wideDec is a DECIMAL(p, s) literal of the unscaled digits u.
+func wideDec(u string, p, s int) in {
+	t := types.DecimalType(p, s)
+	x, ok := new(big.Int).SetString(u, 10)
+	if !ok {
+		panic(u)
+	}
+	return lit(t, types.DecimalOfBig(t, x))
 }
 
 // ts is a TIMESTAMP(3) literal 'yyyy-MM-dd HH:mm:ss[.fff]'.
@@ -124,7 +136,7 @@ func show(t types.Type, v types.Value) string {
 		}
 		return "FALSE"
 	case types.Decimal:
-		return decimalString(v.I, t.Scale)
+		return string(types.AppendDecimal(nil, types.DecimalUnscaled(t, v), t.Scale))
 	}
 	switch t.Kind {
 	case types.Float:
@@ -139,24 +151,6 @@ func show(t types.Type, v types.Value) string {
 		return v.S
 	}
 	return strconv.FormatInt(v.I, 10)
-}
-
-func decimalString(unscaled int64, scale int) string {
-	neg := unscaled < 0
-	if neg {
-		unscaled = -unscaled
-	}
-	s := strconv.FormatInt(unscaled, 10)
-	for len(s) <= scale {
-		s = "0" + s
-	}
-	if scale > 0 {
-		s = s[:len(s)-scale] + "." + s[len(s)-scale:]
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
 }
 
 func argsLabel(ins []in) string {

@@ -76,8 +76,9 @@ func jsonWriterFor(name string, t types.Type) (jsonWriter, error) {
 			return types.AppendJavaFloat(b, v.F, bits)
 		}), nil
 	case t.Kind == types.Decimal:
-		scale := t.Scale
-		return infallible(func(b []byte, v types.Value) []byte { return append(b, javaBigDecimal(v.I, scale)...) }), nil
+		return infallible(func(b []byte, v types.Value) []byte {
+			return types.AppendJavaDecimal(b, types.DecimalUnscaled(t, v), t.Scale)
+		}), nil
 	case t.Kind == types.Timestamp:
 		return infallible(func(b []byte, v types.Value) []byte { return appendJSONString(b, isoLocalDateTime(v.I)) }), nil
 	case t.Kind == types.TimestampLTZ:
@@ -225,28 +226,6 @@ func isoLocalDateTime(ns int64) string {
 	s := t.Format("2006-01-02T15:04:05")
 	if frac := t.Nanosecond(); frac != 0 {
 		s += strings.TrimRight(fmt.Sprintf(".%09d", frac), "0")
-	}
-	return s
-}
-
-// javaBigDecimal renders unscaled × 10^-scale as BigDecimal.toString does:
-// plain unless the adjusted exponent is below -6, then scientific.
-func javaBigDecimal(unscaled int64, scale int) string {
-	neg := unscaled < 0
-	digits := strconv.FormatUint(abs64(unscaled), 10)
-	adjusted := len(digits) - 1 - scale
-	var s string
-	if adjusted >= -6 {
-		s = types.FormatDecimal(int64(abs64(unscaled)), scale)
-	} else {
-		s = digits[:1]
-		if len(digits) > 1 {
-			s += "." + digits[1:]
-		}
-		s += "E" + strconv.Itoa(adjusted)
-	}
-	if neg {
-		s = "-" + s
 	}
 	return s
 }

@@ -116,16 +116,22 @@ func bindConstant(name string, c float64) bindFunc {
 }
 
 // numericUnary binds a function from a numeric type to itself, with one
-// implementation for int64-held values (integers, unscaled decimals) and
-// one for floats.
-func numericUnary(name string, args []Arg, i func(t types.Type) func(int64) int64, f func(float64) float64) (types.Type, Eval, error) {
+// implementation for int64-held values (integers, unscaled decimals), one
+// for 128-bit decimals and one for floats.
+func numericUnary(name string, args []Arg, i func(t types.Type) func(int64) int64, w func(t types.Type) func(types.Int128) types.Int128, f func(float64) float64) (types.Type, Eval, error) {
 	if !match(args, numeric) || args[0].Type.Kind == types.Null {
 		return types.Type{}, nil, sigError(name, "(NUMERIC)", args)
 	}
 	t := args[0].Type.Plain()
-	if t.Physical() == types.PhysFloat {
+	switch {
+	case t.Physical() == types.PhysFloat:
 		return t, strict(func(_ *Context, v []types.Value) (types.Value, error) {
 			return types.FloatValue(f(v[0].F)), nil
+		}), nil
+	case t.IsWideDecimal():
+		g := w(t)
+		return t, strict(func(_ *Context, v []types.Value) (types.Value, error) {
+			return types.StringValue(g(types.DecimalUnscaled(t, v[0])).Encode()), nil
 		}), nil
 	}
 	g, k := i(t), t.Kind
@@ -144,6 +150,13 @@ func bindAbs(args []Arg) (types.Type, Eval, error) {
 			}
 			return x
 		}
+	}, func(types.Type) func(types.Int128) types.Int128 {
+		return func(x types.Int128) types.Int128 {
+			if x.Sign() < 0 {
+				return x.Neg()
+			}
+			return x
+		}
 	}, math.Abs)
 }
 
@@ -159,6 +172,17 @@ func bindSign(args []Arg) (types.Type, Eval, error) {
 				return -one
 			}
 			return 0
+		}
+	}, func(t types.Type) func(types.Int128) types.Int128 {
+		one, _ := types.Int128Of(1).Rescale(0, t.Scale)
+		return func(x types.Int128) types.Int128 {
+			switch x.Sign() {
+			case 1:
+				return one
+			case -1:
+				return one.Neg()
+			}
+			return x
 		}
 	}, func(x float64) float64 {
 		switch {
@@ -214,12 +238,23 @@ func bindRound(name string, halfUp bool) bindFunc {
 		if rt.Kind == types.Decimal {
 			rt = rt.Nullable() // rounding up may overflow the precision
 		}
+		if t.IsWideDecimal() || rt.IsWideDecimal() {
+			return rt, strict(func(_ *Context, v []types.Value) (types.Value, error) {
+				d := min(digits(v), int64(s))
+				x := roundDigits128(unscaled128(t, v[0]), s, int(max(d, -maxDecimalPrecision-1)), halfUp)
+				r, ok := x.Rescale(int(max(d, -maxDecimalPrecision-1)), rs)
+				if !ok {
+					return types.NullValue, nil
+				}
+				return types.DecimalOf(rt, r), nil
+			}), nil
+		}
 		return rt, strict(func(_ *Context, v []types.Value) (types.Value, error) {
 			d := min(digits(v), int64(s))
 			x := roundDigits(v[0].I, int64(s)-d, halfUp)
 			if k == types.Decimal {
 				r := rescaleBig(big.NewInt(x), s, rs)
-				return fitDecimal(r, rt.Precision), nil
+				return fitDecimal(r, rt), nil
 			}
 			return types.IntValue(wrapInt(k, x)), nil
 		}), nil
@@ -240,6 +275,18 @@ func roundDigits(x, n int64, halfUp bool) int64 {
 		return roundHalfUp64(x, int(n)) * p
 	}
 	return x / p * p
+}
+
+// roundDigits128 rounds unscaled x at scale s to d fraction digits (d <= s,
+// negative to round to tens, hundreds, ...), HALF_UP or toward zero,
+// giving the unscaled value at scale d (for d < 0, a count of 10^-d).
+func roundDigits128(x types.Int128, s, d int, halfUp bool) types.Int128 {
+	if halfUp {
+		r, _ := x.Rescale(s, d)
+		return r
+	}
+	q, _ := x.QuoRem10(s - d)
+	return q
 }
 
 // roundFloat rounds f to d decimal digits on its shortest decimal
@@ -294,6 +341,12 @@ func bindFloorCeil(name string, ceil bool) bindFunc {
 		if ceil {
 			fl = math.Ceil
 		}
+		if t.IsWideDecimal() {
+			rt := types.DecimalType(t.Precision, 0).WithNotNull(!anyNullable(args))
+			return rt, strict(func(_ *Context, v []types.Value) (types.Value, error) {
+				return types.StringValue(floorCeil128(types.DecimalUnscaled(t, v[0]), t.Scale, ceil).Encode()), nil
+			}), nil
+		}
 		if t.Kind == types.Decimal {
 			rt := types.DecimalType(t.Precision, 0).WithNotNull(!anyNullable(args))
 			p := pow10[t.Scale]
@@ -307,8 +360,23 @@ func bindFloorCeil(name string, ceil bool) bindFunc {
 		}
 		return numericUnary(name, args, func(types.Type) func(int64) int64 {
 			return func(x int64) int64 { return x }
-		}, fl)
+		}, nil, fl)
 	}
+}
+
+// floorCeil128 returns unscaled x at scale s rounded down (or up, ceil) to
+// an integer, at scale 0.
+func floorCeil128(x types.Int128, s int, ceil bool) types.Int128 {
+	q, _ := x.QuoRem10(s)
+	if back, _ := q.Rescale(0, s); back != x {
+		switch {
+		case ceil && x.Sign() > 0:
+			q, _ = q.Add(types.Int128Of(1))
+		case !ceil && x.Sign() < 0:
+			q, _ = q.Add(types.Int128Of(-1))
+		}
+	}
+	return q
 }
 
 func bindTimeFloorCeil(name string, ceil bool, args []Arg) (types.Type, Eval, error) {

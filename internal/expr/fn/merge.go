@@ -30,7 +30,7 @@ func (c *countAcc) Merge(other Accumulator) error {
 // bits), as Flink's SumWithRetractAggFunction and AvgAggFunction merge.
 func (s *sumAcc) Merge(other Accumulator) error {
 	o, ok := other.(*sumAcc)
-	if !ok || o.float != s.float || o.wide != s.wide {
+	if !ok || o.float != s.float || o.wide != s.wide || o.wideIn != s.wideIn {
 		return mergeMismatch(s, other)
 	}
 	s.merge(o)
@@ -45,7 +45,8 @@ func (s *sumAcc) merge(o *sumAcc) {
 		s.f += o.f
 	case s.wide:
 		lo, carry := bits.Add64(uint64(s.i), uint64(o.i), 0)
-		s.i, s.hi = int64(lo), s.hi+o.hi+int64(carry)
+		hi, carry := bits.Add64(uint64(s.hi), uint64(o.hi), carry)
+		s.i, s.hi, s.top = int64(lo), int64(hi), s.top+o.top+int64(carry)
 	default:
 		s.i += o.i
 	}

@@ -1,15 +1,13 @@
 package fn
 
 import (
-	"fmt"
 	"math"
 	"math/big"
 
 	"github.com/sluicesql/sluice/internal/types"
 )
 
-// maxDecimalPrecision is Sluice's DECIMAL precision limit: decimals are held
-// unscaled in an int64. Where Flink derives DECIMAL(38, s) Sluice uses 18.
+// maxDecimalPrecision is Flink's DECIMAL precision limit.
 const maxDecimalPrecision = types.MaxDecimalPrecision
 
 // minAdjustedScale is the scale Flink keeps at least when a derived decimal
@@ -75,25 +73,13 @@ func wrapInt(k types.Kind, x int64) int64 {
 	return x
 }
 
-// capDecimal fits a DECIMAL type derived the way Flink does (up to
-// precision 38) into Sluice's precision limit, sacrificing scale (down to 6
-// digits) before integer digits as Flink's
-// LogicalTypeMerging.adjustPrecisionScale does at 38.
-func capDecimal(t types.Type) types.Type {
-	p, s := t.Precision, t.Scale
-	if p <= maxDecimalPrecision {
-		return types.DecimalType(p, s)
-	}
-	intDigits := p - s
-	s = max(maxDecimalPrecision-intDigits, min(s, minAdjustedScale))
-	return types.DecimalType(maxDecimalPrecision, min(s, maxDecimalPrecision))
-}
-
 // toFloat returns a converter from a numeric type's value to float64.
 func toFloat(t types.Type) func(types.Value) float64 {
 	switch {
 	case t.Kind == types.Float || t.Kind == types.Double:
 		return func(v types.Value) float64 { return v.F }
+	case t.IsWideDecimal():
+		return func(v types.Value) float64 { return types.DecimalFloat(t, v) }
 	case t.Kind == types.Decimal:
 		div := math.Pow10(t.Scale)
 		return func(v types.Value) float64 { return float64(v.I) / div }
@@ -110,12 +96,21 @@ func scaleOf(t types.Type) int {
 	return 0
 }
 
-// bigOf returns v's unscaled value as a big.Int.
-func bigOf(v types.Value) *big.Int { return big.NewInt(v.I) }
+// bigOf returns the unscaled value of v, a non-NULL value of the exact
+// numeric type t (an integer's own value), as a big.Int.
+func bigOf(t types.Type, v types.Value) *big.Int {
+	if t.IsWideDecimal() {
+		return types.DecimalBig(t, v)
+	}
+	return big.NewInt(v.I)
+}
 
 var bigTen = big.NewInt(10)
 
 func bigPow10(n int) *big.Int {
+	if n < len(bigPow10s) {
+		return bigPow10s[n]
+	}
 	return new(big.Int).Exp(bigTen, big.NewInt(int64(n)), nil)
 }
 
@@ -149,32 +144,91 @@ func divHalfUp(x, y *big.Int) *big.Int {
 	return q
 }
 
-// fitDecimal returns x as a DECIMAL(p, _) value, or NULL when it has more
-// than p digits: Flink's DecimalData.fromBigDecimal yields null on overflow.
-func fitDecimal(x *big.Int, p int) types.Value {
-	if !x.IsInt64() {
-		return types.NullValue
+// fitDecimal returns unscaled x as a value of the DECIMAL type t, or NULL
+// when it has more than t's precision digits: Flink's
+// DecimalData.fromBigDecimal yields null on overflow. For an integer type
+// t (MOD of integral decimals) x is returned as is when it fits an int64.
+func fitDecimal(x *big.Int, t types.Type) types.Value {
+	if t.Kind != types.Decimal {
+		if !x.IsInt64() {
+			return types.NullValue
+		}
+		return types.IntValue(x.Int64())
 	}
-	i := x.Int64()
-	if i >= pow10[p] || i <= -pow10[p] {
-		return types.NullValue
+	if !t.IsWideDecimal() {
+		if !x.IsInt64() {
+			return types.NullValue
+		}
+		i := x.Int64()
+		if i >= pow10[t.Precision] || i <= -pow10[t.Precision] {
+			return types.NullValue
+		}
+		return types.IntValue(i)
 	}
-	return types.IntValue(i)
+	return types.DecimalOfBig(t, x)
 }
 
-// fitFlinkDecimal returns unscaled x as a value of t, Sluice's type for a
-// result Flink types as flink (of the same scale): NULL when x has more
-// digits than flink's precision, as DecimalData.fromBigDecimal gives; an
-// error naming the value when it fits Flink's type but not Sluice's, whose
-// precision stops at 18.
-func fitFlinkDecimal(name string, x *big.Int, t, flink types.Type) (types.Value, error) {
-	v := fitDecimal(x, t.Precision)
-	if !v.Null || t.Precision >= flink.Precision || x.CmpAbs(bigPow10(flink.Precision)) >= 0 {
-		return v, nil
+// bigPow10s holds 10^0 .. 10^76 (products of two DECIMAL(38) values).
+var bigPow10s = func() []*big.Int {
+	p := make([]*big.Int, 77)
+	p[0] = big.NewInt(1)
+	for i := 1; i < len(p); i++ {
+		p[i] = new(big.Int).Mul(p[i-1], bigTen)
 	}
-	return types.NullValue, fmt.Errorf("%s: the DECIMAL value %s (unscaled) has more than %d digits: Flink's type %s holds it, Sluice's DECIMAL stops at precision %d",
-		name, x, t.Precision, flink.Plain().Nullable(), maxDecimalPrecision)
+	return p
+}()
+
+// decimalDigits returns the number of decimal digits of |x| (0 for 0).
+func decimalDigits(x *big.Int) int {
+	if x.Sign() == 0 {
+		return 0
+	}
+	// log10(2) < 0.30103: an estimate at most one too small.
+	n := int(float64(x.BitLen()-1)*0.30102999566398) + 1
+	for n < len(bigPow10s) && x.CmpAbs(bigPow10s[n]) >= 0 {
+		n++
+	}
+	return n
 }
+
+// divideFlink returns a / b (unscaled, at scales s1 and s2) as an unscaled
+// value at scale rs, as DecimalDataUtils.divide computes it: the quotient
+// rounded HALF_UP to 38 significant digits (MathContext(38, HALF_UP)),
+// then HALF_UP to the scale rs. b is not zero.
+func divideFlink(a, b *big.Int, s1, s2, rs int) *big.Int {
+	// a/10^s1 / (b/10^s2) = (a * 10^(rs+s2-s1) / b) / 10^rs
+	num, den := new(big.Int).Set(a), new(big.Int).Set(b)
+	if e := rs + s2 - s1; e >= 0 {
+		num.Mul(num, bigPow10(e))
+	} else {
+		den.Mul(den, bigPow10(-e))
+	}
+	q, r := new(big.Int).QuoRem(num, den, new(big.Int))
+	if r.Sign() == 0 {
+		return q
+	}
+	r.Abs(r)
+	den.Abs(den)
+	twice := new(big.Int).Lsh(r, 1)
+	up := twice.Cmp(den) >= 0
+	if m := decimalDigits(q); !up && m < maxDecimalPrecision {
+		// The 38-digit rounding keeps k more digits; it carries into the
+		// last digit of q when the fraction r/den is at least
+		// 0.5 - 0.5*10^-k, i.e. (den - 2r) * 10^k <= den.
+		gap := twice.Sub(den, twice)
+		up = gap.Mul(gap, bigPow10s[maxDecimalPrecision-m]).Cmp(den) <= 0
+	}
+	if up {
+		if (a.Sign() < 0) != (b.Sign() < 0) {
+			q.Sub(q, bigOne)
+		} else {
+			q.Add(q, bigOne)
+		}
+	}
+	return q
+}
+
+var bigOne = big.NewInt(1)
 
 // roundHalfUp64 rescales an int64 unscaled decimal down by d digits,
 // rounding HALF_UP.

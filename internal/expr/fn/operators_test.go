@@ -39,14 +39,31 @@ func TestArithmetic(t *testing.T) {
 		{name: "/", args: []in{dec(10, 2, 1), dec(0, 2, 1)}, wantErr: "Division by zero"},
 		{name: "%", args: []in{dec(75, 2, 1), dec(20, 2, 1)}, want: "1.5"},
 		{name: "+", args: []in{dec(15, 3, 1), dbl(1)}, want: "2.5"},
-		// A result that fits Flink's type (DECIMAL(37, 0), DECIMAL(19, 0)) but
-		// not DECIMAL(18, _) is an error, never NULL; overflowing Flink's
-		// type gives NULL, as DecimalData.fromBigDecimal does: 10^18 / 10^-18
-		// needs 36 + 6 digits of DECIMAL(38, 6).
+		// Results take Flink's types up to DECIMAL(38, _) (DECIMAL(37, 0),
+		// DECIMAL(19, 0), DECIMAL(23, 13)); overflowing Flink's type gives
+		// NULL, as DecimalData.fromBigDecimal does: 10^18 / 10^-18 needs
+		// 36 + 6 digits of DECIMAL(38, 6).
 		{name: "*", args: []in{dec(999999999999999999, 18, 0), dec(999999999999999999, 18, 0)},
-			wantErr: "*: the DECIMAL value 999999999999999998000000000000000001 (unscaled) has more than 18 digits: Flink's type DECIMAL(37, 0) holds it, Sluice's DECIMAL stops at precision 18"},
-		{name: "+", args: []in{dec(999999999999999999, 18, 0), dec(1, 18, 0)}, wantErr: "Flink's type DECIMAL(19, 0) holds it"},
+			want: "999999999999999998000000000000000001"},
+		{name: "+", args: []in{dec(999999999999999999, 18, 0), dec(1, 18, 0)}, want: "1000000000000000000"},
 		{name: "/", args: []in{dec(999999999999999999, 18, 0), dec(1, 18, 18)}, want: "NULL"},
+		{name: "/", args: []in{dec(100, 10, 2), dec(300, 10, 2)}, want: "0.3333333333333"},
+		// DecimalDataUtils.divide rounds the quotient to 38 digits first:
+		// ...000.00000049999999999999999999500... becomes ...000.0000005
+		// and then 0.000001 at scale 6.
+		{name: "/", args: []in{wideDec("100000000000000000051000000000000", 38, 0), wideDec("100000000000000000001", 38, 0)},
+			want: "1000000000000.000001"},
+		{name: "*", args: []in{wideDec("99999999999999999999999999999999999999", 38, 0), dec(10, 2, 0)}, want: "NULL"},
+		{name: "+", args: []in{wideDec("99999999999999999999999999999999999999", 38, 0), dec(1, 1, 0)}, want: "NULL"},
+		{name: "-", args: []in{wideDec("-99999999999999999999999999999999999999", 38, 0), wideDec("99999999999999999999999999999999999999", 38, 0)}, want: "NULL"},
+		{name: "-", args: []in{wideDec("-12345678901234567890123", 30, 3), dec(5, 2, 1)}, want: "-12345678901234567890.623"},
+		{name: "%", args: []in{wideDec("12345678901234567890123", 30, 3), dec(7, 1, 0)}, want: "1.123"},
+		{name: "%", args: []in{wideDec("10000000000000000000000000000000000000", 38, 0), dec(1, 7, 6)}, wantErr: "Division impossible"},
+		{name: "NEG", args: []in{wideDec("-12345678901234567890123", 30, 3)}, want: "12345678901234567890.123"},
+		{name: "=", args: []in{wideDec("12345678901234567890000", 30, 3), wideDec("12345678901234567890", 20, 0)}, want: "TRUE"},
+		{name: "<", args: []in{wideDec("-12345678901234567890000", 30, 3), wideDec("-12345678901234567889", 30, 0)}, want: "TRUE"},
+		{name: "<", args: []in{wideDec("-2", 30, 0), wideDec("1", 30, 0)}, want: "TRUE"},
+		{name: ">", args: []in{wideDec("12345678901234567890", 30, 0), dbl(1e19)}, want: "TRUE"},
 		{name: "-", args: []in{dec(-5, 18, 2), dec(5, 18, 2)}, want: "-0.10"},
 		{name: "+", args: []in{int_(1), null(types.IntType)}, want: "NULL"},
 		{name: "+", args: []in{int_(1), str_("a")}, wantErr: "+ expects (NUMERIC, NUMERIC); got (INT, STRING)"},
@@ -74,9 +91,14 @@ func TestArithmeticTypes(t *testing.T) {
 		{"/", types.DecimalType(5, 2), types.DecimalType(5, 2), "DECIMAL(13, 8)"},
 		{"%", types.DecimalType(5, 2), types.DecimalType(5, 1), "DECIMAL(5, 2)"},
 		{"%", types.DecimalType(10, 0), types.IntType, "INT"},
-		// past 18 digits the precision is capped at 18, keeping Flink's scale
-		{"*", types.DecimalType(18, 2), types.DecimalType(18, 2), "DECIMAL(18, 4)"},
-		{"/", types.DecimalType(18, 0), types.DecimalType(18, 18), "DECIMAL(18, 6)"},
+		// past 18 digits: Flink's types, held in 128 bits
+		{"*", types.DecimalType(18, 2), types.DecimalType(18, 2), "DECIMAL(37, 4)"},
+		{"/", types.DecimalType(18, 0), types.DecimalType(18, 18), "DECIMAL(38, 6)"},
+		// Flink's documented examples (LogicalTypeMerging).
+		{"/", types.DecimalType(10, 2), types.DecimalType(10, 2), "DECIMAL(23, 13)"},
+		{"*", types.DecimalType(38, 10), types.DecimalType(38, 10), "DECIMAL(38, 6)"},
+		{"+", types.DecimalType(38, 10), types.DecimalType(10, 2), "DECIMAL(38, 9)"},
+		{"%", types.DecimalType(38, 10), types.DecimalType(10, 2), "DECIMAL(18, 10)"},
 		{"+", types.IntType, types.DecimalType(10, 2), "DECIMAL(13, 2)"},
 	} {
 		s, _ := LookupScalar(c.op)
@@ -180,16 +202,4 @@ func TestLike(t *testing.T) {
 		{name: "SIMILAR TO", args: []in{str_("a.c"), str_("a.c")}, want: "TRUE"},
 		{name: "SIMILAR TO", args: []in{str_("abc"), str_("a.c")}, want: "FALSE"},
 	})
-}
-
-// TestDecimalScaleRefused: where Flink's result type keeps more fraction
-// digits than DECIMAL(18, _) can next to its integer digits, the values
-// would differ from Flink's, so the operation is refused by name.
-func TestDecimalScaleRefused(t *testing.T) {
-	s, _ := LookupScalar("/")
-	_, _, err := s.Bind([]Arg{{Type: types.DecimalType(10, 2)}, {Type: types.DecimalType(10, 2)}})
-	want := "/ of DECIMAL(10, 2) and DECIMAL(10, 2) has Flink's type DECIMAL(23, 13), whose scale needs a DECIMAL precision above 18: not supported yet"
-	if err == nil || err.Error() != want {
-		t.Errorf("got %v, want %s", err, want)
-	}
 }

@@ -75,7 +75,7 @@ func percentileValue(t types.Type, v types.Value) float64 {
 		return v.F
 	case t.Kind == types.Decimal:
 		// DecimalDataUtils.doubleValue: the nearest double to the decimal.
-		f, _ := strconv.ParseFloat(javaBigDecimal(v.I, t.Scale), 64)
+		f, _ := strconv.ParseFloat(string(types.AppendJavaDecimal(nil, types.DecimalUnscaled(t, v), t.Scale)), 64)
 		return f
 	}
 	return float64(v.I)

@@ -299,7 +299,7 @@ func javaString(t types.Type, v types.Value) string {
 	case t.Kind == types.Double:
 		return types.FormatDouble(v.F)
 	case t.Kind == types.Decimal:
-		return types.FormatDecimal(v.I, t.Scale)
+		return string(types.AppendDecimal(nil, types.DecimalUnscaled(t, v), t.Scale))
 	case t.IsInteger():
 		return strconv.FormatInt(v.I, 10)
 	}

@@ -106,7 +106,7 @@ func (m *varianceMath) of(x types.Value) term {
 	case types.Float, types.Double:
 		return term{f: x.F}
 	case types.Decimal:
-		return term{d: big.NewInt(x.I)}
+		return term{d: bigOf(m.arg, x)}
 	}
 	return term{i: x.I}
 }
@@ -285,7 +285,7 @@ func (v *varianceAcc) decimalResult(den int64) (types.Value, error) {
 	}
 	r := divHalfUp(diff, big.NewInt(den))
 	if !m.sqrt {
-		return fitFlinkDecimal(m.name, rescaleBig(r, m.sqScale, m.result.Scale), m.result, types.DecimalType(38, m.result.Scale))
+		return fitDecimal(rescaleBig(r, m.sqScale, m.result.Scale), m.result), nil
 	}
 	// POWER takes the DECIMAL as a double (BigDecimal.doubleValue, the
 	// nearest double); CAST rounds the root's shortest digits HALF_UP.
