@@ -1,7 +1,6 @@
 package sluice
 
 import (
-	"fmt"
 	"testing"
 	"time"
 )
@@ -15,12 +14,7 @@ import (
 // with one result, and rows that arrived more than the interval earlier
 // leave the frame (ProcTimeRangeBoundedPrecedingFunction).
 func TestProcTimeOverOnTheClock(t *testing.T) {
-	cluster := startCluster(t)
-	brokers := cluster.BootstrapServers()
-	cases := []struct {
-		name, query string
-		steps       []procTimeStep
-	}{{
+	cases := []procTimeCase{{
 		name:  "rows",
 		query: `SELECT u, v, SUM(v) OVER (PARTITION BY u ORDER BY pt ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM clicks;`,
 		steps: []procTimeStep{
@@ -45,20 +39,7 @@ FROM clicks;`,
 			{insert: "INSERT INTO clicks VALUES ('a', 7);", advance: 2 * time.Millisecond, want: []string{"+I[a, 7, 12, 2]"}},
 		},
 	}}
-	n := 0
-	for _, p := range []string{"1", "4"} {
-		for _, c := range cases {
-			t.Run(c.name+"/parallelism="+p, func(t *testing.T) {
-				n++
-				e, clock := procTimeEngine(t, p)
-				mustExecute(t, e, kafkaTable("clicks", "u STRING, v INT, pt AS PROCTIME()", fmt.Sprintf("over-clicks-%d", n), brokers, "json"))
-				res := mustExecute(t, e, c.query)
-				s := res[0].Stream
-				t.Cleanup(s.Close)
-				runProcTimeSteps(t, e, clock, s, c.steps)
-			})
-		}
-	}
+	runProcTimeCases(t, "u STRING, v INT, pt AS PROCTIME()", "over-clicks", cases)
 }
 
 // TestProcTimeOverRestore: the rows waiting for their millisecond, the

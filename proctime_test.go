@@ -77,12 +77,7 @@ func sameRows(got, want []string) bool {
 // 1ms rings a millisecond after its time); TUMBLE, HOP, CUMULATE, SESSION
 // and the legacy GROUP BY TUMBLE, at parallelism 1 and 4.
 func TestProcTimeWindowsFireOnTheClock(t *testing.T) {
-	cluster := startCluster(t)
-	brokers := cluster.BootstrapServers()
-	cases := []struct {
-		name, query string
-		steps       []procTimeStep
-	}{{
+	cases := []procTimeCase{{
 		name: "tumble",
 		query: `SELECT u, COUNT(*) AS cnt, window_start, window_end FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(pt), INTERVAL '1' MINUTE))
 GROUP BY u, window_start, window_end;`,
@@ -125,13 +120,29 @@ FROM clicks GROUP BY u, TUMBLE(pt, INTERVAL '1' MINUTE);`,
 			{insert: "INSERT INTO clicks VALUES ('a'), ('a');", advance: time.Minute, want: []string{"+I[a, 2, 2024-01-01 10:00:00.000, 2024-01-01 10:01:00.000]"}},
 		},
 	}}
+	runProcTimeCases(t, "u STRING, pt AS PROCTIME()", "clicks", cases)
+}
+
+// procTimeCase is a query over the table clicks and the steps that feed
+// it and check what it prints.
+type procTimeCase struct {
+	name, query string
+	steps       []procTimeStep
+}
+
+// runProcTimeCases runs each case at parallelism 1 and 4, on an engine
+// with a manual clock and a fresh topic (named after prefix) behind the
+// table clicks of the given columns.
+func runProcTimeCases(t *testing.T, columns, prefix string, cases []procTimeCase) {
+	t.Helper()
+	brokers := startCluster(t).BootstrapServers()
 	n := 0
 	for _, p := range []string{"1", "4"} {
 		for _, c := range cases {
 			t.Run(c.name+"/parallelism="+p, func(t *testing.T) {
 				n++
 				e, clock := procTimeEngine(t, p)
-				mustExecute(t, e, kafkaTable("clicks", "u STRING, pt AS PROCTIME()", fmt.Sprintf("clicks-%d", n), brokers, "json"))
+				mustExecute(t, e, kafkaTable("clicks", columns, fmt.Sprintf("%s-%d", prefix, n), brokers, "json"))
 				res := mustExecute(t, e, c.query)
 				s := res[0].Stream
 				t.Cleanup(s.Close)
