@@ -72,22 +72,7 @@ func decodeChangeRows(t *testing.T, c ChangelogCodec, fields types.Schema, meta 
 	for _, m := range meta {
 		cols = append(cols, types.NewVector(m.Type, 1))
 	}
-	kinds, err := c.DecodeChanges(data, cols, nil)
-	if err != nil {
-		if height(cols) != 0 || len(kinds) != 0 {
-			t.Fatalf("DecodeChanges failed with %v but appended rows", err)
-		}
-		return "", err
-	}
-	var out []string
-	for i, k := range kinds {
-		var vals []string
-		for _, col := range cols {
-			vals = append(vals, types.PrintValue(col.Type, col.Get(i), nil))
-		}
-		out = append(out, k.String()+"["+strings.Join(vals, ", ")+"]")
-	}
-	return strings.Join(out, " "), nil
+	return printChanges(t, c, cols, data)
 }
 
 // TestDebeziumAvroReadsDebezium reads changes written with Debezium's own

@@ -19,6 +19,13 @@ func changes(t *testing.T, c ChangelogCodec, fields types.Schema, nMeta int, msg
 	if msg != "<nil>" {
 		data = []byte(msg)
 	}
+	return printChanges(t, c, cols, data)
+}
+
+// printChanges decodes one message into cols and prints its rows as
+// "+I[1, a]" joined by spaces; a failed decode must append nothing.
+func printChanges(t *testing.T, c ChangelogCodec, cols []*types.Vector, data []byte) (string, error) {
+	t.Helper()
 	kinds, err := c.DecodeChanges(data, cols, nil)
 	if err != nil {
 		if height(cols) != 0 || len(kinds) != 0 {
