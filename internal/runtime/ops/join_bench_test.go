@@ -4,7 +4,6 @@ package ops
 
 import (
 	"fmt"
-	"runtime"
 	"testing"
 
 	"github.com/sluicesql/sluice/internal/state"
@@ -43,20 +42,7 @@ func BenchmarkJoinRowsPerKey(b *testing.B) {
 			for next < n {
 				step()
 			}
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
-			cpu0 := cpuTime(b)
-			rows := 0
-			b.ResetTimer()
-			for b.Loop() {
-				step()
-				rows += types.ChunkSize
-			}
-			b.StopTimer()
-			cpu := cpuTime(b) - cpu0
-			runtime.ReadMemStats(&after)
-			b.ReportMetric(float64(cpu.Nanoseconds())/float64(rows), "cpu-ns/row")
-			b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(rows), "allocs/row")
+			measureRows(b, step)
 		})
 	}
 }

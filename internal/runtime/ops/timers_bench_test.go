@@ -49,6 +49,15 @@ func benchTimed(b *testing.B, op sruntime.Operator, cs []*types.Chunk, inputs in
 		step()
 	}
 	b.Logf("%d state entries", op.(Stateful).State().Len())
+	rows := measureRows(b, step)
+	reportRows(b, rows)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(rows), "ns/row")
+}
+
+// measureRows runs step, a chunk of rows each, for the benchmark's
+// iterations and reports the CPU time and allocations per row; it
+// returns the rows processed.
+func measureRows(b *testing.B, step func()) int {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	cpu0 := cpuTime(b)
@@ -62,9 +71,8 @@ func benchTimed(b *testing.B, op sruntime.Operator, cs []*types.Chunk, inputs in
 	cpu := cpuTime(b) - cpu0
 	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(rows), "cpu-ns/row")
-	reportRows(b, rows)
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(rows), "ns/row")
 	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(rows), "allocs/row")
+	return rows
 }
 
 // cpuTime returns the CPU time the process has used.
