@@ -3,8 +3,8 @@ package fn
 import (
 	"cmp"
 	"errors"
+	"math"
 	"math/big"
-	"math/bits"
 	"slices"
 	"sort"
 	"strings"
@@ -179,9 +179,11 @@ func (c *countAcc) UnmarshalState(b []byte) error {
 
 // sumAcc keeps the sum of the non-NULL inputs and their count, as Flink's
 // SumWithRetractAggFunction does. Integer sums are int64 (wrapping like
-// Java's, so retraction is exact); decimal sums are 192-bit (top, hi and
-// i, the low word), which no inputs of up to 38 digits can overflow in
-// practice (2^64 rows); approximate sums are float64.
+// Java's, so retraction is exact); approximate sums are float64; decimal
+// sums are DECIMAL(38, s) values in 128 bits (hi and i, the low word; top
+// is the sign of hi, kept for the state layout), or NULL once an addition
+// overflowed 38 digits (decimalOverflow), as Flink's DECIMAL addition gives
+// NULL.
 type sumAcc struct {
 	i     int64
 	hi    int64 // the middle word of a decimal sum
@@ -193,6 +195,11 @@ type sumAcc struct {
 	// wideIn marks inputs of a DECIMAL held in 16 bytes; the top word
 	// of a sum of int64 inputs is the sign of hi.
 	wideIn bool
+	// sticky keeps an overflowed decimal sum NULL, as Flink's SUM0 and
+	// AVG do (their sum starts at 0 and NULL + x is NULL); SUM's restarts
+	// from the next input instead (Flink's SumAggFunction and
+	// SumWithRetractAggFunction take the operand when the sum is NULL).
+	sticky bool
 	// result turns the state (n, then the sum's words or f) into the
 	// aggregate's value.
 	result func(n int64, sum [3]int64, f float64) (types.Value, error)
@@ -222,11 +229,55 @@ func (s *sumAcc) step(v types.Value, sign int64) {
 		if sign < 0 {
 			x = x.Neg()
 		}
-		lo, carry := bits.Add64(uint64(s.i), x.Lo, 0)
-		hi, carry := bits.Add64(uint64(s.hi), uint64(x.Hi), carry)
-		s.i, s.hi, s.top = int64(lo), int64(hi), s.top+x.Hi>>63+int64(carry)
+		s.addDecimal(x, false)
 	default:
 		s.i += sign * v.I
+	}
+}
+
+// decimalOverflow is the low and high word of a decimal sum that
+// overflowed: -2^127, which no DECIMAL(38) value is, so that the result
+// functions, which give NULL past 38 digits, need no flag.
+const decimalOverflowHi = math.MinInt64
+
+// overflowed reports whether the decimal sum overflowed (is NULL).
+func (s *sumAcc) overflowed() bool { return s.i == 0 && s.hi == decimalOverflowHi }
+
+// addDecimal adds x (of at most 38 digits) to the decimal sum as Flink's
+// aggregate functions do: a result past 38 digits makes the sum NULL. An
+// overflowed sum stays NULL when sticky; otherwise it restarts from x,
+// unless xNull (a merged accumulator's NULL sum, which SUM ignores and
+// SUM0 and AVG propagate).
+func (s *sumAcc) addDecimal(x types.Int128, xNull bool) {
+	switch {
+	case xNull && s.sticky:
+		s.setOverflowed()
+		return
+	case xNull:
+		return
+	case s.overflowed() && s.sticky:
+		return
+	case s.overflowed():
+		s.i, s.hi = 0, 0
+	}
+	r, over := types.Int128{Hi: s.hi, Lo: uint64(s.i)}.Add(x)
+	if over || !r.FitsDigits(maxDecimalPrecision) {
+		s.setOverflowed()
+		return
+	}
+	s.i, s.hi, s.top = int64(r.Lo), r.Hi, r.Hi>>63
+}
+
+// setOverflowed makes the decimal sum NULL.
+func (s *sumAcc) setOverflowed() { s.i, s.hi, s.top = 0, decimalOverflowHi, -1 }
+
+// normalizeDecimal turns a decimal sum read from state into the form
+// addDecimal keeps: state written before sums were held to 38 digits may
+// hold an exact sum past them, which is NULL.
+func (s *sumAcc) normalizeDecimal() {
+	r := types.Int128{Hi: s.hi, Lo: uint64(s.i)}
+	if s.top != s.hi>>63 || !r.FitsDigits(maxDecimalPrecision) && !s.overflowed() {
+		s.setOverflowed()
 	}
 }
 
@@ -287,6 +338,9 @@ func (s *sumAcc) UnmarshalState(b []byte) error {
 		return err
 	}
 	s.n, s.i, s.hi, s.top, s.f = n, i, hi, top, f
+	if s.wide {
+		s.normalizeDecimal()
+	}
 	return nil
 }
 
@@ -298,10 +352,11 @@ func numericArg(name string, args []Arg) (types.Type, error) {
 }
 
 // SUM(x) has x's type, except that DECIMAL(p, s) sums to DECIMAL(38, s)
-// (LogicalTypeMerging.findSumAggType); a sum past 38 digits is NULL, as
-// Flink's DecimalData gives null on overflow. It is NULL when there are
-// no non-NULL inputs. SUM0 is 0 then, and NOT NULL. Integer sums wrap
-// around like Java.
+// (LogicalTypeMerging.findSumAggType); an addition past 38 digits makes
+// the sum NULL, as Flink's DecimalData gives null on overflow, and SUM
+// restarts from the next input while SUM0 stays NULL (see sumAcc.sticky).
+// It is NULL when there are no non-NULL inputs. SUM0 is 0 then, and NOT
+// NULL. Integer sums wrap around like Java.
 func bindSum(name string, zero bool) aggBind {
 	return func(args []Arg, distinct bool) (types.Type, func() Accumulator, error) {
 		t, err := numericArg(name, args)
@@ -331,7 +386,7 @@ func bindSum(name string, zero bool) aggBind {
 		}
 		wideIn := t.IsWideDecimal()
 		return rt, withDistinct(args, distinct, func() Accumulator {
-			return &sumAcc{float: float, wide: k == types.Decimal, wideIn: wideIn, result: result}
+			return &sumAcc{float: float, wide: k == types.Decimal, wideIn: wideIn, sticky: zero, result: result}
 		}), nil
 	}
 }
@@ -368,7 +423,7 @@ func bindAvg(args []Arg, distinct bool) (types.Type, func() Accumulator, error) 
 	}
 	float, wideIn := t.Physical() == types.PhysFloat, t.IsWideDecimal()
 	return rt, withDistinct(args, distinct, func() Accumulator {
-		return &sumAcc{float: float, wide: k == types.Decimal, wideIn: wideIn, result: result}
+		return &sumAcc{float: float, wide: k == types.Decimal, wideIn: wideIn, sticky: true, result: result}
 	}), nil
 }
 

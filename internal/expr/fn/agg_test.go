@@ -388,10 +388,13 @@ func TestDecimalSumBeyond64Bits(t *testing.T) {
 	})
 }
 
-// TestWideDecimalSums sums DECIMAL(38, 2) values past 128 bits and back:
-// the sum is kept in 192 bits, NULL while it needs more than 38 digits
-// (DecimalData.fromBigDecimal), exact again after retractions; MIN and
-// MAX order the 16-byte values as numbers.
+// TestWideDecimalSums sums DECIMAL(38, 2) values past 38 digits: as in
+// Flink, whose DECIMAL addition gives NULL on overflow, the sum becomes
+// NULL; SUM then restarts from the next input (its sum field takes the
+// operand when NULL, SumWithRetractAggFunction.accumulateExpressions) and
+// a retraction from NULL gives the negated operand (retractExpressions),
+// while SUM0 and AVG stay NULL (Sum0AggFunction, AvgAggFunction: NULL + x
+// is NULL). MIN and MAX order the 16-byte values as numbers.
 func TestWideDecimalSums(t *testing.T) {
 	d38 := types.DecimalType(38, 2)
 	v := func(s string) types.Value {
@@ -400,16 +403,16 @@ func TestWideDecimalSums(t *testing.T) {
 	}
 	nines := v("99999999999999999999999999999999999999")
 	minus := v("-12345678901234567890123456789012345678")
-	var up []step
-	for range 3 {
-		up = append(up, add(nines))
-	}
-	down := append(slices.Clone(up), retract(nines), retract(nines), add(minus))
+	overflow := []step{add(nines), add(nines)}
 	runAggCases(t, []aggCase{
-		{name: "SUM", args: []types.Type{d38}, steps: up, want: "NULL", wantType: "DECIMAL(38, 2)"},
-		{name: "SUM", args: []types.Type{d38}, steps: down, want: "876543210987654321098765432109876543.21"},
+		{name: "SUM", args: []types.Type{d38}, steps: overflow, want: "NULL", wantType: "DECIMAL(38, 2)"},
+		{name: "SUM", args: []types.Type{d38}, steps: append(slices.Clone(overflow), add(minus)), want: "-123456789012345678901234567890123456.78"},
+		{name: "SUM", args: []types.Type{d38}, steps: append(slices.Clone(overflow), retract(nines)), want: "-999999999999999999999999999999999999.99"},
+		{name: "SUM", args: []types.Type{d38}, steps: []step{add(nines), add(minus), add(nines)}, want: "NULL"},
 		{name: "SUM0", args: []types.Type{d38}, steps: []step{add(minus), add(nul)}, want: "-123456789012345678901234567890123456.78"},
-		{name: "AVG", args: []types.Type{d38}, steps: up, want: "NULL", wantType: "DECIMAL(38, 6)"},
+		{name: "SUM0", args: []types.Type{d38}, steps: append(slices.Clone(overflow), retract(nines), add(minus)), want: "NULL"},
+		{name: "AVG", args: []types.Type{d38}, steps: overflow, want: "NULL", wantType: "DECIMAL(38, 6)"},
+		{name: "AVG", args: []types.Type{d38}, steps: append(slices.Clone(overflow), retract(nines)), want: "NULL"},
 		// 36 integer digits do not fit DECIMAL(38, 6)
 		{name: "AVG", args: []types.Type{d38}, steps: []step{add(nines), add(minus)}, want: "NULL"},
 		{name: "AVG", args: []types.Type{d38}, steps: []step{add(v("1000")), add(v("2000")), add(v("2"))}, want: "10.006667"},
@@ -420,35 +423,51 @@ func TestWideDecimalSums(t *testing.T) {
 	})
 }
 
-// TestWideDecimalSumMerges merges two sums of DECIMAL(38, 0) past 128 bits
-// (a two-phase aggregation's global phase) and retracts back to one value.
+// TestWideDecimalSumMerges merges sums of DECIMAL(38, 0) (a two-phase
+// aggregation's global phase) as Flink's mergeExpressions do: SUM takes
+// the other sum when its own overflowed to NULL and keeps its own when the
+// other's did; SUM0 and AVG become NULL when either is.
 func TestWideDecimalSumMerges(t *testing.T) {
 	d38 := types.DecimalType(38, 0)
 	x, _ := new(big.Int).SetString("99999999999999999999999999999999999999", 10)
 	nines := types.DecimalOfBig(d38, x)
-	a, _ := LookupAggregate("SUM")
-	_, newAcc, err := a.Bind([]Arg{{Type: d38}}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, q := newAcc(), newAcc()
-	for range 2 {
-		p.Add([]types.Value{nines})
-		q.Add([]types.Value{nines})
-	}
-	if err := p.(Merger).Merge(q); err != nil {
-		t.Fatal(err)
-	}
-	if v, _ := p.Result(); !v.Null {
-		t.Errorf("4 * (10^38 - 1) = %s, want NULL", show(d38, v))
-	}
-	for range 3 {
-		if err := p.Retract([]types.Value{nines}); err != nil {
+	one := types.DecimalOfBig(d38, big.NewInt(1))
+	merged := func(name string, p, q []types.Value) string {
+		t.Helper()
+		a, _ := LookupAggregate(name)
+		rt, newAcc, err := a.Bind([]Arg{{Type: d38}}, false)
+		if err != nil {
 			t.Fatal(err)
 		}
+		pa, qa := newAcc(), newAcc()
+		for _, v := range p {
+			pa.Add([]types.Value{v})
+		}
+		for _, v := range q {
+			qa.Add([]types.Value{v})
+		}
+		if err := pa.(Merger).Merge(qa); err != nil {
+			t.Fatal(err)
+		}
+		return show(rt, mustResult(t, pa))
 	}
-	if v, _ := p.Result(); v != nines {
-		t.Errorf("after retractions: %s, want %s", show(d38, v), x)
+	overflow := []types.Value{nines, nines}
+	for _, c := range []struct {
+		name string
+		p, q []types.Value
+		want string
+	}{
+		{"SUM", overflow, []types.Value{one}, "1"},
+		{"SUM", []types.Value{one}, overflow, "1"},
+		{"SUM", []types.Value{nines}, []types.Value{one}, "NULL"},
+		{"SUM", []types.Value{nines}, []types.Value{types.DecimalOfBig(d38, big.NewInt(-1))}, "99999999999999999999999999999999999998"},
+		{"SUM0", overflow, []types.Value{one}, "NULL"},
+		{"SUM0", []types.Value{one}, overflow, "NULL"},
+		{"AVG", []types.Value{one}, overflow, "NULL"},
+	} {
+		if got := merged(c.name, c.p, c.q); got != c.want {
+			t.Errorf("%s(%d values) merged with %s(%d values) = %s, want %s", c.name, len(c.p), c.name, len(c.q), got, c.want)
+		}
 	}
 }
 

@@ -111,9 +111,14 @@ func (a *sumAcc) store(s []byte) {
 	}
 }
 
+// blank returns an empty accumulator of a's call.
+func (a *sumAcc) blank() sumAcc {
+	return sumAcc{float: a.float, wide: a.wide, wideIn: a.wideIn, sticky: a.sticky}
+}
+
 // loaded returns a copy of a holding the state s.
 func (a *sumAcc) loaded(s []byte) sumAcc {
-	x := sumAcc{float: a.float, wide: a.wide, wideIn: a.wideIn}
+	x := a.blank()
 	x.load(s)
 	return x
 }
@@ -164,7 +169,7 @@ func (a *sumAcc) AppendFlatState(b, s []byte) []byte {
 }
 
 func (a *sumAcc) ReadFlatState(s, b []byte) error {
-	x := sumAcc{float: a.float, wide: a.wide, wideIn: a.wideIn}
+	x := a.blank()
 	if err := x.UnmarshalState(b); err != nil {
 		return err
 	}

@@ -2,7 +2,8 @@ package fn
 
 import (
 	"fmt"
-	"math/bits"
+
+	"github.com/sluicesql/sluice/internal/types"
 )
 
 // Merger is implemented by accumulators that can take in another
@@ -26,11 +27,12 @@ func (c *countAcc) Merge(other Accumulator) error {
 	return nil
 }
 
-// Merge implements Merger: sums and counts add (a decimal sum in 128
-// bits), as Flink's SumWithRetractAggFunction and AvgAggFunction merge.
+// Merge implements Merger: sums and counts add, as Flink's
+// SumWithRetractAggFunction, Sum0AggFunction and AvgAggFunction merge (a
+// NULL, overflowed decimal sum as addDecimal says).
 func (s *sumAcc) Merge(other Accumulator) error {
 	o, ok := other.(*sumAcc)
-	if !ok || o.float != s.float || o.wide != s.wide || o.wideIn != s.wideIn {
+	if !ok || o.float != s.float || o.wide != s.wide || o.wideIn != s.wideIn || o.sticky != s.sticky {
 		return mergeMismatch(s, other)
 	}
 	s.merge(o)
@@ -44,9 +46,7 @@ func (s *sumAcc) merge(o *sumAcc) {
 	case s.float:
 		s.f += o.f
 	case s.wide:
-		lo, carry := bits.Add64(uint64(s.i), uint64(o.i), 0)
-		hi, carry := bits.Add64(uint64(s.hi), uint64(o.hi), carry)
-		s.i, s.hi, s.top = int64(lo), int64(hi), s.top+o.top+int64(carry)
+		s.addDecimal(types.Int128{Hi: o.hi, Lo: uint64(o.i)}, o.overflowed())
 	default:
 		s.i += o.i
 	}
