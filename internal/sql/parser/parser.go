@@ -549,6 +549,7 @@ func (p *parser) create() ast.Statement {
 	if t := p.tok(); temporary && (word(t) == "CATALOG" || word(t) == "DATABASE") {
 		p.failAt(t.pos, "expected TABLE or VIEW after CREATE TEMPORARY, found %s: catalogs and databases are not temporary", describe(t))
 	}
+	p.refuseMaterialized("CREATE")
 	switch {
 	case p.acceptKw("CATALOG"):
 		c := &ast.CreateCatalog{Pos: pos}
@@ -591,6 +592,18 @@ func (p *parser) create() ast.Statement {
 	}
 	p.unexpected("TABLE, VIEW, CATALOG or DATABASE")
 	return nil
+}
+
+// noMaterializedTables says why the statements about materialized tables
+// are refused.
+const noMaterializedTables = "Sluice has no materialized tables (Flink's SQL Gateway refreshes them by jobs or workflows it schedules); use CREATE TABLE ... AS SELECT or INSERT INTO"
+
+// refuseMaterialized refuses a statement about a MATERIALIZED TABLE, the
+// words before it being verb.
+func (p *parser) refuseMaterialized(verb string) {
+	if t := p.tok(); word(t) == "MATERIALIZED" {
+		p.failAt(t.pos, "%s MATERIALIZED TABLE is not supported: %s", verb, noMaterializedTables)
+	}
 }
 
 // databaseName consumes [catalog.]database.
@@ -751,6 +764,7 @@ func (p *parser) options() []*ast.Option {
 // | RESET ('key', ...).
 func (p *parser) alter() ast.Statement {
 	pos := p.next().pos
+	p.refuseMaterialized("ALTER")
 	if p.acceptKw("CATALOG") {
 		return p.alterCatalog(pos)
 	}
@@ -824,6 +838,7 @@ func (p *parser) optionKeys() []*ast.Option {
 
 func (p *parser) drop() ast.Statement {
 	pos := p.next().pos
+	p.refuseMaterialized("DROP")
 	switch {
 	case p.acceptKw("CATALOG"):
 		c := &ast.DropCatalog{Pos: pos}
@@ -953,7 +968,7 @@ func (p *parser) show() ast.Statement {
 		what := map[string]string{"JARS": "SHOW JARS: Sluice runs no user code from JARs", "MODULES": "SHOW MODULES: Sluice has only Flink's core module",
 			"FULL": "SHOW FULL MODULES: Sluice has only Flink's core module", "PROCEDURES": "SHOW PROCEDURES: Sluice has no stored procedures",
 			"PARTITIONS":   "SHOW PARTITIONS: tables over Kafka topics have no partitions in Flink's sense",
-			"MATERIALIZED": "SHOW MATERIALIZED TABLES: Sluice has no materialized tables"}[word(t)]
+			"MATERIALIZED": "SHOW MATERIALIZED TABLES: " + noMaterializedTables}[word(t)]
 		name, why, _ := strings.Cut(what, ": ")
 		p.failAt(t.pos, "%s is not supported: %s", name, why)
 	case "CATALOGS":
@@ -982,6 +997,7 @@ func (p *parser) show() ast.Statement {
 		return s
 	case "CREATE":
 		p.next()
+		p.refuseMaterialized("SHOW CREATE")
 		switch {
 		case p.acceptKw("TABLE"):
 			s.Kind = ast.ShowCreateTable
