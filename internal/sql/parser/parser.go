@@ -594,6 +594,10 @@ func (p *parser) create() ast.Statement {
 	return nil
 }
 
+// noPartitions says why the statements about a table's partitions are
+// refused.
+const noPartitions = "tables over Kafka topics have no partitions in Flink's sense (those of the filesystem and Hive connectors)"
+
 // noMaterializedTables says why the statements about materialized tables
 // are refused.
 const noMaterializedTables = "Sluice has no materialized tables (Flink's SQL Gateway refreshes them by jobs or workflows it schedules); use CREATE TABLE ... AS SELECT or INSERT INTO"
@@ -643,6 +647,9 @@ func (p *parser) createTable(pos ast.Pos, temporary bool) *ast.CreateTable {
 	}
 	if p.acceptKw("COMMENT") {
 		ct.Comment = p.stringLit("a comment string")
+	}
+	if t := p.tok(); word(t) == "PARTITIONED" {
+		p.failAt(t.pos, "PARTITIONED BY is not supported: %s", noPartitions)
 	}
 	if p.acceptKw("WITH") {
 		ct.Options = p.options()
@@ -784,8 +791,14 @@ func (p *parser) alter() ast.Statement {
 	p.next()
 	a.IfExists = p.acceptKw("IF", "EXISTS")
 	a.Name = p.objectName("a table name")
+	unsupported := func(what string) {
+		p.failAt(p.tok().pos, "ALTER TABLE ... %s is not supported yet; ALTER TABLE supports RENAME TO, SET (...) and RESET (...)", what)
+	}
 	switch w := word(p.tok()); w {
 	case "RENAME":
+		if word(p.peek(1)) != "TO" {
+			unsupported("RENAME of a column")
+		}
 		p.next()
 		p.expectKw("TO")
 		to := p.objectName("a table name")
@@ -797,7 +810,7 @@ func (p *parser) alter() ast.Statement {
 		p.next()
 		a.Reset = p.optionKeys()
 	case "ADD", "MODIFY", "DROP":
-		p.failAt(p.tok().pos, "ALTER TABLE ... %s is not supported yet; ALTER TABLE supports RENAME TO, SET (...) and RESET (...)", w)
+		unsupported(w)
 	default:
 		p.unexpected("RENAME TO, SET or RESET")
 	}
@@ -885,6 +898,9 @@ func (p *parser) insert() *ast.Insert {
 	}
 	ins.Table = p.objectName("a table name")
 	ins.Options = p.optionsHint()
+	if t := p.tok(); word(t) == "PARTITION" {
+		p.failAt(t.pos, "INSERT INTO ... PARTITION is not supported: %s", noPartitions)
+	}
 	if p.isOp("(") && !p.queryAhead() {
 		ins.Columns = p.columnNames("a column name")
 	}
@@ -967,7 +983,7 @@ func (p *parser) show() ast.Statement {
 	case "JARS", "MODULES", "FULL", "PROCEDURES", "PARTITIONS", "MATERIALIZED":
 		what := map[string]string{"JARS": "SHOW JARS: Sluice runs no user code from JARs", "MODULES": "SHOW MODULES: Sluice has only Flink's core module",
 			"FULL": "SHOW FULL MODULES: Sluice has only Flink's core module", "PROCEDURES": "SHOW PROCEDURES: Sluice has no stored procedures",
-			"PARTITIONS":   "SHOW PARTITIONS: tables over Kafka topics have no partitions in Flink's sense",
+			"PARTITIONS":   "SHOW PARTITIONS: " + noPartitions,
 			"MATERIALIZED": "SHOW MATERIALIZED TABLES: " + noMaterializedTables}[word(t)]
 		name, why, _ := strings.Cut(what, ": ")
 		p.failAt(t.pos, "%s is not supported: %s", name, why)

@@ -1,0 +1,1 @@
+ALTER TABLE t RENAME a TO b;
