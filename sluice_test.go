@@ -254,6 +254,13 @@ GROUP BY window_start, window_end`,
   SELECT customer, FOO(id) FROM orders
                    ^`,
 	}, {
+		// Calcite names the function as written (Flink's table.q).
+		name: "unknown function in lower case",
+		sql:  `SELECT customer, foo_bar(id) FROM orders`,
+		want: `SQL validation error at line 1, column 18: No match found for function signature foo_bar(<NUMERIC>)
+  SELECT customer, foo_bar(id) FROM orders
+                   ^`,
+	}, {
 		name: "window Top-N over an updating input",
 		sql: `SELECT * FROM (
   SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY price DESC) AS rn

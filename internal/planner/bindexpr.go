@@ -769,6 +769,9 @@ func (x *exprBinder) callAST(n ast.Node, name string, args []ast.Expr) (expr.Exp
 func (x *exprBinder) call(n ast.Node, name string, args []expr.Expr, units []string) (expr.Expr, error) {
 	f, ok := fn.LookupScalar(name)
 	if !ok {
+		if fc, ok := n.(*ast.FuncCall); ok && fc.Written != "" {
+			name = fc.Written // as Calcite names it, unquoted names keeping their case
+		}
 		return nil, errorf(n, "No match found for function signature %s(%s)", name, argFamilies(args, units))
 	}
 	fargs := make([]fn.Arg, len(args))

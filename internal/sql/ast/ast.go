@@ -730,6 +730,7 @@ type Frame struct {
 type FuncCall struct {
 	Pos
 	Name     string
+	Written  string // the name as written, for messages (Name is upper-cased unless quoted)
 	Args     []Expr
 	ArgNames []string // named arguments (name => value); nil when positional
 	Distinct bool

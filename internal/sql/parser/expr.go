@@ -449,7 +449,9 @@ func (p *parser) identOrCall() ast.Expr {
 		name = append(name, funcNamePart(part))
 	}
 	if p.isOp("(") {
-		return p.call(t.pos, strings.Join(name, "."))
+		fc := p.call(t.pos, strings.Join(name, "."))
+		fc.Written = strings.Join(parts, ".")
+		return fc
 	}
 	return &ast.Ident{Pos: t.pos, Parts: parts}
 }

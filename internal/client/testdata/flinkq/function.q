@@ -69,7 +69,7 @@ SET 'sql-client.execution.result-mode' = 'tableau';
 # sluice: differs: the function was not created
 SELECT id, func1(str) FROM (VALUES (1, 'Hello World'), (2, 'Hi')) as T(id, str);
 [ERROR] Could not execute SQL statement. Reason:
-SQL validation error at line 1, column 12: No match found for function signature FUNC1(<CHARACTER>)
+SQL validation error at line 1, column 12: No match found for function signature func1(<CHARACTER>)
   SELECT id, func1(str) FROM (VALUES (1, 'Hello World'), (2, 'Hi')) as T(id, str);
              ^
 !error
@@ -360,7 +360,7 @@ SQL parse error at line 1, column 6: SHOW JARS is not supported: Sluice runs no 
 # sluice: differs: the function was not created
 SELECT id, upperudf(str) FROM (VALUES (1, 'hello world'), (2, 'hi')) as T(id, str);
 [ERROR] Could not execute SQL statement. Reason:
-SQL validation error at line 1, column 12: No match found for function signature UPPERUDF(<CHARACTER>)
+SQL validation error at line 1, column 12: No match found for function signature upperudf(<CHARACTER>)
   SELECT id, upperudf(str) FROM (VALUES (1, 'hello world'), (2, 'hi')) as T(id, str);
              ^
 !error

@@ -431,7 +431,7 @@ SQL parse error at line 1, column 8: CREATE FUNCTION is not supported: Sluice ru
 # sluice: differs: the function was not created
 SELECT id, func1(str) FROM (VALUES (1, 'Hello World')) AS T(id, str) ;
 [ERROR] Could not execute SQL statement. Reason:
-SQL validation error at line 1, column 12: No match found for function signature FUNC1(<CHARACTER>)
+SQL validation error at line 1, column 12: No match found for function signature func1(<CHARACTER>)
   SELECT id, func1(str) FROM (VALUES (1, 'Hello World')) AS T(id, str) ;
              ^
 !error
