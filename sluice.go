@@ -401,6 +401,10 @@ func (e *Session) alterTable(ctx context.Context, s *ast.AlterTable) (*Result, e
 		}
 		return ok(at(s.Pos, e.catalog.change(func(m *catalog.Manager) error { return m.RenameTable(id, to.Object) })))
 	}
+	if s.Reset != nil && len(s.Reset) == 0 {
+		// Flink's SqlAlterTableReset.
+		return nil, &planner.Error{Pos: s.Pos, Msg: "ALTER TABLE RESET does not support empty key"}
+	}
 	altered, err := b.AlterOptions(t, s.Set, s.Reset)
 	if err != nil {
 		return nil, err
@@ -675,7 +679,7 @@ func (e *Session) describe(ctx context.Context, s *ast.Describe) (*Result, error
 	t, v := b.Lookup(id)
 	if t == nil && v == nil {
 		// Flink's DescribeTableOperation.
-		return nil, &planner.Error{Pos: s.Name.Pos, Msg: fmt.Sprintf("Tables or views with the identifier '%s' doesn't exist", strings.Join(s.Name.Parts, "."))}
+		return nil, &planner.Error{Pos: s.Name.Pos, Msg: fmt.Sprintf("Tables or views with the identifier '%s' doesn't exist.", id.Summary())}
 	}
 	node, err := b.Query(&ast.Select{Items: []*ast.SelectItem{{Star: true}}, From: &ast.TableName{Name: s.Name}})
 	if err != nil {
@@ -683,8 +687,9 @@ func (e *Session) describe(ctx context.Context, s *ast.Describe) (*Result, error
 	}
 	schema := node.Schema()
 	var pk []string
-	var wm, extras map[string]string
+	var wm, extras, comments map[string]string
 	if t != nil {
+		comments = columnComments(t)
 		pk = t.PrimaryKey
 		if t.Watermark != nil {
 			// Flink's watermark column is the expression alone (table.q).
@@ -693,6 +698,11 @@ func (e *Session) describe(ctx context.Context, s *ast.Describe) (*Result, error
 		extras = columnExtras(t)
 	}
 	r := &Result{Kind: ResultTable, Headers: []string{"name", "type", "null", "key", "extras", "watermark"}}
+	if len(comments) > 0 {
+		// Flink's ShowColumnsOperation and DescribeTableOperation add the
+		// column when a column has a comment.
+		r.Headers = append(r.Headers, "comment")
+	}
 	for _, f := range schema {
 		key := ""
 		for _, k := range pk {
@@ -705,9 +715,24 @@ func (e *Session) describe(ctx context.Context, s *ast.Describe) (*Result, error
 		if t.NotNull {
 			null = "FALSE"
 		}
-		r.Rows = append(r.Rows, []string{f.Name, t.Nullable().String(), null, key, extras[f.Name], wm[f.Name]})
+		row := []string{f.Name, t.Nullable().String(), null, key, extras[f.Name], wm[f.Name]}
+		if len(comments) > 0 {
+			row = append(row, comments[f.Name])
+		}
+		r.Rows = append(r.Rows, row)
 	}
 	return r, nil
+}
+
+// columnComments gives the comments of t's columns that have one.
+func columnComments(t *catalog.Table) map[string]string {
+	out := map[string]string{}
+	for _, c := range t.Columns {
+		if c.Comment != "" {
+			out[c.Name] = c.Comment
+		}
+	}
+	return out
 }
 
 // columnExtras is DESCRIBE's extras column: how computed and metadata

@@ -503,6 +503,31 @@ DESCRIBE clicks;`)
 	}
 }
 
+// TestDescribeComments: with a commented column, DESCRIBE and SHOW COLUMNS
+// add Flink's comment column (ShowColumnsOperation); an unknown table is
+// named in full (Flink's table.q).
+func TestDescribeComments(t *testing.T) {
+	e := newEngine(t)
+	res := mustExecute(t, e, `CREATE TABLE c (a INT COMMENT 'the ''a''', b STRING) WITH ('connector' = 'datagen');
+DESCRIBE c;
+SHOW COLUMNS FROM c LIKE 'b';`)
+	if got, want := res[1].Headers, []string{"name", "type", "null", "key", "extras", "watermark", "comment"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("DESCRIBE headers %q, want %q", got, want)
+	}
+	for i, want := range [][][]string{
+		{{"a", "INT", "TRUE", "", "", "", "the 'a'"}, {"b", "STRING", "TRUE", "", "", "", ""}},
+		{{"b", "STRING", "TRUE", "", "", "", ""}},
+	} {
+		if got := res[i+1].Rows; fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("statement %d rows:\n%q\nwant:\n%q", i+2, got, want)
+		}
+	}
+	_, err := e.Execute(testContext(t), "DESCRIBE nope")
+	if want := "Tables or views with the identifier 'default_catalog.default_database.nope' doesn't exist."; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("DESCRIBE of an unknown table: %v, want %q", err, want)
+	}
+}
+
 // TestOptionsHintErrorPointsAtTheHint: an OPTIONS hint is validated like
 // the table's own options, and an error points at the hint's option.
 func TestOptionsHintErrorPointsAtTheHint(t *testing.T) {
@@ -558,6 +583,9 @@ SHOW CREATE TABLE t2;`)
 	}
 	if _, err := e.Execute(testContext(t), "SELECT * FROM t"); err == nil || !strings.Contains(err.Error(), "Object 't' not found") {
 		t.Errorf("the old name still resolves: %v", err)
+	}
+	if _, err := e.Execute(testContext(t), "ALTER TABLE t2 RESET ()"); err == nil || !strings.Contains(err.Error(), "line 1, column 1: ALTER TABLE RESET does not support empty key") {
+		t.Errorf("resetting no key: error %v, want Flink's", err)
 	}
 	if _, err := e.Execute(testContext(t), "ALTER TABLE t2 RESET ('format')"); err == nil || !strings.Contains(err.Error(), "invalid options for table 't2'") {
 		t.Errorf("resetting the only format: error %v, want an option error", err)
