@@ -375,8 +375,8 @@ func (e *Session) drop(ctx context.Context, s *ast.Drop) error {
 	return at(s.Name.Pos, e.catalog.change(func(m *catalog.Manager) error { return m.Drop(id, s.View, s.IfExists) }))
 }
 
-// alterTable renames a table or changes its options; running jobs keep the
-// definition they started with, as in Flink.
+// alterTable renames a table or changes its options or its schema; running
+// jobs keep the definition they started with, as in Flink.
 func (e *Session) alterTable(ctx context.Context, s *ast.AlterTable) (*Result, error) {
 	b := e.binder(ctx)
 	id, err := b.Qualify(s.Name)
@@ -400,6 +400,13 @@ func (e *Session) alterTable(ctx context.Context, s *ast.AlterTable) (*Result, e
 			return nil, &planner.Error{Pos: s.RenameTo.Pos, Msg: fmt.Sprintf("ALTER TABLE ... RENAME TO renames a table within its database: %s cannot become %s", id, to)}
 		}
 		return ok(at(s.Pos, e.catalog.change(func(m *catalog.Manager) error { return m.RenameTable(id, to.Object) })))
+	}
+	if s.Schema != nil {
+		altered, err := alterSchema(b, t, s.Schema)
+		if err != nil {
+			return nil, err
+		}
+		return ok(at(s.Pos, e.catalog.change(func(m *catalog.Manager) error { return m.ReplaceTable(altered) })))
 	}
 	if s.Reset != nil && len(s.Reset) == 0 {
 		// Flink's SqlAlterTableReset.

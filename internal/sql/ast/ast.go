@@ -124,7 +124,34 @@ type AlterTable struct {
 	IfExists bool
 	RenameTo *ObjectName // nil unless RENAME TO
 	Set      []*Option
-	Reset    []*Option // keys only
+	Reset    []*Option    // keys only
+	Schema   *AlterSchema // nil unless a change of columns, primary key or watermark
+}
+
+// AlterSchema is ALTER TABLE's change of a table's schema: ADD or MODIFY
+// of columns, a primary key and a watermark; DROP of columns, the primary
+// key or the watermark; RENAME of a column.
+type AlterSchema struct {
+	Pos                       // of ADD, MODIFY, DROP or RENAME
+	Verb       string         // "ADD", "MODIFY", "DROP" or "RENAME"
+	Columns    []*AlterColumn // ADD, MODIFY: the columns; DROP, RENAME: the names
+	PrimaryKey []string       // ADD, MODIFY: the new primary key, or nil
+	PKPos      Pos
+	PKEnforced bool
+	Watermark  *WatermarkDef // ADD, MODIFY: the new watermark, or nil
+	// DROP PRIMARY KEY, DROP WATERMARK.
+	DropPrimaryKey, DropWatermark bool
+	RenameTo                      string // RENAME: the new name of Columns[0]
+	RenameToPos                   Pos
+}
+
+// AlterColumn is a column of ALTER TABLE ... ADD or MODIFY with where it
+// goes: FIRST, AFTER a column, or neither (ADD: last; MODIFY: where it is).
+type AlterColumn struct {
+	*ColumnDef
+	First    bool
+	After    string
+	AfterPos Pos
 }
 
 // Insert is INSERT INTO|OVERWRITE table [(cols)] query; Query may be *Values.

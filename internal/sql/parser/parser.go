@@ -768,7 +768,8 @@ func (p *parser) options() []*ast.Option {
 }
 
 // alter parses ALTER TABLE [IF EXISTS] name RENAME TO new | SET (options)
-// | RESET ('key', ...).
+// | RESET ('key', ...) | ADD ... | MODIFY ... | DROP ... | RENAME column TO
+// new.
 func (p *parser) alter() ast.Statement {
 	pos := p.next().pos
 	p.refuseMaterialized("ALTER")
@@ -791,13 +792,16 @@ func (p *parser) alter() ast.Statement {
 	p.next()
 	a.IfExists = p.acceptKw("IF", "EXISTS")
 	a.Name = p.objectName("a table name")
-	unsupported := func(what string) {
-		p.failAt(p.tok().pos, "ALTER TABLE ... %s is not supported yet; ALTER TABLE supports RENAME TO, SET (...) and RESET (...)", what)
-	}
 	switch w := word(p.tok()); w {
 	case "RENAME":
 		if word(p.peek(1)) != "TO" {
-			unsupported("RENAME of a column")
+			s := &ast.AlterSchema{Pos: p.next().pos, Verb: w}
+			s.Columns = []*ast.AlterColumn{{ColumnDef: &ast.ColumnDef{Pos: p.tok().pos, Name: p.ident("a column name")}}}
+			p.expectKw("TO")
+			s.RenameToPos = p.tok().pos
+			s.RenameTo = p.ident("a column name")
+			a.Schema = s
+			break
 		}
 		p.next()
 		p.expectKw("TO")
@@ -809,12 +813,73 @@ func (p *parser) alter() ast.Statement {
 	case "RESET":
 		p.next()
 		a.Reset = p.optionKeys()
-	case "ADD", "MODIFY", "DROP":
-		unsupported(w)
+	case "ADD", "MODIFY":
+		a.Schema = p.alterSchema(w)
+	case "DROP":
+		a.Schema = p.alterDrop()
 	default:
-		p.unexpected("RENAME TO, SET or RESET")
+		p.unexpected("RENAME, SET, RESET, ADD, MODIFY or DROP")
 	}
 	return a
+}
+
+// alterSchema parses ALTER TABLE's ADD or MODIFY of an element of the
+// schema or a parenthesized list of them, each column followed by FIRST
+// or AFTER column if it goes there.
+func (p *parser) alterSchema(verb string) *ast.AlterSchema {
+	s := &ast.AlterSchema{Pos: p.next().pos, Verb: verb}
+	elements := &ast.CreateTable{}
+	element := func() {
+		n := len(elements.Columns)
+		p.tableElement(elements)
+		if len(elements.Columns) == n {
+			return
+		}
+		c := &ast.AlterColumn{ColumnDef: elements.Columns[n]}
+		switch {
+		case p.acceptKw("FIRST"):
+			c.First = true
+		case p.acceptKw("AFTER"):
+			c.AfterPos = p.tok().pos
+			c.After = p.ident("a column name")
+		}
+		s.Columns = append(s.Columns, c)
+	}
+	if p.isOp("(") {
+		open := p.next().pos
+		for {
+			element()
+			if !p.acceptOp(",") {
+				break
+			}
+		}
+		p.closeParen(open)
+	} else {
+		element()
+	}
+	s.PrimaryKey, s.PKPos, s.PKEnforced, s.Watermark = elements.PrimaryKey, elements.PKPos, elements.PKEnforced, elements.Watermark
+	return s
+}
+
+// alterDrop parses ALTER TABLE's DROP of a column, a parenthesized list
+// of columns, the PRIMARY KEY or the WATERMARK.
+func (p *parser) alterDrop() *ast.AlterSchema {
+	s := &ast.AlterSchema{Pos: p.next().pos, Verb: "DROP"}
+	switch {
+	case p.acceptKw("PRIMARY", "KEY"):
+		s.DropPrimaryKey = true
+	case p.acceptKw("WATERMARK"):
+		s.DropWatermark = true
+	case p.isKw("CONSTRAINT"):
+		p.failAt(p.tok().pos, "ALTER TABLE ... DROP CONSTRAINT is not supported yet: Sluice keeps no constraint names; use DROP PRIMARY KEY")
+	case p.isOp("("):
+		for _, c := range p.columnNames("a column name") {
+			s.Columns = append(s.Columns, &ast.AlterColumn{ColumnDef: &ast.ColumnDef{Pos: c.Pos, Name: c.Name}})
+		}
+	default:
+		s.Columns = []*ast.AlterColumn{{ColumnDef: &ast.ColumnDef{Pos: p.tok().pos, Name: p.ident("a column name")}}}
+	}
+	return s
 }
 
 // alterCatalog parses what follows ALTER CATALOG: name SET (options) |

@@ -1,1 +1,0 @@
-ALTER TABLE t RENAME a TO b;
