@@ -16,13 +16,10 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-# sluice: refused: 'test_procedure_catalog' is a catalog of Flink's tests
-create catalog test_procedure_catalog with ('type'='test_procedure_catalog');
-[ERROR] Could not execute SQL statement. Reason:
-SQL validation error at line 1, column 45: Catalog type 'test_procedure_catalog' is not supported: Sluice has catalogs of type 'generic_in_memory' only
-  create catalog test_procedure_catalog with ('type'='test_procedure_catalog');
-                                              ^
-!error
+# sluice: adapted: 'generic_in_memory' for 'test_procedure_catalog', a catalog of Flink's tests (with procedures)
+create catalog test_procedure_catalog with ('type'='generic_in_memory');
+[INFO] Execute statement succeed.
+!info
 
 # sluice: refused: Sluice has no stored procedures
 call `test_procedure_catalog`.`system`.generate_n(2);
@@ -41,16 +38,11 @@ SQL parse error at line 1, column 1: CALL is not supported: Sluice has no stored
 !error
 
 # switch current catalog to test_procedure_catalog
-# sluice: differs: the catalog was not created
 use catalog test_procedure_catalog;
-[ERROR] Could not execute SQL statement. Reason:
-SQL validation error at line 1, column 1: A catalog with name [test_procedure_catalog] does not exist.
-  use catalog test_procedure_catalog;
-  ^
-!error
+[INFO] Execute statement succeed.
+!info
 
 # create a database `system` to avoid DatabaseNotExistException in the following `show procedure` statement
-# sluice: differs: created in default_catalog, the catalog not being there
 create database `system`;
 [INFO] Execute statement succeed.
 !info
