@@ -36,6 +36,11 @@ import (
 // Expected errors are compared as Flink's script runner compares them:
 // ignoring how spaces and line ends fall, and here also the Java class of
 // the exception, which Sluice has none of.
+//
+// When Sluice's own answers change (a refusal's or an EXPLAIN's text),
+// `go test ./internal/client -run TestFlinkClientScripts -update-flinkq`
+// writes them into the scripts; a statement answered as in Flink, or
+// adapted, keeps Flink's output and fails until Sluice prints it again.
 
 // updateFlinkq rewrites the expected output of the statements marked
 // refused or differs with what Sluice prints; those as in Flink and the
