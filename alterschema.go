@@ -19,14 +19,20 @@ import (
 // SchemaModifyConverter, SqlAlterTableSchemaDropConverter and
 // SchemaReferencesManager), then bound again as CREATE TABLE binds a
 // table, so that computed columns, the watermark and the options are
-// checked against the new schema.
+// checked against the new schema. An error about what the table had
+// points at the change (ADD, MODIFY, ...), the table's own definition
+// being in another statement.
 func alterSchema(b *planner.Binder, t *catalog.Table, s *ast.AlterSchema) (*catalog.Table, error) {
-	ct := &ast.CreateTable{Pos: t.Pos, Name: ast.ObjectName{Pos: t.Pos, Parts: []string{t.Catalog, t.Database, t.Name}},
-		PrimaryKey: slices.Clone(t.PrimaryKey), PKPos: t.Pos, Watermark: t.Watermark, Comment: t.Comment}
+	ct := &ast.CreateTable{Pos: s.Pos, Name: ast.ObjectName{Pos: s.Pos, Parts: []string{t.Catalog, t.Database, t.Name}},
+		PrimaryKey: slices.Clone(t.PrimaryKey), PKPos: s.Pos, Comment: t.Comment}
+	if t.Watermark != nil {
+		ct.Watermark = repositioned(t.Watermark, s.Pos)
+	}
 	for _, c := range t.Columns {
-		def := &ast.ColumnDef{Pos: c.Pos, Name: c.Name, Type: c.Type, Computed: c.Computed, Metadata: c.Metadata,
+		def := &ast.ColumnDef{Pos: s.Pos, Name: c.Name, Type: c.Type, Metadata: c.Metadata,
 			MetadataKey: c.MetadataKey, Virtual: c.Virtual, Comment: c.Comment}
 		if c.Computed != nil {
+			def.Computed = repositioned(c.Computed, s.Pos)
 			def.Type = def.Type.WithNotNull(false)
 		}
 		ct.Columns = append(ct.Columns, def)
@@ -37,7 +43,7 @@ func alterSchema(b *planner.Binder, t *catalog.Table, s *ast.AlterSchema) (*cata
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		ct.Options = append(ct.Options, &ast.Option{Pos: t.OptionPos[k], Key: k, Value: t.Options[k]})
+		ct.Options = append(ct.Options, &ast.Option{Pos: s.Pos, Key: k, Value: t.Options[k]})
 	}
 	var err error
 	switch s.Verb {
@@ -238,4 +244,56 @@ func referencedColumns(e ast.Expr) map[string]bool {
 	}
 	walk(reflect.ValueOf(e))
 	return out
+}
+
+// repositioned returns a deep copy of the syntax tree v with every
+// position set to pos; values of other packages' types (data types) are
+// shared.
+func repositioned[T any](v T, pos ast.Pos) T {
+	posType := reflect.TypeFor[ast.Pos]()
+	var dup func(v reflect.Value) reflect.Value
+	dup = func(v reflect.Value) reflect.Value {
+		switch v.Kind() {
+		case reflect.Pointer:
+			if v.IsNil() || v.Type().Elem().PkgPath() != posType.PkgPath() {
+				return v
+			}
+			out := reflect.New(v.Type().Elem())
+			out.Elem().Set(dup(v.Elem()))
+			return out
+		case reflect.Interface:
+			if v.IsNil() {
+				return v
+			}
+			out := reflect.New(v.Type()).Elem()
+			out.Set(dup(v.Elem()))
+			return out
+		case reflect.Struct:
+			if v.Type() == posType {
+				return reflect.ValueOf(pos)
+			}
+			if v.Type().PkgPath() != posType.PkgPath() {
+				return v
+			}
+			out := reflect.New(v.Type()).Elem()
+			out.Set(v)
+			for i := range v.NumField() {
+				if v.Type().Field(i).IsExported() {
+					out.Field(i).Set(dup(v.Field(i)))
+				}
+			}
+			return out
+		case reflect.Slice:
+			if v.IsNil() {
+				return v
+			}
+			out := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+			for i := range v.Len() {
+				out.Index(i).Set(dup(v.Index(i)))
+			}
+			return out
+		}
+		return v
+	}
+	return dup(reflect.ValueOf(v)).Interface().(T)
 }
