@@ -35,8 +35,9 @@ type IntervalJoinConfig struct {
 // Cached rows expire once they can only match rows behind the watermark:
 // a left row at t when t + UpperBound < watermark, a right row at t when
 // t - LowerBound < watermark. Expiry runs on the per-key clean-up timers
-// of TimeIntervalJoin (row time + relative size + (UpperBound -
-// LowerBound)/2 + 1) and while joining; on an outer side an expired row that
+// of TimeIntervalJoin (row time + relative size + 1 ms: Flink's
+// minCleanUpInterval is table.exec.interval-join.min-cleanup-interval,
+// 0 ms, since Flink 1.18) and while joining; on an outer side an expired row that
 // never matched is emitted null-padded then. The timers are kept in the
 // keys' entries and fire through a timer queue (timerQueue), so a
 // watermark costs the keys whose timers are due, not every key. As in Flink the operator's
@@ -47,8 +48,8 @@ type IntervalJoin struct {
 	*joiner
 	cfg IntervalJoinConfig
 	// leftSize and rightSize are Flink's leftRelativeSize and
-	// rightRelativeSize; cleanUp is its minCleanUpInterval.
-	leftSize, rightSize, cleanUp int64
+	// rightRelativeSize.
+	leftSize, rightSize int64
 	// leftExpired and rightExpired are the times up to which the caches
 	// were last cleaned (leftExpirationTime, rightExpirationTime).
 	leftExpired, rightExpired int64
@@ -118,7 +119,6 @@ func NewIntervalJoin(cfg IntervalJoinConfig, st state.Backend) (*IntervalJoin, e
 		timers:    newTimerQueue(),
 		wm:        runtime.MinWatermark,
 	}
-	j.cleanUp = (j.leftSize + j.rightSize) / 2
 	j.sides[0] = intervalSide{layout: types.NewRowLayout(cfg.LeftTypes), timeCol: cfg.LeftTime}
 	j.sides[1] = intervalSide{layout: types.NewRowLayout(cfg.RightTypes), timeCol: cfg.RightTime, outCol: len(cfg.LeftTypes)}
 	var row types.Row // for encoding, in the operator's goroutine
@@ -166,12 +166,13 @@ func (j *IntervalJoin) Open(*runtime.Context) error { return nil }
 func (j *IntervalJoin) operatorTime() int64 { return max(j.wm, 0) }
 
 // expiration returns the time up to which a cache whose rows reach size
-// past their time can be cleaned (calExpirationTime).
+// past their time can be cleaned (calExpirationTime; times are whole
+// milliseconds).
 func (j *IntervalJoin) expiration(size int64) int64 {
 	if j.wm == runtime.MaxWatermark {
 		return runtime.MaxWatermark
 	}
-	return j.operatorTime() - size - 1
+	return j.operatorTime() - size - millisecond
 }
 
 // ProcessChunk implements runtime.Operator.
@@ -322,7 +323,7 @@ func (j *IntervalJoin) process(w *output, key []byte, c *types.Chunk, i int, t i
 		ownSide.layout.AppendChunkRow(&own.rows, c, i)
 		own.emitted = append(own.emitted, emitted)
 		if *ownTimer == 0 {
-			*ownTimer = t + ownSize + j.cleanUp + 1
+			*ownTimer = t + ownSize + millisecond
 			skey = string(key)
 			j.setTimer(*ownTimer, ks, skey)
 		}
@@ -428,7 +429,7 @@ func (j *IntervalJoin) expire(w *output, cache *rowCache, exp int64, left bool) 
 	if !any {
 		return 0
 	}
-	return earliest + size + j.cleanUp + 1
+	return earliest + size + millisecond
 }
 
 // time returns the time of cached row k (0 for NULL).
