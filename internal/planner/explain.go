@@ -343,8 +343,8 @@ func (n *Join) Describe() string { return "Join(" + n.joinText() + ")" }
 
 // Describe implements Node.
 func (n *IntervalJoin) Describe() string {
-	return fmt.Sprintf("IntervalJoin(%s, windowBounds=[isRowTime=true, leftLowerBound=%d, leftUpperBound=%d, leftTimeIndex=%d, rightTimeIndex=%d])",
-		n.joinText(), -n.Upper/1e6, -n.Lower/1e6, n.LeftTime, n.RightTime)
+	return fmt.Sprintf("IntervalJoin(%s, windowBounds=[isRowTime=%t, leftLowerBound=%d, leftUpperBound=%d, leftTimeIndex=%d, rightTimeIndex=%d])",
+		n.joinText(), !n.ProcTime, -n.Upper/1e6, -n.Lower/1e6, n.LeftTime, n.RightTime)
 }
 
 // Describe implements Node.

@@ -298,6 +298,8 @@ type IntervalJoin struct {
 	Join
 	LeftTime, RightTime int
 	Lower, Upper        int64
+	// ProcTime is set when the time attributes are processing-time ones.
+	ProcTime bool
 }
 
 // Union is UNION ALL.

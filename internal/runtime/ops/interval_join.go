@@ -18,6 +18,10 @@ type IntervalJoinConfig struct {
 	// (nanoseconds): right.time BETWEEN left.time + LowerBound AND
 	// left.time + UpperBound.
 	LowerBound, UpperBound int64
+	// ProcTime is set when the times are processing-time attributes
+	// (ProcTimeIntervalJoin sets it): the operator's time is then the
+	// clock, not the watermark.
+	ProcTime bool
 }
 
 // IntervalJoin joins two insert-only streams on keys and an event-time
@@ -57,6 +61,9 @@ type IntervalJoin struct {
 	keys                      *state.Table[*intervalKey]
 	timers                    *timerQueue
 	wm                        int64
+	// now is the operator's time over processing time: the clock, to the
+	// millisecond, when the row or timer at hand came.
+	now int64
 	// sides are the left and the right side's layouts of cached rows and
 	// time columns.
 	sides [2]intervalSide
@@ -162,8 +169,14 @@ func (j *IntervalJoin) State() state.Backend { return j.st }
 // Open implements runtime.Operator.
 func (j *IntervalJoin) Open(*runtime.Context) error { return nil }
 
-// operatorTime is the watermark clamped at 0 (updateOperatorTime).
-func (j *IntervalJoin) operatorTime() int64 { return max(j.wm, 0) }
+// operatorTime is the watermark clamped at 0, or over processing time
+// the clock (updateOperatorTime).
+func (j *IntervalJoin) operatorTime() int64 {
+	if j.cfg.ProcTime {
+		return j.now
+	}
+	return max(j.wm, 0)
+}
 
 // expiration returns the time up to which a cache whose rows reach size
 // past their time can be cleaned (calExpirationTime; times are whole
