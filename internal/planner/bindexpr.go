@@ -652,12 +652,14 @@ func (x *exprBinder) funcCall(n *ast.FuncCall) (expr.Expr, error) {
 	if n.Over != nil {
 		return nil, errorf(n, "window function %s is only supported in the select list of a Top-N or deduplication query", n.Name)
 	}
+	switch n.Name {
+	case "ROW_NUMBER", "RANK", "DENSE_RANK", "LEAD", "CUME_DIST", "PERCENT_RANK", "NTILE":
+		return nil, errorf(n, "OVER clause is necessary for window functions")
+	}
 	if _, ok := fn.LookupAggregate(n.Name); ok {
 		return nil, errorf(n, "aggregate function %s is not allowed %s", n.Name, x.whereText())
 	}
 	switch n.Name {
-	case "ROW_NUMBER", "RANK", "DENSE_RANK", "LEAD", "CUME_DIST", "PERCENT_RANK", "NTILE":
-		return nil, errorf(n, "OVER clause is necessary for window functions")
 	case "MATCH_ROWTIME", "MATCH_PROCTIME", "CLASSIFIER":
 		// Calcite's validator (functionMatchRecognizeOnly).
 		return nil, errorf(n, "Function '%s' can only be used in MATCH_RECOGNIZE", parser.FormatExpr(n))

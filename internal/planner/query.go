@@ -2,6 +2,7 @@ package planner
 
 import (
 	"math"
+	"slices"
 
 	"github.com/sluicesql/sluice/internal/expr"
 	"github.com/sluicesql/sluice/internal/expr/fn"
@@ -399,9 +400,9 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 		if hook != nil {
 			return nil, errorf(overs[0], "window functions over aggregated results are not supported yet")
 		}
-		over := b.overRank
-		if !isRankFunction(overs[0].Name) {
-			over = b.overAggregate
+		over := b.overAggregate
+		if slices.IndexFunc(overs, func(o *ast.FuncCall) bool { return !isRankFunction(o.Name) }) < 0 {
+			over = b.overRank
 		}
 		if rel, hook, err = over(rel, overs); err != nil {
 			return nil, err
