@@ -292,3 +292,34 @@ func intervalBounds(conds []expr.Expr, ls, rs types.Schema) (*IntervalJoin, []ex
 	iv.Lower, iv.Upper = *lower, *upper
 	return iv, rest
 }
+
+// onSubqueriesToWhere moves the conditions with subqueries (IN, EXISTS,
+// scalar ones, quantified comparisons) out of the ON of a select's last
+// join, when it is an inner join, into the select's WHERE, where they are
+// planned as semi joins and joins with the subqueries' relations: for an
+// inner join, a condition of ON filters the joined rows as WHERE does (as
+// Calcite's SubQueryRemoveRule rewrites a join condition's subqueries
+// over the join). Other joins keep them, and binding them fails by name.
+func onSubqueriesToWhere(from ast.TableRef, where ast.Expr) (ast.TableRef, ast.Expr) {
+	j, ok := from.(*ast.Join)
+	if !ok || j.On == nil || (j.Kind != ast.InnerJoin && j.Kind != ast.CrossJoin) {
+		return from, where
+	}
+	var moved, kept []ast.Expr
+	for _, c := range astConjuncts(j.On) {
+		if isSubqueryCondition(c) || len(scalarSubqueries(c)) > 0 {
+			moved = append(moved, c)
+		} else {
+			kept = append(kept, c)
+		}
+	}
+	if len(moved) == 0 {
+		return from, where
+	}
+	rest := *j
+	rest.On = andAST(kept)
+	if rest.On == nil {
+		rest.On = &ast.Literal{Pos: j.Pos, Kind: ast.BoolLit, Text: "TRUE"}
+	}
+	return &rest, andAST(append(moved, where))
+}

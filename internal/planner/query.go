@@ -283,7 +283,7 @@ func (b *Binder) namedQuery(q ast.Query, name string, cols []string, ref *ast.Ta
 // selectQuery binds SELECT ... FROM ... WHERE ... GROUP BY ... HAVING ...
 // ORDER BY ... LIMIT.
 func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
-	from, where := s.From, s.Where
+	from, where := onSubqueriesToWhere(s.From, s.Where)
 	if j, ok := from.(*ast.Join); ok && where != nil && len(j.Using) == 0 && (j.Kind == ast.InnerJoin || j.Kind == ast.CrossJoin) && len(findAggregates(where)) == 0 {
 		// The WHERE of an inner join is part of its condition, so that
 		// equalities become join keys and time bounds an interval join;
