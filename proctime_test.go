@@ -119,6 +119,21 @@ FROM clicks GROUP BY u, TUMBLE(pt, INTERVAL '1' MINUTE);`,
 		steps: []procTimeStep{
 			{insert: "INSERT INTO clicks VALUES ('a'), ('a');", advance: time.Minute, want: []string{"+I[a, 2, 2024-01-01 10:00:00.000, 2024-01-01 10:01:00.000]"}},
 		},
+	}, {
+		// A size that is not a multiple of the slide, as Flink's legacy
+		// window operator takes it: 30-second windows every 20 seconds.
+		name: "legacy hop",
+		query: `SELECT COUNT(*) AS cnt, HOP_START(pt, INTERVAL '20' SECOND, INTERVAL '30' SECOND) AS s
+FROM clicks GROUP BY HOP(pt, INTERVAL '20' SECOND, INTERVAL '30' SECOND);`,
+		steps: []procTimeStep{
+			{insert: "INSERT INTO clicks VALUES ('a'), ('b');", advance: 10 * time.Second, want: []string{"+I[2, 2024-01-01 09:59:40.000]"}},
+			// At 10:00:10, in [10:00:00, 10:00:30) only.
+			{insert: "INSERT INTO clicks VALUES ('c');", advance: 20 * time.Second, want: []string{"+I[3, 2024-01-01 10:00:00.000]"}},
+			// At 10:00:45, in [10:00:20, 10:00:50) and [10:00:40, 10:01:10).
+			{advance: 15 * time.Second},
+			{insert: "INSERT INTO clicks VALUES ('d');", advance: 5 * time.Second, want: []string{"+I[1, 2024-01-01 10:00:20.000]"}},
+			{advance: 20 * time.Second, want: []string{"+I[1, 2024-01-01 10:00:40.000]"}},
+		},
 	}}
 	runProcTimeCases(t, "u STRING, pt AS PROCTIME()", "clicks", cases)
 }

@@ -600,5 +600,8 @@ func buildIntervalJoin(n *Node) (Instances, error) {
 		return Instances{}, err
 	}
 	c := ops.IntervalJoinConfig{JoinSpec: spec, LeftTime: cfg.LeftTime, RightTime: cfg.RightTime, LowerBound: cfg.Lower, UpperBound: cfg.Upper}
+	if cfg.ProcTime {
+		return stateful(n, func(st state.Backend) (*ops.ProcTimeIntervalJoin, error) { return ops.NewProcTimeIntervalJoin(c, st) })
+	}
 	return stateful(n, func(st state.Backend) (*ops.IntervalJoin, error) { return ops.NewIntervalJoin(c, st) })
 }

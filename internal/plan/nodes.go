@@ -319,6 +319,9 @@ type IntervalJoinConfig struct {
 	RightTime int   `json:"rightTime"`
 	Lower     int64 `json:"lower"`
 	Upper     int64 `json:"upper"`
+	// ProcTime is set when the times are processing-time attributes:
+	// rows are timed by their arrival.
+	ProcTime bool `json:"procTime,omitempty"`
 }
 
 // OverAggregateConfig appends aggregates over a frame of preceding rows.

@@ -316,10 +316,10 @@ func (b *Binder) groupWindow(rel *relation, groupBy []ast.Expr) (*legacyWindow, 
 		case "TUMBLE":
 			w.Kind, w.Size = Tumble, durs[0]
 		case "HOP":
+			// Any size and slide, as Flink's legacy group window
+			// operator (SlidingWindowAssigner) takes them; only the
+			// window table function wants a multiple.
 			w.Kind, w.Slide, w.Size = Hop, durs[0], durs[1]
-			if w.Size%w.Slide != 0 {
-				return nil, errorf(f, "HOP requires the size to be an integral multiple of the slide")
-			}
 		case "SESSION":
 			w.Kind, w.Gap = Session, durs[0]
 		}

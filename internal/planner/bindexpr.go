@@ -113,14 +113,14 @@ func (x *exprBinder) bind(e ast.Expr) (expr.Expr, error) {
 		return x.funcCall(n)
 	case *ast.SubqueryExpr:
 		if n.Exists {
-			return nil, errorf(n, "EXISTS is supported as a condition of WHERE (joined to the others with AND), not inside other expressions")
+			return nil, errorf(n, "EXISTS is supported as a condition of WHERE %s(joined to the others with AND), not inside other expressions", x.innerJoinNote())
 		}
 		for i, c := range x.sc.cols {
 			if c.scalar == n {
 				return &expr.Column{Index: i, Name: c.name, T: c.typ}, nil
 			}
 		}
-		return nil, errorf(n, "scalar subqueries are supported in the select list, WHERE and HAVING of a query, not %s", x.whereText())
+		return nil, errorf(n, "scalar subqueries are supported in the select list, WHERE and HAVING of a query %s, not %s", x.innerJoinNote(), x.whereText())
 	case *ast.RowExpr:
 		return x.funcCall(&ast.FuncCall{Pos: n.Pos, Name: "$ROW", Args: n.Items})
 	case *ast.Descriptor:
@@ -471,9 +471,18 @@ func (x *exprBinder) between(n *ast.Between) (expr.Expr, error) {
 	return out, nil
 }
 
+// innerJoinNote adds, in a join condition, where subqueries may be in
+// one: the ON of a select's last join when it is an inner join.
+func (x *exprBinder) innerJoinNote() string {
+	if x.where != "a join condition" {
+		return ""
+	}
+	return "or of the ON of the last join of a FROM when it is an INNER JOIN "
+}
+
 func (x *exprBinder) in(n *ast.In) (expr.Expr, error) {
 	if n.Subquery != nil {
-		return nil, errorf(n, "IN with a subquery is supported as a condition of WHERE (joined to the others with AND), not inside other expressions")
+		return nil, errorf(n, "IN with a subquery is supported as a condition of WHERE %s(joined to the others with AND), not inside other expressions", x.innerJoinNote())
 	}
 	v, err := x.bind(n.X)
 	if err != nil {
@@ -652,12 +661,14 @@ func (x *exprBinder) funcCall(n *ast.FuncCall) (expr.Expr, error) {
 	if n.Over != nil {
 		return nil, errorf(n, "window function %s is only supported in the select list of a Top-N or deduplication query", n.Name)
 	}
+	switch n.Name {
+	case "ROW_NUMBER", "RANK", "DENSE_RANK", "LEAD", "CUME_DIST", "PERCENT_RANK", "NTILE":
+		return nil, errorf(n, "OVER clause is necessary for window functions")
+	}
 	if _, ok := fn.LookupAggregate(n.Name); ok {
 		return nil, errorf(n, "aggregate function %s is not allowed %s", n.Name, x.whereText())
 	}
 	switch n.Name {
-	case "ROW_NUMBER", "RANK", "DENSE_RANK", "LEAD", "CUME_DIST", "PERCENT_RANK", "NTILE":
-		return nil, errorf(n, "OVER clause is necessary for window functions")
 	case "MATCH_ROWTIME", "MATCH_PROCTIME", "CLASSIFIER":
 		// Calcite's validator (functionMatchRecognizeOnly).
 		return nil, errorf(n, "Function '%s' can only be used in MATCH_RECOGNIZE", parser.FormatExpr(n))

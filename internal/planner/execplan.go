@@ -312,7 +312,7 @@ func (t *translator) windowsAndJoins(n Node, ins []added) (added, error) {
 			state("keys", ins[0].schema, x.LeftKeys, "the left rows waiting for the watermark and the right side's versions")))
 	case *IntervalJoin:
 		par, inputs := joinExchange(ins, &x.Join)
-		cfg := &plan.IntervalJoinConfig{Join: joinOf(&x.Join), LeftTime: x.LeftTime, RightTime: x.RightTime, Lower: x.Lower, Upper: x.Upper}
+		cfg := &plan.IntervalJoinConfig{Join: joinOf(&x.Join), LeftTime: x.LeftTime, RightTime: x.RightTime, Lower: x.Lower, Upper: x.Upper, ProcTime: x.ProcTime}
 		return t.add(like(n, plan.KindIntervalJoin, par, inputs, cfg,
 			state("keys", ins[0].schema, x.LeftKeys, "both sides' cached rows with their times and expiry timers")))
 	case *Join:

@@ -105,6 +105,8 @@ func (n *Rank) Mode() Mode {
 	switch {
 	case n.Window != nil:
 		return connector.InsertOnly
+	case n.unfilteredRowNumber():
+		return n.Input.Mode() // an OVER aggregation once finalized
 	case n.Start == 1 && n.End == 1 && !n.OutputRankNumber:
 		return updatesOf(n.Input) // a Top-1 replaces its row by an update
 	}
@@ -343,8 +345,8 @@ func (n *Join) Describe() string { return "Join(" + n.joinText() + ")" }
 
 // Describe implements Node.
 func (n *IntervalJoin) Describe() string {
-	return fmt.Sprintf("IntervalJoin(%s, windowBounds=[isRowTime=true, leftLowerBound=%d, leftUpperBound=%d, leftTimeIndex=%d, rightTimeIndex=%d])",
-		n.joinText(), -n.Upper/1e6, -n.Lower/1e6, n.LeftTime, n.RightTime)
+	return fmt.Sprintf("IntervalJoin(%s, windowBounds=[isRowTime=%t, leftLowerBound=%d, leftUpperBound=%d, leftTimeIndex=%d, rightTimeIndex=%d])",
+		n.joinText(), !n.ProcTime, -n.Upper/1e6, -n.Lower/1e6, n.LeftTime, n.RightTime)
 }
 
 // Describe implements Node.

@@ -8,9 +8,9 @@ import (
 
 // join plans a join: equality conjuncts between the sides become keys; a
 // right side FOR SYSTEM_TIME AS OF a left time attribute makes a temporal
-// join; when both sides carry rowtime attributes and the rest of the
-// condition bounds one by the other, it is an interval join, otherwise a
-// regular join.
+// join; when both sides carry rowtime (or both proctime) attributes and
+// the rest of the condition bounds one by the other, it is an interval
+// join, otherwise a regular join.
 func (b *Binder) join(j *ast.Join) (*relation, error) {
 	if u, ok := j.Right.(*ast.UnnestRef); ok {
 		return b.unnestJoin(j, u)
@@ -101,9 +101,6 @@ func (b *Binder) join(j *ast.Join) (*relation, error) {
 		wj.Cond = and(rest)
 		wj.schema = joinSchema(ls, rs, kind, false, false)
 		return &relation{node: wj, sc: joinScope(sc, wj.schema)}, nil
-	}
-	if err := procTimeInterval(rest, len(ls), j); err != nil {
-		return nil, err
 	}
 	iv, rest := intervalBounds(rest, ls, rs)
 	jn.schema = joinSchema(ls, rs, kind, iv != nil, iv != nil)
@@ -213,15 +210,16 @@ func equiKey(e expr.Expr, nl int) (int, int, bool) {
 	return 0, 0, false
 }
 
-// timeTerm is `column [+|- interval]` over a rowtime attribute.
+// timeTerm is `column [+|- interval]` over a time attribute.
 type timeTerm struct {
 	col    int
 	offset int64 // nanoseconds
+	attr   types.TimeAttr
 }
 
 func asTimeTerm(e expr.Expr) (timeTerm, bool) {
 	if c, ok := e.(*expr.Column); ok {
-		return timeTerm{col: c.Index}, c.T.Attr == types.RowTime
+		return timeTerm{col: c.Index, attr: c.T.Attr}, c.T.Attr != types.NoTimeAttr
 	}
 	call, ok := e.(*expr.Call)
 	if !ok || (call.Name != "+" && call.Name != "-") || len(call.Args) != 2 {
@@ -229,18 +227,19 @@ func asTimeTerm(e expr.Expr) (timeTerm, bool) {
 	}
 	c, cok := call.Args[0].(*expr.Column)
 	lit, lok := call.Args[1].(*expr.Literal)
-	if !cok || !lok || c.T.Attr != types.RowTime || lit.T.Kind != types.IntervalDayTime {
+	if !cok || !lok || c.T.Attr == types.NoTimeAttr || lit.T.Kind != types.IntervalDayTime {
 		return timeTerm{}, false
 	}
 	off := lit.V.I * 1e6
 	if call.Name == "-" {
 		off = -off
 	}
-	return timeTerm{col: c.Index, offset: off}, true
+	return timeTerm{col: c.Index, offset: off, attr: c.T.Attr}, true
 }
 
-// intervalBounds looks for conditions that bound the right side's rowtime
-// by the left side's: right.t >= left.t + lower and right.t <= left.t +
+// intervalBounds looks for conditions that bound the right side's time
+// attribute by the left side's, both rowtime or both proctime (Flink's
+// IntervalJoinUtil): right.t >= left.t + lower and right.t <= left.t +
 // upper (strict comparisons shift by one millisecond, as Flink does).
 func intervalBounds(conds []expr.Expr, ls, rs types.Schema) (*IntervalJoin, []expr.Expr) {
 	nl := len(ls)
@@ -257,7 +256,7 @@ func intervalBounds(conds []expr.Expr, ls, rs types.Schema) (*IntervalJoin, []ex
 		b, bok := asTimeTerm(call.Args[1])
 		op := call.Name
 		bound := op == "<" || op == "<=" || op == ">" || op == ">="
-		if !bound || !aok || !bok || (a.col < nl) == (b.col < nl) {
+		if !bound || !aok || !bok || (a.col < nl) == (b.col < nl) || a.attr != b.attr {
 			rest = append(rest, c)
 			continue
 		}
@@ -273,6 +272,7 @@ func intervalBounds(conds []expr.Expr, ls, rs types.Schema) (*IntervalJoin, []ex
 			continue
 		}
 		iv.LeftTime, iv.RightTime = b.col, a.col-nl
+		iv.ProcTime = a.attr == types.ProcTime
 		switch op {
 		case ">=":
 			lower = &d
@@ -291,4 +291,35 @@ func intervalBounds(conds []expr.Expr, ls, rs types.Schema) (*IntervalJoin, []ex
 	}
 	iv.Lower, iv.Upper = *lower, *upper
 	return iv, rest
+}
+
+// onSubqueriesToWhere moves the conditions with subqueries (IN, EXISTS,
+// scalar ones, quantified comparisons) out of the ON of a select's last
+// join, when it is an inner join, into the select's WHERE, where they are
+// planned as semi joins and joins with the subqueries' relations: for an
+// inner join, a condition of ON filters the joined rows as WHERE does (as
+// Calcite's SubQueryRemoveRule rewrites a join condition's subqueries
+// over the join). Other joins keep them, and binding them fails by name.
+func onSubqueriesToWhere(from ast.TableRef, where ast.Expr) (ast.TableRef, ast.Expr) {
+	j, ok := from.(*ast.Join)
+	if !ok || j.On == nil || (j.Kind != ast.InnerJoin && j.Kind != ast.CrossJoin) {
+		return from, where
+	}
+	var moved, kept []ast.Expr
+	for _, c := range astConjuncts(j.On) {
+		if isSubqueryCondition(c) || len(scalarSubqueries(c)) > 0 {
+			moved = append(moved, c)
+		} else {
+			kept = append(kept, c)
+		}
+	}
+	if len(moved) == 0 {
+		return from, where
+	}
+	rest := *j
+	rest.On = andAST(kept)
+	if rest.On == nil {
+		rest.On = &ast.Literal{Pos: j.Pos, Kind: ast.BoolLit, Text: "TRUE"}
+	}
+	return &rest, andAST(append(moved, where))
 }

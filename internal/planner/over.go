@@ -67,7 +67,7 @@ func (n *OverAggregate) Describe() string {
 // (rowtime or processing time) and whose frame ends at the current row,
 // as Flink requires.
 func (b *Binder) overAggregate(rel *relation, overs []*ast.FuncCall) (*relation, func(ast.Expr) (expr.Expr, bool, error), error) {
-	spec := overs[0].Over
+	spec := ownWindow(overs[0])
 	var lag *ast.FuncCall // a window function that cannot retract
 	for _, o := range overs {
 		switch o.Name {
@@ -90,7 +90,7 @@ func (b *Binder) overAggregate(rel *relation, overs []*ast.FuncCall) (*relation,
 			}
 			lag = o
 		}
-		if windowText(o.Over) != windowText(spec) {
+		if windowText(ownWindow(o)) != windowText(spec) {
 			return nil, nil, errorf(o, "Over Agg: Unsupported use of OVER windows. All aggregates must be computed on the same window.")
 		}
 	}
@@ -161,6 +161,19 @@ func (b *Binder) overAggregate(rel *relation, overs []*ast.FuncCall) (*relation,
 		return nil, false, nil
 	}
 	return &relation{node: n, sc: sc}, hook, nil
+}
+
+// ownWindow is the window a call of an OVER aggregation computes over:
+// its OVER clause, whose frame is ROWS BETWEEN UNBOUNDED PRECEDING AND
+// CURRENT ROW for ROW_NUMBER, which takes no frame (Calcite's
+// SqlToRelConverter gives it that one).
+func ownWindow(o *ast.FuncCall) *ast.WindowSpec {
+	if o.Name != "ROW_NUMBER" {
+		return o.Over
+	}
+	w := *o.Over
+	w.Frame = &ast.Frame{Pos: o.Pos, Rows: true, Lo: &ast.FrameBound{Pos: o.Pos, Kind: "UNBOUNDED PRECEDING"}, Hi: &ast.FrameBound{Pos: o.Pos, Kind: "CURRENT ROW"}}
+	return &w
 }
 
 // overFrame reads a frame clause into n: the upper bound must be CURRENT

@@ -251,6 +251,8 @@ type Rank struct {
 	// Window is set for a window Top-N (partitioned by window_start and
 	// window_end of a window TVF).
 	Window *Window
+	// noEnd is set when a filter bounds the rank from below only.
+	noEnd bool
 }
 
 // Deduplicate keeps the first or last row per key, ordered by a time
@@ -298,6 +300,8 @@ type IntervalJoin struct {
 	Join
 	LeftTime, RightTime int
 	Lower, Upper        int64
+	// ProcTime is set when the time attributes are processing-time ones.
+	ProcTime bool
 }
 
 // Union is UNION ALL.

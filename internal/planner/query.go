@@ -2,6 +2,7 @@ package planner
 
 import (
 	"math"
+	"slices"
 
 	"github.com/sluicesql/sluice/internal/expr"
 	"github.com/sluicesql/sluice/internal/expr/fn"
@@ -282,7 +283,7 @@ func (b *Binder) namedQuery(q ast.Query, name string, cols []string, ref *ast.Ta
 // selectQuery binds SELECT ... FROM ... WHERE ... GROUP BY ... HAVING ...
 // ORDER BY ... LIMIT.
 func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
-	from, where := s.From, s.Where
+	from, where := onSubqueriesToWhere(s.From, s.Where)
 	if j, ok := from.(*ast.Join); ok && where != nil && len(j.Using) == 0 && (j.Kind == ast.InnerJoin || j.Kind == ast.CrossJoin) && len(findAggregates(where)) == 0 {
 		// The WHERE of an inner join is part of its condition, so that
 		// equalities become join keys and time bounds an interval join;
@@ -399,9 +400,9 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 		if hook != nil {
 			return nil, errorf(overs[0], "window functions over aggregated results are not supported yet")
 		}
-		over := b.overRank
-		if !isRankFunction(overs[0].Name) {
-			over = b.overAggregate
+		over := b.overAggregate
+		if slices.IndexFunc(overs, func(o *ast.FuncCall) bool { return !isRankFunction(o.Name) }) < 0 {
+			over = b.overRank
 		}
 		if rel, hook, err = over(rel, overs); err != nil {
 			return nil, err

@@ -118,9 +118,11 @@ func foldRank(node Node, filter expr.Expr) (Node, expr.Expr) {
 	endCol := -1
 	var colBound expr.Expr
 	var rest []expr.Expr
+	bounded := false
 	for _, c := range conjuncts(filter) {
 		if lo, hi, ok := rowNumberBound(c, rnCol); ok {
 			start, end = max(start, lo), min(end, hi)
+			bounded = true
 			continue
 		}
 		if col, ok := rowNumberColumnBound(c, rnCol, calc); ok && endCol < 0 && rank.Window == nil {
@@ -136,7 +138,20 @@ func foldRank(node Node, filter expr.Expr) (Node, expr.Expr) {
 		endCol = -1
 	}
 	if end == unbounded && endCol < 0 {
-		return node, filter
+		if !bounded {
+			return node, filter
+		}
+		// A filter on the row number without an upper bound is a rank
+		// without end, which Flink's FlinkLogicalRankRule refuses.
+		r := *rank
+		r.noEnd = true
+		out := Node(&r)
+		if calc != nil {
+			c := *calc
+			c.Input = out
+			out = &c
+		}
+		return out, filter
 	}
 	r := *rank
 	r.Start, r.End = start, end
@@ -298,8 +313,9 @@ func rowNumberBound(e expr.Expr, col int) (lo, hi int64, ok bool) {
 }
 
 // finalize checks the whole plan once it is built: every Rank must have a
-// range, and a Rank or Deduplicate outputs its row number only when a
-// projection above reads it.
+// range (an unfiltered ROW_NUMBER becomes an OVER aggregation), and a
+// Rank or Deduplicate outputs its row number only when a projection above
+// reads it.
 func finalize(n Node) error {
 	if err := needsAppendOnly(n); err != nil {
 		return err
@@ -307,7 +323,15 @@ func finalize(n Node) error {
 	if err := procTimeSupported(n); err != nil {
 		return err
 	}
-	for _, in := range n.Inputs() {
+	for i, in := range n.Inputs() {
+		if r, ok := in.(*Rank); ok && r.unfilteredRowNumber() {
+			over, err := rowNumberOver(r)
+			if err != nil {
+				return err
+			}
+			setInput(n, i, over)
+			in = over
+		}
 		if err := finalize(in); err != nil {
 			return err
 		}
@@ -317,6 +341,9 @@ func finalize(n Node) error {
 		}
 		switch r := in.(type) {
 		case *Rank:
+			if r.noEnd {
+				return errorf(r.call, "Rank end is not specified. Currently rank only support TopN, which means the rank end must be specified.")
+			}
 			if r.End == unbounded && !r.VariableEnd {
 				return &Error{Msg: r.Function + "() needs a filter on its result (for example WHERE rownum <= 3): only Top-N and deduplication queries are supported in streaming mode"}
 			}

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/sluicesql/sluice/internal/expr"
 	"github.com/sluicesql/sluice/internal/sql/ast"
@@ -33,7 +34,10 @@ func scalarSubqueries(es ...ast.Expr) []*ast.SubqueryExpr {
 		walkAST(e, func(n ast.Expr) bool {
 			switch s := n.(type) {
 			case *ast.SubqueryExpr:
-				if !s.Exists {
+				// One subquery may be read twice (the rewrite of a
+				// quantified comparison reads one of its two); it is
+				// joined once.
+				if !s.Exists && !slices.Contains(out, s) {
 					out = append(out, s)
 				}
 				return false
@@ -66,7 +70,7 @@ func (b *Binder) joinScalarSubquery(rel *relation, s *ast.SubqueryExpr, outer *e
 	if err != nil {
 		// A name the subquery cannot resolve may be a correlation with the
 		// outer query.
-		corr, cerr := b.correlatedScalar(s, outer)
+		corr, cerr := b.correlatedScalar(inlineQuantified(s), outer)
 		if cerr != nil {
 			if errors.Is(cerr, errNotCorrelated) {
 				return nil, err
@@ -85,7 +89,7 @@ func (b *Binder) joinScalarSubquery(rel *relation, s *ast.SubqueryExpr, outer *e
 		node = &GroupAggregate{base: base{schema: types.Schema{{Name: "$f0", Type: t}}}, Input: node,
 			Aggs: []AggCall{{Name: "SINGLE_VALUE", Args: []int{0}, Filter: -1, Type: t}}}
 	}
-	return b.attachScalar(rel, s, &scalarSide{node: node, value: 0})
+	return b.attachScalar(rel, s, &scalarSide{node: node, value: 0, inner: isQuantified(s)})
 }
 
 // scalarSide is the relation a scalar subquery joins: its value column,
@@ -97,13 +101,20 @@ type scalarSide struct {
 	keys      []int
 	outerKeys []expr.Expr
 	empty     expr.Expr // nil: NULL
+	// inner joins rather than left joins the subquery: outer rows
+	// without its row are dropped.
+	inner bool
 }
 
 // attachScalar LEFT JOINs rel with side and projects rel's columns and the
 // subquery's value, a hidden column bound to s.
 func (b *Binder) attachScalar(rel *relation, s *ast.SubqueryExpr, side *scalarSide) (*relation, error) {
 	ls := rel.node.Schema()
-	jn, err := keyedJoin(LeftJoin, rel.node, side.outerKeys, side.node, side.keys, s)
+	kind := LeftJoin
+	if side.inner {
+		kind = InnerJoin
+	}
+	jn, err := keyedJoin(kind, rel.node, side.outerKeys, side.node, side.keys, s)
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,10 @@ type IntervalJoinConfig struct {
 	// (nanoseconds): right.time BETWEEN left.time + LowerBound AND
 	// left.time + UpperBound.
 	LowerBound, UpperBound int64
+	// ProcTime is set when the times are processing-time attributes
+	// (ProcTimeIntervalJoin sets it): the operator's time is then the
+	// clock, not the watermark.
+	ProcTime bool
 }
 
 // IntervalJoin joins two insert-only streams on keys and an event-time
@@ -35,8 +39,9 @@ type IntervalJoinConfig struct {
 // Cached rows expire once they can only match rows behind the watermark:
 // a left row at t when t + UpperBound < watermark, a right row at t when
 // t - LowerBound < watermark. Expiry runs on the per-key clean-up timers
-// of TimeIntervalJoin (row time + relative size + (UpperBound -
-// LowerBound)/2 + 1) and while joining; on an outer side an expired row that
+// of TimeIntervalJoin (row time + relative size + 1 ms: Flink's
+// minCleanUpInterval is table.exec.interval-join.min-cleanup-interval,
+// 0 ms, since Flink 1.18) and while joining; on an outer side an expired row that
 // never matched is emitted null-padded then. The timers are kept in the
 // keys' entries and fire through a timer queue (timerQueue), so a
 // watermark costs the keys whose timers are due, not every key. As in Flink the operator's
@@ -47,8 +52,8 @@ type IntervalJoin struct {
 	*joiner
 	cfg IntervalJoinConfig
 	// leftSize and rightSize are Flink's leftRelativeSize and
-	// rightRelativeSize; cleanUp is its minCleanUpInterval.
-	leftSize, rightSize, cleanUp int64
+	// rightRelativeSize.
+	leftSize, rightSize int64
 	// leftExpired and rightExpired are the times up to which the caches
 	// were last cleaned (leftExpirationTime, rightExpirationTime).
 	leftExpired, rightExpired int64
@@ -56,6 +61,9 @@ type IntervalJoin struct {
 	keys                      *state.Table[*intervalKey]
 	timers                    *timerQueue
 	wm                        int64
+	// now is the operator's time over processing time: the clock, to the
+	// millisecond, when the row or timer at hand came.
+	now int64
 	// sides are the left and the right side's layouts of cached rows and
 	// time columns.
 	sides [2]intervalSide
@@ -118,7 +126,6 @@ func NewIntervalJoin(cfg IntervalJoinConfig, st state.Backend) (*IntervalJoin, e
 		timers:    newTimerQueue(),
 		wm:        runtime.MinWatermark,
 	}
-	j.cleanUp = (j.leftSize + j.rightSize) / 2
 	j.sides[0] = intervalSide{layout: types.NewRowLayout(cfg.LeftTypes), timeCol: cfg.LeftTime}
 	j.sides[1] = intervalSide{layout: types.NewRowLayout(cfg.RightTypes), timeCol: cfg.RightTime, outCol: len(cfg.LeftTypes)}
 	var row types.Row // for encoding, in the operator's goroutine
@@ -162,16 +169,23 @@ func (j *IntervalJoin) State() state.Backend { return j.st }
 // Open implements runtime.Operator.
 func (j *IntervalJoin) Open(*runtime.Context) error { return nil }
 
-// operatorTime is the watermark clamped at 0 (updateOperatorTime).
-func (j *IntervalJoin) operatorTime() int64 { return max(j.wm, 0) }
+// operatorTime is the watermark clamped at 0, or over processing time
+// the clock (updateOperatorTime).
+func (j *IntervalJoin) operatorTime() int64 {
+	if j.cfg.ProcTime {
+		return j.now
+	}
+	return max(j.wm, 0)
+}
 
 // expiration returns the time up to which a cache whose rows reach size
-// past their time can be cleaned (calExpirationTime).
+// past their time can be cleaned (calExpirationTime; times are whole
+// milliseconds).
 func (j *IntervalJoin) expiration(size int64) int64 {
 	if j.wm == runtime.MaxWatermark {
 		return runtime.MaxWatermark
 	}
-	return j.operatorTime() - size - 1
+	return j.operatorTime() - size - millisecond
 }
 
 // ProcessChunk implements runtime.Operator.
@@ -322,7 +336,7 @@ func (j *IntervalJoin) process(w *output, key []byte, c *types.Chunk, i int, t i
 		ownSide.layout.AppendChunkRow(&own.rows, c, i)
 		own.emitted = append(own.emitted, emitted)
 		if *ownTimer == 0 {
-			*ownTimer = t + ownSize + j.cleanUp + 1
+			*ownTimer = t + ownSize + millisecond
 			skey = string(key)
 			j.setTimer(*ownTimer, ks, skey)
 		}
@@ -428,7 +442,7 @@ func (j *IntervalJoin) expire(w *output, cache *rowCache, exp int64, left bool) 
 	if !any {
 		return 0
 	}
-	return earliest + size + j.cleanUp + 1
+	return earliest + size + millisecond
 }
 
 // time returns the time of cached row k (0 for NULL).

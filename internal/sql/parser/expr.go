@@ -149,24 +149,34 @@ func (p *parser) overlaps(left *ast.RowExpr) ast.Expr {
 
 // quantified parses the ANY, SOME or ALL (subquery) after x op: `x =
 // ANY (...)` (or SOME) is `x IN (...)` and `x <> ALL (...)` is `x NOT IN
-// (...)`, with the same NULL semantics, as Calcite rewrites them; the
-// other quantified comparisons are refused by name.
+// (...)`, with the same NULL semantics, as Calcite rewrites them; an
+// ordering comparison is rewritten as some (quantified.go); `<> ANY` and
+// `= ALL` are refused by name.
 func (p *parser) quantified(x ast.Expr, op string) ast.Expr {
 	q := p.next()
+	all := word(q) == "ALL"
 	in := &ast.In{Pos: x.Position(), X: x}
 	switch {
-	case op == "=" && word(q) != "ALL":
-	case op == "<>" && word(q) == "ALL":
+	case op == "=" && !all:
+	case op == "<>" && all:
 		in.Not = true
-	default:
-		p.failAt(q.pos, "the quantified comparison %s %s is not supported yet; = ANY (IN) and <> ALL (NOT IN) are", op, word(q))
+	case op == "=" || op == "<>":
+		p.failAt(q.pos, "the quantified comparison %s %s is not supported yet; = ANY (IN), <> ALL (NOT IN) and <, <=, >, >= with ANY, SOME or ALL are", op, word(q))
 	}
 	open := p.expectOp("(").pos
 	if w := word(p.tok()); w != "SELECT" && w != "WITH" && w != "VALUES" && !p.queryAhead() {
 		p.unexpected("a subquery")
 	}
-	in.Subquery = p.query()
+	sub := p.query()
 	p.closeParen(open)
+	switch {
+	case op != "=" && op != "<>" && all:
+		// x op ALL (q) is NOT (x op' SOME (q)) for the opposite op'.
+		return &ast.Unary{Pos: x.Position(), Op: "NOT", X: some(q.pos, x, opposite[op], sub)}
+	case op != "=" && op != "<>":
+		return some(q.pos, x, op, sub)
+	}
+	in.Subquery = sub
 	return in
 }
 
