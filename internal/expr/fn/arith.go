@@ -217,7 +217,10 @@ func (op *arithOp) bindDecimal(a, b types.Type, nullable bool) (types.Type, Eval
 	}
 	s1, s2, rs, f := scaleOf(a), scaleOf(b), scaleOf(rt), op.decOp
 	wide := a.IsWideDecimal() || b.IsWideDecimal() || rt.IsWideDecimal()
-	rt = rt.Nullable()
+	// Flink types the result NOT NULL over NOT NULL operands
+	// (nullableIfArgs); a remainder always fits its type, other results
+	// only when the precision was not capped.
+	rt = rt.WithNotNull(!nullable && (op.name == "%" || !decimalMayOverflow(rt)))
 	switch {
 	case !wide:
 		fast, limit := decFast(op.name, s1, s2, rs), pow10[18]

@@ -105,7 +105,8 @@ func bindIfNull(args []Arg) (types.Type, Eval, error) {
 
 // IF(condition, true_value, false_value): "Returns the true_value if
 // condition is met, otherwise false_value." A NULL condition counts as not
-// met.
+// met. The result is nullable when any argument is, the condition included
+// (FlinkReturnTypes.IF_NULLABLE: SqlTypeTransforms.TO_NULLABLE).
 func bindIf(args []Arg) (types.Type, Eval, error) {
 	if len(args) != 3 || !match(args[:1], boolean) {
 		return types.Type{}, nil, sigError("IF", "(BOOLEAN, T, T)", args)
@@ -114,7 +115,7 @@ func bindIf(args []Arg) (types.Type, Eval, error) {
 	if !ok {
 		return types.Type{}, nil, sigError("IF", "(BOOLEAN, T, T) with a common type T", args)
 	}
-	t = t.WithNotNull(args[1].Type.NotNull && args[2].Type.NotNull)
+	t = t.WithNotNull(!anyNullable(args))
 	return t, func(ctx *Context, v []types.Value) (types.Value, error) {
 		if !v[0].Null && v[0].Bool() {
 			return convs[0](ctx, v[1])

@@ -604,8 +604,10 @@ func bindTimestampDiff(args []Arg) (types.Type, Eval, error) {
 
 // TIMESTAMPADD(unit, interval, timepoint): "Returns a new time value that
 // adds a (signed) integer interval to timepoint." The result has the type
-// of timepoint, except that a DATE plus a unit below a day is a TIMESTAMP(0)
-// (as Calcite's SqlTimestampAddFunction derives).
+// of timepoint, except as Flink's copy of Calcite's SqlTimestampAddFunction
+// derives it (deduceType): a DATE plus hours, minutes or seconds is a
+// TIMESTAMP of the default precision, 6; milliseconds give at least
+// precision 3 and microseconds at least 6, to a DATE as to a timestamp.
 func bindTimestampAdd(args []Arg) (types.Type, Eval, error) {
 	fail := func() (types.Type, Eval, error) {
 		return types.Type{}, nil, sigError("TIMESTAMPADD", "(unit, INT, DATE|TIMESTAMP|TIMESTAMP_LTZ|TIME)", args)
@@ -641,7 +643,14 @@ func bindTimestampAdd(args []Arg) (types.Type, Eval, error) {
 			return types.AddExact(x, d)
 		}
 	case fixed && t.Kind == types.Date:
-		rt = types.TimestampType(0)
+		switch unit {
+		case "MILLISECOND":
+			rt = types.TimestampType(3)
+		case "NANOSECOND": // Flink's derivation gives no timestamp type here
+			rt = types.TimestampType(0)
+		default:
+			rt = types.TimestampType(6)
+		}
 		add = func(x, n int64) (int64, bool) {
 			day, ok1 := types.DaysToNanos(x)
 			d, ok2 := types.MultiplyExact(n, step)
@@ -651,6 +660,7 @@ func bindTimestampAdd(args []Arg) (types.Type, Eval, error) {
 			return types.AddNanos(day, d)
 		}
 	case fixed && t.IsTimestamp():
+		rt.Precision = unitPrecision(unit, t.Precision)
 		add = func(x, n int64) (int64, bool) {
 			d, ok := types.MultiplyExact(n, step)
 			if !ok {
@@ -675,6 +685,18 @@ func bindTimestampAdd(args []Arg) (types.Type, Eval, error) {
 		}
 		return types.IntValue(r), nil
 	}), nil
+}
+
+// unitPrecision is the precision of a timestamp of precision p after
+// TIMESTAMPADD of unit: at least 3 for milliseconds, 6 for microseconds.
+func unitPrecision(unit string, p int) int {
+	switch unit {
+	case "MILLISECOND":
+		return max(p, 3)
+	case "MICROSECOND":
+		return max(p, 6)
+	}
+	return p
 }
 
 // extractShorthands are the functions that are EXTRACT of one unit:

@@ -198,7 +198,10 @@ func bindSign(args []Arg) (types.Type, Eval, error) {
 // bindRound is ROUND(x[, d]) (HALF_UP) or TRUNCATE(x[, d]) (toward zero).
 // d defaults to 0 and may be negative. The result type is x's, except for
 // DECIMAL(p, s) with a constant d < s: DECIMAL(1+p-s+d, d), or
-// DECIMAL(1+p-s, 0) for d < 0 (LogicalTypeMerging.findRoundDecimalType).
+// DECIMAL(1+p-s, 0) for d < 0 (LogicalTypeMerging.findRoundDecimalType),
+// capped at 38 digits; NOT NULL when the arguments are
+// (FlinkReturnTypes.ROUND_FUNCTION_NULLABLE), unless the cap may make the
+// result overflow.
 // DOUBLE is rounded on its shortest decimal form, as Flink's
 // SqlFunctionUtils.sround does through BigDecimal.valueOf.
 func bindRound(name string, halfUp bool) bindFunc {
@@ -235,8 +238,10 @@ func bindRound(name string, halfUp bool) bindFunc {
 			}), nil
 		}
 		s, rs, k := scaleOf(t), scaleOf(rt), t.Kind
-		if rt.Kind == types.Decimal {
-			rt = rt.Nullable() // rounding up may overflow the precision
+		if halfUp && t.Kind == types.Decimal && int(d) < t.Scale && 1+t.Precision-t.Scale > maxDecimalPrecision {
+			// Rounding a DECIMAL(38, 0) to tens may need a 39th digit:
+			// the value is then NULL, as Flink's DecimalData gives.
+			rt = rt.Nullable()
 		}
 		if t.IsWideDecimal() || rt.IsWideDecimal() {
 			return rt, strict(func(_ *Context, v []types.Value) (types.Value, error) {
@@ -565,12 +570,13 @@ func bindRandInteger(args []Arg) (types.Type, Eval, error) {
 
 // UUID(): "Returns an UUID (Universally Unique Identifier) string (e.g.,
 // "3d3c68f7-f608-473f-b60c-b0c44ad4cc4e") according to RFC 4122 type 4 (pseudo
-// randomly generated) UUID."
+// randomly generated) UUID." It is a CHAR(36) NOT NULL
+// (FlinkSqlOperatorTable.UUID).
 func bindUUID(args []Arg) (types.Type, Eval, error) {
 	if len(args) != 0 {
 		return types.Type{}, nil, sigError("UUID", "()", args)
 	}
-	return types.StringType.WithNotNull(true), func(*Context, []types.Value) (types.Value, error) {
+	return types.Type{Kind: types.Char, Length: 36, NotNull: true}, func(*Context, []types.Value) (types.Value, error) {
 		var b [16]byte
 		_, _ = rand.Read(b[:])
 		b[6] = b[6]&0x0f | 0x40

@@ -36,8 +36,12 @@ func (f strFunc) bindWith(name string, minArgs int) bindFunc {
 		if len(args) < minArgs || !match(args, f.params[:len(args)]...) {
 			return types.Type{}, nil, sigError(name, f.expects, args)
 		}
-		rt := strictType(f.result, args)
-		if f.nullable {
+		rt := f.result
+		if typeOf, ok := strResultTypes[name]; ok {
+			rt = typeOf(args[0].Type)
+		}
+		rt = strictType(rt, args)
+		if f.nullable && (strNeverNull[name] == nil || !strNeverNull[name](args)) {
 			rt = rt.Nullable()
 		}
 		eval := f.eval
@@ -47,6 +51,29 @@ func (f strFunc) bindWith(name string, minArgs int) bindFunc {
 
 func strVal(s string) (types.Value, error) { return types.StringValue(s), nil }
 func intVal(i int) (types.Value, error)    { return types.IntValue(int64(i)), nil }
+
+// strResultTypes derive the result types of the string functions whose
+// length follows their first argument's: UPPER, LOWER and INITCAP keep it
+// (Calcite's SqlStdOperatorTable, ReturnTypes.ARG0_NULLABLE); SUBSTRING,
+// SUBSTR, LEFT and RIGHT make it varying (FlinkSqlOperatorTable,
+// FlinkReturnTypes.ARG0_VARCHAR_FORCE_NULLABLE).
+var strResultTypes = map[string]func(types.Type) types.Type{
+	"UPPER": argStringType, "LOWER": argStringType, "INITCAP": argStringType,
+	"SUBSTRING": varyingStringType, "LEFT": varyingStringType, "RIGHT": varyingStringType,
+}
+
+// strNeverNull tells, for a function that may return NULL for non-NULL
+// arguments, when constant arguments rule that out, so that the result is
+// NOT NULL over NOT NULL arguments as Flink types it: LPAD and RPAD
+// (FlinkSqlOperatorTable: VARCHAR, TO_NULLABLE) give NULL only for a
+// negative length or an empty pad.
+var strNeverNull = map[string]func([]Arg) bool{"LPAD": padNeverNull, "RPAD": padNeverNull}
+
+func padNeverNull(args []Arg) bool {
+	n, ok1 := constInt(args[1])
+	p, ok2 := constString(args[2])
+	return ok1 && ok2 && n >= 0 && p != ""
+}
 
 // fixedStrFuncs take all their parameters.
 var fixedStrFuncs = map[string]strFunc{
@@ -185,10 +212,14 @@ func init() {
 	scalars["SUBSTR"] = &Scalar{Name: "SUBSTR", Bind: scalars["SUBSTRING"].Bind}
 	scalars["CHARACTER_LENGTH"] = &Scalar{Name: "CHARACTER_LENGTH", Bind: scalars["CHAR_LENGTH"].Bind}
 	for name, h := range hashes {
-		register(strFunc{"(STRING)", []typePred{str}, types.StringType, false, hashEval(h)}.bindWith(name, 1), name)
+		// MD5 is a CHAR(32), SHA1 a CHAR(40), ... (FlinkSqlOperatorTable:
+		// ReturnTypes.explicit(SqlTypeName.CHAR, 2 * digest size)).
+		rt := types.Type{Kind: types.Char, Length: 2 * h().Size()}
+		register(strFunc{"(STRING)", []typePred{str}, rt, false, hashEval(h)}.bindWith(name, 1), name)
 	}
 	register(bindSHA2, "SHA2")
-	register(bindConcat, "CONCAT", "||")
+	register(bindConcat, "CONCAT")
+	register(bindConcatOp, "||")
 	register(bindConcatWS, "CONCAT_WS")
 	register(bindTrim, "TRIM")
 }
@@ -303,7 +334,9 @@ func hashEval(h func() hash.Hash) func(v []types.Value) (types.Value, error) {
 }
 
 // SHA2(string, hashLength): "hashLength ... could be 224, 256, 384, or 512";
-// another length gives NULL.
+// another length gives NULL. The result is a VARCHAR(128)
+// (FlinkSqlOperatorTable.SHA2), NOT NULL over NOT NULL arguments when the
+// length is a constant one of those.
 func bindSHA2(args []Arg) (types.Type, Eval, error) {
 	if !match(args, str, integer) {
 		return types.Type{}, nil, sigError("SHA2", "(STRING, INT hashLength)", args)
@@ -312,7 +345,11 @@ func bindSHA2(args []Arg) (types.Type, Eval, error) {
 		224: hashEval(sha256.New224), 256: hashEval(sha256.New),
 		384: hashEval(sha512.New384), 512: hashEval(sha512.New),
 	}
-	return types.StringType, strict(func(_ *Context, v []types.Value) (types.Value, error) {
+	rt := types.Type{Kind: types.Varchar, Length: 128}
+	if n, ok := constInt(args[1]); ok && byLen[n] != nil {
+		rt = strictType(rt, args)
+	}
+	return rt, strict(func(_ *Context, v []types.Value) (types.Value, error) {
 		f, ok := byLen[v[1].I]
 		if !ok {
 			return types.NullValue, nil
@@ -346,6 +383,18 @@ func bindConcat(args []Arg) (types.Type, Eval, error) {
 	}), nil
 }
 
+// bindConcatOp binds s1 || s2 as CONCAT, typed as Calcite's CONCAT
+// operator types it (ReturnTypes.DYADIC_STRING_SUM_PRECISION_NULLABLE):
+// 'Fl' || 'ink' is a CHAR(5), a VARCHAR(3) || a VARCHAR(4) a VARCHAR(7),
+// where the function CONCAT gives a STRING.
+func bindConcatOp(args []Arg) (types.Type, Eval, error) {
+	rt, eval, err := bindConcat(args)
+	if err != nil || len(args) != 2 {
+		return rt, eval, err
+	}
+	return stringSumType(args[0].Type, args[1].Type, false).WithNotNull(rt.NotNull), eval, nil
+}
+
 // CONCAT_WS(sep, s1, s2, ...): "Returns NULL If string1 is NULL. Compared
 // with concat(), concat_ws() automatically skips NULL arguments. E.g.,
 // concat_ws('~', 'AA', Null(STRING), 'BB', <empty string>, 'CC') returns
@@ -375,7 +424,9 @@ func bindConcatWS(args []Arg) (types.Type, Eval, error) {
 
 // TRIM([BOTH|LEADING|TRAILING] [chars] FROM s) arrives as TRIM(mode, s
 // [, chars]): the mode is an Arg with Unit set. It removes any of the
-// characters in chars (default a space) from the chosen ends.
+// characters in chars (default a space) from the chosen ends. The result is
+// s's type made varying (Calcite's SqlTrimFunction: ARG2, TO_NULLABLE,
+// TO_VARYING): TRIM of a CHAR(5) is a VARCHAR(5).
 func bindTrim(args []Arg) (types.Type, Eval, error) {
 	expects := "([BOTH|LEADING|TRAILING] [STRING chars] FROM STRING)"
 	if len(args) < 2 || len(args) > 3 || !match(args[1:], []typePred{str, str}[:len(args)-1]...) {
@@ -392,7 +443,7 @@ func bindTrim(args []Arg) (types.Type, Eval, error) {
 	default:
 		return types.Type{}, nil, sigError("TRIM", expects, args)
 	}
-	return strictType(types.StringType, args[1:]), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+	return strictType(varyingStringType(args[1].Type), args[1:]), strict(func(_ *Context, v []types.Value) (types.Value, error) {
 		chars := " "
 		if len(v) == 3 {
 			chars = v[2].S

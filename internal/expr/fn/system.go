@@ -58,7 +58,9 @@ func bindTypeOf(args []Arg) (types.Type, Eval, error) {
 	if serializable {
 		s = serializableType(t)
 	}
-	return types.StringType.WithNotNull(true), func(*Context, []types.Value) (types.Value, error) {
+	// The declared result is a nullable STRING
+	// (BuiltInFunctionDefinitions.TYPE_OF: explicit(DataTypes.STRING())).
+	return types.StringType, func(*Context, []types.Value) (types.Value, error) {
 		return types.StringValue(s), nil
 	}, nil
 }

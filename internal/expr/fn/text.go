@@ -78,13 +78,19 @@ var moreStrFuncs = map[string]strFunc{
 // bindTrimChars binds BTRIM, LTRIM and RTRIM (str[, trimStr]): "Removes any
 // leading and/or trailing characters within trimStr from str. trimStr is set
 // to whitespace by default" — a space (U+0020) only, as BTrimFunction and
-// BinaryStringDataUtil.trim use.
+// BinaryStringDataUtil.trim use. LTRIM and RTRIM keep str's length
+// (FlinkSqlOperatorTable: ARG0, TO_NULLABLE, TO_VARYING: LTRIM of a CHAR(5)
+// is a VARCHAR(5)); BTRIM is a STRING (BuiltInFunctionDefinitions.BTRIM).
 func bindTrimChars(name string, leading, trailing bool) bindFunc {
 	return func(args []Arg) (types.Type, Eval, error) {
 		if !match(args, str) && !match(args, str, str) {
 			return types.Type{}, nil, sigError(name, "(STRING [, STRING trimStr])", args)
 		}
-		return strictType(types.StringType, args), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+		rt := types.StringType
+		if name != "BTRIM" {
+			rt = varyingStringType(args[0].Type)
+		}
+		return strictType(rt, args), strict(func(_ *Context, v []types.Value) (types.Value, error) {
 			chars := " "
 			if len(v) == 2 {
 				chars = v[1].S
@@ -100,12 +106,13 @@ func bindTrimChars(name string, leading, trailing bool) bindFunc {
 // "xxxxxxxxx"; 'xxxxxtest'.overlay('xxxx', 6, 2) returns "xxxxxxxxxst"."
 // As SqlFunctionUtils.overlay: a start outside 1..len(s) returns s; what
 // follows the replaced characters is kept only when length > 0 and they
-// end within s.
+// end within s. The result is a VARCHAR of the two strings' lengths added
+// (Calcite's SqlOverlayFunction: DYADIC_STRING_SUM_PRECISION_NULLABLE_VARYING).
 func bindOverlay(args []Arg) (types.Type, Eval, error) {
 	if !match(args, str, str, integer) && !match(args, str, str, integer, integer) {
 		return types.Type{}, nil, sigError("OVERLAY", "(STRING PLACING STRING FROM INT [FOR INT])", args)
 	}
-	return strictType(types.StringType, args), strict(func(_ *Context, v []types.Value) (types.Value, error) {
+	return strictType(stringSumType(args[0].Type, args[1].Type, true), args), strict(func(_ *Context, v []types.Value) (types.Value, error) {
 		s, r := []rune(v[0].S), []rune(v[1].S)
 		start, n := v[2].I, int64(len(r))
 		if len(v) == 4 {

@@ -22,8 +22,10 @@ var urlFuncs = map[string]strFunc{
 	// URL_ENCODE: "Translates a string into
 	// 'application/x-www-form-urlencoded' format using the UTF-8 encoding
 	// scheme": letters, digits and ".-*_" stay, a space becomes '+', every
-	// other byte %XX (upper-case hex).
-	"URL_ENCODE": {"(STRING)", []typePred{str}, types.StringType, false, func(v []types.Value) (types.Value, error) {
+	// other byte %XX (upper-case hex). Its result is nullable whatever its
+	// argument (BuiltInFunctionDefinitions.URL_ENCODE:
+	// explicit(STRING().nullable())).
+	"URL_ENCODE": {"(STRING)", []typePred{str}, types.StringType, true, func(v []types.Value) (types.Value, error) {
 		return strVal(formURLEncode(v[0].S))
 	}},
 	// URL_DECODE: "Decodes a given string in
