@@ -147,21 +147,48 @@ var functionTypeCases = []struct{ expr, want, strategy string }{
 	{"GREATEST(c5n, v4n)", "VARCHAR(5) NOT NULL", "Calcite GREATEST: LEAST_RESTRICTIVE, TO_NULLABLE"},
 }
 
+// aggregateTypeCases are aggregate calls with the result type Flink infers
+// for them in a query with GROUP BY (SqlCallBinding.getGroupCount() > 0),
+// where an aggregate of a NOT NULL argument need not be nullable.
+var aggregateTypeCases = []struct{ expr, want, strategy string }{
+	{"COUNT(*)", "BIGINT NOT NULL", "Calcite COUNT: ReturnTypes.BIGINT"},
+	{"COUNT(i)", "BIGINT NOT NULL", "Calcite COUNT: ReturnTypes.BIGINT"},
+	{"SUM(inn)", "INT NOT NULL", "Calcite SUM: AGG_SUM, FlinkTypeSystem.deriveSumType (findSumAggType)"},
+	{"SUM(i)", "INT", "Calcite SUM: AGG_SUM"},
+	{"SUM(inn) FILTER (WHERE inn > 0)", "INT", "Calcite SUM: AGG_SUM, nullable with a filter"},
+	{"SUM(dbn)", "DOUBLE NOT NULL", "Calcite SUM: AGG_SUM"},
+	{"AVG(inn)", "INT NOT NULL", "Calcite AVG: AVG_AGG_FUNCTION, FlinkTypeSystem.deriveAvgAggType (findAvgAggType)"},
+	{"MIN(c5n)", "CHAR(5) NOT NULL", "Calcite MIN: ARG0_NULLABLE_IF_EMPTY"},
+	{"MAX(d)", "DECIMAL(10, 3)", "Calcite MAX: ARG0_NULLABLE_IF_EMPTY"},
+	{"STDDEV_POP(ti)", "TINYINT", "Calcite STDDEV_POP: AVG_AGG_FUNCTION (findAvgAggType)"},
+	{"VAR_POP(bn)", "BIGINT NOT NULL", "Calcite VAR_POP: AVG_AGG_FUNCTION (findAvgAggType)"},
+	{"FIRST_VALUE(v4n)", "VARCHAR(4) NOT NULL", "Flink SqlFirstLastValueAggFunction: ARG0_NULLABLE_IF_EMPTY"},
+	{"LAST_VALUE(inn)", "INT NOT NULL", "Flink SqlFirstLastValueAggFunction: ARG0_NULLABLE_IF_EMPTY"},
+}
+
 // TestFunctionResultTypes checks the result type of each case, as DESCRIBE
 // shows it for a view of the calls.
 func TestFunctionResultTypes(t *testing.T) {
 	e := newEngine(t)
-	cols := make([]string, len(functionTypeCases))
-	for i, c := range functionTypeCases {
+	mustExecute(t, e, "CREATE TABLE ft ("+functionTypeColumns+") WITH ('connector' = 'datagen')")
+	checkResultTypes(t, e, functionTypeCases, "FROM ft")
+	checkResultTypes(t, e, aggregateTypeCases, "FROM ft GROUP BY s")
+}
+
+// checkResultTypes compares the types DESCRIBE gives for a view of the
+// cases' calls (SELECT calls tail) with the cases' types.
+func checkResultTypes(t *testing.T, e *Engine, cases []struct{ expr, want, strategy string }, tail string) {
+	t.Helper()
+	cols := make([]string, len(cases))
+	for i, c := range cases {
 		cols[i] = fmt.Sprintf("%s AS c%d", c.expr, i)
 	}
-	res := mustExecute(t, e, "CREATE TABLE ft ("+functionTypeColumns+") WITH ('connector' = 'datagen');\n"+
-		"CREATE VIEW fv AS SELECT "+strings.Join(cols, ",\n  ")+" FROM ft;\nDESCRIBE fv;")
-	rows := res[len(res)-1].Rows
-	if len(rows) != len(functionTypeCases) {
-		t.Fatalf("DESCRIBE gave %d rows for %d calls", len(rows), len(functionTypeCases))
+	res := mustExecute(t, e, "CREATE TEMPORARY VIEW fv AS SELECT "+strings.Join(cols, ",\n  ")+" "+tail+";\nDESCRIBE fv;\nDROP TEMPORARY VIEW fv;")
+	rows := res[1].Rows
+	if len(rows) != len(cases) {
+		t.Fatalf("DESCRIBE gave %d rows for %d calls", len(rows), len(cases))
 	}
-	for i, c := range functionTypeCases {
+	for i, c := range cases {
 		got := rows[i][1]
 		if rows[i][2] == "FALSE" {
 			got += " NOT NULL"

@@ -133,7 +133,9 @@ func BindAggregate(name string, argTypes []types.Type, consts []*types.Value, di
 	if err != nil {
 		return nil, fmt.Errorf("aggregate function '%s': %w", name, err)
 	}
-	if t != want {
+	// A grouped call may be NOT NULL where the function alone is not
+	// (fn.GroupedNotNull).
+	if t != want && !(want.NotNull && t == want.Nullable() && fn.GroupedNotNull(name, argTypes, t)) {
 		return nil, fmt.Errorf("aggregate function '%s' returns %s, not %s", name, t, want)
 	}
 	return newAcc, nil

@@ -124,6 +124,13 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 		if err != nil {
 			return nil, nil, err
 		}
+		if len(groupBy) > 0 && c.Filter == nil {
+			argTypes := make([]types.Type, len(a.Args))
+			for k, col := range a.Args {
+				argTypes[k] = preSchema[col].Type
+			}
+			a.Type = a.Type.WithNotNull(a.Type.NotNull || fn.GroupedNotNull(a.Name, argTypes, a.Type))
+		}
 		if win != nil && (win.Kind == Hop || win.Kind == Session) && jsonAggregate(c.Name) == "JSON_ARRAYAGG" {
 			// Flink's documentation: "not supported in ... unbounded
 			// session windows, or hop windows" (JsonArrayAggFunction

@@ -70,3 +70,25 @@ func nullAsString(t, other types.Type) types.Type {
 func decimalMayOverflow(t types.Type) bool {
 	return t.Kind == types.Decimal && t.Precision >= maxDecimalPrecision
 }
+
+// GroupedNotNull reports whether a call of the aggregate function name
+// over arguments of types args, of result type t when bound, is NOT NULL
+// in an aggregation with grouping keys and without FILTER: a group holds a
+// row, so SUM, AVG, STDDEV_POP, VAR_POP (Calcite's ReturnTypes.AGG_SUM and
+// AVG_AGG_FUNCTION), MIN, MAX and Flink's FIRST_VALUE and LAST_VALUE
+// (ARG0_NULLABLE_IF_EMPTY) of a NOT NULL argument are never NULL there.
+// A DECIMAL result of SUM or AVG, whose sum may overflow to NULL, stays
+// nullable, as do STDDEV_SAMP, VAR_SAMP and VARIANCE, NULL for a single
+// row (though Calcite types them as AVG).
+func GroupedNotNull(name string, args []types.Type, t types.Type) bool {
+	if len(args) != 1 || !args[0].NotNull {
+		return false
+	}
+	switch name {
+	case "MIN", "MAX", "FIRST_VALUE", "LAST_VALUE":
+		return true
+	case "SUM", "AVG", "STDDEV_POP", "VAR_POP":
+		return t.Kind != types.Decimal
+	}
+	return false
+}
