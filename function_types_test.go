@@ -147,6 +147,27 @@ var functionTypeCases = []struct{ expr, want, strategy string }{
 	{"GREATEST(c5n, v4n)", "VARCHAR(5) NOT NULL", "Calcite GREATEST: LEAST_RESTRICTIVE, TO_NULLABLE"},
 }
 
+// collectionTypeCases are calls of collection functions over the columns
+// a ARRAY<INT> NOT NULL, an ARRAY<INT>, m MAP<STRING, INT> NOT NULL,
+// sa ARRAY<STRING> NOT NULL, inn INT NOT NULL, i INT and v4n VARCHAR(4)
+// NOT NULL, all of them with a runtime implementation but STR_TO_MAP.
+var collectionTypeCases = []struct{ expr, want, strategy string }{
+	{"CARDINALITY(an)", "INT", "Calcite CARDINALITY: ReturnTypes.INTEGER_NULLABLE"},
+	{"ELEMENT(a)", "INT", "Calcite ELEMENT: MULTISET_ELEMENT_NULLABLE"},
+	{"ARRAY_CONTAINS(a, i)", "BOOLEAN NOT NULL", "BuiltInFunctionDefinitions.ARRAY_CONTAINS: nullableIfArgs(of(0), explicit(BOOLEAN()))"},
+	{"ARRAY_POSITION(a, inn)", "INT NOT NULL", "BuiltInFunctionDefinitions.ARRAY_POSITION: nullableIfArgs(explicit(INT()))"},
+	{"ARRAY_REMOVE(a, i)", "ARRAY<INT> NOT NULL", "BuiltInFunctionDefinitions.ARRAY_REMOVE: nullableIfArgs(of(0), argument(0))"},
+	{"ARRAY_APPEND(a, inn)", "ARRAY<INT> NOT NULL", "BuiltInFunctionDefinitions.ARRAY_APPEND: nullableIfArgs(ARRAY_APPEND_PREPEND)"},
+	{"ARRAY_PREPEND(a, i)", "ARRAY<INT>", "BuiltInFunctionDefinitions.ARRAY_PREPEND: nullableIfArgs(ARRAY_APPEND_PREPEND)"},
+	{"ARRAY_MAX(a)", "INT", "BuiltInFunctionDefinitions.ARRAY_MAX: forceNullable(ARRAY_ELEMENT)"},
+	{"ARRAY_UNION(a, an)", "ARRAY<INT>", "BuiltInFunctionDefinitions.ARRAY_UNION: nullableIfArgs(COMMON)"},
+	{"ARRAY_JOIN(sa, ',')", "STRING NOT NULL", "BuiltInFunctionDefinitions.ARRAY_JOIN: nullableIfArgs(explicit(STRING()))"},
+	{"SPLIT(v4n, ',')", "ARRAY<STRING> NOT NULL", "BuiltInFunctionDefinitions.SPLIT: nullableIfArgs(explicit(ARRAY(STRING())))"},
+	{"MAP_KEYS(m)", "ARRAY<STRING> NOT NULL", "BuiltInFunctionDefinitions.MAP_KEYS: nullableIfArgs(MAP_KEYS)"},
+	{"REGEXP_EXTRACT_ALL(v4n, 'a')", "ARRAY<STRING>", "BuiltInFunctionDefinitions.REGEXP_EXTRACT_ALL: explicit(ARRAY(STRING()))"},
+	{"STR_TO_MAP(v4n)", "MAP<STRING, STRING>", "FlinkSqlOperatorTable.STR_TO_MAP: FlinkReturnTypes.STR_MAP_NULLABLE"},
+}
+
 // aggregateTypeCases are aggregate calls with the result type Flink infers
 // for them in a query with GROUP BY (SqlCallBinding.getGroupCount() > 0),
 // where an aggregate of a NOT NULL argument need not be nullable.
@@ -173,6 +194,10 @@ func TestFunctionResultTypes(t *testing.T) {
 	mustExecute(t, e, "CREATE TABLE ft ("+functionTypeColumns+") WITH ('connector' = 'datagen')")
 	checkResultTypes(t, e, functionTypeCases, "FROM ft")
 	checkResultTypes(t, e, aggregateTypeCases, "FROM ft GROUP BY s")
+	mustExecute(t, e, `CREATE TABLE fc (a ARRAY<INT> NOT NULL, an ARRAY<INT>, m MAP<STRING, INT> NOT NULL,
+	sa ARRAY<STRING> NOT NULL, inn INT NOT NULL, i INT, v4n VARCHAR(4) NOT NULL) WITH ('connector' = 'kafka',
+	'topic' = 'fc', 'properties.bootstrap.servers' = 'localhost:9092', 'format' = 'json')`)
+	checkResultTypes(t, e, collectionTypeCases, "FROM fc")
 }
 
 // checkResultTypes compares the types DESCRIBE gives for a view of the

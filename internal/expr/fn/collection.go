@@ -179,7 +179,9 @@ func arrayElementCall(name string, args []Arg, strictElement bool, f func(t type
 // array and returns the result. If the array itself is null, the function
 // will return null. If an element to add is null, the null element will be
 // added to the end of the array." ARRAY_PREPEND(array, element) adds it at
-// the beginning. The element type becomes nullable when the element is.
+// the beginning. The element type becomes nullable when the element is,
+// and so does the array (BuiltInFunctionDefinitions.ARRAY_APPEND:
+// nullableIfArgs(ARRAY_APPEND_PREPEND)).
 func bindArrayAdd(name string, front bool) bindFunc {
 	return func(args []Arg) (types.Type, Eval, error) {
 		var elem types.Type
@@ -195,7 +197,7 @@ func bindArrayAdd(name string, front bool) bindFunc {
 			return types.Type{}, nil, err
 		}
 		elem = t.Elem().WithNotNull(t.Elem().NotNull && args[1].Type.NotNull)
-		return types.ArrayOf(elem).WithNotNull(t.NotNull), ev, nil
+		return types.ArrayOf(elem).WithNotNull(!anyNullable(args)), ev, nil
 	}
 }
 

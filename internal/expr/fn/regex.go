@@ -210,12 +210,14 @@ func bindSplit(args []Arg) (types.Type, Eval, error) {
 // key-value delimiter has a NULL value; a repeated key keeps its last
 // value (SqlFunctionUtils.strToMap, with Java's String.split, which drops
 // trailing empty strings). The entries keep the text's order; Flink's
-// HashMap shows them in its own order.
+// HashMap shows them in its own order. The map is nullable whatever the
+// arguments (FlinkSqlOperatorTable.STR_TO_MAP: STR_MAP_NULLABLE, an
+// explicit nullable MAP<STRING, STRING>).
 func bindStrToMap(args []Arg) (types.Type, Eval, error) {
 	if !match(args, str) && !match(args, str, str, str) {
 		return types.Type{}, nil, sigError("STR_TO_MAP", "(STRING [, STRING list_delimiter, STRING key_value_delimiter])", args)
 	}
-	t := types.MapOf(types.StringType, types.StringType).WithNotNull(!anyNullable(args))
+	t := types.MapOf(types.StringType, types.StringType)
 	list, kv := func(types.Value) (compiledRegex, error) { return compileRegex("STR_TO_MAP", ",") },
 		func(types.Value) (compiledRegex, error) { return compileRegex("STR_TO_MAP", "=") }
 	if len(args) == 3 {
