@@ -144,7 +144,17 @@ var functionTypeCases = []struct{ expr, want, strategy string }{
 	{"COALESCE(i, inn)", "INT NOT NULL", "BuiltInFunctionDefinitions.COALESCE: nullableIfAllArgs(COMMON)"},
 	{"IFNULL(i, bn)", "BIGINT NOT NULL", "BuiltInFunctionDefinitions.IF_NULL: SpecificTypeStrategies.IF_NULL"},
 	{"NULLIF(inn, 1)", "INT", "Calcite NULLIF: ARG0_FORCE_NULLABLE"},
-	{"GREATEST(c5n, v4n)", "VARCHAR(5) NOT NULL", "Calcite GREATEST: LEAST_RESTRICTIVE, TO_NULLABLE"},
+	{"GREATEST(c5n, v4n)", "VARCHAR(5) NOT NULL", "BuiltInFunctionDefinitions.GREATEST: nullableIfArgs(COMMON)"},
+	{"LEAST(i, inn)", "INT", "BuiltInFunctionDefinitions.LEAST: nullableIfArgs(COMMON)"},
+	// JSON functions.
+	{"JSON_VALUE(v4n, '$.a')", "STRING", "BuiltInFunctionDefinitions.JSON_VALUE: forceNullable(argument(2)), STRING by default"},
+	{"JSON_VALUE(v4n, '$.a' RETURNING INT)", "INT", "BuiltInFunctionDefinitions.JSON_VALUE: forceNullable(argument(2))"},
+	{"JSON_QUERY(v4n, '$')", "STRING", "BuiltInFunctionDefinitions.JSON_QUERY: forceNullable(argument(2))"},
+	{"JSON_EXISTS(v4n, '$.a')", "BOOLEAN", "BuiltInFunctionDefinitions.JSON_EXISTS: explicit(BOOLEAN().nullable())"},
+	{"v3 IS JSON", "BOOLEAN NOT NULL", "Calcite IS JSON VALUE: ReturnTypes.BOOLEAN"},
+	{"JSON_OBJECT('a' VALUE inn)", "STRING NOT NULL", "BuiltInFunctionDefinitions.JSON_OBJECT: explicit(STRING().notNull())"},
+	{"JSON_ARRAY(i)", "STRING NOT NULL", "BuiltInFunctionDefinitions.JSON_ARRAY: explicit(STRING().notNull())"},
+	{"JSON_STRING(inn)", "STRING NOT NULL", "BuiltInFunctionDefinitions.JSON_STRING: nullableIfArgs(explicit(STRING()))"},
 }
 
 // collectionTypeCases are calls of collection functions over the columns
