@@ -244,18 +244,21 @@ func buildExpand(n *Node) (Instances, error) {
 }
 
 // buildCalc compiles the projections and filter anew for each instance:
-// projections of a plain column are copies, and the row holds only the
-// columns the others read.
+// projections of a plain column are copies, those with a column form are
+// evaluated over whole chunks, and the row the others see holds only the
+// columns they read.
 func buildCalc(n *Node) (Instances, error) {
 	cfg := n.Config.(*plan.CalcConfig)
 	if len(cfg.Projects) != len(n.Schema) {
 		return Instances{}, fmt.Errorf("config.projects: %d projections for %d columns", len(cfg.Projects), len(n.Schema))
 	}
 	return operator(n, func() (*ops.Calc, error) {
-		c := ops.CalcConfig{OutputTypes: n.Out(), Context: expr.Context{Fn: n.Fn}, Copies: make([]int, len(cfg.Projects))}
-		evaluated := []expr.Expr{cfg.Filter.E}
+		c := ops.CalcConfig{OutputTypes: n.Out(), Context: expr.Context{Fn: n.Fn}, Copies: make([]int, len(cfg.Projects)),
+			Vectors: make([]expr.VectorEvaluator, len(cfg.Projects))}
+		var rowExprs, vectorExprs []expr.Expr
 		for j, p := range cfg.Projects {
-			ev, err := n.compile(fmt.Sprintf("config.projects[%d]", j), p.E, n.In[0])
+			field := fmt.Sprintf("config.projects[%d]", j)
+			ev, err := n.compile(field, p.E, n.In[0])
 			if err != nil {
 				return nil, err
 			}
@@ -266,8 +269,17 @@ func buildCalc(n *Node) (Instances, error) {
 			c.Copies[j] = -1
 			if col, ok := p.E.(*expr.Column); ok {
 				c.Copies[j] = col.Index
+				continue
+			}
+			vec, ok, err := expr.CompileVector(p.E)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", field, err)
+			}
+			if ok {
+				c.Vectors[j] = vec
+				vectorExprs = append(vectorExprs, p.E)
 			} else {
-				evaluated = append(evaluated, p.E)
+				rowExprs = append(rowExprs, p.E)
 			}
 		}
 		if cfg.Filter.E != nil {
@@ -275,9 +287,18 @@ func buildCalc(n *Node) (Instances, error) {
 			if err != nil {
 				return nil, err
 			}
-			c.Filter = ev.Holds
+			vec, ok, err := expr.CompileVector(cfg.Filter.E)
+			switch {
+			case err != nil:
+				return nil, fmt.Errorf("config.filter: %w", err)
+			case ok:
+				c.VectorFilter = vec
+			default:
+				c.Filter = ev.Holds
+				rowExprs = append(rowExprs, cfg.Filter.E)
+			}
 		}
-		c.Reads = expr.Columns(evaluated...)
+		c.Reads, c.VectorReads = expr.Columns(rowExprs...), expr.Columns(vectorExprs...)
 		return ops.NewCalc(c), nil
 	})
 }

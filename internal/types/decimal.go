@@ -1,6 +1,7 @@
 package types
 
 import (
+	"encoding/binary"
 	"math/big"
 	"math/bits"
 	"strconv"
@@ -144,12 +145,12 @@ func Int128FromBig(x *big.Int) (Int128, bool) {
 // Encode returns the 16-byte encoding of a wide DECIMAL value.
 func (a Int128) Encode() string {
 	var b [16]byte
-	h, l := uint64(a.Hi)^(1<<63), a.Lo
-	for i := range 8 {
-		b[i] = byte(h >> (56 - 8*i))
-		b[8+i] = byte(l >> (56 - 8*i))
-	}
-	return string(b[:])
+	return string(a.AppendEncoded(b[:0]))
+}
+
+// AppendEncoded appends the 16-byte encoding of a wide DECIMAL value to b.
+func (a Int128) AppendEncoded(b []byte) []byte {
+	return binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(b, uint64(a.Hi)^(1<<63)), a.Lo)
 }
 
 // DecodeInt128 reads a 16-byte encoding written by Encode; ok is false

@@ -474,6 +474,22 @@ func floorDiv(x, y int64) int64 {
 // bits without the 16-byte intermediate, the value the operator then the
 // cast give. ok is false for other operations and types.
 func DecimalArithInto(op string, a, b, to types.Type) (Eval, bool) {
+	f, ok := decimalArithInto(op, a, b, to)
+	if !ok {
+		return nil, false
+	}
+	return strict(func(_ *Context, v []types.Value) (types.Value, error) {
+		r, ok := f(v[0].I, v[1].I)
+		if !ok {
+			return types.NullValue, nil
+		}
+		return types.IntValue(r), nil
+	}), true
+}
+
+// decimalArithInto is DecimalArithInto on the operands' int64s: the
+// unscaled result, false for NULL.
+func decimalArithInto(op string, a, b, to types.Type) (func(x, y int64) (int64, bool), bool) {
 	if op != "+" && op != "-" && op != "*" || to.Kind != types.Decimal || to.IsWideDecimal() ||
 		!exactNum(a) || !exactNum(b) || a.Kind == types.Null || b.Kind == types.Null ||
 		a.IsWideDecimal() || b.IsWideDecimal() || a.Kind != types.Decimal && b.Kind != types.Decimal {
@@ -499,15 +515,26 @@ func DecimalArithInto(op string, a, b, to types.Type) (Eval, bool) {
 	default:
 		f = func(x, y int64) types.Int128 { r, _ := types.Int128Of(x).Add(types.Int128Of(y).Neg()); return r }
 	}
-	return strict(func(_ *Context, v []types.Value) (types.Value, error) {
-		r := f(v[0].I, v[1].I)
+	// The product of int64s that fit one is computed in int64: it has
+	// fewer than 19 digits, within the wide precision p; rounding to a
+	// smaller scale is then HALF_UP in int64 too.
+	fast := op == "*" && ts <= rs && rs-ts <= 18
+	limit := pow10[to.Precision]
+	return func(x, y int64) (int64, bool) {
+		if fast {
+			if r, ok := types.MultiplyExact(x, y); ok {
+				r = roundHalfUp64(r, rs-ts)
+				return r, r < limit && r > -limit
+			}
+		}
+		r := f(x, y)
 		if !r.FitsDigits(p) {
-			return types.NullValue, nil // the operator's NULL
+			return 0, false // the operator's NULL
 		}
 		r, ok := r.Rescale(rs, ts)
-		if !ok {
-			return types.NullValue, nil
+		if !ok || !r.FitsDigits(to.Precision) {
+			return 0, false
 		}
-		return types.DecimalOf(to, r), nil
-	}), true
+		return int64(r.Lo), true
+	}, true
 }

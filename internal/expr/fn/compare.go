@@ -23,6 +23,9 @@ type comparison struct {
 	// equalityOnly marks composite values, which are compared for
 	// equality only.
 	equalityOnly bool
+	// ints marks int64-backed values compared as their int64s (cmpInt
+	// without conversion).
+	ints bool
 }
 
 func (c *comparison) compare(ctx *Context, a, b types.Value) int {
@@ -67,7 +70,7 @@ func newComparison(a, b types.Type) (*comparison, bool) {
 	case a.IsString() && b.IsString(), binaryStr(a) && binaryStr(b):
 		return &comparison{cmp: cmpString}, true
 	case a.Kind == b.Kind && a.Kind != types.Null:
-		return &comparison{cmp: cmpInt}, true
+		return &comparison{cmp: cmpInt, ints: a.Physical() == types.PhysInt}, true
 	case datetime(a) && datetime(b):
 		c := &comparison{cmp: cmpSecondsNanos}
 		ltz := a.Kind == types.TimestampLTZ || b.Kind == types.TimestampLTZ
@@ -141,7 +144,7 @@ func numericComparison(a, b types.Type) *comparison {
 			return unscaled128(a, x).Cmp(unscaled128(b, y))
 		}}
 	}
-	return &comparison{cmp: cmpInt}
+	return &comparison{cmp: cmpInt, ints: true}
 }
 
 // compareOps maps each comparison operator to its test on a three-way

@@ -122,8 +122,35 @@ func cachedDateFormat(p string) (*dateFormat, error) {
 }
 
 // format renders t (already in the wanted location).
-func (f *dateFormat) format(t time.Time) string {
-	var b []byte
+func (f *dateFormat) format(t time.Time) string { return string(f.appendFormat(nil, t)) }
+
+// The units a pattern's rendering is constant over (dateFormat.unit).
+const (
+	unitInstant = iota
+	unitSecond
+	unitDay
+)
+
+// unit returns the unit of time within which every instant renders the
+// same: a day of the wall clock for a pattern of date fields only, a
+// second for one without fractions of a second (zone offsets are whole
+// seconds and change on whole seconds), else only the instant itself.
+func (f *dateFormat) unit() int {
+	u := unitDay
+	for _, it := range f.items {
+		switch {
+		case it.letter == 'S':
+			return unitInstant
+		case it.letter != 0 && strings.IndexByte("GyYMLdDwEu", it.letter) < 0:
+			u = unitSecond
+		}
+	}
+	return u
+}
+
+// appendFormat appends the rendering of t (already in the wanted
+// location) to b.
+func (f *dateFormat) appendFormat(b []byte, t time.Time) []byte {
 	for _, it := range f.items {
 		n := it.count
 		switch it.letter {
@@ -199,11 +226,12 @@ func (f *dateFormat) format(t time.Time) string {
 			}
 		}
 	}
-	return string(b)
+	return b
 }
 
 func appendPad(b []byte, v int64, width int) []byte {
-	s := strconv.FormatInt(v, 10)
+	var digits [20]byte
+	s := strconv.AppendInt(digits[:0], v, 10)
 	neg := v < 0
 	if neg {
 		s = s[1:]

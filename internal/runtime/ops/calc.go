@@ -15,12 +15,19 @@ type CalcConfig struct {
 	// the output column. Copied columns move vector by vector, or are shared
 	// when every row is kept.
 	Copies []int
-	// Reads, when set, lists the input columns the filter and the computed
-	// projections read: the row they see holds only those. Nil loads every
-	// column.
+	// Vectors, when set, holds for each projection its evaluator over
+	// whole chunks, nil for the projections evaluated row by row.
+	Vectors []expr.VectorEvaluator
+	// Reads, when set, lists the input columns the filter and the
+	// projections evaluated row by row read: the row they see holds only
+	// those. Nil loads every column.
 	Reads []int
+	// VectorReads lists the input columns the projections of Vectors read.
+	VectorReads []int
 	// Filter drops rows for which it is not true; nil keeps every row.
 	Filter func(ctx *expr.Context, row types.Row) (bool, error)
+	// VectorFilter is Filter over whole chunks, set instead of Filter.
+	VectorFilter expr.VectorEvaluator
 	// OutputTypes are the output column types.
 	OutputTypes []types.Type
 	// Context is the evaluation context (time zone); the operator keeps its
@@ -32,22 +39,30 @@ type CalcConfig struct {
 // Each input chunk gives at most one output chunk.
 type Calc struct {
 	cfg CalcConfig
-	// computed lists the projections evaluated row by row.
-	computed []int
-	// Reused for each chunk: the evaluated row and the rows kept; cols
-	// are the output columns of the chunk being made, the computed ones
-	// filled by evaluate.
+	// computed lists the projections evaluated row by row, vectored those
+	// evaluated over whole chunks.
+	computed, vectored []int
+	// Reused for each chunk: the evaluated row, the filter's values over
+	// the chunk, the rows kept and the kept rows of the columns the
+	// vectored projections read; cols are the output columns of the chunk
+	// being made.
 	in   types.Row
+	mask *types.Vector
 	sel  []int
+	view types.Chunk
 	cols []*types.Vector
 }
 
 // NewCalc returns a Calc for cfg.
 func NewCalc(cfg CalcConfig) *Calc {
 	cfg.Context.Watermark = runtime.MinWatermark
-	c := &Calc{cfg: cfg, cols: make([]*types.Vector, len(cfg.Projects))}
+	c := &Calc{cfg: cfg, cols: make([]*types.Vector, len(cfg.Projects)), mask: types.NewVector(types.BooleanType, types.ChunkSize)}
 	for j := range cfg.Projects {
-		if cfg.Copies == nil || cfg.Copies[j] < 0 {
+		switch {
+		case cfg.Copies != nil && cfg.Copies[j] >= 0:
+		case cfg.Vectors != nil && cfg.Vectors[j] != nil:
+			c.vectored = append(c.vectored, j)
+		default:
 			c.computed = append(c.computed, j)
 		}
 	}
@@ -59,19 +74,42 @@ func (c *Calc) Open(*runtime.Context) error { return nil }
 
 // ProcessChunk implements runtime.Operator.
 func (c *Calc) ProcessChunk(_ int, ch *types.Chunk, out runtime.Emitter) error {
-	var sel []int // the rows kept; nil keeps them all
-	rows := ch.Len()
+	n := ch.Len()
+	c.sel = c.sel[:0]
+	filtered := false // c.sel holds the rows kept
+	if c.cfg.VectorFilter != nil {
+		c.mask.Reset()
+		if err := c.cfg.VectorFilter(&c.cfg.Context, ch, c.mask); err != nil {
+			return err
+		}
+		for i := range n {
+			if !c.mask.Nulls[i] && c.mask.I64[i] != 0 {
+				c.sel = append(c.sel, i)
+			}
+		}
+		filtered = true
+	}
 	if c.cfg.Filter != nil || len(c.computed) > 0 {
+		if !filtered {
+			for i := range n {
+				c.sel = append(c.sel, i)
+			}
+			filtered = true
+		}
 		if err := c.evaluate(ch); err != nil {
 			return err
 		}
-		// c.sel is nil, not empty, when no row of the first chunk is kept.
-		if len(c.sel) < ch.Len() {
-			sel, rows = c.sel, len(c.sel)
-		}
+	}
+	var sel []int // the rows kept; nil keeps them all
+	rows := n
+	if filtered && len(c.sel) < n {
+		sel, rows = c.sel, len(c.sel)
 	}
 	if rows == 0 {
 		return nil
+	}
+	if err := c.evaluateVectors(ch, sel, rows); err != nil {
+		return err
 	}
 	// With every row kept, the output shares the input's row kinds and
 	// copied columns (see runtime.Gather).
@@ -92,18 +130,18 @@ func (c *Calc) ProcessChunk(_ int, ch *types.Chunk, out runtime.Emitter) error {
 	return nil
 }
 
-// evaluate runs the filter and the computed projections row by row: the
-// rows kept go to c.sel, the projections' values to new vectors in
-// c.cols.
+// evaluate runs the filter and the projections evaluated row by row over
+// the rows of c.sel, keeping there those the filter keeps; the
+// projections' values go to new vectors in c.cols.
 func (c *Calc) evaluate(ch *types.Chunk) error {
-	c.sel = c.sel[:0]
 	for _, j := range c.computed {
-		c.cols[j] = types.NewVector(c.cfg.OutputTypes[j], ch.Len())
+		c.cols[j] = types.NewVector(c.cfg.OutputTypes[j], len(c.sel))
 	}
 	if len(c.in) != len(ch.Cols) {
 		c.in = make(types.Row, len(ch.Cols))
 	}
-	for i := range ch.Len() {
+	kept := c.sel[:0]
+	for _, i := range c.sel {
 		c.load(ch, i)
 		if c.cfg.Filter != nil {
 			ok, err := c.cfg.Filter(&c.cfg.Context, c.in)
@@ -114,7 +152,7 @@ func (c *Calc) evaluate(ch *types.Chunk) error {
 				continue
 			}
 		}
-		c.sel = append(c.sel, i)
+		kept = append(kept, i)
 		for _, j := range c.computed {
 			v, err := c.cfg.Projects[j](&c.cfg.Context, c.in)
 			if err != nil {
@@ -122,6 +160,38 @@ func (c *Calc) evaluate(ch *types.Chunk) error {
 			}
 			c.cols[j].Append(v)
 		}
+	}
+	c.sel = kept
+	return nil
+}
+
+// evaluateVectors computes the vectored projections over the rows kept
+// (sel, nil for all), into new vectors in c.cols.
+func (c *Calc) evaluateVectors(ch *types.Chunk, sel []int, rows int) error {
+	if len(c.vectored) == 0 {
+		return nil
+	}
+	in := ch
+	if sel != nil {
+		// Only the kept rows are evaluated: a view of them.
+		c.view.Ops = c.view.Ops[:0]
+		for _, i := range sel {
+			c.view.Ops = append(c.view.Ops, ch.Ops[i])
+		}
+		if len(c.view.Cols) != len(ch.Cols) {
+			c.view.Cols = make([]*types.Vector, len(ch.Cols))
+		}
+		for _, k := range c.cfg.VectorReads {
+			c.view.Cols[k] = runtime.Gather(ch.Cols[k], ch.Cols[k].Type, sel)
+		}
+		in = &c.view
+	}
+	for _, j := range c.vectored {
+		v := types.NewVector(c.cfg.OutputTypes[j], rows)
+		if err := c.cfg.Vectors[j](&c.cfg.Context, in, v); err != nil {
+			return err
+		}
+		c.cols[j] = v
 	}
 	return nil
 }
