@@ -203,7 +203,22 @@ type sumAcc struct {
 	// result turns the state (n, then the sum's words or f) into the
 	// aggregate's value.
 	result func(n int64, sum [3]int64, f float64) (types.Value, error)
+	// ints, for SUM, SUM0 and AVG of integers of kind kind, is the result
+	// as the flat form computes it without result: intSum or intAvg.
+	ints intResult
+	kind types.Kind
+	zero bool // SUM0: 0, not NULL, without inputs
 }
+
+// intResult is how the result of SUM or AVG of integers comes from the
+// count and the sum (sumAcc.ints).
+type intResult uint8
+
+const (
+	viaResult intResult = iota
+	intSum
+	intAvg
+)
 
 func (s *sumAcc) Add(args []types.Value)           { s.step(args[0], 1) }
 func (s *sumAcc) Retract(args []types.Value) error { s.step(args[0], -1); return nil }
@@ -384,9 +399,12 @@ func bindSum(name string, zero bool) aggBind {
 			}
 			return types.IntValue(wrapInt(k, sum[0])), nil
 		}
-		wideIn := t.IsWideDecimal()
+		wideIn, ints := t.IsWideDecimal(), viaResult
+		if !float && k != types.Decimal {
+			ints = intSum
+		}
 		return rt, withDistinct(args, distinct, func() Accumulator {
-			return &sumAcc{float: float, wide: k == types.Decimal, wideIn: wideIn, sticky: zero, result: result}
+			return &sumAcc{float: float, wide: k == types.Decimal, wideIn: wideIn, sticky: zero, result: result, ints: ints, kind: k, zero: zero}
 		}), nil
 	}
 }
@@ -421,9 +439,12 @@ func bindAvg(args []Arg, distinct bool) (types.Type, func() Accumulator, error) 
 		}
 		return types.IntValue(wrapInt(k, sum[0]/n)), nil
 	}
-	float, wideIn := t.Physical() == types.PhysFloat, t.IsWideDecimal()
+	float, wideIn, ints := t.Physical() == types.PhysFloat, t.IsWideDecimal(), viaResult
+	if !float && k != types.Decimal {
+		ints = intAvg
+	}
 	return rt, withDistinct(args, distinct, func() Accumulator {
-		return &sumAcc{float: float, wide: k == types.Decimal, wideIn: wideIn, sticky: true, result: result}
+		return &sumAcc{float: float, wide: k == types.Decimal, wideIn: wideIn, sticky: true, result: result, ints: ints, kind: k}
 	}), nil
 }
 
