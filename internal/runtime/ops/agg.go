@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"slices"
 	"unsafe"
 
@@ -642,8 +643,26 @@ func gatherChunk(c *types.Chunk, sel []int) *types.Chunk {
 // resultsEqual reports whether rows a and b of cols hold the same values.
 func resultsEqual(cols []*types.Vector, a, b int) bool {
 	for _, v := range cols {
-		if !valueEqual(v.Get(a), v.Get(b)) {
-			return false
+		// valueEqual on the vectors' slots, without boxing them.
+		if v.Nulls[a] || v.Nulls[b] {
+			if v.Nulls[a] != v.Nulls[b] {
+				return false
+			}
+			continue
+		}
+		switch v.Type.Physical() {
+		case types.PhysFloat:
+			if x, y := v.F64[a], v.F64[b]; x != y && !(math.IsNaN(x) && math.IsNaN(y)) {
+				return false
+			}
+		case types.PhysString:
+			if v.Str[a] != v.Str[b] {
+				return false
+			}
+		default:
+			if v.I64[a] != v.I64[b] {
+				return false
+			}
 		}
 	}
 	return true
