@@ -252,34 +252,42 @@ func dateFormatKernel(args []Arg) (Kernel, bool) {
 	}
 	read, unit := timeReader(args[0].Type), f.unit()
 	var (
-		have    bool
+		have    bool // the fields below describe a row formatted before
+		lastRaw int64
 		lastKey int64
 		lastNs  int
 		lastLoc *time.Location
+		ctxLoc  *time.Location
 		last    string
 		buf     []byte
 	)
 	return func(ctx *Context, args []*types.Vector, out *types.Vector) error {
+		if ctx.loc() != ctxLoc {
+			have, ctxLoc = false, ctx.loc()
+		}
 		x := args[0]
 		for i := range x.Len() {
 			if x.Nulls[i] {
 				out.AppendNull()
 				continue
 			}
-			t := read(ctx, types.Value{I: x.I64[i]})
-			var key int64
-			ns := 0
-			switch unit {
-			case unitDay:
-				key = floorDiv(wallSeconds(t), 86400)
-			case unitSecond:
-				key = t.Unix()
-			default:
-				key, ns = t.Unix(), t.Nanosecond()
-			}
-			if !have || key != lastKey || ns != lastNs || t.Location() != lastLoc {
-				buf = f.appendFormat(buf[:0], t)
-				have, lastKey, lastNs, lastLoc, last = true, key, ns, t.Location(), string(buf)
+			if raw := x.I64[i]; !have || raw != lastRaw {
+				t := read(ctx, types.Value{I: raw})
+				var key int64
+				ns := 0
+				switch unit {
+				case unitDay:
+					key = floorDiv(wallSeconds(t), 86400)
+				case unitSecond:
+					key = t.Unix()
+				default:
+					key, ns = t.Unix(), t.Nanosecond()
+				}
+				if !have || key != lastKey || ns != lastNs || t.Location() != lastLoc {
+					buf = f.appendFormat(buf[:0], t)
+					lastKey, lastNs, lastLoc, last = key, ns, t.Location(), string(buf)
+				}
+				have, lastRaw = true, raw
 			}
 			out.AppendString(last)
 		}
