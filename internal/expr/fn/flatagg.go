@@ -1,6 +1,7 @@
 package fn
 
 import (
+	"cmp"
 	"encoding/binary"
 	"math"
 
@@ -227,6 +228,14 @@ func (x *flatExtreme) put(s []byte, v types.Value) {
 
 func (x *flatExtreme) FlatAdd(s []byte, args []*types.Vector, i int) {
 	if args[0].Nulls[i] {
+		return
+	}
+	if x.phys == types.PhysInt {
+		// valueOrder's order of int64s, on the slot.
+		if v := args[0].I64[i]; s[0] == 0 || x.end*cmp.Compare(v, flatWord(s, 1)) > 0 {
+			s[0] = 1
+			putFlatWord(s, 1, v)
+		}
 		return
 	}
 	if v := args[0].Get(i); s[0] == 0 || x.end*x.order(v, x.at(s)) > 0 {

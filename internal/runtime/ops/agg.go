@@ -499,8 +499,27 @@ func (a *aggGroups) flushFlat() error {
 		oc.Cols[j] = gatherRows(a.chunks, col, a.types[j], p.rows)
 	}
 	f := a.flat
+	// The results' null flags, and the int64s of those held in one, are
+	// slices of one allocation each.
+	intCols := 0
+	for _, t := range a.types[nk:] {
+		if t.Physical() == types.PhysInt {
+			intCols++
+		}
+	}
+	nulls, ints := make([]bool, n*len(f.accs)), make([]int64, n*intCols)
 	for j, acc := range f.accs {
-		v := types.NewVector(a.types[nk+j], n)
+		t := a.types[nk+j]
+		v := &types.Vector{Type: t, Nulls: nulls[:0:n]}
+		nulls = nulls[n:]
+		switch t.Physical() {
+		case types.PhysInt:
+			v.I64, ints = ints[:0:n], ints[n:]
+		case types.PhysFloat:
+			v.F64 = make([]float64, 0, n)
+		default:
+			v.Str = make([]string, 0, n)
+		}
 		if err := acc.AppendFlatResults(v, p.states[f.offs[j]:], f.width, n); err != nil {
 			return err
 		}
