@@ -46,8 +46,9 @@ func (c *countAcc) FlatRetract(s []byte, args []*types.Vector, i int) error {
 }
 
 func (c *countAcc) AppendFlatResults(dst *types.Vector, states []byte, stride, n int) error {
-	for r := range n {
-		dst.AppendInt(flatWord(states, r*stride))
+	_, vals := extend(dst, n)
+	for r := range vals {
+		vals[r] = flatWord(states, r*stride)
 	}
 	return nil
 }
@@ -148,16 +149,17 @@ func (a *sumAcc) flatStep(s []byte, v *types.Vector, i int, sign int64) {
 func (a *sumAcc) AppendFlatResults(dst *types.Vector, states []byte, stride, n int) error {
 	if a.ints != viaResult {
 		// result's integer cases, without a call per row.
-		for r := range n {
+		nulls, vals := extend(dst, n)
+		for r := range vals {
 			s := states[r*stride:]
 			cnt, sum := flatWord(s, 0), flatWord(s, 8)
 			switch {
 			case cnt == 0 && !a.zero:
-				dst.AppendNull()
+				nulls[r] = true
 			case a.ints == intAvg:
-				dst.AppendInt(wrapInt(a.kind, sum/cnt))
+				vals[r] = wrapInt(a.kind, sum/cnt)
 			default:
-				dst.AppendInt(wrapInt(a.kind, sum))
+				vals[r] = wrapInt(a.kind, sum)
 			}
 		}
 		return nil
@@ -246,6 +248,17 @@ func (x *flatExtreme) FlatAdd(s []byte, args []*types.Vector, i int) {
 func (x *flatExtreme) FlatRetract([]byte, []*types.Vector, int) error { return x.Retract(nil) }
 
 func (x *flatExtreme) AppendFlatResults(dst *types.Vector, states []byte, stride, n int) error {
+	if x.phys == types.PhysInt {
+		nulls, vals := extend(dst, n)
+		for r := range vals {
+			if s := states[r*stride:]; s[0] == 0 {
+				nulls[r] = true
+			} else {
+				vals[r] = flatWord(s, 1)
+			}
+		}
+		return nil
+	}
 	for r := range n {
 		s := states[r*stride:]
 		switch {
