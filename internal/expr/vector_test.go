@@ -118,7 +118,17 @@ func TestVectorMatchesRows(t *testing.T) {
 			ctx := &Context{Fn: &fn.Context{Loc: berlin}}
 			for seed := range uint64(4) {
 				ch := vectorChunk(300+int(seed)*200, seed)
+				// A vector whose room holds other values: every row
+				// must be written.
 				got := types.NewVector(e.Type(), 0)
+				for i := range ch.Len() {
+					if i%2 == 0 {
+						got.AppendNull()
+					} else {
+						got.Append(types.Value{I: 77, F: 7.5, S: "x"})
+					}
+				}
+				got.Reset()
 				if err := vec(ctx, ch, got); err != nil {
 					t.Fatal(err)
 				}

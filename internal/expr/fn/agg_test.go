@@ -125,7 +125,11 @@ func checkFlat(t *testing.T, c aggCase, rt types.Type, newAcc func() Accumulator
 		if f.AppendFlatResults(types.NewVector(rt, 1), prev, len(prev), 1) != nil {
 			states, n = st, 1
 		}
+		// Room holding other values: every result must be written.
 		res := types.NewVector(rt, 2)
+		res.AppendNull()
+		res.Append(types.Value{I: 77, F: 7.5, S: "x"})
+		res.Reset()
 		got := "error: "
 		if err := f.AppendFlatResults(res, states, len(st)+3*(n-1), n); err != nil {
 			got += err.Error()
