@@ -146,3 +146,129 @@ func BenchmarkCalc(b *testing.B) {
 		})
 	}
 }
+
+// vectorCalc returns the Calc over (key STRING, v BIGINT, ts TIMESTAMP(3))
+// rows of filter (nil for none) and projects as the job builder configures
+// it, the projections and filter with a column form evaluated over whole
+// chunks, and the same Calc evaluating everything row by row.
+func vectorCalc(tb testing.TB, filter expr.Expr, projects ...expr.Expr) (vector, rows CalcConfig) {
+	tb.Helper()
+	ctx := expr.Context{Fn: &fn.Context{}}
+	vector = CalcConfig{Context: ctx, Vectors: make([]expr.VectorEvaluator, len(projects)), Copies: make([]int, len(projects))}
+	rows = CalcConfig{Context: ctx}
+	var rowExprs, vecExprs []expr.Expr
+	for j, p := range projects {
+		ev := compileLocal(tb, p)
+		vector.Projects, rows.Projects = append(vector.Projects, ev), append(rows.Projects, ev)
+		vector.OutputTypes = append(vector.OutputTypes, p.Type())
+		vector.Copies[j] = -1
+		if col, ok := p.(*expr.Column); ok {
+			vector.Copies[j] = col.Index
+			continue
+		}
+		vec, ok, err := expr.CompileVector(p)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if ok {
+			vector.Vectors[j] = vec
+			vecExprs = append(vecExprs, p)
+		} else {
+			rowExprs = append(rowExprs, p)
+		}
+	}
+	rows.OutputTypes = vector.OutputTypes
+	if filter != nil {
+		rows.Filter = compileLocal(tb, filter).Holds
+		vec, ok, err := expr.CompileVector(filter)
+		switch {
+		case err != nil:
+			tb.Fatal(err)
+		case ok:
+			vector.VectorFilter = vec
+		default:
+			vector.Filter = rows.Filter
+			rowExprs = append(rowExprs, filter)
+		}
+	}
+	vector.Reads, vector.VectorReads = expr.Columns(rowExprs...), expr.Columns(vecExprs...)
+	return vector, rows
+}
+
+// q17Calc is the Calc of Nexmark's q17 over (key, v, ts) rows: the day of
+// ts and the three price ranges of its FILTER clauses.
+func q17Calc(tb testing.TB) (vector, rows CalcConfig) {
+	v := &expr.Column{Index: 1, T: types.BigIntType}
+	ts := &expr.Column{Index: 2, T: types.TimestampType(3)}
+	lit := func(x int64) expr.Expr {
+		return &expr.Literal{V: types.IntValue(x), T: types.IntType.WithNotNull(true)}
+	}
+	pattern := &expr.Literal{V: types.StringValue("yyyy-MM-dd"), T: types.StringType.WithNotNull(true)}
+	return vectorCalc(tb, nil, &expr.Column{Index: 0, T: types.StringType}, bindCall(tb, "DATE_FORMAT", ts, pattern),
+		bindCall(tb, "<", v, lit(10000)),
+		&expr.Logic{Args: []expr.Expr{bindCall(tb, ">=", v, lit(10000)), bindCall(tb, "<", v, lit(1000000))}},
+		bindCall(tb, ">=", v, lit(1000000)), v)
+}
+
+// TestCalcVectors: the Calc evaluating over whole chunks what has a column
+// form (alone, beside projections or a filter evaluated row by row, over
+// the rows a filter kept) gives the rows of the row by row evaluation.
+func TestCalcVectors(t *testing.T) {
+	cs := benchChunks(3, 50)
+	for i := 0; i+2 < cs[1].Len(); i += 7 {
+		cs[1].Cols[0].Nulls[i] = true
+		cs[1].Cols[1].Nulls[i+1] = true
+		cs[1].Cols[2].Nulls[i+2] = true
+		cs[1].Ops[i+2] = types.RowKind(i % 4)
+	}
+	key := &expr.Column{Index: 0, T: types.StringType}
+	v := &expr.Column{Index: 1, T: types.BigIntType}
+	ten := &expr.Literal{V: types.IntValue(10), T: types.BigIntType.WithNotNull(true)}
+	q17, q17Rows := q17Calc(t)
+	type pair struct{ vector, rows CalcConfig }
+	cases := map[string]pair{"q17": {q17, q17Rows}}
+	for name, c := range map[string]struct {
+		filter   expr.Expr
+		projects []expr.Expr
+	}{
+		"vector-filter":      {bindCall(t, ">", v, ten), []expr.Expr{bindCall(t, "*", v, ten), key}},
+		"row-filter":         {bindCall(t, "=", bindCall(t, "UPPER", key), key), []expr.Expr{bindCall(t, "-", v, ten)}},
+		"vector-filter-rows": {bindCall(t, "<", v, ten), []expr.Expr{bindCall(t, "UPPER", key), &expr.IsNull{X: key}}},
+		"filter-drops-all":   {bindCall(t, "<", v, bindCall(t, "-", ten, ten)), []expr.Expr{bindCall(t, "+", v, ten)}},
+	} {
+		vec, rows := vectorCalc(t, c.filter, c.projects...)
+		cases[name] = pair{vec, rows}
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			if c.vector.VectorFilter == nil && !slices.ContainsFunc(c.vector.Vectors, func(v expr.VectorEvaluator) bool { return v != nil }) {
+				t.Fatal("nothing evaluated over whole chunks")
+			}
+			var got, want recorder
+			vc, rc := NewCalc(c.vector), NewCalc(c.rows)
+			for _, ch := range cs {
+				if err := vc.ProcessChunk(0, ch, &got); err != nil {
+					t.Fatal(err)
+				}
+				if err := rc.ProcessChunk(0, ch, &want); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !slices.Equal(got.lines, want.lines) || got.chunks != want.chunks {
+				t.Errorf("%d rows in %d chunks, want the %d rows in %d chunks evaluated row by row", len(got.lines), got.chunks, len(want.lines), want.chunks)
+			}
+		})
+	}
+}
+
+// BenchmarkCalcQ17 is q17's Calc over chunks of 1024 rows, evaluated over
+// whole chunks and row by row.
+func BenchmarkCalcQ17(b *testing.B) {
+	cs := benchChunks(16, 50)
+	vector, rows := q17Calc(b)
+	for name, cfg := range map[string]CalcConfig{"vector": vector, "rows": rows} {
+		b.Run(name, func(b *testing.B) {
+			benchChunksThrough(b, toDiscard(NewCalc(cfg)), cs)
+		})
+	}
+}
