@@ -33,7 +33,7 @@ type secondTicker struct {
 
 func (s *secondTicker) Open(ctx *Context) error {
 	s.pt = ctx.ProcessingTime
-	s.pt.Register(s.pt.Now() + int64(time.Second))
+	s.pt.Register(s.pt.Now() + us(time.Second))
 	close(s.opened)
 	return nil
 }
@@ -42,7 +42,7 @@ func (s *secondTicker) OnProcessingTime(now int64, _ Emitter) error {
 	s.mu.Lock()
 	s.fired = append(s.fired, now)
 	s.mu.Unlock()
-	s.pt.Register(now + int64(time.Second))
+	s.pt.Register(now + us(time.Second))
 	return nil
 }
 
@@ -99,7 +99,7 @@ func TestProcessingTimeWakeUps(t *testing.T) {
 	waitQuiet(t, j)
 	clock.Advance(2500 * time.Millisecond)
 	waitQuiet(t, j)
-	want := []int64{start.Add(time.Second).UnixNano(), start.Add(3500 * time.Millisecond).UnixNano()}
+	want := []int64{start.Add(time.Second).UnixMicro(), start.Add(3500 * time.Millisecond).UnixMicro()}
 	if got := op.times(); !slices.Equal(got, want) {
 		t.Fatalf("fired at %v; want %v (a late wake-up rings once, at the clock's time)", got, want)
 	}
@@ -132,3 +132,6 @@ func TestProcessingTimeEndOfInput(t *testing.T) {
 		t.Fatalf("%d messages in flight after the job ended", n)
 	}
 }
+
+// us returns d in microseconds, the unit of processing time.
+func us(d time.Duration) int64 { return d.Microseconds() }
