@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -166,7 +167,9 @@ func (s *ProcessingTimeService) Register(t int64) {
 		s.stop()
 	}
 	s.pending, s.at = true, t
-	s.stop = s.clock.AfterFunc(time.Duration(t-s.Now())*time.Microsecond, s.ring)
+	// A time beyond the 292 years a Duration holds waits that long.
+	wait := min(t-s.Now(), int64(math.MaxInt64/time.Microsecond))
+	s.stop = s.clock.AfterFunc(time.Duration(wait)*time.Microsecond, s.ring)
 }
 
 // Next returns the time of the pending wake-up, if any.

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"math"
 	"slices"
 	"sync"
 	"testing"
@@ -135,3 +136,21 @@ func TestProcessingTimeEndOfInput(t *testing.T) {
 
 // us returns d in microseconds, the unit of processing time.
 func us(d time.Duration) int64 { return d.Microseconds() }
+
+// TestProcessingTimeFarWakeUp: a wake-up at the last microsecond an int64
+// holds waits (its duration is capped, not wrapped into the past); one a
+// second ahead rings when the clock gets there.
+func TestProcessingTimeFarWakeUp(t *testing.T) {
+	clock := NewManualClock(time.Unix(1000, 0))
+	pt := NewProcessingTimeService(clock, nil)
+	pt.Register(math.MaxInt64)
+	clock.Advance(time.Hour)
+	if len(pt.rang) != 0 {
+		t.Fatal("a wake-up at the end of time rang after an hour")
+	}
+	pt.Register(pt.Now() + us(time.Second))
+	clock.Advance(time.Second)
+	if len(pt.rang) != 1 {
+		t.Fatal("a wake-up a second ahead did not ring a second later")
+	}
+}
