@@ -76,7 +76,7 @@ func (t *totals) add(v int64) { t.count++; t.sum += v }
 // windowKey names one title's tumbling window by its start.
 type windowKey struct {
 	title string
-	start int64 // nanoseconds since the epoch, as TIMESTAMP values are held
+	start int64 // microseconds since the epoch, as TIMESTAMP(3) values are held
 }
 
 // expected is what each pipeline must produce from the first n sales.
@@ -98,7 +98,7 @@ func expect(n int) *expected {
 		if s.value > bigTicket {
 			e.big.add(2 * s.value)
 		}
-		k := windowKey{t, s.ts.Truncate(window).UnixNano()}
+		k := windowKey{t, s.ts.Truncate(window).UnixMicro()}
 		bw := e.byWindow[k]
 		bw.add(s.value)
 		e.byWindow[k] = bw
@@ -145,7 +145,7 @@ func load(ctx context.Context, cl *kgo.Client, codec format.Codec, n, partitions
 		s := saleAt(i)
 		row[0] = types.StringValue(s.ts.Format(time.RFC3339))
 		row[1] = types.IntValue(s.value)
-		row[2] = types.IntValue(s.ts.UnixNano())
+		row[2] = types.IntValue(s.ts.UnixMicro())
 		start := len(buf)
 		if buf, err = codec.Encode(buf, row); err != nil {
 			return err

@@ -641,11 +641,11 @@ func (st *avroStep) fromInteger(n int64) (types.Value, error) {
 	case types.Double:
 		return types.FloatValue(float64(n)), nil
 	case types.Time, types.Timestamp, types.TimestampLTZ:
-		ns, ok := types.MultiplyExact(n, max(st.store.unit, 1))
-		if !ok || !types.InRange(ns) {
+		i, ok := types.MultiplyExact(n, max(st.store.unit, 1))
+		if !ok || st.t.IsTimestamp() && !types.TimestampInRange(st.t.Precision, i) {
 			return types.Value{}, &types.RangeError{What: fmt.Sprintf("%s value %d (%s)", st.t.Plain().Nullable(), n, st.store.logical)}
 		}
-		return types.IntValue(ns), nil
+		return types.IntValue(i), nil
 	}
 	return types.IntValue(n), nil
 }

@@ -69,7 +69,10 @@ var avroBaseNames = [...]string{
 
 // avroColumn is how one column is stored: its primitive, its logical type
 // ("" for none) and, for temporal columns, the unit of the stored number in
-// nanoseconds (1e6 for millis, 1e3 for micros, 1 for nanos).
+// units of the column's value: TIME values are nanoseconds (1e6 for
+// time-millis), TIMESTAMP(p) values microseconds up to precision 6 (1000
+// for millis, 1 for micros) and nanoseconds above (1 for nanos); see
+// types.TimestampUnit.
 type avroColumn struct {
 	base    avroBase
 	logical string
@@ -117,7 +120,7 @@ func avroColumnOf(t types.Type, legacy bool) (avroColumn, error) {
 			if t.Precision > 3 {
 				return avroColumn{}, fmt.Errorf("Avro does not support TIMESTAMP type with precision: %d, it only supports precision less than 3", t.Precision)
 			}
-			return avroColumn{base: avroLong, logical: "timestamp-millis", unit: nanosPerMilli}, nil
+			return avroColumn{base: avroLong, logical: "timestamp-millis", unit: 1000}, nil
 		}
 		return timestampColumn("local-timestamp-", t.Precision)
 	case types.TimestampLTZ:
@@ -132,9 +135,9 @@ func avroColumnOf(t types.Type, legacy bool) (avroColumn, error) {
 func timestampColumn(prefix string, precision int) (avroColumn, error) {
 	switch {
 	case precision <= 3:
-		return avroColumn{base: avroLong, logical: prefix + "millis", unit: nanosPerMilli}, nil
+		return avroColumn{base: avroLong, logical: prefix + "millis", unit: 1000}, nil
 	case precision <= 6:
-		return avroColumn{base: avroLong, logical: prefix + "micros", unit: 1000}, nil
+		return avroColumn{base: avroLong, logical: prefix + "micros", unit: 1}, nil
 	case precision <= 9:
 		return avroColumn{base: avroLong, logical: prefix + "nanos", unit: 1}, nil
 	}

@@ -103,11 +103,11 @@ func TestAvroBytes(t *testing.T) {
 		{types.BooleanType, types.BoolValue(true), []byte{0x02, 0x01}},
 		{types.DoubleType, types.FloatValue(1), []byte{0x02, 0, 0, 0, 0, 0, 0, 0xf0, 0x3f}},
 		{floatT, types.FloatValue(1), []byte{0x02, 0, 0, 0x80, 0x3f}},
-		{timeT, types.IntValue(1_500_000_000), []byte{0x02, 0xb8, 0x17}},                    // 1500 ms
-		{types.TimestampType(3), types.IntValue(-1), []byte{0x02, 0x01}},                    // floor to -1 ms
-		{tinyIntT.WithNotNull(true), types.IntValue(-2), []byte{0x03}},                      // int, no union
-		{types.NullType, types.NullValue, []byte{}},                                         // "null"
-		{types.TimestampType(3).WithNotNull(true), types.IntValue(1_000_000), []byte{0x02}}, // 1 ms
+		{timeT, types.IntValue(1_500_000_000), []byte{0x02, 0xb8, 0x17}},                // 1500 ms
+		{types.TimestampType(3), types.IntValue(-1), []byte{0x02, 0x01}},                // floor to -1 ms
+		{tinyIntT.WithNotNull(true), types.IntValue(-2), []byte{0x03}},                  // int, no union
+		{types.NullType, types.NullValue, []byte{}},                                     // "null"
+		{types.TimestampType(3).WithNotNull(true), types.IntValue(1_000), []byte{0x02}}, // 1 ms
 		{types.DecimalType(18, 0).WithNotNull(true), types.IntValue(math.MinInt64), []byte{0x10, 0x80, 0, 0, 0, 0, 0, 0, 0}},
 	} {
 		fields := types.Schema{field("v", tc.t)}
@@ -392,7 +392,7 @@ func TestAvroCorrectedTimestamps(t *testing.T) {
 		field("c", types.TimestampType(9)),
 	}
 	c := newCodec(t, "avro", fields, map[string]string{"timestamp_mapping.legacy": "false"})
-	row := types.Row{types.IntValue(1_000_001_000), types.IntValue(-1_000_000), types.IntValue(7)}
+	row := types.Row{types.IntValue(1_000_001), types.IntValue(-1_000), types.IntValue(7)}
 	data := mustEncode(t, c, row)
 	want := []byte{0x02, 0x82, 0x89, 0x7a, 0x02, 0x01, 0x02, 0x0e} // 1000001 µs, -1 ms, 7 ns
 	if !bytes.Equal(data, want) {

@@ -218,11 +218,12 @@ func (c *imageCodec) changes(cols []*types.Vector, kinds []types.RowKind) ([]typ
 		case v.Null:
 		case key == "ingestion-timestamp" && !c.canal:
 			// Maxwell's "ts" is in seconds.
-			if v.I > maxMillis/1000 || v.I < -maxMillis/1000 {
+			ms, ok := types.MultiplyExact(v.I, 1000)
+			if !ok {
 				metaErr = cmpErr(metaErr, fmt.Errorf("\"ts\" %d is out of range", v.I))
 				return types.NullValue
 			}
-			v, err := millis(v.I * 1000)
+			v, err := millis(ms)
 			metaErr = cmpErr(metaErr, err)
 			return v
 		case key == "ingestion-timestamp" || key == "event-timestamp":
@@ -233,7 +234,7 @@ func (c *imageCodec) changes(cols []*types.Vector, kinds []types.RowKind) ([]typ
 		return v
 	}
 	emit := func(vals []types.Value, kind types.RowKind) {
-		c.appendRow(cols, vals, meta)
+		metaErr = cmpErr(metaErr, c.appendRow(cols, vals, meta))
 		kinds = append(kinds, kind)
 	}
 	switch which {

@@ -221,31 +221,42 @@ func (e *envelope) row(v types.Value) ([]types.Value, error) {
 }
 
 // appendRow appends one change: the physical values, then the metadata
-// values meta gives (by key).
-func (e *envelope) appendRow(cols []*types.Vector, vals []types.Value, meta func(key string) types.Value) {
+// values meta gives (by key). A timestamp the metadata column's type
+// cannot hold is an error.
+func (e *envelope) appendRow(cols []*types.Vector, vals []types.Value, meta func(key string) types.Value) error {
 	for i, v := range vals {
 		cols[i].Append(v)
 	}
+	var err error
 	for j, m := range e.meta {
 		v := meta(m.Key)
-		if !v.Null && m.Type.Kind == types.Timestamp {
-			_, off := time.Unix(0, v.I).In(e.loc).Zone()
-			v.I += int64(off) * int64(time.Second)
+		if !v.Null && m.Type.IsTimestamp() {
+			// v is a TIMESTAMP_LTZ(3); a TIMESTAMP column takes its wall
+			// clock in the zone, at the column's precision.
+			t := types.TimestampTime(3, v.I)
+			if m.Type.Kind == types.Timestamp {
+				_, off := t.In(e.loc).Zone()
+				t = t.Add(time.Duration(off) * time.Second)
+			}
+			var ok bool
+			if v.I, ok = types.TimestampOf(m.Type.Precision, t); !ok {
+				err = cmpErr(err, &types.RangeError{What: "metadata '" + m.Key + "' " + types.LiteralText(types.TimestampLTZType(3), meta(m.Key), time.UTC) + " as " + m.Type.Plain().Nullable().String()})
+				v = types.NullValue
+			}
 		}
 		cols[len(vals)+j].Append(v)
 	}
+	return err
 }
-
-// maxMillis bounds epoch milliseconds so that nanoseconds fit an int64.
-const maxMillis = 1<<63/1_000_000 - 1
 
 // millis is a TIMESTAMP_LTZ(3) value of epoch milliseconds; a value out of
 // the range held is an error, never a wrapped instant.
 func millis(ms int64) (types.Value, error) {
-	if ms > maxMillis || ms < -maxMillis {
+	us, ok := types.MultiplyExact(ms, 1000)
+	if !ok || !types.TimestampInRange(3, us) {
 		return types.NullValue, fmt.Errorf("timestamp of %d ms since the epoch is out of the supported range", ms)
 	}
-	return types.Value{I: ms * int64(time.Millisecond)}, nil
+	return types.Value{I: us}, nil
 }
 
 // mapEntry returns the value of key in a MAP<STRING, STRING> value (NULL

@@ -43,7 +43,7 @@ func TestCSVFlinkFields(t *testing.T) {
 		{types.DecimalType(18, 10), `12345678.0000000001`, types.IntValue(123456780000000001)},
 		{dateT, "2018-10-12", types.IntValue(17816)},
 		{types.Type{Kind: types.Time}, "12:12:12", types.IntValue(43932 * nanosPerSecond)},
-		{tsT, `"2018-10-12 12:12:12"`, types.IntValue(1539346332 * nanosPerSecond)},
+		{tsT, `"2018-10-12 12:12:12"`, types.IntValue(1539346332_000_000)},
 		{types.ArrayOf(types.StringType), "a;b;c", types.EncodeArray(types.StringType, []types.Value{
 			types.StringValue("a"), types.StringValue("b"), types.StringValue("c")})},
 		{types.ArrayOf(tinyIntT), "12;4;null", types.EncodeArray(tinyIntT, []types.Value{
@@ -365,7 +365,8 @@ func csvValue(r *rand.Rand, t types.Type, inElement bool) types.Value {
 	case types.Time:
 		return types.IntValue(r.Int64N(secondsPerDay*1000) * nanosPerMilli)
 	case types.Timestamp, types.TimestampLTZ:
-		return types.IntValue(r.Int64() - r.Int64())
+		lo, hi := types.TimestampBounds(t.Precision)
+		return types.IntValue(lo + r.Int64N(hi/2-lo/2)*2)
 	case types.Array:
 		vs := make([]types.Value, r.IntN(4))
 		for i := range vs {

@@ -189,7 +189,7 @@ func (c *debeziumCodec) changes(data []byte, cols []*types.Vector, kinds []types
 		return ts
 	}
 	err = debeziumRows(payload[2], before, after, func(vals []types.Value, kind types.RowKind) error {
-		c.appendRow(cols, vals, meta)
+		metaErr = cmpErr(metaErr, c.appendRow(cols, vals, meta))
 		kinds = append(kinds, kind)
 		return metaErr
 	})

@@ -206,7 +206,7 @@ func (c *debeziumAvroCodec) changes(cols []*types.Vector, kinds []types.RowKind)
 		return v
 	}
 	err = debeziumRows(c.scratch[2].Get(0), before, after, func(vals []types.Value, kind types.RowKind) error {
-		c.env.appendRow(cols, vals, meta)
+		metaErr = cmpErr(metaErr, c.env.appendRow(cols, vals, meta))
 		kinds = append(kinds, kind)
 		return metaErr
 	})

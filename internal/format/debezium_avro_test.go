@@ -87,7 +87,7 @@ func TestDebeziumAvroReadsDebezium(t *testing.T) {
 	meta := []MetadataColumn{
 		{Key: "source.table", Type: types.StringType},
 		{Key: "ingestion-timestamp", Type: types.Type{Kind: types.TimestampLTZ, Precision: 3}},
-		{Key: "source.timestamp", Type: types.Type{Kind: types.TimestampLTZ, Precision: 3}},
+		{Key: "source.timestamp", Type: types.TimestampType(9)}, // the wall clock in UTC, in nanoseconds
 		{Key: "source.database", Type: types.StringType},
 	}
 	c, err := NewChangelog(debeziumAvroName, Config{Fields: fields, Options: map[string]string{"url": reg.URL()}, Topic: "products", Metadata: meta})
@@ -100,12 +100,12 @@ func TestDebeziumAvroReadsDebezium(t *testing.T) {
 		want string
 	}{
 		{debeziumAvroMessage(t, writer, 7, nil, product(101, "scooter", 3.14), "r", ts),
-			"+I[101, scooter, 3.14, products, 2020-05-13 07:40:06.200, 2020-05-13 07:40:06.100, inventory]"},
+			"+I[101, scooter, 3.14, products, 2020-05-13 07:40:06.200, 2020-05-13 07:40:06.100000000, inventory]"},
 		{debeziumAvroMessage(t, writer, 7, product(101, "scooter", 3.14), product(102, "scooter", 5.5), "u", ts),
-			"-U[101, scooter, 3.14, products, 2020-05-13 07:40:06.200, 2020-05-13 07:40:06.100, inventory] " +
-				"+U[102, scooter, 5.5, products, 2020-05-13 07:40:06.200, 2020-05-13 07:40:06.100, inventory]"},
+			"-U[101, scooter, 3.14, products, 2020-05-13 07:40:06.200, 2020-05-13 07:40:06.100000000, inventory] " +
+				"+U[102, scooter, 5.5, products, 2020-05-13 07:40:06.200, 2020-05-13 07:40:06.100000000, inventory]"},
 		{debeziumAvroMessage(t, writer, 7, product(102, "scooter", 5.5), nil, "d", ts),
-			"-D[102, scooter, 5.5, products, 2020-05-13 07:40:06.200, 2020-05-13 07:40:06.100, inventory]"},
+			"-D[102, scooter, 5.5, products, 2020-05-13 07:40:06.200, 2020-05-13 07:40:06.100000000, inventory]"},
 		{nil, ""},
 		{[]byte{}, ""},
 	} {

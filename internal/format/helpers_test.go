@@ -132,7 +132,7 @@ var allTypesRow = types.Row{
 	types.StringValue("héllo \"w\"\n"),
 	types.StringValue("abc"),
 	types.StringValue("\x00\xff\x10"),
-	types.IntValue(19547),                     // 2023-07-09
-	types.IntValue(3723 * 1_000_000_000),      // 01:02:03
-	types.IntValue(1688864400123 * 1_000_000), // 2023-07-09 01:00:00.123
+	types.IntValue(19547),                // 2023-07-09
+	types.IntValue(3723 * 1_000_000_000), // 01:02:03
+	types.IntValue(1688864400123 * 1000), // 2023-07-09 01:00:00.123
 }

@@ -808,7 +808,7 @@ func (c *jsonCodec) convert(data []byte, t types.Type, sp jsonSpan) (types.Value
 		n, err = parseSQLTime(s)
 		n -= n % nanosPerSecond // only whole seconds are kept
 	case types.Timestamp, types.TimestampLTZ:
-		n, err = parseTimestamp(s, c.iso, t.Kind == types.TimestampLTZ)
+		n, err = parseTimestamp(s, t.Precision, c.iso, t.Kind == types.TimestampLTZ)
 	default:
 		return types.Value{}, fmt.Errorf("unsupported type %s", t)
 	}

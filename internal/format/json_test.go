@@ -32,8 +32,8 @@ func TestJSONEncodeAllTypes(t *testing.T) {
 // TestJSONEncodeValues checks the text of single values against what
 // Jackson writes for the nodes RowDataToJsonConverters builds.
 func TestJSONEncodeValues(t *testing.T) {
-	ts := func(s string) int64 {
-		n, err := parseTimestamp(s, false, false)
+	ts := func(p int, s string) int64 {
+		n, err := parseTimestamp(s, p, false, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,11 +75,11 @@ func TestJSONEncodeValues(t *testing.T) {
 		{dateT, types.IntValue(-719528), nil, `"0000-01-01"`},
 		{dateT, types.IntValue(2932897), nil, `"+10000-01-01"`},
 		{timeT, types.IntValue(86399_999_999_999), nil, `"23:59:59"`},
-		{types.TimestampType(9), types.IntValue(ts("1969-12-31 23:59:59.000000001")), nil, `"1969-12-31 23:59:59.000000001"`},
-		{types.TimestampType(3), types.IntValue(ts("2023-07-09 01:00:00.5")), map[string]string{"timestamp-format.standard": "ISO-8601"}, `"2023-07-09T01:00:00.5"`},
-		{types.TimestampType(0), types.IntValue(ts("2023-07-09 01:00:00")), nil, `"2023-07-09 01:00:00"`},
-		{types.TimestampLTZType(3), types.IntValue(ts("2023-07-09 01:00:00.12")), nil, `"2023-07-09 01:00:00.12Z"`},
-		{types.TimestampLTZType(3), types.IntValue(ts("2023-07-09 01:00:00")), map[string]string{"timestamp-format.standard": "ISO-8601"}, `"2023-07-09T01:00:00Z"`},
+		{types.TimestampType(9), types.IntValue(ts(9, "1969-12-31 23:59:59.000000001")), nil, `"1969-12-31 23:59:59.000000001"`},
+		{types.TimestampType(3), types.IntValue(ts(3, "2023-07-09 01:00:00.5")), map[string]string{"timestamp-format.standard": "ISO-8601"}, `"2023-07-09T01:00:00.5"`},
+		{types.TimestampType(0), types.IntValue(ts(0, "2023-07-09 01:00:00")), nil, `"2023-07-09 01:00:00"`},
+		{types.TimestampLTZType(3), types.IntValue(ts(3, "2023-07-09 01:00:00.12")), nil, `"2023-07-09 01:00:00.12Z"`},
+		{types.TimestampLTZType(3), types.IntValue(ts(3, "2023-07-09 01:00:00")), map[string]string{"timestamp-format.standard": "ISO-8601"}, `"2023-07-09T01:00:00Z"`},
 		{intervalDT, types.IntValue(-86400000), nil, "-86400000"},
 		{intervalYM, types.IntValue(14), nil, "14"},
 		{types.NullType, types.NullValue, nil, "null"},
@@ -106,8 +106,8 @@ func TestJSONFieldNameEscaping(t *testing.T) {
 
 // TestJSONDecodeValues checks JsonToRowDataConverters' conversions.
 func TestJSONDecodeValues(t *testing.T) {
-	ts := func(s string) types.Value {
-		n, err := parseTimestamp(s, false, false)
+	ts := func(p int, s string) types.Value {
+		n, err := parseTimestamp(s, p, false, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,12 +179,12 @@ func TestJSONDecodeValues(t *testing.T) {
 		{dateT, `20230709`, types.Value{}, `field 'v' (DATE): cannot parse "20230709" as DATE`},
 		{timeT, `"01:02:03.999"`, types.IntValue(3723_000_000_000), ""},
 		{timeT, `"01:02"`, types.Value{}, `field 'v' (TIME(0)): cannot parse "01:02" as TIME(0)`},
-		{types.TimestampType(3), `"2023-07-09 01:00:00.5"`, ts("2023-07-09 01:00:00.5"), ""},
-		{types.TimestampType(3), `"2023-02-30 01:00:00"`, ts("2023-02-28 01:00:00"), ""},
-		{types.TimestampType(3), `"2023-07-09 24:00:00"`, ts("2023-07-10 00:00:00"), ""},
+		{types.TimestampType(3), `"2023-07-09 01:00:00.5"`, ts(3, "2023-07-09 01:00:00.5"), ""},
+		{types.TimestampType(3), `"2023-02-30 01:00:00"`, ts(3, "2023-02-28 01:00:00"), ""},
+		{types.TimestampType(3), `"2023-07-09 24:00:00"`, ts(3, "2023-07-10 00:00:00"), ""},
 		{types.TimestampType(3), `"2023-07-09T01:00:00"`, types.Value{}, `field 'v' (TIMESTAMP(3)): cannot parse "2023-07-09T01:00:00" as TIMESTAMP(3)`},
 		{types.TimestampType(3), `"2023-07-09 01:00:00Z"`, types.Value{}, `field 'v' (TIMESTAMP(3)): cannot parse "2023-07-09 01:00:00Z" as TIMESTAMP(3)`},
-		{types.TimestampLTZType(3), `"2023-07-09 01:00:00.123Z"`, ts("2023-07-09 01:00:00.123"), ""},
+		{types.TimestampLTZType(3), `"2023-07-09 01:00:00.123Z"`, ts(3, "2023-07-09 01:00:00.123"), ""},
 		{types.TimestampLTZType(3), `"2023-07-09 01:00:00"`, types.Value{}, `field 'v' (TIMESTAMP_LTZ(3)): cannot parse "2023-07-09 01:00:00" as TIMESTAMP_LTZ(3)`},
 		{intervalDT, `"-5"`, types.IntValue(-5), ""},
 		{types.IntType, `null`, types.NullValue, ""},
@@ -210,8 +210,8 @@ func TestJSONDecodeISO(t *testing.T) {
 	fields := types.Schema{field("a", types.TimestampType(3)), field("b", types.TimestampLTZType(3))}
 	c := newCodec(t, "json", fields, map[string]string{"timestamp-format.standard": "ISO-8601"})
 	got := mustDecode(t, c, fields, []byte(`{"a":"2023-07-09T01:00","b":"2023-07-09T01:00:00.1Z"}`))
-	a, _ := parseTimestamp("2023-07-09 01:00:00", false, false)
-	b, _ := parseTimestamp("2023-07-09 01:00:00.1", false, false)
+	a, _ := parseTimestamp("2023-07-09 01:00:00", 3, false, false)
+	b, _ := parseTimestamp("2023-07-09 01:00:00.1", 3, false, false)
 	if got[0].I != a || got[1].I != b {
 		t.Errorf("got %v", got)
 	}

@@ -135,10 +135,12 @@ func appendClock(dst []byte, secOfDay, nanos int64) []byte {
 	return append(dst, frac[:n]...)
 }
 
-// appendTimestamp appends the timestamp (nanoseconds since the epoch, read as
+// appendTimestamp appends the TIMESTAMP(p) i (its unit since the epoch, read as
 // UTC wall-clock time) as date, sep, clock and fraction.
-func appendTimestamp(dst []byte, nanos int64, sep byte) []byte {
-	secs, ns := floorDiv(nanos, nanosPerSecond)
+func appendTimestamp(dst []byte, p int, i int64, sep byte) []byte {
+	unit := types.TimestampUnit(p)
+	secs, frac := floorDiv(i, nanosPerSecond/unit)
+	ns := frac * unit
 	days, sod := floorDiv(secs, secondsPerDay)
 	dst = appendDate(dst, days)
 	dst = append(dst, sep)
@@ -278,11 +280,12 @@ func parseLocalDate(s string) (int64, error) {
 	return days, nil
 }
 
-// parseTimestamp parses a timestamp into nanoseconds since the epoch. iso
+// parseTimestamp parses a timestamp into a TIMESTAMP(p) (its unit since
+// the epoch, the fraction beyond it cut toward the past). iso
 // selects ISO-8601 (date 'T' ISO_LOCAL_TIME, strict) over SQL (date ' '
 // HH:mm:ss, SMART resolution: month-end clamping and 24:00:00 as the next
 // midnight); zulu requires a trailing 'Z' (the TIMESTAMP_LTZ formats).
-func parseTimestamp(s string, iso, zulu bool) (int64, error) {
+func parseTimestamp(s string, p int, iso, zulu bool) (int64, error) {
 	c := textCursor{s: s}
 	days, ok := c.date(!iso)
 	if !ok {
@@ -302,12 +305,13 @@ func parseTimestamp(s string, iso, zulu bool) (int64, error) {
 	if sod >= secondsPerDay && (iso || sod != secondsPerDay || nanos != 0) {
 		return 0, errTemporal
 	}
-	ns, ok := types.MultiplyExact(days*secondsPerDay+sod, nanosPerSecond)
+	unit := types.TimestampUnit(p)
+	i, ok := types.MultiplyExact(days*secondsPerDay+sod, nanosPerSecond/unit)
 	if ok {
-		ns, ok = types.AddNanos(ns, nanos)
+		i, ok = types.AddTimestamp(p, i, nanos/unit)
 	}
 	if !ok {
 		return 0, &types.RangeError{What: strconv.Quote(s)}
 	}
-	return ns, nil
+	return i, nil
 }

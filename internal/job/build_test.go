@@ -1,7 +1,6 @@
 package job
 
 import (
-	"math"
 	"slices"
 	"sync"
 	"testing"
@@ -20,7 +19,7 @@ func salesChunk(n int) *types.Chunk {
 	for i := range n {
 		ts := start.Add(time.Duration(i) * time.Second)
 		c.AppendRow(types.Insert, types.Row{types.StringValue("Die Hard"), types.StringValue(ts.Format(time.RFC3339)),
-			types.IntValue(int64(i % 40)), types.IntValue(ts.UnixNano())})
+			types.IntValue(int64(i % 40)), types.IntValue(ts.UnixMicro())})
 	}
 	return c
 }
@@ -83,7 +82,7 @@ func TestChunkEvaluator(t *testing.T) {
 			}
 			for i := range c.Len() {
 				v, ts := c.Cols[2].I64[i], c.Cols[3].I64[i]
-				if c.Cols[4].I64[i] != 2*v || c.Cols[5].I64[i] != 2*v+1 || w.I64[i] != ts-int64(5*time.Second) {
+				if c.Cols[4].I64[i] != 2*v || c.Cols[5].I64[i] != 2*v+1 || w.I64[i] != ts-(5*time.Second).Microseconds() {
 					t.Errorf("row %d: %v, watermark %d", i, c.Row(i), w.I64[i])
 					return
 				}
@@ -103,7 +102,8 @@ func TestWatermarkShift(t *testing.T) {
 	}
 	c := salesChunk(4)
 	c.Cols[3].Nulls[1] = true
-	c.Cols[3].I64[2] = math.MaxInt64 - 1000
+	_, last := types.TimestampBounds(3)
+	c.Cols[3].I64[2] = last - 1000 // 9999-12-31 23:59:59.998999
 	for _, tc := range []struct {
 		e       *expr.Call
 		wantErr bool

@@ -496,8 +496,14 @@ func (n *Node) window(w plan.Window) (ops.Window, error) {
 	if !ok {
 		return ops.Window{}, fmt.Errorf("config.window.function: unknown window function '%s'; expected TUMBLE, HOP, CUMULATE or SESSION", w.Function)
 	}
-	return ops.Window{Kind: k, TimeCol: w.TimeColumn, Size: w.Size, Slide: w.Slide, Offset: w.Offset, Gap: w.Gap, Zone: n.zone(w.LocalTime)}, nil
+	return ops.Window{Kind: k, TimeCol: w.TimeColumn, Size: eventTime(w.Size), Slide: eventTime(w.Slide),
+		Offset: eventTime(w.Offset), Gap: eventTime(w.Gap), Zone: n.zone(w.LocalTime)}, nil
 }
+
+// eventTime converts a duration of a plan (nanoseconds, whole
+// milliseconds as intervals are) into the unit of event time and
+// watermarks, the microseconds of a TIMESTAMP(3) time attribute.
+func eventTime(ns int64) int64 { return ns / int64(time.Microsecond) }
 
 func buildWindowTableFunction(n *Node) (Instances, error) {
 	cfg := n.Config.(*plan.WindowTableFunctionConfig)
@@ -538,6 +544,9 @@ func buildOverAggregate(n *Node) (Instances, error) {
 	}
 	c := ops.OverAggregateConfig{InputTypes: n.In[0], PartitionKeys: cfg.PartitionKeys, TimeCol: cfg.TimeColumn,
 		Aggs: aggs, Rows: cfg.Rows, Preceding: cfg.Preceding}
+	if !cfg.Rows && cfg.Preceding > 0 {
+		c.Preceding = eventTime(cfg.Preceding)
+	}
 	if cfg.ProcTime {
 		return stateful(n, func(st state.Backend) (*ops.ProcTimeOverAggregate, error) { return ops.NewProcTimeOverAggregate(c, st) })
 	}
@@ -620,7 +629,7 @@ func buildIntervalJoin(n *Node) (Instances, error) {
 	if err != nil {
 		return Instances{}, err
 	}
-	c := ops.IntervalJoinConfig{JoinSpec: spec, LeftTime: cfg.LeftTime, RightTime: cfg.RightTime, LowerBound: cfg.Lower, UpperBound: cfg.Upper}
+	c := ops.IntervalJoinConfig{JoinSpec: spec, LeftTime: cfg.LeftTime, RightTime: cfg.RightTime, LowerBound: eventTime(cfg.Lower), UpperBound: eventTime(cfg.Upper)}
 	if cfg.ProcTime {
 		return stateful(n, func(st state.Backend) (*ops.ProcTimeIntervalJoin, error) { return ops.NewProcTimeIntervalJoin(c, st) })
 	}

@@ -23,10 +23,11 @@ type chunkEvaluator struct {
 	shift *timeShift
 }
 
-// timeShift is a TIMESTAMP column plus nanos.
+// timeShift is a TIMESTAMP(p) column plus d in the unit of p.
 type timeShift struct {
-	col   int
-	nanos int64
+	col int
+	p   int
+	d   int64
 }
 
 // timeShiftOf recognizes col + INTERVAL and col - INTERVAL on a TIMESTAMP
@@ -45,11 +46,11 @@ func timeShiftOf(e expr.Expr) *timeShift {
 	if c.Name == "-" {
 		ms = -ms
 	}
-	nanos, ok := types.MultiplyExact(ms, int64(time.Millisecond))
+	d, ok := types.MultiplyExact(ms, int64(time.Millisecond)/types.TimestampUnit(col.T.Precision))
 	if !ok || ms == math.MinInt64 {
 		return nil
 	}
-	return &timeShift{col: col.Index, nanos: nanos}
+	return &timeShift{col: col.Index, p: col.T.Precision, d: d}
 }
 
 // rowEvaluators are one goroutine's evaluators of a chunkEvaluator.
@@ -169,7 +170,7 @@ func (ce *chunkEvaluator) shifted(c *types.Chunk, t types.Type) *types.Vector {
 		if in.Nulls[i] {
 			continue
 		}
-		y, ok := types.AddNanos(x, ce.shift.nanos)
+		y, ok := types.AddTimestamp(ce.shift.p, x, ce.shift.d)
 		if !ok {
 			return nil
 		}

@@ -61,7 +61,7 @@ func buildMatch(n *Node) (Instances, error) {
 	}
 	return stateful(n, func(st state.Backend) (*ops.Match, error) {
 		c := ops.MatchConfig{InputTypes: in, PartitionKeys: cfg.PartitionKeys, TimeCol: cfg.TimeColumn, RowTime: cfg.RowTime,
-			Order: sortKeys(cfg.Order), After: skip, AfterVar: afterVar, Within: cfg.Within, OutputTypes: out,
+			Order: sortKeys(cfg.Order), After: skip, AfterVar: afterVar, Within: eventTime(cfg.Within), OutputTypes: out,
 			Context: expr.Context{Fn: n.Fn}}
 		for i, v := range cfg.Variables {
 			mv := ops.MatchVar{Name: v.Name, Min: v.Min, Max: v.Max, Greedy: v.Greedy}

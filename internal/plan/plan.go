@@ -26,7 +26,10 @@ import (
 )
 
 // Version is the version of the plan format this build writes and reads.
-const Version = 1
+// Version 2 writes TIMESTAMP(0) to TIMESTAMP(6) literals in microseconds
+// (types.TimestampUnit); version 1 wrote every timestamp in nanoseconds,
+// so a version 1 plan is refused rather than read with the wrong unit.
+const Version = 2
 
 // Plan is an execution plan.
 type Plan struct {

@@ -257,7 +257,7 @@ func TestDecodeErrors(t *testing.T) {
 		name, doc, want string
 	}{
 		{"syntax", strings.Replace(string(text), `"nodes": [`, `"nodes": [,`, 1), "malformed plan: invalid JSON at line 6, column 13"},
-		{"version", edit(func() { doc["version"] = 2 }), "malformed plan: version: plan format version 2, this build reads version 1"},
+		{"version", edit(func() { doc["version"] = 1 }), "malformed plan: version: plan format version 1, this build reads version 2"},
 		{"top-level field", edit(func() { doc["jobs"] = 1 }), "malformed plan: jobs: unknown field"},
 		{"kind", edit(func() { calc["kind"] = "Calcul" }), "malformed plan: node '" + id + "': kind: unknown node kind 'Calcul'; known kinds: "},
 		{"config field", edit(func() { calc["config"].(map[string]any)["where"] = nil }), "malformed plan: node '" + id + "' (Calc): config.where: unknown field"},

@@ -594,8 +594,9 @@ func (a *aligner) complete() (int64, []envelope) {
 	return id, held
 }
 
-// partVersion is the first byte of every part of a checkpoint.
-const partVersion = 2
+// partVersion is the first byte of every part of a checkpoint. Parts
+// before 3 held watermarks in nanoseconds, not microseconds.
+const partVersion = 3
 
 // partHeader starts every part of a checkpoint: where the instance ran,
 // so that a restore at another parallelism knows which key groups it

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -108,8 +109,8 @@ func (c *ManualClock) Advance(d time.Duration) {
 // time passes (Flink's ProcessingTimeService callbacks): an operator asks
 // for a call with Context.ProcessingTime.Register, and the instance calls
 // OnProcessingTime from its own goroutine, between messages, once the
-// clock has reached that time. now is the clock's time in nanoseconds
-// since the epoch.
+// clock has reached that time. now is the clock's time in microseconds
+// since the epoch (the unit of TIMESTAMP_LTZ(3) values and watermarks).
 type ProcessingTimer interface {
 	OnProcessingTime(now int64, out Emitter) error
 }
@@ -151,11 +152,11 @@ func NewProcessingTimeService(clock Clock, job *Job) *ProcessingTimeService {
 	return &ProcessingTimeService{clock: clock, job: job, rang: make(chan struct{}, 1)}
 }
 
-// Now returns the current processing time in nanoseconds since the epoch.
-func (s *ProcessingTimeService) Now() int64 { return s.clock.Now().UnixNano() }
+// Now returns the current processing time in microseconds since the epoch.
+func (s *ProcessingTimeService) Now() int64 { return s.clock.Now().UnixMicro() }
 
 // Register asks for the operator's OnProcessingTime once the clock
-// reaches t (nanoseconds since the epoch). Only the earliest time
+// reaches t (microseconds since the epoch). Only the earliest time
 // registered and not yet rung is kept: the operator registers its next
 // timer again when it is called.
 func (s *ProcessingTimeService) Register(t int64) {
@@ -166,7 +167,9 @@ func (s *ProcessingTimeService) Register(t int64) {
 		s.stop()
 	}
 	s.pending, s.at = true, t
-	s.stop = s.clock.AfterFunc(time.Duration(t-s.Now()), s.ring)
+	// A time beyond the 292 years a Duration holds waits that long.
+	wait := min(t-s.Now(), int64(math.MaxInt64/time.Microsecond))
+	s.stop = s.clock.AfterFunc(time.Duration(wait)*time.Microsecond, s.ring)
 }
 
 // Next returns the time of the pending wake-up, if any.

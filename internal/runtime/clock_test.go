@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"math"
 	"slices"
 	"sync"
 	"testing"
@@ -33,7 +34,7 @@ type secondTicker struct {
 
 func (s *secondTicker) Open(ctx *Context) error {
 	s.pt = ctx.ProcessingTime
-	s.pt.Register(s.pt.Now() + int64(time.Second))
+	s.pt.Register(s.pt.Now() + us(time.Second))
 	close(s.opened)
 	return nil
 }
@@ -42,7 +43,7 @@ func (s *secondTicker) OnProcessingTime(now int64, _ Emitter) error {
 	s.mu.Lock()
 	s.fired = append(s.fired, now)
 	s.mu.Unlock()
-	s.pt.Register(now + int64(time.Second))
+	s.pt.Register(now + us(time.Second))
 	return nil
 }
 
@@ -99,7 +100,7 @@ func TestProcessingTimeWakeUps(t *testing.T) {
 	waitQuiet(t, j)
 	clock.Advance(2500 * time.Millisecond)
 	waitQuiet(t, j)
-	want := []int64{start.Add(time.Second).UnixNano(), start.Add(3500 * time.Millisecond).UnixNano()}
+	want := []int64{start.Add(time.Second).UnixMicro(), start.Add(3500 * time.Millisecond).UnixMicro()}
 	if got := op.times(); !slices.Equal(got, want) {
 		t.Fatalf("fired at %v; want %v (a late wake-up rings once, at the clock's time)", got, want)
 	}
@@ -130,5 +131,26 @@ func TestProcessingTimeEndOfInput(t *testing.T) {
 	}
 	if n := j.inflight.Load(); n != 0 {
 		t.Fatalf("%d messages in flight after the job ended", n)
+	}
+}
+
+// us returns d in microseconds, the unit of processing time.
+func us(d time.Duration) int64 { return d.Microseconds() }
+
+// TestProcessingTimeFarWakeUp: a wake-up at the last microsecond an int64
+// holds waits (its duration is capped, not wrapped into the past); one a
+// second ahead rings when the clock gets there.
+func TestProcessingTimeFarWakeUp(t *testing.T) {
+	clock := NewManualClock(time.Unix(1000, 0))
+	pt := NewProcessingTimeService(clock, nil)
+	pt.Register(math.MaxInt64)
+	clock.Advance(time.Hour)
+	if len(pt.rang) != 0 {
+		t.Fatal("a wake-up at the end of time rang after an hour")
+	}
+	pt.Register(pt.Now() + us(time.Second))
+	clock.Advance(time.Second)
+	if len(pt.rang) != 1 {
+		t.Fatal("a wake-up a second ahead did not ring a second later")
 	}
 }

@@ -38,7 +38,7 @@ const MaxInstances = 1024
 type Emitter interface {
 	// Emit sends a chunk downstream; the operator must not modify it afterwards.
 	Emit(c *types.Chunk)
-	// EmitWatermark sends a watermark (event time in nanoseconds since the
+	// EmitWatermark sends a watermark (event time in microseconds since the
 	// epoch, the same scale as TIMESTAMP values).
 	EmitWatermark(wm int64)
 }

@@ -433,7 +433,7 @@ func watermarkMillis(wm int64) int64 {
 	if wm == runtime.MinWatermark || wm == runtime.MaxWatermark {
 		return wm
 	}
-	return wm / int64(time.Millisecond)
+	return wm / int64(time.Millisecond/time.Microsecond)
 }
 
 // vertexMetrics answers Flink's MetricCollectionResponseBody: without

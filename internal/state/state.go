@@ -182,9 +182,12 @@ func (m *Memory) Close() error { return nil }
 
 // snapshotVersion is the first byte of a snapshot in the key group
 // format; incrementalVersion that of an incremental snapshot (pebble.go).
+// Snapshots before 3 and 0x51 held TIMESTAMP(0) to TIMESTAMP(6) values
+// and event times in nanoseconds, not microseconds: they are refused, not
+// read with the wrong unit.
 const (
-	snapshotVersion    = 2
-	incrementalVersion = 0x50
+	snapshotVersion    = 3
+	incrementalVersion = 0x51
 )
 
 // Table kinds in a snapshot.

@@ -490,74 +490,83 @@ func truncateNanos(ns int64, precision int) int64 {
 // castTemporal casts between DATE, TIME, TIMESTAMP and TIMESTAMP_LTZ. A
 // result outside the range of timestamps is a RangeError.
 func castTemporal(v Value, from, to Type, loc *time.Location) (Value, error) {
-	wall, ok := wallNanos(v.I, from, loc)
-	if !ok && to.Kind != Date {
-		return NullValue, castRangeError(v, from, to, loc)
+	if loc == nil {
+		loc = time.UTC
 	}
-	switch to.Kind {
-	case Date:
-		if !ok { // a TIMESTAMP_LTZ at the edge of the range, shown in loc
-			y, m, d := time.Unix(0, v.I).In(loc).Date()
-			return IntValue(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Unix() / secondsPerDay), nil
-		}
-		return IntValue(floorDiv(wall, nanosPerDay)), nil
-	case Time:
-		if from.Kind != Time {
-			wall = floorMod(wall, nanosPerDay)
-		}
-		return IntValue(truncateNanos(wall, min(to.Precision, 3))), nil
-	case Timestamp:
-		return IntValue(truncateNanos(wall, to.Precision)), nil
-	}
-	ns := v.I
-	if from.Kind != TimestampLTZ {
-		if ns, ok = wallToInstant(wall, loc); !ok {
+	if from.Kind == to.Kind && to.IsTimestamp() {
+		i, ok := RescaleTimestamp(from.Precision, to.Precision, v.I)
+		if !ok {
 			return NullValue, castRangeError(v, from, to, loc)
 		}
+		return IntValue(i), nil
 	}
-	return IntValue(truncateNanos(ns, to.Precision)), nil
+	wall := wallTime(v.I, from, loc)
+	var t time.Time
+	switch to.Kind {
+	case Date:
+		return IntValue(floorDiv(wall.Unix(), secondsPerDay)), nil
+	case Time:
+		ns := v.I
+		if from.Kind != Time {
+			ns = floorMod(wall.Unix(), secondsPerDay)*int64(time.Second) + int64(wall.Nanosecond())
+		}
+		return IntValue(truncateNanos(ns, min(to.Precision, 3))), nil
+	case Timestamp:
+		t = wall
+	default:
+		t = wallToInstant(wall, loc)
+	}
+	i, ok := TimestampOf(to.Precision, t)
+	if !ok {
+		return NullValue, castRangeError(v, from, to, loc)
+	}
+	return IntValue(i), nil
 }
 
 func castRangeError(v Value, from, to Type, loc *time.Location) error {
 	return &RangeError{What: "CAST(" + LiteralText(from, v, loc) + " AS " + typeName(to) + ")"}
 }
 
-// wallNanos returns the wall-clock reading of a temporal value as
-// nanoseconds since 1970-01-01T00:00 read as UTC: TIMESTAMP and TIME values
-// already are, DATE is midnight of its day, TIMESTAMP_LTZ is shown in loc.
-// ok is false when the reading is outside the range of timestamps.
-func wallNanos(i int64, from Type, loc *time.Location) (int64, bool) {
+// wallTime returns the wall-clock reading of a temporal value as a time
+// in UTC: TIMESTAMP values already are, TIME is a time of 1970-01-01, DATE
+// midnight of its day, TIMESTAMP_LTZ the instant shown in loc.
+func wallTime(i int64, from Type, loc *time.Location) time.Time {
 	switch from.Kind {
 	case Date:
-		return DaysToNanos(i)
+		return time.Unix(i*secondsPerDay, 0).UTC()
+	case Time:
+		return time.Unix(0, i).UTC()
 	case TimestampLTZ:
-		_, offset := time.Unix(0, i).In(loc).Zone()
-		return AddNanos(i, int64(offset)*int64(time.Second))
+		t := TimestampTime(from.Precision, i)
+		_, offset := t.In(loc).Zone()
+		return t.Add(time.Duration(offset) * time.Second)
 	}
-	return i, true
+	return TimestampTime(from.Precision, i)
 }
 
 // wallToInstant returns the instant at which the wall clock in loc reads
-// wall (nanoseconds since 1970-01-01T00:00 read as UTC), resolving gaps and
-// overlaps as Java's LocalDateTime.atZone does: a time in a gap moves
-// forward by the gap, a time in an overlap takes the earlier offset. ok is
-// false when the instant is outside the range of timestamps.
-func wallToInstant(wall int64, loc *time.Location) (int64, bool) {
-	t := time.Unix(0, wall).UTC()
-	chosen, ok := TimeNanos(time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), loc))
-	if !ok {
-		return 0, false
-	}
+// wall (a time in UTC), resolving gaps and overlaps as Java's
+// LocalDateTime.atZone does: a time in a gap moves forward by the gap, a
+// time in an overlap takes the earlier offset.
+func wallToInstant(wall time.Time, loc *time.Location) time.Time {
+	chosen := time.Date(wall.Year(), wall.Month(), wall.Day(), wall.Hour(), wall.Minute(), wall.Second(), wall.Nanosecond(), loc)
 	// In an overlap the same wall clock also occurs an offset change earlier.
-	_, offset := time.Unix(0, chosen).In(loc).Zone()
-	_, before := time.Unix(0, chosen-int64(time.Hour)*24).In(loc).Zone()
+	_, offset := chosen.Zone()
+	_, before := chosen.Add(-24 * time.Hour).Zone()
 	if before > offset {
-		earlier, ok := AddNanos(wall, -int64(before)*int64(time.Second))
-		if _, o := time.Unix(0, earlier).In(loc).Zone(); ok && o == before {
-			return earlier, true
+		earlier := wall.Add(-time.Duration(before) * time.Second)
+		if _, o := earlier.In(loc).Zone(); o == before {
+			return earlier
 		}
 	}
-	return chosen, true
+	return chosen
+}
+
+// WallToInstant returns the instant at which the wall clock in loc reads
+// the TIMESTAMP i of precision p, as a TIMESTAMP_LTZ of precision p; false
+// when it is outside the range.
+func WallToInstant(p int, i int64, loc *time.Location) (int64, bool) {
+	return TimestampOf(p, wallToInstant(TimestampTime(p, i), loc))
 }
 
 // CommonType returns the most specific type both a and b can be cast to

@@ -86,12 +86,12 @@ func appendValue(b []byte, t Type, v Value, loc *time.Location, printing bool) [
 	case Time:
 		return appendTime(b, v.I/int64(time.Millisecond), t.Precision)
 	case Timestamp:
-		return appendTimestamp(b, v.I, t.Precision, time.UTC)
+		return appendTimestamp(b, TimestampTime(t.Precision, v.I), t.Precision)
 	case TimestampLTZ:
 		if loc == nil {
 			loc = time.UTC
 		}
-		return appendTimestamp(b, v.I, t.Precision, loc)
+		return appendTimestamp(b, TimestampTime(t.Precision, v.I).In(loc), t.Precision)
 	case IntervalDayTime:
 		return appendIntervalDayTime(b, v.I)
 	case IntervalYearMonth:
@@ -356,8 +356,7 @@ func appendTime(b []byte, ms int64, precision int) []byte {
 // loc, "yyyy-MM-dd HH:mm:ss" plus the nanoseconds with trailing zeros removed
 // down to precision digits (DateTimeUtils.formatTimestamp): TIMESTAMP(3)
 // always shows three fraction digits, TIMESTAMP(0) none unless non-zero.
-func appendTimestamp(b []byte, nanos int64, precision int, loc *time.Location) []byte {
-	t := time.Unix(0, nanos).In(loc)
+func appendTimestamp(b []byte, t time.Time, precision int) []byte {
 	b = appendYMD(b, t.Year(), t.Month(), t.Day())
 	b = append(b, ' ')
 	b = appendPadded(b, int64(t.Hour()), 2)
@@ -483,20 +482,21 @@ func ParseValue(t Type, s string, loc *time.Location) (Value, error) {
 		}
 		return NullValue, parseError(s, t, "")
 	case Timestamp, TimestampLTZ:
-		ns, ok, inRange := parseTimestamp(s, t.Precision)
-		if ok && inRange && t.Kind == TimestampLTZ {
+		wall, ok := parseTimestamp(s)
+		if ok && t.Kind == TimestampLTZ {
 			if loc == nil {
 				loc = time.UTC
 			}
-			ns, inRange = wallToInstant(ns, loc)
+			wall = wallToInstant(wall, loc)
 		}
+		i, inRange := TimestampOf(t.Precision, wall)
 		switch {
 		case !ok:
 			return NullValue, parseError(s, t, "")
 		case !inRange:
 			return NullValue, &RangeError{What: typeName(t) + " '" + s + "'"}
 		}
-		return IntValue(ns), nil
+		return IntValue(i), nil
 	case Char, Varchar:
 		return StringValue(fitChars(s, t)), nil
 	case Binary, Varbinary:
@@ -864,44 +864,42 @@ func parseFraction(v string) int {
 
 // parseTimestamp follows DateTimeUtils.parseTimestampData: the pattern
 // "yyyy-[MM][M]-[dd][d][ [HH][H]:[mm][m]:[ss][s][.fffffffff]]", nanoseconds
-// cut to precision digits. It returns the wall clock as nanoseconds since
-// 1970-01-01T00:00 read as UTC. inRange is false for a valid timestamp
-// outside the range Sluice stores.
-func parseTimestamp(s string, precision int) (ns int64, ok, inRange bool) {
+// cut to precision digits by the caller. It returns the wall clock as a
+// time in UTC.
+func parseTimestamp(s string) (wall time.Time, ok bool) {
 	date, clock, hasClock := strings.Cut(s, " ")
 	ymd := strings.Split(date, "-")
 	if len(ymd) != 3 || len(ymd[0]) < 4 || !isDigits(ymd[0]) {
-		return 0, false, false
+		return time.Time{}, false
 	}
 	y, _ := strconv.Atoi(ymd[0])
 	m, okM := shortField(ymd[1])
 	d, okD := shortField(ymd[2])
 	if !okM || !okD || !validDate(y, m, d) {
-		return 0, false, false
+		return time.Time{}, false
 	}
 	var hh, mm, ss, nanos int
 	if hasClock {
 		sec, frac, hasFrac := strings.Cut(clock, ".")
 		hms := strings.Split(sec, ":")
 		if len(hms) != 3 {
-			return 0, false, false
+			return time.Time{}, false
 		}
 		var ok [3]bool
 		hh, ok[0] = shortField(hms[0])
 		mm, ok[1] = shortField(hms[1])
 		ss, ok[2] = shortField(hms[2])
 		if !ok[0] || !ok[1] || !ok[2] || hh > 23 || mm > 59 || ss > 59 {
-			return 0, false, false
+			return time.Time{}, false
 		}
 		if hasFrac {
 			if len(frac) > 9 || !isDigits(frac) && frac != "" {
-				return 0, false, false
+				return time.Time{}, false
 			}
 			nanos, _ = strconv.Atoi((frac + "000000000")[:9])
 		}
 	}
-	wall, inRange := TimeNanos(time.Date(y, time.Month(m), d, hh, mm, ss, nanos, time.UTC))
-	return truncateNanos(wall, precision), true, inRange
+	return time.Date(y, time.Month(m), d, hh, mm, ss, nanos, time.UTC), true
 }
 
 // shortField parses a one- or two-digit field, Java's "[MM][M]" pattern.

@@ -25,6 +25,15 @@ func instant(s string) int64 {
 	return t.UnixNano()
 }
 
+// micros is instant in microseconds, the unit of timestamps up to precision 6.
+func micros(s string) int64 {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		panic(err)
+	}
+	return t.UnixMicro()
+}
+
 func TestFormatDouble(t *testing.T) {
 	cases := map[float64]string{
 		6.35:                            "6.35",
@@ -81,6 +90,7 @@ func TestFormatFloat(t *testing.T) {
 func TestFormatValue(t *testing.T) {
 	berlin := mustLoc(t, "Europe/Berlin")
 	ts := instant("2023-07-09T00:00:00Z")
+	us := ts / 1000
 	cases := []struct {
 		typ  Type
 		v    Value
@@ -108,15 +118,18 @@ func TestFormatValue(t *testing.T) {
 		{Type{Kind: Time, Precision: 1}, IntValue(int64(time.Hour + 123*time.Millisecond)), nil, "01:00:00.1"},
 		{Type{Kind: Time}, IntValue(-int64(time.Hour)), nil, "23:00:00"},
 		{Type{Kind: Time}, IntValue(int64(25 * time.Hour)), nil, "25:00:00"},
-		{TimestampType(3), IntValue(ts), nil, "2023-07-09 00:00:00.000"},
-		{TimestampType(0), IntValue(ts), nil, "2023-07-09 00:00:00"},
-		{TimestampType(0), IntValue(ts + 500*int64(time.Millisecond)), nil, "2023-07-09 00:00:00.5"},
-		{TimestampType(6), IntValue(ts + int64(100*time.Millisecond)), nil, "2023-07-09 00:00:00.100000"},
-		{TimestampType(3), IntValue(ts + 123456), nil, "2023-07-09 00:00:00.000123456"},
+		{TimestampType(3), IntValue(us), nil, "2023-07-09 00:00:00.000"},
+		{TimestampType(0), IntValue(us), nil, "2023-07-09 00:00:00"},
+		{TimestampType(0), IntValue(us + 500_000), nil, "2023-07-09 00:00:00.5"},
+		{TimestampType(6), IntValue(us + 100_000), nil, "2023-07-09 00:00:00.100000"},
+		{TimestampType(3), IntValue(us + 123), nil, "2023-07-09 00:00:00.000123"},
 		{TimestampType(9), IntValue(ts + 1), nil, "2023-07-09 00:00:00.000000001"},
-		{TimestampType(3), IntValue(-1), nil, "1969-12-31 23:59:59.999999999"},
-		{TimestampLTZType(3), IntValue(ts), berlin, "2023-07-09 02:00:00.000"},
-		{TimestampLTZType(3), IntValue(ts), nil, "2023-07-09 00:00:00.000"},
+		{TimestampType(3), IntValue(-1), nil, "1969-12-31 23:59:59.999999"},
+		{TimestampType(0), IntValue(micros("0000-01-01T00:00:00Z")), nil, "0000-01-01 00:00:00"},
+		{TimestampType(3), IntValue(micros("1500-06-15T12:00:00.5Z")), nil, "1500-06-15 12:00:00.500"},
+		{TimestampType(6), IntValue(micros("9999-12-31T23:59:59.999999Z")), nil, "9999-12-31 23:59:59.999999"},
+		{TimestampLTZType(3), IntValue(us), berlin, "2023-07-09 02:00:00.000"},
+		{TimestampLTZType(3), IntValue(us), nil, "2023-07-09 00:00:00.000"},
 		{Type{Kind: IntervalDayTime}, IntValue(int64((6*24 + 6) * time.Hour / time.Millisecond)), nil, "+6 06:00:00.000"},
 		{Type{Kind: IntervalDayTime}, IntValue(-5400001), nil, "-0 01:30:00.001"},
 		{Type{Kind: IntervalYearMonth}, IntValue(14), nil, "+1-02"},
@@ -189,14 +202,14 @@ func TestParseValue(t *testing.T) {
 		{Type{Kind: Time}, "01:02:03.9995", nil, IntValue(int64(time.Hour + 2*time.Minute + 4*time.Second))},
 		{Type{Kind: Time}, "10:00:00+01:00", nil, IntValue(int64(11 * time.Hour))},
 		{Type{Kind: Time}, "7", nil, IntValue(int64(7 * time.Hour))},
-		{TimestampType(3), "2023-07-09 00:00:00.123456789", nil, IntValue(instant("2023-07-09T00:00:00.123Z"))},
+		{TimestampType(3), "2023-07-09 00:00:00.123456789", nil, IntValue(micros("2023-07-09T00:00:00.123Z"))},
 		{TimestampType(9), "2023-07-09 00:00:00.123456789", nil, IntValue(instant("2023-07-09T00:00:00.123456789Z"))},
-		{TimestampType(3), "2023-07-09", nil, IntValue(instant("2023-07-09T00:00:00Z"))},
-		{TimestampType(3), "2023-7-9 1:2:3", nil, IntValue(instant("2023-07-09T01:02:03Z"))},
-		{TimestampType(3), "2023-07-09 01:02:03.", nil, IntValue(instant("2023-07-09T01:02:03Z"))},
-		{TimestampLTZType(3), "2023-07-09 02:00:00", berlin, IntValue(instant("2023-07-09T00:00:00Z"))},
-		{TimestampLTZType(3), "2023-03-26 02:30:00", berlin, IntValue(instant("2023-03-26T01:30:00Z"))},
-		{TimestampLTZType(3), "2023-10-29 02:30:00", berlin, IntValue(instant("2023-10-29T00:30:00Z"))},
+		{TimestampType(3), "2023-07-09", nil, IntValue(micros("2023-07-09T00:00:00Z"))},
+		{TimestampType(3), "2023-7-9 1:2:3", nil, IntValue(micros("2023-07-09T01:02:03Z"))},
+		{TimestampType(3), "2023-07-09 01:02:03.", nil, IntValue(micros("2023-07-09T01:02:03Z"))},
+		{TimestampLTZType(3), "2023-07-09 02:00:00", berlin, IntValue(micros("2023-07-09T00:00:00Z"))},
+		{TimestampLTZType(3), "2023-03-26 02:30:00", berlin, IntValue(micros("2023-03-26T01:30:00Z"))},
+		{TimestampLTZType(3), "2023-10-29 02:30:00", berlin, IntValue(micros("2023-10-29T00:30:00Z"))},
 		{Type{Kind: Char, Length: 5}, "ab", nil, StringValue("ab   ")},
 		{Type{Kind: Varchar, Length: 2}, "abc", nil, StringValue("ab")},
 		{Type{Kind: Varchar, Length: 2}, "a😀", nil, StringValue("a")},
@@ -275,7 +288,7 @@ func TestFormatParseRoundTrip(t *testing.T) {
 		{DecimalType(18, 4), IntValue(-123456789012345678)},
 		{Type{Kind: Date}, IntValue(-719528)}, // 0000-01-01
 		{TimestampType(9), IntValue(instant("2262-04-11T23:47:16.854775807Z"))},
-		{TimestampType(6), IntValue(instant("1900-01-01T00:00:00.000001Z"))},
+		{TimestampType(6), IntValue(micros("1900-01-01T00:00:00.000001Z"))},
 	}
 	for _, c := range cases {
 		s := FormatValue(c.typ, c.v, nil)

@@ -6,25 +6,45 @@ import (
 	"time"
 )
 
-// TIMESTAMP and TIMESTAMP_LTZ values are nanoseconds since the epoch in an
-// int64, which covers 1677-09-21 00:12:43.145224192 to 2262-04-11
-// 23:47:16.854775807; Sluice's range starts at the first whole second in it,
-// so that truncating a fraction never leaves it. Flink's range is 0000-01-01 to 9999-12-31
-// (TimestampData): a value Flink has but Sluice cannot store is refused with
-// a RangeError, never wrapped around.
+// A TIMESTAMP(p) or TIMESTAMP_LTZ(p) value is an int64 counting units since
+// the epoch (1970-01-01 00:00:00, read as UTC for TIMESTAMP; the instant for
+// TIMESTAMP_LTZ). The unit follows the precision (TimestampUnit):
+//
+//   - p ≤ 6: microseconds. Sluice's range is Flink's (TimestampData):
+//     0000-01-01 00:00:00 to 9999-12-31 23:59:59.999999.
+//   - p 7 to 9: nanoseconds, which an int64 holds from 1677-09-21
+//     00:12:43.145224192 to 2262-04-11 23:47:16.854775807; the range starts
+//     at the first whole second in it, so that truncating a fraction never
+//     leaves it.
+//
+// A value outside the range of its precision is refused with a RangeError,
+// never wrapped around.
+
+// MaxMicrosPrecision is the largest timestamp precision held in
+// microseconds.
+const MaxMicrosPrecision = 6
 
 var (
-	minTimestamp = time.Unix(math.MinInt64/int64(time.Second), 0).UTC()
-	maxTimestamp = time.Unix(0, math.MaxInt64).UTC()
+	minTimestamp      = time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC)
+	maxTimestamp      = time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC)
+	minNanosTimestamp = time.Unix(math.MinInt64/int64(time.Second), 0).UTC()
+	maxNanosTimestamp = time.Unix(0, math.MaxInt64).UTC()
+
+	minMicros = minTimestamp.UnixMicro()
+	maxMicros = maxTimestamp.UnixMicro()
 )
 
-// TimestampRangeText describes the range of timestamps Sluice stores.
-const TimestampRangeText = "1677-09-21 00:12:44 to 2262-04-11 23:47:16.854775807"
+// minNanos is the first nanosecond of the range of TIMESTAMP(7) to
+// TIMESTAMP(9).
+const minNanos = math.MinInt64 / int64(time.Second) * int64(time.Second)
 
-// RangeError reports a value Flink can represent but Sluice cannot: a
-// timestamp outside TimestampRangeText, or an interval or timestamp
-// arithmetic result beyond 64 bits. TRY_CAST does not turn it into NULL
-// (the value exists in Flink, so NULL would be a wrong answer).
+// TimestampRangeText describes the ranges of timestamps Sluice stores.
+const TimestampRangeText = "0000-01-01 00:00:00 to 9999-12-31 23:59:59.999999; " +
+	"TIMESTAMP(7) to TIMESTAMP(9): 1677-09-21 00:12:44 to 2262-04-11 23:47:16.854775807"
+
+// RangeError reports a timestamp outside the range Sluice stores for its
+// precision (TimestampRangeText), or an interval or timestamp arithmetic
+// result beyond 64 bits. TRY_CAST does not turn it into NULL.
 type RangeError struct {
 	What string // the value or operation, e.g. "TIMESTAMP '1500-01-01 00:00:00'"
 }
@@ -39,34 +59,97 @@ func IsRangeError(err error) bool {
 	return errors.As(err, &r)
 }
 
-// minNanos is the first nanosecond of the range.
-const minNanos = math.MinInt64 / int64(time.Second) * int64(time.Second)
+// TimestampUnit returns the nanoseconds in one unit of the int64 that holds
+// a timestamp of precision p: 1000 (microseconds) up to precision 6, 1
+// above.
+func TimestampUnit(p int) int64 {
+	if p <= MaxMicrosPrecision {
+		return 1000
+	}
+	return 1
+}
 
-// InRange reports whether ns (nanoseconds since the epoch) is in the range
-// of timestamps.
-func InRange(ns int64) bool { return ns >= minNanos }
+// TimestampBounds returns the first and last value of the range of
+// timestamps of precision p, in its unit.
+func TimestampBounds(p int) (lo, hi int64) {
+	if p <= MaxMicrosPrecision {
+		return minMicros, maxMicros
+	}
+	return minNanos, math.MaxInt64
+}
 
-// TimeNanos returns t as nanoseconds since the epoch, false when t is
-// outside the range of timestamps.
-func TimeNanos(t time.Time) (int64, bool) {
-	if t.Before(minTimestamp) || t.After(maxTimestamp) {
+// TimestampInRange reports whether i (in the unit of precision p) is in the
+// range of timestamps of precision p.
+func TimestampInRange(p int, i int64) bool {
+	lo, hi := TimestampBounds(p)
+	return i >= lo && i <= hi
+}
+
+// TimestampTime returns the timestamp i of precision p as a time in UTC.
+func TimestampTime(p int, i int64) time.Time {
+	if p <= MaxMicrosPrecision {
+		return time.UnixMicro(i).UTC()
+	}
+	return time.Unix(0, i).UTC()
+}
+
+// TimestampOf returns t as a timestamp of precision p, its fraction cut to
+// p digits toward the past (DateTimeUtils.truncate); false when t is outside
+// the range of precision p.
+func TimestampOf(p int, t time.Time) (int64, bool) {
+	if p <= MaxMicrosPrecision {
+		if t.Before(minTimestamp) || t.After(maxTimestamp) {
+			return 0, false
+		}
+		return TruncateTimestamp(p, t.UnixMicro()), true
+	}
+	if t.Before(minNanosTimestamp) || t.After(maxNanosTimestamp) {
 		return 0, false
 	}
-	return t.UnixNano(), true
+	return TruncateTimestamp(p, t.UnixNano()), true
 }
 
-// DaysToNanos returns midnight of a DATE (days since the epoch) as
-// nanoseconds since the epoch, false when it is outside the range.
-func DaysToNanos(days int64) (int64, bool) {
-	ns, ok := MultiplyExact(days, nanosPerDay)
-	return ns, ok && ns >= minNanos
+// TruncateTimestamp drops the fraction digits of i (in the unit of
+// precision p) beyond p, rounding toward negative infinity.
+func TruncateTimestamp(p int, i int64) int64 {
+	if p < 0 || p >= 9 || p == MaxMicrosPrecision {
+		return i
+	}
+	digits := 9 - p
+	if p < MaxMicrosPrecision {
+		digits = MaxMicrosPrecision - p
+	}
+	unit := pow10(digits)
+	return floorDiv(i, unit) * unit
 }
 
-// AddNanos returns the timestamp a + b (nanoseconds), false when it is
-// outside the range of timestamps.
-func AddNanos(a, b int64) (int64, bool) {
+// RescaleTimestamp converts a timestamp of precision from into one of
+// precision to, truncated to its digits; false when it is outside the range
+// of precision to.
+func RescaleTimestamp(from, to int, i int64) (int64, bool) {
+	switch uf, ut := TimestampUnit(from), TimestampUnit(to); {
+	case uf == ut:
+		return TruncateTimestamp(to, i), true
+	case uf > ut: // microseconds to nanoseconds
+		ns, ok := MultiplyExact(i, uf)
+		return ns, ok && ns >= minNanos
+	default:
+		return TruncateTimestamp(to, floorDiv(i, ut/uf)), true
+	}
+}
+
+// DaysToTimestamp returns midnight of a DATE (days since the epoch) as a
+// timestamp of precision p, false when it is outside the range.
+func DaysToTimestamp(p int, days int64) (int64, bool) {
+	i, ok := MultiplyExact(days, nanosPerDay/TimestampUnit(p))
+	return i, ok && TimestampInRange(p, i)
+}
+
+// AddTimestamp returns the timestamp a + b of precision p (b in its unit),
+// false when it is outside the range.
+func AddTimestamp(p int, a, b int64) (int64, bool) {
 	s, ok := AddExact(a, b)
-	return s, ok && s >= minNanos
+	return s, ok && TimestampInRange(p, s)
 }
 
 // AddExact returns a + b, false when the sum overflows int64 (Java's

@@ -88,7 +88,7 @@ var flinkSchema = types.Schema{
 }
 
 func ts(s string) types.Value {
-	v, err := types.ParseValue(types.TimestampType(9), s, time.UTC)
+	v, err := types.ParseValue(types.TimestampType(6), s, time.UTC)
 	if err != nil {
 		panic(err)
 	}

@@ -250,12 +250,13 @@ func (f *fieldOptions) random() (generator, error) {
 			return nil, err
 		}
 		rate, err := f.nullRate()
+		perMilli := int64(time.Millisecond) / types.TimestampUnit(f.typ.Precision)
 		return withNulls(rate, func(v *types.Vector, g *genState, _ int64) {
 			past := int64(0)
 			if ms := maxPast.Milliseconds(); ms > 0 {
 				past = g.rnd.Int64N(ms)
 			}
-			v.AppendInt((g.now.UnixMilli() - past) * int64(time.Millisecond))
+			v.AppendInt((g.now.UnixMilli() - past) * perMilli)
 		}), err
 	}
 	return f.now()
@@ -278,8 +279,9 @@ func (f *fieldOptions) now() (generator, error) {
 			v.AppendInt(n.Sub(day).Truncate(time.Millisecond).Nanoseconds())
 		}, nil
 	case types.Timestamp, types.TimestampLTZ:
+		perMilli := int64(time.Millisecond) / types.TimestampUnit(f.typ.Precision)
 		return func(v *types.Vector, g *genState, _ int64) {
-			v.AppendInt(g.now.UnixMilli() * int64(time.Millisecond))
+			v.AppendInt(g.now.UnixMilli() * perMilli)
 		}, nil
 	}
 	return nil, f.unsupportedType()

@@ -457,9 +457,9 @@ func (s *sinkInstance) describeRow(c *types.Chunk, i int) string {
 // wall-clock time in loc, to a time.
 func instant(v int64, t types.Type, loc *time.Location) time.Time {
 	if t.Kind == types.TimestampLTZ {
-		return time.Unix(0, v)
+		return types.TimestampTime(t.Precision, v)
 	}
-	w := time.Unix(0, v).UTC()
+	w := types.TimestampTime(t.Precision, v)
 	return time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), loc)
 }
 

@@ -66,7 +66,7 @@ func TestSinkKeyValueAndTimestamp(t *testing.T) {
 	}
 	// Input columns: the persisted ones, k_name, ts and cnt. The TIMESTAMP
 	// is wall-clock time in Shanghai: 08:00 there is midnight UTC.
-	wall := time.Date(2024, 5, 6, 8, 0, 0, 0, time.UTC).UnixNano()
+	wall := time.Date(2024, 5, 6, 8, 0, 0, 0, time.UTC).UnixMicro()
 	in := chunk([]types.Type{types.StringType, types.TimestampType(3), types.IntType},
 		[]any{"ann", wall, 1}, []any{"bob", nil, 2})
 	if err := op.ProcessChunk(0, in, nil); err != nil {

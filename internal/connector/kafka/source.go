@@ -770,15 +770,12 @@ func timestampTypeName(t int8) string {
 // for TIMESTAMP_LTZ, the wall-clock time in loc for TIMESTAMP (Flink's cast
 // from TIMESTAMP_LTZ to TIMESTAMP); false outside the range of timestamps.
 func timestampValue(ms int64, t types.Type, loc *time.Location) (int64, bool) {
-	ns, ok := types.MultiplyExact(ms, int64(time.Millisecond))
-	if !ok || !types.InRange(ns) {
-		return 0, false
-	}
+	instant := time.UnixMilli(ms)
 	if t.Kind == types.TimestampLTZ {
-		return ns, true
+		return types.TimestampOf(t.Precision, instant)
 	}
-	_, offset := time.UnixMilli(ms).In(loc).Zone()
-	return types.AddNanos(ns, int64(offset)*int64(time.Second))
+	_, offset := instant.In(loc).Zone()
+	return types.TimestampOf(t.Precision, instant.Add(time.Duration(offset)*time.Second))
 }
 
 // flush completes and emits the collected rows, then records the progress

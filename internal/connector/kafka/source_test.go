@@ -290,7 +290,8 @@ func tsWatermark(c *types.Chunk) (*types.Vector, error) { return c.Cols[len(c.Co
 
 var tsCols = append(slices.Clone(idCols), metadata("ts", types.TimestampLTZType(3), "timestamp", false))
 
-func ms(n int64) int64 { return n * int64(time.Millisecond) }
+// ms returns n milliseconds as event time (microseconds).
+func ms(n int64) int64 { return n * 1000 }
 
 // waitWatermark waits until coll has received wm.
 func waitWatermark(t *testing.T, coll *collector, wm int64) {

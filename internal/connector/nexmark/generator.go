@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/bits"
 	"strconv"
-	"time"
 	"unsafe"
 )
 
@@ -248,9 +247,9 @@ func (c *Config) countBefore(k Kind, id int64) int64 {
 	return id/c.total()*(hi-lo) + min(max(id%c.total()-lo, 0), hi-lo)
 }
 
-// MaxMillis is the last millisecond a TIMESTAMP holds (nanoseconds since
-// the epoch in an int64): 2262-04-11 23:47:16.854.
-const MaxMillis = math.MaxInt64 / int64(time.Millisecond)
+// MaxMillis is the last millisecond a TIMESTAMP(3) holds: 9999-12-31
+// 23:59:59.999.
+const MaxMillis = 253402300799999
 
 // Representable returns how many of the generator's events have event
 // times, and auctions expiry times, that a TIMESTAMP holds (Count, unless

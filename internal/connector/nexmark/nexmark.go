@@ -191,8 +191,8 @@ type column struct {
 
 var timestamp3 = types.TimestampType(3)
 
-// millis stores a time in milliseconds as a TIMESTAMP value.
-func millis(v *types.Vector, ms int64) { v.AppendInt(ms * int64(time.Millisecond)) }
+// millis stores a time in milliseconds as a TIMESTAMP(3) value.
+func millis(v *types.Vector, ms int64) { v.AppendInt(ms * 1000) }
 
 // columns are the columns of each kind's table, in the order of the
 // fields of Flink's person, auction and bid ROW types.

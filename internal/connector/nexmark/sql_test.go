@@ -128,12 +128,12 @@ func TestTimesPastTimestampRange(t *testing.T) {
 	ctx := context.Background()
 	eng := sluice.NewEngine()
 	defer eng.Close()
-	_, err := eng.Execute(ctx, `CREATE TABLE b (`+bidColumns+`) WITH ('connector' = 'nexmark', 'kind' = 'bid', 'base-time' = '9223372036855')`)
-	if err == nil || !strings.Contains(err.Error(), "Invalid value for option 'base-time': 9223372036855. It must be at most 9223372036854 (2262-04-11 23:47:16.854)") {
+	_, err := eng.Execute(ctx, `CREATE TABLE b (`+bidColumns+`) WITH ('connector' = 'nexmark', 'kind' = 'bid', 'base-time' = '253402300800000')`)
+	if err == nil || !strings.Contains(err.Error(), "Invalid value for option 'base-time': 253402300800000. It must be at most 253402300799999 (9999-12-31 23:59:59.999)") {
 		t.Fatalf("base time past the range: %v", err)
 	}
 	if _, err := eng.Execute(ctx, `CREATE TABLE b (`+bidColumns+`) WITH ('connector' = 'nexmark', 'kind' = 'bid',
-		'base-time' = '9223372000000', 'first-event.rate' = '1', 'events.num' = '100000')`); err != nil {
+		'base-time' = '253402300700000', 'first-event.rate' = '1', 'events.num' = '100000')`); err != nil {
 		t.Fatal(err)
 	}
 	rs, err := eng.Execute(ctx, `SELECT MAX(dateTime) FROM b`)

@@ -13,6 +13,7 @@ import (
 
 func TestJavaText(t *testing.T) {
 	ts := time.Date(2023, 1, 2, 3, 4, 0, 0, time.UTC).UnixNano()
+	us := ts / 1000
 	for _, c := range []struct {
 		t    types.Type
 		v    types.Value
@@ -31,11 +32,13 @@ func TestJavaText(t *testing.T) {
 		{types.Type{Kind: types.Date}, types.IntValue(19359), "2023-01-02"},
 		{types.Type{Kind: types.Time}, types.IntValue(int64(13*time.Hour + 5*time.Minute)), "13:05"},
 		{types.Type{Kind: types.Time}, types.IntValue(int64(13*time.Hour + 5*time.Second + 120*time.Millisecond)), "13:00:05.120"},
-		{types.TimestampType(3), types.IntValue(ts), "2023-01-02T03:04"},
-		{types.TimestampType(6), types.IntValue(ts + 1500), "2023-01-02T03:04:00.000001500"},
-		{types.TimestampType(3), types.IntValue(-int64(time.Millisecond)), "1969-12-31T23:59:59.999"},
-		{types.TimestampLTZType(3), types.IntValue(ts), "2023-01-02T03:04:00Z"},
-		{types.TimestampLTZType(3), types.IntValue(ts + int64(250*time.Millisecond)), "2023-01-02T03:04:00.250Z"},
+		{types.TimestampType(3), types.IntValue(us), "2023-01-02T03:04"},
+		{types.TimestampType(9), types.IntValue(ts + 1500), "2023-01-02T03:04:00.000001500"},
+		{types.TimestampType(6), types.IntValue(us + 15), "2023-01-02T03:04:00.000015"},
+		{types.TimestampType(3), types.IntValue(-1000), "1969-12-31T23:59:59.999"},
+		{types.TimestampType(0), types.IntValue(time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro()), "0001-01-01T00:00"},
+		{types.TimestampLTZType(3), types.IntValue(us), "2023-01-02T03:04:00Z"},
+		{types.TimestampLTZType(3), types.IntValue(us + 250_000), "2023-01-02T03:04:00.250Z"},
 		{types.Type{Kind: types.IntervalYearMonth}, types.IntValue(14), "P1Y2M"},
 		{types.Type{Kind: types.IntervalYearMonth}, types.IntValue(0), "P0D"},
 		{types.Type{Kind: types.IntervalDayTime}, types.IntValue(5_400_000), "PT1H30M"},

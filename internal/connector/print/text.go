@@ -58,11 +58,12 @@ func appendJava(b []byte, t types.Type, v types.Value) []byte {
 		return appendLocalTime(b, v.I)
 	case types.Timestamp:
 		// LocalDateTime.toString: the date, 'T', LocalTime.toString.
-		b = time.Unix(0, v.I).UTC().AppendFormat(b, "2006-01-02T")
-		return appendLocalTime(b, v.I-floorDiv(v.I, nanosPerDay)*nanosPerDay)
+		d := types.TimestampTime(t.Precision, v.I)
+		b = d.AppendFormat(b, "2006-01-02T")
+		return appendLocalTime(b, int64(d.Hour()*3600+d.Minute()*60+d.Second())*int64(time.Second)+int64(d.Nanosecond()))
 	case types.TimestampLTZ:
 		// Instant.toString: ISO-8601 in UTC, seconds always shown.
-		d := time.Unix(0, v.I).UTC()
+		d := types.TimestampTime(t.Precision, v.I)
 		b = d.AppendFormat(b, "2006-01-02T15:04:05")
 		b = appendNanos(b, int64(d.Nanosecond()))
 		return append(b, 'Z')
@@ -127,8 +128,6 @@ func appendJavaComposite(b []byte, t types.Type, v types.Value) []byte {
 	}
 	return append(items(append(b, "+I["...), ts, vs), ']')
 }
-
-const nanosPerDay = int64(24 * time.Hour)
 
 func floorDiv(a, b int64) int64 {
 	q := a / b

@@ -386,12 +386,14 @@ func bindTemporalArith(op string, args []Arg) (types.Type, Eval, error) {
 			return addMonthsDays(x, m), ok
 		}
 	case a.IsTimestamp() && b.Kind == types.IntervalDayTime:
+		p := a.Precision
+		perMilli := nanosPerMilli / types.TimestampUnit(p)
 		f = func(x, iv int64) (int64, bool) {
-			d, ok := types.MultiplyExact(iv, sign*nanosPerMilli)
+			d, ok := types.MultiplyExact(iv, sign*perMilli)
 			if !ok {
 				return 0, false
 			}
-			return types.AddNanos(x, d)
+			return types.AddTimestamp(p, x, d)
 		}
 	case a.IsTimestamp() && b.Kind == types.IntervalYearMonth:
 		f = func(x, iv int64) (int64, bool) {
@@ -399,7 +401,7 @@ func bindTemporalArith(op string, args []Arg) (types.Type, Eval, error) {
 			if !ok {
 				return 0, false
 			}
-			return addMonthsNanos(x, m)
+			return addMonths(a.Precision, x, m)
 		}
 	case a.Kind == types.Time && b.Kind == types.IntervalDayTime:
 		f = func(x, iv int64) (int64, bool) {

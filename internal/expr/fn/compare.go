@@ -69,7 +69,8 @@ func newComparison(a, b types.Type) (*comparison, bool) {
 		return numericComparison(a, b), true
 	case a.IsString() && b.IsString(), binaryStr(a) && binaryStr(b):
 		return &comparison{cmp: cmpString}, true
-	case a.Kind == b.Kind && a.Kind != types.Null:
+	case a.Kind == b.Kind && a.Kind != types.Null &&
+		(!a.IsTimestamp() || types.TimestampUnit(a.Precision) == types.TimestampUnit(b.Precision)):
 		return &comparison{cmp: cmpInt, ints: a.Physical() == types.PhysInt}, true
 	case datetime(a) && datetime(b):
 		c := &comparison{cmp: cmpSecondsNanos}
@@ -98,12 +99,14 @@ func toInstantConv(t types.Type, ltz bool) func(*Context, types.Value) types.Val
 		return func(_ *Context, v types.Value) types.Value { return types.Value{I: v.I * 86400} }
 	case t.Kind == types.Timestamp && ltz:
 		return func(ctx *Context, v types.Value) types.Value {
-			w := wallClock(v.I)
+			w := wallClock(t.Precision, v.I)
 			return secondsNanos(time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), ctx.loc()))
 		}
 	}
+	perSecond := nanosPerSecond / types.TimestampUnit(t.Precision)
+	unit := float64(types.TimestampUnit(t.Precision))
 	return func(_ *Context, v types.Value) types.Value {
-		return types.Value{I: floorDiv(v.I, nanosPerSecond), F: float64(floorMod(v.I, nanosPerSecond))}
+		return types.Value{I: floorDiv(v.I, perSecond), F: float64(floorMod(v.I, perSecond)) * unit}
 	}
 }
 

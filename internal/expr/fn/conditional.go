@@ -25,7 +25,8 @@ type converter func(ctx *Context, v types.Value) (types.Value, error)
 // nothing when their stored form is the same, types.Cast otherwise.
 func convertTo(from, to types.Type) converter {
 	same := from.Kind == to.Kind && !from.IsComposite() &&
-		(from.Kind != types.Decimal || from.Scale == to.Scale && from.IsWideDecimal() == to.IsWideDecimal()) ||
+		(from.Kind != types.Decimal || from.Scale == to.Scale && from.IsWideDecimal() == to.IsWideDecimal()) &&
+		(!from.IsTimestamp() || types.TimestampUnit(from.Precision) == types.TimestampUnit(to.Precision)) ||
 		from.IsString() && to.IsString() || from.Kind == types.Null ||
 		types.Equal(from.Nullable(), to.Nullable())
 	if same {

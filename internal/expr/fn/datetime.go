@@ -14,10 +14,11 @@ import (
 // clocks (read as UTC); TIMESTAMP_LTZ values are instants, read in the
 // session time zone (Context.Loc) wherever Flink does.
 //
-// Sluice stores timestamps as int64 nanoseconds (see types.RangeError): a
-// result that Flink has but that is outside that range is an error that
-// says so, never a wrapped value; where Flink itself gives NULL (text that
-// does not parse, epoch values beyond 0000-01-01..9999-12-31) so does Sluice.
+// Sluice stores timestamps as int64 microseconds up to precision 6 and
+// nanoseconds above (see types.TimestampUnit): a result outside the range
+// of its precision is an error that says so (types.RangeError), never a
+// wrapped value; where Flink itself gives NULL (text that does not parse,
+// epoch values beyond 0000-01-01..9999-12-31) so does Sluice.
 
 // Flink's range of epoch milliseconds and seconds (DateTimeUtils
 // MIN_EPOCH_MILLS, MAX_EPOCH_MILLS, MIN_EPOCH_SECONDS, MAX_EPOCH_SECONDS):
@@ -36,22 +37,22 @@ func rangeError(name, what string) error {
 }
 
 // wallClock returns the UTC time whose fields are the wall clock of a
-// TIMESTAMP value.
-func wallClock(ns int64) time.Time { return time.Unix(0, ns).UTC() }
+// TIMESTAMP(p) value.
+func wallClock(p int, i int64) time.Time { return types.TimestampTime(p, i) }
 
-// wallNanos is the inverse of wallClock for a time in any location: the
-// nanoseconds of its wall clock read as UTC.
-func wallNanos(t time.Time) int64 {
+// wallUTC is the time in UTC whose fields are the wall clock of t.
+func wallUTC(t time.Time) time.Time {
 	_, off := t.Zone()
-	return t.UnixNano() + int64(off)*nanosPerSecond
+	return t.UTC().Add(time.Duration(off) * time.Second)
 }
 
-// wallToInstant reads a wall clock in loc (TIMESTAMP to TIMESTAMP_LTZ). In a
-// daylight-saving gap the clock moves forward, as java.time does. ok is
-// false when the instant is outside the range of timestamps.
-func wallToInstant(ns int64, loc *time.Location) (int64, bool) {
-	w := wallClock(ns)
-	return types.TimeNanos(time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), loc))
+// wallToInstant reads the wall clock of a TIMESTAMP(p) in loc (TIMESTAMP to
+// TIMESTAMP_LTZ(p)). In a daylight-saving gap the clock moves forward, as
+// java.time does. ok is false when the instant is outside the range of
+// timestamps.
+func wallToInstant(p int, i int64, loc *time.Location) (int64, bool) {
+	w := wallClock(p, i)
+	return types.TimestampOf(p, time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), loc))
 }
 
 // timeReader returns how to read a DATE, TIMESTAMP or TIMESTAMP_LTZ value as
@@ -61,9 +62,11 @@ func timeReader(t types.Type) func(*Context, types.Value) time.Time {
 	case types.Date:
 		return func(_ *Context, v types.Value) time.Time { return time.Unix(v.I*86400, 0).UTC() }
 	case types.TimestampLTZ:
-		return func(ctx *Context, v types.Value) time.Time { return time.Unix(0, v.I).In(ctx.loc()) }
+		return func(ctx *Context, v types.Value) time.Time {
+			return types.TimestampTime(t.Precision, v.I).In(ctx.loc())
+		}
 	}
-	return func(_ *Context, v types.Value) time.Time { return wallClock(v.I) }
+	return func(_ *Context, v types.Value) time.Time { return wallClock(t.Precision, v.I) }
 }
 
 // epochDays is the DATE of a wall clock.
@@ -78,15 +81,17 @@ func wallSeconds(t time.Time) int64 {
 	return t.Unix() + int64(off)
 }
 
-// addMonthsNanos adds calendar months to a wall clock, clamping the day to
-// the end of the month (Calcite's DateTimeUtils.addMonths); false when the
-// result is outside the range of timestamps.
-func addMonthsNanos(ns, months int64) (int64, bool) {
-	day, ok := types.DaysToNanos(addMonthsDays(floorDiv(ns, nanosPerDay), months))
+// addMonths adds calendar months to the wall clock of a TIMESTAMP(p),
+// clamping the day to the end of the month (Calcite's
+// DateTimeUtils.addMonths); false when the result is outside the range of
+// timestamps.
+func addMonths(p int, i, months int64) (int64, bool) {
+	perDay := nanosPerDay / types.TimestampUnit(p)
+	day, ok := types.DaysToTimestamp(p, addMonthsDays(floorDiv(i, perDay), months))
 	if !ok {
 		return 0, false
 	}
-	return types.AddNanos(day, floorMod(ns, nanosPerDay))
+	return types.AddTimestamp(p, day, floorMod(i, perDay))
 }
 
 // addMonthsDays adds calendar months to a DATE.
@@ -98,16 +103,17 @@ func addMonthsDays(days, months int64) int64 {
 	return time.Date(y, time.Month(mo), d, 0, 0, 0, 0, time.UTC).Unix() / 86400
 }
 
-// diffMonths is the number of whole months from t1 to t0 (negative when t0
-// is earlier), as Calcite's DateTimeUtils.subtractMonths: a month is complete
-// once the same day (clamped to the month's end) and time are reached.
+// diffMonths is the number of whole months from t1 to t0 (microseconds;
+// negative when t0 is earlier), as Calcite's DateTimeUtils.subtractMonths:
+// a month is complete once the same day (clamped to the month's end) and
+// time are reached.
 func diffMonths(t0, t1 int64) int64 {
 	if t0 < t1 {
 		return -diffMonths(t1, t0)
 	}
-	a, b := wallClock(t0), wallClock(t1)
+	a, b := wallClock(6, t0), wallClock(6, t1)
 	m := int64(a.Year()-b.Year())*12 + int64(a.Month()-b.Month())
-	if r, ok := addMonthsNanos(t1, m); m > 0 && (!ok || r > t0) {
+	if r, ok := addMonths(6, t1, m); m > 0 && (!ok || r > t0) {
 		m--
 	}
 	return m
@@ -146,11 +152,15 @@ func init() {
 	}
 }
 
-// asNanos maps a DATE, TIMESTAMP or TIMESTAMP_LTZ value to nanoseconds: the
-// wall clock for DATE and TIMESTAMP; the instant for TIMESTAMP_LTZ.
-func asNanos(t types.Type) func(types.Value) int64 {
-	if t.Kind == types.Date {
-		return func(v types.Value) int64 { return v.I * nanosPerDay }
+// asMicros maps a DATE, TIMESTAMP or TIMESTAMP_LTZ value to microseconds
+// since the epoch (toward the past): the wall clock for DATE and TIMESTAMP;
+// the instant for TIMESTAMP_LTZ.
+func asMicros(t types.Type) func(types.Value) int64 {
+	switch {
+	case t.Kind == types.Date:
+		return func(v types.Value) int64 { return v.I * (nanosPerDay / 1000) }
+	case types.TimestampUnit(t.Precision) == 1:
+		return func(v types.Value) int64 { return floorDiv(v.I, 1000) }
 	}
 	return func(v types.Value) int64 { return v.I }
 }
@@ -268,18 +278,18 @@ func bindToTimestamp(args []Arg) (types.Type, Eval, error) {
 		return types.Type{}, nil, err
 	}
 	return types.TimestampType(3), strict(func(_ *Context, v []types.Value) (types.Value, error) {
-		ns, ok, err := parse(v)
+		ts, ok, err := parse(v)
 		if !ok || err != nil {
 			return types.NullValue, err
 		}
-		return types.IntValue(ns), nil
+		return types.IntValue(ts), nil
 	}), nil
 }
 
 // timestampParser reads args[0] as TO_TIMESTAMP does, with the format
-// args[1] when given, into wall-clock nanoseconds truncated to
-// milliseconds; ok is false for text that does not parse.
-func timestampParser(name string, args []Arg) (func(v []types.Value) (ns int64, ok bool, err error), error) {
+// args[1] when given, into the wall clock as a TIMESTAMP(3); ok is false
+// for text that does not parse.
+func timestampParser(name string, args []Arg) (func(v []types.Value) (ts int64, ok bool, err error), error) {
 	var format func(types.Value) (*dateFormat, error)
 	if len(args) >= 2 {
 		var err error
@@ -307,18 +317,12 @@ func timestampParser(name string, args []Arg) (func(v []types.Value) (ns int64, 
 		if !ok {
 			return 0, false, nil
 		}
-		ns, inRange := checkedWall(t)
+		ts, inRange := types.TimestampOf(3, wallUTC(t))
 		if !inRange {
 			return 0, false, rangeError(name, "'"+v[0].S+"'")
 		}
-		return ns - floorMod(ns, nanosPerMilli), true, nil
+		return ts, true, nil
 	}, nil
-}
-
-// checkedWall returns the wall-clock nanoseconds of t, false when they are
-// outside the range of timestamps.
-func checkedWall(t time.Time) (int64, bool) {
-	return types.TimeNanos(time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.UTC))
 }
 
 // parseDefaultTimestamp reads yyyy-M-d[ H:m:s[.fraction]] (one or two digits
@@ -418,11 +422,7 @@ func bindToTimestampLTZ(args []Arg) (types.Type, Eval, error) {
 		if millis < flinkMinEpochMillis || millis > flinkMaxEpochMillis {
 			return types.NullValue, nil
 		}
-		ns, ok := types.MultiplyExact(millis, nanosPerMilli)
-		if !ok || !types.InRange(ns) {
-			return types.NullValue, rangeError("TO_TIMESTAMP_LTZ", fmt.Sprintf("TO_TIMESTAMP_LTZ(%d, %d)", millis, 3))
-		}
-		return types.IntValue(ns), nil
+		return types.IntValue(millis * 1000), nil
 	}), nil
 }
 
@@ -448,7 +448,7 @@ func bindToTimestampLTZText(args []Arg) (types.Type, Eval, error) {
 		}
 	}
 	return types.TimestampLTZType(3), strict(func(_ *Context, v []types.Value) (types.Value, error) {
-		ns, ok, err := parse(v)
+		ts, ok, err := parse(v)
 		if !ok || err != nil {
 			return types.NullValue, err
 		}
@@ -456,7 +456,7 @@ func bindToTimestampLTZText(args []Arg) (types.Type, Eval, error) {
 		if err != nil {
 			return types.Value{}, err
 		}
-		instant, ok := wallToInstant(ns, loc)
+		instant, ok := wallToInstant(3, ts, loc)
 		if !ok {
 			return types.NullValue, rangeError("TO_TIMESTAMP_LTZ", "'"+v[0].S+"' in "+loc.String())
 		}
@@ -585,14 +585,14 @@ func bindTimestampDiff(args []Arg) (types.Type, Eval, error) {
 		return fail()
 	}
 	unit := args[0].Unit
-	a, b := asNanos(args[1].Type), asNanos(args[2].Type)
+	a, b := asMicros(args[1].Type), asMicros(args[2].Type)
 	var diff func(t1, t2 int64) int64
 	if months, ok := unitMonths[unit]; ok {
 		diff = func(t1, t2 int64) int64 { return diffMonths(t2, t1) / months }
 	} else if n, ok := unitNanos[unit]; ok && n >= nanosPerSecond {
 		// Flink computes on milliseconds
 		diff = func(t1, t2 int64) int64 {
-			return (floorDiv(t2, nanosPerMilli) - floorDiv(t1, nanosPerMilli)) / (n / nanosPerMilli)
+			return (floorDiv(t2, 1000) - floorDiv(t1, 1000)) / (n / nanosPerMilli)
 		}
 	} else {
 		return fail()
@@ -632,7 +632,7 @@ func bindTimestampAdd(args []Arg) (types.Type, Eval, error) {
 			if !ok {
 				return 0, false
 			}
-			return addMonthsNanos(x, m)
+			return addMonths(t.Precision, x, m)
 		}
 	case fixed && t.Kind == types.Date && step >= nanosPerDay:
 		add = func(x, n int64) (int64, bool) {
@@ -642,31 +642,34 @@ func bindTimestampAdd(args []Arg) (types.Type, Eval, error) {
 			}
 			return types.AddExact(x, d)
 		}
-	case fixed && t.Kind == types.Date:
-		switch unit {
-		case "MILLISECOND":
-			rt = types.TimestampType(3)
-		case "NANOSECOND": // Flink's derivation gives no timestamp type here
-			rt = types.TimestampType(0)
-		default:
-			rt = types.TimestampType(6)
-		}
-		add = func(x, n int64) (int64, bool) {
-			day, ok1 := types.DaysToNanos(x)
-			d, ok2 := types.MultiplyExact(n, step)
-			if !ok1 || !ok2 {
-				return 0, false
+	case fixed && (t.Kind == types.Date || t.IsTimestamp()):
+		if t.Kind == types.Date {
+			switch unit {
+			case "MILLISECOND":
+				rt = types.TimestampType(3)
+			case "NANOSECOND": // Flink's derivation gives no timestamp type here
+				rt = types.TimestampType(0)
+			default:
+				rt = types.TimestampType(6)
 			}
-			return types.AddNanos(day, d)
+		} else {
+			rt.Precision = unitPrecision(unit, t.Precision)
 		}
-	case fixed && t.IsTimestamp():
-		rt.Precision = unitPrecision(unit, t.Precision)
+		// A timestamp's precision grows at most to 6, so the result has
+		// the unit of the operand.
+		p := rt.Precision
 		add = func(x, n int64) (int64, bool) {
-			d, ok := types.MultiplyExact(n, step)
+			if t.Kind == types.Date {
+				var ok bool
+				if x, ok = types.DaysToTimestamp(p, x); !ok {
+					return 0, false
+				}
+			}
+			d, ok := scaleStep(n, step, types.TimestampUnit(p))
 			if !ok {
 				return 0, false
 			}
-			return types.AddNanos(x, d)
+			return types.AddTimestamp(p, x, d)
 		}
 	case fixed && t.Kind == types.Time:
 		add = func(x, n int64) (int64, bool) {
@@ -697,6 +700,17 @@ func unitPrecision(unit string, p int) int {
 		return max(p, 6)
 	}
 	return p
+}
+
+// scaleStep returns n steps of step nanoseconds in units of unit
+// nanoseconds, a fraction of a unit cut toward the past; false when it
+// overflows int64.
+func scaleStep(n, step, unit int64) (int64, bool) {
+	if step >= unit {
+		return types.MultiplyExact(n, step/unit)
+	}
+	d, ok := types.MultiplyExact(n, step)
+	return floorDiv(d, unit), ok
 }
 
 // extractShorthands are the functions that are EXTRACT of one unit:
@@ -786,7 +800,7 @@ func extractor(unit string, t types.Type) (func(*Context, types.Value) int64, er
 	} else if f, ok := extractors[unit]; ok && (datetime(t) || t.Kind == types.Time) {
 		read := timeReader(t)
 		if t.Kind == types.Time {
-			read = func(_ *Context, v types.Value) time.Time { return wallClock(v.I) }
+			read = func(_ *Context, v types.Value) time.Time { return time.Unix(0, v.I).UTC() }
 		}
 		return func(ctx *Context, v types.Value) int64 { return f(read(ctx, v)) }, nil
 	}
@@ -809,16 +823,17 @@ var nowFuncs = map[string]struct {
 	"NOW":                   {types.TimestampLTZType(3), instantMillis},
 	"CURRENT_ROW_TIMESTAMP": {types.TimestampLTZType(3), instantMillis},
 	"PROCTIME":              {types.Type{Kind: types.TimestampLTZ, Precision: 3, Attr: types.ProcTime}, instantMillis},
-	"LOCALTIMESTAMP":        {types.TimestampType(3), func(t time.Time) int64 { return wallNanos(t.Truncate(time.Millisecond)) }},
+	"LOCALTIMESTAMP":        {types.TimestampType(3), func(t time.Time) int64 { return wallUTC(t).UnixMilli() * 1000 }},
 	"CURRENT_DATE":          {types.Type{Kind: types.Date}, epochDays},
 	"CURRENT_TIME":          {types.Type{Kind: types.Time}, secondOfDayNanos},
 	"LOCALTIME":             {types.Type{Kind: types.Time}, secondOfDayNanos},
 }
 
-func instantMillis(t time.Time) int64 { return t.UnixMilli() * nanosPerMilli }
+// instantMillis is the instant t as a TIMESTAMP_LTZ(3).
+func instantMillis(t time.Time) int64 { return t.UnixMilli() * 1000 }
 
 func secondOfDayNanos(t time.Time) int64 {
-	return floorMod(wallNanos(t.Truncate(time.Second)), nanosPerDay)
+	return floorMod(wallSeconds(t), 86400) * nanosPerSecond
 }
 
 func nowFunc(name string, t types.Type, read func(time.Time) int64) bindFunc {
@@ -876,6 +891,16 @@ func bindOverlaps(args []Arg) (types.Type, Eval, error) {
 			}
 		}
 	}
+	// Timestamps of different precisions compare in the finest one's unit.
+	var prec [4]int
+	finest := 0
+	for i, a := range args {
+		if i%2 == 1 && a.Type.Kind != point {
+			a = args[i-1] // an interval added to its start
+		}
+		prec[i] = a.Type.Precision
+		finest = max(finest, prec[i])
+	}
 	return strictType(types.BooleanType, args), strict(func(ctx *Context, v []types.Value) (types.Value, error) {
 		var p [4]int64
 		for i, e := range ends {
@@ -884,6 +909,12 @@ func bindOverlaps(args []Arg) (types.Type, Eval, error) {
 				return types.Value{}, err
 			}
 			p[i] = x.I
+			if point == types.Timestamp || point == types.TimestampLTZ {
+				var ok bool
+				if p[i], ok = types.RescaleTimestamp(prec[i], finest, x.I); !ok {
+					return types.NullValue, rangeError("OVERLAPS", types.LiteralText(types.Type{Kind: point, Precision: prec[i]}, x, ctx.loc()))
+				}
+			}
 		}
 		s1, e1 := min(p[0], p[1]), max(p[0], p[1])
 		s2, e2 := min(p[2], p[3]), max(p[2], p[3])

@@ -56,7 +56,7 @@ func ts(s string) in {
 	if !ok {
 		panic("bad timestamp literal " + s)
 	}
-	return lit(types.TimestampType(3), types.IntValue(ns.UnixNano()))
+	return lit(types.TimestampType(3), types.IntValue(ns.UnixMicro()))
 }
 
 // ltz is a TIMESTAMP_LTZ(3) literal given as a UTC instant.
@@ -123,13 +123,13 @@ func show(t types.Type, v types.Value) string {
 	}
 	switch t.Kind {
 	case types.Timestamp:
-		return wallClock(v.I).Format("2006-01-02 15:04:05.999999999")
+		return wallClock(t.Precision, v.I).Format("2006-01-02 15:04:05.999999999")
 	case types.TimestampLTZ:
-		return time.Unix(0, v.I).UTC().Format("2006-01-02 15:04:05.999999999Z")
+		return wallClock(t.Precision, v.I).Format("2006-01-02 15:04:05.999999999Z")
 	case types.Date:
 		return time.Unix(v.I*86400, 0).UTC().Format("2006-01-02")
 	case types.Time:
-		return wallClock(v.I).Format("15:04:05.999999999")
+		return time.Unix(0, v.I).UTC().Format("15:04:05.999999999")
 	case types.Boolean:
 		if v.Bool() {
 			return "TRUE"

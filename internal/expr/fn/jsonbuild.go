@@ -8,7 +8,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/sluicesql/sluice/internal/types"
 )
@@ -80,9 +79,11 @@ func jsonWriterFor(name string, t types.Type) (jsonWriter, error) {
 			return types.AppendJavaDecimal(b, types.DecimalUnscaled(t, v), t.Scale)
 		}), nil
 	case t.Kind == types.Timestamp:
-		return infallible(func(b []byte, v types.Value) []byte { return appendJSONString(b, isoLocalDateTime(v.I)) }), nil
+		return infallible(func(b []byte, v types.Value) []byte { return appendJSONString(b, isoLocalDateTime(t.Precision, v.I)) }), nil
 	case t.Kind == types.TimestampLTZ:
-		return infallible(func(b []byte, v types.Value) []byte { return appendJSONString(b, isoLocalDateTime(v.I)+"Z") }), nil
+		return infallible(func(b []byte, v types.Value) []byte {
+			return appendJSONString(b, isoLocalDateTime(t.Precision, v.I)+"Z")
+		}), nil
 	case t.Kind == types.Binary || t.Kind == types.Varbinary:
 		return infallible(func(b []byte, v types.Value) []byte {
 			return appendJSONString(b, base64.StdEncoding.EncodeToString([]byte(v.S)))
@@ -221,8 +222,8 @@ func appendJSONString(b []byte, s string) []byte {
 // isoLocalDateTime formats wall-clock nanoseconds as
 // DateTimeFormatter.ISO_LOCAL_DATE_TIME does: seconds always, the fraction
 // only when not zero and without trailing zeros.
-func isoLocalDateTime(ns int64) string {
-	t := time.Unix(0, ns).UTC()
+func isoLocalDateTime(p int, i int64) string {
+	t := types.TimestampTime(p, i)
 	s := t.Format("2006-01-02T15:04:05")
 	if frac := t.Nanosecond(); frac != 0 {
 		s += strings.TrimRight(fmt.Sprintf(".%09d", frac), "0")

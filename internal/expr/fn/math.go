@@ -422,23 +422,25 @@ func bindTimeFloorCeil(name string, ceil bool, args []Arg) (types.Type, Eval, er
 		}
 	case t.Kind == types.TimestampLTZ:
 		eval = func(ctx *Context, x int64) (int64, bool) {
-			c := time.Unix(0, x).In(ctx.loc())
-			w := round(time.Date(c.Year(), c.Month(), c.Day(), c.Hour(), c.Minute(), c.Second(), c.Nanosecond(), time.UTC))
-			return types.TimeNanos(time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), ctx.loc()))
+			w := round(wallUTC(types.TimestampTime(t.Precision, x).In(ctx.loc())))
+			return types.TimestampOf(t.Precision, time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), ctx.loc()))
 		}
-	case fixed && unit != "WEEK": // the common case, in integers
+	case fixed && unit != "WEEK" && n >= types.TimestampUnit(t.Precision): // the common case, in integers
+		n := n / types.TimestampUnit(t.Precision)
 		eval = func(_ *Context, x int64) (int64, bool) {
 			f, ok := types.MultiplyExact(floorDiv(x, n), n)
-			if !ok || !types.InRange(f) {
+			if !ok || !types.TimestampInRange(t.Precision, f) {
 				return 0, false
 			}
 			if !ceil || f == x {
 				return f, true
 			}
-			return types.AddNanos(f, n)
+			return types.AddTimestamp(t.Precision, f, n)
 		}
 	default:
-		eval = func(_ *Context, x int64) (int64, bool) { return types.TimeNanos(round(wallClock(x))) }
+		eval = func(_ *Context, x int64) (int64, bool) {
+			return types.TimestampOf(t.Precision, round(wallClock(t.Precision, x)))
+		}
 	}
 	return t.Plain().WithNotNull(!anyNullable(args[:1])), strict(func(ctx *Context, v []types.Value) (types.Value, error) {
 		r, ok := eval(ctx, v[0].I)

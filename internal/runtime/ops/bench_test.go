@@ -32,7 +32,7 @@ func benchChunks(n, keys int) []*types.Chunk {
 		c := types.NewChunk(in, types.ChunkSize)
 		for range types.ChunkSize {
 			c.AppendRow(types.Insert, types.Row{
-				types.StringValue(names[(row*7919)%keys]), types.IntValue(int64(row % 100)), types.IntValue(int64(row) * int64(time.Millisecond)),
+				types.StringValue(names[(row*7919)%keys]), types.IntValue(int64(row % 100)), types.IntValue(int64(row) * us(time.Millisecond)),
 			})
 			row++
 		}
@@ -216,8 +216,8 @@ func gcCPU() (gc, busy float64) {
 
 func BenchmarkWindowAggregate(b *testing.B) {
 	for _, w := range []Window{
-		{Kind: Tumble, Size: int64(time.Minute)},
-		{Kind: Hop, Size: int64(time.Minute), Slide: int64(10 * time.Second)},
+		{Kind: Tumble, Size: us(time.Minute)},
+		{Kind: Hop, Size: us(time.Minute), Slide: us(10 * time.Second)},
 	} {
 		name := map[WindowKind]string{Tumble: "tumble", Hop: "hop6"}[w.Kind]
 		b.Run(name, func(b *testing.B) {
@@ -237,7 +237,7 @@ func BenchmarkWindowAggregate(b *testing.B) {
 			for i := 0; b.Loop(); i++ {
 				c := cs[i%len(cs)]
 				if i > 0 && i%len(cs) == 0 {
-					shift += int64(len(cs)*types.ChunkSize) * int64(time.Millisecond)
+					shift += int64(len(cs)*types.ChunkSize) * us(time.Millisecond)
 				}
 				if shift != 0 {
 					c = shifted(c, shift)

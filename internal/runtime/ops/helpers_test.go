@@ -95,17 +95,21 @@ func chunk(ts []types.Type, recs ...rec) *types.Chunk {
 	return c
 }
 
-// ts returns nanoseconds for a "2006-01-02 15:04:05" UTC time.
+// ts returns microseconds (a TIMESTAMP(3) value) for a "2006-01-02
+// 15:04:05" UTC time.
 func ts(s string) int64 {
 	t, err := time.Parse(time.DateTime, s)
 	if err != nil {
 		panic(err)
 	}
-	return t.UnixNano()
+	return t.UnixMicro()
 }
 
-// ms returns n milliseconds in nanoseconds.
-func ms(n int64) int64 { return n * 1e6 }
+// ms returns n milliseconds in microseconds, the unit of event time.
+func ms(n int64) int64 { return n * 1e3 }
+
+// us returns d in microseconds, the unit of event time.
+func us(d time.Duration) int64 { return d.Microseconds() }
 
 // aggCall binds a built-in aggregate over argument columns of ts.
 func aggCall(t testing.TB, name string, in []types.Type, args ...int) AggSpec {

@@ -15,7 +15,7 @@ type IntervalJoinConfig struct {
 	// right rows.
 	LeftTime, RightTime int
 	// LowerBound and UpperBound bound the right time relative to the left
-	// (nanoseconds): right.time BETWEEN left.time + LowerBound AND
+	// (microseconds): right.time BETWEEN left.time + LowerBound AND
 	// left.time + UpperBound.
 	LowerBound, UpperBound int64
 	// ProcTime is set when the times are processing-time attributes

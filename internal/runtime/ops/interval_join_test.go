@@ -19,7 +19,7 @@ func newIntervalJoin(t *testing.T, kind JoinKind) *IntervalJoin {
 			LeftKeys: []int{0}, RightKeys: []int{0},
 		},
 		LeftTime: 1, RightTime: 1,
-		LowerBound: 0, UpperBound: int64(2 * time.Hour),
+		LowerBound: 0, UpperBound: us(2 * time.Hour),
 	}, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
@@ -58,11 +58,11 @@ func TestIntervalJoinBoundsAndCleanup(t *testing.T) {
 	// 2's clean-up timers (11:00:00.001 for its right row, 11:30:00.001
 	// for its left one: row time + relative size + 1 ms, Flink's minimum
 	// clean-up interval being 0) have come, so its rows are gone.
-	expect(t, watermark(t, j, r, ts("2023-08-23 12:00:00")), "WM 1692784800000000000")
+	expect(t, watermark(t, j, r, ts("2023-08-23 12:00:00")), "WM 1692784800000000")
 	if n := j.State().Len(); n != 2 {
 		t.Fatalf("state has %d entries before expiry", n)
 	}
-	expect(t, watermark(t, j, r, ts("2023-08-23 13:00:01")), "WM 1692788401000000000")
+	expect(t, watermark(t, j, r, ts("2023-08-23 13:00:01")), "WM 1692788401000000")
 	if n := j.State().Len(); n != 0 {
 		t.Fatalf("state has %d entries after the watermark passed everything", n)
 	}
@@ -77,7 +77,7 @@ func TestIntervalJoinOuterPadding(t *testing.T) {
 	// The unmatched right row expires first (nothing on the left can still
 	// match it), then the left rows.
 	expect(t, watermark(t, j, r, ts("2023-08-23 11:00:01")),
-		"+I[NULL, NULL, 3, 2023-08-23 10:00:00]", "WM 1692781201000000000")
+		"+I[NULL, NULL, 3, 2023-08-23 10:00:00]", "WM 1692781201000000")
 	// Late left row: not cached, no match: padded at once.
 	expect(t, side(t, j, r, 0, ins(4, ts("2023-08-23 08:00:00"))), "+I[4, 2023-08-23 08:00:00, NULL, NULL]")
 	k := newIntervalJoin(t, FullJoin)
@@ -100,7 +100,7 @@ func TestIntervalJoinCachedValues(t *testing.T) {
 				// l.name <> r.name or either is NULL
 				Cond: func(row types.Row) (bool, error) { return row[2].Null || row[6].Null || row[2].S != row[6].S, nil },
 			},
-			LeftTime: 1, RightTime: 1, LowerBound: -int64(time.Hour), UpperBound: int64(time.Hour),
+			LeftTime: 1, RightTime: 1, LowerBound: -us(time.Hour), UpperBound: us(time.Hour),
 		}, state.NewMemory())
 		if err != nil {
 			t.Fatal(err)
@@ -130,7 +130,7 @@ func TestIntervalJoinCachedValues(t *testing.T) {
 	// compacted to the front of the cache, and still joins.
 	expect(t, watermark(t, k, r, ts_("12:15:00")),
 		"+I[1, 2023-08-23 10:00:00, a, 1.5, NULL, NULL, NULL, NULL]",
-		"+I[2, 2023-08-23 10:30:00, c, 3.0, NULL, NULL, NULL, NULL]", "WM 1692789300000000000")
+		"+I[2, 2023-08-23 10:30:00, c, 3.0, NULL, NULL, NULL, NULL]", "WM 1692789300000000")
 	expect(t, run(k, r, 1, ins(1, ts_("12:20:00"), "z", 0.0)),
 		"+I[1, 2023-08-23 11:30:00, b, NULL, 1, 2023-08-23 12:20:00, z, 0.0]")
 	expect(t, finish(t, k, r), "WM 9223372036854775807")

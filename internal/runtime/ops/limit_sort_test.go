@@ -53,7 +53,7 @@ func TestTemporalSort(t *testing.T) {
 		"+I[d, 4, 1970-01-01 00:00:00.010]",
 		"+I[b, 2, 1970-01-01 00:00:00.010]",
 		"+I[c, 3, 1970-01-01 00:00:00.020]",
-		"WM 20000000")
+		"WM 20000")
 	// 20ms was emitted: a row at 20ms is late; 25ms is behind the watermark
 	// but after the last emitted time, so it waits for the next watermark.
 	expect(t, feed(t, s, r, chunk(evTypes, ins("late", 0, ms(20)), ins("e", 5, ms(25)))))

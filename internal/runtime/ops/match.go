@@ -88,7 +88,7 @@ type MatchConfig struct {
 	After MatchSkip
 	// AfterVar is the variable of SkipToFirst and SkipToLast.
 	AfterVar int
-	// Within bounds a match from its first row, in nanoseconds; 0: none.
+	// Within bounds a match from its first row, in microseconds; 0: none.
 	Within   int64
 	Measures MatchExprs
 	// OutputTypes are the partition keys' then the measures' types.
@@ -702,7 +702,7 @@ func (m *Match) fill(slots []MatchSlot, rows func(v int) []types.Row, cur types.
 		case SlotRowtime:
 			v = types.Value{I: ts}
 		case SlotProctime:
-			v = types.Value{I: time.Now().UnixMilli() * int64(time.Millisecond)}
+			v = types.Value{I: time.Now().UnixMilli() * 1000}
 		}
 		m.slots = append(m.slots, v)
 	}

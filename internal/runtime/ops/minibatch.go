@@ -50,7 +50,7 @@ func NewMiniBatchAssigner(cfg MiniBatchAssignerConfig) (*MiniBatchAssigner, erro
 	if cfg.Interval <= 0 {
 		return nil, errors.New("the mini-batch interval must be positive")
 	}
-	a := &MiniBatchAssigner{cfg: cfg, interval: int64(cfg.Interval)}
+	a := &MiniBatchAssigner{cfg: cfg, interval: cfg.Interval.Microseconds()}
 	a.next = batchStart(0, a.interval) + a.interval - millisecond
 	return a, nil
 }

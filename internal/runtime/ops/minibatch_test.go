@@ -124,20 +124,20 @@ func TestMiniBatchAssignerProcTime(t *testing.T) {
 	if err := a.Open(&runtime.Context{ProcessingTime: pt}); err != nil {
 		t.Fatal(err)
 	}
-	if next, ok := pt.Next(); !ok || next != 101e9 {
-		t.Fatalf("the first timer is at %d (%v); want the next batch's start 101e9", next, ok)
+	if next, ok := pt.Next(); !ok || next != 101e6 {
+		t.Fatalf("the first timer is at %d (%v); want the next batch's start 101e6 µs", next, ok)
 	}
 	r := &recorder{}
-	expect(t, feed(t, a, r, chunk(kvTypes, ins("a", 1))), "WM 100000000000", "+I[a, 1]")
+	expect(t, feed(t, a, r, chunk(kvTypes, ins("a", 1))), "WM 100000000", "+I[a, 1]")
 	expect(t, feed(t, a, r, chunk(kvTypes, ins("b", 1))), "+I[b, 1]")
 	expect(t, watermark(t, a, r, 5))
 	clock.Advance(600 * time.Millisecond)
 	if err := pt.Fire(a, r); err != nil {
 		t.Fatal(err)
 	}
-	expect(t, r.take(), "WM 101000000000")
-	if next, _ := pt.Next(); next != 102e9 {
-		t.Fatalf("after firing, the timer is at %d; want 102e9", next)
+	expect(t, r.take(), "WM 101000000")
+	if next, _ := pt.Next(); next != 102e6 {
+		t.Fatalf("after firing, the timer is at %d; want 102e6", next)
 	}
 	expect(t, watermark(t, a, r, runtime.MaxWatermark), "WM 9223372036854775807")
 }
@@ -155,7 +155,7 @@ func TestMiniBatchAssignerRowTime(t *testing.T) {
 	for _, wm := range []int64{2, 3, 4, 5, 8, 9, 10, 14, 20} {
 		got = append(got, watermark(t, a, r, ms(wm))...)
 	}
-	expect(t, got, "WM 4000000", "WM 9000000", "WM 14000000", "WM 20000000")
+	expect(t, got, "WM 4000", "WM 9000", "WM 14000", "WM 20000")
 }
 
 // boxedMerger hides an accumulator's flat form, as boxedOnly does, and

@@ -23,7 +23,7 @@ type OverAggregateConfig struct {
 	// Rows selects a ROWS frame; otherwise the frame is a RANGE.
 	Rows bool
 	// Preceding is the frame's lower bound: a number of rows (ROWS) or a
-	// duration in nanoseconds (RANGE) before the current row; -1 for
+	// duration in microseconds (RANGE) before the current row; -1 for
 	// UNBOUNDED PRECEDING. The upper bound is always CURRENT ROW.
 	Preceding int64
 }

@@ -30,10 +30,10 @@ func TestOverRowsBounded(t *testing.T) {
 		"+I[a, 2, 1970-01-01 00:00:00.010, 2, 1]",
 		"+I[a, 4, 1970-01-01 00:00:00.020, 6, 2]",
 		"+I[b, 5, 1970-01-01 00:00:00.010, 5, 1]",
-		"WM 20000000")
+		"WM 20000")
 	expect(t, watermark(t, o, r, ms(30)),
 		"+I[a, 1, 1970-01-01 00:00:00.030, 5, 2]",
-		"WM 30000000")
+		"WM 30000")
 }
 
 // TestOverRangePeersAndLateRows: RANGE BETWEEN INTERVAL '10' MILLISECOND
@@ -51,7 +51,7 @@ func TestOverRangePeersAndLateRows(t *testing.T) {
 		"+I[a, 2, 1970-01-01 00:00:00.020, 6, 3]",
 		"+I[a, 3, 1970-01-01 00:00:00.020, 6, 3]",
 		"+I[a, 4, 1970-01-01 00:00:00.031, 4, 1]",
-		"WM 40000000")
+		"WM 40000")
 	expect(t, feed(t, o, r, chunk(evTypes, ins("a", 9, ms(31)))))
 	if o.Dropped() != 1 {
 		t.Fatalf("dropped %d rows, want the late one", o.Dropped())
@@ -70,5 +70,5 @@ func TestOverUnboundedAndSnapshot(t *testing.T) {
 	r.take()
 	expect(t, watermark(t, restored, r, ms(30)),
 		"+I[a, 5, 1970-01-01 00:00:00.030, 8, 3]",
-		"WM 30000000")
+		"WM 30000")
 }

@@ -32,7 +32,7 @@ func TestWindowAggregateOnPebble(t *testing.T) {
 	st := writingBack(t)
 	a, err := NewWindowAggregate(WindowAggregateConfig{
 		InputTypes: ratingTypes,
-		Window:     Window{Kind: Tumble, Size: int64(6 * time.Hour), TimeCol: 2},
+		Window:     Window{Kind: Tumble, Size: us(6 * time.Hour), TimeCol: 2},
 		Keys:       []int{0},
 		Aggs:       []AggSpec{aggCall(t, "COUNT", ratingTypes), aggCall(t, "AVG", ratingTypes, 1)},
 	}, st)
@@ -53,7 +53,7 @@ func TestWindowAggregateOnPebble(t *testing.T) {
 		}
 	}
 	expectSet(t, watermark(t, a, r, ts("2023-07-09 06:00:00")),
-		"WM 1688882400000000000",
+		"WM 1688882400000000",
 		"+I[Die Hard, 3, 6.0, 2023-07-09 00:00:00.000, 2023-07-09 06:00:00.000, 2023-07-09 05:59:59.999]",
 		"+I[The Big Lebowski, 2, 6.6, 2023-07-09 00:00:00.000, 2023-07-09 06:00:00.000, 2023-07-09 05:59:59.999]")
 	if err := st.Release(); err != nil {

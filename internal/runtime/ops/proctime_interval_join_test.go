@@ -21,7 +21,7 @@ func procJoin(t *testing.T, kind JoinKind, clock *runtime.ManualClock) *ProcTime
 		JoinSpec:   JoinSpec{Kind: kind, LeftTypes: ptTypes, RightTypes: ptTypes, LeftKeys: []int{0}, RightKeys: []int{0}},
 		LeftTime:   1,
 		RightTime:  1,
-		LowerBound: 0, UpperBound: int64(time.Minute),
+		LowerBound: 0, UpperBound: us(time.Minute),
 	}, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)

@@ -140,7 +140,7 @@ func (o *procTimeOutput) Emit(c *types.Chunk) {
 
 func (o *procTimeOutput) EmitWatermark(int64) {}
 
-// floorMilli truncates nanoseconds since the epoch to the millisecond.
+// floorMilli truncates microseconds since the epoch to the millisecond.
 func floorMilli(ns int64) int64 {
 	r := ns % millisecond
 	if r < 0 {

@@ -184,7 +184,7 @@ func TestKeyedOperatorsRestoreAtAnotherParallelism(t *testing.T) {
 		return out
 	}
 	key := func(i int) string { return fmt.Sprintf("k%d", i%23) }
-	hour := int64(time.Hour)
+	hour := us(time.Hour)
 	ratings := func(from, to int) []sent {
 		return []sent{{0, chunk(ratingTypes, many(from, to, func(i int) rec {
 			return ins(key(i), float64(i), ts("2023-07-09 00:00:00")+int64(i)*int64(7*time.Minute))
@@ -232,7 +232,7 @@ func TestKeyedOperatorsRestoreAtAnotherParallelism(t *testing.T) {
 			return newRatingsAgg(t, Window{Kind: Hop, Size: 2 * hour, Slide: hour})
 		}, keys: [][]int{{0}}, first: ratings(0, 60), second: ratings(60, 120), wm: ratingsWM},
 		{name: "session window", op: func(t *testing.T) runtime.Operator {
-			return newRatingsAgg(t, Window{Kind: Session, Gap: int64(3 * time.Hour)})
+			return newRatingsAgg(t, Window{Kind: Session, Gap: us(3 * time.Hour)})
 		}, keys: [][]int{{0}}, first: ratings(0, 60), second: ratings(60, 120), wm: ratingsWM},
 		{name: "window top-n", op: func(t *testing.T) runtime.Operator {
 			in := []types.Type{types.TimestampType(3), types.TimestampType(3), types.StringType, types.BigIntType}
@@ -253,10 +253,10 @@ func TestKeyedOperatorsRestoreAtAnotherParallelism(t *testing.T) {
 				Start: 1, End: 2, InputInsertOnly: true, GenerateUpdateBefore: true})
 		}, keys: [][]int{{0}},
 			first: []sent{{0, chunk(clickTypes, many(0, 50, func(i int) rec {
-				return ins(key(i), fmt.Sprint(i), ts("2023-08-23 10:00:00")+int64(i*31%17)*int64(time.Minute))
+				return ins(key(i), fmt.Sprint(i), ts("2023-08-23 10:00:00")+int64(i*31%17)*us(time.Minute))
 			})...)}},
 			second: []sent{{0, chunk(clickTypes, many(50, 90, func(i int) rec {
-				return ins(key(i), fmt.Sprint(i), ts("2023-08-23 10:00:00")+int64(i*31%17)*int64(time.Minute))
+				return ins(key(i), fmt.Sprint(i), ts("2023-08-23 10:00:00")+int64(i*31%17)*us(time.Minute))
 			})...)}}},
 		{name: "over aggregate", op: func(t *testing.T) runtime.Operator { return newOver(t, true, 2) }, keys: [][]int{{0}},
 			first:  []sent{{0, chunk(evTypes, many(0, 50, func(i int) rec { return ins(key(i), i, ms(int64(i))) })...)}},
@@ -321,11 +321,11 @@ func TestKeyedOperatorsRestoreAtAnotherParallelism(t *testing.T) {
 // order of their first arrival, also after a restore, where the keys
 // gathered from several instances interleave by their position.
 func TestWindowKeysKeepTheirOrderAcrossRestores(t *testing.T) {
-	w := Window{Kind: Tumble, Size: int64(time.Hour)}
+	w := Window{Kind: Tumble, Size: us(time.Hour)}
 	rows := func(names ...string) *types.Chunk {
 		var recs []rec
 		for i, n := range names {
-			recs = append(recs, ins(n, 1.0, ts("2023-07-09 00:00:00")+int64(i)*int64(time.Minute)))
+			recs = append(recs, ins(n, 1.0, ts("2023-07-09 00:00:00")+int64(i)*us(time.Minute)))
 		}
 		return chunk(ratingTypes, recs...)
 	}

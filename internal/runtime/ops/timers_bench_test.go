@@ -32,7 +32,7 @@ func benchTimed(b *testing.B, op sruntime.Operator, cs []*types.Chunk, inputs in
 	step := func() {
 		c := cs[i%len(cs)]
 		if i > 0 && i%len(cs) == 0 {
-			shift += int64(len(cs)*types.ChunkSize) * int64(time.Millisecond)
+			shift += int64(len(cs)*types.ChunkSize) * us(time.Millisecond)
 		}
 		if shift != 0 {
 			c = shifted(c, shift)
@@ -97,7 +97,7 @@ func BenchmarkIntervalJoinKeys(b *testing.B) {
 			j, err := NewIntervalJoin(IntervalJoinConfig{
 				JoinSpec: JoinSpec{Kind: InnerJoin, LeftTypes: in, RightTypes: in, LeftKeys: []int{0}, RightKeys: []int{0}},
 				LeftTime: 2, RightTime: 2,
-				LowerBound: -int64(keys) * 2 * int64(time.Millisecond), UpperBound: int64(keys) * 2 * int64(time.Millisecond),
+				LowerBound: -int64(keys) * 2 * us(time.Millisecond), UpperBound: int64(keys) * 2 * us(time.Millisecond),
 			}, state.NewMemory())
 			if err != nil {
 				b.Fatal(err)
@@ -116,7 +116,7 @@ func BenchmarkTumbleWindowKeys(b *testing.B) {
 			// window holds every key.
 			a, err := NewWindowAggregate(WindowAggregateConfig{
 				InputTypes: in, Keys: []int{0},
-				Window: Window{Kind: Tumble, TimeCol: 2, Size: int64(keys) * 2 * int64(time.Millisecond)},
+				Window: Window{Kind: Tumble, TimeCol: 2, Size: int64(keys) * 2 * us(time.Millisecond)},
 				Aggs:   []AggSpec{aggCall(b, "COUNT", in), aggCall(b, "SUM", in, 1)},
 			}, state.NewMemory())
 			if err != nil {
@@ -136,7 +136,7 @@ func BenchmarkSessionWindowKeys(b *testing.B) {
 			// opens a session, and half the keys have one open.
 			a, err := NewWindowAggregate(WindowAggregateConfig{
 				InputTypes: in, Keys: []int{0},
-				Window: Window{Kind: Session, TimeCol: 2, Gap: int64(keys/2) * int64(time.Millisecond)},
+				Window: Window{Kind: Session, TimeCol: 2, Gap: int64(keys/2) * us(time.Millisecond)},
 				Aggs:   []AggSpec{aggCall(b, "COUNT", in), aggCall(b, "SUM", in, 1)},
 			}, state.NewMemory())
 			if err != nil {

@@ -29,10 +29,14 @@ const (
 )
 
 // millisecond is the unit Flink's window ends and watermarks are compared in:
-// a window [start, end) fires when the watermark reaches end - 1ms.
-const millisecond = int64(time.Millisecond)
+// a window [start, end) fires when the watermark reaches end - 1ms. Event
+// time, like a TIMESTAMP(3) time attribute, is in microseconds.
+const (
+	millisecond     = int64(time.Millisecond / time.Microsecond)
+	microsPerSecond = int64(time.Second / time.Microsecond)
+)
 
-// Window is a window TVF's specification. Durations are nanoseconds.
+// Window is a window TVF's specification. Durations are microseconds.
 type Window struct {
 	// Kind is the window function.
 	Kind WindowKind
@@ -110,8 +114,8 @@ func (c clock) local(t int64) int64 {
 	if c.zone == nil {
 		return t
 	}
-	_, off := time.Unix(0, t).In(c.zone).Zone()
-	return t + int64(off)*int64(time.Second)
+	_, off := time.UnixMicro(t).In(c.zone).Zone()
+	return t + int64(off)*microsPerSecond
 }
 
 // instant returns the instant of wall-clock time t (toEpochMillsForTimer).
@@ -119,8 +123,8 @@ func (c clock) instant(t int64) int64 {
 	if c.zone == nil {
 		return t
 	}
-	u := time.Unix(0, t).UTC()
-	return time.Date(u.Year(), u.Month(), u.Day(), u.Hour(), u.Minute(), u.Second(), u.Nanosecond(), c.zone).UnixNano()
+	u := time.UnixMicro(t).UTC()
+	return time.Date(u.Year(), u.Month(), u.Day(), u.Hour(), u.Minute(), u.Second(), u.Nanosecond(), c.zone).UnixMicro()
 }
 
 // windowClock returns the wall-clock time of row time ns for assigning
@@ -129,16 +133,16 @@ func (c clock) instant(t int64) int64 {
 func (w Window) windowClock(c clock, ns int64) (int64, error) {
 	// A window reaches at most its size (or gap) from the row time; a day
 	// more covers any zone offset between wall clock and instant.
-	reach := max(w.Size, w.Gap) + int64(24*time.Hour)
-	_, offset := time.Unix(0, ns).In(c.zoneOrUTC()).Zone()
-	t, ok := types.AddNanos(ns, int64(offset)*int64(time.Second))
+	reach := max(w.Size, w.Gap) + 86400*microsPerSecond
+	_, offset := time.UnixMicro(ns).In(c.zoneOrUTC()).Zone()
+	t, ok := types.AddTimestamp(3, ns, int64(offset)*microsPerSecond)
 	if ok {
-		_, up := types.AddNanos(t, reach)
-		_, down := types.AddNanos(t, -reach)
+		_, up := types.AddTimestamp(3, t, reach)
+		_, down := types.AddTimestamp(3, t, -reach)
 		ok = up && down
 	}
 	if !ok {
-		return 0, &types.RangeError{What: "a window of the row time " + types.LiteralText(types.TimestampLTZType(9), types.IntValue(ns), time.UTC) + " (UTC)"}
+		return 0, &types.RangeError{What: "a window of the row time " + types.LiteralText(types.TimestampLTZType(6), types.IntValue(ns), time.UTC) + " (UTC)"}
 	}
 	return c.local(ns), nil
 }

@@ -11,9 +11,9 @@ import (
 // TestWindowClockRange: a row time whose window would end past the range
 // of timestamps is an error naming it, never a window_end wrapped to 1677.
 func TestWindowClockRange(t *testing.T) {
-	hour := int64(time.Hour)
+	hour := us(time.Hour)
 	w := Window{Kind: Tumble, Size: hour}
-	ts := int64(1_700_000_000) * int64(time.Second)
+	ts := int64(1_700_000_000) * us(time.Second)
 	if got, err := w.windowClock(clock{}, ts); err != nil || got != ts {
 		t.Errorf("ordinary row time: %d, %v", got, err)
 	}

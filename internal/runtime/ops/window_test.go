@@ -29,7 +29,7 @@ func newRatingsAgg(t *testing.T, w Window) *WindowAggregate {
 // TestTumbleWindowAggregate runs the tumbling-windows tutorial: 6 hour
 // windows, a watermark equal to the latest ts.
 func TestTumbleWindowAggregate(t *testing.T) {
-	a, r := newRatingsAgg(t, Window{Kind: Tumble, Size: int64(6 * time.Hour)}), &recorder{}
+	a, r := newRatingsAgg(t, Window{Kind: Tumble, Size: us(6 * time.Hour)}), &recorder{}
 	rows := []rec{
 		ins("Die Hard", 8.2, ts("2023-07-09 01:00:00")),
 		ins("The Big Lebowski", 4.2, ts("2023-07-09 02:00:00")),
@@ -49,18 +49,18 @@ func TestTumbleWindowAggregate(t *testing.T) {
 		got = append(got, watermark(t, a, r, value(row.vals[2]).I)...)
 	}
 	expect(t, got,
-		"WM 1688864400000000000", "WM 1688868000000000000", "WM 1688878800000000000",
+		"WM 1688864400000000", "WM 1688868000000000", "WM 1688878800000000",
 		"+I[Die Hard, 2, 6.35, 2023-07-09 00:00:00.000, 2023-07-09 06:00:00.000, 2023-07-09 05:59:59.999]",
 		"+I[The Big Lebowski, 1, 4.2, 2023-07-09 00:00:00.000, 2023-07-09 06:00:00.000, 2023-07-09 05:59:59.999]",
-		"WM 1688884200000000000", "WM 1688886000000000000", "WM 1688889600000000000", "WM 1688893200000000000",
+		"WM 1688884200000000", "WM 1688886000000000", "WM 1688889600000000", "WM 1688893200000000",
 		"+I[The Big Lebowski, 1, 9.9, 2023-07-09 06:00:00.000, 2023-07-09 12:00:00.000, 2023-07-09 11:59:59.999]",
 		"+I[Die Hard, 1, 5.1, 2023-07-09 06:00:00.000, 2023-07-09 12:00:00.000, 2023-07-09 11:59:59.999]",
 		"+I[Tree of Life, 2, 5.25, 2023-07-09 06:00:00.000, 2023-07-09 12:00:00.000, 2023-07-09 11:59:59.999]",
-		"WM 1688904000000000000", "WM 1688914800000000000",
+		"WM 1688904000000000", "WM 1688914800000000",
 		"+I[A Walk in the Clouds, 2, 4.8, 2023-07-09 12:00:00.000, 2023-07-09 18:00:00.000, 2023-07-09 17:59:59.999]",
-		"WM 1688927400000000000",
+		"WM 1688927400000000",
 		"+I[Super Mario Bros., 1, 3.5, 2023-07-09 18:00:00.000, 2023-07-10 00:00:00.000, 2023-07-09 23:59:59.999]",
-		"WM 1688950800000000000",
+		"WM 1688950800000000",
 	)
 	// The last window fires at the end of the input.
 	expect(t, finish(t, a, r),
@@ -72,18 +72,18 @@ func TestTumbleWindowAggregate(t *testing.T) {
 }
 
 func TestWindowFiresAtEndMinusOneMilli(t *testing.T) {
-	a, r := newRatingsAgg(t, Window{Kind: Tumble, Size: int64(time.Hour)}), &recorder{}
+	a, r := newRatingsAgg(t, Window{Kind: Tumble, Size: us(time.Hour)}), &recorder{}
 	end := ts("2023-07-09 01:00:00")
 	feed(t, a, r, chunk(ratingTypes,
 		ins("x", 1.0, ts("2023-07-09 00:10:00")),
 		ins("x", 3.0, ts("2023-07-09 00:50:00")),
 	))
-	expect(t, watermark(t, a, r, end-ms(1)-1), "WM 1688864399998999999")
+	expect(t, watermark(t, a, r, end-ms(1)-1), "WM 1688864399998999")
 	// Out of order but not late: still counted.
 	feed(t, a, r, chunk(ratingTypes, ins("x", 5.0, ts("2023-07-09 00:00:00"))))
 	expect(t, watermark(t, a, r, end-ms(1)),
 		"+I[x, 3, 3.0, 2023-07-09 00:00:00.000, 2023-07-09 01:00:00.000, 2023-07-09 00:59:59.999]",
-		"WM 1688864399999000000")
+		"WM 1688864399999000")
 	// Late: its window has fired.
 	feed(t, a, r, chunk(ratingTypes, ins("x", 7.0, ts("2023-07-09 00:59:59")), ins("x", 1.0, nil)))
 	if a.Dropped() != 2 {
@@ -93,11 +93,11 @@ func TestWindowFiresAtEndMinusOneMilli(t *testing.T) {
 }
 
 func TestHopWindowLateRowJoinsUnfiredWindows(t *testing.T) {
-	a, r := newRatingsAgg(t, Window{Kind: Hop, Size: int64(10 * time.Minute), Slide: int64(5 * time.Minute)}), &recorder{}
+	a, r := newRatingsAgg(t, Window{Kind: Hop, Size: us(10 * time.Minute), Slide: us(5 * time.Minute)}), &recorder{}
 	feed(t, a, r, chunk(ratingTypes, ins("x", 1.0, ts("2023-07-09 12:07:00"))))
 	expect(t, watermark(t, a, r, ts("2023-07-09 12:10:00")),
 		"+I[x, 1, 1.0, 2023-07-09 12:00:00.000, 2023-07-09 12:10:00.000, 2023-07-09 12:09:59.999]",
-		"WM 1688904600000000000")
+		"WM 1688904600000000")
 	// 12:06 belongs to [12:00, 12:10) (fired) and [12:05, 12:15) (open).
 	feed(t, a, r, chunk(ratingTypes, ins("x", 3.0, ts("2023-07-09 12:06:00"))))
 	if a.Dropped() != 0 {
@@ -109,7 +109,7 @@ func TestHopWindowLateRowJoinsUnfiredWindows(t *testing.T) {
 }
 
 func TestCumulateWindowAggregate(t *testing.T) {
-	a, r := newRatingsAgg(t, Window{Kind: Cumulate, Size: int64(3 * time.Hour), Slide: int64(time.Hour)}), &recorder{}
+	a, r := newRatingsAgg(t, Window{Kind: Cumulate, Size: us(3 * time.Hour), Slide: us(time.Hour)}), &recorder{}
 	feed(t, a, r, chunk(ratingTypes,
 		ins("x", 1.0, ts("2023-07-09 00:30:00")),
 		ins("x", 2.0, ts("2023-07-09 01:30:00")),
@@ -141,7 +141,7 @@ func TestWindowAssignmentWithOffsetAndNegativeTimes(t *testing.T) {
 }
 
 func TestSessionWindowAggregate(t *testing.T) {
-	a, r := newRatingsAgg(t, Window{Kind: Session, Gap: int64(10 * time.Minute)}), &recorder{}
+	a, r := newRatingsAgg(t, Window{Kind: Session, Gap: us(10 * time.Minute)}), &recorder{}
 	feed(t, a, r, chunk(ratingTypes,
 		ins("x", 1.0, ts("2023-07-09 12:00:00")),
 		ins("x", 2.0, ts("2023-07-09 12:15:00")), // a second session
@@ -153,13 +153,13 @@ func TestSessionWindowAggregate(t *testing.T) {
 	}
 	expectSet(t, watermark(t, a, r, ts("2023-07-09 12:20:00")),
 		"+I[y, 1, 4.0, 2023-07-09 12:01:00.000, 2023-07-09 12:11:00.000, 2023-07-09 12:10:59.999]",
-		"WM 1688905200000000000")
+		"WM 1688905200000000")
 	// Late for y: a new session that has already ended.
 	feed(t, a, r, chunk(ratingTypes, ins("y", 9.0, ts("2023-07-09 12:02:00"))))
 	if a.Dropped() != 1 {
 		t.Fatalf("dropped %d", a.Dropped())
 	}
-	b := newRatingsAgg(t, Window{Kind: Session, Gap: int64(10 * time.Minute)})
+	b := newRatingsAgg(t, Window{Kind: Session, Gap: us(10 * time.Minute)})
 	moveState(t, a, b)
 	expect(t, finish(t, b, r),
 		"+I[x, 3, 2.0, 2023-07-09 12:00:00.000, 2023-07-09 12:25:00.000, 2023-07-09 12:24:59.999]",
@@ -167,7 +167,7 @@ func TestSessionWindowAggregate(t *testing.T) {
 }
 
 func TestWindowAggregateSnapshotRestore(t *testing.T) {
-	w := Window{Kind: Hop, Size: int64(2 * time.Hour), Slide: int64(time.Hour)}
+	w := Window{Kind: Hop, Size: us(2 * time.Hour), Slide: us(time.Hour)}
 	first := chunk(ratingTypes, ins("x", 1.0, ts("2023-07-09 00:30:00")), ins("y", 2.0, ts("2023-07-09 01:30:00")))
 	second := chunk(ratingTypes, ins("x", 3.0, ts("2023-07-09 01:45:00")))
 
@@ -186,7 +186,7 @@ func TestWindowAggregateSnapshotRestore(t *testing.T) {
 func TestWindowTableFunction(t *testing.T) {
 	f, err := NewWindowTableFunction(WindowTableFunctionConfig{
 		InputTypes: ratingTypes,
-		Window:     Window{Kind: Hop, TimeCol: 2, Size: int64(10 * time.Minute), Slide: int64(5 * time.Minute)},
+		Window:     Window{Kind: Hop, TimeCol: 2, Size: us(10 * time.Minute), Slide: us(5 * time.Minute)},
 	}, state.NewMemory())
 	if err != nil {
 		t.Fatal(err)
@@ -205,7 +205,7 @@ func TestWindowTableFunction(t *testing.T) {
 func TestSessionWindowTableFunction(t *testing.T) {
 	f, err := NewWindowTableFunction(WindowTableFunctionConfig{
 		InputTypes:    ratingTypes,
-		Window:        Window{Kind: Session, TimeCol: 2, Gap: int64(10 * time.Minute)},
+		Window:        Window{Kind: Session, TimeCol: 2, Gap: us(10 * time.Minute)},
 		PartitionKeys: []int{0},
 	}, state.NewMemory())
 	if err != nil {
@@ -216,7 +216,7 @@ func TestSessionWindowTableFunction(t *testing.T) {
 	expect(t, watermark(t, f, r, ts("2023-07-09 12:15:00")),
 		"+I[x, 1.0, 2023-07-09 12:00:00.000, 2023-07-09 12:00:00.000, 2023-07-09 12:15:00.000, 2023-07-09 12:14:59.999]",
 		"+I[x, 2.0, 2023-07-09 12:05:00.000, 2023-07-09 12:00:00.000, 2023-07-09 12:15:00.000, 2023-07-09 12:14:59.999]",
-		"WM 1688904900000000000")
+		"WM 1688904900000000")
 }
 
 func TestWindowOverLocalTimeZone(t *testing.T) {
@@ -224,7 +224,7 @@ func TestWindowOverLocalTimeZone(t *testing.T) {
 	in := []types.Type{types.StringType, types.DoubleType, types.TimestampLTZType(3)}
 	a, err := NewWindowAggregate(WindowAggregateConfig{
 		InputTypes: in,
-		Window:     Window{Kind: Tumble, TimeCol: 2, Size: int64(24 * time.Hour), Zone: zone},
+		Window:     Window{Kind: Tumble, TimeCol: 2, Size: us(24 * time.Hour), Zone: zone},
 		Keys:       []int{0},
 		Aggs:       []AggSpec{aggCall(t, "COUNT", in)},
 	}, state.NewMemory())
@@ -235,10 +235,10 @@ func TestWindowOverLocalTimeZone(t *testing.T) {
 	// 2023-07-09 20:00 UTC is 2023-07-10 04:00 in UTC+8: the local day
 	// [07-10 00:00, 07-11 00:00) ends at 2023-07-10 16:00 UTC.
 	feed(t, a, r, chunk(in, ins("x", 1.0, ts("2023-07-09 20:00:00"))))
-	expect(t, watermark(t, a, r, ts("2023-07-10 15:59:59")), "WM 1689004799000000000")
+	expect(t, watermark(t, a, r, ts("2023-07-10 15:59:59")), "WM 1689004799000000")
 	expect(t, watermark(t, a, r, ts("2023-07-10 15:59:59")+ms(999)),
 		"+I[x, 1, 2023-07-10 00:00:00.000, 2023-07-11 00:00:00.000, 2023-07-10 15:59:59.999]",
-		"WM 1689004799999000000")
+		"WM 1689004799999000")
 }
 
 func TestWindowRankAndDeduplicate(t *testing.T) {
@@ -261,7 +261,7 @@ func TestWindowRankAndDeduplicate(t *testing.T) {
 	expect(t, watermark(t, rank, r, w1e-ms(1)),
 		"+I[2023-07-09 00:00:00.000, 2023-07-09 01:00:00.000, b, 9, 1]",
 		"+I[2023-07-09 00:00:00.000, 2023-07-09 01:00:00.000, c, 9, 2]",
-		"WM 1688864399999000000")
+		"WM 1688864399999000")
 	feed(t, rank, r, chunk(in, ins(w1s, w1e, "late", 100)))
 	if rank.Dropped() != 1 {
 		t.Fatalf("dropped %d", rank.Dropped())
@@ -292,7 +292,7 @@ func TestWindowRankAndDeduplicate(t *testing.T) {
 }
 
 func TestWindowAggregateRetractedKeyEmitsNothing(t *testing.T) {
-	a, r := newRatingsAgg(t, Window{Kind: Tumble, Size: int64(time.Hour)}), &recorder{}
+	a, r := newRatingsAgg(t, Window{Kind: Tumble, Size: us(time.Hour)}), &recorder{}
 	feed(t, a, r, chunk(ratingTypes,
 		ins("x", 1.0, ts("2023-07-09 00:10:00")),
 		ins("y", 2.0, ts("2023-07-09 00:20:00")),

@@ -1137,7 +1137,7 @@ Sink(table=[default_catalog.default_database.orders2], fields=[user, product, am
 
 == Physical Execution Plan ==
 {
-  "version": 1,
+  "version": 2,
   "configuration": {
     "pipeline.auto-watermark-interval": "200 ms",
     "table.exec.source.idle-timeout": "0 ms",
@@ -1376,7 +1376,7 @@ Collect(fields=[user, product], changelogMode=[I])
 
 == Physical Execution Plan ==
 {
-  "version": 1,
+  "version": 2,
   "configuration": {
     "pipeline.auto-watermark-interval": "200 ms",
     "table.exec.source.idle-timeout": "0 ms",
