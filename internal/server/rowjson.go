@@ -97,10 +97,10 @@ func jsonValue(t types.Type, v types.Value, zone *time.Location) any {
 		return v.I != 0
 	case types.TinyInt, types.SmallInt, types.Int, types.BigInt:
 		return v.I
-	case types.IntervalYearMonth:
+	case types.IntervalYearMonth, types.IntervalDayTime:
+		// months, and milliseconds, as RowDataToJsonConverters writes
+		// INTERVAL_YEAR_MONTH and INTERVAL_DAY_TIME
 		return v.I
-	case types.IntervalDayTime:
-		return v.I / int64(time.Millisecond)
 	case types.Float, types.Double:
 		if math.IsNaN(v.F) || math.IsInf(v.F, 0) {
 			return types.FormatDouble(v.F)

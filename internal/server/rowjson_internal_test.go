@@ -26,3 +26,23 @@ func TestCompositeJSONKeepsOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestIntervalJSON: intervals are numbers in the JSON row format, months
+// and milliseconds as RowDataToJsonConverters writes INTERVAL_YEAR_MONTH
+// and INTERVAL_DAY_TIME (Sluice holds them in those units too).
+func TestIntervalJSON(t *testing.T) {
+	for _, c := range []struct {
+		t    types.Type
+		v    int64
+		want string
+	}{
+		{types.Type{Kind: types.IntervalDayTime}, 90061001, "90061001"}, // INTERVAL '1 01:01:01.001' DAY TO SECOND
+		{types.Type{Kind: types.IntervalDayTime}, -1, "-1"},
+		{types.Type{Kind: types.IntervalYearMonth}, 14, "14"},
+	} {
+		b, err := json.Marshal(jsonValue(c.t, types.IntValue(c.v), nil))
+		if err != nil || string(b) != c.want {
+			t.Errorf("%s %d: %s, %v; want %s", c.t, c.v, b, err, c.want)
+		}
+	}
+}
