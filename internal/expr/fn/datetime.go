@@ -721,9 +721,15 @@ var extractShorthands = map[string]string{
 	"HOUR": "HOUR", "MINUTE": "MINUTE", "SECOND": "SECOND",
 }
 
+// HOUR, MINUTE and SECOND also take a TIME, as Calcite's
+// SqlDatePartFunction (operands of the DATETIME family) does.
 func bindExtractShorthand(name, unit string) bindFunc {
+	takesTime := unit == "HOUR" || unit == "MINUTE" || unit == "SECOND"
 	return func(args []Arg) (types.Type, Eval, error) {
-		if !match(args, datetime) {
+		switch {
+		case takesTime && !match(args, func(t types.Type) bool { return datetime(t) || t.Kind == types.Time }):
+			return types.Type{}, nil, sigError(name, "(DATE|TIME|TIMESTAMP|TIMESTAMP_LTZ)", args)
+		case !takesTime && !match(args, datetime):
 			return types.Type{}, nil, sigError(name, "(DATE|TIMESTAMP|TIMESTAMP_LTZ)", args)
 		}
 		f, err := extractor(unit, args[0].Type)
