@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -412,13 +413,13 @@ type matchBinder struct {
 	// measures is set while binding MEASURES (else DEFINE).
 	measures bool
 	slots    []MatchSlot
-	seen     map[string]int
+	seen     map[string][]int
 }
 
 // reset starts the slots of a DEFINE condition, or of all the measures
 // (computed once per match).
 func (mb *matchBinder) reset(measures bool) {
-	mb.measures, mb.slots, mb.seen = measures, nil, map[string]int{}
+	mb.measures, mb.slots, mb.seen = measures, nil, map[string][]int{}
 }
 
 // bind binds a condition or measure over the slots bound since reset.
@@ -430,19 +431,19 @@ func (mb *matchBinder) bind(e ast.Expr) (expr.Expr, error) {
 	return (&exprBinder{b: mb.b, sc: &scope{}, hook: mb.hook, where: where}).bind(e)
 }
 
-// slot adds s (once) and returns the column that reads it.
+// slot adds s (once) and returns the column that reads it. Slots are told
+// apart by their fields, expressions compared structurally.
 func (mb *matchBinder) slot(s MatchSlot) expr.Expr {
 	key := fmt.Sprintf("%s|%s|%v|%d|%s|%v", s.Kind, s.Var, s.First, s.Offset, s.Function, s.Type)
-	if s.Value != nil {
-		key += "|" + s.Value.String()
-	}
-	for _, a := range s.Args {
-		key += "|" + a.String()
-	}
-	i, ok := mb.seen[key]
-	if !ok {
+	i := slices.IndexFunc(mb.seen[key], func(j int) bool {
+		t := mb.slots[j]
+		return expr.Equal(s.Value, t.Value) && expr.EqualAll(s.Args, t.Args)
+	})
+	if i >= 0 {
+		i = mb.seen[key][i]
+	} else {
 		i = len(mb.slots)
-		mb.seen[key] = i
+		mb.seen[key] = append(mb.seen[key], i)
 		mb.slots = append(mb.slots, s)
 	}
 	return &expr.Column{Index: i, Name: "$s" + strconv.Itoa(i), T: s.Type}
