@@ -351,12 +351,8 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 		if err := wantBoolean(where, f); err != nil {
 			return nil, err
 		}
-		node, rest := foldRank(rel.node, f)
-		schema := node.Schema()
-		if rest != nil {
-			node = newCalc(node, identity(schema), rest, schema)
-		}
-		rel = &relation{node: node, sc: rel.sc}
+		schema := rel.node.Schema()
+		rel = &relation{node: newCalc(rel.node, identity(schema), f, schema), sc: rel.sc}
 	}
 	for _, c := range subqueries {
 		var err error

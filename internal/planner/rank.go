@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sluicesql/sluice/internal/connector"
@@ -90,96 +91,130 @@ func (b *Binder) overRank(rel *relation, overs []*ast.FuncCall) (*relation, func
 	return &relation{node: r, sc: sc}, hook, nil
 }
 
-// foldRank applies a filter to a relation; when the relation is an
-// unbounded Rank (possibly under a projection) and the filter bounds its
-// row number, the bound becomes the Rank's range. It returns the new node
-// and the part of the filter still to apply.
-func foldRank(node Node, filter expr.Expr) (Node, expr.Expr) {
-	calc, _ := node.(*Calc)
-	rank, _ := node.(*Rank)
-	rnCol := -1
-	if calc != nil && calc.Filter == nil {
-		rank, _ = calc.Input.(*Rank)
+// rankRange is the rule RankRange: a filter over an unbounded Rank that
+// bounds its row number (rownum <= 3, rownum = 1, rownum BETWEEN 2 AND 5,
+// rownum <= a column) sets the Rank's range, and the rest of the filter
+// stays above it (Flink's FlinkLogicalRankRule).
+func rankRange(n Node) Node {
+	calc, ok := n.(*Calc)
+	if !ok || calc.Filter == nil {
+		return n
 	}
-	if rank == nil || rank.End != unbounded {
-		return node, filter
+	rank, ok := calc.Input.(*Rank)
+	if !ok || rank.End != unbounded || rank.VariableEnd || rank.noEnd {
+		return n
 	}
-	last := len(rank.schema) - 1
-	if calc != nil {
-		for j, p := range calc.Projects {
-			if c, ok := p.(*expr.Column); ok && c.Index == last {
-				rnCol = j
-			}
-		}
-	} else {
-		rnCol = last
-	}
+	rnCol := len(rank.schema) - 1
 	start, end := int64(1), int64(unbounded)
 	endCol := -1
 	var colBound expr.Expr
-	var rest []expr.Expr
 	bounded := false
-	for _, c := range conjuncts(filter) {
+	rest := dropConjuncts(calc.Filter, func(c expr.Expr) bool {
 		if lo, hi, ok := rowNumberBound(c, rnCol); ok {
 			start, end = max(start, lo), min(end, hi)
 			bounded = true
-			continue
+			return true
 		}
-		if col, ok := rowNumberColumnBound(c, rnCol, calc); ok && endCol < 0 && rank.Window == nil {
+		if col, ok := rowNumberColumnBound(c, rnCol); ok && endCol < 0 {
 			endCol, colBound = col, c
-			continue
+			return true
 		}
-		rest = append(rest, c)
-	}
+		return false
+	})
 	if endCol >= 0 && end != unbounded {
 		// Both a constant and a column bound: the column's stays a
 		// filter over the constant range's rows.
-		rest = append(rest, colBound)
+		if rest == nil {
+			rest = colBound
+		} else {
+			rest = and(append(slices.Clone(conjuncts(rest)), colBound))
+		}
 		endCol = -1
 	}
 	if end == unbounded && endCol < 0 {
 		if !bounded {
-			return node, filter
+			return n
 		}
 		// A filter on the row number without an upper bound is a rank
 		// without end, which Flink's FlinkLogicalRankRule refuses.
 		r := *rank
 		r.noEnd = true
-		out := Node(&r)
-		if calc != nil {
-			c := *calc
-			c.Input = out
-			out = &c
-		}
-		return out, filter
+		c := *calc
+		c.Input = &r
+		return &c
 	}
 	r := *rank
 	r.Start, r.End = start, end
 	if endCol >= 0 {
 		r.VariableEnd, r.EndCol = true, endCol
 	}
-	var out Node = &r
-	// Only ROW_NUMBER is a deduplication (Flink's deduplicate rules match
-	// no other rank type).
-	first := r.Function == "ROW_NUMBER" && !r.VariableEnd && r.Start == 1 && r.End == 1 && len(r.Order) == 1 && r.Input.Mode() == connector.InsertOnly
-	if w, startCol, endCol, ok := windowOf(r.Input); ok && contains(r.PartitionKeys, startCol) && contains(r.PartitionKeys, endCol) {
-		w.EndCol = endCol
-		r.Window = &w
-		if first && r.Order[0].Col == w.TimeCol && w.TimeCol >= 0 {
-			out = &Deduplicate{base: r.base, Input: r.Input, Keys: r.PartitionKeys, KeepLast: r.Order[0].Desc, TimeCol: w.TimeCol, RowTime: true, Window: &w}
+	return newCalc(&r, calc.Projects, rest, calc.schema)
+}
+
+// windowRank is the rule WindowRank: a Top-N whose partition keys hold
+// the window_start and window_end of a window its input's rows were
+// assigned to ranks window by window (Flink's window Top-N).
+func windowRank(n Node) Node {
+	r, ok := n.(*Rank)
+	if !ok || r.Window != nil || (r.End == unbounded && !r.VariableEnd) {
+		return n
+	}
+	w, startCol, endCol, ok := windowOf(r.Input)
+	if !ok || !contains(r.PartitionKeys, startCol) || !contains(r.PartitionKeys, endCol) {
+		return n
+	}
+	w.EndCol = endCol
+	out := *r
+	out.Window = &w
+	return &out
+}
+
+// deduplicate is the rule Deduplicate: a ROW_NUMBER Top-1 over an
+// append-only input ordered by one time attribute keeps each key's first
+// or last row (Flink's deduplication; only ROW_NUMBER, as Flink's
+// deduplicate rules match no other rank type). A window Top-1 must be
+// ordered by the window's time attribute.
+func deduplicate(n Node) Node {
+	r, ok := n.(*Rank)
+	if !ok || r.Function != "ROW_NUMBER" || r.VariableEnd || r.Start != 1 || r.End != 1 || len(r.Order) != 1 || r.Input.Mode() != connector.InsertOnly {
+		return n
+	}
+	order := r.Order[0]
+	if w := r.Window; w != nil {
+		if order.Col != w.TimeCol || w.TimeCol < 0 {
+			return n
 		}
-	} else if first {
-		t := r.Input.Schema()[r.Order[0].Col].Type
-		if t.Attr != types.NoTimeAttr {
-			out = &Deduplicate{base: r.base, Input: r.Input, Keys: r.PartitionKeys, KeepLast: r.Order[0].Desc, TimeCol: r.Order[0].Col, RowTime: t.Attr == types.RowTime}
+		return &Deduplicate{base: r.base, Input: r.Input, Keys: r.PartitionKeys, KeepLast: order.Desc, TimeCol: w.TimeCol, RowTime: true, Window: w}
+	}
+	t := r.Input.Schema()[order.Col].Type
+	if t.Attr == types.NoTimeAttr {
+		return n
+	}
+	return &Deduplicate{base: r.base, Input: r.Input, Keys: r.PartitionKeys, KeepLast: order.Desc, TimeCol: order.Col, RowTime: t.Attr == types.RowTime}
+}
+
+// dropConjuncts returns e without the conjuncts for which drop holds,
+// looking into nested ANDs and keeping the rest as they were nested (a
+// filter merged from several WHERE clauses is an AND of ANDs); nil when
+// nothing is left.
+func dropConjuncts(e expr.Expr, drop func(expr.Expr) bool) expr.Expr {
+	l, ok := e.(*expr.Logic)
+	if !ok || l.Or {
+		if drop(e) {
+			return nil
+		}
+		return e
+	}
+	var kept []expr.Expr
+	for _, a := range l.Args {
+		if k := dropConjuncts(a, drop); k != nil {
+			kept = append(kept, k)
 		}
 	}
-	if calc != nil {
-		c := *calc
-		c.Input = out
-		out = &c
+	if slices.Equal(kept, l.Args) {
+		return e
 	}
-	return out, and(rest)
+	return and(kept)
 }
 
 // windowOf finds the window a relation's rows were assigned to: a window
@@ -250,13 +285,10 @@ func and(es []expr.Expr) expr.Expr {
 	return &expr.Logic{Args: es}
 }
 
-// rowNumberBound recognizes `rn <op> n` and `n <op> rn` for an integer
-// literal n, returning the inclusive range it allows.
-// rowNumberColumnBound recognizes `rownum <= x` where x is a column of the
-// rank's input (through calc, when the row number is read through a
-// projection): Flink's VariableRankRange, whose end each partition takes
-// from its first row. It returns x's position in the rank's input.
-func rowNumberColumnBound(e expr.Expr, rnCol int, calc *Calc) (int, bool) {
+// rowNumberColumnBound recognizes `rownum <= x` where x is an integer
+// column of the rank's input: Flink's VariableRankRange, whose end each
+// partition takes from its first row. It returns x's position.
+func rowNumberColumnBound(e expr.Expr, rnCol int) (int, bool) {
 	c, isCall := e.(*expr.Call)
 	if !isCall || len(c.Args) != 2 || c.Name != "<=" && c.Name != ">=" {
 		return 0, false
@@ -270,16 +302,11 @@ func rowNumberColumnBound(e expr.Expr, rnCol int, calc *Calc) (int, bool) {
 	if !lok || !rok || lc.Index != rnCol || rc.Index == rnCol || !rc.T.IsInteger() {
 		return 0, false
 	}
-	if calc == nil {
-		return rc.Index, true
-	}
-	in, ok := calc.Projects[rc.Index].(*expr.Column)
-	if !ok {
-		return 0, false
-	}
-	return in.Index, true
+	return rc.Index, true
 }
 
+// rowNumberBound recognizes `rn <op> n` and `n <op> rn` for an integer
+// literal n, returning the inclusive range it allows.
 func rowNumberBound(e expr.Expr, col int) (lo, hi int64, ok bool) {
 	c, isCall := e.(*expr.Call)
 	if !isCall || len(c.Args) != 2 {

@@ -57,13 +57,17 @@ func (b *Binder) temporalJoin(jn Join, asOf ast.Expr, ref *ast.TableName, l, r *
 			keys = append(keys, table.Schema().Index(k))
 		}
 		keyNames = table.PrimaryKey
-	} else if vk, ok := versionedKeys(r.node); ok {
+	} else {
 		// A versioned view (Flink's "Versioned Views"): a query whose
 		// unique key the planner infers, such as a deduplication keeping
-		// each key's last row by event time.
-		keys = vk
-		for _, k := range vk {
-			keyNames = append(keyNames, rs[k].Name)
+		// each key's last row by event time. The rules make the
+		// deduplication, so they rewrite the view first.
+		jn.Right = rewriteTree(jn.Right)
+		if vk, ok := versionedKeys(jn.Right); ok {
+			keys = vk
+			for _, k := range vk {
+				keyNames = append(keyNames, rs[k].Name)
+			}
 		}
 	}
 	if len(keys) == 0 {

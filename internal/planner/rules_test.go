@@ -1,0 +1,55 @@
+package planner_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sluicesql/sluice/internal/planner"
+)
+
+const ordersDDL = `CREATE TABLE orders (
+    order_id INT,
+    customer STRING,
+    amount DOUBLE,
+    order_time TIMESTAMP(3),
+    WATERMARK FOR order_time AS order_time - INTERVAL '5' SECOND
+) WITH ('connector' = 'kafka', 'topic' = 'orders', 'properties.bootstrap.servers' = 'localhost:9092',
+    'scan.startup.mode' = 'earliest-offset', 'value.format' = 'json');
+`
+
+// TestRankRangeAcrossQueries: the rule RankRange sees the filters of
+// every query over a ranking, merged into one, so a row-number bound in
+// an outer query still makes a Top-N when an inner query filters other
+// columns; the other conditions stay above the Rank.
+func TestRankRangeAcrossQueries(t *testing.T) {
+	got := planner.Explain(plan(t, ordersDDL+`
+SELECT customer, amount, row_num FROM (
+  SELECT * FROM (
+    SELECT customer, amount, ROW_NUMBER() OVER (PARTITION BY customer ORDER BY amount DESC) AS row_num FROM orders)
+  WHERE amount > 10 AND customer <> 'x')
+WHERE row_num <= 3`))
+	for _, want := range []string{
+		"Calc(select=[customer, amount, w0$o0 AS row_num], where=[AND(>(amount, 10), <>(customer, 'x'))]",
+		"Rank(strategy=[AppendFastStrategy], rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=3]",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("want %q in the plan:\n%s", want, got)
+		}
+	}
+}
+
+// TestDeduplicateAfterRankRange: the rule Deduplicate turns the Top-1 the
+// rule RankRange made of a bound in an outer query, over a time
+// attribute, into a deduplication.
+func TestDeduplicateAfterRankRange(t *testing.T) {
+	got := planner.Explain(plan(t, ordersDDL+`
+SELECT order_id, customer FROM (
+  SELECT * FROM (
+    SELECT *, ROW_NUMBER() OVER (PARTITION BY customer ORDER BY order_time DESC) AS rn FROM orders)
+  WHERE amount > 10)
+WHERE rn = 1`))
+	want := "Deduplicate(keep=[LastRow], key=[customer], order=[ROWTIME]"
+	if !strings.Contains(got, want) {
+		t.Errorf("want %q in the plan:\n%s", want, got)
+	}
+}
