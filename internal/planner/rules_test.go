@@ -53,3 +53,29 @@ WHERE rn = 1`))
 		t.Errorf("want %q in the plan:\n%s", want, got)
 	}
 }
+
+// TestMatchOverDeduplication: MATCH_RECOGNIZE checks the changelog of its
+// input as the rules leave it: a deduplication keeping each key's first
+// row by processing time appends.
+func TestMatchOverDeduplication(t *testing.T) {
+	got := planner.Explain(plan(t, `
+CREATE TABLE ticker (
+    symbol STRING,
+    price INT,
+    proctime AS PROCTIME()
+) WITH ('connector' = 'kafka', 'topic' = 'ticker', 'properties.bootstrap.servers' = 'localhost:9092',
+    'scan.startup.mode' = 'earliest-offset', 'value.format' = 'json');
+SELECT * FROM (
+  SELECT symbol, price, proctime FROM (
+    SELECT *, ROW_NUMBER() OVER (PARTITION BY symbol, price ORDER BY proctime) AS rn FROM ticker)
+  WHERE rn = 1)
+MATCH_RECOGNIZE (
+  ORDER BY proctime
+  MEASURES A.price AS aPrice
+  PATTERN (A B)
+  DEFINE A AS A.price > 10
+) AS T`))
+	if want := "Deduplicate(keep=[FirstRow], key=[symbol, price], order=[PROCTIME]"; !strings.Contains(got, want) {
+		t.Errorf("want %q in the plan:\n%s", want, got)
+	}
+}
