@@ -8,9 +8,9 @@ import (
 
 // join plans a join: equality conjuncts between the sides become keys; a
 // right side FOR SYSTEM_TIME AS OF a left time attribute makes a temporal
-// join; when both sides carry rowtime (or both proctime) attributes and
-// the rest of the condition bounds one by the other, it is an interval
-// join, otherwise a regular join.
+// join; otherwise it is a regular join, which the rule IntervalJoin makes
+// an interval join when both sides carry rowtime (or both proctime)
+// attributes and the rest of the condition bounds one by the other.
 func (b *Binder) join(j *ast.Join) (*relation, error) {
 	if u, ok := j.Right.(*ast.UnnestRef); ok {
 		return b.unnestJoin(j, u)
@@ -102,15 +102,42 @@ func (b *Binder) join(j *ast.Join) (*relation, error) {
 		wj.schema = joinSchema(ls, rs, kind, false, false)
 		return &relation{node: wj, sc: joinScope(sc, wj.schema)}, nil
 	}
-	iv, rest := intervalBounds(rest, ls, rs)
-	jn.schema = joinSchema(ls, rs, kind, iv != nil, iv != nil)
 	jn.Cond = and(rest)
-	out := joinScope(sc, jn.schema)
-	if iv != nil {
-		iv.Join = jn
-		return &relation{node: iv, sc: out}, nil
+	// The rule IntervalJoin makes it an interval join, whose output keeps
+	// the time attributes of both sides: the binder types the join with
+	// the rule's own test, as Flink's RelTimeIndicatorConverter keeps a
+	// join's time attributes when it satisfies an interval join.
+	iv := intervalOf(&jn) != nil
+	jn.schema = joinSchema(ls, rs, kind, iv, iv)
+	return &relation{node: &jn, sc: joinScope(sc, jn.schema)}, nil
+}
+
+// intervalJoin is the rule IntervalJoin: a regular join whose condition
+// bounds the right side's time attribute by the left side's (see
+// intervalBounds) joins rows within those bounds (Flink's
+// StreamPhysicalIntervalJoinRule).
+func intervalJoin(n Node) Node {
+	if j, ok := n.(*Join); ok {
+		if iv := intervalOf(j); iv != nil {
+			return iv
+		}
 	}
-	return &relation{node: &jn, sc: out}, nil
+	return n
+}
+
+// intervalOf returns j as an interval join, with the conditions that bound
+// the time attributes taken out of its condition; nil when j is none.
+func intervalOf(j *Join) *IntervalJoin {
+	if j.Cond == nil {
+		return nil
+	}
+	iv, rest := intervalBounds(conjuncts(j.Cond), j.Left.Schema(), j.Right.Schema())
+	if iv == nil {
+		return nil
+	}
+	iv.Join = *j
+	iv.Cond = and(rest)
+	return iv
 }
 
 // joinSchema is the output of a join: the left columns then the right ones,

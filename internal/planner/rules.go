@@ -36,6 +36,10 @@ type rule struct {
 
 // phases are the rule sets applied in order.
 var phases = [][]rule{
+	// Joins (join.go).
+	{
+		{name: "IntervalJoin", apply: intervalJoin},
+	},
 	// Top-N and deduplication (rank.go), after Flink's FlinkLogicalRankRule,
 	// StreamPhysicalWindowRankRule and StreamPhysicalDeduplicateRule.
 	{

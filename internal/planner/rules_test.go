@@ -54,6 +54,29 @@ WHERE rn = 1`))
 	}
 }
 
+// TestDeduplicateOverIntervalJoin: the rule Deduplicate reads the
+// changelog of its input as the rule IntervalJoin left it: an outer
+// interval join appends (a regular outer join would retract).
+func TestDeduplicateOverIntervalJoin(t *testing.T) {
+	got := planner.Explain(plan(t, ordersDDL+`
+CREATE TABLE shipments (
+    order_id INT,
+    ship_time TIMESTAMP(3),
+    WATERMARK FOR ship_time AS ship_time
+) WITH ('connector' = 'kafka', 'topic' = 'shipments', 'properties.bootstrap.servers' = 'localhost:9092',
+    'scan.startup.mode' = 'earliest-offset', 'value.format' = 'json');
+SELECT order_id, customer FROM (
+  SELECT o.order_id, o.customer, ROW_NUMBER() OVER (PARTITION BY o.customer ORDER BY o.order_time) AS rn
+  FROM orders o LEFT JOIN shipments s
+    ON o.order_id = s.order_id AND s.ship_time BETWEEN o.order_time AND o.order_time + INTERVAL '1' HOUR)
+WHERE rn = 1`))
+	for _, want := range []string{"Deduplicate(keep=[FirstRow], key=[customer], order=[ROWTIME]", "IntervalJoin(joinType=[LeftOuterJoin]"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("want %q in the plan:\n%s", want, got)
+		}
+	}
+}
+
 // TestMatchOverDeduplication: MATCH_RECOGNIZE checks the changelog of its
 // input as the rules leave it: a deduplication keeping each key's first
 // row by processing time appends.
