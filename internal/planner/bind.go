@@ -262,7 +262,7 @@ func (b *Binder) Query(q ast.Query) (*Collect, error) {
 		return nil, err
 	}
 	out := &Collect{base: base{schema: rel.node.Schema()}, Input: rel.node}
-	rewrite(out)
+	out = rewrite(out).(*Collect)
 	if err := finalize(out); err != nil {
 		return nil, at(err, q)
 	}
@@ -373,7 +373,7 @@ func (b *Binder) InsertInto(t *catalog.Table, ins *ast.Insert) (*Sink, error) {
 	accepts := f.Accepts(t)
 	upsert := accepts == connector.Upsert && len(t.PrimaryKey) > 0
 	sink := &Sink{base: base{schema: out}, Input: input, Table: t, Upsert: upsert}
-	rewrite(sink)
+	sink = rewrite(sink).(*Sink)
 	if sink.Input.Mode() != connector.InsertOnly && !upsert && accepts != connector.Retract {
 		return nil, errorf(ins, "Table sink '%s' doesn't support consuming update changes which is produced by node %s", name, updatingNode(sink.Input).Describe())
 	}

@@ -112,7 +112,7 @@ func (b *Binder) matchRecognize(n *ast.MatchRecognize) (*relation, error) {
 	}
 	// The input's changelog is the one the rules leave it (a Top-1 they
 	// make a deduplication appends), so they rewrite it first.
-	in := rewriteTree(rel.node)
+	in := rewrite(rel.node)
 	if in.Mode() != connector.InsertOnly {
 		return nil, errorf(n, "Match Recognize doesn't support consuming update changes which is produced by node %s", updatingNode(in).Describe())
 	}

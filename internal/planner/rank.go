@@ -193,6 +193,46 @@ func deduplicate(n Node) Node {
 	return &Deduplicate{base: r.base, Input: r.Input, Keys: r.PartitionKeys, KeepLast: order.Desc, TimeCol: order.Col, RowTime: t.Attr == types.RowTime}
 }
 
+// rankNumber is the rule RankNumber: a Rank or Deduplicate outputs its
+// row number (Flink's outputRankNumber) unless the projection above it
+// does not read it, which makes a Top-1 an update stream rather than a
+// retracting one.
+func rankNumber(n Node) Node {
+	ins := n.Inputs()
+	var out []Node
+	for i, in := range ins {
+		want := true
+		if c, ok := n.(*Calc); ok {
+			want = readsColumn(c, len(in.Schema())-1)
+		}
+		var changed Node
+		switch r := in.(type) {
+		case *Rank:
+			if r.OutputRankNumber != want {
+				c := *r
+				c.OutputRankNumber = want
+				changed = &c
+			}
+		case *Deduplicate:
+			if r.OutputRankNumber != want {
+				c := *r
+				c.OutputRankNumber = want
+				changed = &c
+			}
+		}
+		if changed != nil {
+			if out == nil {
+				out = slices.Clone(ins)
+			}
+			out[i] = changed
+		}
+	}
+	if out == nil {
+		return n
+	}
+	return withInputs(n, out)
+}
+
 // dropConjuncts returns e without the conjuncts for which drop holds,
 // looking into nested ANDs and keeping the rest as they were nested (a
 // filter merged from several WHERE clauses is an AND of ANDs); nil when
@@ -339,10 +379,10 @@ func rowNumberBound(e expr.Expr, col int) (lo, hi int64, ok bool) {
 	return 0, 0, false
 }
 
-// finalize checks the whole plan once it is built: every Rank must have a
-// range (an unfiltered ROW_NUMBER becomes an OVER aggregation), and a
-// Rank or Deduplicate outputs its row number only when a projection above
-// reads it.
+// finalize checks the whole plan once the rules have rewritten it: every
+// Rank must have a range (an unfiltered ROW_NUMBER becomes an OVER
+// aggregation) and a ranking function Flink runs, and the operators that
+// consume appends only must have them.
 func finalize(n Node) error {
 	if err := needsAppendOnly(n); err != nil {
 		return err
@@ -362,12 +402,7 @@ func finalize(n Node) error {
 		if err := finalize(in); err != nil {
 			return err
 		}
-		reads := true
-		if c, ok := n.(*Calc); ok {
-			reads = readsColumn(c, len(in.Schema())-1)
-		}
-		switch r := in.(type) {
-		case *Rank:
+		if r, ok := in.(*Rank); ok {
 			if r.noEnd {
 				return errorf(r.call, "Rank end is not specified. Currently rank only support TopN, which means the rank end must be specified.")
 			}
@@ -377,9 +412,6 @@ func finalize(n Node) error {
 			if err := r.supported(); err != nil {
 				return err
 			}
-			r.OutputRankNumber = reads
-		case *Deduplicate:
-			r.OutputRankNumber = reads
 		}
 	}
 	return nil

@@ -14,8 +14,9 @@ import (
 //
 //   - a rule looks at one node, whose inputs have been rewritten already,
 //     and returns the node that replaces it, or the node itself when its
-//     shape does not match. It builds new nodes and never changes the one
-//     it is given, so the plan is rewritten only where a rule matched;
+//     shape does not match. Rules build new nodes and change none: the
+//     nodes above a rewritten one are copied, so a subtree the binder
+//     still holds stays as it was built;
 //   - a phase is an ordered list of rules, applied to the plan bottom-up:
 //     at each node the first rule that matches rewrites it, and the
 //     result is rewritten again (its new inputs first) until no rule of
@@ -47,34 +48,27 @@ var phases = [][]rule{
 		{name: "WindowRank", apply: windowRank},
 		{name: "Deduplicate", apply: deduplicate},
 	},
+	// What each node emits (rank.go).
+	{
+		{name: "RankNumber", apply: rankNumber},
+	},
 }
 
-// rewrite applies the phases to the plan under root (a Collect or Sink,
-// which no rule replaces), changing root's inputs in place.
-func rewrite(root Node) {
+// rewrite applies the phases to the plan under root and returns its new
+// root. Where the binder must see a subtree as the rules leave it, it
+// rewrites that subtree before going on; the rules leave a rewritten plan
+// as it is.
+func rewrite(root Node) Node {
 	for _, rules := range phases {
-		done := map[Node]Node{}
-		ins := slices.Clone(root.Inputs())
-		for i, in := range ins {
-			ins[i] = applyRules(in, rules, done)
-		}
-		setInputs(root, ins)
+		root = applyRules(root, rules, map[Node]Node{})
 	}
+	return root
 }
 
-// rewriteTree applies the phases to the plan under n and returns its new
-// root: for a subtree the binder must see rewritten before it goes on (a
-// versioned view's deduplication, which a temporal join needs).
-func rewriteTree(n Node) Node {
-	for _, rules := range phases {
-		n = applyRules(n, rules, map[Node]Node{})
-	}
-	return n
-}
-
-// applyRules rewrites the plan under n with one phase's rules. done maps
-// each node already visited to its replacement, so a node two parents
-// share is rewritten once and stays shared.
+// applyRules rewrites the plan under n with one phase's rules, copying
+// the nodes above a rewritten one (no node is changed in place). done
+// maps each node already visited to its replacement, so a node two
+// parents share is rewritten once and stays shared.
 func applyRules(n Node, rules []rule, done map[Node]Node) Node {
 	if out, ok := done[n]; ok {
 		return out
@@ -86,12 +80,12 @@ func applyRules(n Node, rules []rule, done map[Node]Node) Node {
 		changed = changed || out != in
 		ins[i] = out
 	}
-	if changed {
-		setInputs(n, ins)
-	}
 	out := n
+	if changed {
+		out = withInputs(n, ins)
+	}
 	for _, r := range rules {
-		if next := r.apply(n); next != n {
+		if next := r.apply(out); next != out {
 			out = applyRules(next, rules, done)
 			break
 		}
@@ -102,27 +96,34 @@ func applyRules(n Node, rules []rule, done map[Node]Node) Node {
 
 var nodeType = reflect.TypeFor[Node]()
 
+// withInputs returns a copy of n with the inputs ins.
+func withInputs(n Node, ins []Node) Node {
+	c := reflect.New(reflect.TypeOf(n).Elem())
+	c.Elem().Set(reflect.ValueOf(n).Elem())
+	// The copy's lists of inputs are its own.
+	eachNodeField(c.Elem(), func(f reflect.Value) {
+		if f.Kind() == reflect.Slice {
+			f.Set(reflect.AppendSlice(reflect.MakeSlice(f.Type(), 0, f.Len()), f))
+		}
+	})
+	out := c.Interface().(Node)
+	setInputs(out, ins)
+	return out
+}
+
 // setInputs replaces n's inputs with ins, in the order Inputs lists them:
 // the fields of n (and of the structs it embeds) of type Node and []Node.
 func setInputs(n Node, ins []Node) {
 	var fields []reflect.Value
-	var collect func(v reflect.Value)
-	collect = func(v reflect.Value) {
-		for i := range v.NumField() {
-			f, sf := v.Field(i), v.Type().Field(i)
-			switch {
-			case sf.Anonymous && f.Kind() == reflect.Struct:
-				collect(f)
-			case f.Type() == nodeType:
-				fields = append(fields, f)
-			case f.Kind() == reflect.Slice && f.Type().Elem() == nodeType:
-				for j := range f.Len() {
-					fields = append(fields, f.Index(j))
-				}
+	eachNodeField(reflect.ValueOf(n).Elem(), func(f reflect.Value) {
+		if f.Kind() == reflect.Slice {
+			for j := range f.Len() {
+				fields = append(fields, f.Index(j))
 			}
+			return
 		}
-	}
-	collect(reflect.ValueOf(n).Elem())
+		fields = append(fields, f)
+	})
 	old := n.Inputs()
 	if len(fields) != len(old) {
 		panic(fmt.Sprintf("planner: %T has %d fields of type Node for its %d inputs", n, len(fields), len(old)))
@@ -132,5 +133,19 @@ func setInputs(n Node, ins []Node) {
 			panic(fmt.Sprintf("planner: %T's input %d is not its field of type Node %d", n, i, i))
 		}
 		f.Set(reflect.ValueOf(ins[i]))
+	}
+}
+
+// eachNodeField calls f with each field of the struct v, and of the
+// structs it embeds, of type Node or []Node.
+func eachNodeField(v reflect.Value, f func(reflect.Value)) {
+	for i := range v.NumField() {
+		field, sf := v.Field(i), v.Type().Field(i)
+		switch {
+		case sf.Anonymous && field.Kind() == reflect.Struct:
+			eachNodeField(field, f)
+		case field.Type() == nodeType, field.Kind() == reflect.Slice && field.Type().Elem() == nodeType:
+			f(field)
+		}
 	}
 }

@@ -62,7 +62,7 @@ func (b *Binder) temporalJoin(jn Join, asOf ast.Expr, ref *ast.TableName, l, r *
 		// unique key the planner infers, such as a deduplication keeping
 		// each key's last row by event time. The rules make the
 		// deduplication, so they rewrite the view first.
-		jn.Right = rewriteTree(jn.Right)
+		jn.Right = rewrite(jn.Right)
 		if vk, ok := versionedKeys(jn.Right); ok {
 			keys = vk
 			for _, k := range vk {
