@@ -283,37 +283,7 @@ func (b *Binder) namedQuery(q ast.Query, name string, cols []string, ref *ast.Ta
 // selectQuery binds SELECT ... FROM ... WHERE ... GROUP BY ... HAVING ...
 // ORDER BY ... LIMIT.
 func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
-	from, where := onSubqueriesToWhere(s.From, s.Where)
-	if j, ok := from.(*ast.Join); ok && where != nil && len(j.Using) == 0 && (j.Kind == ast.InnerJoin || j.Kind == ast.CrossJoin) && len(findAggregates(where)) == 0 {
-		// The WHERE of an inner join is part of its condition, so that
-		// equalities become join keys and time bounds an interval join;
-		// IN (subquery) conditions stay in WHERE, to become semi joins.
-		// So do conditions with scalar subqueries, joined to the rows
-		// before WHERE filters them.
-		subqueries, cond := splitSubqueries(where)
-		var scalars []ast.Expr
-		for _, c := range astConjuncts(cond) {
-			if len(scalarSubqueries(c)) > 0 {
-				scalars = append(scalars, c)
-			}
-		}
-		if len(scalars) > 0 {
-			var rest []ast.Expr
-			for _, c := range astConjuncts(cond) {
-				if len(scalarSubqueries(c)) == 0 {
-					rest = append(rest, c)
-				}
-			}
-			subqueries, cond = append(subqueries, scalars...), andAST(rest)
-		}
-		if cond != nil {
-			merged := *j
-			merged.Kind = ast.InnerJoin
-			merged.On = andAST([]ast.Expr{j.On, cond})
-			where = andAST(subqueries)
-			from = &merged
-		}
-	}
+	from, where := whereIntoJoin(onSubqueriesToWhere(s.From, s.Where))
 	var rel *relation
 	if from == nil {
 		for _, it := range s.Items {
@@ -330,35 +300,9 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 			return nil, err
 		}
 	}
-	var subqueries []ast.Expr
-	if where != nil {
-		subqueries, where = splitSubqueries(where)
-	}
-	if subs := scalarSubqueries(where); len(subs) > 0 {
-		var err error
-		if rel, err = b.joinScalarSubqueries(rel, subs, &exprBinder{b: b, sc: rel.sc, where: "WHERE"}); err != nil {
-			return nil, err
-		}
-	}
-	if where != nil {
-		if agg := findAggregates(where); len(agg) > 0 {
-			return nil, errorf(agg[0], "Aggregate functions are not allowed in WHERE")
-		}
-		f, err := (&exprBinder{b: b, sc: rel.sc, where: "WHERE"}).bind(where)
-		if err != nil {
-			return nil, err
-		}
-		if err := wantBoolean(where, f); err != nil {
-			return nil, err
-		}
-		schema := rel.node.Schema()
-		rel = &relation{node: newCalc(rel.node, identity(schema), f, schema), sc: rel.sc}
-	}
-	for _, c := range subqueries {
-		var err error
-		if rel, err = b.subqueryJoin(rel, c); err != nil {
-			return nil, err
-		}
+	rel, err := b.where(rel, where)
+	if err != nil {
+		return nil, err
 	}
 	items, err := expandStars(s.Items, rel.sc)
 	if err != nil {
@@ -467,6 +411,76 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 	sorted.sc.cols = sorted.sc.cols[:keep]
 	sorted.node = newCalc(sorted.node, identity(schema[:keep]), nil, schema[:keep])
 	return sorted, nil
+}
+
+// whereIntoJoin makes the WHERE of an inner join part of its condition,
+// so that equalities become join keys and time bounds an interval join.
+// IN (subquery) conditions stay in WHERE, to become semi joins; so do
+// conditions with scalar subqueries, joined to the rows before WHERE
+// filters them. It returns the FROM item and the WHERE left.
+func whereIntoJoin(from ast.TableRef, where ast.Expr) (ast.TableRef, ast.Expr) {
+	j, ok := from.(*ast.Join)
+	if !ok || where == nil || len(j.Using) != 0 || (j.Kind != ast.InnerJoin && j.Kind != ast.CrossJoin) || len(findAggregates(where)) != 0 {
+		return from, where
+	}
+	subqueries, cond := splitSubqueries(where)
+	var scalars, rest []ast.Expr
+	for _, c := range astConjuncts(cond) {
+		if len(scalarSubqueries(c)) > 0 {
+			scalars = append(scalars, c)
+		} else {
+			rest = append(rest, c)
+		}
+	}
+	if len(scalars) > 0 {
+		subqueries, cond = append(subqueries, scalars...), andAST(rest)
+	}
+	if cond == nil {
+		return from, where
+	}
+	merged := *j
+	merged.Kind = ast.InnerJoin
+	merged.On = andAST([]ast.Expr{j.On, cond})
+	return &merged, andAST(subqueries)
+}
+
+// where binds a WHERE clause over rel: its conditions as a filter, its
+// scalar subqueries joined to the rows first, its IN and EXISTS
+// subqueries as semi (anti) joins after.
+func (b *Binder) where(rel *relation, where ast.Expr) (*relation, error) {
+	if where == nil {
+		return rel, nil
+	}
+	subqueries, where := splitSubqueries(where)
+	if subs := scalarSubqueries(where); len(subs) > 0 {
+		var err error
+		if rel, err = b.joinScalarSubqueries(rel, subs, &exprBinder{b: b, sc: rel.sc, where: "WHERE"}); err != nil {
+			return nil, err
+		}
+	}
+	if where != nil {
+		if agg := findAggregates(where); len(agg) > 0 {
+			return nil, errorf(agg[0], "Aggregate functions are not allowed in WHERE")
+		}
+		f, err := (&exprBinder{b: b, sc: rel.sc, where: "WHERE"}).bind(where)
+		if err != nil {
+			return nil, err
+		}
+		if err := wantBoolean(where, f); err != nil {
+			return nil, err
+		}
+		// A bound on a ranking's row number stays a filter here: the rule
+		// RankRange folds it (rules.go).
+		schema := rel.node.Schema()
+		rel = &relation{node: newCalc(rel.node, identity(schema), f, schema), sc: rel.sc}
+	}
+	for _, c := range subqueries {
+		var err error
+		if rel, err = b.subqueryJoin(rel, c); err != nil {
+			return nil, err
+		}
+	}
+	return rel, nil
 }
 
 // hiddenOrderColumns rewrites ORDER BY items that are not output columns
