@@ -8,9 +8,11 @@ import (
 
 // join plans a join: equality conjuncts between the sides become keys; a
 // right side FOR SYSTEM_TIME AS OF a left time attribute makes a temporal
-// join; otherwise it is a regular join, which the rule IntervalJoin makes
-// an interval join when both sides carry rowtime (or both proctime)
-// attributes and the rest of the condition bounds one by the other.
+// join; otherwise it is a regular join, which the rule WindowJoin makes a
+// window join when both sides are windowed alike and joined on their
+// windows, and the rule IntervalJoin an interval join when both sides
+// carry rowtime (or both proctime) attributes and the rest of the
+// condition bounds one by the other.
 func (b *Binder) join(j *ast.Join) (*relation, error) {
 	if u, ok := j.Right.(*ast.UnnestRef); ok {
 		return b.unnestJoin(j, u)
@@ -97,17 +99,13 @@ func (b *Binder) join(j *ast.Join) (*relation, error) {
 	if asOf != nil {
 		return b.temporalJoin(jn, asOf, right.(*ast.TableName), l, r, and(rest), sc)
 	}
-	if wj := windowJoin(jn, l.node, r.node); wj != nil {
-		wj.Cond = and(rest)
-		wj.schema = joinSchema(ls, rs, kind, false, false)
-		return &relation{node: wj, sc: joinScope(sc, wj.schema)}, nil
-	}
 	jn.Cond = and(rest)
-	// The rule IntervalJoin makes it an interval join, whose output keeps
-	// the time attributes of both sides: the binder types the join with
-	// the rule's own test, as Flink's RelTimeIndicatorConverter keeps a
-	// join's time attributes when it satisfies an interval join.
-	iv := intervalOf(&jn) != nil
+	// The rules WindowJoin and IntervalJoin make it a window or an
+	// interval join. An interval join's output keeps the time attributes
+	// of both sides: the binder types the join with the rules' own tests,
+	// as Flink's RelTimeIndicatorConverter keeps a join's time attributes
+	// when it satisfies an interval join.
+	iv := windowJoinOf(&jn) == nil && intervalOf(&jn) != nil
 	jn.schema = joinSchema(ls, rs, kind, iv, iv)
 	return &relation{node: &jn, sc: joinScope(sc, jn.schema)}, nil
 }

@@ -37,8 +37,9 @@ type rule struct {
 
 // phases are the rule sets applied in order.
 var phases = [][]rule{
-	// Joins (join.go).
+	// Joins (join.go, temporal.go).
 	{
+		{name: "WindowJoin", apply: windowJoin},
 		{name: "IntervalJoin", apply: intervalJoin},
 	},
 	// Top-N and deduplication (rank.go), after Flink's FlinkLogicalRankRule,

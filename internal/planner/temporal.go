@@ -147,14 +147,25 @@ func (n *WindowJoin) Describe() string {
 	return fmt.Sprintf("WindowJoin(%s, window=[%s])", n.joinText(), n.Window.String(n.Left.Schema()))
 }
 
-// windowJoin recognizes a join of two inputs windowed alike whose keys
-// pair their window_start and window_end columns; nil otherwise.
-func windowJoin(jn Join, l, r Node) *WindowJoin {
-	lw, lStart, lEnd, ok := windowOf(l)
+// windowJoin is the rule WindowJoin: a regular join of two inputs
+// windowed alike whose keys pair their window_start and window_end
+// columns joins window by window (Flink's StreamPhysicalWindowJoinRule).
+func windowJoin(n Node) Node {
+	if j, ok := n.(*Join); ok {
+		if wj := windowJoinOf(j); wj != nil {
+			return wj
+		}
+	}
+	return n
+}
+
+// windowJoinOf returns jn as a window join; nil when it is none.
+func windowJoinOf(jn *Join) *WindowJoin {
+	lw, lStart, lEnd, ok := windowOf(jn.Left)
 	if !ok {
 		return nil
 	}
-	rw, rStart, rEnd, ok := windowOf(r)
+	rw, rStart, rEnd, ok := windowOf(jn.Right)
 	if !ok || lw.Kind != rw.Kind || lw.Size != rw.Size || lw.Slide != rw.Slide || lw.Offset != rw.Offset || lw.Gap != rw.Gap || lw.Kind == Session {
 		return nil
 	}
@@ -173,5 +184,5 @@ func windowJoin(jn Join, l, r Node) *WindowJoin {
 	if w.TimeCol < 0 {
 		w.TimeCol = lStart // after a window aggregation: name the window by its start
 	}
-	return &WindowJoin{Join: jn, Window: w, LeftEnd: lEnd, RightEnd: rEnd}
+	return &WindowJoin{Join: *jn, Window: w, LeftEnd: lEnd, RightEnd: rEnd}
 }
