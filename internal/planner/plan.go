@@ -1,8 +1,10 @@
-// Package planner turns parsed statements into physical plans: it binds
-// names and types against the catalog, recognizes streaming patterns
-// (Top-N and deduplication, window aggregation, interval joins), infers each
-// node's changelog mode and rejects plans a sink cannot consume. EXPLAIN
-// prints the result.
+// Package planner turns parsed statements into physical plans: the binder
+// binds names and types against the catalog and builds a plan, named
+// rules (rules.go) rewrite it into the streaming patterns (Top-N and
+// deduplication, window and interval joins; window aggregation is
+// recognized while binding), and each node's changelog mode is inferred
+// and checked against what its consumer accepts. EXPLAIN prints the
+// result.
 package planner
 
 import (
