@@ -102,3 +102,17 @@ MATCH_RECOGNIZE (
 		t.Errorf("want %q in the plan:\n%s", want, got)
 	}
 }
+
+// TestLateralTopOneDeduplicates: the Top-1 of a correlated LATERAL
+// subquery ordered by a time attribute is a deduplication, as the rule
+// Deduplicate makes of any Top-1.
+func TestLateralTopOneDeduplicates(t *testing.T) {
+	got := planner.Explain(plan(t, ordersDDL+`
+CREATE TABLE customers (id INT, name STRING) WITH ('connector' = 'kafka', 'topic' = 'customers',
+    'properties.bootstrap.servers' = 'localhost:9092', 'scan.startup.mode' = 'earliest-offset', 'value.format' = 'json');
+SELECT c.name, t.amount FROM customers c CROSS JOIN LATERAL (
+  SELECT amount FROM orders o WHERE o.order_id = c.id ORDER BY order_time LIMIT 1) AS t`))
+	if want := "Deduplicate(keep=[FirstRow], key=[$k0], order=[ROWTIME]"; !strings.Contains(got, want) {
+		t.Errorf("want %q in the plan:\n%s", want, got)
+	}
+}
