@@ -889,6 +889,16 @@ func exprName(e ast.Expr, i int) string {
 // made that quadratic).
 func sameExpr(a, b ast.Expr) bool { return sameTree(reflect.ValueOf(a), reflect.ValueOf(b)) }
 
+// sameWindow reports whether two OVER specifications are written the same
+// way, positions aside: partition expressions, order expressions and
+// directions, and frames. The order of NULLs is not compared: OVER windows
+// are ordered by a time attribute, which is never NULL.
+func sameWindow(a, b *ast.WindowSpec) bool {
+	return slices.EqualFunc(a.PartitionBy, b.PartitionBy, sameExpr) &&
+		slices.EqualFunc(a.OrderBy, b.OrderBy, func(x, y *ast.OrderItem) bool { return x.Desc == y.Desc && sameExpr(x.Expr, y.Expr) }) &&
+		sameTree(reflect.ValueOf(a.Frame), reflect.ValueOf(b.Frame))
+}
+
 var posType = reflect.TypeFor[ast.Pos]()
 
 // sameTree compares two values of the syntax tree field by field, ignoring

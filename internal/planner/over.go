@@ -7,7 +7,6 @@ import (
 	"github.com/sluicesql/sluice/internal/expr"
 	"github.com/sluicesql/sluice/internal/expr/fn"
 	"github.com/sluicesql/sluice/internal/sql/ast"
-	"github.com/sluicesql/sluice/internal/sql/parser"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -90,7 +89,7 @@ func (b *Binder) overAggregate(rel *relation, overs []*ast.FuncCall) (*relation,
 			}
 			lag = o
 		}
-		if windowText(ownWindow(o)) != windowText(spec) {
+		if !sameWindow(ownWindow(o), spec) {
 			return nil, nil, errorf(o, "Over Agg: Unsupported use of OVER windows. All aggregates must be computed on the same window.")
 		}
 	}
@@ -212,30 +211,4 @@ func (b *Binder) overFrame(n *OverAggregate, f *ast.Frame) error {
 		return errorf(f.Lo, "a RANGE frame's bound must be a day-time interval literal such as INTERVAL '1' HOUR")
 	}
 	return nil
-}
-
-// windowText renders an OVER specification for comparing windows.
-func windowText(w *ast.WindowSpec) string {
-	var b strings.Builder
-	for _, p := range w.PartitionBy {
-		b.WriteString(parser.FormatExpr(p) + ",")
-	}
-	b.WriteString("|")
-	for _, o := range w.OrderBy {
-		fmt.Fprintf(&b, "%s %v,", parser.FormatExpr(o.Expr), o.Desc)
-	}
-	if f := w.Frame; f != nil {
-		fmt.Fprintf(&b, "|%v %s %s", f.Rows, frameText(f.Lo), frameText(f.Hi))
-	}
-	return b.String()
-}
-
-func frameText(fb *ast.FrameBound) string {
-	if fb == nil {
-		return ""
-	}
-	if fb.Offset != nil {
-		return parser.FormatExpr(fb.Offset) + " " + fb.Kind
-	}
-	return fb.Kind
 }
