@@ -116,3 +116,18 @@ SELECT c.name, t.amount FROM customers c CROSS JOIN LATERAL (
 		t.Errorf("want %q in the plan:\n%s", want, got)
 	}
 }
+
+// TestRankRangeInJoinCondition: a bound on the row number in the condition
+// of an inner join filters that side before the join, so the rule
+// RankRange makes a Top-N of it.
+func TestRankRangeInJoinCondition(t *testing.T) {
+	got := planner.Explain(plan(t, ordersDDL+`
+CREATE TABLE customers (id INT, name STRING) WITH ('connector' = 'kafka', 'topic' = 'customers',
+    'properties.bootstrap.servers' = 'localhost:9092', 'scan.startup.mode' = 'earliest-offset', 'value.format' = 'json');
+SELECT c.id, r.amount FROM (
+  SELECT customer, amount, ROW_NUMBER() OVER (PARTITION BY customer ORDER BY amount DESC) AS row_num FROM orders) r
+JOIN customers c ON r.customer = c.name AND r.row_num <= 2`))
+	if want := "rankRange=[rankStart=1, rankEnd=2]"; !strings.Contains(got, want) {
+		t.Errorf("want %q in the plan:\n%s", want, got)
+	}
+}
