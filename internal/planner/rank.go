@@ -390,14 +390,13 @@ func finalize(n Node) error {
 	if err := procTimeSupported(n); err != nil {
 		return err
 	}
-	for i, in := range n.Inputs() {
+	for _, in := range n.Inputs() {
 		if r, ok := in.(*Rank); ok && r.unfilteredRowNumber() {
-			over, err := rowNumberOver(r)
-			if err != nil {
+			// The rule RowNumberOver left it: its order is not one a
+			// ROW_NUMBER OVER aggregation takes.
+			if _, err := rowNumberOver(r); err != nil {
 				return err
 			}
-			setInput(n, i, over)
-			in = over
 		}
 		if err := finalize(in); err != nil {
 			return err

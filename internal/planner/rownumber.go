@@ -18,6 +18,21 @@ func (n *Rank) unfilteredRowNumber() bool {
 	return n.Function == "ROW_NUMBER" && n.End == unbounded && !n.VariableEnd && n.Window == nil && !n.noEnd
 }
 
+// rowNumberOverRule is the rule RowNumberOver: a ROW_NUMBER Rank that no
+// filter bounded is an OVER aggregation when its order is one ascending
+// time attribute; otherwise it stays, and finalize reports Flink's error.
+func rowNumberOverRule(n Node) Node {
+	r, ok := n.(*Rank)
+	if !ok || !r.unfilteredRowNumber() {
+		return n
+	}
+	over, err := rowNumberOver(r)
+	if err != nil {
+		return n
+	}
+	return over
+}
+
 // rowNumberOver returns the OVER aggregation of an unfiltered ROW_NUMBER
 // Rank, or Flink's error when its order is not one ascending time
 // attribute.

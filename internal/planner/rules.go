@@ -49,6 +49,11 @@ var phases = [][]rule{
 		{name: "WindowRank", apply: windowRank},
 		{name: "Deduplicate", apply: deduplicate},
 	},
+	// A ROW_NUMBER that no filter made a Top-N (rownumber.go); after the
+	// Top-N phase, which must see every filter over the ranking first.
+	{
+		{name: "RowNumberOver", apply: rowNumberOverRule},
+	},
 	// What each node emits (rank.go).
 	{
 		{name: "RankNumber", apply: rankNumber},
