@@ -48,6 +48,7 @@ var kindNames = map[types.Kind]string{
 	types.Decimal: "DECIMAL", types.Char: "CHAR", types.Varchar: "VARCHAR", types.Binary: "BINARY",
 	types.Varbinary: "VARBINARY", types.Time: "TIME", types.Timestamp: "TIMESTAMP", types.TimestampLTZ: "TIMESTAMP_LTZ",
 	types.IntervalDayTime: "INTERVAL SECOND", types.IntervalYearMonth: "INTERVAL MONTH",
+	types.Variant: "VARIANT",
 }
 
 // formatType writes t as Flink prints it (STRING and BYTES for the longest
@@ -124,6 +125,8 @@ func parseType(s string) (types.Type, error) {
 	case "BYTES":
 		t.Kind, t.Length = types.Varbinary, types.MaxVarcharLength
 		return t, nil
+	case "VARIANT":
+		return types.VariantType.WithNotNull(t.NotNull), nil
 	}
 	name, params, hasParams := strings.Cut(rest, "(")
 	var nums []int

@@ -41,6 +41,7 @@ var typeRoots = map[types.Kind]string{
 	types.Timestamp: "TIMESTAMP_WITHOUT_TIME_ZONE", types.TimestampLTZ: "TIMESTAMP_WITH_LOCAL_TIME_ZONE",
 	types.IntervalDayTime: "INTERVAL_DAY_TIME", types.IntervalYearMonth: "INTERVAL_YEAR_MONTH",
 	types.Array: "ARRAY", types.Multiset: "MULTISET", types.Map: "MAP", types.RowType: "ROW",
+	types.Variant: "VARIANT",
 }
 
 // toLogicalType writes t as Flink does.

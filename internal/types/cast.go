@@ -86,6 +86,9 @@ func castValid(v Value, from, to Type, loc *time.Location) (Value, error) {
 	if loc == nil {
 		loc = time.UTC
 	}
+	if from.Kind == Variant && to.Kind != Variant {
+		return castVariant(v.S, to, loc)
+	}
 	switch to.Kind {
 	case Char, Varchar:
 		s := v.S
@@ -248,6 +251,9 @@ func supportsCast(from, to Type, explicit bool) bool {
 	}
 	if Equal(from.Nullable(), to.Nullable()) || from.Kind == Null {
 		return true
+	}
+	if from.Kind == Variant || to.Kind == Variant {
+		return explicit && from.Kind == Variant && variantCastTargets.has(to.Kind)
 	}
 	if from.IsComposite() || to.IsComposite() {
 		return supportsCompositeCast(from, to, explicit)

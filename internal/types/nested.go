@@ -439,6 +439,8 @@ func commonCompositeType(a, b Type) (Type, bool) {
 			return Type{}, false
 		}
 		return MapOf(k, v), true
+	case Variant:
+		return VariantType, true
 	}
 	af, bf := a.Fields(), b.Fields()
 	if len(af) != len(bf) {
@@ -481,6 +483,8 @@ func CheckEncoding(t Type, s string) error {
 		for _, f := range t.Fields() {
 			ts = append(ts, f.Type)
 		}
+	case Variant:
+		return checkVariant(s, 0)
 	default:
 		return nil
 	}

@@ -98,6 +98,14 @@ func appendValue(b []byte, t Type, v Value, loc *time.Location, printing bool) [
 		return appendIntervalYearMonth(b, v.I)
 	case Array, Multiset, Map, RowType:
 		return appendComposite(b, t, v.S, loc, printing)
+	case Variant:
+		// Printed as its JSON text (BinaryVariant.toJson), as Flink's
+		// printers do; CAST to a string is castVariant's.
+		out, err := appendVariantJSON(b, v.S)
+		if err != nil {
+			return append(b, "<corrupt VARIANT value>"...)
+		}
+		return out
 	}
 	return append(b, "NULL"...)
 }

@@ -87,7 +87,7 @@ func (t Type) Physical() Physical {
 	switch t.Kind {
 	case Float, Double:
 		return PhysFloat
-	case Char, Varchar, Binary, Varbinary, Array, Multiset, Map, RowType:
+	case Char, Varchar, Binary, Varbinary, Array, Multiset, Map, RowType, Variant:
 		return PhysString
 	case Decimal:
 		if t.Precision > MaxCompactDecimalPrecision {
@@ -204,6 +204,8 @@ func (t Type) String() string {
 		s = "INTERVAL MONTH"
 	case Array, Multiset, Map, RowType:
 		s = compositeString(t)
+	case Variant:
+		s = "VARIANT"
 	default:
 		s = fmt.Sprintf("UNKNOWN(%d)", t.Kind)
 	}

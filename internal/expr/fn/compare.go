@@ -175,6 +175,10 @@ func init() {
 // (BinaryArrayData, BinaryMapData, BinaryRowData equals), NULL elements
 // equal to each other.
 func compositeComparison(a, b types.Type) (*comparison, bool) {
+	if a.Kind == types.Variant || b.Kind == types.Variant {
+		// VARIANT values are not comparable (see types/variant.go).
+		return nil, false
+	}
 	t, ok := types.CommonType(a, b)
 	if !ok {
 		return nil, false

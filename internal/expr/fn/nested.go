@@ -168,6 +168,8 @@ func bindItem(args []Arg) (types.Type, Eval, error) {
 	}
 	c, i := args[0].Type, args[1].Type
 	switch {
+	case c.Kind == types.Variant:
+		return bindVariantItem(args)
 	case c.Kind == types.Array && (i.IsInteger() || i.Kind == types.Null):
 		elem := c.Elem()
 		return elem.Nullable(), strict(func(_ *Context, v []types.Value) (types.Value, error) {

@@ -119,6 +119,8 @@ func (p *parser) dataType() types.Type {
 		ty = types.MapOf(k, v)
 	case "ROW":
 		ty = p.rowType()
+	case "VARIANT":
+		ty = types.VariantType
 	case "RAW":
 		p.failAt(t.pos, "type %s is not supported yet", name)
 	default:
