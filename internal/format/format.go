@@ -140,7 +140,20 @@ func New(name string, cfg Config) (Codec, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := noVariant(name, cfg.Fields); err != nil {
+		return nil, err
+	}
 	return f.New(cfg)
+}
+
+// noVariant refuses VARIANT columns, which no format reads or writes yet.
+func noVariant(name string, fields types.Schema) error {
+	for _, f := range fields {
+		if f.Type.Contains(func(t types.Type) bool { return t.Kind == types.Variant }) {
+			return fmt.Errorf("the %s format does not support the VARIANT type yet (column '%s' of type %s)", name, f.Name, f.Type.Plain())
+		}
+	}
+	return nil
 }
 
 // Extract returns the options of format name for one table side: the keys of
