@@ -94,6 +94,12 @@ func jsonWriterFor(name string, t types.Type) (jsonWriter, error) {
 		return jsonRowWriter(name, t)
 	case t.Kind == types.Map || t.Kind == types.Multiset:
 		return jsonMapWriter(name, t)
+	case t.Kind == types.Variant:
+		// A VARIANT's JSON text (BinaryVariant.toJson).
+		return func(b []byte, v types.Value) ([]byte, error) {
+			j, err := types.VariantJSON(v.S)
+			return append(b, j...), err
+		}, nil
 	}
 	return nil, fmt.Errorf("%s: type %s cannot be converted into JSON", name, t.Plain().Nullable())
 }
@@ -188,36 +194,8 @@ func jsonMapWriter(name string, t types.Type) (jsonWriter, error) {
 	}, nil
 }
 
-// appendJSONString writes s as Jackson does: '"' and '\' escaped, control
-// characters as \n, \t, \r, \b, \f or \u00XX, everything else as is.
-func appendJSONString(b []byte, s string) []byte {
-	const hexDigits = "0123456789ABCDEF"
-	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, `\n`...)
-		case '\t':
-			b = append(b, `\t`...)
-		case '\r':
-			b = append(b, `\r`...)
-		case '\b':
-			b = append(b, `\b`...)
-		case '\f':
-			b = append(b, `\f`...)
-		default:
-			if c < 0x20 {
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
-			} else {
-				b = append(b, c)
-			}
-		}
-	}
-	return append(b, '"')
-}
+// appendJSONString writes s as Jackson does (types.AppendJacksonString).
+func appendJSONString(b []byte, s string) []byte { return types.AppendJacksonString(b, s) }
 
 // isoLocalDateTime formats wall-clock nanoseconds as
 // DateTimeFormatter.ISO_LOCAL_DATE_TIME does: seconds always, the fraction
