@@ -98,9 +98,6 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 		if _, isAgg := e.(*expr.Call); isAgg && len(findAggregates(g)) > 0 {
 			return nil, nil, errorf(g, "Aggregate functions are not allowed in GROUP BY")
 		}
-		if err := notVariantKey(g, "a GROUP BY key", e.Type()); err != nil {
-			return nil, nil, err
-		}
 		name, qual := "$f"+itoa(i), ""
 		if c, ok := e.(*expr.Column); ok {
 			name, qual = rel.sc.cols[c.Index].name, rel.sc.cols[c.Index].qual
@@ -461,14 +458,4 @@ func findTimeUse(es []expr.Expr, n int) []int {
 		})
 	}
 	return out
-}
-
-// notVariantKey refuses a VARIANT (or a type holding one) as a key that
-// groups rows: Flink does not compare VARIANT values, and refuses them
-// as grouping, sort and join keys (FLINK-40250).
-func notVariantKey(n ast.Node, what string, t types.Type) error {
-	if t.Contains(func(t types.Type) bool { return t.Kind == types.Variant }) {
-		return errorf(n, "a value of type %s cannot be %s: VARIANT values are not comparable", t.Plain().Nullable(), what)
-	}
-	return nil
 }

@@ -66,9 +66,10 @@ func (t *translator) add(s step) (added, error) {
 	return added{id: n.ID, schema: s.schema}, nil
 }
 
-// checkKeys refuses to partition by a MAP or MULTISET column: Flink
-// refuses them as grouping, DISTINCT and join keys ("is not an orderable
-// data type"), as its ITCase testMapTypeGroupBy shows.
+// checkKeys refuses to partition by a MAP, MULTISET or VARIANT column:
+// Flink refuses them as grouping, DISTINCT and join keys ("is not an
+// orderable data type"), as its ITCase testMapTypeGroupBy shows (VARIANT
+// too: FLINK-40250).
 func (t *translator) checkKeys(in plan.Input) error {
 	if in.Exchange != plan.Hash {
 		return nil
@@ -78,7 +79,7 @@ func (t *translator) checkKeys(in plan.Input) error {
 		if k < 0 || k >= len(n.Schema) {
 			continue
 		}
-		if ty := n.Schema[k].Type.Logical(); ty.Kind == types.Map || ty.Kind == types.Multiset {
+		if ty := n.Schema[k].Type.Logical(); ty.Kind == types.Map || ty.Kind == types.Multiset || ty.Kind == types.Variant {
 			return fmt.Errorf("Type(%s) is not an orderable data type, it is not supported as a ORDER_BY/GROUP_BY/JOIN_EQUAL field.", ty.Plain())
 		}
 	}

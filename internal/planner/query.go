@@ -376,11 +376,6 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 		if err != nil {
 			return nil, err
 		}
-		if s.Distinct {
-			if err := notVariantKey(it.Expr, "a SELECT DISTINCT column", e.Type()); err != nil {
-				return nil, err
-			}
-		}
 		name := it.Alias
 		if name == "" {
 			name = exprName(it.Expr, i)
