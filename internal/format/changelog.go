@@ -83,7 +83,7 @@ func NewChangelog(name string, cfg Config) (ChangelogCodec, error) {
 	if !ok {
 		return nil, fmt.Errorf("format '%s' is not a changelog format", name)
 	}
-	if err := noVariant(name, cfg.Fields); err != nil {
+	if err := checkKinds(name, cfg.Fields); err != nil {
 		return nil, err
 	}
 	return cf.NewChangelog(cfg)

@@ -140,17 +140,21 @@ func New(name string, cfg Config) (Codec, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := noVariant(name, cfg.Fields); err != nil {
+	if err := checkKinds(name, cfg.Fields); err != nil {
 		return nil, err
 	}
 	return f.New(cfg)
 }
 
-// noVariant refuses VARIANT columns, which no format reads or writes yet.
-func noVariant(name string, fields types.Schema) error {
+// checkKinds refuses VARIANT and structured columns, which no format
+// reads or writes yet.
+func checkKinds(name string, fields types.Schema) error {
 	for _, f := range fields {
-		if f.Type.Contains(func(t types.Type) bool { return t.Kind == types.Variant }) {
-			return fmt.Errorf("the %s format does not support the VARIANT type yet (column '%s' of type %s)", name, f.Name, f.Type.Plain())
+		for _, k := range []types.Kind{types.Variant, types.Structured} {
+			if f.Type.Contains(func(t types.Type) bool { return t.Kind == k }) {
+				what := map[types.Kind]string{types.Variant: "VARIANT", types.Structured: "STRUCTURED"}[k]
+				return fmt.Errorf("the %s format does not support the %s type yet (column '%s' of type %s)", name, what, f.Name, f.Type.Plain())
+			}
 		}
 	}
 	return nil

@@ -67,12 +67,16 @@ func formatType(t types.Type) string {
 		s = "MULTISET<" + formatType(t.Elem()) + ">"
 	case types.Map:
 		s = "MAP<" + formatType(t.KeyType()) + ", " + formatType(t.ValueType()) + ">"
-	case types.RowType:
+	case types.RowType, types.Structured:
 		fs := make([]string, len(t.Fields()))
 		for i, f := range t.Fields() {
 			fs[i] = types.QuoteIdent(f.Name) + " " + formatType(f.Type)
 		}
-		s = "ROW<" + strings.Join(fs, ", ") + ">"
+		if t.Kind == types.Structured {
+			s = "STRUCTURED<'" + t.ClassName() + "', " + strings.Join(fs, ", ") + ">"
+		} else {
+			s = "ROW<" + strings.Join(fs, ", ") + ">"
+		}
 	case types.Decimal:
 		s = fmt.Sprintf("DECIMAL(%d, %d)", t.Precision, t.Scale)
 	case types.Varchar, types.Varbinary:
@@ -176,22 +180,33 @@ func parseType(s string) (types.Type, error) {
 	return t, nil
 }
 
-// parseComposite reads ARRAY<...>, MULTISET<...>, MAP<..., ...> and
-// ROW<`name` ..., ...> as formatType writes them; ok is false for another
-// type.
+// parseComposite reads ARRAY<...>, MULTISET<...>, MAP<..., ...>,
+// ROW<`name` ..., ...> and STRUCTURED<'class', `name` ..., ...> as
+// formatType writes them; ok is false for another type.
 func parseComposite(s string) (t types.Type, ok bool, err error) {
 	name, inner, found := strings.Cut(s, "<")
 	switch {
-	case !found || name != "ARRAY" && name != "MULTISET" && name != "MAP" && name != "ROW":
+	case !found || name != "ARRAY" && name != "MULTISET" && name != "MAP" && name != "ROW" && name != "STRUCTURED":
 		return t, false, nil
 	case !strings.HasSuffix(inner, ">"):
 		return t, true, fmt.Errorf("invalid type '%s'", s)
 	}
 	parts := splitTopLevel(inner[:len(inner)-1])
+	class := ""
+	if name == "STRUCTURED" {
+		if len(parts) == 0 || len(parts[0]) < 2 || parts[0][0] != '\'' || parts[0][len(parts[0])-1] != '\'' ||
+			!types.ValidClassName(parts[0][1:len(parts[0])-1]) {
+			return t, true, fmt.Errorf("invalid type '%s'", s)
+		}
+		class, parts = parts[0][1:len(parts[0])-1], parts[1:]
+		if len(parts) == 1 && parts[0] == "" {
+			parts = nil
+		}
+	}
 	children := make([]types.Type, 0, len(parts))
 	var fields []types.Field
 	for _, p := range parts {
-		if name == "ROW" {
+		if name == "ROW" || name == "STRUCTURED" {
 			fname, rest, ok := cutQuotedName(p)
 			if !ok {
 				return t, true, fmt.Errorf("invalid field '%s'", p)
@@ -212,6 +227,8 @@ func parseComposite(s string) (t types.Type, ok bool, err error) {
 	switch {
 	case name == "ROW":
 		return types.RowOf(fields), true, nil
+	case name == "STRUCTURED":
+		return types.StructuredOf(class, fields), true, nil
 	case name == "MAP" && len(children) == 2:
 		return types.MapOf(children[0], children[1]), true, nil
 	case name == "ARRAY" && len(children) == 1:

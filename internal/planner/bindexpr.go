@@ -638,7 +638,7 @@ func (x *exprBinder) caseExpr(n *ast.Case) (expr.Expr, error) {
 func (x *exprBinder) fieldPath(n *ast.Ident, err error) (expr.Expr, error) {
 	for k := len(n.Parts) - 1; k >= 1; k-- {
 		i, e := x.sc.resolve(&ast.Ident{Pos: n.Pos, Parts: n.Parts[:k]})
-		if e != nil || x.sc.cols[i].typ.Kind != types.RowType {
+		if e != nil || !x.sc.cols[i].typ.HasFields() {
 			continue
 		}
 		c := x.sc.cols[i]

@@ -41,7 +41,7 @@ var typeRoots = map[types.Kind]string{
 	types.Timestamp: "TIMESTAMP_WITHOUT_TIME_ZONE", types.TimestampLTZ: "TIMESTAMP_WITH_LOCAL_TIME_ZONE",
 	types.IntervalDayTime: "INTERVAL_DAY_TIME", types.IntervalYearMonth: "INTERVAL_YEAR_MONTH",
 	types.Array: "ARRAY", types.Multiset: "MULTISET", types.Map: "MAP", types.RowType: "ROW",
-	types.Variant: "VARIANT",
+	types.Variant: "VARIANT", types.Structured: "STRUCTURED_TYPE",
 }
 
 // toLogicalType writes t as Flink does.
@@ -128,7 +128,7 @@ func jsonValue(t types.Type, v types.Value, zone *time.Location) any {
 			zone = time.UTC
 		}
 		return isoTimestamp(types.TimestampTime(t.Precision, v.I).In(zone)) + "Z"
-	case types.Array, types.Map, types.Multiset, types.RowType:
+	case types.Array, types.Map, types.Multiset, types.RowType, types.Structured:
 		return compositeJSON(t, v, zone)
 	}
 	return types.FormatValue(t, v, zone)

@@ -98,7 +98,7 @@ func castValid(v Value, from, to Type, loc *time.Location) (Value, error) {
 		return StringValue(fitChars(s, to)), nil
 	case Binary, Varbinary:
 		return StringValue(fitBytes(v.S, to)), nil
-	case Array, Multiset, Map, RowType:
+	case Array, Multiset, Map, RowType, Structured:
 		return castComposite(v, from, to, loc)
 	}
 	if from.IsString() && to.Kind == Decimal {

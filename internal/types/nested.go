@@ -52,6 +52,7 @@ type composite struct {
 	elem   Type // ARRAY and MULTISET element, MAP key
 	value  Type // MAP value
 	fields []Field
+	class  string // a structured type's class name
 }
 
 var (
@@ -67,7 +68,7 @@ func typeKey(b *strings.Builder, t Type) {
 
 func intern(kind Kind, c composite) Type {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d:", kind)
+	fmt.Fprintf(&b, "%d:%d:%s:", kind, len(c.class), c.class)
 	typeKey(&b, c.elem)
 	typeKey(&b, c.value)
 	for _, f := range c.fields {
@@ -143,7 +144,12 @@ func compositeString(t Type) string {
 		return "MAP<" + t.KeyType().String() + ", " + t.ValueType().String() + ">"
 	}
 	var b strings.Builder
-	b.WriteString("ROW<")
+	if t.Kind == Structured {
+		// StructuredType.asSummaryString: STRUCTURED<'class', `a` INT>.
+		b.WriteString("STRUCTURED<'" + t.ClassName() + "', ")
+	} else {
+		b.WriteString("ROW<")
+	}
 	for i, f := range t.Fields() {
 		if i > 0 {
 			b.WriteString(", ")
@@ -337,7 +343,7 @@ func supportsCompositeCast(from, to Type, explicit bool) bool {
 	if to.IsString() {
 		return explicit && from.IsComposite()
 	}
-	if from.Kind != to.Kind || !from.IsComposite() {
+	if from.Kind != to.Kind || !from.IsComposite() || from.Kind == Structured && from.ClassName() != to.ClassName() {
 		return false
 	}
 	child := func(a, b Type) bool { return supportsCast(a, b, explicit) }
@@ -442,6 +448,9 @@ func commonCompositeType(a, b Type) (Type, bool) {
 	case Variant:
 		return VariantType, true
 	}
+	if a.Kind == Structured && a.ClassName() != b.ClassName() {
+		return Type{}, false
+	}
 	af, bf := a.Fields(), b.Fields()
 	if len(af) != len(bf) {
 		return Type{}, false
@@ -453,6 +462,9 @@ func commonCompositeType(a, b Type) (Type, bool) {
 			return Type{}, false
 		}
 		fs[i] = Field{Name: af[i].Name, Type: t}
+	}
+	if a.Kind == Structured {
+		return StructuredOf(a.ClassName(), fs), true
 	}
 	return RowOf(fs), true
 }
@@ -478,7 +490,7 @@ func CheckEncoding(t Type, s string) error {
 		for _, k := range ks {
 			vs, ts = append(vs, k), append(ts, t.KeyType())
 		}
-	case RowType:
+	case RowType, Structured:
 		vs, err = DecodeRow(t, s)
 		for _, f := range t.Fields() {
 			ts = append(ts, f.Type)
@@ -515,7 +527,7 @@ func (t Type) Contains(pred func(Type) bool) bool {
 		return t.Elem().Contains(pred)
 	case Map:
 		return t.KeyType().Contains(pred) || t.ValueType().Contains(pred)
-	case RowType:
+	case RowType, Structured:
 		for _, f := range t.Fields() {
 			if f.Type.Contains(pred) {
 				return true

@@ -96,7 +96,7 @@ func appendValue(b []byte, t Type, v Value, loc *time.Location, printing bool) [
 		return appendIntervalDayTime(b, v.I)
 	case IntervalYearMonth:
 		return appendIntervalYearMonth(b, v.I)
-	case Array, Multiset, Map, RowType:
+	case Array, Multiset, Map, RowType, Structured:
 		return appendComposite(b, t, v.S, loc, printing)
 	case Variant:
 		// Printed as its JSON text (BinaryVariant.toJson), as Flink's

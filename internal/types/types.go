@@ -87,7 +87,7 @@ func (t Type) Physical() Physical {
 	switch t.Kind {
 	case Float, Double:
 		return PhysFloat
-	case Char, Varchar, Binary, Varbinary, Array, Multiset, Map, RowType, Variant:
+	case Char, Varchar, Binary, Varbinary, Array, Multiset, Map, RowType, Variant, Structured:
 		return PhysString
 	case Decimal:
 		if t.Precision > MaxCompactDecimalPrecision {
@@ -202,7 +202,7 @@ func (t Type) String() string {
 		s = "INTERVAL SECOND(3)"
 	case IntervalYearMonth:
 		s = "INTERVAL MONTH"
-	case Array, Multiset, Map, RowType:
+	case Array, Multiset, Map, RowType, Structured:
 		s = compositeString(t)
 	case Variant:
 		s = "VARIANT"

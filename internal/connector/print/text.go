@@ -71,7 +71,7 @@ func appendJava(b []byte, t types.Type, v types.Value) []byte {
 		return appendPeriod(b, v.I)
 	case types.IntervalDayTime:
 		return appendDuration(b, v.I)
-	case types.Array, types.Map, types.Multiset, types.RowType:
+	case types.Array, types.Map, types.Multiset, types.RowType, types.Structured:
 		return appendJavaComposite(b, t, v)
 	}
 	return append(b, types.FormatValue(t, v, nil)...)

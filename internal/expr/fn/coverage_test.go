@@ -44,22 +44,16 @@ func flinkFunctionNames(t *testing.T) []string {
 }
 
 // TestFlinkFunctionCoverage checks every name of Flink's function list:
-// it is a function here (listed by SHOW FUNCTIONS), refused by name because
-// it needs a type Sluice lacks, or in notHere.
+// it is a function here (listed by SHOW FUNCTIONS) or in notHere.
 func TestFlinkFunctionCoverage(t *testing.T) {
 	names := flinkFunctionNames(t)
 	listed := Names()
-	var have, refusedN, other int
+	var have, other int
 	for _, n := range names {
 		_, scalar := LookupScalar(n)
 		_, agg := LookupAggregate(n)
 		why, known := notHere[n]
 		switch {
-		case refused[n]:
-			refusedN++
-			if known || slices.Contains(listed, n) {
-				t.Errorf("%s is refused, yet in notHere or SHOW FUNCTIONS", n)
-			}
 		case scalar || agg:
 			have++
 			if known {
@@ -74,6 +68,6 @@ func TestFlinkFunctionCoverage(t *testing.T) {
 			t.Errorf("%s of Flink's function list is neither a function here nor in notHere", n)
 		}
 	}
-	t.Logf("Flink's list names %d functions: %d are functions here, %d are compiled by the planner or missing, %d are refused for want of ARRAY, MAP, VARIANT or structured types",
-		len(names), have, other, refusedN)
+	t.Logf("Flink's list names %d functions: %d are functions here, %d are compiled or refused by the planner",
+		len(names), have, other)
 }

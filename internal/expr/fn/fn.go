@@ -157,10 +157,6 @@ type FlatAccumulator interface {
 var (
 	scalars    = map[string]*Scalar{}
 	aggregates = map[string]*Aggregate{}
-	// refused names functions of Flink's list that need a type Sluice does
-	// not have yet; their calls fail with a clear error and SHOW FUNCTIONS
-	// leaves them out.
-	refused = map[string]bool{}
 )
 
 // LookupScalar finds a scalar function or operator by name, ignoring case.
@@ -180,7 +176,7 @@ func LookupAggregate(name string) (*Aggregate, bool) {
 func Names() []string {
 	var out []string
 	for n := range scalars {
-		if isWordName(n) && !refused[n] {
+		if isWordName(n) {
 			out = append(out, n)
 		}
 	}
@@ -251,17 +247,6 @@ func noComposite(name string, args []Arg) error {
 		}
 	}
 	return nil
-}
-
-// registerRefused adds functions whose calls fail because they need a
-// type that is not supported yet (what, such as "ARRAY").
-func registerRefused(what string, names ...string) {
-	for _, n := range names {
-		refused[n] = true
-		register(func([]Arg) (types.Type, Eval, error) {
-			return types.Type{}, nil, fmt.Errorf("%s is not supported yet: it needs %s types", n, what)
-		}, n)
-	}
 }
 
 func registerAgg(bind func([]Arg, bool) (types.Type, func() Accumulator, error), names ...string) {

@@ -209,9 +209,10 @@ func bindItem(args []Arg) (types.Type, Eval, error) {
 	return types.Type{}, nil, sigError("ITEM", "array[integer] or map[key]", args)
 }
 
-// row.field: the field of a ROW, NULL when the row is.
+// row.field: the field of a ROW (or the attribute of a structured
+// value), NULL when the row is.
 func bindDot(args []Arg) (types.Type, Eval, error) {
-	if len(args) != 2 || args[0].Type.Kind != types.RowType || args[1].Const == nil || !args[1].Type.IsString() {
+	if len(args) != 2 || !args[0].Type.HasFields() || args[1].Const == nil || !args[1].Type.IsString() {
 		return types.Type{}, nil, sigError("DOT", "a ROW and a field name", args)
 	}
 	row, name := args[0].Type, args[1].Const.S

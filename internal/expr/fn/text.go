@@ -30,7 +30,6 @@ func init() {
 	register(bindCharClass("IS_DECIMAL", isJavaNumber), "IS_DECIMAL")
 	// Functions of Flink's list that take or return VARIANT or structured
 	// values.
-	registerRefused("structured", "OBJECT_OF", "OBJECT_UPDATE")
 	for name, f := range moreStrFuncs {
 		register(f.bindWith(name, len(f.params)), name)
 	}

@@ -121,6 +121,8 @@ func (p *parser) dataType() types.Type {
 		ty = p.rowType()
 	case "VARIANT":
 		ty = types.VariantType
+	case "STRUCTURED":
+		ty = p.structuredType()
 	case "RAW":
 		p.failAt(t.pos, "type %s is not supported yet", name)
 	default:
@@ -177,9 +179,39 @@ func (p *parser) rowType() types.Type {
 		p.unexpected("'<' or '(' after ROW")
 	}
 	closed := func() bool { return angle && p.isOp(">") || !angle && p.isOp(")") }
+	fields := p.fields(nil, closed)
+	if angle {
+		p.closeAngle(open)
+	} else {
+		p.closeParen(open)
+	}
+	return types.RowOf(fields)
+}
+
+// structuredType parses the class name and attributes of an inline
+// structured type, STRUCTURED<'com.example.User', name type, ...>
+// (Flink 2.1+). The class name must be a qualified Java name, as
+// StructuredType checks.
+func (p *parser) structuredType() types.Type {
+	open := p.expectOp("<").pos
+	at := p.tok().pos
+	class := p.stringLit("the class name of a STRUCTURED type")
+	if !types.ValidClassName(class) {
+		p.failAt(at, "Invalid class name '%s'. The class name must comply with JVM identifier rules.", class)
+	}
 	var fields []types.Field
-	for !closed() {
-		if len(fields) > 0 {
+	if p.acceptOp(",") {
+		fields = p.fields(fields, func() bool { return p.isOp(">") })
+	}
+	p.closeAngle(open)
+	return types.StructuredOf(class, fields)
+}
+
+// fields parses the fields of a ROW or the attributes of a structured
+// type up to closed, separated by commas, each name unique.
+func (p *parser) fields(fields []types.Field, closed func() bool) []types.Field {
+	for first := true; !closed(); first = false {
+		if !first {
 			p.expectOp(",")
 		}
 		at := p.tok().pos
@@ -195,12 +227,7 @@ func (p *parser) rowType() types.Type {
 		}
 		fields = append(fields, types.Field{Name: name, Type: ft})
 	}
-	if angle {
-		p.closeAngle(open)
-	} else {
-		p.closeParen(open)
-	}
-	return types.RowOf(fields)
+	return fields
 }
 
 // length parses the optional (n) of a string or binary type.
