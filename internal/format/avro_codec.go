@@ -281,7 +281,7 @@ func appendAvroValue(dst []byte, c avroColumn, v types.Value) []byte {
 		return binary.LittleEndian.AppendUint64(dst, math.Float64bits(v.F))
 	case avroString:
 		if !utf8.ValidString(v.S) {
-			return appendAvroBytes(dst, javaString([]byte(v.S)))
+			return appendAvroBytes(dst, types.JavaString([]byte(v.S)))
 		}
 		return appendAvroBytes(dst, v.S)
 	case avroBytes:
@@ -586,7 +586,7 @@ func (st *avroStep) run(r *avroReader, cols []*types.Vector) error {
 			if utf8.Valid(b) {
 				a.buf = append(a.buf, b...)
 			} else {
-				a.buf = append(a.buf, javaString(b)...) // Utf8.toString()
+				a.buf = append(a.buf, types.JavaString(b)...) // Utf8.toString()
 			}
 			a.refs = append(a.refs, arenaRef{st.col, start, len(a.buf)})
 		} else if v, err = st.fromBytes(b); err != nil {
@@ -654,7 +654,7 @@ func (st *avroStep) fromInteger(n int64) (types.Value, error) {
 func (st *avroStep) fromBytes(b []byte) (types.Value, error) {
 	switch st.t.Kind {
 	case types.Char, types.Varchar:
-		return types.StringValue(javaString(b)), nil // Utf8.toString()
+		return types.StringValue(types.JavaString(b)), nil // Utf8.toString()
 	case types.Decimal:
 		return decimalFromBytes(b, st.t)
 	}

@@ -293,7 +293,7 @@ func (st *avroStep) readComposite(r *avroReader) (types.Value, error) {
 				if err != nil {
 					return types.Value{}, err
 				}
-				keys = append(keys, types.StringValue(javaString(k)))
+				keys = append(keys, types.StringValue(types.JavaString(k)))
 			}
 			if err := elem.run(r, st.scratch); err != nil {
 				return types.Value{}, err

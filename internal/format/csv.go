@@ -806,7 +806,7 @@ func (c *csvCodec) appendText(dst []byte, t types.Type, v types.Value) []byte {
 		return decOf(t, v).stripTrailingZeros().appendTo(dst, c.plainDecimals)
 	case types.Char, types.Varchar:
 		if !utf8.ValidString(v.S) {
-			return append(dst, javaString([]byte(v.S))...)
+			return append(dst, types.JavaString([]byte(v.S))...)
 		}
 		return append(dst, v.S...)
 	case types.Binary, types.Varbinary:
@@ -857,7 +857,7 @@ func (c *csvCodec) appendElements(dst []byte, t types.Type, v types.Value) ([]by
 // asks for it.
 func (c *csvCodec) appendValue(dst []byte, s string) []byte {
 	if !utf8.ValidString(s) {
-		s = javaString([]byte(s))
+		s = types.JavaString([]byte(s))
 	}
 	if !c.needsQuotes(s) {
 		return append(dst, s...)

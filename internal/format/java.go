@@ -6,7 +6,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // Text conversions that reproduce what the Java library calls inside Flink's
@@ -382,59 +381,4 @@ func isDecimalFloat(s string) bool {
 		exp++
 	}
 	return exp > 0 && i == len(s)
-}
-
-// javaString returns b as Java's new String(b, UTF_8) sees it: valid UTF-8
-// is kept, and each maximal ill-formed subsequence becomes U+FFFD.
-func javaString(b []byte) string {
-	if utf8.Valid(b) {
-		return string(b)
-	}
-	out := make([]byte, 0, len(b)+8)
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r != utf8.RuneError || n > 1 {
-			out = append(out, b[i:i+n]...)
-			i += n
-			continue
-		}
-		out = utf8.AppendRune(out, utf8.RuneError)
-		i += illFormedLen(b[i:])
-	}
-	return string(out)
-}
-
-// illFormedLen is the length of the maximal ill-formed subsequence at the
-// start of b (Unicode's "maximal subpart" rule, which Java's decoder follows).
-func illFormedLen(b []byte) int {
-	c := b[0]
-	var need int
-	lo, hi := byte(0x80), byte(0xbf)
-	switch {
-	case c >= 0xc2 && c <= 0xdf:
-		need = 1
-	case c == 0xe0:
-		need, lo = 2, 0xa0
-	case c >= 0xe1 && c <= 0xef:
-		need = 2
-		if c == 0xed {
-			hi = 0x9f
-		}
-	case c == 0xf0:
-		need, lo = 3, 0x90
-	case c >= 0xf1 && c <= 0xf3:
-		need = 3
-	case c == 0xf4:
-		need, hi = 3, 0x8f
-	default:
-		return 1
-	}
-	n := 1
-	for ; n <= need && n < len(b); n++ {
-		if b[n] < lo || b[n] > hi {
-			break
-		}
-		lo, hi = 0x80, 0xbf
-	}
-	return n
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/sluicesql/sluice/internal/types"
 )
@@ -81,7 +80,7 @@ func (f jsonFactory) New(cfg Config) (Codec, error) {
 			c.bigDecimals = true
 		}
 		c.index[fd.Name] = i
-		name := appendJSONString(nil, fd.Name)
+		name := types.AppendJacksonString(nil, fd.Name)
 		c.names = append(c.names, string(append(name, ':')))
 	}
 	c.spans = make([]jsonSpan, len(cfg.Fields))
@@ -163,7 +162,7 @@ func (c *jsonCodec) appendValue(dst []byte, t types.Type, v types.Value) []byte 
 	case types.Decimal:
 		return decOf(t, v).stripTrailingZeros().appendTo(dst, c.plainDecimals)
 	case types.Char, types.Varchar:
-		return appendJSONString(dst, v.S)
+		return types.AppendJacksonString(dst, v.S)
 	case types.Binary, types.Varbinary:
 		dst = append(dst, '"')
 		dst = base64.StdEncoding.AppendEncode(dst, []byte(v.S))
@@ -186,43 +185,4 @@ func (c *jsonCodec) appendValue(dst []byte, t types.Type, v types.Value) []byte 
 	default: // integers and intervals
 		return strconv.AppendInt(dst, v.I, 10)
 	}
-}
-
-const hexDigits = "0123456789ABCDEF"
-
-// appendJSONString appends s quoted and escaped as Jackson writes strings.
-// Bytes that are not valid UTF-8 become U+FFFD, as they would in a Java
-// String.
-func appendJSONString(dst []byte, s string) []byte {
-	if !utf8.ValidString(s) {
-		s = javaString([]byte(s))
-	}
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		dst = append(dst, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			dst = append(dst, '\\', c)
-		case '\b':
-			dst = append(dst, '\\', 'b')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\f':
-			dst = append(dst, '\\', 'f')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		default:
-			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-		}
-		start = i + 1
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
 }

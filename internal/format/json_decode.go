@@ -688,7 +688,7 @@ func (c *jsonCodec) compact(raw []byte) string {
 			s.pos++
 		case ch == '"':
 			sp, _ := s.str()
-			out = appendJSONString(out, text(raw, sp))
+			out = types.AppendJacksonString(out, text(raw, sp))
 		case ch == '-' || ch >= '0' && ch <= '9':
 			sp, _ := s.number()
 			out = c.appendNumber(out, raw[sp.start:sp.end], sp.fraction)

@@ -77,7 +77,7 @@ func (c *jsonCodec) appendComposite(dst []byte, t types.Type, v types.Value) ([]
 				dst = append(dst, ',')
 			}
 			first = false
-			dst = append(appendJSONString(dst, key), ':')
+			dst = append(types.AppendJacksonString(dst, key), ':')
 			if dst, err = c.appendAny(dst, t.ValueType(), vs[i]); err != nil {
 				return dst, err
 			}
@@ -98,7 +98,7 @@ func (c *jsonCodec) appendComposite(dst []byte, t types.Type, v types.Value) ([]
 			dst = append(dst, ',')
 		}
 		first = false
-		dst = append(appendJSONString(dst, f.Name), ':')
+		dst = append(types.AppendJacksonString(dst, f.Name), ':')
 		if dst, err = c.appendAny(dst, f.Type, vs[i]); err != nil {
 			return dst, err
 		}

@@ -8,7 +8,6 @@ import (
 	"math"
 	"net/http"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/hamba/avro/v2"
 	"github.com/twmb/franz-go/pkg/sr"
@@ -114,7 +113,7 @@ func appendAvroJSON(dst []byte, r *avro.Reader, s avro.Schema) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendJSONString(dst, f.Name())
+			dst = types.AppendJacksonString(dst, f.Name())
 			dst = append(dst, ':')
 			dst = appendAvroJSON(dst, r, f.Type())
 		}
@@ -125,7 +124,7 @@ func appendAvroJSON(dst []byte, r *avro.Reader, s avro.Schema) []byte {
 		if !ok && r.Error == nil {
 			r.ReportError("enum", fmt.Sprintf("symbol index %d out of range for %s", i, s.FullName()))
 		}
-		return appendJSONString(dst, sym)
+		return types.AppendJacksonString(dst, sym)
 	case *avro.ArraySchema:
 		dst = append(dst, '[')
 		first := true
@@ -145,26 +144,26 @@ func appendAvroJSON(dst []byte, r *avro.Reader, s avro.Schema) []byte {
 				dst = append(dst, ',')
 			}
 			first = false
-			dst = appendJSONString(dst, r.ReadString())
+			dst = types.AppendJacksonString(dst, r.ReadString())
 			dst = append(dst, ':')
 			dst = appendAvroJSON(dst, r, s.Values())
 		})
 		return append(dst, '}')
 	case *avro.UnionSchema:
 		i := r.ReadLong()
-		types := s.Types()
-		if i < 0 || i >= int64(len(types)) {
+		branches := s.Types()
+		if i < 0 || i >= int64(len(branches)) {
 			if r.Error == nil {
 				r.ReportError("union", fmt.Sprintf("branch index %d out of range for %s", i, s))
 			}
 			return dst
 		}
-		b := types[i]
+		b := branches[i]
 		if b.Type() == avro.Null {
 			return append(dst, "null"...)
 		}
 		dst = append(dst, '{')
-		dst = appendJSONString(dst, unionBranchName(b))
+		dst = types.AppendJacksonString(dst, unionBranchName(b))
 		dst = append(dst, ':')
 		dst = appendAvroJSON(dst, r, b)
 		return append(dst, '}')
@@ -189,7 +188,7 @@ func appendAvroJSON(dst []byte, r *avro.Reader, s avro.Schema) []byte {
 	case avro.Bytes:
 		return appendJSONBytes(dst, r.ReadBytes())
 	case avro.String:
-		return appendJSONString(dst, r.ReadString())
+		return types.AppendJacksonString(dst, r.ReadString())
 	}
 	r.ReportError("decode", fmt.Sprintf("unsupported schema type %s", s.Type()))
 	return dst
@@ -238,36 +237,5 @@ func appendJSONBytes(dst, b []byte) []byte {
 	for i, c := range b {
 		runes[i] = rune(c)
 	}
-	return appendJSONString(dst, string(runes))
-}
-
-// appendJSONString appends s as a JSON string, escaping only what JSON
-// requires (quotes, backslashes and control characters), as Jackson does;
-// invalid UTF-8 becomes U+FFFD.
-func appendJSONString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	for _, c := range s {
-		switch c {
-		case '"', '\\':
-			dst = append(dst, '\\', byte(c))
-		case '\b':
-			dst = append(dst, `\b`...)
-		case '\f':
-			dst = append(dst, `\f`...)
-		case '\n':
-			dst = append(dst, `\n`...)
-		case '\r':
-			dst = append(dst, `\r`...)
-		case '\t':
-			dst = append(dst, `\t`...)
-		default:
-			if c < 0x20 {
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-				continue
-			}
-			dst = utf8.AppendRune(dst, c)
-		}
-	}
-	return append(dst, '"')
+	return types.AppendJacksonString(dst, string(runes))
 }

@@ -694,38 +694,6 @@ func appendVariantJSON(b []byte, s string) ([]byte, error) {
 	return appendValue(b, t, x, nil, false), nil
 }
 
-// AppendJacksonString writes s as a JSON string the way Jackson's
-// JsonGenerator.writeString does: '"' and '\' escaped, control characters
-// as \n, \t, \r, \b, \f or \u00XX (upper-case hex), everything else as is.
-func AppendJacksonString(b []byte, s string) []byte {
-	const hexDigits = "0123456789ABCDEF"
-	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, `\n`...)
-		case '\t':
-			b = append(b, `\t`...)
-		case '\r':
-			b = append(b, `\r`...)
-		case '\b':
-			b = append(b, `\b`...)
-		case '\f':
-			b = append(b, `\f`...)
-		default:
-			if c < 0x20 {
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
-			} else {
-				b = append(b, c)
-			}
-		}
-	}
-	return append(b, '"')
-}
-
 // VariantField is v['key']: the value of the object's field, absent when
 // v is no object or has no such field.
 func VariantField(s, key string) (string, bool, error) {
