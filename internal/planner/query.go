@@ -186,8 +186,14 @@ func (b *Binder) from(ref ast.TableRef) (*relation, error) {
 	case *ast.TableName:
 		return b.tableName(n)
 	case *ast.SubqueryRef:
+		if err := quantifiedColumns(n, -1); err != nil {
+			return nil, err
+		}
 		rel, err := b.query(n.Query)
 		if err != nil {
+			return nil, err
+		}
+		if err := quantifiedColumns(n, len(rel.sc.cols)); err != nil {
 			return nil, err
 		}
 		return aliased(rel, n.Alias, n.ColumnAliases, n)
