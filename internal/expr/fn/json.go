@@ -141,7 +141,15 @@ func bindJSONValue(args []Arg) (types.Type, Eval, error) {
 			if err := types.ValidateCast(from, t); err != nil {
 				return types.Type{}, nil, fmt.Errorf("JSON_VALUE: the default %s is not a value of RETURNING %s", from.Plain(), t)
 			}
-			defaults[i] = func(v types.Value) (types.Value, error) { return types.Cast(v, from, t, nil) }
+			defaults[i] = func(v types.Value) (types.Value, error) {
+				out, err := types.Cast(v, from, t, nil)
+				// Flink converts a default with toCheckedInt and its
+				// kin: an integer that does not fit fails, never wraps.
+				if err == nil && !v.Null && from.IsInteger() && t.IsInteger() && out.I != v.I {
+					return types.Value{}, fmt.Errorf("the default %d is out of the range of RETURNING %s", v.I, t)
+				}
+				return out, err
+			}
 		}
 	}
 	return t, func(_ *Context, v []types.Value) (types.Value, error) {
@@ -153,7 +161,11 @@ func bindJSONValue(args []Arg) (types.Type, Eval, error) {
 			case "ERROR":
 				return types.Value{}, runtimeError("JSON_VALUE", "%v", err)
 			case "DEFAULT":
-				return defaults[6](v[6])
+				out, err := defaults[6](v[6])
+				if err != nil {
+					return types.Value{}, runtimeError("JSON_VALUE", "%v", err)
+				}
+				return out, nil
 			}
 			return types.NullValue, nil
 		}
