@@ -21,16 +21,16 @@ import (
 func (b *Binder) lateralJoin(j *ast.Join, l *relation, ref *ast.SubqueryRef, cause error) (*relation, error) {
 	sel, ok := ref.Query.(*ast.Select)
 	if !ok || sel.From == nil {
-		return nil, cause
+		return nil, uncorrelated(ref.Query, l.sc, cause)
 	}
 	inner, err := b.from(sel.From)
 	if err != nil {
-		return nil, cause
+		return nil, uncorrelated(ref.Query, l.sc, cause)
 	}
 	ib := &exprBinder{b: b, sc: inner.sc, where: "WHERE"}
 	c, err := b.correlate(sel.Where, inner.node, ib, &exprBinder{b: b, sc: l.sc, where: "WHERE"}, "LATERAL subquery")
 	if errors.Is(err, errNotCorrelated) {
-		return nil, cause
+		return nil, uncorrelated(ref.Query, l.sc, cause)
 	}
 	if err != nil {
 		return nil, err
@@ -132,6 +132,81 @@ func (b *Binder) lateralJoin(j *ast.Join, l *relation, ref *ast.SubqueryRef, cau
 		return nil, errorf(ref, "List of column aliases must have same degree as table; table has %d columns, whereas alias list has %d columns", nItems, len(ref.ColumnAliases))
 	}
 	return &relation{node: newCalc(jn, outProj, nil, plainSchema(out)), sc: sc}, nil
+}
+
+// uncorrelated is the error of a LATERAL subquery that is no correlation
+// lateralJoin plans: cause, the error binding it on its own, unless it
+// reads a column of the relations before it (outer), which it then names.
+func uncorrelated(q ast.Query, outer *scope, cause error) error {
+	if id := outerReference(q, outer); id != nil {
+		return errorf(id, "a correlated LATERAL subquery reads the columns before it only in equalities of its WHERE with its own columns (FROM u WHERE u.k = t.k); reading '%s' here is not supported yet", strings.Join(id.Parts, "."))
+	}
+	return cause
+}
+
+// outerReference finds a name in q that reads a column of outer: one
+// qualified by a relation of outer that q's FROM items do not name, or,
+// in a SELECT without FROM, any name outer resolves.
+func outerReference(q ast.Query, outer *scope) *ast.Ident {
+	switch n := q.(type) {
+	case *ast.SetOp:
+		if id := outerReference(n.Left, outer); id != nil {
+			return id
+		}
+		return outerReference(n.Right, outer)
+	case *ast.Select:
+		own := map[string]bool{}
+		var exprs []ast.Expr
+		var visit func(ast.TableRef)
+		visit = func(r ast.TableRef) {
+			switch f := r.(type) {
+			case *ast.TableName:
+				if f.Alias != "" {
+					own[f.Alias] = true
+				} else {
+					own[f.Name.Parts[len(f.Name.Parts)-1]] = true
+				}
+			case *ast.SubqueryRef:
+				own[f.Alias] = true
+			case *ast.UnnestRef:
+				own[f.Alias] = true
+				exprs = append(exprs, f.Collection)
+			case *ast.Join:
+				visit(f.Left)
+				visit(f.Right)
+				exprs = append(exprs, f.On)
+			}
+		}
+		if n.From != nil {
+			visit(n.From)
+		}
+		for _, it := range n.Items {
+			exprs = append(exprs, it.Expr)
+		}
+		exprs = append(append(exprs, n.Where, n.Having), n.GroupBy...)
+		var found *ast.Ident
+		for _, e := range exprs {
+			walkAST(e, func(e ast.Expr) bool {
+				id, ok := e.(*ast.Ident)
+				if !ok || found != nil {
+					return found == nil
+				}
+				if len(id.Parts) > 1 {
+					qual := id.Parts[len(id.Parts)-2]
+					if !own[qual] && outer.hasQualifier(qual) {
+						found = id
+					}
+				} else if _, err := outer.resolve(id); err == nil && n.From == nil {
+					found = id
+				}
+				return true
+			})
+			if found != nil {
+				return found
+			}
+		}
+	}
+	return nil
 }
 
 // lateralTopN keeps, for each value of the correlation keys, the rows of

@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -181,9 +180,9 @@ func (b *Binder) applyMiniBatch(root Node) error {
 	if !b.MiniBatch.Enabled {
 		return nil
 	}
-	// ExecutionConfigOptions' check, in Flink's words.
+	// ExecutionConfigOptions' check, in Flink's words, naming the option.
 	if b.MiniBatch.Latency.Milliseconds() <= 0 {
-		return errors.New("MiniBatch Latency must be greater than 0 ms.")
+		return fmt.Errorf("MiniBatch Latency must be greater than 0 ms. ('table.exec.mini-batch.allow-latency' is %d ms)", b.MiniBatch.Latency.Milliseconds())
 	}
 	r := &miniBatchRewrite{cfg: b.MiniBatch, done: map[Node]bool{}}
 	r.visit(root, false)

@@ -29,6 +29,23 @@ func isQuantified(s *ast.SubqueryExpr) bool {
 	return ok && ref.Alias == "$q" && slices.Equal(ref.ColumnAliases, []string{"$v"})
 }
 
+// quantifiedColumns refuses the subquery of a quantified comparison (the
+// FROM item of the parser's wrapper) that gives more than one column:
+// columns is the number it gives once bound, or -1 before, when only a
+// SELECT list without * tells.
+func quantifiedColumns(ref *ast.SubqueryRef, columns int) error {
+	if ref.Alias != "$q" || !slices.Equal(ref.ColumnAliases, []string{"$v"}) {
+		return nil
+	}
+	if q, ok := ref.Query.(*ast.Select); ok && columns < 0 && !slices.ContainsFunc(q.Items, func(it *ast.SelectItem) bool { return it.Star }) {
+		columns = len(q.Items)
+	}
+	if columns > 1 {
+		return errorf(ref.Query, "a subquery in a quantified comparison must return exactly one column, not %d", columns)
+	}
+	return nil
+}
+
 // inlineQuantified returns s's wrapper with q's FROM and WHERE and its
 // value in place of $q.$v, or s itself when s is no such wrapper.
 func inlineQuantified(s *ast.SubqueryExpr) *ast.SubqueryExpr {

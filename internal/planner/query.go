@@ -1,9 +1,11 @@
 package planner
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
+	"github.com/sluicesql/sluice/internal/catalog"
 	"github.com/sluicesql/sluice/internal/expr"
 	"github.com/sluicesql/sluice/internal/expr/fn"
 	"github.com/sluicesql/sluice/internal/sql/ast"
@@ -184,8 +186,14 @@ func (b *Binder) from(ref ast.TableRef) (*relation, error) {
 	case *ast.TableName:
 		return b.tableName(n)
 	case *ast.SubqueryRef:
+		if err := quantifiedColumns(n, -1); err != nil {
+			return nil, err
+		}
 		rel, err := b.query(n.Query)
 		if err != nil {
+			return nil, err
+		}
+		if err := quantifiedColumns(n, len(rel.sc.cols)); err != nil {
 			return nil, err
 		}
 		return aliased(rel, n.Alias, n.ColumnAliases, n)
@@ -236,7 +244,7 @@ func (b *Binder) tableName(n *ast.TableName) (*relation, error) {
 		alias = name
 	}
 	if c, ok := b.ctes[name]; ok && len(n.Name.Parts) == 1 {
-		return b.namedQuery(c.Query, name, c.Columns, n, alias)
+		return b.namedQuery(c.Query, name, c.Columns, n, alias, nil)
 	}
 	_, t, v, err := b.resolve(n.Name)
 	if err != nil {
@@ -259,19 +267,37 @@ func (b *Binder) tableName(n *ast.TableName) (*relation, error) {
 	}
 	var rel *relation
 	err = b.inScope(v, func() (err error) {
-		rel, err = b.namedQuery(v.Query, v.Name, v.Columns, n, alias)
+		rel, err = b.namedQuery(v.Query, v.Name, v.Columns, n, alias, v)
 		return err
 	})
 	return rel, err
 }
 
-// namedQuery binds a view's or common table expression's query under its
-// name and column names, then under the reference's alias.
-func (b *Binder) namedQuery(q ast.Query, name string, cols []string, ref *ast.TableName, alias string) (*relation, error) {
+// inView places an error in a view's query at the view's name in the
+// statement: positions in the view's query are not the statement's, so the
+// message keeps them and names the view.
+func inView(err error, v *catalog.View, n *ast.TableName) error {
+	e, ok := err.(*Error)
+	if !ok {
+		return err
+	}
+	where := ""
+	if e.Pos.Line > 0 {
+		where = fmt.Sprintf("at line %d, column %d of its query: ", e.Pos.Line, e.Pos.Col)
+	}
+	return errorf(n, "View %s does not bind: %s%s", v.ID(), where, e.Msg)
+}
+
+// namedQuery binds a view's (view) or common table expression's query
+// under its name and column names, then under the reference's alias.
+func (b *Binder) namedQuery(q ast.Query, name string, cols []string, ref *ast.TableName, alias string, view *catalog.View) (*relation, error) {
 	b.expanding++
 	rel, err := b.query(q)
 	b.expanding--
 	if err != nil {
+		if view != nil {
+			err = inView(err, view, ref)
+		}
 		return nil, err
 	}
 	if rel, err = aliased(rel, name, cols, ref); err != nil {

@@ -182,6 +182,37 @@ func TestRetriableFetchErrorsAreRetried(t *testing.T) {
 	}
 }
 
+// TestSourceFailsWhenItsTopicIsDeleted deletes the topic of a bounded
+// source before it reached its end (every fetch of it fails with an error
+// the client retries): the source fails naming the topic at its next look
+// ('scan.topic-partition-discovery.interval'), once the topic has stayed
+// unknown for the metadata wait, instead of waiting for ever for records
+// that are gone. Kafka Streams fails a task whose source topic is deleted
+// (KAFKA-10355).
+func TestSourceFailsWhenItsTopicIsDeleted(t *testing.T) {
+	c := startCluster(t, 1)
+	produce(t, c, numbered("deleted", 0, 3)...)
+	fetches := c.Kafka().Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.Fetch}, Topic: "deleted", Err: kerr.NotLeaderForPartition, Count: -1})
+	job, coll := runSource(t, table(idCols, options(c, "deleted", "scan.bounded.mode", "latest-offset",
+		"scan.topic-partition-discovery.interval", "100 ms")), connector.SourceSpec{}, 1)
+	waitFor(t, "a fetch", func() (bool, error) { return fetches.Hits() > 0, job.Err() })
+	if _, err := kadm.NewClient(newClient(t, c)).DeleteTopic(testContext(t), "deleted"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-job.Done():
+	case <-time.After(metadataWait + testTimeout):
+		t.Fatal("the source still waits for its deleted topic")
+	}
+	want := "kafka source: topic 'deleted': UNKNOWN_TOPIC_OR_PARTITION"
+	if err := job.Err(); err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("got %v, want an error with %q", err, want)
+	}
+	if rows := coll.sorted(); len(rows) != 0 {
+		t.Errorf("rows %v read through a failing fetch", rows)
+	}
+}
+
 // TestFinalCommitIsBounded stops a source whose broker is gone: the final
 // commit is given up after its bound and the job ends cleanly.
 func TestFinalCommitIsBounded(t *testing.T) {

@@ -107,7 +107,7 @@ var (
 		{Key: optStartupMode, Default: modeGroup, Description: "Where the source starts: earliest-offset, latest-offset, group-offsets, timestamp or specific-offsets."},
 		{Key: optStartupOffsets, Description: "Start offsets for 'specific-offsets' startup mode, e.g. 'partition:0,offset:42;partition:1,offset:300'."},
 		{Key: optStartupMillis, Description: "Start timestamp (epoch milliseconds) for 'timestamp' startup mode."},
-		{Key: optDiscovery, Default: "5 min", Description: "How often an unbounded source looks for new partitions; 0 disables discovery."},
+		{Key: optDiscovery, Default: "5 min", Description: "How often an unbounded source looks for new partitions, and a bounded one whether its topics still exist; 0 disables both."},
 		{Key: optPartitioner, Default: partitionDefault, Description: "How rows map to partitions: default (murmur2 of the key, sticky without key), fixed (sink instance i writes partition i mod n) or round-robin."},
 		{Key: optSemantic, Description: "Deprecated synonym of 'sink.delivery-guarantee'."},
 	}, boundedOptions, sinkOptions)

@@ -272,7 +272,11 @@ func (s *sourceInstance) Run(ctx *runtime.SourceContext, out runtime.Emitter) er
 	nextWatermark := now.Add(s.spec.WatermarkInterval)
 	nextCommit := now.Add(s.commitInterval)
 	nextDiscovery := now.Add(s.cfg.discovery)
-	discover := !bounded && s.cfg.discovery > 0
+	// An unbounded source discovers new partitions; a bounded one only
+	// looks whether its topics still exist, so that a topic deleted
+	// before the source reached its end fails it rather than leave it
+	// waiting for records that are gone.
+	discover := s.cfg.discovery > 0
 	if len(owned) == 0 {
 		ctx.MarkIdle()
 	}
@@ -313,7 +317,13 @@ func (s *sourceInstance) Run(ctx *runtime.SourceContext, out runtime.Emitter) er
 			nextCommit = time.Now().Add(s.commitInterval)
 		}
 		if discover && !now.Before(nextDiscovery) {
-			if err := s.discoverPartitions(ctx.Ctx, cl, adm); err != nil && ctx.Ctx.Err() == nil {
+			var err error
+			if bounded {
+				_, err = s.ownedPartitions(ctx.Ctx, cl)
+			} else {
+				err = s.discoverPartitions(ctx.Ctx, cl, adm)
+			}
+			if err != nil && ctx.Ctx.Err() == nil {
 				return err
 			}
 			nextDiscovery = now.Add(s.cfg.discovery)

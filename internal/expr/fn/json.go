@@ -3,6 +3,7 @@ package fn
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/sluicesql/sluice/internal/types"
@@ -141,7 +142,13 @@ func bindJSONValue(args []Arg) (types.Type, Eval, error) {
 			if err := types.ValidateCast(from, t); err != nil {
 				return types.Type{}, nil, fmt.Errorf("JSON_VALUE: the default %s is not a value of RETURNING %s", from.Plain(), t)
 			}
-			defaults[i] = func(v types.Value) (types.Value, error) { return types.Cast(v, from, t, nil) }
+			defaults[i] = func(v types.Value) (types.Value, error) {
+				out, err := types.Cast(v, from, t, nil)
+				if err == nil && !jsonChecked(v, from, out, t) {
+					return types.Value{}, fmt.Errorf("the default %s is out of the range of RETURNING %s", javaString(from, v), t)
+				}
+				return out, err
+			}
 		}
 	}
 	return t, func(_ *Context, v []types.Value) (types.Value, error) {
@@ -153,7 +160,11 @@ func bindJSONValue(args []Arg) (types.Type, Eval, error) {
 			case "ERROR":
 				return types.Value{}, runtimeError("JSON_VALUE", "%v", err)
 			case "DEFAULT":
-				return defaults[6](v[6])
+				out, err := defaults[6](v[6])
+				if err != nil {
+					return types.Value{}, runtimeError("JSON_VALUE", "%v", err)
+				}
+				return out, nil
 			}
 			return types.NullValue, nil
 		}
@@ -201,11 +212,42 @@ func jsonScalarConverter(t types.Type) func(any) (types.Value, error) {
 			return types.StringValue(s), nil
 		}
 		out, err := types.ParseValue(t, s, nil)
-		if err != nil {
+		if err != nil || !jsonChecked(out, t, out, t) {
 			return types.Value{}, fmt.Errorf("the value '%s' is not a %s", s, t)
 		}
 		return out, nil
 	}
+}
+
+// jsonChecked reports whether out, v of type from converted to t, is a
+// value Flink's SqlJsonUtils converts to (toCheckedInt, toCheckedDouble
+// and their kin): no integer out of t's range, never wrapped or clamped,
+// and no FLOAT or DOUBLE that is infinite or NaN.
+func jsonChecked(v types.Value, from types.Type, out types.Value, t types.Type) bool {
+	if v.Null || out.Null {
+		return true
+	}
+	if t.Kind == types.Float || t.Kind == types.Double {
+		return !math.IsInf(out.F, 0) && !math.IsNaN(out.F)
+	}
+	if !t.IsInteger() {
+		return true
+	}
+	if from.IsInteger() {
+		return out.I == v.I
+	}
+	f := v.F
+	if from.Physical() != types.PhysFloat {
+		d, err := types.Cast(v, from, types.DoubleType, nil)
+		if err != nil {
+			return false
+		}
+		f = d.F
+	}
+	// t's range is [lo, -lo), both powers of two that a float64 holds.
+	lo := map[types.Kind]float64{types.TinyInt: math.MinInt8, types.SmallInt: math.MinInt16, types.Int: math.MinInt32, types.BigInt: math.MinInt64}[t.Kind]
+	f = math.Trunc(f)
+	return f >= lo && f < -lo
 }
 
 // JSON_QUERY(json, path [RETURNING STRING | ARRAY<STRING>] [wrapper] [...
