@@ -2,7 +2,9 @@ package parser
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/sluicesql/sluice/internal/sql/ast"
 	"github.com/sluicesql/sluice/internal/types"
@@ -328,6 +330,8 @@ func (p *parser) primaryBase() ast.Expr {
 	case tBinary:
 		p.next()
 		return &ast.Literal{Pos: t.pos, Kind: ast.BinaryLit, Text: t.text}
+	case tUnicode:
+		return p.unicodeString()
 	case tOp:
 		if t.text == "(" {
 			return p.paren()
@@ -1074,4 +1078,62 @@ func (p *parser) trimArgs(fc *ast.FuncCall) {
 		return
 	}
 	fc.Args = []ast.Expr{first}
+}
+
+// unicodeString parses a Unicode string literal, U&'...' [UESCAPE 'c'], as
+// Calcite does (SqlLiteral.unescapeUnicode, SqlParserUtil
+// .checkUnicodeEscapeChar): the escape character (a backslash unless
+// UESCAPE names another) followed by four hex digits is that UTF-16 code
+// unit, doubled it stands for itself.
+func (p *parser) unicodeString() ast.Expr {
+	t := p.next()
+	esc := '\\'
+	if p.isKw("UESCAPE") {
+		p.next()
+		e := p.tok()
+		s := p.stringLit("a string literal of one character")
+		r := []rune(s)
+		if len(r) != 1 {
+			p.failAt(e.pos, "Unicode escape character '%s' must have length 1", s)
+		}
+		c := r[0]
+		if c >= '0' && c <= '9' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '+' || c == '"' ||
+			c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' {
+			p.failAt(e.pos, "Unicode escape character '%s' is illegal", s)
+		}
+		esc = c
+	}
+	text, bad := unescapeUnicode(t.text, esc)
+	if bad >= 0 {
+		p.failAt(t.pos, "Unicode escape sequence starting at character %d is not exactly four hex digits", bad)
+	}
+	return &ast.Literal{Pos: t.pos, Kind: ast.StringLit, Text: text}
+}
+
+// unescapeUnicode decodes the escapes of a Unicode string literal's text;
+// bad is the index (in characters) of a malformed escape, or -1.
+func unescapeUnicode(s string, esc rune) (text string, bad int) {
+	r := []rune(s)
+	var units []uint16
+	for i := 0; i < len(r); i++ {
+		if r[i] != esc {
+			units = utf16.AppendRune(units, r[i])
+			continue
+		}
+		if i+1 < len(r) && r[i+1] == esc {
+			units = utf16.AppendRune(units, esc)
+			i++
+			continue
+		}
+		if i+4 >= len(r) {
+			return "", i
+		}
+		v, err := strconv.ParseUint(string(r[i+1:i+5]), 16, 16)
+		if err != nil {
+			return "", i
+		}
+		units = append(units, uint16(v))
+		i += 4
+	}
+	return string(utf16.Decode(units)), -1
 }

@@ -18,6 +18,7 @@ const (
 	tString          // 'string', quotes removed and '' unescaped
 	tNumber          // 12, 1.5, 1e3 as written
 	tBinary          // X'0A0B', hex digits only
+	tUnicode         // U&'\0041', quotes removed, escapes kept
 	tOp              // operator or punctuation
 	tIllegal         // lexical error; text holds the message
 )
@@ -145,6 +146,14 @@ func (lx *lexer) next() token {
 	case (c == 'X' || c == 'x') && lx.peekAt(1) == '\'':
 		lx.advance()
 		return lx.binary(start, off)
+	case (c == 'U' || c == 'u') && lx.peekAt(1) == '&' && lx.peekAt(2) == '\'':
+		lx.advance()
+		lx.advance()
+		s, ok := lx.quoted('\'')
+		if !ok {
+			return lx.token(tIllegal, "unterminated string literal", start, off)
+		}
+		return lx.token(tUnicode, s, start, off)
 	case c == '\'':
 		s, ok := lx.quoted('\'')
 		if !ok {

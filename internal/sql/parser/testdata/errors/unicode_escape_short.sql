@@ -1,0 +1,1 @@
+SELECT U&'\004' AS y;
