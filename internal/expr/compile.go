@@ -85,18 +85,7 @@ func Bind(x *Call) (fn.Eval, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown function '%s'", x.Name)
 	}
-	args := make([]fn.Arg, len(x.Args))
-	for i, a := range x.Args {
-		if i < len(x.Units) && x.Units[i] != "" {
-			args[i] = fn.Arg{Unit: x.Units[i]}
-			continue
-		}
-		args[i] = fn.Arg{Type: a.Type()}
-		if lit, ok := a.(*Literal); ok {
-			v := lit.V
-			args[i].Const = &v
-		}
-	}
+	args := callArgs(x)
 	t, ev, err := f.Bind(args)
 	if err != nil {
 		return nil, fmt.Errorf("function '%s': %w", x.Name, err)

@@ -136,7 +136,8 @@ func (c *vcompiler) all(es []Expr) []vnode {
 	return out
 }
 
-// callArgs describes x's arguments as Bind does.
+// callArgs describes x's arguments to its function: their types, units
+// and constant values.
 func callArgs(x *Call) []fn.Arg {
 	args := make([]fn.Arg, len(x.Args))
 	for i, a := range x.Args {
