@@ -31,7 +31,7 @@ var planLineRE = regexp.MustCompile(`^[ +|-]*(\w+)\(.*, changelogMode=\[([A-Z,]+
 
 // plan binds the DDL of script into a fresh catalog and plans its last
 // statement (a query or INSERT, optionally under EXPLAIN).
-func plan(t *testing.T, script string) planner.Node {
+func plan(t testing.TB, script string) planner.Node {
 	t.Helper()
 	stmts, err := parser.ParseScript(script)
 	if err != nil {
