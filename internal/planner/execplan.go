@@ -92,7 +92,7 @@ func like(n Node, kind string, par plan.Parallelism, inputs []plan.Input, cfg pl
 	if _, ok := n.(*Sink); ok {
 		mode = plan.NoChangelog
 	}
-	return step{kind: kind, schema: n.Schema(), mode: mode, description: n.Describe(), par: par, inputs: inputs, state: st, config: cfg}
+	return step{kind: kind, schema: n.Schema(), mode: mode, description: execDescription(n), par: par, inputs: inputs, state: st, config: cfg}
 }
 
 // forward reads in instance by instance, at its parallelism.
@@ -351,7 +351,7 @@ func (t *translator) rankNumberColumn(n Node, outputs bool, kind string, par pla
 	projects[len(full)-1] = &expr.Literal{V: types.NullValue, T: last, Text: "null:" + last.Plain().String()}
 	calc := &Calc{base: base{schema: full}, Input: &Values{base: base{schema: s.schema}}, Projects: projects}
 	par, inputs := forward(rank)
-	return t.add(step{kind: plan.KindCalc, schema: full, mode: n.Mode().String(), description: calc.Describe(), par: par, inputs: inputs,
+	return t.add(step{kind: plan.KindCalc, schema: full, mode: n.Mode().String(), description: execDescription(calc), par: par, inputs: inputs,
 		config: &plan.CalcConfig{Projects: plan.Exprs(projects)}})
 }
 

@@ -83,7 +83,7 @@ func bindStatement(t *testing.T, b *planner.Binder, st ast.Statement) {
 		}
 		return
 	}
-	if text := planner.Explain(root); !strings.Contains(text, "changelogMode=") {
+	if text := planner.PhysicalPlan(true, root).Body; !strings.Contains(text, "changelogMode=") {
 		t.Fatalf("the plan renders without changelog modes:\n%s", text)
 	}
 }
