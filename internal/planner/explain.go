@@ -462,10 +462,49 @@ func Explain(sections ...Section) string {
 // PhysicalPlan is the "Optimized Physical Plan" section of one or more
 // roots (a statement set's sinks, a blank line between their trees): an
 // indented tree, one node per line, each with its changelog mode when
-// changelogMode is set (EXPLAIN CHANGELOG_MODE), as Flink prints it. A
-// query's tree ends below its Collect, as Flink explains a query without
-// the sink that collects its result.
+// changelogMode is set (EXPLAIN CHANGELOG_MODE), as Flink prints it. The
+// exchanges the translation into an execution plan puts between nodes are
+// lines of their own, as in OptimizedExecutionPlan. A query's tree ends
+// below its Collect, as Flink explains a query without the sink that
+// collects its result.
 func PhysicalPlan(changelogMode bool, roots ...Node) Section {
+	t := &translator{p: plan.New(), routes: map[Node][]plan.Input{}}
+	for _, r := range roots {
+		if _, err := t.node(r); err != nil {
+			// EXPLAIN reports the error with the execution plan; the
+			// nodes translated so far have their exchanges.
+			break
+		}
+	}
+	inputs := func(l physicalLine) []physicalLine {
+		if l.exchange != nil {
+			return []physicalLine{{node: l.node}}
+		}
+		ins := l.node.Inputs()
+		routes := t.routes[l.node]
+		out := make([]physicalLine, len(ins))
+		for i, in := range ins {
+			out[i] = physicalLine{node: in}
+			if len(routes) == len(ins) && routes[i].Exchange != plan.Forward {
+				out[i].exchange = &routes[i]
+			}
+		}
+		return out
+	}
+	line := func(l physicalLine) string {
+		d := l.node.Describe()
+		if l.exchange != nil {
+			d = exchangeText(*l.exchange, l.node.Schema().Names())
+		}
+		if !changelogMode {
+			return d
+		}
+		mode := "changelogMode=[" + l.node.Mode().String() + "]"
+		if _, ok := l.node.(*Sink); ok && l.exchange == nil {
+			mode = "changelogMode=[NONE]"
+		}
+		return strings.TrimSuffix(d, ")") + ", " + mode + ")"
+	}
 	var b strings.Builder
 	for i, n := range roots {
 		if i > 0 {
@@ -474,18 +513,29 @@ func PhysicalPlan(changelogMode bool, roots ...Node) Section {
 		if c, ok := n.(*Collect); ok {
 			n = c.Input
 		}
-		writeTree(&b, n, Node.Inputs, func(n Node) string {
-			if !changelogMode {
-				return n.Describe()
-			}
-			mode := "changelogMode=[" + n.Mode().String() + "]"
-			if _, ok := n.(*Sink); ok {
-				mode = "changelogMode=[NONE]"
-			}
-			return strings.TrimSuffix(n.Describe(), ")") + ", " + mode + ")"
-		}, "", "")
+		writeTree(&b, physicalLine{node: n}, inputs, line, "", "")
 	}
 	return Section{Title: "Optimized Physical Plan", Body: b.String()}
+}
+
+// physicalLine is a line of the physical plan's text: a node, or the
+// exchange in front of it (with the node's changelog mode).
+type physicalLine struct {
+	node     Node
+	exchange *plan.Input
+}
+
+// exchangeText is an exchange as Flink prints it, naming the keys of a
+// hash exchange among the columns of its input.
+func exchangeText(in plan.Input, columns []string) string {
+	if in.Exchange != plan.Hash {
+		return "Exchange(distribution=[" + string(in.Exchange) + "])"
+	}
+	keys := make([]string, len(in.Keys))
+	for i, k := range in.Keys {
+		keys[i] = columns[k]
+	}
+	return "Exchange(distribution=[hash[" + strings.Join(keys, ", ") + "]])"
 }
 
 // OptimizedExecutionPlan is the "Optimized Execution Plan" section of p,
@@ -542,17 +592,14 @@ type execLine struct {
 
 // String is the line's text.
 func (l execLine) String() string {
-	switch {
-	case l.exchange == nil:
+	if l.exchange == nil {
 		return l.node.Description
-	case l.exchange.Exchange == plan.Hash:
-		keys := make([]string, len(l.exchange.Keys))
-		for i, k := range l.exchange.Keys {
-			keys[i] = l.node.Schema[k].Name
-		}
-		return "Exchange(distribution=[hash[" + strings.Join(keys, ", ") + "]])"
 	}
-	return "Exchange(distribution=[" + string(l.exchange.Exchange) + "])"
+	columns := make([]string, len(l.node.Schema))
+	for i, f := range l.node.Schema {
+		columns[i] = f.Name
+	}
+	return exchangeText(*l.exchange, columns)
 }
 
 // writeTree writes n and its inputs, one line each, after the prefixes
