@@ -117,7 +117,7 @@ func addOrModify(ct *ast.CreateTable, s *ast.AlterSchema) error {
 		switch {
 		case add && ct.Watermark != nil:
 			return alterError(w.Pos, "The base table has already defined the watermark strategy `%s` AS %s. You might want to drop it before adding a new one.",
-				ct.Watermark.Column, parser.FormatExpr(ct.Watermark.Expr))
+				ct.Watermark.Column, parser.FormatFlinkExpr(ct.Watermark.Expr))
 		case !add && ct.Watermark == nil:
 			return alterError(w.Pos, "The base table does not define any watermark. You might want to add a new one.")
 		}

@@ -32,15 +32,15 @@ ALTER TABLE o MODIFY (WATERMARK FOR ts AS ts - INTERVAL '1' MINUTE, ts TIMESTAMP
 		}
 		return strings.Join(rows, "\n")
 	}
-	want := `id|BIGINT|FALSE|PRI(id)|||
-ts|TIMESTAMP(3) *ROWTIME*|FALSE|||(ts - INTERVAL '1' MINUTE)|
-u|STRING|TRUE||||the user
-email|STRING|FALSE||||
-product_id|BIGINT|FALSE||||
-product|VARCHAR(32)|TRUE||||
-cleaned|VARCHAR(32)|FALSE||AS COALESCE(product, 'none')||
-amount1|INT|TRUE||||
-ptime|TIMESTAMP_LTZ(3) *PROCTIME*|FALSE||AS PROCTIME()||`
+	want := "id|BIGINT|FALSE|PRI(id)|||\n" +
+		"ts|TIMESTAMP(3) *ROWTIME*|FALSE|||`ts` - INTERVAL '1' MINUTE|\n" +
+		"u|STRING|TRUE||||the user\n" +
+		"email|STRING|FALSE||||\n" +
+		"product_id|BIGINT|FALSE||||\n" +
+		"product|VARCHAR(32)|TRUE||||\n" +
+		"cleaned|VARCHAR(32)|FALSE||AS COALESCE(`product`, 'none')||\n" +
+		"amount1|INT|TRUE||||\n" +
+		"ptime|TIMESTAMP_LTZ(3) *PROCTIME*|FALSE||AS PROCTIME()||"
 	if got := describe(); got != want {
 		t.Errorf("after ADD, MODIFY and RENAME:\n%s\nwant:\n%s", got, want)
 	}
@@ -51,7 +51,7 @@ ptime|TIMESTAMP_LTZ(3) *PROCTIME*|FALSE||AS PROCTIME()||`
 		{"ALTER TABLE o ADD (x INT, x INT)", "line 1, column 27: Failed to execute ALTER TABLE statement.\nEncounter duplicate column `x`."},
 		{"ALTER TABLE o MODIFY nope INT", "line 1, column 22: Failed to execute ALTER TABLE statement.\nTry to modify a column `nope` which does not exist in the table."},
 		{"ALTER TABLE o ADD PRIMARY KEY (u) NOT ENFORCED", "Failed to execute ALTER TABLE statement.\nThe base table has already defined the primary key constraint [`id`]. You might want to drop it before adding a new one."},
-		{"ALTER TABLE o ADD WATERMARK FOR ts AS ts", "Failed to execute ALTER TABLE statement.\nThe base table has already defined the watermark strategy `ts` AS (ts - INTERVAL '1' MINUTE). You might want to drop it before adding a new one."},
+		{"ALTER TABLE o ADD WATERMARK FOR ts AS ts", "Failed to execute ALTER TABLE statement.\nThe base table has already defined the watermark strategy `ts` AS `ts` - INTERVAL '1' MINUTE. You might want to drop it before adding a new one."},
 		{"ALTER TABLE o DROP product", "line 1, column 20: Failed to execute ALTER TABLE statement.\nThe column `product` is referenced by computed column `cleaned`."},
 		{"ALTER TABLE o DROP ts", "Failed to execute ALTER TABLE statement.\nThe column `ts` is referenced by watermark expression."},
 		{"ALTER TABLE o DROP id", "Failed to execute ALTER TABLE statement.\nThe column `id` is used as the primary key."},

@@ -93,8 +93,9 @@ func names(t *testing.T, s *sluice.Session, show string) []string {
 }
 
 // TestCatalogKeepsCommentsAndAlterations: a table's comment, column kinds
-// and an ALTER TABLE are kept; temporary tables are not; a dropped table
-// stays dropped.
+// (computed ones and the watermark written as Flink writes them, names
+// with backquotes included) and an ALTER TABLE are kept; temporary tables
+// are not; a dropped table stays dropped.
 func TestCatalogKeepsCommentsAndAlterations(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -105,11 +106,13 @@ func TestCatalogKeepsCommentsAndAlterations(t *testing.T) {
 	s := sluice.NewSession(cat, sluice.NewJobManager())
 	if _, err := s.Execute(ctx, `CREATE TABLE t (
   a INT NOT NULL COMMENT 'the ''a''',
+  `+"`k``1`"+` STRING NOT NULL,
   ts TIMESTAMP(3),
   c AS a + 1,
+  d AS CAST((a - (1 - a)) * 2 AS STRING) || `+"`k``1`"+`,
   off BIGINT METADATA FROM 'offset' VIRTUAL,
   WATERMARK FOR ts AS ts - INTERVAL '1' SECOND,
-  PRIMARY KEY (a) NOT ENFORCED
+  PRIMARY KEY (a, `+"`k``1`"+`) NOT ENFORCED
 ) COMMENT 'a table' WITH ('connector' = 'upsert-kafka', 'topic' = 'd', 'properties.bootstrap.servers' = 'localhost:9092',
   'key.format' = 'json', 'value.format' = 'json');
 ALTER TABLE t SET ('sink.parallelism' = '2');

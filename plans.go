@@ -191,28 +191,33 @@ func (e *Session) launch(id string, jp *plan.Plan, name, text string, cfg *runti
 }
 
 // explain runs EXPLAIN (of a query, an INSERT or a statement set, whose
-// sinks' plans follow one another): the physical plan with each node's
-// changelog mode
-// (so CHANGELOG_MODE changes nothing) and, with JSON_EXECUTION_PLAN, the
+// sinks' plans follow one another) with Flink's sections: the optimized
+// physical plan (with each node's changelog mode under CHANGELOG_MODE),
+// the optimized execution plan and, with JSON_EXECUTION_PLAN, the
 // execution plan's JSON after Flink's "== Physical Execution Plan ==".
 func (e *Session) explain(ctx context.Context, s *ast.Explain) (*Result, error) {
 	roots, err := e.plan(ctx, s.Statement)
 	if err != nil {
 		return nil, err
 	}
-	text := planner.Explain(roots...)
+	p, err := e.executionPlan(roots...)
+	if err != nil {
+		return nil, err
+	}
+	// Flink's sections in its order; its first, the Abstract Syntax Tree
+	// of the logical plan, has no counterpart yet.
+	sections := []planner.Section{
+		planner.PhysicalPlan(slices.Contains(s.Details, "CHANGELOG_MODE"), roots...),
+		planner.OptimizedExecutionPlan(p),
+	}
 	if slices.Contains(s.Details, "JSON_EXECUTION_PLAN") {
-		p, err := e.executionPlan(roots...)
-		if err != nil {
-			return nil, err
-		}
 		js, err := p.Encode()
 		if err != nil {
 			return nil, err
 		}
-		text += "\n== Physical Execution Plan ==\n" + string(js)
+		sections = append(sections, planner.Section{Title: "Physical Execution Plan", Body: string(js)})
 	}
-	return &Result{Kind: ResultText, Text: text}, nil
+	return &Result{Kind: ResultText, Text: planner.Explain(sections...)}, nil
 }
 
 // confForceRecompile is Flink's table.plan.force-recompile: COMPILE PLAN

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -13,21 +14,41 @@ import (
 	"github.com/sluicesql/sluice/internal/types"
 )
 
-// TestExplainJSONExecutionPlan: EXPLAIN JSON_EXECUTION_PLAN prints the
-// physical plan and then, after Flink's "== Physical Execution Plan ==",
-// the execution plan's JSON, which reads back; CHANGELOG_MODE changes
-// nothing, as the plan always shows the modes.
-func TestExplainJSONExecutionPlan(t *testing.T) {
+// TestExplainSections: EXPLAIN prints Flink's sections, the optimized
+// physical plan and the optimized execution plan (Flink's
+// testExecuteSqlWithExplainDetailsInsert.out); CHANGELOG_MODE adds each
+// physical node's changelog mode and changes nothing else; with
+// JSON_EXECUTION_PLAN the execution plan's JSON follows after Flink's
+// "== Physical Execution Plan ==" and reads back.
+func TestExplainSections(t *testing.T) {
 	e := newEngine(t)
 	mustExecute(t, e, errorCatalog)
 	const insert = "INSERT INTO prices SELECT customer, SUM(amount), MAX(ts) FROM orders GROUP BY customer"
 	plain := mustExecute(t, e, "EXPLAIN "+insert)[0].Text
-	if modes := mustExecute(t, e, "EXPLAIN CHANGELOG_MODE "+insert)[0].Text; modes != plain {
-		t.Errorf("EXPLAIN CHANGELOG_MODE printed\n%s\nnot\n%s", modes, plain)
+	physical, execution, ok := strings.Cut(plain, "\n\n== Optimized Execution Plan ==\n")
+	if !ok || !strings.HasPrefix(physical, "== Optimized Physical Plan ==\nSink(") || strings.Contains(plain, "changelogMode") {
+		t.Fatalf("EXPLAIN printed\n%s", plain)
+	}
+	if want := `Sink(table=[default_catalog.default_database.prices], fields=[item, price, ts])
++- Exchange(distribution=[hash[item]])
+   +- Calc(select=[customer AS item, EXPR$1 AS price, EXPR$2 AS ts])
+      +- GroupAggregate(groupBy=[customer], select=[customer, SUM(amount) AS EXPR$1, MAX(ts) AS EXPR$2])
+         +- Exchange(distribution=[hash[customer]])
+            +- Calc(select=[customer, amount, ts])
+               +- TableSourceScan(table=[[default_catalog, default_database, orders, project=[customer, amount, ts], metadata=[]]], fields=[customer, amount, ts])
+`; execution != want {
+		t.Errorf("the execution plan is\n%s\nnot\n%s", execution, want)
+	}
+	modes := mustExecute(t, e, "EXPLAIN CHANGELOG_MODE "+insert)[0].Text
+	if n := strings.Count(modes, "changelogMode="); n != strings.Count(physical, "\n") {
+		t.Errorf("%d changelog modes in\n%s", n, modes)
+	}
+	if stripped := regexp.MustCompile(`, changelogMode=\[[A-Z,]+\]`).ReplaceAllString(modes, ""); stripped != plain {
+		t.Errorf("EXPLAIN CHANGELOG_MODE printed\n%s\nnot, but for the modes,\n%s", modes, plain)
 	}
 	text := mustExecute(t, e, "EXPLAIN CHANGELOG_MODE, JSON_EXECUTION_PLAN "+insert)[0].Text
-	physical, js, ok := strings.Cut(text, "\n== Physical Execution Plan ==\n")
-	if !ok || physical != plain {
+	before, js, ok := strings.Cut(text, "\n== Physical Execution Plan ==\n")
+	if !ok || before != modes {
 		t.Fatalf("EXPLAIN JSON_EXECUTION_PLAN printed\n%s", text)
 	}
 	p, err := plan.Decode([]byte(js))

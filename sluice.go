@@ -622,15 +622,16 @@ func quoteIdent(name string) string { return "`" + strings.ReplaceAll(name, "`",
 // createStatement renders a table's definition as Flink's SHOW CREATE TABLE
 // does: CREATE [TEMPORARY] TABLE with its fully qualified name, the current
 // columns, watermark, primary key and options (after any ALTER TABLE),
-// names quoted, options sorted; with mask, the values of sensitive options
+// names quoted, computed columns and the watermark as Flink writes them
+// (parser.FormatFlinkExpr), options sorted; with mask, the values of sensitive options
 // hidden (MaskValue), for showing.
 func createStatement(t *catalog.Table, temporary, mask bool) string {
 	var lines []string
 	for _, c := range t.Columns {
-		l := "  `" + c.Name + "` "
+		l := "  " + quoteIdent(c.Name) + " "
 		switch {
 		case c.Computed != nil:
-			l += "AS " + parser.FormatExpr(c.Computed)
+			l += "AS " + parser.FormatFlinkExpr(c.Computed)
 		case c.Metadata:
 			l += c.Type.Plain().String() + " METADATA"
 			if c.MetadataKey != "" {
@@ -648,10 +649,14 @@ func createStatement(t *catalog.Table, temporary, mask bool) string {
 		lines = append(lines, l)
 	}
 	if w := t.Watermark; w != nil {
-		lines = append(lines, "  WATERMARK FOR `"+w.Column+"` AS "+parser.FormatExpr(w.Expr))
+		lines = append(lines, "  WATERMARK FOR "+quoteIdent(w.Column)+" AS "+parser.FormatFlinkExpr(w.Expr))
 	}
 	if len(t.PrimaryKey) > 0 {
-		lines = append(lines, "  PRIMARY KEY (`"+strings.Join(t.PrimaryKey, "`, `")+"`) NOT ENFORCED")
+		pk := make([]string, len(t.PrimaryKey))
+		for i, k := range t.PrimaryKey {
+			pk[i] = quoteIdent(k)
+		}
+		lines = append(lines, "  PRIMARY KEY ("+strings.Join(pk, ", ")+") NOT ENFORCED")
 	}
 	keys := slices.Sorted(maps.Keys(t.Options))
 	opts := make([]string, len(keys))
@@ -700,7 +705,7 @@ func (e *Session) describe(ctx context.Context, s *ast.Describe) (*Result, error
 		pk = t.PrimaryKey
 		if t.Watermark != nil {
 			// Flink's watermark column is the expression alone (table.q).
-			wm = map[string]string{t.Watermark.Column: parser.FormatExpr(t.Watermark.Expr)}
+			wm = map[string]string{t.Watermark.Column: parser.FormatFlinkExpr(t.Watermark.Expr)}
 		}
 		extras = columnExtras(t)
 	}
@@ -749,7 +754,7 @@ func columnExtras(t *catalog.Table) map[string]string {
 	for _, c := range t.Columns {
 		switch {
 		case c.Computed != nil:
-			out[c.Name] = "AS " + parser.FormatExpr(c.Computed)
+			out[c.Name] = "AS " + parser.FormatFlinkExpr(c.Computed)
 		case c.Metadata:
 			s := "METADATA"
 			if c.MetadataKey != "" {

@@ -130,7 +130,7 @@ func TestLimitOffset(t *testing.T) {
 		}
 	}
 	res := mustExecute(t, e, "EXPLAIN SELECT x FROM "+four+" ORDER BY x OFFSET 1; EXPLAIN SELECT * FROM "+four+" LIMIT 2 OFFSET 1")
-	for i, want := range []string{"SortLimit(orderBy=[x ASC], offset=[1], fetch=[unlimited],", "Limit(offset=[1], fetch=[2],"} {
+	for i, want := range []string{"SortLimit(orderBy=[x ASC], offset=[1], fetch=[unlimited])", "Limit(offset=[1], fetch=[2])"} {
 		if !strings.Contains(res[i].Text, want) {
 			t.Errorf("plan\n%s\nlacks %s", res[i].Text, want)
 		}
@@ -392,7 +392,7 @@ func TestUnionAllChain(t *testing.T) {
 		t.Errorf("got %v", got)
 	}
 	res := mustExecute(t, e, "EXPLAIN SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3")
-	if n := strings.Count(res[0].Text, "Union("); n != 1 {
+	if n := strings.Count(res[0].Text, "Union("); n != 2 { // one in each plan
 		t.Errorf("%d unions in\n%s", n, res[0].Text)
 	}
 }

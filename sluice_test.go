@@ -478,7 +478,8 @@ func TestCreateTableAsRejectedKeepsNoTable(t *testing.T) {
 
 // TestDescribe lists a table's columns the way Flink's DESCRIBE does: type
 // with time attribute, nullability, primary key, how computed and metadata
-// columns are defined, and the watermark.
+// columns are defined, and the watermark, expressions as Flink writes them
+// (table.q of Flink's SQL client: `ts` - INTERVAL '1' SECOND).
 func TestDescribe(t *testing.T) {
 	e := newEngine(t)
 	res := mustExecute(t, e, `CREATE TABLE clicks (
@@ -486,6 +487,7 @@ func TestDescribe(t *testing.T) {
     ts TIMESTAMP(3),
     part INT METADATA FROM 'partition' VIRTUAL,
     pt AS PROCTIME(),
+    host AS UPPER(SPLIT_INDEX(ip, ':', 0)) || '.' || CAST(part * (2 + 1) AS STRING),
     WATERMARK FOR ts AS ts - INTERVAL '5' SECOND,
     PRIMARY KEY (ip) NOT ENFORCED
 ) WITH ('connector' = 'upsert-kafka', 'topic' = 'clicks', 'properties.bootstrap.servers' = 'localhost:9092',
@@ -494,9 +496,10 @@ DESCRIBE clicks;`)
 	got := res[len(res)-1].Rows
 	want := [][]string{
 		{"ip", "STRING", "FALSE", "PRI(ip)", "", ""},
-		{"ts", "TIMESTAMP(3) *ROWTIME*", "TRUE", "", "", "(ts - INTERVAL '5' SECOND)"},
+		{"ts", "TIMESTAMP(3) *ROWTIME*", "TRUE", "", "", "`ts` - INTERVAL '5' SECOND"},
 		{"part", "INT", "TRUE", "", "METADATA FROM 'partition' VIRTUAL", ""},
 		{"pt", "TIMESTAMP_LTZ(3) *PROCTIME*", "FALSE", "", "AS PROCTIME()", ""},
+		{"host", "STRING", "TRUE", "", "AS UPPER(SPLIT_INDEX(`ip`, ':', 0)) || '.' || CAST(`part` * (2 + 1) AS STRING)", ""},
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("DESCRIBE rows:\n%q\nwant:\n%q", got, want)
@@ -564,10 +567,12 @@ END;`)
 }
 
 // TestAlterTable renames a table and changes its options; SHOW CREATE TABLE
-// renders the current definition.
+// renders the current definition, its computed column and watermark as
+// Flink writes them (table.q: WATERMARK FOR `ts` AS `ts` - INTERVAL '1'
+// SECOND), names with their backquotes doubled.
 func TestAlterTable(t *testing.T) {
 	e := newEngine(t)
-	res := mustExecute(t, e, `CREATE TABLE t (a INT, ts TIMESTAMP(3), c AS a + 1, WATERMARK FOR ts AS ts - INTERVAL '1' SECOND)
+	res := mustExecute(t, e, `CREATE TABLE t (a INT, ts TIMESTAMP(3), c AS a + 1, `+"`b``q` INT, d AS -`b``q`,"+` WATERMARK FOR ts AS ts - INTERVAL '1' SECOND)
 WITH ('connector' = 'kafka', 'topic' = 'd', 'properties.bootstrap.servers' = 'localhost:9092', 'format' = 'json');
 ALTER TABLE t SET ('scan.startup.mode' = 'earliest-offset');
 ALTER TABLE t RENAME TO t2;
@@ -575,7 +580,7 @@ ALTER TABLE t2 SET ('properties.group.id' = 'g');
 ALTER TABLE t2 RESET ('properties.group.id');
 SHOW CREATE TABLE t2;`)
 	want := "CREATE TABLE `default_catalog`.`default_database`.`t2` (\n" +
-		"  `a` INT,\n  `ts` TIMESTAMP(3),\n  `c` AS (a + 1),\n  WATERMARK FOR `ts` AS (ts - INTERVAL '1' SECOND)\n" +
+		"  `a` INT,\n  `ts` TIMESTAMP(3),\n  `c` AS `a` + 1,\n  `b``q` INT,\n  `d` AS -`b``q`,\n  WATERMARK FOR `ts` AS `ts` - INTERVAL '1' SECOND\n" +
 		") WITH (\n  'connector' = 'kafka',\n  'format' = 'json',\n" +
 		"  'properties.bootstrap.servers' = 'localhost:9092',\n  'scan.startup.mode' = 'earliest-offset',\n  'topic' = 'd'\n)\n"
 	if got := res[len(res)-1].Text; got != want {

@@ -41,7 +41,8 @@ import (
 //   - "---- rows" is what the statement prints in the tableau result mode
 //     (a query once the pipeline is quiescent, a SHOW/DESCRIBE table, an
 //     EXPLAIN text). The frame (borders, column names, the closing "Received
-//     a total of N rows") must match exactly. The rows compare as a multiset
+//     a total of N rows", the lines of a text) must match exactly, but for
+//     blank lines, left out (EXPLAIN has one between its sections). The rows compare as a multiset
 //     by default, in order with "---- rows ordered" (ORDER BY, one
 //     partition), and with "---- rows per key C1, C2" in order within each
 //     value of the named columns and in any order across them: the
@@ -466,11 +467,15 @@ func finalRows(rows []string) []string {
 }
 
 // splitTable separates a printed table's rows (the lines starting with '|'
-// after the column names) from its frame (all other lines).
+// after the column names) from its frame (all other lines but blank ones,
+// which an expectation cannot hold).
 func splitTable(s string) (frame, rows []string) {
 	header := false
 	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
 		l = strings.TrimRight(l, "\r")
+		if l == "" {
+			continue
+		}
 		if strings.HasPrefix(l, "|") && header {
 			rows = append(rows, l)
 			continue

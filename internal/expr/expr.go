@@ -182,22 +182,35 @@ func (e *In) String() string { return render(e) }
 // String implements Expr.
 func (e *CurrentWatermark) String() string { return render(e) }
 
+// Infix renders e as Flink writes expressions in its execution plans
+// (FlinkRexUtil.getExpressionString with ExpressionFormat.Infix): binary
+// arithmetic, comparisons, AND and OR between their operands in
+// parentheses, (a > 10), and the IS [NOT] NULL / TRUE / FALSE / UNKNOWN
+// tests after their operand, a IS NULL; everything else as String writes
+// it (String writes the prefix form of Flink's physical plans, >(a, 10)).
+func Infix(e Expr) string {
+	var b strings.Builder
+	write(&b, e, true)
+	return b.String()
+}
+
 // render renders e for EXPLAIN in one pass over the tree, so that a deep
 // expression costs its size, not its size times its depth.
 func render(e Expr) string {
 	var b strings.Builder
-	write(&b, e)
+	write(&b, e, false)
 	return b.String()
 }
 
-// write appends the rendering of e to b.
-func write(b *strings.Builder, e Expr) {
+// write appends the rendering of e to b, in the infix form of Infix or
+// the prefix form of String.
+func write(b *strings.Builder, e Expr, infix bool) {
 	switch x := e.(type) {
 	case *Column:
 		b.WriteString(x.Name)
 	case *Literal:
 		if x.Folded != nil {
-			write(b, x.Folded)
+			write(b, x.Folded, infix)
 		} else {
 			b.WriteString(x.Text)
 		}
@@ -205,13 +218,13 @@ func write(b *strings.Builder, e Expr) {
 		if x.Name == fn.NotNullEnforcer && len(x.Args) == 2 {
 			// Flink enforces a sink's NOT NULL columns inside the sink
 			// (SinkNotNullEnforcer), out of the plans EXPLAIN prints.
-			write(b, x.Args[0])
+			write(b, x.Args[0], infix)
 			return
 		}
 		name := x.Name
 		if name == fn.Dot && len(x.Args) == 2 {
 			if lit, ok := x.Args[1].(*Literal); ok {
-				write(b, x.Args[0])
+				write(b, x.Args[0], infix)
 				b.WriteString("." + lit.V.S)
 				return
 			}
@@ -222,8 +235,20 @@ func write(b *strings.Builder, e Expr) {
 			name = name[1:]
 		case len(x.Args) == 2 && isOperator(name):
 			name = operatorName(name)
+			if infix && infixOperators[name] {
+				b.WriteByte('(')
+				write(b, x.Args[0], infix)
+				b.WriteString(" " + name + " ")
+				write(b, x.Args[1], infix)
+				b.WriteByte(')')
+				return
+			}
 		case name == "NEG":
 			name = "-"
+		case infix && len(x.Args) == 1 && postfixTests[name]:
+			write(b, x.Args[0], infix)
+			b.WriteString(" " + name)
+			return
 		}
 		b.WriteString(name)
 		b.WriteByte('(')
@@ -234,7 +259,7 @@ func write(b *strings.Builder, e Expr) {
 			if i < len(x.Units) && x.Units[i] != "" {
 				b.WriteString(x.Units[i])
 			} else {
-				write(b, a)
+				write(b, a, infix)
 			}
 		}
 		b.WriteByte(')')
@@ -243,27 +268,43 @@ func write(b *strings.Builder, e Expr) {
 			b.WriteString("TRY_")
 		}
 		b.WriteString("CAST(")
-		write(b, x.X)
+		write(b, x.X, infix)
 		b.WriteString(" AS " + x.T.Plain().String() + ")")
 	case *Logic:
+		op := "AND"
 		if x.Or {
-			b.WriteString("OR(")
-		} else {
-			b.WriteString("AND(")
+			op = "OR"
 		}
-		writeList(b, x.Args)
+		if !infix {
+			b.WriteString(op + "(")
+			writeList(b, x.Args, infix)
+			b.WriteByte(')')
+			return
+		}
+		b.WriteByte('(')
+		for i, a := range x.Args {
+			if i > 0 {
+				b.WriteString(" " + op + " ")
+			}
+			write(b, a, infix)
+		}
 		b.WriteByte(')')
 	case *Not:
 		b.WriteString("NOT(")
-		write(b, x.X)
+		write(b, x.X, infix)
 		b.WriteByte(')')
 	case *IsNull:
+		op := "IS NULL"
 		if x.Neg {
-			b.WriteString("IS NOT NULL(")
-		} else {
-			b.WriteString("IS NULL(")
+			op = "IS NOT NULL"
 		}
-		write(b, x.X)
+		if infix {
+			write(b, x.X, infix)
+			b.WriteString(" " + op)
+			return
+		}
+		b.WriteString(op + "(")
+		write(b, x.X, infix)
 		b.WriteByte(')')
 	case *Case:
 		b.WriteString("CASE(")
@@ -271,27 +312,27 @@ func write(b *strings.Builder, e Expr) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			write(b, w.Cond)
+			write(b, w.Cond, infix)
 			b.WriteString(", ")
-			write(b, w.Then)
+			write(b, w.Then, infix)
 		}
 		if x.Else != nil {
 			b.WriteString(", ")
-			write(b, x.Else)
+			write(b, x.Else, infix)
 		}
 		b.WriteByte(')')
 	case *Coalesce:
 		b.WriteString("COALESCE(")
-		writeList(b, x.Args)
+		writeList(b, x.Args, infix)
 		b.WriteByte(')')
 	case *In:
 		if x.Neg {
 			b.WriteString("NOT(")
 		}
 		b.WriteString("IN(")
-		write(b, x.X)
+		write(b, x.X, infix)
 		b.WriteString(", ")
-		writeList(b, x.List)
+		writeList(b, x.List, infix)
 		b.WriteByte(')')
 		if x.Neg {
 			b.WriteByte(')')
@@ -304,12 +345,12 @@ func write(b *strings.Builder, e Expr) {
 }
 
 // writeList appends the renderings of es, separated by ", ".
-func writeList(b *strings.Builder, es []Expr) {
+func writeList(b *strings.Builder, es []Expr, infix bool) {
 	for i, a := range es {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		write(b, a)
+		write(b, a, infix)
 	}
 }
 
@@ -317,6 +358,20 @@ var operatorNames = map[string]string{
 	"+": "+", "-": "-", "*": "*", "/": "/", "%": "MOD", "||": "||",
 	"=": "=", "<>": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">=",
 	"LIKE": "LIKE", "IS DISTINCT FROM": "IS DISTINCT FROM", "IS NOT DISTINCT FROM": "IS NOT DISTINCT FROM",
+}
+
+// infixOperators are the binary operators Infix writes between their
+// operands: Calcite's TIMES, DIVIDE, PLUS, MINUS, comparisons (AND and OR
+// are Logic).
+var infixOperators = map[string]bool{
+	"+": true, "-": true, "*": true, "/": true,
+	"=": true, "<>": true, "<": true, "<=": true, ">": true, ">=": true,
+}
+
+// postfixTests are the tests Infix writes after their operand (IS NULL
+// and IS NOT NULL are IsNull).
+var postfixTests = map[string]bool{
+	"IS TRUE": true, "IS NOT TRUE": true, "IS FALSE": true, "IS NOT FALSE": true, "IS UNKNOWN": true,
 }
 
 func isOperator(name string) bool { _, ok := operatorNames[name]; return ok }

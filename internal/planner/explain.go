@@ -7,6 +7,7 @@ import (
 
 	"github.com/sluicesql/sluice/internal/connector"
 	"github.com/sluicesql/sluice/internal/expr"
+	"github.com/sluicesql/sluice/internal/plan"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -180,20 +181,22 @@ func (n *Values) Describe() string {
 }
 
 // Describe implements Node.
-func (n *Calc) Describe() string {
+func (n *Calc) Describe() string { return n.describe(prefix) }
+
+func (n *Calc) describe(f exprFormat) string {
 	in := n.Input.Schema()
 	items := make([]string, len(n.Projects))
 	for i, p := range n.Projects {
 		// A column (or a value shown as one, such as a sink's NOT NULL
 		// check) under its own name is shown without AS.
-		items[i] = exprText(p, in)
+		items[i] = exprText(p, in, f)
 		if items[i] != n.schema[i].Name {
 			items[i] += " AS " + n.schema[i].Name
 		}
 	}
 	s := "Calc(select=[" + strings.Join(items, ", ") + "]"
 	if n.Filter != nil {
-		s += ", where=[" + exprText(n.Filter, in) + "]"
+		s += ", where=[" + exprText(n.Filter, in, f) + "]"
 	}
 	return s + ")"
 }
@@ -201,13 +204,15 @@ func (n *Calc) Describe() string {
 // Describe implements Node, as Flink prints an Expand: one list per
 // projection, each item a column under its own name or a value AS the
 // column.
-func (n *Expand) Describe() string {
+func (n *Expand) Describe() string { return n.describe(prefix) }
+
+func (n *Expand) describe(f exprFormat) string {
 	in := n.Input.Schema()
 	lists := make([]string, len(n.Projects))
 	for i, ps := range n.Projects {
 		items := make([]string, len(ps))
 		for j, p := range ps {
-			items[j] = exprText(p, in)
+			items[j] = exprText(p, in, f)
 			if items[j] != n.schema[j].Name {
 				items[j] += " AS " + n.schema[j].Name
 			}
@@ -217,11 +222,42 @@ func (n *Expand) Describe() string {
 	return "Expand(projects=[" + strings.Join(lists, ", ") + "])"
 }
 
-// exprText renders e naming the columns of in.
-func exprText(e expr.Expr, in types.Schema) string {
-	return expr.Remap(e, func(c *expr.Column) expr.Expr {
+// exprFormat is how EXPLAIN writes expressions: Flink writes its
+// physical plan in prefix form, >(a, 10), and its execution plan in infix
+// form, (a > 10) (RelExplainUtil.preferExpressionFormat: Infix for the
+// RelDescriptionWriterImpl that describes ExecNodes).
+type exprFormat bool
+
+const (
+	prefix exprFormat = false
+	infix  exprFormat = true
+)
+
+// describer is a node whose description holds expressions, written in
+// either format. Every node embedding another that is a describer (the
+// joins embedding Join) is one itself, so no description is promoted.
+type describer interface {
+	describe(f exprFormat) string
+}
+
+// execDescription is n's line in the execution plan: its description with
+// expressions in infix form.
+func execDescription(n Node) string {
+	if d, ok := n.(describer); ok {
+		return d.describe(infix)
+	}
+	return n.Describe()
+}
+
+// exprText renders e in format f naming the columns of in.
+func exprText(e expr.Expr, in types.Schema, f exprFormat) string {
+	e = expr.Remap(e, func(c *expr.Column) expr.Expr {
 		return &expr.Column{Index: c.Index, Name: in[c.Index].Name, T: c.T}
-	}).String()
+	})
+	if f == infix {
+		return expr.Infix(e)
+	}
+	return e.String()
 }
 
 // Describe implements Node.
@@ -322,31 +358,50 @@ func (n *Deduplicate) Describe() string {
 	return fmt.Sprintf("%s(keep=[%s], key=[%s], order=[%s])", kind, keep, names(in, n.Keys), order)
 }
 
-func (n *Join) joinText() string {
+func (n *Join) joinText(f exprFormat) string {
 	conds := make([]string, 0, len(n.LeftKeys)+1)
 	nl := len(n.Left.Schema())
 	for i := range n.LeftKeys {
-		conds = append(conds, fmt.Sprintf("=(%s, %s)", n.schema[n.LeftKeys[i]].Name, n.schema[nl+n.RightKeys[i]].Name))
+		conds = append(conds, equalsText(n.schema[n.LeftKeys[i]].Name, n.schema[nl+n.RightKeys[i]].Name, f))
 	}
 	if n.Cond != nil {
 		for _, c := range conjuncts(n.Cond) {
-			conds = append(conds, exprText(c, n.schema))
+			conds = append(conds, exprText(c, n.schema, f))
 		}
 	}
-	where := strings.Join(conds, ", ")
-	if len(conds) > 1 {
-		where = "AND(" + where + ")"
+	return fmt.Sprintf("joinType=[%s], where=[%s], select=[%s]", n.Kind, andText(conds, f), strings.Join(n.schema.Names(), ", "))
+}
+
+// equalsText is the equality of columns a and b in format f.
+func equalsText(a, b string, f exprFormat) string {
+	if f == infix {
+		return "(" + a + " = " + b + ")"
 	}
-	return fmt.Sprintf("joinType=[%s], where=[%s], select=[%s]", n.Kind, where, strings.Join(n.schema.Names(), ", "))
+	return "=(" + a + ", " + b + ")"
+}
+
+// andText is the conjunction of conds in format f.
+func andText(conds []string, f exprFormat) string {
+	switch {
+	case len(conds) < 2:
+		return strings.Join(conds, "")
+	case f == infix:
+		return "(" + strings.Join(conds, " AND ") + ")"
+	}
+	return "AND(" + strings.Join(conds, ", ") + ")"
 }
 
 // Describe implements Node.
-func (n *Join) Describe() string { return "Join(" + n.joinText() + ")" }
+func (n *Join) Describe() string { return n.describe(prefix) }
+
+func (n *Join) describe(f exprFormat) string { return "Join(" + n.joinText(f) + ")" }
 
 // Describe implements Node.
-func (n *IntervalJoin) Describe() string {
+func (n *IntervalJoin) Describe() string { return n.describe(prefix) }
+
+func (n *IntervalJoin) describe(f exprFormat) string {
 	return fmt.Sprintf("IntervalJoin(%s, windowBounds=[isRowTime=%t, leftLowerBound=%d, leftUpperBound=%d, leftTimeIndex=%d, rightTimeIndex=%d])",
-		n.joinText(), !n.ProcTime, -n.Upper/1e6, -n.Lower/1e6, n.LeftTime, n.RightTime)
+		n.joinText(f), !n.ProcTime, -n.Upper/1e6, -n.Lower/1e6, n.LeftTime, n.RightTime)
 }
 
 // Describe implements Node.
@@ -382,29 +437,183 @@ func (n *Collect) Describe() string {
 	return fmt.Sprintf("Collect(fields=[%s])", strings.Join(n.schema.Names(), ", "))
 }
 
-// Explain renders the plan of one or more roots (a statement set's sinks)
-// as indented trees, one node per line with its
-// changelog mode, the way Flink's EXPLAIN prints the optimized physical plan.
-func Explain(roots ...Node) string {
+// Section is one titled part of EXPLAIN's text.
+type Section struct {
+	// Title is the section's name, printed as "== Title ==".
+	Title string
+	// Body is the section's text.
+	Body string
+}
+
+// Explain joins sections as Flink's EXPLAIN prints them
+// (StreamPlanner.explain): each title on a line of its own, then its
+// body, and a blank line before the next title.
+func Explain(sections ...Section) string {
 	var b strings.Builder
-	b.WriteString("== Optimized Physical Plan ==\n")
-	for i, n := range roots {
+	for i, s := range sections {
 		if i > 0 {
-			b.WriteString("\n") // a statement set's sinks, as Flink separates them
+			b.WriteString("\n")
 		}
-		explainNode(&b, n, "", "")
+		b.WriteString("== " + s.Title + " ==\n" + s.Body)
 	}
 	return b.String()
 }
 
-func explainNode(b *strings.Builder, n Node, first, rest string) {
-	d := n.Describe()
-	mode := "changelogMode=[" + n.Mode().String() + "]"
-	if _, ok := n.(*Sink); ok {
-		mode = "changelogMode=[NONE]"
+// PhysicalPlan is the "Optimized Physical Plan" section of one or more
+// roots (a statement set's sinks, a blank line between their trees): an
+// indented tree, one node per line, each with its changelog mode when
+// changelogMode is set (EXPLAIN CHANGELOG_MODE), as Flink prints it. The
+// exchanges the translation into an execution plan puts between nodes are
+// lines of their own, as in OptimizedExecutionPlan. A query's tree ends
+// below its Collect, as Flink explains a query without the sink that
+// collects its result.
+func PhysicalPlan(changelogMode bool, roots ...Node) Section {
+	t := &translator{p: plan.New(), routes: map[Node][]plan.Input{}}
+	for _, r := range roots {
+		if _, err := t.node(r); err != nil {
+			// EXPLAIN reports the error with the execution plan; the
+			// nodes translated so far have their exchanges.
+			break
+		}
 	}
-	fmt.Fprintf(b, "%s%s, %s)\n", first, strings.TrimSuffix(d, ")"), mode)
-	for _, in := range n.Inputs() {
-		explainNode(b, in, rest+"+- ", rest+"   ")
+	inputs := func(l physicalLine) []physicalLine {
+		if l.exchange != nil {
+			return []physicalLine{{node: l.node}}
+		}
+		ins := l.node.Inputs()
+		routes := t.routes[l.node]
+		out := make([]physicalLine, len(ins))
+		for i, in := range ins {
+			out[i] = physicalLine{node: in}
+			if len(routes) == len(ins) && routes[i].Exchange != plan.Forward {
+				out[i].exchange = &routes[i]
+			}
+		}
+		return out
+	}
+	line := func(l physicalLine) string {
+		d := l.node.Describe()
+		if l.exchange != nil {
+			d = exchangeText(*l.exchange, l.node.Schema().Names())
+		}
+		if !changelogMode {
+			return d
+		}
+		mode := "changelogMode=[" + l.node.Mode().String() + "]"
+		if _, ok := l.node.(*Sink); ok && l.exchange == nil {
+			mode = "changelogMode=[NONE]"
+		}
+		return strings.TrimSuffix(d, ")") + ", " + mode + ")"
+	}
+	var b strings.Builder
+	for i, n := range roots {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		if c, ok := n.(*Collect); ok {
+			n = c.Input
+		}
+		writeTree(&b, physicalLine{node: n}, inputs, line, "", "")
+	}
+	return Section{Title: "Optimized Physical Plan", Body: b.String()}
+}
+
+// physicalLine is a line of the physical plan's text: a node, or the
+// exchange in front of it (with the node's changelog mode).
+type physicalLine struct {
+	node     Node
+	exchange *plan.Input
+}
+
+// exchangeText is an exchange as Flink prints it, naming the keys of a
+// hash exchange among the columns of its input.
+func exchangeText(in plan.Input, columns []string) string {
+	if in.Exchange != plan.Hash {
+		return "Exchange(distribution=[" + string(in.Exchange) + "])"
+	}
+	keys := make([]string, len(in.Keys))
+	for i, k := range in.Keys {
+		keys[i] = columns[k]
+	}
+	return "Exchange(distribution=[hash[" + strings.Join(keys, ", ") + "]])"
+}
+
+// OptimizedExecutionPlan is the "Optimized Execution Plan" section of p,
+// Flink's text of its ExecNode graph (ExecNodePlanDumper): every node's
+// description (expressions in infix form), an Exchange before each input
+// that is hashed, Exchange(distribution=[hash[k]]), or gathered on one
+// instance, Exchange(distribution=[single]); forward inputs have none.
+// Each tree ends at a node nothing reads (a sink), or below a query's
+// Collect as in PhysicalPlan, a blank line between trees.
+func OptimizedExecutionPlan(p *plan.Plan) Section {
+	nodes := make(map[string]*plan.Node, len(p.Nodes))
+	read := map[string]bool{}
+	for _, n := range p.Nodes {
+		nodes[n.ID] = n
+		for _, in := range n.Inputs {
+			read[in.Node] = true
+		}
+	}
+	inputs := func(l execLine) []execLine {
+		if l.exchange != nil {
+			return []execLine{{node: l.node}}
+		}
+		out := make([]execLine, len(l.node.Inputs))
+		for i, in := range l.node.Inputs {
+			out[i] = execLine{node: nodes[in.Node]}
+			if in.Exchange != plan.Forward {
+				out[i].exchange = &l.node.Inputs[i]
+			}
+		}
+		return out
+	}
+	var b strings.Builder
+	for _, n := range p.Nodes {
+		if read[n.ID] {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		if n.Kind == plan.KindCollect {
+			n = nodes[n.Inputs[0].Node]
+		}
+		writeTree(&b, execLine{node: n}, inputs, execLine.String, "", "")
+	}
+	return Section{Title: "Optimized Execution Plan", Body: b.String()}
+}
+
+// execLine is a line of the execution plan's text: a node, or the
+// exchange in front of it.
+type execLine struct {
+	node     *plan.Node
+	exchange *plan.Input
+}
+
+// String is the line's text.
+func (l execLine) String() string {
+	if l.exchange == nil {
+		return l.node.Description
+	}
+	columns := make([]string, len(l.node.Schema))
+	for i, f := range l.node.Schema {
+		columns[i] = f.Name
+	}
+	return exchangeText(*l.exchange, columns)
+}
+
+// writeTree writes n and its inputs, one line each, after the prefixes
+// first (n's line) and rest (its inputs' lines), as Flink draws plans
+// (RelTreeWriterImpl): ":- " before every input but the last, which has
+// "+- ", and ":  " continuing the lines of an input that is not the last.
+func writeTree[T any](b *strings.Builder, n T, inputs func(T) []T, line func(T) string, first, rest string) {
+	b.WriteString(first + line(n) + "\n")
+	ins := inputs(n)
+	for i, in := range ins {
+		if i < len(ins)-1 {
+			writeTree(b, in, inputs, line, rest+":- ", rest+":  ")
+		} else {
+			writeTree(b, in, inputs, line, rest+"+- ", rest+"   ")
+		}
 	}
 }

@@ -16,7 +16,8 @@ import (
 // FuzzBind binds and plans every statement of a script against a catalog
 // the script's own DDL fills: no input may make the binder or planner
 // panic, a query or INSERT that fails does so with a *planner.Error, and a
-// plan that binds renders with Explain. The seeds are the EXPLAIN cases
+// plan that binds renders as EXPLAIN's physical plan and, when it
+// translates, execution plan. The seeds are the EXPLAIN cases
 // (the tutorials' tables and queries among them).
 //
 //	go test ./internal/planner -run '^$' -fuzz FuzzBind -fuzztime 60s
@@ -83,7 +84,10 @@ func bindStatement(t *testing.T, b *planner.Binder, st ast.Statement) {
 		}
 		return
 	}
-	if text := planner.Explain(root); !strings.Contains(text, "changelogMode=") {
+	if text := planner.PhysicalPlan(true, root).Body; !strings.Contains(text, "changelogMode=") {
 		t.Fatalf("the plan renders without changelog modes:\n%s", text)
+	}
+	if p, err := planner.ExecutionPlan(root); err == nil && planner.OptimizedExecutionPlan(p).Body == "" {
+		t.Fatal("the execution plan renders empty")
 	}
 }

@@ -31,7 +31,8 @@ type Node interface {
 	Mode() Mode
 	// Inputs are the node's children.
 	Inputs() []Node
-	// Describe is the node's EXPLAIN line without its changelog mode.
+	// Describe is the node's line in EXPLAIN's physical plan without
+	// its changelog mode.
 	Describe() string
 }
 

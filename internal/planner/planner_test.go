@@ -16,7 +16,7 @@ import (
 	"github.com/sluicesql/sluice/internal/sql/parser"
 )
 
-var update = flag.Bool("update", false, "rewrite the .plan files of testdata/explain from the planner's output")
+var update = flag.Bool("update", false, "rewrite the .plan and .json files of testdata/explain from the planner's output")
 
 // expectRE matches an expectation comment of an EXPLAIN case:
 //
@@ -27,11 +27,11 @@ var update = flag.Bool("update", false, "rewrite the .plan files of testdata/exp
 var expectRE = regexp.MustCompile(`(?m)^--\s*expect:\s*(\w+)\s+\[([A-Z,]+)\]\s*$`)
 
 // planLineRE splits a plan line into its node name and changelog mode.
-var planLineRE = regexp.MustCompile(`^[ +|-]*(\w+)\(.*, changelogMode=\[([A-Z,]+)\]\)$`)
+var planLineRE = regexp.MustCompile(`^[ +:-]*(\w+)\(.*, changelogMode=\[([A-Z,]+)\]\)$`)
 
 // plan binds the DDL of script into a fresh catalog and plans its last
 // statement (a query or INSERT, optionally under EXPLAIN).
-func plan(t *testing.T, script string) planner.Node {
+func plan(t testing.TB, script string) planner.Node {
 	t.Helper()
 	stmts, err := parser.ParseScript(script)
 	if err != nil {
@@ -83,12 +83,12 @@ func plan(t *testing.T, script string) planner.Node {
 	return root
 }
 
-// nodeModes lists the node names of a rendered plan with their changelog
-// modes.
-func nodeModes(t *testing.T, explained string) map[string][]string {
+// nodeModes lists the node names of a rendered physical plan with their
+// changelog modes.
+func nodeModes(t *testing.T, physical string) map[string][]string {
 	t.Helper()
 	out := map[string][]string{}
-	for _, l := range strings.Split(strings.TrimSpace(explained), "\n")[1:] {
+	for _, l := range strings.Split(strings.TrimSpace(physical), "\n") {
 		m := planLineRE.FindStringSubmatch(l)
 		if m == nil {
 			t.Fatalf("plan line without a node and changelog mode: %q", l)
@@ -98,8 +98,10 @@ func nodeModes(t *testing.T, explained string) map[string][]string {
 	return out
 }
 
-// TestExplain plans every testdata/explain/*.sql case and compares the
-// rendered plan with the .plan file beside it. Each case also states, in
+// TestExplain plans every testdata/explain/*.sql case and compares what
+// EXPLAIN CHANGELOG_MODE prints (the physical plan with changelog modes
+// and the execution plan) with the .plan file beside it. Each case also
+// states, in
 // "-- expect:" comments, the physical nodes a user relies on and the
 // changelog mode each must have, so that a regenerated golden file cannot
 // silently accept a wrong plan.
@@ -115,13 +117,19 @@ func TestExplain(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := planner.Explain(plan(t, string(src)))
+			root := plan(t, string(src))
+			physical := planner.PhysicalPlan(true, root)
+			p, err := planner.ExecutionPlan(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := planner.Explain(physical, planner.OptimizedExecutionPlan(p))
 
 			expects := expectRE.FindAllStringSubmatch(string(src), -1)
 			if len(expects) == 0 {
 				t.Fatalf("%s states no '-- expect: Node [MODE]' lines", f)
 			}
-			modes := nodeModes(t, got)
+			modes := nodeModes(t, physical.Body)
 			for _, e := range expects {
 				node, mode := e[1], e[2]
 				if !slices.Contains(modes[node], mode) {

@@ -22,12 +22,12 @@ const ordersDDL = `CREATE TABLE orders (
 // an outer query still makes a Top-N when an inner query filters other
 // columns; the other conditions stay above the Rank.
 func TestRankRangeAcrossQueries(t *testing.T) {
-	got := planner.Explain(plan(t, ordersDDL+`
+	got := planner.PhysicalPlan(true, plan(t, ordersDDL+`
 SELECT customer, amount, row_num FROM (
   SELECT * FROM (
     SELECT customer, amount, ROW_NUMBER() OVER (PARTITION BY customer ORDER BY amount DESC) AS row_num FROM orders)
   WHERE amount > 10 AND customer <> 'x')
-WHERE row_num <= 3`))
+WHERE row_num <= 3`)).Body
 	for _, want := range []string{
 		"Calc(select=[customer, amount, w0$o0 AS row_num], where=[AND(>(amount, 10), <>(customer, 'x'))]",
 		"Rank(strategy=[AppendFastStrategy], rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=3]",
@@ -42,12 +42,12 @@ WHERE row_num <= 3`))
 // rule RankRange made of a bound in an outer query, over a time
 // attribute, into a deduplication.
 func TestDeduplicateAfterRankRange(t *testing.T) {
-	got := planner.Explain(plan(t, ordersDDL+`
+	got := planner.PhysicalPlan(true, plan(t, ordersDDL+`
 SELECT order_id, customer FROM (
   SELECT * FROM (
     SELECT *, ROW_NUMBER() OVER (PARTITION BY customer ORDER BY order_time DESC) AS rn FROM orders)
   WHERE amount > 10)
-WHERE rn = 1`))
+WHERE rn = 1`)).Body
 	want := "Deduplicate(keep=[LastRow], key=[customer], order=[ROWTIME]"
 	if !strings.Contains(got, want) {
 		t.Errorf("want %q in the plan:\n%s", want, got)
@@ -58,7 +58,7 @@ WHERE rn = 1`))
 // changelog of its input as the rule IntervalJoin left it: an outer
 // interval join appends (a regular outer join would retract).
 func TestDeduplicateOverIntervalJoin(t *testing.T) {
-	got := planner.Explain(plan(t, ordersDDL+`
+	got := planner.PhysicalPlan(true, plan(t, ordersDDL+`
 CREATE TABLE shipments (
     order_id INT,
     ship_time TIMESTAMP(3),
@@ -69,7 +69,7 @@ SELECT order_id, customer FROM (
   SELECT o.order_id, o.customer, ROW_NUMBER() OVER (PARTITION BY o.customer ORDER BY o.order_time) AS rn
   FROM orders o LEFT JOIN shipments s
     ON o.order_id = s.order_id AND s.ship_time BETWEEN o.order_time AND o.order_time + INTERVAL '1' HOUR)
-WHERE rn = 1`))
+WHERE rn = 1`)).Body
 	for _, want := range []string{"Deduplicate(keep=[FirstRow], key=[customer], order=[ROWTIME]", "IntervalJoin(joinType=[LeftOuterJoin]"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("want %q in the plan:\n%s", want, got)
@@ -81,7 +81,7 @@ WHERE rn = 1`))
 // input as the rules leave it: a deduplication keeping each key's first
 // row by processing time appends.
 func TestMatchOverDeduplication(t *testing.T) {
-	got := planner.Explain(plan(t, `
+	got := planner.PhysicalPlan(true, plan(t, `
 CREATE TABLE ticker (
     symbol STRING,
     price INT,
@@ -97,7 +97,7 @@ MATCH_RECOGNIZE (
   MEASURES A.price AS aPrice
   PATTERN (A B)
   DEFINE A AS A.price > 10
-) AS T`))
+) AS T`)).Body
 	if want := "Deduplicate(keep=[FirstRow], key=[symbol, price], order=[PROCTIME]"; !strings.Contains(got, want) {
 		t.Errorf("want %q in the plan:\n%s", want, got)
 	}
@@ -107,11 +107,11 @@ MATCH_RECOGNIZE (
 // subquery ordered by a time attribute is a deduplication, as the rule
 // Deduplicate makes of any Top-1.
 func TestLateralTopOneDeduplicates(t *testing.T) {
-	got := planner.Explain(plan(t, ordersDDL+`
+	got := planner.PhysicalPlan(true, plan(t, ordersDDL+`
 CREATE TABLE customers (id INT, name STRING) WITH ('connector' = 'kafka', 'topic' = 'customers',
     'properties.bootstrap.servers' = 'localhost:9092', 'scan.startup.mode' = 'earliest-offset', 'value.format' = 'json');
 SELECT c.name, t.amount FROM customers c CROSS JOIN LATERAL (
-  SELECT amount FROM orders o WHERE o.order_id = c.id ORDER BY order_time LIMIT 1) AS t`))
+  SELECT amount FROM orders o WHERE o.order_id = c.id ORDER BY order_time LIMIT 1) AS t`)).Body
 	if want := "Deduplicate(keep=[FirstRow], key=[$k0], order=[ROWTIME]"; !strings.Contains(got, want) {
 		t.Errorf("want %q in the plan:\n%s", want, got)
 	}
@@ -121,12 +121,12 @@ SELECT c.name, t.amount FROM customers c CROSS JOIN LATERAL (
 // of an inner join filters that side before the join, so the rule
 // RankRange makes a Top-N of it.
 func TestRankRangeInJoinCondition(t *testing.T) {
-	got := planner.Explain(plan(t, ordersDDL+`
+	got := planner.PhysicalPlan(true, plan(t, ordersDDL+`
 CREATE TABLE customers (id INT, name STRING) WITH ('connector' = 'kafka', 'topic' = 'customers',
     'properties.bootstrap.servers' = 'localhost:9092', 'scan.startup.mode' = 'earliest-offset', 'value.format' = 'json');
 SELECT c.id, r.amount FROM (
   SELECT customer, amount, ROW_NUMBER() OVER (PARTITION BY customer ORDER BY amount DESC) AS row_num FROM orders) r
-JOIN customers c ON r.customer = c.name AND r.row_num <= 2`))
+JOIN customers c ON r.customer = c.name AND r.row_num <= 2`)).Body
 	if want := "rankRange=[rankStart=1, rankEnd=2]"; !strings.Contains(got, want) {
 		t.Errorf("want %q in the plan:\n%s", want, got)
 	}

@@ -42,25 +42,24 @@ func (n *SemiJoin) Mode() Mode {
 }
 
 // Describe implements Node.
-func (n *SemiJoin) Describe() string {
+func (n *SemiJoin) Describe() string { return n.describe(prefix) }
+
+func (n *SemiJoin) describe(f exprFormat) string {
 	kind := "LeftSemiJoin"
 	if n.Anti {
 		kind = "LeftAntiJoin"
 	}
-	eq := "="
-	if n.NullSafe {
-		eq = "IS NOT DISTINCT FROM"
-	}
 	ls, rs := n.Left.Schema(), n.Right.Schema()
 	conds := make([]string, len(n.LeftKeys))
 	for i := range n.LeftKeys {
-		conds[i] = fmt.Sprintf("%s(%s, %s)", eq, ls[n.LeftKeys[i]].Name, rs[n.RightKeys[i]].Name)
+		l, r := ls[n.LeftKeys[i]].Name, rs[n.RightKeys[i]].Name
+		conds[i] = equalsText(l, r, f)
+		if n.NullSafe {
+			// not among the operators Flink writes infix
+			conds[i] = fmt.Sprintf("IS NOT DISTINCT FROM(%s, %s)", l, r)
+		}
 	}
-	where := strings.Join(conds, ", ")
-	if len(conds) > 1 {
-		where = "AND(" + where + ")"
-	}
-	return fmt.Sprintf("Join(joinType=[%s], where=[%s], select=[%s])", kind, where, strings.Join(n.schema.Names(), ", "))
+	return fmt.Sprintf("Join(joinType=[%s], where=[%s], select=[%s])", kind, andText(conds, f), strings.Join(n.schema.Names(), ", "))
 }
 
 // splitSubqueries takes the `x [NOT] IN (subquery)` and `[NOT] EXISTS

@@ -21,9 +21,11 @@ type TemporalJoin struct {
 func (n *TemporalJoin) Mode() Mode { return n.Left.Mode() }
 
 // Describe implements Node.
-func (n *TemporalJoin) Describe() string {
+func (n *TemporalJoin) Describe() string { return n.describe(prefix) }
+
+func (n *TemporalJoin) describe(f exprFormat) string {
 	return fmt.Sprintf("TemporalJoin(%s, leftTimeAttribute=[%s], rightTimeAttribute=[%s])",
-		n.joinText(), n.schema[n.LeftTime].Name, n.schema[len(n.Left.Schema())+n.RightTime].Name)
+		n.joinText(f), n.schema[n.LeftTime].Name, n.schema[len(n.Left.Schema())+n.RightTime].Name)
 }
 
 // temporalJoin plans `left JOIN versioned FOR SYSTEM_TIME AS OF left.time`
@@ -143,8 +145,10 @@ type WindowJoin struct {
 func (n *WindowJoin) Mode() Mode { return connector.InsertOnly }
 
 // Describe implements Node.
-func (n *WindowJoin) Describe() string {
-	return fmt.Sprintf("WindowJoin(%s, window=[%s])", n.joinText(), n.Window.String(n.Left.Schema()))
+func (n *WindowJoin) Describe() string { return n.describe(prefix) }
+
+func (n *WindowJoin) describe(f exprFormat) string {
+	return fmt.Sprintf("WindowJoin(%s, window=[%s])", n.joinText(f), n.Window.String(n.Left.Schema()))
 }
 
 // windowJoin is the rule WindowJoin: a regular join of two inputs

@@ -34,7 +34,9 @@ func (n *Correlate) Inputs() []Node { return []Node{n.Input} }
 func (n *Correlate) Mode() Mode { return n.Input.Mode() }
 
 // Describe implements Node.
-func (n *Correlate) Describe() string {
+func (n *Correlate) Describe() string { return n.describe(prefix) }
+
+func (n *Correlate) describe(f exprFormat) string {
 	join := "INNER"
 	if n.Left {
 		join = "LEFT"
@@ -43,7 +45,7 @@ func (n *Correlate) Describe() string {
 	if n.Replicate {
 		fn = "$REPLICATE_ROWS$"
 	}
-	s := "Correlate(invocation=[" + fn + "(" + exprText(n.Collection, n.Input.Schema()) + ")"
+	s := "Correlate(invocation=[" + fn + "(" + exprText(n.Collection, n.Input.Schema(), f) + ")"
 	if n.Ordinality {
 		s += " WITH ORDINALITY"
 	}

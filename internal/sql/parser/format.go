@@ -27,8 +27,82 @@ func FormatQuery(q ast.Query) string {
 	return f.String()
 }
 
+// FormatFlinkExpr renders e as Flink's SHOW CREATE TABLE and DESCRIBE
+// write a computed column or watermark (Calcite's unparse of the
+// expression, as table.q of Flink's SQL client shows: `ts` - INTERVAL '1'
+// SECOND): every identifier backquoted, operators without parentheses but
+// around an operand that would otherwise bind to another operator, in
+// Sluice's precedence and in Calcite's (which also puts || with * and /).
+// Parsing the result gives back the same tree, positions aside.
+func FormatFlinkExpr(e ast.Expr) string {
+	f := formatter{flink: true}
+	f.expr(e)
+	return f.String()
+}
+
 type formatter struct {
 	strings.Builder
+	// flink writes identifiers and operators as FormatFlinkExpr does.
+	flink bool
+}
+
+// Binding levels of the parser, loosest first (see parser.expr); a level
+// above unaryLevel is an expression whose own syntax delimits it.
+const (
+	orLevel = 1 + iota
+	andLevel
+	notLevel
+	predicateLevel // comparisons, IS, BETWEEN, IN, LIKE, IS DISTINCT FROM
+	additiveLevel  // + - ||
+	multiplicativeLevel
+	unaryLevel
+	primaryLevel
+)
+
+// level is the binding level of e's outermost operator, and the operator
+// of a binary expression.
+func level(e ast.Expr) (int, string) {
+	switch e := e.(type) {
+	case *ast.Binary:
+		switch e.Op {
+		case "OR":
+			return orLevel, e.Op
+		case "AND":
+			return andLevel, e.Op
+		case "+", "-", "||":
+			return additiveLevel, e.Op
+		case "*", "/", "%":
+			return multiplicativeLevel, e.Op
+		}
+		return predicateLevel, e.Op
+	case *ast.Unary:
+		if e.Op == "NOT" {
+			return notLevel, ""
+		}
+		return unaryLevel, ""
+	case *ast.Between, *ast.In, *ast.Like, *ast.IsPredicate, *ast.IsDistinctFrom:
+		return predicateLevel, ""
+	}
+	return primaryLevel, ""
+}
+
+// operand writes e as an operand of an operator of level parent (op, when
+// it is a binary one), in parentheses where its own operator binds looser
+// or as loose on the right (operators associate to the left), where both
+// are predicates (whose relative precedence differs in Calcite), and where
+// exactly one of two arithmetic operators is ||, which Calcite ranks with *
+// and / and the parser with + and -.
+func (f *formatter) operand(e ast.Expr, parent int, op string, right bool) {
+	l, eop := level(e)
+	arithmetic := func(l int) bool { return l == additiveLevel || l == multiplicativeLevel }
+	if l < parent || l == parent && (right || l == predicateLevel) ||
+		op != "" && arithmetic(l) && arithmetic(parent) && (op == "||") != (eop == "||") {
+		f.WriteString("(")
+		f.expr(e)
+		f.WriteString(")")
+		return
+	}
+	f.expr(e)
 }
 
 func (f *formatter) exprs(list []ast.Expr) {
@@ -43,6 +117,14 @@ func (f *formatter) exprs(list []ast.Expr) {
 func (f *formatter) expr(e ast.Expr) {
 	switch e := e.(type) {
 	case *ast.Ident:
+		if f.flink {
+			quoted := make([]string, len(e.Parts))
+			for i, p := range e.Parts {
+				quoted[i] = "`" + strings.ReplaceAll(p, "`", "``") + "`"
+			}
+			f.WriteString(strings.Join(quoted, "."))
+			return
+		}
 		f.WriteString(formatName(e.Parts))
 	case *ast.Literal:
 		switch e.Kind {
@@ -66,10 +148,18 @@ func (f *formatter) expr(e ast.Expr) {
 	case *ast.Unary:
 		if e.Op == "NOT" {
 			f.WriteString("NOT ")
+			if f.flink {
+				f.operand(e.X, notLevel, "", true)
+				return
+			}
 			f.expr(e.X)
 			return
 		}
 		f.WriteString(e.Op)
+		if _, nested := e.X.(*ast.Unary); f.flink && !nested {
+			f.operand(e.X, unaryLevel, "", true)
+			return
+		}
 		if _, nested := e.X.(*ast.Unary); nested {
 			// Avoid "--", which would start a comment.
 			f.WriteString("(")
@@ -79,26 +169,33 @@ func (f *formatter) expr(e ast.Expr) {
 		}
 		f.expr(e.X)
 	case *ast.Binary:
+		if f.flink {
+			l, _ := level(e)
+			f.operand(e.L, l, e.Op, false)
+			f.WriteString(" " + e.Op + " ")
+			f.operand(e.R, l, e.Op, true)
+			return
+		}
 		f.WriteString("(")
 		f.expr(e.L)
 		f.WriteString(" " + e.Op + " ")
 		f.expr(e.R)
 		f.WriteString(")")
 	case *ast.Between:
-		f.WriteString("(")
-		f.expr(e.X)
+		f.open()
+		f.part(e.X, predicateLevel, false)
 		f.not(e.Not)
 		f.WriteString(" BETWEEN ")
 		if e.Symmetric {
 			f.WriteString("SYMMETRIC ")
 		}
-		f.expr(e.Lo)
+		f.part(e.Lo, additiveLevel, false)
 		f.WriteString(" AND ")
-		f.expr(e.Hi)
-		f.WriteString(")")
+		f.part(e.Hi, additiveLevel, false)
+		f.close()
 	case *ast.In:
-		f.WriteString("(")
-		f.expr(e.X)
+		f.open()
+		f.part(e.X, predicateLevel, false)
 		f.not(e.Not)
 		f.WriteString(" IN (")
 		if e.Subquery != nil {
@@ -106,36 +203,38 @@ func (f *formatter) expr(e ast.Expr) {
 		} else {
 			f.exprs(e.List)
 		}
-		f.WriteString("))")
+		f.WriteString(")")
+		f.close()
 	case *ast.Like:
-		f.WriteString("(")
-		f.expr(e.X)
+		f.open()
+		f.part(e.X, predicateLevel, false)
 		f.not(e.Not)
 		if e.Similar {
 			f.WriteString(" SIMILAR TO ")
 		} else {
 			f.WriteString(" LIKE ")
 		}
-		f.expr(e.Pattern)
+		f.part(e.Pattern, additiveLevel, false)
 		if e.Escape != nil {
 			f.WriteString(" ESCAPE ")
-			f.expr(e.Escape)
+			f.part(e.Escape, additiveLevel, false)
 		}
-		f.WriteString(")")
+		f.close()
 	case *ast.IsPredicate:
-		f.WriteString("(")
-		f.expr(e.X)
+		f.open()
+		f.part(e.X, predicateLevel, false)
 		f.WriteString(" IS")
 		f.not(e.Not)
-		f.WriteString(" " + e.What + ")")
+		f.WriteString(" " + e.What)
+		f.close()
 	case *ast.IsDistinctFrom:
-		f.WriteString("(")
-		f.expr(e.L)
+		f.open()
+		f.part(e.L, predicateLevel, false)
 		f.WriteString(" IS")
 		f.not(e.Not)
 		f.WriteString(" DISTINCT FROM ")
-		f.expr(e.R)
-		f.WriteString(")")
+		f.part(e.R, additiveLevel, false)
+		f.close()
 	case *ast.Case:
 		f.WriteString("CASE")
 		if e.Operand != nil {
@@ -202,6 +301,31 @@ func (f *formatter) expr(e ast.Expr) {
 		}
 		f.WriteString(")")
 	}
+}
+
+// open and close parenthesize a predicate in the canonical form, which
+// FormatFlinkExpr leaves to the operand's context.
+func (f *formatter) open() {
+	if !f.flink {
+		f.WriteString("(")
+	}
+}
+
+func (f *formatter) close() {
+	if !f.flink {
+		f.WriteString(")")
+	}
+}
+
+// part writes e as an operand of a predicate: as operand does in Flink's
+// form, as it is in the canonical one (where every operator is
+// parenthesized).
+func (f *formatter) part(e ast.Expr, parent int, right bool) {
+	if f.flink {
+		f.operand(e, parent, "", right)
+		return
+	}
+	f.expr(e)
 }
 
 // jsonCall writes JSON_OBJECT and JSON_ARRAY in their syntax; see
@@ -323,6 +447,12 @@ func (f *formatter) jsonQueryCall(c *ast.FuncCall) bool {
 // postfixBase writes the operand of a postfix [i] or .field, in
 // parentheses where its own form has none (a prefix operator).
 func (f *formatter) postfixBase(e ast.Expr) {
+	if l, _ := level(e); f.flink && l < primaryLevel {
+		f.WriteString("(")
+		f.expr(e)
+		f.WriteString(")")
+		return
+	}
 	if _, prefix := e.(*ast.Unary); !prefix {
 		f.expr(e)
 		return
@@ -383,6 +513,10 @@ func (f *formatter) call(c *ast.FuncCall) {
 	case plain && c.Name == "$DOT" && len(c.Args) == 2:
 		if name, ok := c.Args[1].(*ast.Literal); ok && name.Kind == ast.StringLit {
 			f.postfixBase(c.Args[0])
+			if f.flink {
+				f.WriteString(".`" + strings.ReplaceAll(name.Text, "`", "``") + "`")
+				return
+			}
 			f.WriteString("." + quoteIdent(name.Text))
 			return
 		}

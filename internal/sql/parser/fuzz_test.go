@@ -107,4 +107,12 @@ func checkExprRoundTrip(t *testing.T, e ast.Expr) {
 	if again := FormatExpr(e2); again != text {
 		t.Fatalf("canonical expression %s reads back as %s", text, again)
 	}
+	flink := FormatFlinkExpr(e)
+	e3, err := ParseExpr(flink)
+	if err != nil {
+		t.Fatalf("Flink's form %s of %s does not parse: %v", flink, text, err)
+	}
+	if again := FormatExpr(e3); again != text {
+		t.Fatalf("Flink's form %s of %s reads back as %s", flink, text, again)
+	}
 }

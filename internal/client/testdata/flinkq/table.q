@@ -79,7 +79,7 @@ show tables;
 !ok
 
 # test SHOW CREATE TABLE
-# sluice: differs: the watermark's expression as Sluice prints it, and the primary key without its constraint's name
+# sluice: differs: the primary key without its constraint's name
 show create table orders;
 +-------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 |                                                                                                                                                                                                                                                                                                      result |
@@ -90,7 +90,7 @@ show create table orders;
   `amount` INT,
   `ts` TIMESTAMP(3),
   `ptime` AS PROCTIME(),
-  WATERMARK FOR `ts` AS (ts - INTERVAL '1' SECOND),
+  WATERMARK FOR `ts` AS `ts` - INTERVAL '1' SECOND,
   PRIMARY KEY (`user`) NOT ENFORCED
 ) WITH (
   'connector' = 'datagen'
@@ -101,7 +101,6 @@ show create table orders;
 !ok
 
 # test SHOW COLUMNS
-# sluice: differs: the watermark's expression as Sluice prints it, (ts - INTERVAL '1' SECOND)
 show columns from orders;
 +---------+-----------------------------+-------+-----------+---------------+----------------------------+
 |    name |                        type |  null |       key |        extras |                  watermark |
@@ -109,7 +108,7 @@ show columns from orders;
 |    user |                      BIGINT | FALSE | PRI(user) |               |                            |
 | product |                 VARCHAR(32) |  TRUE |           |               |                            |
 |  amount |                         INT |  TRUE |           |               |                            |
-|      ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |           |               | (ts - INTERVAL '1' SECOND) |
+|      ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |           |               | `ts` - INTERVAL '1' SECOND |
 |   ptime | TIMESTAMP_LTZ(3) *PROCTIME* | FALSE |           | AS PROCTIME() |                            |
 +---------+-----------------------------+-------+-----------+---------------+----------------------------+
 5 rows in set
@@ -120,7 +119,6 @@ SET 'table.display.max-column-width' = '10';
 [INFO] Execute statement succeed.
 !info
 
-# sluice: differs: the watermark's expression as Sluice prints it, (ts - INTERVAL '1' SECOND)
 show columns from orders;
 +---------+-----------------------------+-------+-----------+---------------+----------------------------+
 |    name |                        type |  null |       key |        extras |                  watermark |
@@ -128,7 +126,7 @@ show columns from orders;
 |    user |                      BIGINT | FALSE | PRI(user) |               |                            |
 | product |                 VARCHAR(32) |  TRUE |           |               |                            |
 |  amount |                         INT |  TRUE |           |               |                            |
-|      ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |           |               | (ts - INTERVAL '1' SECOND) |
+|      ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |           |               | `ts` - INTERVAL '1' SECOND |
 |   ptime | TIMESTAMP_LTZ(3) *PROCTIME* | FALSE |           | AS PROCTIME() |                            |
 +---------+-----------------------------+-------+-----------+---------------+----------------------------+
 5 rows in set
@@ -138,7 +136,6 @@ SET 'table.display.max-column-width' = '100';
 [INFO] Execute statement succeed.
 !info
 
-# sluice: differs: the watermark's expression as Sluice prints it, (ts - INTERVAL '1' SECOND)
 show columns from orders;
 +---------+-----------------------------+-------+-----------+---------------+----------------------------+
 |    name |                        type |  null |       key |        extras |                  watermark |
@@ -146,7 +143,7 @@ show columns from orders;
 |    user |                      BIGINT | FALSE | PRI(user) |               |                            |
 | product |                 VARCHAR(32) |  TRUE |           |               |                            |
 |  amount |                         INT |  TRUE |           |               |                            |
-|      ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |           |               | (ts - INTERVAL '1' SECOND) |
+|      ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |           |               | `ts` - INTERVAL '1' SECOND |
 |   ptime | TIMESTAMP_LTZ(3) *PROCTIME* | FALSE |           | AS PROCTIME() |                            |
 +---------+-----------------------------+-------+-----------+---------------+----------------------------+
 5 rows in set
@@ -156,7 +153,6 @@ SET 'sql-client.display.max-column-width' = '10';
 [INFO] Execute statement succeed.
 !info
 
-# sluice: differs: the watermark's expression as Sluice prints it, (ts - INTERVAL '1' SECOND)
 show columns from orders;
 +---------+-----------------------------+-------+-----------+---------------+----------------------------+
 |    name |                        type |  null |       key |        extras |                  watermark |
@@ -164,7 +160,7 @@ show columns from orders;
 |    user |                      BIGINT | FALSE | PRI(user) |               |                            |
 | product |                 VARCHAR(32) |  TRUE |           |               |                            |
 |  amount |                         INT |  TRUE |           |               |                            |
-|      ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |           |               | (ts - INTERVAL '1' SECOND) |
+|      ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |           |               | `ts` - INTERVAL '1' SECOND |
 |   ptime | TIMESTAMP_LTZ(3) *PROCTIME* | FALSE |           | AS PROCTIME() |                            |
 +---------+-----------------------------+-------+-----------+---------------+----------------------------+
 5 rows in set
@@ -174,7 +170,6 @@ SET 'sql-client.display.max-column-width' = '100';
 [INFO] Execute statement succeed.
 !info
 
-# sluice: differs: the watermark's expression as Sluice prints it, (ts - INTERVAL '1' SECOND)
 show columns from orders;
 +---------+-----------------------------+-------+-----------+---------------+----------------------------+
 |    name |                        type |  null |       key |        extras |                  watermark |
@@ -182,13 +177,12 @@ show columns from orders;
 |    user |                      BIGINT | FALSE | PRI(user) |               |                            |
 | product |                 VARCHAR(32) |  TRUE |           |               |                            |
 |  amount |                         INT |  TRUE |           |               |                            |
-|      ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |           |               | (ts - INTERVAL '1' SECOND) |
+|      ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |           |               | `ts` - INTERVAL '1' SECOND |
 |   ptime | TIMESTAMP_LTZ(3) *PROCTIME* | FALSE |           | AS PROCTIME() |                            |
 +---------+-----------------------------+-------+-----------+---------------+----------------------------+
 5 rows in set
 !ok
 
-# sluice: differs: the watermark's expression as Sluice prints it, (ts - INTERVAL '1' SECOND)
 show columns in orders;
 +---------+-----------------------------+-------+-----------+---------------+----------------------------+
 |    name |                        type |  null |       key |        extras |                  watermark |
@@ -196,7 +190,7 @@ show columns in orders;
 |    user |                      BIGINT | FALSE | PRI(user) |               |                            |
 | product |                 VARCHAR(32) |  TRUE |           |               |                            |
 |  amount |                         INT |  TRUE |           |               |                            |
-|      ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |           |               | (ts - INTERVAL '1' SECOND) |
+|      ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |           |               | `ts` - INTERVAL '1' SECOND |
 |   ptime | TIMESTAMP_LTZ(3) *PROCTIME* | FALSE |           | AS PROCTIME() |                            |
 +---------+-----------------------------+-------+-----------+---------------+----------------------------+
 5 rows in set
@@ -210,7 +204,6 @@ show columns in orders like '%u';
 Empty set
 !ok
 
-# sluice: differs: the watermark's expression as Sluice prints it, (ts - INTERVAL '1' SECOND)
 show columns from orders not like '%u';
 +---------+-----------------------------+-------+-----------+---------------+----------------------------+
 |    name |                        type |  null |       key |        extras |                  watermark |
@@ -218,13 +211,12 @@ show columns from orders not like '%u';
 |    user |                      BIGINT | FALSE | PRI(user) |               |                            |
 | product |                 VARCHAR(32) |  TRUE |           |               |                            |
 |  amount |                         INT |  TRUE |           |               |                            |
-|      ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |           |               | (ts - INTERVAL '1' SECOND) |
+|      ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |           |               | `ts` - INTERVAL '1' SECOND |
 |   ptime | TIMESTAMP_LTZ(3) *PROCTIME* | FALSE |           | AS PROCTIME() |                            |
 +---------+-----------------------------+-------+-----------+---------------+----------------------------+
 5 rows in set
 !ok
 
-# sluice: differs: the watermark's expression as Sluice prints it, (ts - INTERVAL '1' SECOND)
 show columns in orders not like '%u';
 +---------+-----------------------------+-------+-----------+---------------+----------------------------+
 |    name |                        type |  null |       key |        extras |                  watermark |
@@ -232,7 +224,7 @@ show columns in orders not like '%u';
 |    user |                      BIGINT | FALSE | PRI(user) |               |                            |
 | product |                 VARCHAR(32) |  TRUE |           |               |                            |
 |  amount |                         INT |  TRUE |           |               |                            |
-|      ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |           |               | (ts - INTERVAL '1' SECOND) |
+|      ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |           |               | `ts` - INTERVAL '1' SECOND |
 |   ptime | TIMESTAMP_LTZ(3) *PROCTIME* | FALSE |           | AS PROCTIME() |                            |
 +---------+-----------------------------+-------+-----------+---------------+----------------------------+
 5 rows in set
@@ -256,27 +248,25 @@ show columns in orders like '%r';
 1 row in set
 !ok
 
-# sluice: differs: the watermark's expression as Sluice prints it, (ts - INTERVAL '1' SECOND)
 show columns from orders not like  '%r';
 +---------+-----------------------------+-------+-----+---------------+----------------------------+
 |    name |                        type |  null | key |        extras |                  watermark |
 +---------+-----------------------------+-------+-----+---------------+----------------------------+
 | product |                 VARCHAR(32) |  TRUE |     |               |                            |
 |  amount |                         INT |  TRUE |     |               |                            |
-|      ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |     |               | (ts - INTERVAL '1' SECOND) |
+|      ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |     |               | `ts` - INTERVAL '1' SECOND |
 |   ptime | TIMESTAMP_LTZ(3) *PROCTIME* | FALSE |     | AS PROCTIME() |                            |
 +---------+-----------------------------+-------+-----+---------------+----------------------------+
 4 rows in set
 !ok
 
-# sluice: differs: the watermark's expression as Sluice prints it, (ts - INTERVAL '1' SECOND)
 show columns in orders not like  '%r';
 +---------+-----------------------------+-------+-----+---------------+----------------------------+
 |    name |                        type |  null | key |        extras |                  watermark |
 +---------+-----------------------------+-------+-----+---------------+----------------------------+
 | product |                 VARCHAR(32) |  TRUE |     |               |                            |
 |  amount |                         INT |  TRUE |     |               |                            |
-|      ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |     |               | (ts - INTERVAL '1' SECOND) |
+|      ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |     |               | `ts` - INTERVAL '1' SECOND |
 |   ptime | TIMESTAMP_LTZ(3) *PROCTIME* | FALSE |     | AS PROCTIME() |                            |
 +---------+-----------------------------+-------+-----+---------------+----------------------------+
 4 rows in set
@@ -304,23 +294,21 @@ show columns in orders like '%u%';
 3 rows in set
 !ok
 
-# sluice: differs: the watermark's expression as Sluice prints it, (ts - INTERVAL '1' SECOND)
 show columns from orders not like '%u%';
 +-------+-----------------------------+-------+-----+---------------+----------------------------+
 |  name |                        type |  null | key |        extras |                  watermark |
 +-------+-----------------------------+-------+-----+---------------+----------------------------+
-|    ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |     |               | (ts - INTERVAL '1' SECOND) |
+|    ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |     |               | `ts` - INTERVAL '1' SECOND |
 | ptime | TIMESTAMP_LTZ(3) *PROCTIME* | FALSE |     | AS PROCTIME() |                            |
 +-------+-----------------------------+-------+-----+---------------+----------------------------+
 2 rows in set
 !ok
 
-# sluice: differs: the watermark's expression as Sluice prints it, (ts - INTERVAL '1' SECOND)
 show columns in orders not like '%u%';
 +-------+-----------------------------+-------+-----+---------------+----------------------------+
 |  name |                        type |  null | key |        extras |                  watermark |
 +-------+-----------------------------+-------+-----+---------------+----------------------------+
-|    ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |     |               | (ts - INTERVAL '1' SECOND) |
+|    ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |     |               | `ts` - INTERVAL '1' SECOND |
 | ptime | TIMESTAMP_LTZ(3) *PROCTIME* | FALSE |     | AS PROCTIME() |                            |
 +-------+-----------------------------+-------+-----+---------------+----------------------------+
 2 rows in set
@@ -344,27 +332,25 @@ show columns in orders like 'use_';
 1 row in set
 !ok
 
-# sluice: differs: the watermark's expression as Sluice prints it, (ts - INTERVAL '1' SECOND)
 show columns from orders not like 'use_';
 +---------+-----------------------------+-------+-----+---------------+----------------------------+
 |    name |                        type |  null | key |        extras |                  watermark |
 +---------+-----------------------------+-------+-----+---------------+----------------------------+
 | product |                 VARCHAR(32) |  TRUE |     |               |                            |
 |  amount |                         INT |  TRUE |     |               |                            |
-|      ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |     |               | (ts - INTERVAL '1' SECOND) |
+|      ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |     |               | `ts` - INTERVAL '1' SECOND |
 |   ptime | TIMESTAMP_LTZ(3) *PROCTIME* | FALSE |     | AS PROCTIME() |                            |
 +---------+-----------------------------+-------+-----+---------------+----------------------------+
 4 rows in set
 !ok
 
-# sluice: differs: the watermark's expression as Sluice prints it, (ts - INTERVAL '1' SECOND)
 show columns in orders not like 'use_';
 +---------+-----------------------------+-------+-----+---------------+----------------------------+
 |    name |                        type |  null | key |        extras |                  watermark |
 +---------+-----------------------------+-------+-----+---------------+----------------------------+
 | product |                 VARCHAR(32) |  TRUE |     |               |                            |
 |  amount |                         INT |  TRUE |     |               |                            |
-|      ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |     |               | (ts - INTERVAL '1' SECOND) |
+|      ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |     |               | `ts` - INTERVAL '1' SECOND |
 |   ptime | TIMESTAMP_LTZ(3) *PROCTIME* | FALSE |     | AS PROCTIME() |                            |
 +---------+-----------------------------+-------+-----+---------------+----------------------------+
 4 rows in set
@@ -396,7 +382,7 @@ properties.bootstrap.servers
 !error
 
 # verify table options using SHOW CREATE TABLE
-# sluice: differs: the options unchanged, the ALTER TABLE above being refused; the watermark's expression as Sluice prints it, and the primary key without its constraint's name
+# sluice: differs: the options unchanged, the ALTER TABLE above being refused; the primary key without its constraint's name
 show create table orders2;
 +--------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 |                                                                                                                                                                                                                                                                                                       result |
@@ -407,7 +393,7 @@ show create table orders2;
   `amount` INT,
   `ts` TIMESTAMP(3),
   `ptime` AS PROCTIME(),
-  WATERMARK FOR `ts` AS (ts - INTERVAL '1' SECOND),
+  WATERMARK FOR `ts` AS `ts` - INTERVAL '1' SECOND,
   PRIMARY KEY (`user`) NOT ENFORCED
 ) WITH (
   'connector' = 'datagen'
@@ -423,7 +409,7 @@ alter table orders2 set ('connector' = 'datagen');
 !info
 
 # verify table options are problematic
-# sluice: differs: without 'scan.startup.mode', the ALTER TABLE to 'kafka' being refused; the watermark's expression as Sluice prints it, and the primary key without its constraint's name
+# sluice: differs: without 'scan.startup.mode', the ALTER TABLE to 'kafka' being refused; the primary key without its constraint's name
 show create table orders2;
 +--------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 |                                                                                                                                                                                                                                                                                                       result |
@@ -434,7 +420,7 @@ show create table orders2;
   `amount` INT,
   `ts` TIMESTAMP(3),
   `ptime` AS PROCTIME(),
-  WATERMARK FOR `ts` AS (ts - INTERVAL '1' SECOND),
+  WATERMARK FOR `ts` AS `ts` - INTERVAL '1' SECOND,
   PRIMARY KEY (`user`) NOT ENFORCED
 ) WITH (
   'connector' = 'datagen'
@@ -453,14 +439,16 @@ org.apache.flink.table.api.TableException: SHOW CREATE VIEW is only supported fo
 # test explain plan to verify the table source cannot be created
 # sluice: differs: the table's options fit 'datagen' (the ALTER TABLE to 'kafka' was refused), so EXPLAIN prints Sluice's plan
 explain plan for select * from orders2;
-+---------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
-|                                                                                                                                                                                                                                      result |
-+---------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
++--------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
+|                                                                                                                                                                                                                                                                                           result |
++--------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 | == Optimized Physical Plan ==
-Collect(fields=[user, product, amount, ts, ptime], changelogMode=[I])
-+- TableSourceScan(table=[[default_catalog, default_database, orders2]], fields=[user, product, amount, ts, ptime], changelogMode=[I])
+TableSourceScan(table=[[default_catalog, default_database, orders2]], fields=[user, product, amount, ts, ptime])
+
+== Optimized Execution Plan ==
+TableSourceScan(table=[[default_catalog, default_database, orders2]], fields=[user, product, amount, ts, ptime])
  |
-+---------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
++--------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 1 row in set
 !ok
 
@@ -474,7 +462,7 @@ alter table orders2 reset ('scan.startup.mode');
 !info
 
 # verify table options using SHOW CREATE TABLE
-# sluice: differs: the watermark's expression as Sluice prints it, and the primary key without its constraint's name
+# sluice: differs: the primary key without its constraint's name
 show create table orders2;
 +--------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 |                                                                                                                                                                                                                                                                                                       result |
@@ -485,7 +473,7 @@ show create table orders2;
   `amount` INT,
   `ts` TIMESTAMP(3),
   `ptime` AS PROCTIME(),
-  WATERMARK FOR `ts` AS (ts - INTERVAL '1' SECOND),
+  WATERMARK FOR `ts` AS `ts` - INTERVAL '1' SECOND,
   PRIMARY KEY (`user`) NOT ENFORCED
 ) WITH (
   'connector' = 'datagen'
@@ -510,7 +498,7 @@ alter table orders2 rename amount to amount1;
 !info
 
 # verify table options using SHOW CREATE TABLE
-# sluice: differs: the watermark's expression as Sluice prints it, and the primary key without its constraint's name
+# sluice: differs: the primary key without its constraint's name
 show create table orders2;
 +---------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 |                                                                                                                                                                                                                                                                                                        result |
@@ -521,7 +509,7 @@ show create table orders2;
   `amount1` INT,
   `ts` TIMESTAMP(3),
   `ptime` AS PROCTIME(),
-  WATERMARK FOR `ts` AS (ts - INTERVAL '1' SECOND),
+  WATERMARK FOR `ts` AS `ts` - INTERVAL '1' SECOND,
   PRIMARY KEY (`user`) NOT ENFORCED
 ) WITH (
   'connector' = 'datagen'
@@ -555,7 +543,7 @@ alter table orders2 add product_id bigint not null after `user`;
 !info
 
 # verify table schema using SHOW CREATE TABLE
-# sluice: differs: the watermark's expression as Sluice prints it, and the primary key without its constraint's name
+# sluice: differs: the primary key without its constraint's name
 show create table orders2;
 +-----------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 |                                                                                                                                                                                                                                                                                                                                        result |
@@ -567,7 +555,7 @@ show create table orders2;
   `amount1` INT,
   `ts` TIMESTAMP(3),
   `ptime` AS PROCTIME(),
-  WATERMARK FOR `ts` AS (ts - INTERVAL '1' SECOND),
+  WATERMARK FOR `ts` AS `ts` - INTERVAL '1' SECOND,
   PRIMARY KEY (`user`) NOT ENFORCED
 ) WITH (
   'connector' = 'datagen'
@@ -583,28 +571,28 @@ alter table orders2 add (user_email string not null after `user`, cleaned_produc
 !info
 
 # verify table schema using SHOW CREATE TABLE
-# sluice: differs: expressions as Sluice prints them (the watermark's, the computed column's), STRING for VARCHAR(2147483647), and the primary key without its constraint's name
+# sluice: differs: STRING for VARCHAR(2147483647), and the primary key without its constraint's name
 show create table orders2;
-+----------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
-|                                                                                                                                                                                                                                                                                                                                                                                                                                                                     result |
-+----------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
++------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
+|                                                                                                                                                                                                                                                                                                                                                                                                                                                                       result |
++------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 | CREATE TABLE `default_catalog`.`default_database`.`orders2` (
   `trade_order_id` BIGINT NOT NULL,
   `user` BIGINT NOT NULL,
   `user_email` STRING NOT NULL,
   `product_id` BIGINT NOT NULL,
   `product` VARCHAR(32),
-  `cleaned_product` AS COALESCE(product, 'missing_sku'),
+  `cleaned_product` AS COALESCE(`product`, 'missing_sku'),
   `amount1` INT,
   `ts` TIMESTAMP(3),
   `ptime` AS PROCTIME(),
-  WATERMARK FOR `ts` AS (ts - INTERVAL '1' SECOND),
+  WATERMARK FOR `ts` AS `ts` - INTERVAL '1' SECOND,
   PRIMARY KEY (`user`) NOT ENFORCED
 ) WITH (
   'connector' = 'datagen'
 )
  |
-+----------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
++------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 1 row in set
 !ok
 
@@ -617,28 +605,28 @@ alter table orders2 modify constraint order_constraint primary key (trade_order_
 !info
 
 # verify table schema using SHOW CREATE TABLE
-# sluice: differs: expressions as Sluice prints them (the watermark's, the computed column's), STRING for VARCHAR(2147483647), and the primary key without its constraint's name
+# sluice: differs: STRING for VARCHAR(2147483647), and the primary key without its constraint's name
 show create table orders2;
-+--------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
-|                                                                                                                                                                                                                                                                                                                                                                                                                                                                               result |
-+--------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
++----------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
+|                                                                                                                                                                                                                                                                                                                                                                                                                                                                                 result |
++----------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 | CREATE TABLE `default_catalog`.`default_database`.`orders2` (
   `trade_order_id` BIGINT NOT NULL,
   `user` BIGINT NOT NULL,
   `user_email` STRING NOT NULL,
   `product_id` BIGINT NOT NULL,
   `product` VARCHAR(32),
-  `cleaned_product` AS COALESCE(product, 'missing_sku'),
+  `cleaned_product` AS COALESCE(`product`, 'missing_sku'),
   `amount1` INT,
   `ts` TIMESTAMP(3),
   `ptime` AS PROCTIME(),
-  WATERMARK FOR `ts` AS (ts - INTERVAL '1' SECOND),
+  WATERMARK FOR `ts` AS `ts` - INTERVAL '1' SECOND,
   PRIMARY KEY (`trade_order_id`) NOT ENFORCED
 ) WITH (
   'connector' = 'datagen'
 )
  |
-+--------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
++----------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 1 row in set
 !ok
 
@@ -648,11 +636,11 @@ alter table orders2 modify (watermark for ts as ts - interval '1' minute, ts tim
 !info
 
 # verify table schema using SHOW CREATE TABLE
-# sluice: differs: expressions as Sluice prints them (the watermark's, the computed column's), STRING for VARCHAR(2147483647), and the primary key without its constraint's name
+# sluice: differs: STRING for VARCHAR(2147483647), and the primary key without its constraint's name
 show create table orders2;
-+--------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
-|                                                                                                                                                                                                                                                                                                                                                                                                                                                                               result |
-+--------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
++----------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
+|                                                                                                                                                                                                                                                                                                                                                                                                                                                                                 result |
++----------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 | CREATE TABLE `default_catalog`.`default_database`.`orders2` (
   `trade_order_id` BIGINT NOT NULL,
   `ts` TIMESTAMP(3) NOT NULL,
@@ -660,16 +648,16 @@ show create table orders2;
   `user_email` STRING NOT NULL,
   `product_id` BIGINT NOT NULL,
   `product` VARCHAR(32),
-  `cleaned_product` AS COALESCE(product, 'missing_sku'),
+  `cleaned_product` AS COALESCE(`product`, 'missing_sku'),
   `amount1` INT,
   `ptime` AS PROCTIME(),
-  WATERMARK FOR `ts` AS (ts - INTERVAL '1' MINUTE),
+  WATERMARK FOR `ts` AS `ts` - INTERVAL '1' MINUTE,
   PRIMARY KEY (`trade_order_id`) NOT ENFORCED
 ) WITH (
   'connector' = 'datagen'
 )
  |
-+--------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
++----------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 1 row in set
 !ok
 
@@ -682,7 +670,7 @@ alter table orders2 drop (amount1, product, cleaned_product);
 !info
 
 # verify table options using SHOW CREATE TABLE
-# sluice: differs: expressions as Sluice prints them (the watermark's, the computed column's), STRING for VARCHAR(2147483647), and the primary key without its constraint's name
+# sluice: differs: STRING for VARCHAR(2147483647), and the primary key without its constraint's name
 show create table orders2;
 +-----------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 |                                                                                                                                                                                                                                                                                                                                                                            result |
@@ -694,7 +682,7 @@ show create table orders2;
   `user_email` STRING NOT NULL,
   `product_id` BIGINT NOT NULL,
   `ptime` AS PROCTIME(),
-  WATERMARK FOR `ts` AS (ts - INTERVAL '1' MINUTE),
+  WATERMARK FOR `ts` AS `ts` - INTERVAL '1' MINUTE,
   PRIMARY KEY (`trade_order_id`) NOT ENFORCED
 ) WITH (
   'connector' = 'datagen'
@@ -713,7 +701,7 @@ alter table orders2 drop primary key;
 !info
 
 # verify table options using SHOW CREATE TABLE
-# sluice: differs: the watermark's expression as Sluice prints it, and STRING for VARCHAR(2147483647)
+# sluice: differs: STRING for VARCHAR(2147483647)
 show create table orders2;
 +------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 |                                                                                                                                                                                                                                                                                                                             result |
@@ -725,7 +713,7 @@ show create table orders2;
   `user_email` STRING NOT NULL,
   `product_id` BIGINT NOT NULL,
   `ptime` AS PROCTIME(),
-  WATERMARK FOR `ts` AS (ts - INTERVAL '1' MINUTE)
+  WATERMARK FOR `ts` AS `ts` - INTERVAL '1' MINUTE
 ) WITH (
   'connector' = 'datagen'
 )
@@ -922,7 +910,6 @@ CREATE TABLE `default_catalog`.`default_database`.`orders3` (
 !info
 
 # test describe
-# sluice: differs: the watermark's expression as Sluice prints it, (ts - INTERVAL '1' SECOND)
 describe orders3;
 +---------+-----------------------------+-------+-----------+---------------+----------------------------+-----------------------------------------+
 |    name |                        type |  null |       key |        extras |                  watermark |                                 comment |
@@ -930,14 +917,13 @@ describe orders3;
 |    user |                      BIGINT | FALSE | PRI(user) |               |                            |  this is the primary key, named 'user'. |
 | product |                 VARCHAR(32) |  TRUE |           |               |                            |                                         |
 |  amount |                         INT |  TRUE |           |               |                            |                                         |
-|      ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |           |               | (ts - INTERVAL '1' SECOND) |          notice: watermark, named 'ts'. |
+|      ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |           |               | `ts` - INTERVAL '1' SECOND |          notice: watermark, named 'ts'. |
 |   ptime | TIMESTAMP_LTZ(3) *PROCTIME* | FALSE |           | AS PROCTIME() |                            | notice: computed column, named 'ptime'. |
 +---------+-----------------------------+-------+-----------+---------------+----------------------------+-----------------------------------------+
 5 rows in set
 !ok
 
 # test desc
-# sluice: differs: the watermark's expression as Sluice prints it, (ts - INTERVAL '1' SECOND)
 desc orders3;
 +---------+-----------------------------+-------+-----------+---------------+----------------------------+-----------------------------------------+
 |    name |                        type |  null |       key |        extras |                  watermark |                                 comment |
@@ -945,14 +931,13 @@ desc orders3;
 |    user |                      BIGINT | FALSE | PRI(user) |               |                            |  this is the primary key, named 'user'. |
 | product |                 VARCHAR(32) |  TRUE |           |               |                            |                                         |
 |  amount |                         INT |  TRUE |           |               |                            |                                         |
-|      ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |           |               | (ts - INTERVAL '1' SECOND) |          notice: watermark, named 'ts'. |
+|      ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |           |               | `ts` - INTERVAL '1' SECOND |          notice: watermark, named 'ts'. |
 |   ptime | TIMESTAMP_LTZ(3) *PROCTIME* | FALSE |           | AS PROCTIME() |                            | notice: computed column, named 'ptime'. |
 +---------+-----------------------------+-------+-----------+---------------+----------------------------+-----------------------------------------+
 5 rows in set
 !ok
 
 # test show columns
-# sluice: differs: the watermark's expression as Sluice prints it, (ts - INTERVAL '1' SECOND)
 show columns from orders3;
 +---------+-----------------------------+-------+-----------+---------------+----------------------------+-----------------------------------------+
 |    name |                        type |  null |       key |        extras |                  watermark |                                 comment |
@@ -960,7 +945,7 @@ show columns from orders3;
 |    user |                      BIGINT | FALSE | PRI(user) |               |                            |  this is the primary key, named 'user'. |
 | product |                 VARCHAR(32) |  TRUE |           |               |                            |                                         |
 |  amount |                         INT |  TRUE |           |               |                            |                                         |
-|      ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |           |               | (ts - INTERVAL '1' SECOND) |          notice: watermark, named 'ts'. |
+|      ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |           |               | `ts` - INTERVAL '1' SECOND |          notice: watermark, named 'ts'. |
 |   ptime | TIMESTAMP_LTZ(3) *PROCTIME* | FALSE |           | AS PROCTIME() |                            | notice: computed column, named 'ptime'. |
 +---------+-----------------------------+-------+-----------+---------------+----------------------------+-----------------------------------------+
 5 rows in set
@@ -977,7 +962,7 @@ show columns in orders3 like 'p%';
 !ok
 
 # test show create table
-# sluice: differs: the options of the adapted CREATE TABLE; the watermark's expression as Sluice prints it, and the primary key without its constraint's name
+# sluice: differs: the options of the adapted CREATE TABLE; the primary key without its constraint's name
 show create table orders3;
 +----------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 |                                                                                                                                                                                                                                                                                                                                                                                                                                                         result |
@@ -988,7 +973,7 @@ show create table orders3;
   `amount` INT,
   `ts` TIMESTAMP(3) COMMENT 'notice: watermark, named ''ts''.',
   `ptime` AS PROCTIME() COMMENT 'notice: computed column, named ''ptime''.',
-  WATERMARK FOR `ts` AS (ts - INTERVAL '1' SECOND),
+  WATERMARK FOR `ts` AS `ts` - INTERVAL '1' SECOND,
   PRIMARY KEY (`user`) NOT ENFORCED
 ) WITH (
   'connector' = 'datagen'
@@ -1047,32 +1032,40 @@ SQL parse error at line 7, column 3: PARTITIONED BY is not supported: tables ove
 !error
 
 # test explain plan for select
-# sluice: differs: EXPLAIN prints Sluice's plan, with its own operators, where Flink prints Calcite's
+# sluice: differs: Sluice's EXPLAIN has no Abstract Syntax Tree section, and its scan assigns the watermark and computes ptime where Flink's plan has a WatermarkAssigner and a Calc
 explain plan for select `user`, product from orders;
-+-------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
-|                                                                                                                                                                                                                                                                        result |
-+-------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
++----------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
+|                                                                                                                                                                                                                                                                                                                                                         result |
++----------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 | == Optimized Physical Plan ==
-Collect(fields=[user, product], changelogMode=[I])
-+- Calc(select=[user, product], changelogMode=[I])
-   +- TableSourceScan(table=[[default_catalog, default_database, orders]], fields=[user, product, amount, ts, ptime], changelogMode=[I])
+Calc(select=[user, product])
++- TableSourceScan(table=[[default_catalog, default_database, orders]], fields=[user, product, amount, ts, ptime])
+
+== Optimized Execution Plan ==
+Calc(select=[user, product])
++- TableSourceScan(table=[[default_catalog, default_database, orders]], fields=[user, product, amount, ts, ptime])
  |
-+-------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
++----------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 1 row in set
 !ok
 
 # test explain plan for insert
-# sluice: differs: EXPLAIN prints Sluice's plan, with its own operators, where Flink prints Calcite's
+# sluice: differs: Sluice's EXPLAIN has no Abstract Syntax Tree section, and its scan assigns the watermark and computes ptime where Flink's plan has a WatermarkAssigner and a Calc
 explain plan for insert into orders2 select `user`, product, amount, ts from orders;
-+---------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
-|                                                                                                                                                                                                                                                                                                                                                  result |
-+---------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
++------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
+|                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                   result |
++------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 | == Optimized Physical Plan ==
-Sink(table=[default_catalog.default_database.orders2], fields=[user, product, amount, ts], changelogMode=[NONE])
-+- Calc(select=[user, product, amount, ts], changelogMode=[I])
-   +- TableSourceScan(table=[[default_catalog, default_database, orders]], fields=[user, product, amount, ts, ptime], changelogMode=[I])
+Sink(table=[default_catalog.default_database.orders2], fields=[user, product, amount, ts])
++- Calc(select=[user, product, amount, ts])
+   +- TableSourceScan(table=[[default_catalog, default_database, orders]], fields=[user, product, amount, ts, ptime])
+
+== Optimized Execution Plan ==
+Sink(table=[default_catalog.default_database.orders2], fields=[user, product, amount, ts])
++- Calc(select=[user, product, amount, ts])
+   +- TableSourceScan(table=[[default_catalog, default_database, orders]], fields=[user, product, amount, ts, ptime])
  |
-+---------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
++------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 1 row in set
 !ok
 
@@ -1095,45 +1088,58 @@ SQL parse error at line 1, column 43: INSERT INTO ... PARTITION is not supported
 !error
 
 # test explain select
-# sluice: differs: EXPLAIN prints Sluice's plan, with its own operators, where Flink prints Calcite's
+# sluice: differs: Sluice's EXPLAIN has no Abstract Syntax Tree section, and its scan assigns the watermark and computes ptime where Flink's plan has a WatermarkAssigner and a Calc
 explain select `user`, product from orders;
-+-------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
-|                                                                                                                                                                                                                                                                        result |
-+-------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
++----------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
+|                                                                                                                                                                                                                                                                                                                                                         result |
++----------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 | == Optimized Physical Plan ==
-Collect(fields=[user, product], changelogMode=[I])
-+- Calc(select=[user, product], changelogMode=[I])
-   +- TableSourceScan(table=[[default_catalog, default_database, orders]], fields=[user, product, amount, ts, ptime], changelogMode=[I])
+Calc(select=[user, product])
++- TableSourceScan(table=[[default_catalog, default_database, orders]], fields=[user, product, amount, ts, ptime])
+
+== Optimized Execution Plan ==
+Calc(select=[user, product])
++- TableSourceScan(table=[[default_catalog, default_database, orders]], fields=[user, product, amount, ts, ptime])
  |
-+-------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
++----------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 1 row in set
 !ok
 
 # test explain insert
-# sluice: differs: EXPLAIN prints Sluice's plan, with its own operators, where Flink prints Calcite's
+# sluice: differs: Sluice's EXPLAIN has no Abstract Syntax Tree section, and its scan assigns the watermark and computes ptime where Flink's plan has a WatermarkAssigner and a Calc
 explain insert into orders2 select `user`, product, amount, ts from orders;
-+---------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
-|                                                                                                                                                                                                                                                                                                                                                  result |
-+---------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
++------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
+|                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                   result |
++------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 | == Optimized Physical Plan ==
-Sink(table=[default_catalog.default_database.orders2], fields=[user, product, amount, ts], changelogMode=[NONE])
-+- Calc(select=[user, product, amount, ts], changelogMode=[I])
-   +- TableSourceScan(table=[[default_catalog, default_database, orders]], fields=[user, product, amount, ts, ptime], changelogMode=[I])
+Sink(table=[default_catalog.default_database.orders2], fields=[user, product, amount, ts])
++- Calc(select=[user, product, amount, ts])
+   +- TableSourceScan(table=[[default_catalog, default_database, orders]], fields=[user, product, amount, ts, ptime])
+
+== Optimized Execution Plan ==
+Sink(table=[default_catalog.default_database.orders2], fields=[user, product, amount, ts])
++- Calc(select=[user, product, amount, ts])
+   +- TableSourceScan(table=[[default_catalog, default_database, orders]], fields=[user, product, amount, ts, ptime])
  |
-+---------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
++------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 1 row in set
 !ok
 
 # test explain insert with json format
-# sluice: differs: EXPLAIN prints Sluice's plan, with its own operators, where Flink prints Calcite's
+# sluice: differs: Sluice's EXPLAIN has no Abstract Syntax Tree section, and its scan assigns the watermark and computes ptime where Flink's plan has a WatermarkAssigner and a Calc; JSON_EXECUTION_PLAN prints Sluice's execution plan, not Flink's job graph
 explain json_execution_plan insert into orders2 select `user`, product, amount, ts from orders;
-+--------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
-|                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                       result |
-+--------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
++-----------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
+|                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                        result |
++-----------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 | == Optimized Physical Plan ==
-Sink(table=[default_catalog.default_database.orders2], fields=[user, product, amount, ts], changelogMode=[NONE])
-+- Calc(select=[user, product, amount, ts], changelogMode=[I])
-   +- TableSourceScan(table=[[default_catalog, default_database, orders]], fields=[user, product, amount, ts, ptime], changelogMode=[I])
+Sink(table=[default_catalog.default_database.orders2], fields=[user, product, amount, ts])
++- Calc(select=[user, product, amount, ts])
+   +- TableSourceScan(table=[[default_catalog, default_database, orders]], fields=[user, product, amount, ts, ptime])
+
+== Optimized Execution Plan ==
+Sink(table=[default_catalog.default_database.orders2], fields=[user, product, amount, ts])
++- Calc(select=[user, product, amount, ts])
+   +- TableSourceScan(table=[[default_catalog, default_database, orders]], fields=[user, product, amount, ts, ptime])
 
 == Physical Execution Plan ==
 {
@@ -1359,20 +1365,23 @@ Sink(table=[default_catalog.default_database.orders2], fields=[user, product, am
   ]
 }
  |
-+--------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
++-----------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 1 row in set
 !ok
 
 # test explain select with json format
-# sluice: differs: EXPLAIN prints Sluice's plan, with its own operators, where Flink prints Calcite's
+# sluice: differs: Sluice's EXPLAIN has no Abstract Syntax Tree section, and its scan assigns the watermark and computes ptime where Flink's plan has a WatermarkAssigner and a Calc; JSON_EXECUTION_PLAN prints Sluice's execution plan, not Flink's job graph
 explain json_execution_plan select `user`, product from orders;
-+----------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
-|                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                         result |
-+----------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
++-------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
+|                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                          result |
++-------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 | == Optimized Physical Plan ==
-Collect(fields=[user, product], changelogMode=[I])
-+- Calc(select=[user, product], changelogMode=[I])
-   +- TableSourceScan(table=[[default_catalog, default_database, orders]], fields=[user, product, amount, ts, ptime], changelogMode=[I])
+Calc(select=[user, product])
++- TableSourceScan(table=[[default_catalog, default_database, orders]], fields=[user, product, amount, ts, ptime])
+
+== Optimized Execution Plan ==
+Calc(select=[user, product])
++- TableSourceScan(table=[[default_catalog, default_database, orders]], fields=[user, product, amount, ts, ptime])
 
 == Physical Execution Plan ==
 {
@@ -1542,7 +1551,7 @@ Collect(fields=[user, product], changelogMode=[I])
   ]
 }
  |
-+----------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
++-------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 1 row in set
 !ok
 
@@ -1556,17 +1565,20 @@ SQL parse error at line 1, column 9: EXPLAIN ESTIMATED_COST is not supported yet
 !error
 
 # test explain select with CHANGELOG_MODE
-# sluice: differs: EXPLAIN prints Sluice's plan, with its own operators, where Flink prints Calcite's
+# sluice: differs: Sluice's EXPLAIN has no Abstract Syntax Tree section, and its scan assigns the watermark and computes ptime where Flink's plan has a WatermarkAssigner and a Calc
 explain changelog_mode select `user`, product from orders;
-+-------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
-|                                                                                                                                                                                                                                                                        result |
-+-------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
++------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
+|                                                                                                                                                                                                                                                                                                                                                                                               result |
++------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 | == Optimized Physical Plan ==
-Collect(fields=[user, product], changelogMode=[I])
-+- Calc(select=[user, product], changelogMode=[I])
-   +- TableSourceScan(table=[[default_catalog, default_database, orders]], fields=[user, product, amount, ts, ptime], changelogMode=[I])
+Calc(select=[user, product], changelogMode=[I])
++- TableSourceScan(table=[[default_catalog, default_database, orders]], fields=[user, product, amount, ts, ptime], changelogMode=[I])
+
+== Optimized Execution Plan ==
+Calc(select=[user, product])
++- TableSourceScan(table=[[default_catalog, default_database, orders]], fields=[user, product, amount, ts, ptime])
  |
-+-------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
++------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------+
 1 row in set
 !ok
 

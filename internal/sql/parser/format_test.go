@@ -1,0 +1,42 @@
+package parser
+
+import "testing"
+
+// TestFormatFlinkExpr: computed columns and watermarks as Flink's SHOW
+// CREATE TABLE and DESCRIBE print them (table.q of Flink's SQL client:
+// WATERMARK FOR `ts` AS `ts` - INTERVAL '1' SECOND, `ptime` AS
+// PROCTIME()): identifiers backquoted, parentheses only where an operand
+// needs them; each reads back as the expression it was formatted from.
+func TestFormatFlinkExpr(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"ts - INTERVAL '1' SECONDS", "`ts` - INTERVAL '1' SECOND"},
+		{"PROCTIME()", "PROCTIME()"},
+		{"amount * 2 + 1", "`amount` * 2 + 1"},
+		{"amount * (2 + 1)", "`amount` * (2 + 1)"},
+		{"a - (b - c)", "`a` - (`b` - `c`)"},
+		{"(a - b) - c", "`a` - `b` - `c`"},
+		{"UPPER(t.product) || 'x'", "UPPER(`t`.`product`) || 'x'"},
+		{"a || b * c", "`a` || (`b` * `c`)"},
+		{"(a + b) || c", "(`a` + `b`) || `c`"},
+		{"CAST(amount AS BIGINT)", "CAST(`amount` AS BIGINT)"},
+		{"CASE WHEN amount > 1 AND NOT b THEN 'a' ELSE 'b' END", "CASE WHEN `amount` > 1 AND NOT `b` THEN 'a' ELSE 'b' END"},
+		{"(a OR b) AND c", "(`a` OR `b`) AND `c`"},
+		{"NOT (a AND b)", "NOT (`a` AND `b`)"},
+		{"a IS NULL OR a BETWEEN 1 AND 2 + 3", "`a` IS NULL OR `a` BETWEEN 1 AND 2 + 3"},
+		{"(a = b) IS TRUE", "(`a` = `b`) IS TRUE"},
+		{"a NOT LIKE 'x%' AND b IN (1, 2)", "`a` NOT LIKE 'x%' AND `b` IN (1, 2)"},
+		{"-(a + 1)", "-(`a` + 1)"},
+		{"(a + 1)[2]", "(`a` + 1)[2]"},
+		{"r.`f g`", "`r`.`f g`"},
+		{"`select` + 1", "`select` + 1"},
+	} {
+		e, err := ParseExpr(tc.in)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.in, err)
+		}
+		if got := FormatFlinkExpr(e); got != tc.want {
+			t.Errorf("%s: got %s, want %s", tc.in, got, tc.want)
+		}
+		checkExprRoundTrip(t, e)
+	}
+}
