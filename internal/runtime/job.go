@@ -82,7 +82,9 @@ type envelope struct {
 	input  int
 	sender int
 	chunk  *types.Chunk
-	wm     int64 // a watermark, or a checkpoint ID
+	// lease is the chunk's lease (see Lease), nil for none.
+	lease *Lease
+	wm    int64 // a watermark, or a checkpoint ID
 }
 
 // edge is one downstream connection of a stage.
@@ -550,6 +552,7 @@ func (j *Job) runOperator(name, part string, rctx *Context, op Operator, oi *ope
 	pt := rctx.ProcessingTime
 	defer pt.close()
 	timer, _ := op.(ProcessingTimer)
+	taker, _ := op.(LeaseTaker)
 	for {
 		var env envelope
 		if len(replay) > 0 {
@@ -598,7 +601,11 @@ func (j *Job) runOperator(name, part string, rctx *Context, op Operator, oi *ope
 		case msgChunk:
 			wms.activate(wms.sender(env.input, env.sender))
 			m.recordsIn.Add(int64(env.chunk.Len()))
-			err = op.ProcessChunk(env.input, env.chunk, out)
+			if taker != nil {
+				err = taker.ProcessLeased(env.input, env.chunk, env.lease, out)
+			} else {
+				err = op.ProcessChunk(env.input, env.chunk, out)
+			}
 		case msgWatermark:
 			wms.observe(wms.sender(env.input, env.sender), env.wm)
 			err = advance()
@@ -705,32 +712,42 @@ func (e *emitter) send(ch chan envelope, env envelope) {
 }
 
 // Emit implements Emitter.
-func (e *emitter) Emit(c *types.Chunk) {
+func (e *emitter) Emit(c *types.Chunk) { e.EmitLease(c, nil) }
+
+// EmitLease implements LeaseEmitter: the lease goes with c to its one
+// consumer, and is dropped when c has several.
+func (e *emitter) EmitLease(c *types.Chunk, l *Lease) {
 	e.idleSent = false
-	if c.Len() == 0 {
+	if c.Len() == 0 || len(e.edges) == 0 {
+		l.Release() // nobody is handed c
 		return
 	}
 	if !e.muted {
 		e.metrics.recordsOut.Add(int64(c.Len()))
 	}
+	if len(e.edges) > 1 {
+		l = nil
+	}
 	for _, ed := range e.edges {
 		switch ed.exchange {
 		case Forward:
-			e.send(ed.inboxes[e.instance], envelope{kind: msgChunk, input: ed.input, sender: 0, chunk: c})
+			e.send(ed.inboxes[e.instance], envelope{kind: msgChunk, input: ed.input, sender: 0, chunk: c, lease: l})
 		case Single:
-			e.send(ed.inboxes[0], envelope{kind: msgChunk, input: ed.input, sender: e.instance, chunk: c})
+			e.send(ed.inboxes[0], envelope{kind: msgChunk, input: ed.input, sender: e.instance, chunk: c, lease: l})
 		case Hash:
-			e.emitHashed(ed, c)
+			e.emitHashed(ed, c, l)
 		}
 	}
 }
 
 // emitHashed splits c by the hash of its key columns into one chunk per
-// target instance, keeping the order of the rows within each.
-func (e *emitter) emitHashed(ed *edge, c *types.Chunk) {
+// target instance, keeping the order of the rows within each. The lease
+// l of c goes with it to an instance that takes every row; a split
+// copies the rows and releases it.
+func (e *emitter) emitHashed(ed *edge, c *types.Chunk, l *Lease) {
 	n := len(ed.inboxes)
 	if n == 1 {
-		e.send(ed.inboxes[0], envelope{kind: msgChunk, input: ed.input, sender: e.instance, chunk: c})
+		e.send(ed.inboxes[0], envelope{kind: msgChunk, input: ed.input, sender: e.instance, chunk: c, lease: l})
 		return
 	}
 	rows := c.Len()
@@ -755,7 +772,7 @@ func (e *emitter) emitHashed(ed *edge, c *types.Chunk) {
 		e.starts[k+1]++
 	}
 	if k := e.target[0]; e.starts[k+1] == rows { // every row goes to k
-		e.send(ed.inboxes[k], envelope{kind: msgChunk, input: ed.input, sender: e.instance, chunk: c})
+		e.send(ed.inboxes[k], envelope{kind: msgChunk, input: ed.input, sender: e.instance, chunk: c, lease: l})
 		return
 	}
 	// A stable counting sort: target k's rows go to order[starts[k]:starts[k+1]].
@@ -773,6 +790,7 @@ func (e *emitter) emitHashed(ed *edge, c *types.Chunk) {
 			e.send(ed.inboxes[k], envelope{kind: msgChunk, input: ed.input, sender: e.instance, chunk: SelectRows(c, sel)})
 		}
 	}
+	l.Release()
 }
 
 // SelectRows returns a new chunk holding rows sel of c, in that order.

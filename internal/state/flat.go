@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"hash/maphash"
 )
 
 // FlatCodec writes the values of a FlatTable to snapshots and reads them
@@ -119,6 +120,10 @@ const (
 type flatMap struct {
 	width int
 	codec FlatCodec
+	// seed seeds the hash of the index (hash): the index lives in this
+	// process only, so it need not be KeyHash, which must stay the same
+	// everywhere.
+	seed  maphash.Seed
 	slots []uint64
 	// live counts the entries, dead the tombstones among the slots.
 	live, dead int
@@ -129,7 +134,14 @@ type flatMap struct {
 	scratch       []byte
 }
 
-func newFlatMap(width int, c FlatCodec) *flatMap { return &flatMap{width: width, codec: c} }
+func newFlatMap(width int, c FlatCodec) *flatMap {
+	return &flatMap{width: width, codec: c, seed: maphash.MakeSeed()}
+}
+
+// hash is the hash of key in the index: the runtime's hash of memory
+// (AES-based where the processor has it), cheaper than KeyHash's xxHash64
+// for short keys.
+func (f *flatMap) hash(key []byte) uint64 { return maphash.Bytes(f.seed, key) }
 
 // entry returns the key and the value of the entry at ref.
 func (f *flatMap) entry(ref uint64) (key, val []byte) {
@@ -172,7 +184,7 @@ func (f *flatMap) get(key []byte) ([]byte, bool) {
 	if f.live == 0 {
 		return nil, false
 	}
-	i, ok := f.find(key, KeyHash(key))
+	i, ok := f.find(key, f.hash(key))
 	if !ok {
 		return nil, false
 	}
@@ -181,7 +193,7 @@ func (f *flatMap) get(key []byte) ([]byte, bool) {
 }
 
 func (f *flatMap) upsert(key []byte) ([]byte, bool) {
-	h := KeyHash(key)
+	h := f.hash(key)
 	if f.live > 0 {
 		if i, ok := f.find(key, h); ok {
 			_, v := f.entry(f.slots[i]&flatRefMask - 1)
@@ -222,7 +234,7 @@ func (f *flatMap) rehash() {
 			continue
 		}
 		k, _ := f.entry(s&flatRefMask - 1)
-		i := KeyHash(k) & mask
+		i := f.hash(k) & mask
 		for f.slots[i] != 0 {
 			i = (i + 1) & mask
 		}
@@ -259,7 +271,7 @@ func (f *flatMap) delete(key []byte) {
 	if f.live == 0 {
 		return
 	}
-	i, ok := f.find(key, KeyHash(key))
+	i, ok := f.find(key, f.hash(key))
 	if !ok {
 		return
 	}
@@ -285,7 +297,7 @@ func (f *flatMap) compactIfSparse() {
 		return
 	}
 	c := newFlatMap(f.width, f.codec)
-	f.each(func(k, v []byte) { copy(c.insert(k, KeyHash(k)), v) })
+	f.each(func(k, v []byte) { copy(c.insert(k, c.hash(k)), v) })
 	*f = *c
 }
 
@@ -344,7 +356,7 @@ type flatStage struct {
 func (f *flatMap) stage() stager { return &flatStage{f: f, into: newFlatMap(f.width, f.codec)} }
 
 func (s *flatStage) add(key, val []byte) error {
-	h := KeyHash(key)
+	h := s.into.hash(key)
 	if s.into.live > 0 {
 		if _, dup := s.into.find(key, h); dup {
 			return fmt.Errorf("key %x is in two snapshots", key)

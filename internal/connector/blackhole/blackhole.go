@@ -64,3 +64,10 @@ func (discard) Open(*runtime.Context) error                           { return n
 func (discard) ProcessChunk(int, *types.Chunk, runtime.Emitter) error { return nil }
 func (discard) ProcessWatermark(int64, runtime.Emitter) error         { return nil }
 func (discard) Finish(runtime.Emitter) error                          { return nil }
+
+// ProcessLeased implements runtime.LeaseTaker: the chunk is dropped at
+// once.
+func (discard) ProcessLeased(_ int, _ *types.Chunk, l *runtime.Lease, _ runtime.Emitter) error {
+	l.Release()
+	return nil
+}

@@ -368,17 +368,25 @@ type aggGroups struct {
 	chunks  []*types.Chunk
 	one     [1]*types.Chunk
 	// The flat form: the calls, the groups' states, a copy of the state
-	// of the group at hand before its change, and the output rows not
-	// emitted yet.
+	// of the group at hand before its change, the output rows not
+	// emitted yet, the output chunks consumers handed back, and the rows
+	// of an output chunk kept.
 	flat   *flatAggs
 	table  *state.FlatTable
 	before []byte
 	pend   flatRows
+	pool   *runtime.ChunkPool
+	keep   []int
 	// Otherwise: the groups, and a group's row before and after a change.
 	groups     *state.Table[*group]
 	w          *output
 	prev, next types.Row
 }
+
+// pooledChunks is the most output chunks handed back an aggregation
+// keeps for reuse (runtime.ChunkPool), about 3 MB of q17's: a producer
+// that runs ahead of its consumers has tens of chunks in their inboxes.
+const pooledChunks = 32
 
 // newAggGroups returns the groups of an aggregation of cfg in st, whose
 // keys are the columns keyCols of the chunks it is given; flat is the
@@ -388,6 +396,7 @@ func newAggGroups(cfg GroupAggregateConfig, agg *aggregator, keyCols []int, st s
 	a.types = append(keyTypes(cfg.InputTypes, cfg.Keys), agg.resultTypes()...)
 	if flat != nil {
 		a.table = state.NewFlatTable(st, "groups", flat.width, flat.codec())
+		a.pool = runtime.NewChunkPool(pooledChunks)
 	} else {
 		a.groups = state.NewTable(st, "groups", groupCodec(agg))
 		a.w = newOutput(a.types)
@@ -486,55 +495,44 @@ func (p *flatRows) add(k types.RowKind, row rowRef, s []byte) {
 
 // flushFlat emits the pending rows as one chunk built column by column:
 // the key columns gathered from the chunks, each call's results from the
-// states.
+// states. The chunk is leased from the aggregation's pool, so that one
+// its consumers are done with is filled again.
 func (a *aggGroups) flushFlat() error {
 	p := &a.pend
 	n := len(p.kinds)
 	if n == 0 {
 		return nil
 	}
+	l := a.pool.Get()
+	oc := l.Chunk
+	if oc == nil {
+		oc = types.NewChunk(a.types, n)
+		l.Chunk = oc
+	} else {
+		for _, v := range oc.Cols {
+			v.Reset()
+		}
+	}
+	oc.Ops = append(oc.Ops[:0], p.kinds...)
 	nk := len(a.keyCols)
-	oc := &types.Chunk{Ops: slices.Clone(p.kinds), Cols: make([]*types.Vector, len(a.types))}
 	for j, col := range a.keyCols {
-		oc.Cols[j] = gatherRows(a.chunks, col, a.types[j], p.rows)
+		appendRows(oc.Cols[j], a.chunks, col, p.rows)
 	}
 	f := a.flat
-	// The results' null flags, and the int64s of those held in one, are
-	// slices of one allocation each.
-	intCols := 0
-	for _, t := range a.types[nk:] {
-		if t.Physical() == types.PhysInt {
-			intCols++
-		}
-	}
-	nulls, ints := make([]bool, n*len(f.accs)), make([]int64, n*intCols)
 	for j, acc := range f.accs {
-		t := a.types[nk+j]
-		v := &types.Vector{Type: t, Nulls: nulls[:0:n]}
-		nulls = nulls[n:]
-		switch t.Physical() {
-		case types.PhysInt:
-			v.I64, ints = ints[:0:n], ints[n:]
-		case types.PhysFloat:
-			v.F64 = make([]float64, 0, n)
-		default:
-			v.Str = make([]string, 0, n)
-		}
-		if err := acc.AppendFlatResults(v, p.states[f.offs[j]:], f.width, n); err != nil {
+		if err := acc.AppendFlatResults(oc.Cols[nk+j], p.states[f.offs[j]:], f.width, n); err != nil {
 			return err
 		}
-		oc.Cols[nk+j] = v
 	}
-	var keep []int // the rows kept, when some are dropped
-	next := 0      // the first row not decided yet
+	keep := a.keep[:0] // the rows kept, when some are dropped
+	dropped := false
+	next := 0 // the first row not decided yet
 	for _, first := range p.pairs {
 		drop := resultsEqual(oc.Cols[nk:], first, first+1)
 		if !drop && a.gub {
 			continue
 		}
-		if keep == nil {
-			keep = make([]int, 0, n)
-		}
+		dropped = true
 		for r := next; r < first; r++ {
 			keep = append(keep, r)
 		}
@@ -543,15 +541,18 @@ func (a *aggGroups) flushFlat() error {
 		}
 		next = first + 2
 	}
-	if keep != nil {
+	if dropped {
 		for r := next; r < n; r++ {
 			keep = append(keep, r)
 		}
-		oc = gatherChunk(oc, keep)
+		keepRows(oc, keep)
 	}
+	a.keep = keep[:0]
 	p.kinds, p.rows, p.states, p.pairs = p.kinds[:0], p.rows[:0], p.states[:0], p.pairs[:0]
 	if oc.Len() > 0 {
-		a.out.Emit(oc)
+		runtime.EmitLeased(a.out, l)
+	} else {
+		l.Release()
 	}
 	return nil
 }
@@ -618,45 +619,67 @@ type rowRef struct {
 
 // gatherRows returns column col of the rows refs of chunks, of type t.
 func gatherRows(chunks []*types.Chunk, col int, t types.Type, refs []rowRef) *types.Vector {
-	out := &types.Vector{Type: t, Nulls: gatherCol(chunks, col, refs, func(v *types.Vector) []bool { return v.Nulls })}
-	switch t.Physical() {
-	case types.PhysFloat:
-		out.F64 = gatherCol(chunks, col, refs, func(v *types.Vector) []float64 { return v.F64 })
-	case types.PhysString:
-		out.Str = gatherCol(chunks, col, refs, func(v *types.Vector) []string { return v.Str })
-	default:
-		out.I64 = gatherCol(chunks, col, refs, func(v *types.Vector) []int64 { return v.I64 })
-	}
+	out := &types.Vector{Type: t}
+	appendRows(out, chunks, col, refs)
 	return out
 }
 
-// gatherCol returns the elements of the rows refs of the slices that of
-// returns of column col of chunks.
-func gatherCol[T any](chunks []*types.Chunk, col int, refs []rowRef, of func(*types.Vector) []T) []T {
-	out := make([]T, len(refs))
+// appendRows appends column col of the rows refs of chunks to dst, which
+// stores its values as that column does.
+func appendRows(dst *types.Vector, chunks []*types.Chunk, col int, refs []rowRef) {
+	dst.Nulls = appendCol(dst.Nulls, chunks, col, refs, func(v *types.Vector) []bool { return v.Nulls })
+	switch dst.Type.Physical() {
+	case types.PhysFloat:
+		dst.F64 = appendCol(dst.F64, chunks, col, refs, func(v *types.Vector) []float64 { return v.F64 })
+	case types.PhysString:
+		dst.Str = appendCol(dst.Str, chunks, col, refs, func(v *types.Vector) []string { return v.Str })
+	default:
+		dst.I64 = appendCol(dst.I64, chunks, col, refs, func(v *types.Vector) []int64 { return v.I64 })
+	}
+}
+
+// appendCol appends to dst the elements of the rows refs of the slices
+// that of returns of column col of chunks.
+func appendCol[T any](dst []T, chunks []*types.Chunk, col int, refs []rowRef, of func(*types.Vector) []T) []T {
+	m := len(dst)
+	dst = slices.Grow(dst, len(refs))[:m+len(refs)]
+	out := dst[m:]
 	if len(chunks) == 1 {
 		src := of(chunks[0].Cols[col])
 		for j, r := range refs {
 			out[j] = src[r.row]
 		}
-		return out
+		return dst
 	}
 	for j, r := range refs {
 		out[j] = of(chunks[r.chunk].Cols[col])[r.row]
 	}
-	return out
+	return dst
 }
 
-// gatherChunk returns the rows sel of c.
-func gatherChunk(c *types.Chunk, sel []int) *types.Chunk {
-	out := &types.Chunk{Ops: make([]types.RowKind, len(sel)), Cols: make([]*types.Vector, len(c.Cols))}
-	for j, r := range sel {
-		out.Ops[j] = c.Ops[r]
+// keepRows keeps only the rows keep of c, in place; keep is ascending.
+func keepRows(c *types.Chunk, keep []int) {
+	c.Ops = keepOf(c.Ops, keep)
+	for _, v := range c.Cols {
+		v.Nulls = keepOf(v.Nulls, keep)
+		switch v.Type.Physical() {
+		case types.PhysFloat:
+			v.F64 = keepOf(v.F64, keep)
+		case types.PhysString:
+			v.Str = keepOf(v.Str, keep)
+		default:
+			v.I64 = keepOf(v.I64, keep)
+		}
 	}
-	for j, v := range c.Cols {
-		out.Cols[j] = runtime.Gather(v, v.Type, sel)
+}
+
+// keepOf moves the elements keep (ascending) of s to its front and
+// returns them.
+func keepOf[T any](s []T, keep []int) []T {
+	for j, r := range keep {
+		s[j] = s[r]
 	}
-	return out
+	return s[:len(keep)]
 }
 
 // resultsEqual reports whether rows a and b of cols hold the same values.

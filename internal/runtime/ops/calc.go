@@ -73,7 +73,14 @@ func NewCalc(cfg CalcConfig) *Calc {
 func (c *Calc) Open(*runtime.Context) error { return nil }
 
 // ProcessChunk implements runtime.Operator.
-func (c *Calc) ProcessChunk(_ int, ch *types.Chunk, out runtime.Emitter) error {
+func (c *Calc) ProcessChunk(input int, ch *types.Chunk, out runtime.Emitter) error {
+	return c.ProcessLeased(input, ch, nil, out)
+}
+
+// ProcessLeased implements runtime.LeaseTaker: an output that shares the
+// input's storage (every row kept) takes the input's lease with it;
+// otherwise nothing of the input is kept, and the lease is released.
+func (c *Calc) ProcessLeased(_ int, ch *types.Chunk, l *runtime.Lease, out runtime.Emitter) error {
 	n := ch.Len()
 	c.sel = c.sel[:0]
 	filtered := false // c.sel holds the rows kept
@@ -106,6 +113,7 @@ func (c *Calc) ProcessChunk(_ int, ch *types.Chunk, out runtime.Emitter) error {
 		sel, rows = c.sel, len(c.sel)
 	}
 	if rows == 0 {
+		l.Release()
 		return nil
 	}
 	if err := c.evaluateVectors(ch, sel, rows); err != nil {
@@ -126,7 +134,12 @@ func (c *Calc) ProcessChunk(_ int, ch *types.Chunk, out runtime.Emitter) error {
 			o.Cols[j] = runtime.Gather(ch.Cols[c.cfg.Copies[j]], t, sel)
 		}
 	}
+	if sel == nil {
+		runtime.EmitShared(out, o, l)
+		return nil
+	}
 	out.Emit(o)
+	l.Release()
 	return nil
 }
 

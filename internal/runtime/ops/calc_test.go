@@ -6,6 +6,7 @@ import (
 
 	"github.com/sluicesql/sluice/internal/expr"
 	"github.com/sluicesql/sluice/internal/expr/fn"
+	"github.com/sluicesql/sluice/internal/runtime"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -269,6 +270,48 @@ func BenchmarkCalcQ17(b *testing.B) {
 	for name, cfg := range map[string]CalcConfig{"vector": vector, "rows": rows} {
 		b.Run(name, func(b *testing.B) {
 			benchChunksThrough(b, toDiscard(NewCalc(cfg)), cs)
+		})
+	}
+}
+
+// leaseCatcher is an Emitter that takes leases and keeps what it is
+// handed.
+type leaseCatcher struct {
+	discard
+	chunks []*types.Chunk
+	leases []*runtime.Lease
+}
+
+func (c *leaseCatcher) Emit(ch *types.Chunk) { c.EmitLease(ch, nil) }
+
+func (c *leaseCatcher) EmitLease(ch *types.Chunk, l *runtime.Lease) {
+	c.chunks, c.leases = append(c.chunks, ch), append(c.leases, l)
+}
+
+// TestCalcLeases: a Calc whose output shares its input's storage (every
+// row kept) passes the input's lease on with it; one whose output copies
+// the rows kept releases the input's lease at once.
+func TestCalcLeases(t *testing.T) {
+	cases := calcCases(t)
+	for _, c := range []struct {
+		name   string
+		passes bool
+	}{{"columns", true}, {"filter-project", false}} {
+		t.Run(c.name, func(t *testing.T) {
+			pool := runtime.NewChunkPool(1)
+			l := pool.Get()
+			l.Chunk = benchChunks(1, 50)[0]
+			out := &leaseCatcher{}
+			if err := NewCalc(cases[c.name]).ProcessLeased(0, l.Chunk, l, out); err != nil {
+				t.Fatal(err)
+			}
+			if len(out.chunks) != 1 {
+				t.Fatalf("%d chunks out, want 1", len(out.chunks))
+			}
+			back := pool.Get() // the lease itself when it was released
+			if passed := out.leases[0] == l; passed != c.passes || (back == l) == c.passes {
+				t.Fatalf("lease passed on: %v, released: %v; want passed on %v", passed, back == l, c.passes)
+			}
 		})
 	}
 }

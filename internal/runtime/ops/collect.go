@@ -49,6 +49,14 @@ func (c *Collector) ProcessChunk(_ int, ch *types.Chunk, _ runtime.Emitter) erro
 	return nil
 }
 
+// ProcessLeased implements runtime.LeaseTaker: the changes copy the
+// chunk's values.
+func (c *Collector) ProcessLeased(input int, ch *types.Chunk, l *runtime.Lease, out runtime.Emitter) error {
+	err := c.ProcessChunk(input, ch, out)
+	l.Release()
+	return err
+}
+
 // ProcessWatermark implements runtime.Operator.
 func (c *Collector) ProcessWatermark(int64, runtime.Emitter) error { return nil }
 

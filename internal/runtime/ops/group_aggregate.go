@@ -70,6 +70,14 @@ func (g *GroupAggregate) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter
 	return g.groups.emit(out, nil, c, func() error { return g.process(c) })
 }
 
+// ProcessLeased implements runtime.LeaseTaker: nothing of c is kept
+// (the output copies its key columns' values).
+func (g *GroupAggregate) ProcessLeased(input int, c *types.Chunk, l *runtime.Lease, out runtime.Emitter) error {
+	err := g.ProcessChunk(input, c, out)
+	l.Release()
+	return err
+}
+
 // process applies the rows of c, each to its group.
 func (g *GroupAggregate) process(c *types.Chunk) error {
 	a := g.groups

@@ -14,7 +14,9 @@ import (
 )
 
 // recorder is an Emitter that renders what it receives as lines such as
-// "+I[a, 1]" and "WM 5".
+// "+I[a, 1]" and "WM 5". It takes leases (runtime.LeaseEmitter) and
+// releases them once a chunk is rendered, so that operators that lease
+// their output chunks fill them again.
 type recorder struct {
 	lines  []string
 	chunks int
@@ -38,6 +40,11 @@ func (r *recorder) Emit(c *types.Chunk) {
 		}
 		r.lines = append(r.lines, c.Ops[i].String()+"["+strings.Join(vals, ", ")+"]")
 	}
+}
+
+func (r *recorder) EmitLease(c *types.Chunk, l *runtime.Lease) {
+	r.Emit(c)
+	l.Release()
 }
 
 func (r *recorder) EmitWatermark(wm int64) { r.lines = append(r.lines, fmt.Sprintf("WM %d", wm)) }
