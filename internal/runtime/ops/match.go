@@ -330,6 +330,9 @@ func NewMatch(cfg MatchConfig, st state.Backend) (*Match, error) {
 	if len(cfg.Vars) == 0 {
 		return nil, errors.New("match: the pattern has no variables")
 	}
+	if cfg.Within > 0 && !cfg.RowTime {
+		return nil, errors.New("match: WITHIN needs an event-time attribute")
+	}
 	if (cfg.After == SkipToFirst || cfg.After == SkipToLast) && (cfg.AfterVar < 0 || cfg.AfterVar >= len(cfg.Vars)) {
 		return nil, fmt.Errorf("match: AFTER MATCH SKIP variable %d out of range", cfg.AfterVar)
 	}
@@ -475,22 +478,12 @@ func (m *Match) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter) error {
 			if err := m.event(p, c.Row(i), t, w); err != nil {
 				return err
 			}
+			// Nothing waits and WITHIN is refused: no timer.
 			if idle(p) {
 				m.parts.Delete(m.key)
-				continue
+			} else {
+				m.parts.Put(m.key, p)
 			}
-			// Processing time: only WITHIN sets timers (on the
-			// watermark, as in event time).
-			if due, ok := m.dueOf(p); ok != p.hasTimer || ok && due != p.timer {
-				p.timer, p.hasTimer = due, ok
-				if ok {
-					k := string(m.key)
-					m.timers.add(due, k)
-					m.parts.PutString(k, p)
-					continue
-				}
-			}
-			m.parts.Put(m.key, p)
 			continue
 		}
 		if t <= m.wm {

@@ -124,3 +124,14 @@ func TestStateQueueIsJavasPriorityQueue(t *testing.T) {
 		t.Fatalf("order %v, want %v", order, want)
 	}
 }
+
+// TestMatchRefusesWithinInProcessingTime: partial matches time out only
+// at watermarks, so WITHIN needs an event-time attribute (the planner
+// refuses it on PROCTIME() too).
+func TestMatchRefusesWithinInProcessingTime(t *testing.T) {
+	cfg := newMatch(t, SkipPastLastRow, -1, ms(4)).cfg
+	cfg.RowTime = false
+	if _, err := NewMatch(cfg, state.NewMemory()); err == nil || !strings.Contains(err.Error(), "WITHIN needs an event-time attribute") {
+		t.Fatalf("got %v, want WITHIN refused", err)
+	}
+}
