@@ -4,7 +4,9 @@ package ops
 
 import (
 	"fmt"
+	goruntime "runtime"
 	"testing"
+	"time"
 
 	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
@@ -64,6 +66,53 @@ func BenchmarkTemporalJoinKeys(b *testing.B) {
 				b.Fatal(err)
 			}
 			benchTimed(b, j, cs, 2)
+		})
+	}
+}
+
+// BenchmarkTemporalJoinAllDue keeps a version of every key on the right
+// of an event-time temporal join, then sends a left row for every key,
+// each of a time of its own, and one watermark past them all: every key
+// is due at once. It reports the CPU time and allocations per left row.
+func BenchmarkTemporalJoinAllDue(b *testing.B) {
+	for _, keys := range benchKeyCounts {
+		b.Run(fmt.Sprintf("keys=%d", keys), func(b *testing.B) {
+			cs := benchChunks((keys+types.ChunkSize-1)/types.ChunkSize, keys)
+			in := cs[0].Types()
+			j, err := NewTemporalJoin(TemporalJoinConfig{
+				JoinSpec: JoinSpec{Kind: LeftJoin, LeftTypes: in, RightTypes: in, LeftKeys: []int{0}, RightKeys: []int{0}},
+				LeftTime: 2, RightTime: 2,
+			}, state.NewMemory())
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, c := range cs {
+				if err := j.ProcessChunk(1, c, discard{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			span := int64(len(cs)*types.ChunkSize) * int64(time.Millisecond)
+			shift := int64(0)
+			var before, after goruntime.MemStats
+			goruntime.ReadMemStats(&before)
+			cpu0 := cpuTime(b)
+			rows := 0
+			for b.Loop() {
+				shift += span
+				for _, c := range cs {
+					if err := j.ProcessChunk(0, shifted(c, shift), discard{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := j.ProcessWatermark(shift+span, discard{}); err != nil {
+					b.Fatal(err)
+				}
+				rows += len(cs) * types.ChunkSize
+			}
+			b.StopTimer()
+			goruntime.ReadMemStats(&after)
+			b.ReportMetric(float64((cpuTime(b)-cpu0).Nanoseconds())/float64(rows), "cpu-ns/row")
+			b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(rows), "allocs/row")
 		})
 	}
 }

@@ -108,14 +108,25 @@ type MatchConfig struct {
 // NFA does; partial matches and completed matches are kept in Java's
 // PriorityQueue order so that ties resolve as in Flink. Output is
 // insert-only: one row per match.
+//
+// A partition is visited at a watermark only when the watermark reaches
+// its timer (timerQueue): the earliest time at which a visit would change
+// anything (see due), its first waiting row's time or, with WITHIN, the
+// time its oldest partial match times out. The timer's time is derived
+// from the partition's state, so the timers are checkpointed and
+// redistributed with the partitions, and a watermark costs the
+// partitions due, not every partition.
 type Match struct {
 	counter
 	onWatermark
-	cfg   MatchConfig
-	nfa   []nfaState
-	start int
-	st    state.Backend
-	parts *state.Table[*matchPartition]
+	cfg    MatchConfig
+	nfa    []nfaState
+	start  int
+	st     state.Backend
+	parts  *state.Table[*matchPartition]
+	timers *timerQueue
+	// due holds the visited partition's due times (a reused buffer).
+	due   []int64
 	cmp   comparator
 	key   []byte
 	slots types.Row
@@ -301,6 +312,11 @@ type matchPartition struct {
 	// lastTS and seq number the rows of one time.
 	lastTS int64
 	seq    int64
+	// timer is the time of the partition's timer when hasTimer: always
+	// what due gives for the partition as it stands between messages,
+	// so it is not encoded but derived again when decoded.
+	timer    int64
+	hasTimer bool
 }
 
 // NewMatch returns a Match for cfg.
@@ -313,6 +329,9 @@ func NewMatch(cfg MatchConfig, st state.Backend) (*Match, error) {
 	}
 	if len(cfg.Vars) == 0 {
 		return nil, errors.New("match: the pattern has no variables")
+	}
+	if cfg.Within > 0 && !cfg.RowTime {
+		return nil, errors.New("match: WITHIN needs an event-time attribute")
 	}
 	if (cfg.After == SkipToFirst || cfg.After == SkipToLast) && (cfg.AfterVar < 0 || cfg.AfterVar >= len(cfg.Vars)) {
 		return nil, fmt.Errorf("match: AFTER MATCH SKIP variable %d out of range", cfg.AfterVar)
@@ -330,9 +349,18 @@ func NewMatch(cfg MatchConfig, st state.Backend) (*Match, error) {
 			}
 		}
 	}
-	m := &Match{cfg: cfg, st: st, cmp: newComparator(cfg.Order, cfg.InputTypes)}
+	m := &Match{cfg: cfg, st: st, cmp: newComparator(cfg.Order, cfg.InputTypes), timers: newTimerQueue()}
 	m.compile()
 	m.parts = state.NewTable(st, "partitions", m.codec())
+	m.parts.OnRestore(func() {
+		var ts []timer
+		for k, p := range m.parts.All() {
+			if p.hasTimer {
+				ts = append(ts, timer{time: p.timer, key: k})
+			}
+		}
+		m.timers.rebuildTimers(ts)
+	})
 	m.out = newOutput(cfg.OutputTypes)
 	m.onWatermark = newOnWatermark(func(wm int64, e runtime.Emitter) error { return m.fire(wm, m.out.to(e)) })
 	return m, nil
@@ -450,7 +478,12 @@ func (m *Match) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter) error {
 			if err := m.event(p, c.Row(i), t, w); err != nil {
 				return err
 			}
-			m.store(m.key, p)
+			// Nothing waits and WITHIN is refused: no timer.
+			if idle(p) {
+				m.parts.Delete(m.key)
+			} else {
+				m.parts.Put(m.key, p)
+			}
 			continue
 		}
 		if t <= m.wm {
@@ -458,61 +491,100 @@ func (m *Match) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter) error {
 			continue
 		}
 		p.pending[t] = append(p.pending[t], c.Row(i))
+		if !p.hasTimer || t < p.timer {
+			// The partition is due earlier: a new timer; the one set
+			// before is stale.
+			p.timer, p.hasTimer = t, true
+			k := string(m.key)
+			m.timers.add(t, k)
+			m.parts.PutString(k, p)
+			continue
+		}
 		m.parts.Put(m.key, p)
 	}
 	return nil
 }
 
-// store keeps p, or forgets it when it holds nothing to remember.
-func (m *Match) store(key []byte, p *matchPartition) {
-	if len(p.pending) == 0 && len(p.completed) == 0 && len(p.partial) == 1 && !p.partial[0].started {
-		m.parts.Delete(key)
-		return
-	}
-	m.parts.Put(key, p)
+// idle reports whether p holds nothing to remember.
+func idle(p *matchPartition) bool {
+	return len(p.pending) == 0 && len(p.completed) == 0 && len(p.partial) == 1 && !p.partial[0].started
 }
 
-// fire matches, partition by partition, the rows whose time is at or
-// before wm, in time order, then lets wm time out partial matches, as
-// CepOperator.onEventTime.
+// dueOf returns the first watermark at which visiting p changes
+// anything: the time of its first waiting row or, with WITHIN, the time
+// its oldest partial match times out (advance before that removes
+// nothing, so emits nothing); none when neither is.
+func (m *Match) dueOf(p *matchPartition) (int64, bool) {
+	due, ok := int64(0), false
+	for t := range p.pending {
+		if !ok || t < due {
+			due, ok = t, true
+		}
+	}
+	// The oldest computation, if started, started first (compareStates).
+	if m.cfg.Within > 0 && len(p.partial) > 0 && p.partial[0].started {
+		// A start this late never times out (timedOut).
+		if s := p.partial[0].startsAt; s < 0 || s <= math.MaxInt64-m.cfg.Within {
+			if end := s + m.cfg.Within; !ok || end < due {
+				due, ok = end, true
+			}
+		}
+	}
+	return due, ok
+}
+
+// fire visits the partitions whose timers wm reached, in order of their
+// timers' times.
 func (m *Match) fire(wm int64, w *output) error {
 	defer w.flush()
-	var idle []string
-	for k, p := range m.parts.All() {
-		var due []int64
-		for t := range p.pending {
-			if t <= wm {
-				due = append(due, t)
-			}
+	return m.timers.fire(wm, func(t int64, k string) error { return m.visit(wm, t, k, w) })
+}
+
+// visit matches the rows of partition k whose time is at or before wm,
+// in time order, then lets wm time out partial matches, as
+// CepOperator.onEventTime, for its timer at t; a timer the partition no
+// longer holds is stale and does nothing. It then sets the partition's
+// next timer, after wm.
+func (m *Match) visit(wm, t int64, k string, w *output) error {
+	p, ok := m.parts.GetString(k)
+	if !ok || !p.hasTimer || p.timer != t {
+		return nil
+	}
+	due := m.due[:0]
+	for t := range p.pending {
+		if t <= wm {
+			due = append(due, t)
 		}
-		slices.Sort(due)
-		for _, t := range due {
-			if err := m.advance(p, t, w); err != nil {
-				return err
-			}
-			rows := p.pending[t]
-			if len(m.cfg.Order) > 0 {
-				slices.SortStableFunc(rows, m.cmp.compare)
-			}
-			for _, r := range rows {
-				if err := m.event(p, r, t, w); err != nil {
-					return err
-				}
-			}
-			delete(p.pending, t)
-		}
-		if err := m.advance(p, wm, w); err != nil {
+	}
+	slices.Sort(due)
+	m.due = due
+	for _, t := range due {
+		if err := m.advance(p, t, w); err != nil {
 			return err
 		}
-		if len(p.pending) == 0 && len(p.completed) == 0 && len(p.partial) == 1 && !p.partial[0].started {
-			idle = append(idle, k)
-		} else if len(due) > 0 || m.cfg.Within > 0 {
-			m.parts.PutString(k, p)
+		rows := p.pending[t]
+		if len(m.cfg.Order) > 0 {
+			slices.SortStableFunc(rows, m.cmp.compare)
 		}
+		for _, r := range rows {
+			if err := m.event(p, r, t, w); err != nil {
+				return err
+			}
+		}
+		delete(p.pending, t)
 	}
-	for _, k := range idle {
+	if err := m.advance(p, wm, w); err != nil {
+		return err
+	}
+	if idle(p) {
 		m.parts.DeleteString(k)
+		return nil
 	}
+	p.timer, p.hasTimer = m.dueOf(p)
+	if p.hasTimer {
+		m.timers.add(p.timer, k)
+	}
+	m.parts.PutString(k, p)
 	return nil
 }
 
@@ -1025,6 +1097,7 @@ func (m *Match) codec() state.Codec[*matchPartition] {
 			}
 			p.lastTS = r.Varint()
 			p.seq = r.Varint()
+			p.timer, p.hasTimer = m.dueOf(p)
 			return p, r.Done()
 		},
 	}

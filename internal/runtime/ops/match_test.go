@@ -16,7 +16,7 @@ import (
 // by key: A takes rows whose v is not a multiple of 3 (greedy), B any
 // other row; the measures are COUNT(A.v) and LAST(A.v), with skip (to
 // variable afterVar) and within.
-func newMatch(t *testing.T, skip MatchSkip, afterVar int, within int64) *Match {
+func newMatch(t testing.TB, skip MatchSkip, afterVar int, within int64) *Match {
 	t.Helper()
 	col := func(i int) expr.Evaluator {
 		return func(_ *expr.Context, r types.Row) (types.Value, error) { return r[i], nil }
@@ -58,16 +58,20 @@ func TestMatchRestoresAtAnotherParallelism(t *testing.T) {
 		}
 		return []sent{{0, chunk(evTypes, recs...)}}
 	}
-	for _, skip := range []MatchSkip{SkipPastLastRow, SkipToNextRow, SkipToLast} {
-		c := rescaleCase{name: "match", op: func(t *testing.T) runtime.Operator { return newMatch(t, skip, 1, 0) }, keys: [][]int{{0}},
-			first: rows(0, 50), second: rows(50, 90), wm: ms(30)}
-		want := runRescaled(t, c, 1, 1)
-		if len(want) == 0 {
-			t.Fatal("the case outputs nothing")
-		}
-		for _, p := range [][2]int{{2, 3}, {2, 1}, {3, 2}} {
-			if got := runRescaled(t, c, p[0], p[1]); !slices.Equal(got, want) {
-				t.Errorf("skip %d, parallelism %d then %d:\n  %s\nwant:\n  %s", skip, p[0], p[1], strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	// With WITHIN, partial matches time out after the restore, through
+	// the timers rebuilt from the partitions each instance takes.
+	for _, within := range []int64{0, ms(12)} {
+		for _, skip := range []MatchSkip{SkipPastLastRow, SkipToNextRow, SkipToLast} {
+			c := rescaleCase{name: "match", op: func(t *testing.T) runtime.Operator { return newMatch(t, skip, 1, within) }, keys: [][]int{{0}},
+				first: rows(0, 50), second: rows(50, 90), wm: ms(30)}
+			want := runRescaled(t, c, 1, 1)
+			if len(want) == 0 {
+				t.Fatal("the case outputs nothing")
+			}
+			for _, p := range [][2]int{{2, 3}, {2, 1}, {3, 2}} {
+				if got := runRescaled(t, c, p[0], p[1]); !slices.Equal(got, want) {
+					t.Errorf("within %d, skip %d, parallelism %d then %d:\n  %s\nwant:\n  %s", within, skip, p[0], p[1], strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+				}
 			}
 		}
 	}
@@ -118,5 +122,16 @@ func TestStateQueueIsJavasPriorityQueue(t *testing.T) {
 	// java.util.PriorityQueue with the same adds, removeIf and polls.
 	if want := []int{1, 4, 5, 0, 2, 99}; !slices.Equal(order, want) {
 		t.Fatalf("order %v, want %v", order, want)
+	}
+}
+
+// TestMatchRefusesWithinInProcessingTime: partial matches time out only
+// at watermarks, so WITHIN needs an event-time attribute (the planner
+// refuses it on PROCTIME() too).
+func TestMatchRefusesWithinInProcessingTime(t *testing.T) {
+	cfg := newMatch(t, SkipPastLastRow, -1, ms(4)).cfg
+	cfg.RowTime = false
+	if _, err := NewMatch(cfg, state.NewMemory()); err == nil || !strings.Contains(err.Error(), "WITHIN needs an event-time attribute") {
+		t.Fatalf("got %v, want WITHIN refused", err)
 	}
 }

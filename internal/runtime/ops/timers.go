@@ -9,8 +9,8 @@ import (
 // Flink's InternalTimerService: a timer is a time and a key, and a
 // watermark fires the timers at or before it, in order of time, those of
 // one time in the order they were set. Setting a timer and firing one
-// cost O(log t) for t distinct times, so a watermark costs what is due,
-// not what the state holds.
+// cost O(log t) for t timers, without allocating, so a watermark costs
+// what is due, not what the state holds.
 //
 // The timers are part of the operator's state: an operator keeps the
 // time of each timer it sets in its keyed entry for that key, so that the
@@ -23,60 +23,63 @@ import (
 // handler sees that from the entry and does nothing, as Flink's operators
 // check their timer state in onTimer.
 type timerQueue struct {
-	// buckets holds the keys of each time in order of setting; times is a
-	// min-heap of the buckets' times.
-	buckets map[int64]*timerBucket
-	times   []int64
-	// free holds emptied buckets for reuse.
-	free []*timerBucket
+	// h is a min-heap of the timers by time, then order of setting.
+	h []timerEntry
+	// seq numbers the timers in order of setting.
+	seq uint64
 }
 
-// timerBucket is the keys of the timers of one time.
-type timerBucket struct{ keys []string }
+// timerEntry is one timer: its time, its number in order of setting and
+// its key.
+type timerEntry struct {
+	time int64
+	seq  uint64
+	key  string
+}
 
-func newTimerQueue() *timerQueue { return &timerQueue{buckets: map[int64]*timerBucket{}} }
+func (a *timerEntry) before(b *timerEntry) bool {
+	return a.time < b.time || a.time == b.time && a.seq < b.seq
+}
+
+func newTimerQueue() *timerQueue { return &timerQueue{} }
 
 // add sets a timer for key at time t. The key string is kept as it is
 // (pass the string the state entry is kept under to share it).
 func (q *timerQueue) add(t int64, key string) {
-	b := q.buckets[t]
-	if b == nil {
-		if n := len(q.free); n > 0 {
-			b, q.free = q.free[n-1], q.free[:n-1]
-		} else {
-			b = &timerBucket{}
+	q.seq++
+	q.h = append(q.h, timerEntry{time: t, seq: q.seq, key: key})
+	h := q.h
+	i := len(h) - 1
+	e := h[i]
+	for i > 0 {
+		p := (i - 1) / 2
+		if !e.before(&h[p]) {
+			break
 		}
-		q.buckets[t] = b
-		q.push(t)
+		h[i] = h[p]
+		i = p
 	}
-	b.keys = append(b.keys, key)
+	h[i] = e
 }
 
 // fire removes the timers at or before wm and calls f for each, in order
 // of time, those of one time in the order they were set. Timers f sets at
 // or before wm fire in the same call, after those of their time already
-// set. On an error from f the rest of the due timers are dropped.
+// set. On an error from f the timers not yet fired stay.
 func (q *timerQueue) fire(wm int64, f func(t int64, key string) error) error {
-	for len(q.times) > 0 && q.times[0] <= wm {
-		t := q.pop()
-		b := q.buckets[t]
-		delete(q.buckets, t)
-		for _, k := range b.keys {
-			if err := f(t, k); err != nil {
-				return err
-			}
+	for len(q.h) > 0 && q.h[0].time <= wm {
+		e := q.pop()
+		if err := f(e.time, e.key); err != nil {
+			return err
 		}
-		clear(b.keys)
-		b.keys = b.keys[:0]
-		q.free = append(q.free, b)
 	}
 	return nil
 }
 
 // reset drops every timer.
 func (q *timerQueue) reset() {
-	clear(q.buckets)
-	q.times = q.times[:0]
+	clear(q.h)
+	q.h = q.h[:0]
 }
 
 // timer is a timer found in an operator's restored state; order ranks
@@ -100,50 +103,41 @@ func (q *timerQueue) rebuildTimers(ts []timer) {
 	}
 }
 
-// push adds t to the heap of times.
-func (q *timerQueue) push(t int64) {
-	q.times = append(q.times, t)
-	h := q.times
-	for i := len(h) - 1; i > 0; {
-		p := (i - 1) / 2
-		if h[p] <= h[i] {
-			break
-		}
-		h[p], h[i] = h[i], h[p]
-		i = p
-	}
-}
-
-// pop removes and returns the least time of the heap.
-func (q *timerQueue) pop() int64 {
-	h := q.times
-	t := h[0]
+// pop removes and returns the first timer of the heap.
+func (q *timerQueue) pop() timerEntry {
+	h := q.h
+	top := h[0]
 	n := len(h) - 1
-	h[0] = h[n]
+	last := h[n]
+	h[n] = timerEntry{}
 	h = h[:n]
-	for i := 0; ; {
+	i := 0
+	for {
 		l := 2*i + 1
 		if l >= n {
 			break
 		}
 		m := l
-		if r := l + 1; r < n && h[r] < h[l] {
+		if r := l + 1; r < n && h[r].before(&h[l]) {
 			m = r
 		}
-		if h[i] <= h[m] {
+		if !h[m].before(&last) {
 			break
 		}
-		h[i], h[m] = h[m], h[i]
+		h[i] = h[m]
 		i = m
 	}
-	q.times = h
-	return t
+	if n > 0 {
+		h[i] = last
+	}
+	q.h = h
+	return top
 }
 
 // next returns the least time of the queue, if any.
 func (q *timerQueue) next() (int64, bool) {
-	if len(q.times) == 0 {
+	if len(q.h) == 0 {
 		return 0, false
 	}
-	return q.times[0], true
+	return q.h[0].time, true
 }

@@ -163,3 +163,30 @@ func BenchmarkOverAggregateKeys(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMatchKeys runs MATCH_RECOGNIZE (PATTERN (A+ B), see newMatch)
+// partitioned by key, a key's v counting its rows (so a match ends at
+// every third): nearly every partition keeps an open partial match, and
+// a watermark after every chunk makes that chunk's rows due. Its cost
+// per row must not grow with the number of partitions, with WITHIN
+// (a partial match times out two rows of its key after it began) or
+// without.
+func BenchmarkMatchKeys(b *testing.B) {
+	for _, keys := range benchKeyCounts {
+		for _, within := range []bool{false, true} {
+			b.Run(fmt.Sprintf("keys=%d/within=%t", keys, within), func(b *testing.B) {
+				cs := benchChunks(256, keys)
+				for i, c := range cs {
+					for j := range c.Len() {
+						c.Cols[1].I64[j] = int64((i*types.ChunkSize + j) / keys)
+					}
+				}
+				w := int64(0)
+				if within {
+					w = int64(keys) * 2 * int64(time.Millisecond)
+				}
+				benchTimed(b, newMatch(b, SkipPastLastRow, -1, w), cs, 1)
+			})
+		}
+	}
+}
