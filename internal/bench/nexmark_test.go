@@ -83,7 +83,7 @@ func formatRow(s types.Schema, r types.Row) string {
 		case t.Physical() == types.PhysString:
 			b.WriteString(v.S)
 		case t.Kind == types.Timestamp:
-			b.WriteString(strconv.FormatInt(types.TimestampTime(t.Precision, v.I).UnixMilli(), 10))
+			b.WriteString(strconv.FormatInt(types.TimestampTime(t.Precision, v).UnixMilli(), 10))
 		default:
 			b.WriteString(strconv.FormatInt(v.I, 10))
 		}

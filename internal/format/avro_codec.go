@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 	"unicode/utf8"
 
 	"github.com/hamba/avro/v2"
@@ -253,12 +254,51 @@ func (e *avroRowEncoder) appendRecord(dst []byte, row types.Row) ([]byte, error)
 			}
 			continue
 		}
+		if f.store.nanos {
+			var err error
+			if v, err = avroNanos(e.fields[f.col].Type, f.store, v); err != nil {
+				return nil, fmt.Errorf("column '%s': %w", e.fields[f.col].Name, err)
+			}
+		}
 		dst = appendAvroValue(dst, f.store, v)
 	}
 	return dst, nil
 }
 
-// appendAvroValue writes a non-null value stored as c.
+// avroTemporal converts the stored number n of a TIME, TIMESTAMP or
+// TIMESTAMP_LTZ column of type t stored as c; false when it is outside the
+// range of t.
+func avroTemporal(t types.Type, c avroColumn, n int64) (types.Value, bool) {
+	if c.nanos {
+		us, ns := floorDiv(n, 1000)
+		return types.TimestampFromParts(t.Precision, us, ns)
+	}
+	i, ok := types.MultiplyExact(n, max(c.unit, 1))
+	if !ok || t.IsTimestamp() && !types.TimestampInRange(i) {
+		return types.NullValue, false
+	}
+	return types.IntValue(i), true
+}
+
+// avroNanos returns the TIMESTAMP(p > 6) or TIMESTAMP_LTZ(p > 6) v of type
+// t stored as c, as the nanoseconds since the epoch a timestamp-nanos or
+// local-timestamp-nanos long holds (1677-09-21 to 2262-04-11); a value
+// outside is an error naming it and the logical type.
+func avroNanos(t types.Type, c avroColumn, v types.Value) (types.Value, error) {
+	us, ns := types.TimestampParts(t.Precision, v)
+	n, ok := types.MultiplyExact(us, 1000)
+	if ok {
+		n, ok = types.AddExact(n, ns)
+	}
+	if !ok {
+		return types.NullValue, fmt.Errorf("%s does not fit Avro's %s, a long of nanoseconds since the epoch (1677-09-21 00:12:43.145224192 to 2262-04-11 23:47:16.854775807)",
+			types.LiteralText(t, v, time.UTC), c.logical)
+	}
+	return types.IntValue(n), nil
+}
+
+// appendAvroValue writes a non-null value stored as c (a timestamp stored
+// in nanoseconds converted by avroNanos).
 func appendAvroValue(dst []byte, c avroColumn, v types.Value) []byte {
 	switch c.base {
 	case avroBoolean:
@@ -641,11 +681,11 @@ func (st *avroStep) fromInteger(n int64) (types.Value, error) {
 	case types.Double:
 		return types.FloatValue(float64(n)), nil
 	case types.Time, types.Timestamp, types.TimestampLTZ:
-		i, ok := types.MultiplyExact(n, max(st.store.unit, 1))
-		if !ok || st.t.IsTimestamp() && !types.TimestampInRange(st.t.Precision, i) {
+		v, ok := avroTemporal(st.t, st.store, n)
+		if !ok {
 			return types.Value{}, &types.RangeError{What: fmt.Sprintf("%s value %d (%s)", st.t.Plain().Nullable(), n, st.store.logical)}
 		}
-		return types.IntValue(i), nil
+		return v, nil
 	}
 	return types.IntValue(n), nil
 }

@@ -181,6 +181,12 @@ func appendAvroChildValue(dst []byte, t types.Type, v types.Value, legacy bool) 
 	if c.base >= avroArray {
 		return appendAvroComposite(dst, t, v, legacy)
 	}
+	if c.nanos {
+		var err error
+		if v, err = avroNanos(t, c, v); err != nil {
+			return dst, err
+		}
+	}
 	return appendAvroValue(dst, c, v), nil
 }
 

@@ -71,12 +71,14 @@ var avroBaseNames = [...]string{
 // ("" for none) and, for temporal columns, the unit of the stored number in
 // units of the column's value: TIME values are nanoseconds (1e6 for
 // time-millis), TIMESTAMP(p) values microseconds up to precision 6 (1000
-// for millis, 1 for micros) and nanoseconds above (1 for nanos); see
-// types.TimestampUnit.
+// for millis, 1 for micros); above, nanos holds the timestamp-nanos and
+// local-timestamp-nanos columns (see avroNanos).
 type avroColumn struct {
 	base    avroBase
 	logical string
 	unit    int64
+	// nanos marks a timestamp stored as nanoseconds since the epoch.
+	nanos bool
 	// legacy is the timestamp mapping, kept for the children of
 	// composite columns.
 	legacy bool
@@ -139,7 +141,7 @@ func timestampColumn(prefix string, precision int) (avroColumn, error) {
 	case precision <= 6:
 		return avroColumn{base: avroLong, logical: prefix + "micros", unit: 1}, nil
 	case precision <= 9:
-		return avroColumn{base: avroLong, logical: prefix + "nanos", unit: 1}, nil
+		return avroColumn{base: avroLong, logical: prefix + "nanos", nanos: true}, nil
 	}
 	return avroColumn{}, fmt.Errorf("Avro does not support TIMESTAMP type with precision: %d, it only supports precision less than 9", precision)
 }

@@ -392,7 +392,8 @@ func TestAvroCorrectedTimestamps(t *testing.T) {
 		field("c", types.TimestampType(9)),
 	}
 	c := newCodec(t, "avro", fields, map[string]string{"timestamp_mapping.legacy": "false"})
-	row := types.Row{types.IntValue(1_000_001), types.IntValue(-1_000), types.IntValue(7)}
+	ns7, _ := types.TimestampFromParts(9, 0, 7)
+	row := types.Row{types.IntValue(1_000_001), types.IntValue(-1_000), ns7}
 	data := mustEncode(t, c, row)
 	want := []byte{0x02, 0x82, 0x89, 0x7a, 0x02, 0x01, 0x02, 0x0e} // 1000001 µs, -1 ms, 7 ns
 	if !bytes.Equal(data, want) {

@@ -236,13 +236,13 @@ func (e *envelope) appendRow(cols []*types.Vector, vals []types.Value, meta func
 		if !v.Null && m.Type.IsTimestamp() {
 			// v is a TIMESTAMP_LTZ(3); a TIMESTAMP column takes its wall
 			// clock in the zone, at the column's precision.
-			t := types.TimestampTime(3, v.I)
+			t := types.TimestampTime(3, v)
 			if m.Type.Kind == types.Timestamp {
 				_, off := t.In(e.loc).Zone()
 				t = t.Add(time.Duration(off) * time.Second)
 			}
 			var ok bool
-			if v.I, ok = types.TimestampOf(m.Type.Precision, t); !ok {
+			if v, ok = types.TimestampOf(m.Type.Precision, t); !ok {
 				err = cmpErr(err, &types.RangeError{What: "metadata '" + m.Key + "' " + types.LiteralText(types.TimestampLTZType(3), meta(m.Key), time.UTC) + " as " + m.Type.Plain().Nullable().String()})
 				v = types.NullValue
 			}
@@ -256,7 +256,7 @@ func (e *envelope) appendRow(cols []*types.Vector, vals []types.Value, meta func
 // the range held is an error, never a wrapped instant.
 func millis(ms int64) (types.Value, error) {
 	us, ok := types.MultiplyExact(ms, 1000)
-	if !ok || !types.TimestampInRange(3, us) {
+	if !ok || !types.TimestampInRange(us) {
 		return types.NullValue, fmt.Errorf("timestamp of %d ms since the epoch is out of the supported range", ms)
 	}
 	return types.Value{I: us}, nil

@@ -716,14 +716,14 @@ func (c *csvCodec) convert(t types.Type, s string) (types.Value, error) {
 		return types.IntValue(ms / unit * unit * nanosPerMilli), nil
 	case types.Timestamp, types.TimestampLTZ:
 		s = javaTrim(s)
-		n, err := parseTimestamp(s, t.Precision, false, t.Kind == types.TimestampLTZ)
+		v, err := parseTimestamp(s, t.Precision, false, t.Kind == types.TimestampLTZ)
 		if err != nil {
 			if types.IsRangeError(err) {
 				return types.Value{}, err
 			}
 			return types.Value{}, fmt.Errorf("cannot parse %q as %s", s, t.Plain().Nullable())
 		}
-		return types.IntValue(n), nil
+		return v, nil
 	}
 	return types.Value{}, fmt.Errorf("unsupported type %s", t)
 }
@@ -818,9 +818,9 @@ func (c *csvCodec) appendText(dst []byte, t types.Type, v types.Value) []byte {
 		ns := v.I - v.I%nanosPerMilli
 		return appendClock(dst, ns/nanosPerSecond, ns%nanosPerSecond)
 	case types.Timestamp:
-		return appendTimestamp(dst, t.Precision, v.I, ' ')
+		return appendTimestamp(dst, t.Precision, v, ' ')
 	case types.TimestampLTZ:
-		return append(appendTimestamp(dst, t.Precision, v.I, ' '), 'Z')
+		return append(appendTimestamp(dst, t.Precision, v, ' '), 'Z')
 	}
 	return strconv.AppendInt(dst, v.I, 10) // integers
 }

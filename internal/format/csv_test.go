@@ -365,8 +365,9 @@ func csvValue(r *rand.Rand, t types.Type, inElement bool) types.Value {
 	case types.Time:
 		return types.IntValue(r.Int64N(secondsPerDay*1000) * nanosPerMilli)
 	case types.Timestamp, types.TimestampLTZ:
-		lo, hi := types.TimestampBounds(t.Precision)
-		return types.IntValue(lo + r.Int64N(hi/2-lo/2)*2)
+		lo, hi := types.TimestampBounds()
+		v, _ := types.TimestampFromParts(t.Precision, lo+r.Int64N(hi/2-lo/2)*2, r.Int64N(1000))
+		return v
 	case types.Array:
 		vs := make([]types.Value, r.IntN(4))
 		for i := range vs {

@@ -177,7 +177,7 @@ func (c *jsonCodec) appendValue(dst []byte, t types.Type, v types.Value) []byte 
 		if c.iso {
 			sep = 'T'
 		}
-		dst = appendTimestamp(append(dst, '"'), t.Precision, v.I, sep)
+		dst = appendTimestamp(append(dst, '"'), t.Precision, v, sep)
 		if t.Kind == types.TimestampLTZ {
 			dst = append(dst, 'Z')
 		}

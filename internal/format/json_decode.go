@@ -799,21 +799,21 @@ func (c *jsonCodec) convert(data []byte, t types.Type, sp jsonSpan) (types.Value
 	}
 	// Dates and times parse asText().
 	s := c.scratchText(data, sp)
-	var n int64
+	var v types.Value
 	var err error
 	switch t.Kind {
 	case types.Date:
-		n, err = parseLocalDate(s)
+		v.I, err = parseLocalDate(s)
 	case types.Time:
-		n, err = parseSQLTime(s)
-		n -= n % nanosPerSecond // only whole seconds are kept
+		v.I, err = parseSQLTime(s)
+		v.I -= v.I % nanosPerSecond // only whole seconds are kept
 	case types.Timestamp, types.TimestampLTZ:
-		n, err = parseTimestamp(s, t.Precision, c.iso, t.Kind == types.TimestampLTZ)
+		v, err = parseTimestamp(s, t.Precision, c.iso, t.Kind == types.TimestampLTZ)
 	default:
 		return types.Value{}, fmt.Errorf("unsupported type %s", t)
 	}
 	if err == nil {
-		return types.IntValue(n), nil
+		return v, nil
 	}
 	if types.IsRangeError(err) { // (errors.As allocates: asked only on errors)
 		return types.Value{}, err

@@ -32,12 +32,12 @@ func TestJSONEncodeAllTypes(t *testing.T) {
 // TestJSONEncodeValues checks the text of single values against what
 // Jackson writes for the nodes RowDataToJsonConverters builds.
 func TestJSONEncodeValues(t *testing.T) {
-	ts := func(p int, s string) int64 {
-		n, err := parseTimestamp(s, p, false, false)
+	ts := func(p int, s string) types.Value {
+		v, err := parseTimestamp(s, p, false, false)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return n
+		return v
 	}
 	for _, tc := range []struct {
 		t    types.Type
@@ -75,11 +75,11 @@ func TestJSONEncodeValues(t *testing.T) {
 		{dateT, types.IntValue(-719528), nil, `"0000-01-01"`},
 		{dateT, types.IntValue(2932897), nil, `"+10000-01-01"`},
 		{timeT, types.IntValue(86399_999_999_999), nil, `"23:59:59"`},
-		{types.TimestampType(9), types.IntValue(ts(9, "1969-12-31 23:59:59.000000001")), nil, `"1969-12-31 23:59:59.000000001"`},
-		{types.TimestampType(3), types.IntValue(ts(3, "2023-07-09 01:00:00.5")), map[string]string{"timestamp-format.standard": "ISO-8601"}, `"2023-07-09T01:00:00.5"`},
-		{types.TimestampType(0), types.IntValue(ts(0, "2023-07-09 01:00:00")), nil, `"2023-07-09 01:00:00"`},
-		{types.TimestampLTZType(3), types.IntValue(ts(3, "2023-07-09 01:00:00.12")), nil, `"2023-07-09 01:00:00.12Z"`},
-		{types.TimestampLTZType(3), types.IntValue(ts(3, "2023-07-09 01:00:00")), map[string]string{"timestamp-format.standard": "ISO-8601"}, `"2023-07-09T01:00:00Z"`},
+		{types.TimestampType(9), ts(9, "1969-12-31 23:59:59.000000001"), nil, `"1969-12-31 23:59:59.000000001"`},
+		{types.TimestampType(3), ts(3, "2023-07-09 01:00:00.5"), map[string]string{"timestamp-format.standard": "ISO-8601"}, `"2023-07-09T01:00:00.5"`},
+		{types.TimestampType(0), ts(0, "2023-07-09 01:00:00"), nil, `"2023-07-09 01:00:00"`},
+		{types.TimestampLTZType(3), ts(3, "2023-07-09 01:00:00.12"), nil, `"2023-07-09 01:00:00.12Z"`},
+		{types.TimestampLTZType(3), ts(3, "2023-07-09 01:00:00"), map[string]string{"timestamp-format.standard": "ISO-8601"}, `"2023-07-09T01:00:00Z"`},
 		{intervalDT, types.IntValue(-86400000), nil, "-86400000"},
 		{intervalYM, types.IntValue(14), nil, "14"},
 		{types.NullType, types.NullValue, nil, "null"},
@@ -107,11 +107,11 @@ func TestJSONFieldNameEscaping(t *testing.T) {
 // TestJSONDecodeValues checks JsonToRowDataConverters' conversions.
 func TestJSONDecodeValues(t *testing.T) {
 	ts := func(p int, s string) types.Value {
-		n, err := parseTimestamp(s, p, false, false)
+		v, err := parseTimestamp(s, p, false, false)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return types.IntValue(n)
+		return v
 	}
 	dec := types.DecimalType(10, 2)
 	for _, tc := range []struct {
@@ -212,7 +212,7 @@ func TestJSONDecodeISO(t *testing.T) {
 	got := mustDecode(t, c, fields, []byte(`{"a":"2023-07-09T01:00","b":"2023-07-09T01:00:00.1Z"}`))
 	a, _ := parseTimestamp("2023-07-09 01:00:00", 3, false, false)
 	b, _ := parseTimestamp("2023-07-09 01:00:00.1", 3, false, false)
-	if got[0].I != a || got[1].I != b {
+	if got[0] != a || got[1] != b {
 		t.Errorf("got %v", got)
 	}
 	if _, err := decodeRow(t, c, fields, []byte(`{"a":"2023-07-09 01:00:00"}`)); err == nil {

@@ -135,12 +135,12 @@ func appendClock(dst []byte, secOfDay, nanos int64) []byte {
 	return append(dst, frac[:n]...)
 }
 
-// appendTimestamp appends the TIMESTAMP(p) i (its unit since the epoch, read as
-// UTC wall-clock time) as date, sep, clock and fraction.
-func appendTimestamp(dst []byte, p int, i int64, sep byte) []byte {
-	unit := types.TimestampUnit(p)
-	secs, frac := floorDiv(i, nanosPerSecond/unit)
-	ns := frac * unit
+// appendTimestamp appends the TIMESTAMP(p) v (read as UTC wall-clock time)
+// as date, sep, clock and fraction.
+func appendTimestamp(dst []byte, p int, v types.Value, sep byte) []byte {
+	us, sub := types.TimestampParts(p, v)
+	secs, frac := floorDiv(us, 1_000_000)
+	ns := frac*1000 + sub
 	days, sod := floorDiv(secs, secondsPerDay)
 	dst = appendDate(dst, days)
 	dst = append(dst, sep)
@@ -285,33 +285,33 @@ func parseLocalDate(s string) (int64, error) {
 // selects ISO-8601 (date 'T' ISO_LOCAL_TIME, strict) over SQL (date ' '
 // HH:mm:ss, SMART resolution: month-end clamping and 24:00:00 as the next
 // midnight); zulu requires a trailing 'Z' (the TIMESTAMP_LTZ formats).
-func parseTimestamp(s string, p int, iso, zulu bool) (int64, error) {
+func parseTimestamp(s string, p int, iso, zulu bool) (types.Value, error) {
 	c := textCursor{s: s}
 	days, ok := c.date(!iso)
 	if !ok {
-		return 0, errTemporal
+		return types.NullValue, errTemporal
 	}
 	sep := byte(' ')
 	if iso {
 		sep = 'T'
 	}
 	if !c.lit(sep) {
-		return 0, errTemporal
+		return types.NullValue, errTemporal
 	}
 	sod, nanos, ok := c.clock(iso)
 	if !ok || zulu && !c.lit('Z') || c.pos != len(s) {
-		return 0, errTemporal
+		return types.NullValue, errTemporal
 	}
 	if sod >= secondsPerDay && (iso || sod != secondsPerDay || nanos != 0) {
-		return 0, errTemporal
+		return types.NullValue, errTemporal
 	}
-	unit := types.TimestampUnit(p)
-	i, ok := types.MultiplyExact(days*secondsPerDay+sod, nanosPerSecond/unit)
+	us, ok := types.MultiplyExact(days*secondsPerDay+sod, 1_000_000)
+	var v types.Value
 	if ok {
-		i, ok = types.AddTimestamp(p, i, nanos/unit)
+		v, ok = types.TimestampFromParts(p, us, nanos)
 	}
 	if !ok {
-		return 0, &types.RangeError{What: strconv.Quote(s)}
+		return types.NullValue, &types.RangeError{What: strconv.Quote(s)}
 	}
-	return i, nil
+	return v, nil
 }

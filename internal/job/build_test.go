@@ -102,7 +102,7 @@ func TestWatermarkShift(t *testing.T) {
 	}
 	c := salesChunk(4)
 	c.Cols[3].Nulls[1] = true
-	_, last := types.TimestampBounds(3)
+	_, last := types.TimestampBounds()
 	c.Cols[3].I64[2] = last - 1000 // 9999-12-31 23:59:59.998999
 	for _, tc := range []struct {
 		e       *expr.Call

@@ -3,7 +3,6 @@ package job
 import (
 	"math"
 	"sync"
-	"time"
 
 	"github.com/sluicesql/sluice/internal/expr"
 	"github.com/sluicesql/sluice/internal/expr/fn"
@@ -23,10 +22,9 @@ type chunkEvaluator struct {
 	shift *timeShift
 }
 
-// timeShift is a TIMESTAMP(p) column plus d in the unit of p.
+// timeShift is a TIMESTAMP(p ≤ 6) column plus d microseconds.
 type timeShift struct {
 	col int
-	p   int
 	d   int64
 }
 
@@ -39,18 +37,18 @@ func timeShiftOf(e expr.Expr) *timeShift {
 	}
 	col, ok1 := c.Args[0].(*expr.Column)
 	lit, ok2 := c.Args[1].(*expr.Literal)
-	if !ok1 || !ok2 || !col.T.IsTimestamp() || lit.T.Kind != types.IntervalDayTime || lit.V.Null {
+	if !ok1 || !ok2 || !col.T.IsTimestamp() || col.T.IsNanoTimestamp() || lit.T.Kind != types.IntervalDayTime || lit.V.Null {
 		return nil
 	}
 	ms := lit.V.I
 	if c.Name == "-" {
 		ms = -ms
 	}
-	d, ok := types.MultiplyExact(ms, int64(time.Millisecond)/types.TimestampUnit(col.T.Precision))
+	d, ok := types.MultiplyExact(ms, 1000) // microseconds
 	if !ok || ms == math.MinInt64 {
 		return nil
 	}
-	return &timeShift{col: col.Index, p: col.T.Precision, d: d}
+	return &timeShift{col: col.Index, d: d}
 }
 
 // rowEvaluators are one goroutine's evaluators of a chunkEvaluator.
@@ -170,7 +168,7 @@ func (ce *chunkEvaluator) shifted(c *types.Chunk, t types.Type) *types.Vector {
 		if in.Nulls[i] {
 			continue
 		}
-		y, ok := types.AddTimestamp(ce.shift.p, x, ce.shift.d)
+		y, ok := types.AddMicros(x, ce.shift.d)
 		if !ok {
 			return nil
 		}

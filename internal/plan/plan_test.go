@@ -71,6 +71,10 @@ func TestValueJSON(t *testing.T) {
 		{types.StringType, types.StringValue("Zoë <&>"), `"Zoë <&>"`},
 		{bin, types.StringValue("\xff\x00"), `"/wA="`},
 		{types.TimestampType(3), types.IntValue(1563444000000000000), "1563444000000000000"},
+		{types.TimestampType(9), nanoTS(t, 1563444000000000, 7), "1563444000000000007"},
+		{types.TimestampType(9), nanoTS(t, -1, 999), "-1"},
+		{types.TimestampLTZType(7), nanoTS(t, -30610224000000000, 100), "[-30610224000000000,100]"},
+		{types.TimestampType(9), nanoTS(t, 253402300799999999, 999), "[253402300799999999,999]"},
 		{types.IntType, types.NullValue, "null"},
 	} {
 		b, err := marshalValue(tc.t, tc.v)
@@ -92,11 +96,22 @@ func TestValueJSON(t *testing.T) {
 	for _, bad := range []struct {
 		t    types.Type
 		json string
-	}{{types.IntType, `"1"`}, {types.IntType, "1.5"}, {types.DoubleType, `"one"`}, {types.StringType, "1"}, {bin, `"%"`}, {types.BooleanType, "1"}} {
+	}{{types.IntType, `"1"`}, {types.IntType, "1.5"}, {types.DoubleType, `"one"`}, {types.StringType, "1"}, {bin, `"%"`}, {types.BooleanType, "1"},
+		{types.TimestampType(9), "[0,1000]"}, {types.TimestampType(9), "[253402300799999999,-1]"}, {types.TimestampType(9), "[253402300800000000,0]"}, {types.TimestampType(9), `"1"`}} {
 		if _, err := unmarshalValue(bad.t, json.RawMessage(bad.json)); err == nil || !strings.Contains(err.Error(), "invalid") {
 			t.Errorf("%s as %v: error %v", bad.json, bad.t, err)
 		}
 	}
+}
+
+// nanoTS is the TIMESTAMP(9) us microseconds plus ns nanoseconds after the
+// epoch.
+func nanoTS(t *testing.T, us, ns int64) types.Value {
+	v, ok := types.TimestampFromParts(9, us, ns)
+	if !ok {
+		t.Fatalf("%d+%d is outside the range", us, ns)
+	}
+	return v
 }
 
 // allKinds is an expression with every kind of expression node.

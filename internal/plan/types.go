@@ -292,8 +292,12 @@ func cutQuotedName(s string) (name, rest string, ok bool) {
 // (every integer-backed type, in its internal unit: days, milliseconds,
 // nanoseconds, unscaled decimals; a DECIMAL above precision 18 as a string
 // of its unscaled digits), a number ("NaN", "Infinity" and
-// "-Infinity" as strings), a string, or base64 for binary strings and
-// the encodings of composite values.
+// "-Infinity" as strings), a string, base64 for binary strings and
+// the encodings of composite values. A TIMESTAMP(7..9) or
+// TIMESTAMP_LTZ(7..9) is an integer of nanoseconds since the epoch where
+// one fits (1677 to 2262, as plan format 2 always wrote them), else the
+// pair [microseconds since the epoch, nanoseconds of the microsecond],
+// which earlier builds refuse rather than misread.
 func marshalValue(t types.Type, v types.Value) (json.RawMessage, error) {
 	if v.Null {
 		return json.RawMessage("null"), nil
@@ -307,6 +311,14 @@ func marshalValue(t types.Type, v types.Value) (json.RawMessage, error) {
 		return marshal(base64.StdEncoding.EncodeToString([]byte(v.S)))
 	case t.IsWideDecimal():
 		return marshal(types.DecimalUnscaled(t, v).String())
+	case t.IsNanoTimestamp():
+		us, ns := types.TimestampParts(t.Precision, v)
+		if n, ok := types.MultiplyExact(us, 1000); ok {
+			if n, ok = types.AddExact(n, ns); ok {
+				return marshal(n)
+			}
+		}
+		return marshal([2]int64{us, ns})
 	}
 	switch t.Physical() {
 	case types.PhysFloat:
@@ -366,6 +378,18 @@ func unmarshalValue(t types.Type, data json.RawMessage) (types.Value, error) {
 		}
 		v := types.DecimalOfBig(t, u)
 		if v.Null {
+			return wrong()
+		}
+		return v, nil
+	case t.IsNanoTimestamp():
+		var parts [2]int64
+		if err := strict(data, &parts[1]); err != nil {
+			if err := strict(data, &parts); err != nil || parts[1] < 0 || parts[1] > 999 {
+				return wrong()
+			}
+		}
+		v, ok := types.TimestampFromParts(t.Precision, parts[0], parts[1])
+		if !ok {
 			return wrong()
 		}
 		return v, nil

@@ -122,12 +122,12 @@ func jsonValue(t types.Type, v types.Value, zone *time.Location) any {
 	case types.Time:
 		return time.Unix(0, v.I).UTC().Format(time.TimeOnly)
 	case types.Timestamp:
-		return isoTimestamp(types.TimestampTime(t.Precision, v.I))
+		return isoTimestamp(types.TimestampTime(t.Precision, v))
 	case types.TimestampLTZ:
 		if zone == nil {
 			zone = time.UTC
 		}
-		return isoTimestamp(types.TimestampTime(t.Precision, v.I).In(zone)) + "Z"
+		return isoTimestamp(types.TimestampTime(t.Precision, v).In(zone)) + "Z"
 	case types.Array, types.Map, types.Multiset, types.RowType, types.Structured:
 		return compositeJSON(t, v, zone)
 	}

@@ -500,13 +500,13 @@ func castTemporal(v Value, from, to Type, loc *time.Location) (Value, error) {
 		loc = time.UTC
 	}
 	if from.Kind == to.Kind && to.IsTimestamp() {
-		i, ok := RescaleTimestamp(from.Precision, to.Precision, v.I)
+		r, ok := RescaleTimestamp(from.Precision, to.Precision, v)
 		if !ok {
 			return NullValue, castRangeError(v, from, to, loc)
 		}
-		return IntValue(i), nil
+		return r, nil
 	}
-	wall := wallTime(v.I, from, loc)
+	wall := wallTime(v, from, loc)
 	var t time.Time
 	switch to.Kind {
 	case Date:
@@ -522,11 +522,11 @@ func castTemporal(v Value, from, to Type, loc *time.Location) (Value, error) {
 	default:
 		t = wallToInstant(wall, loc)
 	}
-	i, ok := TimestampOf(to.Precision, t)
+	r, ok := TimestampOf(to.Precision, t)
 	if !ok {
 		return NullValue, castRangeError(v, from, to, loc)
 	}
-	return IntValue(i), nil
+	return r, nil
 }
 
 func castRangeError(v Value, from, to Type, loc *time.Location) error {
@@ -536,18 +536,18 @@ func castRangeError(v Value, from, to Type, loc *time.Location) error {
 // wallTime returns the wall-clock reading of a temporal value as a time
 // in UTC: TIMESTAMP values already are, TIME is a time of 1970-01-01, DATE
 // midnight of its day, TIMESTAMP_LTZ the instant shown in loc.
-func wallTime(i int64, from Type, loc *time.Location) time.Time {
+func wallTime(v Value, from Type, loc *time.Location) time.Time {
 	switch from.Kind {
 	case Date:
-		return time.Unix(i*secondsPerDay, 0).UTC()
+		return time.Unix(v.I*secondsPerDay, 0).UTC()
 	case Time:
-		return time.Unix(0, i).UTC()
+		return time.Unix(0, v.I).UTC()
 	case TimestampLTZ:
-		t := TimestampTime(from.Precision, i)
+		t := TimestampTime(from.Precision, v)
 		_, offset := t.In(loc).Zone()
 		return t.Add(time.Duration(offset) * time.Second)
 	}
-	return TimestampTime(from.Precision, i)
+	return TimestampTime(from.Precision, v)
 }
 
 // wallToInstant returns the instant at which the wall clock in loc reads
@@ -569,10 +569,10 @@ func wallToInstant(wall time.Time, loc *time.Location) time.Time {
 }
 
 // WallToInstant returns the instant at which the wall clock in loc reads
-// the TIMESTAMP i of precision p, as a TIMESTAMP_LTZ of precision p; false
+// the TIMESTAMP v of precision p, as a TIMESTAMP_LTZ of precision p; false
 // when it is outside the range.
-func WallToInstant(p int, i int64, loc *time.Location) (int64, bool) {
-	return TimestampOf(p, wallToInstant(TimestampTime(p, i), loc))
+func WallToInstant(p int, v Value, loc *time.Location) (Value, bool) {
+	return TimestampOf(p, wallToInstant(TimestampTime(p, v), loc))
 }
 
 // CommonType returns the most specific type both a and b can be cast to

@@ -62,8 +62,8 @@ func TestCast(t *testing.T) {
 		{"int to varchar cuts", IntValue(12345), IntType, varcharType(3), nil, StringValue("123")},
 		{"double to string", FloatValue(1e10), DoubleType, StringType, nil, StringValue("1.0E10")},
 		{"boolean to string", BoolValue(true), BooleanType, StringType, nil, StringValue("TRUE")},
-		{"timestamp to string", IntValue(ts), TimestampType(9), StringType, nil, StringValue("2023-07-09 10:20:30.123456789")},
-		{"ltz to string in zone", IntValue(ts), TimestampLTZType(9), StringType, berlin, StringValue("2023-07-09 12:20:30.123456789")},
+		{"timestamp to string", nanoTS(ts), TimestampType(9), StringType, nil, StringValue("2023-07-09 10:20:30.123456789")},
+		{"ltz to string in zone", nanoTS(ts), TimestampLTZType(9), StringType, berlin, StringValue("2023-07-09 12:20:30.123456789")},
 		{"bytes to string", StringValue("h\xc3\xa9"), bytesType, StringType, nil, StringValue("hé")},
 		{"interval to string", IntValue(1000), Type{Kind: IntervalDayTime}, StringType, nil, StringValue("+0 00:00:01.000")},
 		{"string to int", StringValue(" 12 "), StringType, IntType, nil, IntValue(12)},
@@ -72,18 +72,18 @@ func TestCast(t *testing.T) {
 		{"char to varchar keeps padding", StringValue("ab   "), charType(5), StringType, nil, StringValue("ab   ")},
 		{"timestamp to date", IntValue(ts / 1000), TimestampType(6), dateType, nil, IntValue(19547)},
 		{"early timestamp to date", IntValue(-3_600_000_000), TimestampType(3), dateType, nil, IntValue(-1)},
-		{"timestamp to time", IntValue(ts), TimestampType(9), timeType(3), nil, IntValue(int64(10*time.Hour + 20*time.Minute + 30*time.Second + 123*time.Millisecond))},
-		{"timestamp to time(0)", IntValue(ts), TimestampType(9), timeType(0), nil, IntValue(int64(10*time.Hour + 20*time.Minute + 30*time.Second))},
+		{"timestamp to time", nanoTS(ts), TimestampType(9), timeType(3), nil, IntValue(int64(10*time.Hour + 20*time.Minute + 30*time.Second + 123*time.Millisecond))},
+		{"timestamp to time(0)", nanoTS(ts), TimestampType(9), timeType(0), nil, IntValue(int64(10*time.Hour + 20*time.Minute + 30*time.Second))},
 		{"date to timestamp", IntValue(19547), dateType, TimestampType(3), nil, IntValue(micros("2023-07-09T00:00:00Z"))},
 		{"time to timestamp", IntValue(int64(time.Hour)), timeType(0), TimestampType(0), nil, IntValue(3_600_000_000)},
-		{"timestamp precision truncates", IntValue(ts), TimestampType(9), TimestampType(3), nil, IntValue(micros("2023-07-09T10:20:30.123Z"))},
-		{"negative timestamp truncates down", IntValue(-1), TimestampType(9), TimestampType(0), nil, IntValue(-1_000_000)},
+		{"timestamp precision truncates", nanoTS(ts), TimestampType(9), TimestampType(3), nil, IntValue(micros("2023-07-09T10:20:30.123Z"))},
+		{"negative timestamp truncates down", nanoTS(-1), TimestampType(9), TimestampType(0), nil, IntValue(-1_000_000)},
 		{"timestamp to ltz", IntValue(micros("2023-07-09T02:00:00Z")), TimestampType(3), TimestampLTZType(3), berlin, IntValue(micros("2023-07-09T00:00:00Z"))},
 		{"ltz to timestamp", IntValue(micros("2023-07-09T00:00:00Z")), TimestampLTZType(3), TimestampType(3), berlin, IntValue(micros("2023-07-09T02:00:00Z"))},
 		{"ltz to date in zone", IntValue(micros("2023-07-08T23:30:00Z")), TimestampLTZType(3), dateType, berlin, IntValue(19547)},
 		{"ltz to time in zone", IntValue(micros("2023-07-08T23:30:00Z")), TimestampLTZType(3), timeType(0), berlin, IntValue(int64(90 * time.Minute))},
 		{"date to ltz", IntValue(19547), dateType, TimestampLTZType(3), berlin, IntValue(micros("2023-07-08T22:00:00Z"))},
-		{"ltz to ltz without zone", IntValue(ts), TimestampLTZType(9), TimestampLTZType(6), nil, IntValue(micros("2023-07-09T10:20:30.123456Z"))},
+		{"ltz to ltz without zone", nanoTS(ts), TimestampLTZType(9), TimestampLTZType(6), nil, IntValue(micros("2023-07-09T10:20:30.123456Z"))},
 		{"NULL stays NULL", NullValue, IntType, StringType, nil, NullValue},
 		{"NULL type casts to anything", NullValue, NullType, IntType, nil, NullValue},
 		{"interval identity", IntValue(14), Type{Kind: IntervalYearMonth}, Type{Kind: IntervalYearMonth}, nil, IntValue(14)},
@@ -274,4 +274,10 @@ func TestMoreDigits(t *testing.T) {
 			}
 		}
 	}
+}
+
+// nanoTS returns the TIMESTAMP(9) ns nanoseconds after the epoch.
+func nanoTS(ns int64) Value {
+	v, _ := TimestampFromParts(9, 0, ns)
+	return v
 }

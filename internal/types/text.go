@@ -86,12 +86,12 @@ func appendValue(b []byte, t Type, v Value, loc *time.Location, printing bool) [
 	case Time:
 		return appendTime(b, v.I/int64(time.Millisecond), t.Precision)
 	case Timestamp:
-		return appendTimestamp(b, TimestampTime(t.Precision, v.I), t.Precision)
+		return appendTimestamp(b, TimestampTime(t.Precision, v), t.Precision)
 	case TimestampLTZ:
 		if loc == nil {
 			loc = time.UTC
 		}
-		return appendTimestamp(b, TimestampTime(t.Precision, v.I).In(loc), t.Precision)
+		return appendTimestamp(b, TimestampTime(t.Precision, v).In(loc), t.Precision)
 	case IntervalDayTime:
 		return appendIntervalDayTime(b, v.I)
 	case IntervalYearMonth:
@@ -497,14 +497,14 @@ func ParseValue(t Type, s string, loc *time.Location) (Value, error) {
 			}
 			wall = wallToInstant(wall, loc)
 		}
-		i, inRange := TimestampOf(t.Precision, wall)
+		v, inRange := TimestampOf(t.Precision, wall)
 		switch {
 		case !ok:
 			return NullValue, parseError(s, t, "")
 		case !inRange:
 			return NullValue, &RangeError{What: typeName(t) + " '" + s + "'"}
 		}
-		return IntValue(i), nil
+		return v, nil
 	case Char, Varchar:
 		return StringValue(fitChars(s, t)), nil
 	case Binary, Varbinary:

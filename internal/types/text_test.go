@@ -123,7 +123,7 @@ func TestFormatValue(t *testing.T) {
 		{TimestampType(0), IntValue(us + 500_000), nil, "2023-07-09 00:00:00.5"},
 		{TimestampType(6), IntValue(us + 100_000), nil, "2023-07-09 00:00:00.100000"},
 		{TimestampType(3), IntValue(us + 123), nil, "2023-07-09 00:00:00.000123"},
-		{TimestampType(9), IntValue(ts + 1), nil, "2023-07-09 00:00:00.000000001"},
+		{TimestampType(9), nanoTS(ts + 1), nil, "2023-07-09 00:00:00.000000001"},
 		{TimestampType(3), IntValue(-1), nil, "1969-12-31 23:59:59.999999"},
 		{TimestampType(0), IntValue(micros("0000-01-01T00:00:00Z")), nil, "0000-01-01 00:00:00"},
 		{TimestampType(3), IntValue(micros("1500-06-15T12:00:00.5Z")), nil, "1500-06-15 12:00:00.500"},
@@ -203,7 +203,7 @@ func TestParseValue(t *testing.T) {
 		{Type{Kind: Time}, "10:00:00+01:00", nil, IntValue(int64(11 * time.Hour))},
 		{Type{Kind: Time}, "7", nil, IntValue(int64(7 * time.Hour))},
 		{TimestampType(3), "2023-07-09 00:00:00.123456789", nil, IntValue(micros("2023-07-09T00:00:00.123Z"))},
-		{TimestampType(9), "2023-07-09 00:00:00.123456789", nil, IntValue(instant("2023-07-09T00:00:00.123456789Z"))},
+		{TimestampType(9), "2023-07-09 00:00:00.123456789", nil, nanoTS(instant("2023-07-09T00:00:00.123456789Z"))},
 		{TimestampType(3), "2023-07-09", nil, IntValue(micros("2023-07-09T00:00:00Z"))},
 		{TimestampType(3), "2023-7-9 1:2:3", nil, IntValue(micros("2023-07-09T01:02:03Z"))},
 		{TimestampType(3), "2023-07-09 01:02:03.", nil, IntValue(micros("2023-07-09T01:02:03Z"))},
@@ -287,7 +287,9 @@ func TestFormatParseRoundTrip(t *testing.T) {
 		{Type{Kind: Float}, FloatValue(float64(float32(3.3)))},
 		{DecimalType(18, 4), IntValue(-123456789012345678)},
 		{Type{Kind: Date}, IntValue(-719528)}, // 0000-01-01
-		{TimestampType(9), IntValue(instant("2262-04-11T23:47:16.854775807Z"))},
+		{TimestampType(9), nanoTS(instant("2262-04-11T23:47:16.854775807Z"))},
+		{TimestampType(9), mustParts(t, 9, minMicros, 1)},
+		{TimestampType(7), mustParts(t, 7, maxMicros, 900)},
 		{TimestampType(6), IntValue(micros("1900-01-01T00:00:00.000001Z"))},
 	}
 	for _, c := range cases {

@@ -6,45 +6,44 @@ import (
 	"time"
 )
 
-// A TIMESTAMP(p) or TIMESTAMP_LTZ(p) value is an int64 counting units since
-// the epoch (1970-01-01 00:00:00, read as UTC for TIMESTAMP; the instant for
-// TIMESTAMP_LTZ). The unit follows the precision (TimestampUnit):
+// A TIMESTAMP(p) or TIMESTAMP_LTZ(p) value counts time since the epoch
+// (1970-01-01 00:00:00, read as UTC for TIMESTAMP; the instant for
+// TIMESTAMP_LTZ) over Flink's range (TimestampData), 0000-01-01 00:00:00 to
+// 9999-12-31 23:59:59.999999999, at every precision. How it is held follows
+// the precision:
 //
-//   - p ≤ 6: microseconds. Sluice's range is Flink's (TimestampData):
-//     0000-01-01 00:00:00 to 9999-12-31 23:59:59.999999.
-//   - p 7 to 9: nanoseconds, which an int64 holds from 1677-09-21
-//     00:12:43.145224192 to 2262-04-11 23:47:16.854775807; the range starts
-//     at the first whole second in it, so that truncating a fraction never
-//     leaves it.
+//   - p ≤ 6: an int64 of microseconds (Value.I).
+//   - p 7 to 9: 10 bytes in the string slot (Value.S): the microseconds,
+//     big-endian with the sign bit flipped, then the nanoseconds of the
+//     microsecond (0 to 999) in two big-endian bytes, so that the bytes
+//     order as the values do and equal values have equal bytes.
 //
-// A value outside the range of its precision is refused with a RangeError,
-// never wrapped around.
+// TimestampParts and TimestampFromParts read and write both forms as
+// microseconds plus nanoseconds of the microsecond. A value outside the
+// range is refused with a RangeError, never wrapped around.
 
 // MaxMicrosPrecision is the largest timestamp precision held in
-// microseconds.
+// microseconds; above it a timestamp is held in the string slot.
 const MaxMicrosPrecision = 6
 
 var (
-	minTimestamp      = time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC)
-	maxTimestamp      = time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC)
-	minNanosTimestamp = time.Unix(math.MinInt64/int64(time.Second), 0).UTC()
-	maxNanosTimestamp = time.Unix(0, math.MaxInt64).UTC()
+	minTimestamp = time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC)
+	maxTimestamp = time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC)
 
 	minMicros = minTimestamp.UnixMicro()
 	maxMicros = maxTimestamp.UnixMicro()
 )
 
-// minNanos is the first nanosecond of the range of TIMESTAMP(7) to
-// TIMESTAMP(9).
-const minNanos = math.MinInt64 / int64(time.Second) * int64(time.Second)
+// nanoTimestampLen is the length of the string that holds a timestamp of
+// precision 7 to 9.
+const nanoTimestampLen = 10
 
-// TimestampRangeText describes the ranges of timestamps Sluice stores.
-const TimestampRangeText = "0000-01-01 00:00:00 to 9999-12-31 23:59:59.999999; " +
-	"TIMESTAMP(7) to TIMESTAMP(9): 1677-09-21 00:12:44 to 2262-04-11 23:47:16.854775807"
+// TimestampRangeText describes the range of timestamps Sluice stores.
+const TimestampRangeText = "0000-01-01 00:00:00 to 9999-12-31 23:59:59.999999999"
 
-// RangeError reports a timestamp outside the range Sluice stores for its
-// precision (TimestampRangeText), or an interval or timestamp arithmetic
-// result beyond 64 bits. TRY_CAST does not turn it into NULL.
+// RangeError reports a timestamp outside the range Sluice stores
+// (TimestampRangeText), or an interval or timestamp arithmetic result
+// beyond 64 bits. TRY_CAST does not turn it into NULL.
 type RangeError struct {
 	What string // the value or operation, e.g. "TIMESTAMP '1500-01-01 00:00:00'"
 }
@@ -59,97 +58,158 @@ func IsRangeError(err error) bool {
 	return errors.As(err, &r)
 }
 
-// TimestampUnit returns the nanoseconds in one unit of the int64 that holds
-// a timestamp of precision p: 1000 (microseconds) up to precision 6, 1
-// above.
-func TimestampUnit(p int) int64 {
+// IsNanoTimestamp reports whether t is a TIMESTAMP or TIMESTAMP_LTZ held in
+// the string slot (precision 7 to 9).
+func (t Type) IsNanoTimestamp() bool { return t.IsTimestamp() && t.Precision > MaxMicrosPrecision }
+
+// TimestampBounds returns the first and last microsecond of the range of
+// timestamps.
+func TimestampBounds() (lo, hi int64) { return minMicros, maxMicros }
+
+// TimestampInRange reports whether the microseconds since the epoch us are
+// in the range of timestamps.
+func TimestampInRange(us int64) bool { return us >= minMicros && us <= maxMicros }
+
+// TimestampParts returns the timestamp v of precision p as microseconds
+// since the epoch and nanoseconds of the microsecond (0 to 999).
+func TimestampParts(p int, v Value) (us, ns int64) {
 	if p <= MaxMicrosPrecision {
-		return 1000
+		return v.I, 0
+	}
+	s := v.S
+	if len(s) != nanoTimestampLen {
+		return 0, 0
+	}
+	u := uint64(0)
+	for i := 0; i < 8; i++ {
+		u = u<<8 | uint64(s[i])
+	}
+	return int64(u ^ 1<<63), int64(s[8])<<8 | int64(s[9])
+}
+
+// TimestampFromParts returns the timestamp us microseconds plus ns
+// nanoseconds (any int64) after the epoch as a value of precision p; false
+// when it is outside the range. As Flink's TimestampData, the value keeps
+// the digits its form holds (microseconds up to precision 6, nanoseconds
+// above) whatever p; casts and TimestampOf cut them to p.
+func TimestampFromParts(p int, us, ns int64) (Value, bool) {
+	if ns < 0 || ns >= 1000 {
+		var ok bool
+		if us, ok = AddExact(us, floorDiv(ns, 1000)); !ok {
+			return NullValue, false
+		}
+		ns = floorMod(ns, 1000)
+	}
+	if !TimestampInRange(us) {
+		return NullValue, false
+	}
+	if p <= MaxMicrosPrecision {
+		return Value{I: us}, true
+	}
+	var b [nanoTimestampLen]byte
+	u := uint64(us) ^ 1<<63
+	for i := 7; i >= 0; i-- {
+		b[i] = byte(u)
+		u >>= 8
+	}
+	b[8], b[9] = byte(ns>>8), byte(ns)
+	return Value{S: string(b[:])}, true
+}
+
+// CompareTimestamps orders the timestamp a of precision pa and b of
+// precision pb: -1, 0 or 1.
+func CompareTimestamps(pa int, a Value, pb int, b Value) int {
+	ua, na := TimestampParts(pa, a)
+	ub, nb := TimestampParts(pb, b)
+	switch {
+	case ua < ub || ua == ub && na < nb:
+		return -1
+	case ua == ub && na == nb:
+		return 0
 	}
 	return 1
 }
 
-// TimestampBounds returns the first and last value of the range of
-// timestamps of precision p, in its unit.
-func TimestampBounds(p int) (lo, hi int64) {
-	if p <= MaxMicrosPrecision {
-		return minMicros, maxMicros
-	}
-	return minNanos, math.MaxInt64
-}
-
-// TimestampInRange reports whether i (in the unit of precision p) is in the
-// range of timestamps of precision p.
-func TimestampInRange(p int, i int64) bool {
-	lo, hi := TimestampBounds(p)
-	return i >= lo && i <= hi
-}
-
-// TimestampTime returns the timestamp i of precision p as a time in UTC.
-func TimestampTime(p int, i int64) time.Time {
-	if p <= MaxMicrosPrecision {
-		return time.UnixMicro(i).UTC()
-	}
-	return time.Unix(0, i).UTC()
+// TimestampTime returns the timestamp v of precision p as a time in UTC.
+func TimestampTime(p int, v Value) time.Time {
+	us, ns := TimestampParts(p, v)
+	return time.UnixMicro(us).Add(time.Duration(ns)).UTC()
 }
 
 // TimestampOf returns t as a timestamp of precision p, its fraction cut to
 // p digits toward the past (DateTimeUtils.truncate); false when t is outside
-// the range of precision p.
-func TimestampOf(p int, t time.Time) (int64, bool) {
-	if p <= MaxMicrosPrecision {
-		if t.Before(minTimestamp) || t.After(maxTimestamp) {
-			return 0, false
-		}
-		return TruncateTimestamp(p, t.UnixMicro()), true
+// the range.
+func TimestampOf(p int, t time.Time) (Value, bool) {
+	if t.Before(minTimestamp) || t.After(maxTimestamp) {
+		return NullValue, false
 	}
-	if t.Before(minNanosTimestamp) || t.After(maxNanosTimestamp) {
-		return 0, false
-	}
-	return TruncateTimestamp(p, t.UnixNano()), true
+	return truncatedTimestamp(p, t.UnixMicro(), int64(t.Nanosecond()%1000))
 }
 
-// TruncateTimestamp drops the fraction digits of i (in the unit of
-// precision p) beyond p, rounding toward negative infinity.
-func TruncateTimestamp(p int, i int64) int64 {
-	if p < 0 || p >= 9 || p == MaxMicrosPrecision {
-		return i
+// truncatedTimestamp is TimestampFromParts with the fraction cut to p
+// digits toward the past (DateTimeUtils.truncate).
+func truncatedTimestamp(p int, us, ns int64) (Value, bool) {
+	switch {
+	case p <= MaxMicrosPrecision:
+		us, ns = truncateMicros(p, us), 0
+	case p < 9:
+		ns = floorDiv(ns, pow10(9-p)) * pow10(9-p)
 	}
-	digits := 9 - p
-	if p < MaxMicrosPrecision {
-		digits = MaxMicrosPrecision - p
+	return TimestampFromParts(p, us, ns)
+}
+
+// TruncateTimestamp drops the fraction digits of the microseconds us beyond
+// precision p (at most 6), rounding toward negative infinity.
+func TruncateTimestamp(p int, us int64) int64 { return truncateMicros(p, us) }
+
+func truncateMicros(p int, us int64) int64 {
+	if p < 0 || p >= MaxMicrosPrecision {
+		return us
 	}
-	unit := pow10(digits)
-	return floorDiv(i, unit) * unit
+	unit := pow10(MaxMicrosPrecision - p)
+	return floorDiv(us, unit) * unit
 }
 
 // RescaleTimestamp converts a timestamp of precision from into one of
-// precision to, truncated to its digits; false when it is outside the range
-// of precision to.
-func RescaleTimestamp(from, to int, i int64) (int64, bool) {
-	switch uf, ut := TimestampUnit(from), TimestampUnit(to); {
-	case uf == ut:
-		return TruncateTimestamp(to, i), true
-	case uf > ut: // microseconds to nanoseconds
-		ns, ok := MultiplyExact(i, uf)
-		return ns, ok && ns >= minNanos
-	default:
-		return TruncateTimestamp(to, floorDiv(i, ut/uf)), true
-	}
+// precision to, truncated to its digits; false when it is outside the
+// range.
+func RescaleTimestamp(from, to int, v Value) (Value, bool) {
+	us, ns := TimestampParts(from, v)
+	return truncatedTimestamp(to, us, ns)
 }
 
 // DaysToTimestamp returns midnight of a DATE (days since the epoch) as a
 // timestamp of precision p, false when it is outside the range.
-func DaysToTimestamp(p int, days int64) (int64, bool) {
-	i, ok := MultiplyExact(days, nanosPerDay/TimestampUnit(p))
-	return i, ok && TimestampInRange(p, i)
+func DaysToTimestamp(p int, days int64) (Value, bool) {
+	us, ok := MultiplyExact(days, nanosPerDay/1000)
+	if !ok {
+		return NullValue, false
+	}
+	return TimestampFromParts(p, us, 0)
 }
 
-// AddTimestamp returns the timestamp a + b of precision p (b in its unit),
-// false when it is outside the range.
-func AddTimestamp(p int, a, b int64) (int64, bool) {
-	s, ok := AddExact(a, b)
-	return s, ok && TimestampInRange(p, s)
+// AddTimestamp returns the timestamp v of precision p plus us microseconds
+// and ns nanoseconds, false when it is outside the range.
+func AddTimestamp(p int, v Value, us, ns int64) (Value, bool) {
+	u, n := TimestampParts(p, v)
+	s, ok := AddExact(u, us)
+	if !ok {
+		return NullValue, false
+	}
+	if ns != 0 {
+		if s, ok = AddExact(s, floorDiv(ns, 1000)); !ok {
+			return NullValue, false
+		}
+		n += floorMod(ns, 1000)
+	}
+	return TimestampFromParts(p, s, n)
+}
+
+// AddMicros returns the timestamp us (microseconds, precision ≤ 6) plus d
+// microseconds, false when it is outside the range.
+func AddMicros(us, d int64) (int64, bool) {
+	s, ok := AddExact(us, d)
+	return s, ok && TimestampInRange(s)
 }
 
 // AddExact returns a + b, false when the sum overflows int64 (Java's

@@ -2,44 +2,76 @@ package types
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 )
 
-// TestTimestampRangeEdges parses literals at the edges of the ranges of
-// timestamps (Flink's 0000-01-01 to 9999-12-31 up to precision 6, int64
-// nanoseconds above): inside they are exact, one step outside they are
-// RangeErrors, never a wrapped value.
+// TestTimestampRangeEdges parses literals at the edges of the range of
+// timestamps (Flink's 0000-01-01 to 9999-12-31 at every precision): inside
+// they are exact, one step outside they are RangeErrors, never a wrapped
+// value.
 func TestTimestampRangeEdges(t *testing.T) {
 	year1500 := time.Date(1500, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
 	for _, c := range []struct {
-		text string
-		p    int
-		want int64
-		err  bool
+		text   string
+		p      int
+		us, ns int64
+		err    bool
 	}{
-		{"2262-04-11 23:47:16.854775807", 9, math.MaxInt64, false},
-		{"2262-04-11 23:47:16.854775808", 9, 0, true},
-		{"1677-09-21 00:12:44", 7, minNanos, false},
-		{"1677-09-21 00:12:43.999", 8, 0, true},
-		{"1500-01-01 00:00:00", 0, year1500, false},
-		{"1500-01-01 00:00:00.123456789", 6, year1500 + 123456, false},
-		{"1500-01-01 00:00:00.123456789", 3, year1500 + 123000, false},
-		{"1500-01-01 00:00:00", 9, 0, true},
-		{"0000-01-01 00:00:00", 0, minMicros, false},
-		{"9999-12-31 23:59:59.999999999", 6, maxMicros, false},
-		{"9999-12-31 23:59:59.999999999", 0, maxMicros - 999999, false},
+		{"2262-04-11 23:47:16.854775807", 9, math.MaxInt64 / 1000, 807, false},
+		{"2262-04-11 23:47:16.854775808", 9, math.MaxInt64 / 1000, 808, false},
+		{"1677-09-21 00:12:43.999", 8, time.Date(1677, 9, 21, 0, 12, 43, 999_000_000, time.UTC).UnixMicro(), 0, false},
+		{"1500-01-01 00:00:00", 0, year1500, 0, false},
+		{"1500-01-01 00:00:00.123456789", 6, year1500 + 123456, 0, false},
+		{"1500-01-01 00:00:00.123456789", 3, year1500 + 123000, 0, false},
+		{"1500-01-01 00:00:00.123456789", 9, year1500 + 123456, 789, false},
+		{"1500-01-01 00:00:00.123456789", 8, year1500 + 123456, 780, false},
+		{"1500-01-01 00:00:00.123456789", 7, year1500 + 123456, 700, false},
+		{"0000-01-01 00:00:00", 0, minMicros, 0, false},
+		{"0000-01-01 00:00:00", 9, minMicros, 0, false},
+		{"9999-12-31 23:59:59.999999999", 6, maxMicros, 0, false},
+		{"9999-12-31 23:59:59.999999999", 9, maxMicros, 999, false},
+		{"9999-12-31 23:59:59.999999999", 0, maxMicros - 999999, 0, false},
+		{"-0001-12-31 23:59:59.999999999", 9, 0, 0, true},
+		{"10000-01-01 00:00:00", 9, 0, 0, true},
 	} {
 		v, err := ParseValue(TimestampType(c.p), c.text, nil)
+		us, ns := TimestampParts(c.p, v)
 		switch {
-		case c.err && !IsRangeError(err):
-			t.Errorf("%s (%d): got %v, %v; want a RangeError", c.text, c.p, v, err)
-		case !c.err && (err != nil || v.I != c.want):
-			t.Errorf("%s (%d): got %v, %v; want %d", c.text, c.p, v, err, c.want)
+		case c.err && err == nil:
+			t.Errorf("%s (%d): got %v; want an error", c.text, c.p, v)
+		case !c.err && (err != nil || us != c.us || ns != c.ns):
+			t.Errorf("%s (%d): got %d+%d, %v; want %d+%d", c.text, c.p, us, ns, err, c.us, c.ns)
 		}
 	}
 	if _, err := ParseValue(TimestampType(0), "2020-13-01 00:00:00", nil); err == nil || IsRangeError(err) {
 		t.Errorf("a bad month is a parse error, not a range error: %v", err)
+	}
+}
+
+// TestNanoTimestampOrder checks that the string form of TIMESTAMP(7..9)
+// orders as the values do, across the epoch and the whole range.
+func TestNanoTimestampOrder(t *testing.T) {
+	texts := []string{"0000-01-01 00:00:00", "0000-01-01 00:00:00.000000001", "0001-01-01 00:00:00", "1000-06-15 12:00:00.5",
+		"1500-01-01 00:00:00.123456789", "1969-12-31 23:59:59.999999999", "1970-01-01 00:00:00", "1970-01-01 00:00:00.000000001",
+		"2262-04-11 23:47:16.854775808", "9999-12-31 23:59:59.999999998", "9999-12-31 23:59:59.999999999"}
+	var prev Value
+	for i, text := range texts {
+		v, err := ParseValue(TimestampType(9), text, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(v.S) != nanoTimestampLen {
+			t.Fatalf("%s: %d bytes", text, len(v.S))
+		}
+		if i > 0 && (prev.S >= v.S || CompareTimestamps(9, prev, 9, v) >= 0) {
+			t.Errorf("%s does not order after %s", text, texts[i-1])
+		}
+		if got := FormatValue(TimestampType(9), v, nil); got != text && got != text+strings.Repeat("0", 29-len(text)) && !strings.HasPrefix(got, text) {
+			t.Errorf("%s printed as %s", text, got)
+		}
+		prev = v
 	}
 }
 
@@ -48,7 +80,7 @@ func TestTimestampRangeEdges(t *testing.T) {
 func TestTimestampPrintRoundTrip(t *testing.T) {
 	for _, text := range []string{"0000-01-01 00:00:00", "0001-01-01 00:00:00.1", "1000-02-28 12:34:56.123456", "0004-02-29 00:00:00",
 		"1500-06-15 23:59:59.999999", "9999-12-31 23:59:59.999999", "1969-12-31 23:59:59.999999"} {
-		for p := 0; p <= 6; p++ {
+		for p := 0; p <= 9; p++ {
 			for _, typ := range []Type{TimestampType(p), TimestampLTZType(p)} {
 				v, err := ParseValue(typ, text, time.UTC)
 				if err != nil {
@@ -71,12 +103,14 @@ func TestCastTemporalRange(t *testing.T) {
 	if err != nil || FormatValue(TimestampType(6), ts, nil) != "3000-01-01 00:00:00.000000" {
 		t.Errorf("DATE 3000-01-01 to TIMESTAMP(6): %v, %v", ts, err)
 	}
-	_, err = Cast(d, Type{Kind: Date}, TimestampType(9), nil)
-	if !IsRangeError(err) || err.Error() != "CAST(DATE '3000-01-01' AS TIMESTAMP(9)) is outside the range of timestamps Sluice supports ("+TimestampRangeText+")" {
-		t.Errorf("DATE 3000-01-01 to TIMESTAMP(9): %v", err)
+	ts9, err := Cast(d, Type{Kind: Date}, TimestampType(9), nil)
+	if err != nil || FormatValue(TimestampType(9), ts9, nil) != "3000-01-01 00:00:00.000000000" {
+		t.Errorf("DATE 3000-01-01 to TIMESTAMP(9): %v, %v", ts9, err)
 	}
-	if _, err := Cast(ts, TimestampType(6), TimestampLTZType(9), time.UTC); !IsRangeError(err) {
-		t.Errorf("TIMESTAMP(6) 3000-01-01 to TIMESTAMP_LTZ(9): %v", err)
+	d = IntValue(time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC).Unix() / 86400)
+	_, err = Cast(d, Type{Kind: Date}, TimestampType(9), nil)
+	if !IsRangeError(err) || err.Error() != "CAST(DATE '10000-01-01' AS TIMESTAMP(9)) is outside the range of timestamps Sluice supports ("+TimestampRangeText+")" {
+		t.Errorf("DATE 10000-01-01 to TIMESTAMP(9): %v", err)
 	}
 	// The last instant shown in a zone east of UTC is past the range as a
 	// wall clock: TIMESTAMP refuses it, DATE has its day.
@@ -93,12 +127,12 @@ func TestCastTemporalRange(t *testing.T) {
 		t.Errorf("LTZ max to DATE in Tokyo: %v, %v", FormatValue(Type{Kind: Date}, day, nil), err)
 	}
 	// Precision 9 to 3 and back.
-	ns := IntValue(1_500_000_000_123_456_789)
+	ns, _ := TimestampFromParts(9, 1_500_000_000_123_456, 789)
 	ms, err := Cast(ns, TimestampType(9), TimestampType(3), nil)
 	if err != nil || ms.I != 1_500_000_000_123_000 {
 		t.Errorf("TIMESTAMP(9) to TIMESTAMP(3): %v, %v", ms, err)
 	}
-	if back, err := Cast(ms, TimestampType(3), TimestampType(9), nil); err != nil || back.I != 1_500_000_000_123_000_000 {
+	if back, err := Cast(ms, TimestampType(3), TimestampType(9), nil); err != nil || back != mustParts(t, 9, 1_500_000_000_123_000, 0) {
 		t.Errorf("TIMESTAMP(3) to TIMESTAMP(9): %v, %v", back, err)
 	}
 }
@@ -118,16 +152,31 @@ func TestExactArithmetic(t *testing.T) {
 	if p, ok := MultiplyExact(-1<<31, 1<<32); !ok || p != math.MinInt64 {
 		t.Errorf("-2^31 * 2^32 = %d, %v", p, ok)
 	}
-	if _, ok := AddTimestamp(9, minNanos, -1); ok {
+	if _, ok := AddTimestamp(9, mustParts(t, 9, minMicros, 0), 0, -1); ok {
 		t.Error("one nanosecond before the range was accepted")
 	}
-	if _, ok := AddTimestamp(3, minMicros, -1); ok {
+	if _, ok := AddTimestamp(3, IntValue(minMicros), -1, 0); ok {
 		t.Error("one microsecond before 0000-01-01 was accepted")
 	}
-	if _, ok := DaysToTimestamp(9, 106752); ok { // 2262-04-12
-		t.Error("DATE 2262-04-12 became a TIMESTAMP(9)")
+	if _, ok := AddTimestamp(9, mustParts(t, 9, maxMicros, 999), 0, 1); ok {
+		t.Error("one nanosecond after the range was accepted")
 	}
-	if us, ok := DaysToTimestamp(3, 106752); !ok || us != 106752*86400*1e6 {
-		t.Errorf("DATE 2262-04-12 as TIMESTAMP(3): %d, %v", us, ok)
+	if v, ok := AddTimestamp(9, mustParts(t, 9, maxMicros, 998), 0, 1); !ok || v != mustParts(t, 9, maxMicros, 999) {
+		t.Errorf("the last nanosecond of the range: %v, %v", v, ok)
 	}
+	if v, ok := DaysToTimestamp(9, 106752); !ok || v != mustParts(t, 9, 106752*86400*1e6, 0) { // 2262-04-12
+		t.Errorf("DATE 2262-04-12 as TIMESTAMP(9): %v, %v", v, ok)
+	}
+	if v, ok := DaysToTimestamp(3, 106752); !ok || v.I != 106752*86400*1e6 {
+		t.Errorf("DATE 2262-04-12 as TIMESTAMP(3): %v, %v", v, ok)
+	}
+}
+
+func mustParts(t *testing.T, p int, us, ns int64) Value {
+	t.Helper()
+	v, ok := TimestampFromParts(p, us, ns)
+	if !ok {
+		t.Fatalf("%d+%d is outside the range", us, ns)
+	}
+	return v
 }

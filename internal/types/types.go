@@ -58,9 +58,10 @@ const (
 //
 // Physical storage follows the root (see Physical): integers, booleans, dates,
 // times, intervals, decimals up to precision 18 (unscaled) and timestamps
-// (nanoseconds since the epoch) are int64; FLOAT and DOUBLE are float64;
+// up to precision 6 (microseconds since the epoch) are int64; FLOAT and DOUBLE are float64;
 // character and binary strings are Go strings, decimals of precision 19 to
-// 38 16 bytes in a string (see decimal.go); composite values (ARRAY,
+// 38 16 bytes in a string (see decimal.go), timestamps of precision 7 to 9
+// 10 bytes in a string (see timerange.go); composite values (ARRAY,
 // MULTISET, MAP, ROW) are strings holding their encoding (see nested.go).
 type Type struct {
 	Kind      Kind
@@ -91,6 +92,11 @@ func (t Type) Physical() Physical {
 		return PhysString
 	case Decimal:
 		if t.Precision > MaxCompactDecimalPrecision {
+			return PhysString
+		}
+		return PhysInt
+	case Timestamp, TimestampLTZ:
+		if t.Precision > MaxMicrosPrecision {
 			return PhysString
 		}
 		return PhysInt

@@ -250,13 +250,14 @@ func (f *fieldOptions) random() (generator, error) {
 			return nil, err
 		}
 		rate, err := f.nullRate()
-		perMilli := int64(time.Millisecond) / types.TimestampUnit(f.typ.Precision)
+		p := f.typ.Precision
 		return withNulls(rate, func(v *types.Vector, g *genState, _ int64) {
 			past := int64(0)
 			if ms := maxPast.Milliseconds(); ms > 0 {
 				past = g.rnd.Int64N(ms)
 			}
-			v.AppendInt((g.now.UnixMilli() - past) * perMilli)
+			ts, _ := types.TimestampFromParts(p, (g.now.UnixMilli()-past)*1000, 0)
+			v.Append(ts)
 		}), err
 	}
 	return f.now()
@@ -279,9 +280,10 @@ func (f *fieldOptions) now() (generator, error) {
 			v.AppendInt(n.Sub(day).Truncate(time.Millisecond).Nanoseconds())
 		}, nil
 	case types.Timestamp, types.TimestampLTZ:
-		perMilli := int64(time.Millisecond) / types.TimestampUnit(f.typ.Precision)
+		p := f.typ.Precision
 		return func(v *types.Vector, g *genState, _ int64) {
-			v.AppendInt(g.now.UnixMilli() * perMilli)
+			ts, _ := types.TimestampFromParts(p, g.now.UnixMilli()*1000, 0)
+			v.Append(ts)
 		}, nil
 	}
 	return nil, f.unsupportedType()

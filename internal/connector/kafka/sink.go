@@ -430,7 +430,7 @@ func (s *sinkInstance) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter) er
 			}
 		}
 		if s.tsCol >= 0 && !c.Cols[s.tsCol].Nulls[i] {
-			r.Timestamp = instant(c.Cols[s.tsCol].I64[i], s.tsType, s.loc)
+			r.Timestamp = instant(c.Cols[s.tsCol].Get(i), s.tsType, s.loc)
 		}
 		if s.byKey == nil && len(b.recs) == maxBatch {
 			if err := s.produce(b); err != nil {
@@ -455,7 +455,7 @@ func (s *sinkInstance) describeRow(c *types.Chunk, i int) string {
 
 // instant converts a TIMESTAMP_LTZ value, or a TIMESTAMP value read as
 // wall-clock time in loc, to a time.
-func instant(v int64, t types.Type, loc *time.Location) time.Time {
+func instant(v types.Value, t types.Type, loc *time.Location) time.Time {
 	if t.Kind == types.TimestampLTZ {
 		return types.TimestampTime(t.Precision, v)
 	}

@@ -757,7 +757,7 @@ func (s *sourceInstance) appendMeta(v *types.Vector, m metaColumn, r *kgo.Record
 		if !ok {
 			return &types.RangeError{What: fmt.Sprintf("the record timestamp %d ms", r.Timestamp.UnixMilli())}
 		}
-		v.AppendInt(ts)
+		v.Append(ts)
 	case metaTimestampType:
 		v.AppendString(timestampTypeName(r.Attrs.TimestampType()))
 	}
@@ -779,7 +779,7 @@ func timestampTypeName(t int8) string {
 // timestampValue converts epoch milliseconds to a value of t: the instant
 // for TIMESTAMP_LTZ, the wall-clock time in loc for TIMESTAMP (Flink's cast
 // from TIMESTAMP_LTZ to TIMESTAMP); false outside the range of timestamps.
-func timestampValue(ms int64, t types.Type, loc *time.Location) (int64, bool) {
+func timestampValue(ms int64, t types.Type, loc *time.Location) (types.Value, bool) {
 	instant := time.UnixMilli(ms)
 	if t.Kind == types.TimestampLTZ {
 		return types.TimestampOf(t.Precision, instant)

@@ -33,7 +33,8 @@ func TestJavaText(t *testing.T) {
 		{types.Type{Kind: types.Time}, types.IntValue(int64(13*time.Hour + 5*time.Minute)), "13:05"},
 		{types.Type{Kind: types.Time}, types.IntValue(int64(13*time.Hour + 5*time.Second + 120*time.Millisecond)), "13:00:05.120"},
 		{types.TimestampType(3), types.IntValue(us), "2023-01-02T03:04"},
-		{types.TimestampType(9), types.IntValue(ts + 1500), "2023-01-02T03:04:00.000001500"},
+		{types.TimestampType(9), nanoTS(us+1, 500), "2023-01-02T03:04:00.000001500"},
+		{types.TimestampType(9), nanoTS(time.Date(1000, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro(), 1), "1000-01-01T00:00:00.000000001"},
 		{types.TimestampType(6), types.IntValue(us + 15), "2023-01-02T03:04:00.000015"},
 		{types.TimestampType(3), types.IntValue(-1000), "1969-12-31T23:59:59.999"},
 		{types.TimestampType(0), types.IntValue(time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro()), "0001-01-01T00:00"},
@@ -135,4 +136,11 @@ func TestPrintOptions(t *testing.T) {
 	if _, err := f.NewSink(tbl, connector.Env{}); err == nil || !strings.Contains(err.Error(), "declares persistable metadata columns") {
 		t.Errorf("got %v", err)
 	}
+}
+
+// nanoTS is the TIMESTAMP(9) us microseconds plus ns nanoseconds after the
+// epoch.
+func nanoTS(us, ns int64) types.Value {
+	v, _ := types.TimestampFromParts(9, us, ns)
+	return v
 }

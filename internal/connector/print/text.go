@@ -58,12 +58,12 @@ func appendJava(b []byte, t types.Type, v types.Value) []byte {
 		return appendLocalTime(b, v.I)
 	case types.Timestamp:
 		// LocalDateTime.toString: the date, 'T', LocalTime.toString.
-		d := types.TimestampTime(t.Precision, v.I)
+		d := types.TimestampTime(t.Precision, v)
 		b = d.AppendFormat(b, "2006-01-02T")
 		return appendLocalTime(b, int64(d.Hour()*3600+d.Minute()*60+d.Second())*int64(time.Second)+int64(d.Nanosecond()))
 	case types.TimestampLTZ:
 		// Instant.toString: ISO-8601 in UTC, seconds always shown.
-		d := types.TimestampTime(t.Precision, v.I)
+		d := types.TimestampTime(t.Precision, v)
 		b = d.AppendFormat(b, "2006-01-02T15:04:05")
 		b = appendNanos(b, int64(d.Nanosecond()))
 		return append(b, 'Z')

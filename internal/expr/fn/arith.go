@@ -373,8 +373,10 @@ func bindTemporalArith(op string, args []Arg) (types.Type, Eval, error) {
 		}
 		a, b, swapped = b, a, true
 	}
-	// Each f returns false when the result leaves the range of its type.
+	// Each f (ft for timestamps) returns false when the result leaves the
+	// range of its type.
 	var f func(x, iv int64) (int64, bool)
+	var ft func(x types.Value, iv int64) (types.Value, bool)
 	switch {
 	case isInterval(a) && a.Kind == b.Kind:
 		f = func(x, iv int64) (int64, bool) { return addSigned(x, sign, iv) }
@@ -387,19 +389,18 @@ func bindTemporalArith(op string, args []Arg) (types.Type, Eval, error) {
 		}
 	case a.IsTimestamp() && b.Kind == types.IntervalDayTime:
 		p := a.Precision
-		perMilli := nanosPerMilli / types.TimestampUnit(p)
-		f = func(x, iv int64) (int64, bool) {
-			d, ok := types.MultiplyExact(iv, sign*perMilli)
+		ft = func(x types.Value, iv int64) (types.Value, bool) {
+			d, ok := types.MultiplyExact(iv, sign*1000)
 			if !ok {
-				return 0, false
+				return types.NullValue, false
 			}
-			return types.AddTimestamp(p, x, d)
+			return types.AddTimestamp(p, x, d, 0)
 		}
 	case a.IsTimestamp() && b.Kind == types.IntervalYearMonth:
-		f = func(x, iv int64) (int64, bool) {
+		ft = func(x types.Value, iv int64) (types.Value, bool) {
 			m, ok := types.MultiplyExact(sign, iv)
 			if !ok {
-				return 0, false
+				return types.NullValue, false
 			}
 			return addMonths(a.Precision, x, m)
 		}
@@ -416,19 +417,25 @@ func bindTemporalArith(op string, args []Arg) (types.Type, Eval, error) {
 	}
 	rt := a.Plain().WithNotNull(!anyNullable(args))
 	return rt, strict(func(ctx *Context, v []types.Value) (types.Value, error) {
-		x, iv := v[0].I, v[1].I
+		x, iv := v[0], v[1]
 		if swapped {
 			x, iv = iv, x
 		}
-		r, ok := f(x, iv)
+		var r types.Value
+		ok := true
+		if ft != nil {
+			r, ok = ft(x, iv.I)
+		} else {
+			r.I, ok = f(x.I, iv.I)
+		}
 		if !ok {
-			what := types.LiteralText(a, types.IntValue(x), ctx.loc()) + " " + op + " " + types.LiteralText(b, types.IntValue(iv), ctx.loc())
+			what := types.LiteralText(a, x, ctx.loc()) + " " + op + " " + types.LiteralText(b, iv, ctx.loc())
 			if isInterval(a) {
 				return types.NullValue, fmt.Errorf("%s overflows the 64-bit range of %s values", what, a.Plain().Nullable())
 			}
 			return types.NullValue, &types.RangeError{What: what}
 		}
-		return types.IntValue(r), nil
+		return r, nil
 	}), nil
 }
 

@@ -69,8 +69,9 @@ func newComparison(a, b types.Type) (*comparison, bool) {
 		return numericComparison(a, b), true
 	case a.IsString() && b.IsString(), binaryStr(a) && binaryStr(b):
 		return &comparison{cmp: cmpString}, true
-	case a.Kind == b.Kind && a.Kind != types.Null &&
-		(!a.IsTimestamp() || types.TimestampUnit(a.Precision) == types.TimestampUnit(b.Precision)):
+	case a.Kind == b.Kind && a.IsNanoTimestamp() && b.IsNanoTimestamp():
+		return &comparison{cmp: cmpString}, true // the encoding orders as the values
+	case a.Kind == b.Kind && a.Kind != types.Null && a.IsNanoTimestamp() == b.IsNanoTimestamp():
 		return &comparison{cmp: cmpInt, ints: a.Physical() == types.PhysInt}, true
 	case datetime(a) && datetime(b):
 		c := &comparison{cmp: cmpSecondsNanos}
@@ -99,14 +100,14 @@ func toInstantConv(t types.Type, ltz bool) func(*Context, types.Value) types.Val
 		return func(_ *Context, v types.Value) types.Value { return types.Value{I: v.I * 86400} }
 	case t.Kind == types.Timestamp && ltz:
 		return func(ctx *Context, v types.Value) types.Value {
-			w := wallClock(t.Precision, v.I)
+			w := wallClock(t.Precision, v)
 			return secondsNanos(time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), ctx.loc()))
 		}
 	}
-	perSecond := nanosPerSecond / types.TimestampUnit(t.Precision)
-	unit := float64(types.TimestampUnit(t.Precision))
+	p := t.Precision
 	return func(_ *Context, v types.Value) types.Value {
-		return types.Value{I: floorDiv(v.I, perSecond), F: float64(floorMod(v.I, perSecond)) * unit}
+		us, ns := types.TimestampParts(p, v)
+		return types.Value{I: floorDiv(us, 1_000_000), F: float64(floorMod(us, 1_000_000)*1000 + ns)}
 	}
 }
 

@@ -26,7 +26,7 @@ type converter func(ctx *Context, v types.Value) (types.Value, error)
 func convertTo(from, to types.Type) converter {
 	same := from.Kind == to.Kind && !from.IsComposite() &&
 		(from.Kind != types.Decimal || from.Scale == to.Scale && from.IsWideDecimal() == to.IsWideDecimal()) &&
-		(!from.IsTimestamp() || types.TimestampUnit(from.Precision) == types.TimestampUnit(to.Precision)) ||
+		from.IsNanoTimestamp() == to.IsNanoTimestamp() ||
 		from.IsString() && to.IsString() || from.Kind == types.Null ||
 		types.Equal(from.Nullable(), to.Nullable())
 	if same {

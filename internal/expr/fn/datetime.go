@@ -14,9 +14,9 @@ import (
 // clocks (read as UTC); TIMESTAMP_LTZ values are instants, read in the
 // session time zone (Context.Loc) wherever Flink does.
 //
-// Sluice stores timestamps as int64 microseconds up to precision 6 and
-// nanoseconds above (see types.TimestampUnit): a result outside the range
-// of its precision is an error that says so (types.RangeError), never a
+// Sluice stores timestamps as int64 microseconds up to precision 6 and as
+// microseconds plus nanoseconds in the string slot above (see
+// types.TimestampParts): a result outside the range is an error that says so (types.RangeError), never a
 // wrapped value; where Flink itself gives NULL (text that does not parse,
 // epoch values beyond 0000-01-01..9999-12-31) so does Sluice.
 
@@ -38,7 +38,7 @@ func rangeError(name, what string) error {
 
 // wallClock returns the UTC time whose fields are the wall clock of a
 // TIMESTAMP(p) value.
-func wallClock(p int, i int64) time.Time { return types.TimestampTime(p, i) }
+func wallClock(p int, v types.Value) time.Time { return types.TimestampTime(p, v) }
 
 // wallUTC is the time in UTC whose fields are the wall clock of t.
 func wallUTC(t time.Time) time.Time {
@@ -50,8 +50,8 @@ func wallUTC(t time.Time) time.Time {
 // TIMESTAMP_LTZ(p)). In a daylight-saving gap the clock moves forward, as
 // java.time does. ok is false when the instant is outside the range of
 // timestamps.
-func wallToInstant(p int, i int64, loc *time.Location) (int64, bool) {
-	w := wallClock(p, i)
+func wallToInstant(p int, v types.Value, loc *time.Location) (types.Value, bool) {
+	w := wallClock(p, v)
 	return types.TimestampOf(p, time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), loc))
 }
 
@@ -63,10 +63,10 @@ func timeReader(t types.Type) func(*Context, types.Value) time.Time {
 		return func(_ *Context, v types.Value) time.Time { return time.Unix(v.I*86400, 0).UTC() }
 	case types.TimestampLTZ:
 		return func(ctx *Context, v types.Value) time.Time {
-			return types.TimestampTime(t.Precision, v.I).In(ctx.loc())
+			return types.TimestampTime(t.Precision, v).In(ctx.loc())
 		}
 	}
-	return func(_ *Context, v types.Value) time.Time { return wallClock(t.Precision, v.I) }
+	return func(_ *Context, v types.Value) time.Time { return wallClock(t.Precision, v) }
 }
 
 // epochDays is the DATE of a wall clock.
@@ -85,13 +85,14 @@ func wallSeconds(t time.Time) int64 {
 // clamping the day to the end of the month (Calcite's
 // DateTimeUtils.addMonths); false when the result is outside the range of
 // timestamps.
-func addMonths(p int, i, months int64) (int64, bool) {
-	perDay := nanosPerDay / types.TimestampUnit(p)
-	day, ok := types.DaysToTimestamp(p, addMonthsDays(floorDiv(i, perDay), months))
+func addMonths(p int, v types.Value, months int64) (types.Value, bool) {
+	const perDay = nanosPerDay / 1000
+	us, ns := types.TimestampParts(p, v)
+	day, ok := types.MultiplyExact(addMonthsDays(floorDiv(us, perDay), months), perDay)
 	if !ok {
-		return 0, false
+		return types.NullValue, false
 	}
-	return types.AddTimestamp(p, day, floorMod(i, perDay))
+	return types.TimestampFromParts(p, day+floorMod(us, perDay), ns)
 }
 
 // addMonthsDays adds calendar months to a DATE.
@@ -111,9 +112,9 @@ func diffMonths(t0, t1 int64) int64 {
 	if t0 < t1 {
 		return -diffMonths(t1, t0)
 	}
-	a, b := wallClock(6, t0), wallClock(6, t1)
+	a, b := wallClock(6, types.IntValue(t0)), wallClock(6, types.IntValue(t1))
 	m := int64(a.Year()-b.Year())*12 + int64(a.Month()-b.Month())
-	if r, ok := addMonths(6, t1, m); m > 0 && (!ok || r > t0) {
+	if r, ok := addMonths(6, types.IntValue(t1), m); m > 0 && (!ok || r.I > t0) {
 		m--
 	}
 	return m
@@ -159,8 +160,8 @@ func asMicros(t types.Type) func(types.Value) int64 {
 	switch {
 	case t.Kind == types.Date:
 		return func(v types.Value) int64 { return v.I * (nanosPerDay / 1000) }
-	case types.TimestampUnit(t.Precision) == 1:
-		return func(v types.Value) int64 { return floorDiv(v.I, 1000) }
+	case t.IsNanoTimestamp():
+		return func(v types.Value) int64 { us, _ := types.TimestampParts(t.Precision, v); return us }
 	}
 	return func(v types.Value) int64 { return v.I }
 }
@@ -321,7 +322,7 @@ func timestampParser(name string, args []Arg) (func(v []types.Value) (ts int64, 
 		if !inRange {
 			return 0, false, rangeError(name, "'"+v[0].S+"'")
 		}
-		return ts, true, nil
+		return ts.I, true, nil
 	}, nil
 }
 
@@ -456,11 +457,11 @@ func bindToTimestampLTZText(args []Arg) (types.Type, Eval, error) {
 		if err != nil {
 			return types.Value{}, err
 		}
-		instant, ok := wallToInstant(3, ts, loc)
+		instant, ok := wallToInstant(3, types.IntValue(ts), loc)
 		if !ok {
 			return types.NullValue, rangeError("TO_TIMESTAMP_LTZ", "'"+v[0].S+"' in "+loc.String())
 		}
-		return types.IntValue(instant), nil
+		return instant, nil
 	}), nil
 }
 
@@ -617,30 +618,31 @@ func bindTimestampAdd(args []Arg) (types.Type, Eval, error) {
 	}
 	unit, t := args[0].Unit, args[2].Type
 	rt := t.Plain()
-	var add func(x, n int64) (int64, bool)
+	var add func(x types.Value, n int64) (types.Value, bool)
 	months, calendar := unitMonths[unit]
 	step, fixed := unitNanos[unit]
 	switch {
 	case calendar && t.Kind == types.Date:
-		add = func(x, n int64) (int64, bool) {
+		add = func(x types.Value, n int64) (types.Value, bool) {
 			m, ok := types.MultiplyExact(n, months)
-			return addMonthsDays(x, m), ok
+			return types.IntValue(addMonthsDays(x.I, m)), ok
 		}
 	case calendar && t.IsTimestamp():
-		add = func(x, n int64) (int64, bool) {
+		add = func(x types.Value, n int64) (types.Value, bool) {
 			m, ok := types.MultiplyExact(n, months)
 			if !ok {
-				return 0, false
+				return types.NullValue, false
 			}
 			return addMonths(t.Precision, x, m)
 		}
 	case fixed && t.Kind == types.Date && step >= nanosPerDay:
-		add = func(x, n int64) (int64, bool) {
+		add = func(x types.Value, n int64) (types.Value, bool) {
 			d, ok := types.MultiplyExact(n, step/nanosPerDay)
 			if !ok {
-				return 0, false
+				return types.NullValue, false
 			}
-			return types.AddExact(x, d)
+			d, ok = types.AddExact(x.I, d)
+			return types.IntValue(d), ok
 		}
 	case fixed && (t.Kind == types.Date || t.IsTimestamp()):
 		if t.Kind == types.Date {
@@ -655,38 +657,45 @@ func bindTimestampAdd(args []Arg) (types.Type, Eval, error) {
 		} else {
 			rt.Precision = unitPrecision(unit, t.Precision)
 		}
-		// A timestamp's precision grows at most to 6, so the result has
-		// the unit of the operand.
+		// The step in microseconds, or in nanoseconds below one.
 		p := rt.Precision
-		add = func(x, n int64) (int64, bool) {
+		add = func(x types.Value, n int64) (types.Value, bool) {
 			if t.Kind == types.Date {
 				var ok bool
-				if x, ok = types.DaysToTimestamp(p, x); !ok {
-					return 0, false
+				if x, ok = types.DaysToTimestamp(p, x.I); !ok {
+					return types.NullValue, false
+				}
+			} else if p != t.Precision {
+				var ok bool
+				if x, ok = types.RescaleTimestamp(t.Precision, p, x); !ok {
+					return types.NullValue, false
 				}
 			}
-			d, ok := scaleStep(n, step, types.TimestampUnit(p))
-			if !ok {
-				return 0, false
+			if step < 1000 {
+				return types.AddTimestamp(p, x, 0, n*step)
 			}
-			return types.AddTimestamp(p, x, d)
+			d, ok := types.MultiplyExact(n, step/1000)
+			if !ok {
+				return types.NullValue, false
+			}
+			return types.AddTimestamp(p, x, d, 0)
 		}
 	case fixed && t.Kind == types.Time:
-		add = func(x, n int64) (int64, bool) {
+		add = func(x types.Value, n int64) (types.Value, bool) {
 			if step >= nanosPerDay { // whole days leave the time of day as it is
 				return x, true
 			}
-			return floorMod(x+floorMod(n, nanosPerDay/step)*step, nanosPerDay), true
+			return types.IntValue(floorMod(x.I+floorMod(n, nanosPerDay/step)*step, nanosPerDay)), true
 		}
 	default:
 		return fail()
 	}
 	return strictType(rt, args[1:]), strict(func(ctx *Context, v []types.Value) (types.Value, error) {
-		r, ok := add(v[2].I, v[1].I)
+		r, ok := add(v[2], v[1].I)
 		if !ok {
 			return types.NullValue, rangeError("TIMESTAMPADD", fmt.Sprintf("TIMESTAMPADD(%s, %d, %s)", unit, v[1].I, types.LiteralText(t, v[2], ctx.loc())))
 		}
-		return types.IntValue(r), nil
+		return r, nil
 	}), nil
 }
 
@@ -700,17 +709,6 @@ func unitPrecision(unit string, p int) int {
 		return max(p, 6)
 	}
 	return p
-}
-
-// scaleStep returns n steps of step nanoseconds in units of unit
-// nanoseconds, a fraction of a unit cut toward the past; false when it
-// overflows int64.
-func scaleStep(n, step, unit int64) (int64, bool) {
-	if step >= unit {
-		return types.MultiplyExact(n, step/unit)
-	}
-	d, ok := types.MultiplyExact(n, step)
-	return floorDiv(d, unit), ok
 }
 
 // extractShorthands are the functions that are EXTRACT of one unit:
@@ -907,23 +905,36 @@ func bindOverlaps(args []Arg) (types.Type, Eval, error) {
 		prec[i] = a.Type.Precision
 		finest = max(finest, prec[i])
 	}
+	ts := point == types.Timestamp || point == types.TimestampLTZ
+	less := func(a, b types.Value) bool {
+		if ts {
+			return types.CompareTimestamps(finest, a, finest, b) < 0
+		}
+		return a.I < b.I
+	}
 	return strictType(types.BooleanType, args), strict(func(ctx *Context, v []types.Value) (types.Value, error) {
-		var p [4]int64
+		var p [4]types.Value
 		for i, e := range ends {
 			x, err := e(ctx, v)
 			if err != nil {
 				return types.Value{}, err
 			}
-			p[i] = x.I
-			if point == types.Timestamp || point == types.TimestampLTZ {
+			p[i] = x
+			if ts {
 				var ok bool
-				if p[i], ok = types.RescaleTimestamp(prec[i], finest, x.I); !ok {
+				if p[i], ok = types.RescaleTimestamp(prec[i], finest, x); !ok {
 					return types.NullValue, rangeError("OVERLAPS", types.LiteralText(types.Type{Kind: point, Precision: prec[i]}, x, ctx.loc()))
 				}
 			}
 		}
-		s1, e1 := min(p[0], p[1]), max(p[0], p[1])
-		s2, e2 := min(p[2], p[3]), max(p[2], p[3])
-		return types.BoolValue(s1 <= e2 && s2 <= e1), nil
+		s1, e1 := p[0], p[1]
+		if less(e1, s1) {
+			s1, e1 = e1, s1
+		}
+		s2, e2 := p[2], p[3]
+		if less(e2, s2) {
+			s2, e2 = e2, s2
+		}
+		return types.BoolValue(!less(e2, s1) && !less(e1, s2)), nil
 	}), nil
 }

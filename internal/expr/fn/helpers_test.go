@@ -123,9 +123,9 @@ func show(t types.Type, v types.Value) string {
 	}
 	switch t.Kind {
 	case types.Timestamp:
-		return wallClock(t.Precision, v.I).Format("2006-01-02 15:04:05.999999999")
+		return wallClock(t.Precision, v).Format("2006-01-02 15:04:05.999999999")
 	case types.TimestampLTZ:
-		return wallClock(t.Precision, v.I).Format("2006-01-02 15:04:05.999999999Z")
+		return wallClock(t.Precision, v).Format("2006-01-02 15:04:05.999999999Z")
 	case types.Date:
 		return time.Unix(v.I*86400, 0).UTC().Format("2006-01-02")
 	case types.Time:

@@ -79,10 +79,10 @@ func jsonWriterFor(name string, t types.Type) (jsonWriter, error) {
 			return types.AppendJavaDecimal(b, types.DecimalUnscaled(t, v), t.Scale)
 		}), nil
 	case t.Kind == types.Timestamp:
-		return infallible(func(b []byte, v types.Value) []byte { return appendJSONString(b, isoLocalDateTime(t.Precision, v.I)) }), nil
+		return infallible(func(b []byte, v types.Value) []byte { return appendJSONString(b, isoLocalDateTime(t.Precision, v)) }), nil
 	case t.Kind == types.TimestampLTZ:
 		return infallible(func(b []byte, v types.Value) []byte {
-			return appendJSONString(b, isoLocalDateTime(t.Precision, v.I)+"Z")
+			return appendJSONString(b, isoLocalDateTime(t.Precision, v)+"Z")
 		}), nil
 	case t.Kind == types.Binary || t.Kind == types.Varbinary:
 		return infallible(func(b []byte, v types.Value) []byte {
@@ -200,8 +200,8 @@ func appendJSONString(b []byte, s string) []byte { return types.AppendJacksonStr
 // isoLocalDateTime formats wall-clock nanoseconds as
 // DateTimeFormatter.ISO_LOCAL_DATE_TIME does: seconds always, the fraction
 // only when not zero and without trailing zeros.
-func isoLocalDateTime(p int, i int64) string {
-	t := types.TimestampTime(p, i)
+func isoLocalDateTime(p int, v types.Value) string {
+	t := types.TimestampTime(p, v)
 	s := t.Format("2006-01-02T15:04:05")
 	if frac := t.Nanosecond(); frac != 0 {
 		s += strings.TrimRight(fmt.Sprintf(".%09d", frac), "0")

@@ -243,7 +243,7 @@ func DecimalArithIntoKernel(op string, a, b, to types.Type) (Kernel, bool) {
 // gets the same string, formatted once.
 func dateFormatKernel(args []Arg) (Kernel, bool) {
 	p, ok := constString(args[1])
-	if !ok || !datetime(args[0].Type) {
+	if !ok || !datetime(args[0].Type) || args[0].Type.IsNanoTimestamp() { // int64-held values only
 		return nil, false
 	}
 	f, err := compileDateFormat(p)

@@ -414,40 +414,41 @@ func bindTimeFloorCeil(name string, ceil bool, args []Arg) (types.Type, Eval, er
 		}
 		return f.Add(time.Duration(n))
 	}
-	var eval func(ctx *Context, x int64) (int64, bool)
+	var eval func(ctx *Context, x types.Value) (types.Value, bool)
 	switch {
 	case t.Kind == types.Date:
-		eval = func(_ *Context, x int64) (int64, bool) {
-			return floorDiv(round(time.Unix(x*86400, 0).UTC()).Unix(), 86400), true
+		eval = func(_ *Context, x types.Value) (types.Value, bool) {
+			return types.IntValue(floorDiv(round(time.Unix(x.I*86400, 0).UTC()).Unix(), 86400)), true
 		}
 	case t.Kind == types.TimestampLTZ:
-		eval = func(ctx *Context, x int64) (int64, bool) {
+		eval = func(ctx *Context, x types.Value) (types.Value, bool) {
 			w := round(wallUTC(types.TimestampTime(t.Precision, x).In(ctx.loc())))
 			return types.TimestampOf(t.Precision, time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), ctx.loc()))
 		}
-	case fixed && unit != "WEEK" && n >= types.TimestampUnit(t.Precision): // the common case, in integers
-		n := n / types.TimestampUnit(t.Precision)
-		eval = func(_ *Context, x int64) (int64, bool) {
-			f, ok := types.MultiplyExact(floorDiv(x, n), n)
-			if !ok || !types.TimestampInRange(t.Precision, f) {
-				return 0, false
+	case fixed && unit != "WEEK" && n >= 1000 && !t.IsNanoTimestamp(): // the common case, in integer microseconds
+		n := n / 1000
+		eval = func(_ *Context, x types.Value) (types.Value, bool) {
+			f, ok := types.MultiplyExact(floorDiv(x.I, n), n)
+			if !ok || !types.TimestampInRange(f) {
+				return types.NullValue, false
 			}
-			if !ceil || f == x {
-				return f, true
+			if !ceil || f == x.I {
+				return types.IntValue(f), true
 			}
-			return types.AddTimestamp(t.Precision, f, n)
+			f, ok = types.AddMicros(f, n)
+			return types.IntValue(f), ok
 		}
 	default:
-		eval = func(_ *Context, x int64) (int64, bool) {
+		eval = func(_ *Context, x types.Value) (types.Value, bool) {
 			return types.TimestampOf(t.Precision, round(wallClock(t.Precision, x)))
 		}
 	}
 	return t.Plain().WithNotNull(!anyNullable(args[:1])), strict(func(ctx *Context, v []types.Value) (types.Value, error) {
-		r, ok := eval(ctx, v[0].I)
+		r, ok := eval(ctx, v[0])
 		if !ok {
 			return types.NullValue, rangeError(name, fmt.Sprintf("%s(%s TO %s)", name, types.LiteralText(t, v[0], ctx.loc()), unit))
 		}
-		return types.IntValue(r), nil
+		return r, nil
 	}), nil
 }
 

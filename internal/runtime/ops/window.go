@@ -135,10 +135,10 @@ func (w Window) windowClock(c clock, ns int64) (int64, error) {
 	// more covers any zone offset between wall clock and instant.
 	reach := max(w.Size, w.Gap) + 86400*microsPerSecond
 	_, offset := time.UnixMicro(ns).In(c.zoneOrUTC()).Zone()
-	t, ok := types.AddTimestamp(3, ns, int64(offset)*microsPerSecond)
+	t, ok := types.AddMicros(ns, int64(offset)*microsPerSecond)
 	if ok {
-		_, up := types.AddTimestamp(3, t, reach)
-		_, down := types.AddTimestamp(3, t, -reach)
+		_, up := types.AddMicros(t, reach)
+		_, down := types.AddMicros(t, -reach)
 		ok = up && down
 	}
 	if !ok {
