@@ -285,11 +285,7 @@ func avroTemporal(t types.Type, c avroColumn, n int64) (types.Value, bool) {
 // local-timestamp-nanos long holds (1677-09-21 to 2262-04-11); a value
 // outside is an error naming it and the logical type.
 func avroNanos(t types.Type, c avroColumn, v types.Value) (types.Value, error) {
-	us, ns := types.TimestampParts(t.Precision, v)
-	n, ok := types.MultiplyExact(us, 1000)
-	if ok {
-		n, ok = types.AddExact(n, ns)
-	}
+	n, ok := types.TimestampNanos(t.Precision, v)
 	if !ok {
 		return types.NullValue, fmt.Errorf("%s does not fit Avro's %s, a long of nanoseconds since the epoch (1677-09-21 00:12:43.145224192 to 2262-04-11 23:47:16.854775807)",
 			types.LiteralText(t, v, time.UTC), c.logical)

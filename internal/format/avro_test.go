@@ -402,6 +402,18 @@ func TestAvroCorrectedTimestamps(t *testing.T) {
 	if got := mustDecode(t, c, fields, data); !sameRow(got, row) {
 		t.Errorf("decoded %v", got)
 	}
+	// local-timestamp-nanos holds what a long of nanoseconds holds: its
+	// first nanosecond round-trips, year 1500 is refused by name.
+	first, _ := types.TimestampFromParts(9, math.MinInt64/1000-1, 192)
+	row[2] = first
+	if got := mustDecode(t, c, fields, mustEncode(t, c, row)); !sameRow(got, row) {
+		t.Errorf("first nanosecond decoded as %v", got)
+	}
+	row[2], _ = types.TimestampFromParts(9, time.Date(1500, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro(), 0)
+	_, err := c.Encode(nil, row)
+	if err == nil || !strings.Contains(err.Error(), "column 'c': TIMESTAMP(9) '1500-01-01 00:00:00.000000000' does not fit Avro's local-timestamp-nanos") {
+		t.Errorf("year 1500 as local-timestamp-nanos: %v", err)
+	}
 }
 
 // TestAvroResolutionConversions covers the reader-side conversions Flink's

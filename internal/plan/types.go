@@ -312,12 +312,10 @@ func marshalValue(t types.Type, v types.Value) (json.RawMessage, error) {
 	case t.IsWideDecimal():
 		return marshal(types.DecimalUnscaled(t, v).String())
 	case t.IsNanoTimestamp():
-		us, ns := types.TimestampParts(t.Precision, v)
-		if n, ok := types.MultiplyExact(us, 1000); ok {
-			if n, ok = types.AddExact(n, ns); ok {
-				return marshal(n)
-			}
+		if n, ok := types.TimestampNanos(t.Precision, v); ok {
+			return marshal(n)
 		}
+		us, ns := types.TimestampParts(t.Precision, v)
 		return marshal([2]int64{us, ns})
 	}
 	switch t.Physical() {

@@ -116,6 +116,21 @@ func TimestampFromParts(p int, us, ns int64) (Value, bool) {
 	return Value{S: string(b[:])}, true
 }
 
+// TimestampNanos returns the timestamp v of precision p as nanoseconds
+// since the epoch; false when an int64 does not hold them (before
+// 1677-09-21 00:12:43.145224192 or after 2262-04-11 23:47:16.854775807).
+func TimestampNanos(p int, v Value) (int64, bool) {
+	us, ns := TimestampParts(p, v)
+	if us < 0 { // the product may pass MinInt64 that the sum is back within
+		us, ns = us+1, ns-1000
+	}
+	n, ok := MultiplyExact(us, 1000)
+	if !ok {
+		return 0, false
+	}
+	return AddExact(n, ns)
+}
+
 // CompareTimestamps orders the timestamp a of precision pa and b of
 // precision pb: -1, 0 or 1.
 func CompareTimestamps(pa int, a Value, pb int, b Value) int {

@@ -172,6 +172,23 @@ func TestExactArithmetic(t *testing.T) {
 	}
 }
 
+// TestTimestampNanos checks the edges of the nanoseconds an int64 holds.
+func TestTimestampNanos(t *testing.T) {
+	for _, n := range []int64{math.MinInt64, math.MinInt64 + 1, -1001, -1000, -999, -1, 0, 1, 999, 1000, math.MaxInt64} {
+		v := mustParts(t, 9, 0, n)
+		if got, ok := TimestampNanos(9, v); !ok || got != n {
+			t.Errorf("%d: got %d, %v", n, got, ok)
+		}
+	}
+	lo := mustParts(t, 9, math.MinInt64/1000-1, 191) // one nanosecond before MinInt64
+	hi := mustParts(t, 9, math.MaxInt64/1000, 808)   // one after MaxInt64
+	for _, v := range []Value{lo, hi} {
+		if got, ok := TimestampNanos(9, v); ok {
+			t.Errorf("%v: got %d; want false", v, got)
+		}
+	}
+}
+
 func mustParts(t *testing.T, p int, us, ns int64) Value {
 	t.Helper()
 	v, ok := TimestampFromParts(p, us, ns)
