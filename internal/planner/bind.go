@@ -252,6 +252,9 @@ func (b *Binder) checkWatermark(t *catalog.Table, w *ast.WatermarkDef) error {
 	if !e.Type().IsTimestamp() {
 		return errorf(w.Expr, "Watermark strategy %s must be of type TIMESTAMP or TIMESTAMP_LTZ but is of type '%s'", exprTextAST(w.Expr), e.Type().Plain())
 	}
+	if e.Type().Precision > 3 { // DefaultSchemaResolver.validateWatermarkExpression
+		return errorf(w.Expr, "Invalid data type of expression for watermark definition. The field must be of type TIMESTAMP(p) or TIMESTAMP_LTZ(p), the supported precision 'p' is from 0 to 3, but the watermark expression type is %s", e.Type().Plain())
+	}
 	return nil
 }
 
