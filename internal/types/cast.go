@@ -568,13 +568,6 @@ func wallToInstant(wall time.Time, loc *time.Location) time.Time {
 	return chosen
 }
 
-// WallToInstant returns the instant at which the wall clock in loc reads
-// the TIMESTAMP v of precision p, as a TIMESTAMP_LTZ of precision p; false
-// when it is outside the range.
-func WallToInstant(p int, v Value, loc *time.Location) (Value, bool) {
-	return TimestampOf(p, wallToInstant(TimestampTime(p, v), loc))
-}
-
 // CommonType returns the most specific type both a and b can be cast to
 // implicitly, as Flink's LogicalTypeMerging.findCommonType does for two
 // types (the type of CASE branches, UNION columns, IN lists, comparison

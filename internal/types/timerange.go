@@ -173,10 +173,8 @@ func truncatedTimestamp(p int, us, ns int64) (Value, bool) {
 	return TimestampFromParts(p, us, ns)
 }
 
-// TruncateTimestamp drops the fraction digits of the microseconds us beyond
+// truncateMicros drops the fraction digits of the microseconds us beyond
 // precision p (at most 6), rounding toward negative infinity.
-func TruncateTimestamp(p int, us int64) int64 { return truncateMicros(p, us) }
-
 func truncateMicros(p int, us int64) int64 {
 	if p < 0 || p >= MaxMicrosPrecision {
 		return us
