@@ -16,9 +16,10 @@ import (
 //
 // Sluice stores timestamps as int64 microseconds up to precision 6 and as
 // microseconds plus nanoseconds in the string slot above (see
-// types.TimestampParts): a result outside the range is an error that says so (types.RangeError), never a
-// wrapped value; where Flink itself gives NULL (text that does not parse,
-// epoch values beyond 0000-01-01..9999-12-31) so does Sluice.
+// types.TimestampParts): a result outside the range is an error that says
+// so (types.RangeError), never a wrapped value; where Flink itself gives
+// NULL (text that does not parse, epoch values beyond
+// 0000-01-01..9999-12-31) so does Sluice.
 
 // Flink's range of epoch milliseconds and seconds (DateTimeUtils
 // MIN_EPOCH_MILLS, MAX_EPOCH_MILLS, MIN_EPOCH_SECONDS, MAX_EPOCH_SECONDS):
