@@ -93,8 +93,8 @@ func (b *Binder) overAggregate(rel *relation, overs []*ast.FuncCall) (*relation,
 			return nil, nil, errorf(o, "Over Agg: Unsupported use of OVER windows. All aggregates must be computed on the same window.")
 		}
 	}
-	if len(spec.OrderBy) != 1 {
-		return nil, nil, errorf(overs[0], "OVER windows in streaming mode must be ordered by exactly one time attribute")
+	if err := overOrderChecks(spec.OrderBy, overs[0]); err != nil {
+		return nil, nil, err
 	}
 	in := &exprBinder{b: b, sc: rel.sc, where: "OVER"}
 	order, err := in.bind(spec.OrderBy[0].Expr)
@@ -102,7 +102,7 @@ func (b *Binder) overAggregate(rel *relation, overs []*ast.FuncCall) (*relation,
 		return nil, nil, err
 	}
 	col, ok := order.(*expr.Column)
-	if !ok || col.T.Attr == types.NoTimeAttr || spec.OrderBy[0].Desc {
+	if !ok || col.T.Attr == types.NoTimeAttr {
 		return nil, nil, errorf(spec.OrderBy[0], "OVER windows' ordering in stream mode must be defined on a time attribute.")
 	}
 	n := &OverAggregate{TimeCol: col.Index, ProcTime: col.T.Attr == types.ProcTime, Preceding: -1}
@@ -160,6 +160,19 @@ func (b *Binder) overAggregate(rel *relation, overs []*ast.FuncCall) (*relation,
 		return nil, false, nil
 	}
 	return &relation{node: n, sc: sc}, hook, nil
+}
+
+// overOrderChecks are Flink's checks of an OVER window's order
+// (StreamExecOverAggregate), in its order and with its messages: one key
+// (the call's window has none or several), ascending.
+func overOrderChecks(order []*ast.OrderItem, call *ast.FuncCall) error {
+	if len(order) != 1 {
+		return errorf(call, "The window can only be ordered by a single time column.")
+	}
+	if order[0].Desc {
+		return errorf(order[0], "The window can only be ordered in ASCENDING mode.")
+	}
+	return nil
 }
 
 // ownWindow is the window a call of an OVER aggregation computes over:
