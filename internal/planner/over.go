@@ -190,13 +190,16 @@ func ownWindow(o *ast.FuncCall) *ast.WindowSpec {
 
 // overFrame reads a frame clause into n: the upper bound must be CURRENT
 // ROW; no frame means RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW.
+// Any other frame is refused with Flink's message (StreamExecOverAggregate
+// runs frames from a preceding bound to the current row only).
 func (b *Binder) overFrame(n *OverAggregate, f *ast.Frame) error {
 	if f == nil {
 		return nil
 	}
 	n.Rows = f.Rows
+	const following = "OVER RANGE FOLLOWING windows are not supported yet."
 	if f.Hi == nil || f.Hi.Kind != "CURRENT ROW" {
-		return errorf(f, "OVER windows' upper bound must be CURRENT ROW")
+		return errorf(f.Hi, following)
 	}
 	switch f.Lo.Kind {
 	case "UNBOUNDED PRECEDING":
@@ -206,7 +209,7 @@ func (b *Binder) overFrame(n *OverAggregate, f *ast.Frame) error {
 		return nil
 	case "PRECEDING":
 	default:
-		return errorf(f.Lo, "OVER windows' lower bound must be PRECEDING or CURRENT ROW")
+		return errorf(f.Lo, following)
 	}
 	e, err := (&exprBinder{b: b, sc: &scope{}}).bind(f.Lo.Offset)
 	if err != nil {
@@ -219,7 +222,8 @@ func (b *Binder) overFrame(n *OverAggregate, f *ast.Frame) error {
 	case ok && !f.Rows && lit.T.Kind == types.IntervalDayTime && lit.V.I >= 0:
 		n.Preceding = lit.V.I * 1e6
 	case f.Rows:
-		return errorf(f.Lo, "a ROWS frame's bound must be a non-negative integer literal")
+		// Calcite's validator's message.
+		return errorf(f.Lo, "ROWS value must be a non-negative integral constant")
 	default:
 		return errorf(f.Lo, "a RANGE frame's bound must be a day-time interval literal such as INTERVAL '1' HOUR")
 	}
