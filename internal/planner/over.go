@@ -76,7 +76,8 @@ func (b *Binder) overAggregate(rel *relation, overs []*ast.FuncCall) (*relation,
 		}
 		f, ok := fn.LookupAggregate(o.Name)
 		if !ok {
-			return nil, nil, errorf(o, "%s is not supported with OVER; OVER windows take aggregate functions, LAG, and ROW_NUMBER() in Top-N and deduplication queries", o.Name)
+			// Calcite's validator's message.
+			return nil, nil, errorf(o, "OVER must be applied to aggregate function")
 		}
 		if j := jsonAggregate(o.Name); j != "" {
 			// Flink's documentation: "not supported in OVER windows".
