@@ -76,7 +76,8 @@ func (b *Binder) overAggregate(rel *relation, overs []*ast.FuncCall) (*relation,
 		}
 		f, ok := fn.LookupAggregate(o.Name)
 		if !ok {
-			return nil, nil, errorf(o, "%s is not supported with OVER; OVER windows take aggregate functions, LAG, and ROW_NUMBER() in Top-N and deduplication queries", o.Name)
+			// Calcite's validator's message.
+			return nil, nil, errorf(o, "OVER must be applied to aggregate function")
 		}
 		if j := jsonAggregate(o.Name); j != "" {
 			// Flink's documentation: "not supported in OVER windows".
@@ -93,8 +94,8 @@ func (b *Binder) overAggregate(rel *relation, overs []*ast.FuncCall) (*relation,
 			return nil, nil, errorf(o, "Over Agg: Unsupported use of OVER windows. All aggregates must be computed on the same window.")
 		}
 	}
-	if len(spec.OrderBy) != 1 {
-		return nil, nil, errorf(overs[0], "OVER windows in streaming mode must be ordered by exactly one time attribute")
+	if err := overOrderChecks(spec.OrderBy, overs[0]); err != nil {
+		return nil, nil, err
 	}
 	in := &exprBinder{b: b, sc: rel.sc, where: "OVER"}
 	order, err := in.bind(spec.OrderBy[0].Expr)
@@ -102,7 +103,7 @@ func (b *Binder) overAggregate(rel *relation, overs []*ast.FuncCall) (*relation,
 		return nil, nil, err
 	}
 	col, ok := order.(*expr.Column)
-	if !ok || col.T.Attr == types.NoTimeAttr || spec.OrderBy[0].Desc {
+	if !ok || col.T.Attr == types.NoTimeAttr {
 		return nil, nil, errorf(spec.OrderBy[0], "OVER windows' ordering in stream mode must be defined on a time attribute.")
 	}
 	n := &OverAggregate{TimeCol: col.Index, ProcTime: col.T.Attr == types.ProcTime, Preceding: -1}
@@ -162,6 +163,19 @@ func (b *Binder) overAggregate(rel *relation, overs []*ast.FuncCall) (*relation,
 	return &relation{node: n, sc: sc}, hook, nil
 }
 
+// overOrderChecks are Flink's checks of an OVER window's order
+// (StreamExecOverAggregate), in its order and with its messages: one key
+// (the call's window has none or several), ascending.
+func overOrderChecks(order []*ast.OrderItem, call *ast.FuncCall) error {
+	if len(order) != 1 {
+		return errorf(call, "The window can only be ordered by a single time column.")
+	}
+	if order[0].Desc {
+		return errorf(order[0], "The window can only be ordered in ASCENDING mode.")
+	}
+	return nil
+}
+
 // ownWindow is the window a call of an OVER aggregation computes over:
 // its OVER clause, whose frame is ROWS BETWEEN UNBOUNDED PRECEDING AND
 // CURRENT ROW for ROW_NUMBER, which takes no frame (Calcite's
@@ -177,13 +191,16 @@ func ownWindow(o *ast.FuncCall) *ast.WindowSpec {
 
 // overFrame reads a frame clause into n: the upper bound must be CURRENT
 // ROW; no frame means RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW.
+// Any other frame is refused with Flink's message (StreamExecOverAggregate
+// runs frames from a preceding bound to the current row only).
 func (b *Binder) overFrame(n *OverAggregate, f *ast.Frame) error {
 	if f == nil {
 		return nil
 	}
 	n.Rows = f.Rows
+	const following = "OVER RANGE FOLLOWING windows are not supported yet."
 	if f.Hi == nil || f.Hi.Kind != "CURRENT ROW" {
-		return errorf(f, "OVER windows' upper bound must be CURRENT ROW")
+		return errorf(f.Hi, following)
 	}
 	switch f.Lo.Kind {
 	case "UNBOUNDED PRECEDING":
@@ -193,7 +210,7 @@ func (b *Binder) overFrame(n *OverAggregate, f *ast.Frame) error {
 		return nil
 	case "PRECEDING":
 	default:
-		return errorf(f.Lo, "OVER windows' lower bound must be PRECEDING or CURRENT ROW")
+		return errorf(f.Lo, following)
 	}
 	e, err := (&exprBinder{b: b, sc: &scope{}}).bind(f.Lo.Offset)
 	if err != nil {
@@ -206,7 +223,8 @@ func (b *Binder) overFrame(n *OverAggregate, f *ast.Frame) error {
 	case ok && !f.Rows && lit.T.Kind == types.IntervalDayTime && lit.V.I >= 0:
 		n.Preceding = lit.V.I * 1e6
 	case f.Rows:
-		return errorf(f.Lo, "a ROWS frame's bound must be a non-negative integer literal")
+		// Calcite's validator's message.
+		return errorf(f.Lo, "ROWS value must be a non-negative integral constant")
 	default:
 		return errorf(f.Lo, "a RANGE frame's bound must be a day-time interval literal such as INTERVAL '1' HOUR")
 	}

@@ -89,3 +89,43 @@ func substituteValue(e, v ast.Expr) ast.Expr {
 	}
 	return e
 }
+
+// quantifiedReadsOuter reports a subquery of a quantified comparison (s is
+// the parser's wrapper) that inlineQuantified could not take apart and
+// that reads a column of the outer query by a qualifier its own FROM does
+// not have: a correlation of a shape that is not supported (Calcite
+// decorrelates it; Sluice plans SELECT e FROM ... WHERE ... only).
+func (b *Binder) quantifiedReadsOuter(s *ast.SubqueryExpr, outer *exprBinder) bool {
+	if !isQuantified(s) {
+		return false
+	}
+	q, ok := s.Query.(*ast.Select).From.(*ast.SubqueryRef).Query.(*ast.Select)
+	if !ok || q.From == nil || len(q.Items) != 1 || q.Items[0].Star {
+		// Not one value: the error binding q gave says so.
+		return false
+	}
+	inner, err := b.from(q.From)
+	if err != nil {
+		return false
+	}
+	found := false
+	check := func(e ast.Expr) {
+		walkAST(e, func(n ast.Expr) bool {
+			if id, ok := n.(*ast.Ident); ok && len(id.Parts) > 1 && !inner.sc.hasQualifier(id.Parts[len(id.Parts)-2]) {
+				if _, err := outer.sc.resolve(id); err == nil {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	check(q.Where)
+	check(q.Having)
+	for _, it := range q.Items {
+		check(it.Expr)
+	}
+	for _, g := range q.GroupBy {
+		check(g)
+	}
+	return found
+}

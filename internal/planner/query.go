@@ -366,8 +366,12 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 		if hook != nil {
 			return nil, errorf(overs[0], "window functions over aggregated results are not supported yet")
 		}
+		// One ranking call (written once or more) is a Rank, which a
+		// filter on it makes a Top-N; several calls are an OVER
+		// aggregation, as Flink's FlinkLogicalRankRule takes a window of
+		// one ranking call only.
 		over := b.overAggregate
-		if slices.IndexFunc(overs, func(o *ast.FuncCall) bool { return !isRankFunction(o.Name) }) < 0 {
+		if isRankFunction(overs[0].Name) && slices.IndexFunc(overs, func(o *ast.FuncCall) bool { return !sameExpr(o, overs[0]) }) < 0 {
 			over = b.overRank
 		}
 		if rel, hook, err = over(rel, overs); err != nil {

@@ -18,15 +18,10 @@ func isRankFunction(name string) bool {
 }
 
 // overRank plans ROW_NUMBER(), RANK() or DENSE_RANK() OVER (PARTITION BY
-// ... ORDER BY ...) in a select list as a Rank whose range a filter of the
+// ... ORDER BY ...), the one window call of a select list, as a Rank whose range a filter of the
 // enclosing query sets (Flink's Top-N and deduplication patterns).
 func (b *Binder) overRank(rel *relation, overs []*ast.FuncCall) (*relation, func(ast.Expr) (expr.Expr, bool, error), error) {
-	call := overs[0]
-	for _, o := range overs[1:] {
-		if !sameExpr(o, call) {
-			return nil, nil, errorf(o, "only one %s() per select list is supported", call.Name)
-		}
-	}
+	call := overs[0] // the calls are all alike
 	if len(call.Args) != 0 {
 		return nil, nil, errorf(call, "Invalid number of arguments to function '%s'. Was expecting 0 arguments", call.Name)
 	}
@@ -380,7 +375,7 @@ func rowNumberBound(e expr.Expr, col int) (lo, hi int64, ok bool) {
 }
 
 // finalize checks the whole plan once the rules have rewritten it: every
-// Rank must have a range (an unfiltered ROW_NUMBER becomes an OVER
+// Rank must have a range (an unfiltered ranking becomes an OVER
 // aggregation) and a ranking function Flink runs, and the operators that
 // consume appends only must have them.
 func finalize(n Node) error {
@@ -392,8 +387,8 @@ func finalize(n Node) error {
 	}
 	for _, in := range n.Inputs() {
 		if r, ok := in.(*Rank); ok && r.unfilteredRowNumber() {
-			// The rule RowNumberOver left it: its order is not one a
-			// ROW_NUMBER OVER aggregation takes.
+			// The rule RowNumberOver left it: its order is not one an
+			// OVER aggregation takes.
 			if _, err := rowNumberOver(r); err != nil {
 				return err
 			}
@@ -404,9 +399,6 @@ func finalize(n Node) error {
 		if r, ok := in.(*Rank); ok {
 			if r.noEnd {
 				return errorf(r.call, "Rank end is not specified. Currently rank only support TopN, which means the rank end must be specified.")
-			}
-			if r.End == unbounded && !r.VariableEnd {
-				return &Error{Msg: r.Function + "() needs a filter on its result (for example WHERE rownum <= 3): only Top-N and deduplication queries are supported in streaming mode"}
 			}
 			if err := r.supported(); err != nil {
 				return err

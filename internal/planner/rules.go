@@ -49,7 +49,7 @@ var phases = [][]rule{
 		{name: "WindowRank", apply: windowRank},
 		{name: "Deduplicate", apply: deduplicate},
 	},
-	// A ROW_NUMBER that no filter made a Top-N (rownumber.go); after the
+	// A ranking that no filter made a Top-N (rownumber.go); after the
 	// Top-N phase, which must see every filter over the ranking first.
 	{
 		{name: "RowNumberOver", apply: rowNumberOverRule},

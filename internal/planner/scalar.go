@@ -73,6 +73,9 @@ func (b *Binder) joinScalarSubquery(rel *relation, s *ast.SubqueryExpr, outer *e
 		corr, cerr := b.correlatedScalar(inlineQuantified(s), outer)
 		if cerr != nil {
 			if errors.Is(cerr, errNotCorrelated) {
+				if b.quantifiedReadsOuter(s, outer) {
+					return nil, errorf(s, "a correlated subquery of a quantified comparison (ANY, SOME, ALL) must be SELECT e FROM ... WHERE ... without aggregates, GROUP BY, HAVING, DISTINCT, ORDER BY, LIMIT or OFFSET")
+				}
 				return nil, err
 			}
 			return nil, cerr

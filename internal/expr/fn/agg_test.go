@@ -182,6 +182,8 @@ func TestAggregates(t *testing.T) {
 	runAggCases(t, []aggCase{
 		{name: "COUNT", steps: []step{add(), add(), add(), retract()}, want: "2", wantType: "BIGINT NOT NULL"},
 		{name: "ROW_NUMBER", steps: []step{add(), add(), add()}, want: "3", wantType: "BIGINT NOT NULL"},
+		{name: "RANK", steps: []step{add(), add()}, want: "2", wantType: "BIGINT NOT NULL"},
+		{name: "DENSE_RANK", steps: []step{add(), add()}, want: "2", wantType: "BIGINT NOT NULL"},
 		{name: "COUNT", args: []types.Type{intT}, steps: []step{add(i64(1)), add(nul), add(i64(1))}, want: "2"},
 		{name: "COUNT", args: []types.Type{intT}, steps: []step{add(nul)}, want: "0"},
 		{name: "COUNT", distinct: true, args: []types.Type{intT},

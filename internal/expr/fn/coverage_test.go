@@ -15,7 +15,6 @@ var notHere = map[string]string{
 	// compiled by the planner, not looked up here
 	"CAST": "planner", "TRY_CAST": "planner", "CURRENT_WATERMARK": "planner",
 	"GROUP_ID": "planner (aggregations)", "GROUPING": "planner (aggregations)", "GROUPING_ID": "planner (aggregations)",
-	"RANK": "planner (Top-N, refused as in Flink's streaming mode)", "DENSE_RANK": "planner (Top-N, refused as in Flink's streaming mode)",
 	"LEAD":      "planner (refused as in Flink's streaming mode)",
 	"CUME_DIST": "planner (refused as in Flink's streaming mode)", "PERCENT_RANK": "planner (refused as in Flink's streaming mode)", "NTILE": "planner (refused as in Flink's streaming mode)",
 }

@@ -188,15 +188,29 @@ func (j *IntervalJoin) expiration(size int64) int64 {
 	return j.operatorTime() - size - millisecond
 }
 
+// emptyWindow reports bounds that no pair of rows can meet (the upper
+// below the lower): Flink's StreamExecIntervalJoin then keeps no state
+// and joins nothing (createNegativeWindowSizeJoin): an outer side's rows
+// are emitted null-padded as they come, the others dropped, and
+// watermarks pass on as they are.
+func (j *IntervalJoin) emptyWindow() bool { return j.cfg.UpperBound < j.cfg.LowerBound }
+
 // ProcessChunk implements runtime.Operator.
 func (j *IntervalJoin) ProcessChunk(input int, c *types.Chunk, out runtime.Emitter) error {
 	w := j.out.to(out)
 	defer w.flush()
 	left := input == 0
+	outer := left && j.spec.Kind.leftOuter() || !left && j.spec.Kind.rightOuter()
 	tc := c.Cols[j.sides[input].timeCol]
 	for i := range c.Len() {
 		if c.Ops[i] != types.Insert {
 			return errors.New("interval join: inputs must be insert-only")
+		}
+		if j.emptyWindow() {
+			if outer {
+				j.emitChunkPadded(w, c, i, left)
+			}
+			continue
 		}
 		t := tc.I64[i]
 		if tc.Nulls[i] {
@@ -204,7 +218,7 @@ func (j *IntervalJoin) ProcessChunk(input int, c *types.Chunk, out runtime.Emitt
 		}
 		key, ok := j.sideKey(c, i, left)
 		if !ok {
-			if left && j.spec.Kind.leftOuter() || !left && j.spec.Kind.rightOuter() {
+			if outer {
 				j.emitChunkPadded(w, c, i, left)
 			}
 			continue
@@ -376,7 +390,7 @@ func (j *IntervalJoin) ProcessWatermark(wm int64, out runtime.Emitter) error {
 	if err != nil {
 		return err
 	}
-	if wm != runtime.MaxWatermark {
+	if wm != runtime.MaxWatermark && !j.emptyWindow() {
 		wm -= max(j.leftSize, j.rightSize)
 	}
 	out.EmitWatermark(wm)
