@@ -106,7 +106,7 @@ func (n *Rank) Mode() Mode {
 	switch {
 	case n.Window != nil:
 		return connector.InsertOnly
-	case n.unfilteredRowNumber():
+	case n.unfilteredRanking():
 		return n.Input.Mode() // an OVER aggregation once finalized
 	case n.Start == 1 && n.End == 1 && !n.OutputRankNumber:
 		return updatesOf(n.Input) // a Top-1 replaces its row by an update

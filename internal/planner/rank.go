@@ -386,8 +386,8 @@ func finalize(n Node) error {
 		return err
 	}
 	for _, in := range n.Inputs() {
-		if r, ok := in.(*Rank); ok && r.unfilteredRowNumber() {
-			// The rule RowNumberOver left it: its order is not one an
+		if r, ok := in.(*Rank); ok && r.unfilteredRanking() {
+			// The rule RankingOver left it: its order is not one an
 			// OVER aggregation takes.
 			if _, err := rowNumberOver(r); err != nil {
 				return err

@@ -52,7 +52,7 @@ var phases = [][]rule{
 	// A ranking that no filter made a Top-N (rownumber.go); after the
 	// Top-N phase, which must see every filter over the ranking first.
 	{
-		{name: "RowNumberOver", apply: rowNumberOverRule},
+		{name: "RankingOver", apply: rankingOverRule},
 	},
 	// What each node emits (rank.go).
 	{

@@ -16,18 +16,18 @@ import (
 // default frame, RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW, so
 // that rows of equal time share a value (fn's bindRowCount).
 
-// unfilteredRowNumber reports a Rank (of any of the three functions) that
+// unfilteredRanking reports a Rank (of any of the three functions) that
 // no filter bounded, planned as an OVER aggregation.
-func (n *Rank) unfilteredRowNumber() bool {
+func (n *Rank) unfilteredRanking() bool {
 	return n.End == unbounded && !n.VariableEnd && n.Window == nil && !n.noEnd
 }
 
-// rowNumberOverRule is the rule RowNumberOver: a Rank that no filter bounded is
+// rankingOverRule is the rule RankingOver: a Rank that no filter bounded is
 // an OVER aggregation when its order is one ascending time attribute;
 // otherwise it stays, and finalize reports Flink's error.
-func rowNumberOverRule(n Node) Node {
+func rankingOverRule(n Node) Node {
 	r, ok := n.(*Rank)
-	if !ok || !r.unfilteredRowNumber() {
+	if !ok || !r.unfilteredRanking() {
 		return n
 	}
 	over, err := rowNumberOver(r)
