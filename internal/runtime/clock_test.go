@@ -117,14 +117,7 @@ func TestProcessingTimeEndOfInput(t *testing.T) {
 		{Name: "ticker", Parallelism: 1, Inputs: []Input{{Stage: 0, Exchange: Forward}},
 			NewOperator: func(int) (Operator, error) { return op, nil }},
 	}}
-	j, err := Start(context.Background(), g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	<-j.Done()
-	if err := j.Err(); err != nil {
-		t.Fatal(err)
-	}
+	j := runToEnd(t, g)
 	clock.Advance(time.Hour)
 	if got := op.times(); len(got) != 0 {
 		t.Fatalf("fired at %v after the end of the input", got)
@@ -153,4 +146,19 @@ func TestProcessingTimeFarWakeUp(t *testing.T) {
 	if len(pt.rang) != 1 {
 		t.Fatal("a wake-up a second ahead did not ring a second later")
 	}
+}
+
+// runToEnd runs g until it ends, failing the test if it cannot start or
+// ends with an error.
+func runToEnd(t *testing.T, g *Graph) *Job {
+	t.Helper()
+	j, err := Start(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-j.Done()
+	if err := j.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return j
 }

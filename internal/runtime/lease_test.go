@@ -216,14 +216,7 @@ func TestLeasedChunksThroughAJob(t *testing.T) {
 				{Name: "sink", Parallelism: 1, Inputs: []Input{{Stage: 1, Exchange: Forward}},
 					NewOperator: func(int) (Operator, error) { return sink, nil }},
 			}}
-			j, err := Start(context.Background(), g)
-			if err != nil {
-				t.Fatal(err)
-			}
-			<-j.Done()
-			if err := j.Err(); err != nil {
-				t.Fatal(err)
-			}
+			runToEnd(t, g)
 			s := check()
 			if s.err != nil || s.next != chunks*leaseRows {
 				t.Fatalf("the sink saw %d numbers in order (%v), want %d", s.next, s.err, chunks*leaseRows)
