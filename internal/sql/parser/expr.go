@@ -149,14 +149,23 @@ func (p *parser) overlaps(left *ast.RowExpr) ast.Expr {
 	return &ast.FuncCall{Pos: left.Pos, Name: "OVERLAPS", Args: []ast.Expr{left.Items[0], left.Items[1], right.Items[0], right.Items[1]}}
 }
 
-// quantified parses the ANY, SOME or ALL (subquery) after x op: `x =
-// ANY (...)` (or SOME) is `x IN (...)` and `x <> ALL (...)` is `x NOT IN
-// (...)`, with the same NULL semantics, as Calcite rewrites them; an
-// ordering comparison is rewritten as some (quantified.go); `<> ANY` and
-// `= ALL` are refused by name.
+// quantified parses the ANY, SOME or ALL (subquery or list) after x op.
+// Over a list of values it is the comparisons of x with each value,
+// joined by OR for ANY and SOME, by AND for ALL, as Calcite's
+// SqlToRelConverter (convertInToOr) rewrites it, for every op. Over a
+// subquery, `x = ANY (...)` (or SOME) is `x IN (...)` and `x <> ALL (...)`
+// is `x NOT IN (...)`, with the same NULL semantics, as Calcite rewrites
+// them; an ordering comparison is rewritten as some (quantified.go);
+// `<> ANY` and `= ALL` are refused by name.
 func (p *parser) quantified(x ast.Expr, op string) ast.Expr {
 	q := p.next()
 	all := word(q) == "ALL"
+	if isOp(p.tok(), "(") && !p.queryAhead() {
+		open := p.next().pos
+		values := p.exprList()
+		p.closeParen(open)
+		return quantifiedList(x, op, all, values)
+	}
 	in := &ast.In{Pos: x.Position(), X: x}
 	switch {
 	case op == "=" && !all:
@@ -166,9 +175,6 @@ func (p *parser) quantified(x ast.Expr, op string) ast.Expr {
 		p.failAt(q.pos, "the quantified comparison %s %s is not supported yet; = ANY (IN), <> ALL (NOT IN) and <, <=, >, >= with ANY, SOME or ALL are", op, word(q))
 	}
 	open := p.expectOp("(").pos
-	if w := word(p.tok()); w != "SELECT" && w != "WITH" && w != "VALUES" && !p.queryAhead() {
-		p.unexpected("a subquery")
-	}
 	sub := p.query()
 	p.closeParen(open)
 	switch {
