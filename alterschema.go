@@ -24,7 +24,7 @@ import (
 // being in another statement.
 func alterSchema(b *planner.Binder, t *catalog.Table, s *ast.AlterSchema) (*catalog.Table, error) {
 	ct := &ast.CreateTable{Pos: s.Pos, Name: ast.ObjectName{Pos: s.Pos, Parts: []string{t.Catalog, t.Database, t.Name}},
-		PrimaryKey: slices.Clone(t.PrimaryKey), PKPos: s.Pos, Comment: t.Comment}
+		PrimaryKey: slices.Clone(t.PrimaryKey), PKName: t.PrimaryKeyName, PKPos: s.Pos, Comment: t.Comment}
 	if t.Watermark != nil {
 		ct.Watermark = repositioned(t.Watermark, s.Pos)
 	}
@@ -131,7 +131,7 @@ func addOrModify(ct *ast.CreateTable, s *ast.AlterSchema) error {
 		case !add && ct.PrimaryKey == nil:
 			return alterError(s.PKPos, "The base table does not define any primary key constraint. You might want to add a new one.")
 		}
-		ct.PrimaryKey, ct.PKPos, ct.PKEnforced = s.PrimaryKey, s.PKPos, s.PKEnforced
+		ct.PrimaryKey, ct.PKName, ct.PKPos, ct.PKEnforced = s.PrimaryKey, s.PKName, s.PKPos, s.PKEnforced
 	}
 	return nil
 }
@@ -145,7 +145,7 @@ func drop(ct *ast.CreateTable, s *ast.AlterSchema) error {
 		if ct.PrimaryKey == nil {
 			return alterError(s.Pos, "The base table does not define any primary key.")
 		}
-		ct.PrimaryKey = nil
+		ct.PrimaryKey, ct.PKName = nil, ""
 		return nil
 	case s.DropWatermark:
 		if ct.Watermark == nil {

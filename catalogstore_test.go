@@ -119,7 +119,8 @@ ALTER TABLE t SET ('sink.parallelism' = '2');
 ALTER TABLE t RENAME TO t2;
 CREATE TABLE gone (a INT) WITH ('connector' = 'datagen');
 DROP TABLE gone;
-CREATE VIEW v AS SELECT a FROM t2;`); err != nil {
+CREATE VIEW v AS SELECT a FROM t2;
+CREATE TABLE named (id INT NOT NULL, CONSTRAINT my_pk PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'datagen');`); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Execute(ctx, "CREATE TEMPORARY TABLE tmp (a INT) WITH ('connector' = 'datagen')"); err != nil {
@@ -129,7 +130,9 @@ CREATE VIEW v AS SELECT a FROM t2;`); err != nil {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(want[0].Text, ") COMMENT 'a table'\nWITH (") || !strings.Contains(want[0].Text, "'sink.parallelism' = '2'") {
+	// An unnamed primary key is named as Flink names it: PK_ and the columns.
+	if !strings.Contains(want[0].Text, ") COMMENT 'a table'\nWITH (") || !strings.Contains(want[0].Text, "'sink.parallelism' = '2'") ||
+		!strings.Contains(want[0].Text, "  CONSTRAINT `PK_a_k``1` PRIMARY KEY (`a`, `k``1`) NOT ENFORCED\n") {
 		t.Errorf("SHOW CREATE TABLE:\n%s", want[0].Text)
 	}
 	again, err := sluice.OpenCatalog(ctx, dir)
@@ -137,8 +140,12 @@ CREATE VIEW v AS SELECT a FROM t2;`); err != nil {
 		t.Fatal(err)
 	}
 	s2 := sluice.NewSession(again, sluice.NewJobManager())
-	if got := strings.Join(names(t, s2, "SHOW TABLES"), ","); got != "t2,v" {
-		t.Errorf("reopened with %s, want t2,v", got)
+	if got := strings.Join(names(t, s2, "SHOW TABLES"), ","); got != "named,t2,v" {
+		t.Errorf("reopened with %s, want named,t2,v", got)
+	}
+	named, err := s2.Execute(ctx, "SHOW CREATE TABLE named")
+	if err != nil || !strings.Contains(named[0].Text, "  CONSTRAINT `my_pk` PRIMARY KEY (`id`) NOT ENFORCED\n") {
+		t.Errorf("reopened SHOW CREATE TABLE named: %v\n%v", err, named)
 	}
 	got, err := s2.Execute(ctx, "SHOW CREATE TABLE t2")
 	if err != nil {

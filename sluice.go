@@ -656,7 +656,11 @@ func createStatement(t *catalog.Table, temporary, mask bool) string {
 		for i, k := range t.PrimaryKey {
 			pk[i] = quoteIdent(k)
 		}
-		lines = append(lines, "  PRIMARY KEY ("+strings.Join(pk, ", ")+") NOT ENFORCED")
+		name := t.PrimaryKeyName
+		if name == "" {
+			name = catalog.DefaultPrimaryKeyName(t.PrimaryKey)
+		}
+		lines = append(lines, "  CONSTRAINT "+quoteIdent(name)+" PRIMARY KEY ("+strings.Join(pk, ", ")+") NOT ENFORCED")
 	}
 	keys := slices.Sorted(maps.Keys(t.Options))
 	opts := make([]string, len(keys))

@@ -39,10 +39,13 @@ type Table struct {
 	Pos        ast.Pos
 	Columns    []Column
 	PrimaryKey []string
-	Watermark  *ast.WatermarkDef
-	Comment    string
-	Options    map[string]string
-	OptionPos  map[string]ast.Pos
+	// PrimaryKeyName is the primary key constraint's name: as declared, or
+	// DefaultPrimaryKeyName's.
+	PrimaryKeyName string
+	Watermark      *ast.WatermarkDef
+	Comment        string
+	Options        map[string]string
+	OptionPos      map[string]ast.Pos
 }
 
 // Schema returns every column of t (physical, metadata and computed) in
@@ -674,4 +677,11 @@ func (s *Temporary) In(cat, db string) (tables []*Table, views []*View) {
 	slices.SortFunc(tables, func(a, b *Table) int { return strings.Compare(a.Name, b.Name) })
 	slices.SortFunc(views, func(a, b *View) int { return strings.Compare(a.Name, b.Name) })
 	return tables, views
+}
+
+// DefaultPrimaryKeyName is the name Flink gives a primary key constraint
+// declared without one: PK_ and the columns joined by underscores
+// (Schema.Builder.primaryKey, MergeTableLikeUtil).
+func DefaultPrimaryKeyName(columns []string) string {
+	return "PK_" + strings.Join(columns, "_")
 }

@@ -153,7 +153,10 @@ func (b *Binder) CreateTable(ct *ast.CreateTable) (*catalog.Table, error) {
 			}
 			t.Columns[i].Type.NotNull = true // primary key columns are NOT NULL
 		}
-		t.PrimaryKey = ct.PrimaryKey
+		t.PrimaryKey, t.PrimaryKeyName = ct.PrimaryKey, ct.PKName
+		if t.PrimaryKeyName == "" {
+			t.PrimaryKeyName = catalog.DefaultPrimaryKeyName(ct.PrimaryKey)
+		}
 	}
 	if ct.Watermark != nil {
 		if err := b.checkWatermark(t, ct.Watermark); err != nil {

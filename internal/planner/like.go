@@ -63,7 +63,7 @@ func (b *Binder) mergeLike(ct *ast.CreateTable) (*ast.CreateTable, error) {
 		if ct.PrimaryKey != nil {
 			return nil, &Error{Pos: ct.PKPos, Msg: "The base table already has a primary key. You might want to specify EXCLUDING CONSTRAINTS."}
 		}
-		merged.PrimaryKey, merged.PKPos = src.PrimaryKey, l.Pos
+		merged.PrimaryKey, merged.PKName, merged.PKPos = src.PrimaryKey, src.PrimaryKeyName, l.Pos
 	}
 	if src.Watermark != nil && how["WATERMARKS"] != "EXCLUDING" {
 		switch {

@@ -70,6 +70,7 @@ type CreateTable struct {
 	IfNotExists bool
 	Columns     []*ColumnDef
 	PrimaryKey  []string // nil when absent
+	PKName      string   // the constraint's name, "" when not given
 	PKPos       Pos
 	PKEnforced  bool // true unless NOT ENFORCED was given
 	Watermark   *WatermarkDef
@@ -136,6 +137,7 @@ type AlterSchema struct {
 	Verb       string         // "ADD", "MODIFY", "DROP" or "RENAME"
 	Columns    []*AlterColumn // ADD, MODIFY: the columns; DROP, RENAME: the names
 	PrimaryKey []string       // ADD, MODIFY: the new primary key, or nil
+	PKName     string         // its constraint's name, "" when not given
 	PKPos      Pos
 	PKEnforced bool
 	Watermark  *WatermarkDef // ADD, MODIFY: the new watermark, or nil

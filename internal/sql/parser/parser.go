@@ -731,13 +731,15 @@ func (p *parser) tableElement(ct *ast.CreateTable) {
 // the column list is absent when the key is declared inline on col.
 func (p *parser) primaryKey(ct *ast.CreateTable, col *ast.ColumnDef) {
 	pos := p.tok().pos
+	name := ""
 	if p.acceptKw("CONSTRAINT") {
-		p.ident("a constraint name")
+		name = p.ident("a constraint name")
 	}
 	p.expectKw("PRIMARY", "KEY")
 	if ct.PrimaryKey != nil {
 		p.failAt(pos, "a table can have only one PRIMARY KEY")
 	}
+	ct.PKName = name
 	if col != nil {
 		ct.PrimaryKey = []string{col.Name}
 	} else {
@@ -857,7 +859,7 @@ func (p *parser) alterSchema(verb string) *ast.AlterSchema {
 	} else {
 		element()
 	}
-	s.PrimaryKey, s.PKPos, s.PKEnforced, s.Watermark = elements.PrimaryKey, elements.PKPos, elements.PKEnforced, elements.Watermark
+	s.PrimaryKey, s.PKName, s.PKPos, s.PKEnforced, s.Watermark = elements.PrimaryKey, elements.PKName, elements.PKPos, elements.PKEnforced, elements.Watermark
 	return s
 }
 
@@ -871,7 +873,7 @@ func (p *parser) alterDrop() *ast.AlterSchema {
 	case p.acceptKw("WATERMARK"):
 		s.DropWatermark = true
 	case p.isKw("CONSTRAINT"):
-		p.failAt(p.tok().pos, "ALTER TABLE ... DROP CONSTRAINT is not supported yet: Sluice keeps no constraint names; use DROP PRIMARY KEY")
+		p.failAt(p.tok().pos, "ALTER TABLE ... DROP CONSTRAINT is not supported yet; use DROP PRIMARY KEY")
 	case p.isOp("("):
 		for _, c := range p.columnNames("a column name") {
 			s.Columns = append(s.Columns, &ast.AlterColumn{ColumnDef: &ast.ColumnDef{Pos: c.Pos, Name: c.Name}})
