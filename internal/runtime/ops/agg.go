@@ -137,6 +137,18 @@ func (a *aggregator) appendResults(dst types.Row, accs []Accumulator) (types.Row
 	return dst, nil
 }
 
+// emitWithResults writes r followed by the calls' current results as an
+// insertion to w, in buf (reused between calls): an OVER aggregation's
+// output row.
+func (a *aggregator) emitWithResults(buf *types.Row, r types.Row, accs []Accumulator, w *output) error {
+	var err error
+	if *buf, err = a.appendResults(append((*buf)[:0], r...), accs); err != nil {
+		return err
+	}
+	w.add(types.Insert, *buf)
+	return nil
+}
+
 // appendAccs appends the accumulators' state.
 func appendAccs(b []byte, accs []Accumulator) []byte {
 	for _, acc := range accs {

@@ -178,7 +178,7 @@ func (o *OverAggregate) process(p *overPartition, t int64, rows []types.Row, w *
 					return err
 				}
 			}
-			if err := o.emit(p, r, w); err != nil {
+			if err := o.agg.emitWithResults(&o.row, r, p.accs, w); err != nil {
 				return err
 			}
 		}
@@ -196,7 +196,7 @@ func (o *OverAggregate) process(p *overPartition, t int64, rows []types.Row, w *
 		}
 	}
 	for _, r := range rows {
-		if err := o.emit(p, r, w); err != nil {
+		if err := o.agg.emitWithResults(&o.row, r, p.accs, w); err != nil {
 			return err
 		}
 	}
@@ -219,15 +219,6 @@ func (o *OverAggregate) leave(p *overPartition) error {
 	r := p.frame[0]
 	p.frame = p.frame[1:]
 	return o.agg.applyRow(p.accs, r, true)
-}
-
-func (o *OverAggregate) emit(p *overPartition, r types.Row, w *output) error {
-	var err error
-	if o.row, err = o.agg.appendResults(append(o.row[:0], r...), p.accs); err != nil {
-		return err
-	}
-	w.add(types.Insert, o.row)
-	return nil
 }
 
 // codec encodes a partition's state for snapshots.

@@ -141,7 +141,7 @@ func (o *ProcTimeOverAggregate) ProcessChunk(_ int, c *types.Chunk, out runtime.
 		if err := o.agg.applyRow(p.accs, r, false); err != nil {
 			return err
 		}
-		if err := o.emit(p, r, w); err != nil {
+		if err := o.agg.emitWithResults(&o.row, r, p.accs, w); err != nil {
 			return err
 		}
 	}
@@ -228,7 +228,7 @@ func (o *ProcTimeOverAggregate) fire(p *procOverPartition, k string, w *output) 
 		o.timers.add(o.cleanupTime(p), k)
 	}
 	for _, r := range cur.rows {
-		if err := o.emit(p, r, w); err != nil {
+		if err := o.agg.emitWithResults(&o.row, r, p.accs, w); err != nil {
 			return err
 		}
 	}
@@ -248,15 +248,6 @@ func (o *ProcTimeOverAggregate) arm() {
 	if t, ok := o.timers.next(); ok {
 		o.pt.Register(t + 2*millisecond)
 	}
-}
-
-func (o *ProcTimeOverAggregate) emit(p *procOverPartition, r types.Row, w *output) error {
-	var err error
-	if o.row, err = o.agg.appendResults(append(o.row[:0], r...), p.accs); err != nil {
-		return err
-	}
-	w.add(types.Insert, o.row)
-	return nil
 }
 
 // codec encodes a partition's state for snapshots.
