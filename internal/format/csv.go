@@ -679,14 +679,7 @@ func (c *csvCodec) convert(t types.Type, s string) (types.Value, error) {
 		}
 		return types.FloatValue(f), nil
 	case types.Decimal:
-		v, ok, err := parseDecimalValue(s, t) // new BigDecimal(text): not trimmed
-		if err != nil {
-			return types.Value{}, fmt.Errorf("%q: %w", s, errNotANumber)
-		}
-		if !ok {
-			return types.NullValue, nil // DecimalData.fromBigDecimal overflow
-		}
-		return v, nil
+		return decimalFromText(s, t) // new BigDecimal(text): not trimmed
 	case types.Char, types.Varchar:
 		return types.StringValue(s), nil // an element: the encoding copies it
 	case types.Binary, types.Varbinary:

@@ -771,14 +771,7 @@ func (c *jsonCodec) convert(data []byte, t types.Type, sp jsonSpan) (types.Value
 		if sp.kind != jsonNumber {
 			s = c.scratchText(data, sp)
 		}
-		v, ok, err := parseDecimalValue(s, t)
-		if err != nil {
-			return types.Value{}, fmt.Errorf("%q: %w", s, errNotANumber)
-		}
-		if !ok {
-			return types.NullValue, nil // DecimalData.fromBigDecimal overflow
-		}
-		return v, nil
+		return decimalFromText(s, t)
 	case types.Char, types.Varchar:
 		switch sp.kind {
 		case jsonString:
@@ -902,4 +895,18 @@ func truncToInt(raw string, bits int, exact bool) (types.Value, error) {
 		return types.IntValue(math.MaxInt64), nil // Java's (long) saturates
 	}
 	return types.IntValue(int64(f)), nil
+}
+
+// decimalFromText is the DECIMAL t that the text s holds, as a value of a
+// record: NULL when it does not fit t (DecimalData.fromBigDecimal), an
+// errNotANumber error when s is no number.
+func decimalFromText(s string, t types.Type) (types.Value, error) {
+	v, ok, err := parseDecimalValue(s, t)
+	if err != nil {
+		return types.Value{}, fmt.Errorf("%q: %w", s, errNotANumber)
+	}
+	if !ok {
+		return types.NullValue, nil
+	}
+	return v, nil
 }
