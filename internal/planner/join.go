@@ -169,6 +169,16 @@ func joinScope(sc *scope, schema types.Schema) *scope {
 
 // uniqueName returns name, or name with a number appended when it is taken
 // (order_id, order_id0, order_id1, ...), as Calcite names join fields.
+// itemName is the column name of the i-th select item: its alias, or the
+// name Calcite derives from its expression, made unique among used.
+func itemName(used map[string]int, it *ast.SelectItem, i int) string {
+	name := it.Alias
+	if name == "" {
+		name = exprName(it.Expr, i)
+	}
+	return uniqueName(used, name)
+}
+
 func uniqueName(used map[string]int, name string) string {
 	n, taken := used[name]
 	used[name] = n + 1

@@ -63,11 +63,7 @@ func (b *Binder) lateralJoin(j *ast.Join, l *relation, ref *ast.SubqueryRef, cau
 		if err != nil {
 			return nil, err
 		}
-		name := it.Alias
-		if name == "" {
-			name = exprName(it.Expr, i)
-		}
-		name = uniqueName(used, name)
+		name := itemName(used, it, i)
 		projects = append(projects, e)
 		schema = append(schema, types.Field{Name: name, Type: e.Type()})
 		outScope.cols = append(outScope.cols, scopeCol{name: name, typ: e.Type()})

@@ -406,11 +406,7 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 		if err != nil {
 			return nil, err
 		}
-		name := it.Alias
-		if name == "" {
-			name = exprName(it.Expr, i)
-		}
-		name = uniqueName(used, name)
+		name := itemName(used, it, i)
 		projects[i] = e
 		schema[i] = types.Field{Name: name, Type: e.Type()}
 		qual := ""
