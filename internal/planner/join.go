@@ -167,8 +167,6 @@ func joinScope(sc *scope, schema types.Schema) *scope {
 	return out
 }
 
-// uniqueName returns name, or name with a number appended when it is taken
-// (order_id, order_id0, order_id1, ...), as Calcite names join fields.
 // itemName is the column name of the i-th select item: its alias, or the
 // name Calcite derives from its expression, made unique among used.
 func itemName(used map[string]int, it *ast.SelectItem, i int) string {
@@ -179,6 +177,8 @@ func itemName(used map[string]int, it *ast.SelectItem, i int) string {
 	return uniqueName(used, name)
 }
 
+// uniqueName returns name, or name with a number appended when it is taken
+// (order_id, order_id0, order_id1, ...), as Calcite names join fields.
 func uniqueName(used map[string]int, name string) string {
 	n, taken := used[name]
 	used[name] = n + 1
