@@ -44,6 +44,9 @@ type Binder struct {
 	// expanding is how many view or WITH query references are being
 	// planned; expanded counts the queries planned inside them.
 	expanding, expanded int
+	// quantified holds the rewrite of each quantified comparison bound
+	// (rewriteQuantified).
+	quantified map[*ast.Quantified]ast.Expr
 }
 
 // maxExpanded bounds the queries one statement plans inside views and WITH

@@ -72,6 +72,12 @@ func (x *exprBinder) bind(e ast.Expr) (expr.Expr, error) {
 		return x.between(n)
 	case *ast.In:
 		return x.in(n)
+	case *ast.Quantified:
+		r := x.b.rewriteQuantified(n)
+		if _, in := r.(*ast.In); in {
+			return nil, errorf(n, "%s %s with a subquery (IN) is supported as a condition of WHERE %s(joined to the others with AND), not inside other expressions", n.Op, n.Quantifier, x.innerJoinNote())
+		}
+		return x.bind(r)
 	case *ast.Like:
 		args := []ast.Expr{n.X, n.Pattern}
 		if n.Escape != nil {

@@ -335,14 +335,14 @@ func intervalBounds(conds []expr.Expr, ls, rs types.Schema) (*IntervalJoin, []ex
 // inner join, a condition of ON filters the joined rows as WHERE does (as
 // Calcite's SubQueryRemoveRule rewrites a join condition's subqueries
 // over the join). Other joins keep them, and binding them fails by name.
-func onSubqueriesToWhere(from ast.TableRef, where ast.Expr) (ast.TableRef, ast.Expr) {
+func (b *Binder) onSubqueriesToWhere(from ast.TableRef, where ast.Expr) (ast.TableRef, ast.Expr) {
 	j, ok := from.(*ast.Join)
 	if !ok || j.On == nil || (j.Kind != ast.InnerJoin && j.Kind != ast.CrossJoin) {
 		return from, where
 	}
 	var moved, kept []ast.Expr
 	for _, c := range astConjuncts(j.On) {
-		if isSubqueryCondition(c) || len(scalarSubqueries(c)) > 0 {
+		if b.isSubqueryCondition(c) || len(b.scalarSubqueries(c)) > 0 {
 			moved = append(moved, c)
 		} else {
 			kept = append(kept, c)

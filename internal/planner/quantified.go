@@ -6,16 +6,101 @@ import (
 	"github.com/sluicesql/sluice/internal/sql/ast"
 )
 
-// The parser rewrites `x < ANY (q)` and the other ordering comparisons
-// with ANY, SOME or ALL into scalar subqueries over q's rows, each
-// `SELECT agg($q.$v) FROM (q) AS $q($v)` (parser/quantified.go). When q is
-// correlated with the outer query, that wrapper does not bind; if q is
+// A quantified comparison with a subquery, `x op ANY (q)` (or SOME) or `x
+// op ALL (q)`, stays as written in the syntax tree (ast.Quantified); the
+// binder rewrites it as Calcite's SqlToRelConverter and SubQueryRemoveRule
+// do, once per node (Binder.rewriteQuantified), and binds the rewrite:
+//
+//   - `x = ANY (q)` is `x IN (q)` and `x <> ALL (q)` is `x NOT IN (q)`,
+//     with the same NULL semantics;
+//   - `x op SOME (q)` for an ordering comparison op is a CASE over scalar
+//     subqueries of q's rows (some);
+//   - `x op ALL (q)` is NOT (x op' SOME (q)) for the opposite op'.
+//
+// Each scalar subquery is `SELECT agg($q.$v) FROM (q) AS $q($v)`. When q
+// is correlated with the outer query, that wrapper does not bind; if q is
 // `SELECT e FROM ... WHERE ...` without aggregates, the wrapper's
 // aggregates are taken over e in q itself, which is then a correlated
 // scalar subquery (correlatedScalar), as Calcite's SubQueryRemoveRule
 // rewrites a correlated SOME over q's rows grouped by the correlation.
 
-// isQuantified reports one of the parser's scalar subqueries over the
+// rewriteQuantified returns e's rewrite when e is a quantified comparison
+// with a subquery, e itself otherwise. The rewrite of a node is built once
+// and kept, since its scalar subqueries are joined to the rows and then
+// found again by identity when the rewrite is bound.
+func (b *Binder) rewriteQuantified(e ast.Expr) ast.Expr {
+	q, ok := e.(*ast.Quantified)
+	if !ok {
+		return e
+	}
+	if r, ok := b.quantified[q]; ok {
+		return r
+	}
+	var r ast.Expr
+	switch {
+	case q.Op == "=" && !q.All():
+		r = &ast.In{Pos: q.Pos, X: q.Left, Subquery: q.Subquery}
+	case q.Op == "<>" && q.All():
+		r = &ast.In{Pos: q.Pos, X: q.Left, Subquery: q.Subquery, Not: true}
+	case q.All():
+		r = &ast.Unary{Pos: q.Pos, Op: "NOT", X: some(q.At, q.Left, opposite[q.Op], q.Subquery)}
+	default:
+		r = some(q.At, q.Left, q.Op, q.Subquery)
+	}
+	if b.quantified == nil {
+		b.quantified = map[*ast.Quantified]ast.Expr{}
+	}
+	b.quantified[q] = r
+	return r
+}
+
+// opposite is the comparison that holds exactly when op does not (for
+// values that are not NULL).
+var opposite = map[string]string{"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+
+// some rewrites `x op SOME (q)` for an ordering comparison op as Calcite's
+// SubQueryRemoveRule rewrites it (rewriteSome), over two scalar
+// subqueries of q's rows: m, their least value for > and >= (the greatest
+// for < and <=), and s, 0 when q has no row, 2 when one of its values is
+// NULL, 1 otherwise:
+//
+//	CASE WHEN s = 0 THEN FALSE      -- no row: no comparison holds
+//	     WHEN x op m THEN TRUE      -- it holds for m
+//	     WHEN s = 2 THEN NULL       -- it might hold for a NULL
+//	     ELSE x op m END            -- FALSE, or NULL for a NULL x
+//
+// The outer rows are joined with them as Calcite joins them: with an
+// uncorrelated q by an inner join, with a correlated one by a left join
+// on the correlation.
+func some(pos ast.Pos, x ast.Expr, op string, q ast.Query) ast.Expr {
+	value := &ast.Ident{Pos: pos, Parts: []string{"$q", "$v"}}
+	over := func(e ast.Expr) *ast.SubqueryExpr {
+		from := &ast.SubqueryRef{Pos: pos, Query: q, Alias: "$q", ColumnAliases: []string{"$v"}}
+		return &ast.SubqueryExpr{Pos: pos, Query: &ast.Select{Pos: pos, From: from, Items: []*ast.SelectItem{{Pos: pos, Expr: e}}}}
+	}
+	lit := func(kind ast.LiteralKind, text string) ast.Expr {
+		return &ast.Literal{Pos: pos, Kind: kind, Text: text}
+	}
+	count := func(args ...ast.Expr) ast.Expr {
+		return &ast.FuncCall{Pos: pos, Name: "COUNT", Args: args, Star: len(args) == 0}
+	}
+	agg := "MIN"
+	if op == "<" || op == "<=" {
+		agg = "MAX"
+	}
+	m := over(&ast.FuncCall{Pos: pos, Name: agg, Args: []ast.Expr{value}})
+	s := over(&ast.Case{Pos: pos, Whens: []*ast.When{
+		{Pos: pos, Cond: &ast.Binary{Pos: pos, Op: "=", L: count(), R: lit(ast.NumberLit, "0")}, Result: lit(ast.NumberLit, "0")},
+		{Pos: pos, Cond: &ast.Binary{Pos: pos, Op: ">", L: count(), R: count(value)}, Result: lit(ast.NumberLit, "2")},
+	}, Else: lit(ast.NumberLit, "1")})
+	return &ast.Case{Pos: pos, Whens: []*ast.When{
+		{Pos: pos, Cond: &ast.Binary{Pos: pos, Op: "=", L: s, R: lit(ast.NumberLit, "0")}, Result: lit(ast.BoolLit, "FALSE")},
+		{Pos: pos, Cond: &ast.Binary{Pos: pos, Op: op, L: x, R: m}, Result: lit(ast.BoolLit, "TRUE")},
+		{Pos: pos, Cond: &ast.Binary{Pos: pos, Op: "=", L: s, R: lit(ast.NumberLit, "2")}, Result: lit(ast.NullLit, "NULL")},
+	}, Else: &ast.Binary{Pos: pos, Op: op, L: x, R: m}}
+}
+
+// isQuantified reports one of the scalar subqueries over the
 // rows of a quantified comparison's subquery. Uncorrelated, it is inner
 // joined, as Calcite joins the outer rows with the subquery's aggregate
 // (a streaming aggregation has no row until the subquery has one, so over
@@ -30,7 +115,7 @@ func isQuantified(s *ast.SubqueryExpr) bool {
 }
 
 // quantifiedColumns refuses the subquery of a quantified comparison (the
-// FROM item of the parser's wrapper) that gives more than one column:
+// FROM item of the rewrite's wrapper) that gives more than one column:
 // columns is the number it gives once bound, or -1 before, when only a
 // SELECT list without * tells.
 func quantifiedColumns(ref *ast.SubqueryRef, columns int) error {
@@ -63,7 +148,7 @@ func inlineQuantified(s *ast.SubqueryExpr) *ast.SubqueryExpr {
 	return &ast.SubqueryExpr{Pos: s.Pos, Query: &ast.Select{Pos: q.Pos, From: q.From, Where: q.Where, Items: []*ast.SelectItem{item}}}
 }
 
-// substituteValue returns e, of the shapes the parser's rewrite builds,
+// substituteValue returns e, of the shapes some builds,
 // with v in place of $q.$v.
 func substituteValue(e, v ast.Expr) ast.Expr {
 	switch x := e.(type) {
@@ -91,7 +176,7 @@ func substituteValue(e, v ast.Expr) ast.Expr {
 }
 
 // quantifiedReadsOuter reports a subquery of a quantified comparison (s is
-// the parser's wrapper) that inlineQuantified could not take apart and
+// the rewrite's wrapper) that inlineQuantified could not take apart and
 // that reads a column of the outer query by a qualifier its own FROM does
 // not have: a correlation of a shape that is not supported (Calcite
 // decorrelates it; Sluice plans SELECT e FROM ... WHERE ... only).

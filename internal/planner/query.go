@@ -309,7 +309,7 @@ func (b *Binder) namedQuery(q ast.Query, name string, cols []string, ref *ast.Ta
 // selectQuery binds SELECT ... FROM ... WHERE ... GROUP BY ... HAVING ...
 // ORDER BY ... LIMIT.
 func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
-	from, where := whereIntoJoin(onSubqueriesToWhere(s.From, s.Where))
+	from, where := b.whereIntoJoin(b.onSubqueriesToWhere(s.From, s.Where))
 	var rel *relation
 	if from == nil {
 		for _, it := range s.Items {
@@ -382,7 +382,7 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 	for _, it := range items {
 		selected = append(selected, it.Expr)
 	}
-	if subs := scalarSubqueries(selected...); len(subs) > 0 {
+	if subs := b.scalarSubqueries(selected...); len(subs) > 0 {
 		if rel, err = b.joinScalarSubqueries(rel, subs, &exprBinder{b: b, sc: rel.sc, hook: hook, where: "the select list"}); err != nil {
 			return nil, err
 		}
@@ -444,15 +444,15 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 // IN (subquery) conditions stay in WHERE, to become semi joins; so do
 // conditions with scalar subqueries, joined to the rows before WHERE
 // filters them. It returns the FROM item and the WHERE left.
-func whereIntoJoin(from ast.TableRef, where ast.Expr) (ast.TableRef, ast.Expr) {
+func (b *Binder) whereIntoJoin(from ast.TableRef, where ast.Expr) (ast.TableRef, ast.Expr) {
 	j, ok := from.(*ast.Join)
 	if !ok || where == nil || len(j.Using) != 0 || (j.Kind != ast.InnerJoin && j.Kind != ast.CrossJoin) || len(findAggregates(where)) != 0 {
 		return from, where
 	}
-	subqueries, cond := splitSubqueries(where)
+	subqueries, cond := b.splitSubqueries(where)
 	var scalars, rest []ast.Expr
 	for _, c := range astConjuncts(cond) {
-		if len(scalarSubqueries(c)) > 0 {
+		if len(b.scalarSubqueries(c)) > 0 {
 			scalars = append(scalars, c)
 		} else {
 			rest = append(rest, c)
@@ -477,8 +477,8 @@ func (b *Binder) where(rel *relation, where ast.Expr) (*relation, error) {
 	if where == nil {
 		return rel, nil
 	}
-	subqueries, where := splitSubqueries(where)
-	if subs := scalarSubqueries(where); len(subs) > 0 {
+	subqueries, where := b.splitSubqueries(where)
+	if subs := b.scalarSubqueries(where); len(subs) > 0 {
 		var err error
 		if rel, err = b.joinScalarSubqueries(rel, subs, &exprBinder{b: b, sc: rel.sc, where: "WHERE"}); err != nil {
 			return nil, err
@@ -635,6 +635,8 @@ func walkAST(e ast.Expr, f func(ast.Expr) bool) {
 		for _, a := range n.List {
 			walkAST(a, f)
 		}
+	case *ast.Quantified:
+		walkAST(n.Left, f)
 	case *ast.Like:
 		walkAST(n.X, f)
 		walkAST(n.Pattern, f)

@@ -26,23 +26,31 @@ import (
 //     empty input (COUNT(*) is 0, SUM is NULL), not NULL: the answer the
 //     subquery gives for that row.
 
-// scalarSubqueries lists the scalar subqueries in es, not looking inside
-// other subqueries.
-func scalarSubqueries(es ...ast.Expr) []*ast.SubqueryExpr {
+// scalarSubqueries lists the scalar subqueries in es, those of the
+// rewrites of quantified comparisons included, not looking inside other
+// subqueries.
+func (b *Binder) scalarSubqueries(es ...ast.Expr) []*ast.SubqueryExpr {
 	var out []*ast.SubqueryExpr
+	add := func(s *ast.SubqueryExpr) {
+		// One subquery may be read twice (the rewrite of a quantified
+		// comparison reads one of its two); it is joined once.
+		if !s.Exists && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
 	for _, e := range es {
 		walkAST(e, func(n ast.Expr) bool {
 			switch s := n.(type) {
 			case *ast.SubqueryExpr:
-				// One subquery may be read twice (the rewrite of a
-				// quantified comparison reads one of its two); it is
-				// joined once.
-				if !s.Exists && !slices.Contains(out, s) {
-					out = append(out, s)
-				}
+				add(s)
 				return false
 			case *ast.In:
 				return s.Subquery == nil
+			case *ast.Quantified:
+				for _, r := range b.scalarSubqueries(b.rewriteQuantified(s)) {
+					add(r)
+				}
+				return false
 			}
 			return true
 		})

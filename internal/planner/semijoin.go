@@ -63,13 +63,13 @@ func (n *SemiJoin) describe(f exprFormat) string {
 }
 
 // splitSubqueries takes the `x [NOT] IN (subquery)` and `[NOT] EXISTS
-// (subquery)` conjuncts out of a WHERE clause (they become semi and anti
-// joins, applied after the other conditions filter the rows), returning
-// them and the conditions left.
-func splitSubqueries(where ast.Expr) ([]ast.Expr, ast.Expr) {
+// (subquery)` conjuncts (and `= ANY`, `<> ALL`) out of a WHERE clause
+// (they become semi and anti joins, applied after the other conditions
+// filter the rows), returning them and the conditions left.
+func (b *Binder) splitSubqueries(where ast.Expr) ([]ast.Expr, ast.Expr) {
 	var subqueries, rest []ast.Expr
 	for _, c := range astConjuncts(where) {
-		if isSubqueryCondition(c) {
+		if b.isSubqueryCondition(c) {
 			subqueries = append(subqueries, c)
 		} else {
 			rest = append(rest, c)
@@ -78,11 +78,13 @@ func splitSubqueries(where ast.Expr) ([]ast.Expr, ast.Expr) {
 	return subqueries, andAST(rest)
 }
 
-func isSubqueryCondition(e ast.Expr) bool {
+// isSubqueryCondition reports `x [NOT] IN (subquery)` and `[NOT] EXISTS
+// (subquery)`, and the quantified comparisons rewritten as IN.
+func (b *Binder) isSubqueryCondition(e ast.Expr) bool {
 	if u, ok := e.(*ast.Unary); ok && u.Op == "NOT" {
 		e = u.X
 	}
-	switch x := e.(type) {
+	switch x := b.rewriteQuantified(e).(type) {
 	case *ast.In:
 		return x.Subquery != nil
 	case *ast.SubqueryExpr:
@@ -119,7 +121,7 @@ func (b *Binder) subqueryJoin(rel *relation, cond ast.Expr) (*relation, error) {
 	if u, ok := cond.(*ast.Unary); ok && u.Op == "NOT" {
 		not, cond = true, u.X
 	}
-	if in, ok := cond.(*ast.In); ok {
+	if in, ok := b.rewriteQuantified(cond).(*ast.In); ok {
 		return b.inSubquery(rel, in, in.Not != not)
 	}
 	return b.exists(rel, cond.(*ast.SubqueryExpr), not)

@@ -675,6 +675,24 @@ type In struct {
 	Not      bool
 }
 
+// Quantified is a comparison with a subquery's rows, `x op ANY (q)`, `x
+// op SOME (q)` or `x op ALL (q)`, kept as written; the planner rewrites
+// it as it binds it. (A quantified comparison over a list of values is
+// its comparisons with each value, joined by OR or AND, from the parser.)
+type Quantified struct {
+	Pos
+	Op         string // "=", "<>", "<", "<=", ">", ">=" ("!=" is "<>")
+	Quantifier string // "ANY", "SOME" or "ALL", as written
+	// At is the quantifier's position.
+	At       Pos
+	Left     Expr
+	Subquery Query
+}
+
+// All reports a comparison with every row (ALL), not with some row (ANY
+// or SOME).
+func (q *Quantified) All() bool { return q.Quantifier == "ALL" }
+
 // Like is x [NOT] LIKE|SIMILAR TO pattern [ESCAPE e].
 type Like struct {
 	Pos
@@ -817,6 +835,7 @@ func (*Unary) expr()           {}
 func (*Binary) expr()          {}
 func (*Between) expr()         {}
 func (*In) expr()              {}
+func (*Quantified) expr()      {}
 func (*Like) expr()            {}
 func (*IsPredicate) expr()     {}
 func (*IsDistinctFrom) expr()  {}

@@ -153,10 +153,8 @@ func (p *parser) overlaps(left *ast.RowExpr) ast.Expr {
 // Over a list of values it is the comparisons of x with each value,
 // joined by OR for ANY and SOME, by AND for ALL, as Calcite's
 // SqlToRelConverter (convertInToOr) rewrites it, for every op. Over a
-// subquery, `x = ANY (...)` (or SOME) is `x IN (...)` and `x <> ALL (...)`
-// is `x NOT IN (...)`, with the same NULL semantics, as Calcite rewrites
-// them; an ordering comparison is rewritten as some (quantified.go);
-// `<> ANY` and `= ALL` are refused by name.
+// subquery it is an ast.Quantified, which the planner rewrites; `<> ANY`
+// and `= ALL` are refused by name.
 func (p *parser) quantified(x ast.Expr, op string) ast.Expr {
 	q := p.next()
 	all := word(q) == "ALL"
@@ -166,26 +164,13 @@ func (p *parser) quantified(x ast.Expr, op string) ast.Expr {
 		p.closeParen(open)
 		return quantifiedList(x, op, all, values)
 	}
-	in := &ast.In{Pos: x.Position(), X: x}
-	switch {
-	case op == "=" && !all:
-	case op == "<>" && all:
-		in.Not = true
-	case op == "=" || op == "<>":
+	if op == "=" && all || op == "<>" && !all {
 		p.failAt(q.pos, "the quantified comparison %s %s is not supported yet; = ANY (IN), <> ALL (NOT IN) and <, <=, >, >= with ANY, SOME or ALL are", op, word(q))
 	}
 	open := p.expectOp("(").pos
 	sub := p.query()
 	p.closeParen(open)
-	switch {
-	case op != "=" && op != "<>" && all:
-		// x op ALL (q) is NOT (x op' SOME (q)) for the opposite op'.
-		return &ast.Unary{Pos: x.Position(), Op: "NOT", X: some(q.pos, x, opposite[op], sub)}
-	case op != "=" && op != "<>":
-		return some(q.pos, x, op, sub)
-	}
-	in.Subquery = sub
-	return in
+	return &ast.Quantified{Pos: x.Position(), Op: op, Quantifier: word(q), At: q.pos, Left: x, Subquery: sub}
 }
 
 func (p *parser) in(x ast.Expr, not bool) ast.Expr {

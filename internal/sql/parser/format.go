@@ -80,7 +80,7 @@ func level(e ast.Expr) (int, string) {
 			return notLevel, ""
 		}
 		return unaryLevel, ""
-	case *ast.Between, *ast.In, *ast.Like, *ast.IsPredicate, *ast.IsDistinctFrom:
+	case *ast.Between, *ast.In, *ast.Quantified, *ast.Like, *ast.IsPredicate, *ast.IsDistinctFrom:
 		return predicateLevel, ""
 	}
 	return primaryLevel, ""
@@ -203,6 +203,13 @@ func (f *formatter) expr(e ast.Expr) {
 		} else {
 			f.exprs(e.List)
 		}
+		f.WriteString(")")
+		f.close()
+	case *ast.Quantified:
+		f.open()
+		f.part(e.Left, predicateLevel, false)
+		f.WriteString(" " + e.Op + " " + e.Quantifier + " (")
+		f.query(e.Subquery)
 		f.WriteString(")")
 		f.close()
 	case *ast.Like:

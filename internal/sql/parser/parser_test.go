@@ -549,9 +549,10 @@ var exprTests = []struct{ src, want string }{
 	{"(a || b)[1]", "(a || b)[1]"},
 	{"f(x).y", "F(x).y"},
 	{"(-a)[1]", "(-a)[1]"},
-	// Quantified comparisons that are IN and NOT IN.
-	{"x = SOME (SELECT y FROM t)", "(x IN (SELECT y FROM t))"},
-	{"x <> ALL (SELECT y FROM t)", "(x NOT IN (SELECT y FROM t))"},
+	// Quantified comparisons with a subquery print as written.
+	{"x = SOME (SELECT y FROM t)", "(x = SOME (SELECT y FROM t))"},
+	{"x <> ALL (SELECT y FROM t)", "(x <> ALL (SELECT y FROM t))"},
+	{"x + 1 > any (SELECT y FROM t) AND NOT x <= ALL (VALUES 1)", "(((x + 1) > ANY (SELECT y FROM t)) AND NOT (x <= ALL (VALUES (1))))"},
 	// The SQL/JSON query functions with their clauses, and IS JSON.
 	{"JSON_VALUE(j, 'lax $.a' RETURNING INT DEFAULT 0 ON EMPTY ERROR ON ERROR)",
 		"JSON_VALUE(j, 'lax $.a' RETURNING INT DEFAULT 0 ON EMPTY ERROR ON ERROR)"},
