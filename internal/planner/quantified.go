@@ -13,9 +13,10 @@ import (
 //
 //   - `x = ANY (q)` is `x IN (q)` and `x <> ALL (q)` is `x NOT IN (q)`,
 //     with the same NULL semantics;
-//   - `x op SOME (q)` for an ordering comparison op is a CASE over scalar
-//     subqueries of q's rows (some);
-//   - `x op ALL (q)` is NOT (x op' SOME (q)) for the opposite op'.
+//   - `x op SOME (q)` for another comparison op (<>, <, <=, >, >=) is a
+//     CASE over scalar subqueries of q's rows (some);
+//   - `x op ALL (q)` is NOT (x op' SOME (q)) for the opposite op' (`x =
+//     ALL (q)` is NOT (x <> SOME (q))).
 //
 // Each scalar subquery is `SELECT agg($q.$v) FROM (q) AS $q($v)`. When q
 // is correlated with the outer query, that wrapper does not bind; if q is
@@ -56,18 +57,31 @@ func (b *Binder) rewriteQuantified(e ast.Expr) ast.Expr {
 
 // opposite is the comparison that holds exactly when op does not (for
 // values that are not NULL).
-var opposite = map[string]string{"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+var opposite = map[string]string{"<": ">=", "<=": ">", ">": "<=", ">=": "<", "=": "<>"}
 
-// some rewrites `x op SOME (q)` for an ordering comparison op as Calcite's
+// some rewrites `x op SOME (q)` for op other than = as Calcite's
 // SubQueryRemoveRule rewrites it (rewriteSome), over two scalar
-// subqueries of q's rows: m, their least value for > and >= (the greatest
-// for < and <=), and s, 0 when q has no row, 2 when one of its values is
-// NULL, 1 otherwise:
+// subqueries of q's rows. For an ordering comparison they are m, the
+// rows' least value for > and >= (the greatest for < and <=), and s, 0
+// when q has no row, 2 when one of its values is NULL, 1 otherwise:
 //
 //	CASE WHEN s = 0 THEN FALSE      -- no row: no comparison holds
 //	     WHEN x op m THEN TRUE      -- it holds for m
 //	     WHEN s = 2 THEN NULL       -- it might hold for a NULL
 //	     ELSE x op m END            -- FALSE, or NULL for a NULL x
+//
+// For <> they are m, the greatest value, and s, 0 when q has no row, 3
+// when it has two different values, 2 when it has a NULL and one value
+// at most, 1 when it has one value and no NULL (Calcite counts the
+// distinct values; two differ exactly when the least is below the
+// greatest):
+//
+//	CASE WHEN s = 0 THEN FALSE      -- no row
+//	     WHEN x IS NULL THEN NULL   -- unknown against every row
+//	     WHEN s = 3 THEN TRUE       -- x differs from one of two values
+//	     WHEN x <> m THEN TRUE      -- it differs from the one value
+//	     WHEN s = 2 THEN NULL       -- it might differ from the NULL
+//	     ELSE FALSE END             -- it is the one value
 //
 // The outer rows are joined with them as Calcite joins them: with an
 // uncorrelated q by an inner join, with a correlated one by a left join
@@ -81,23 +95,39 @@ func some(pos ast.Pos, x ast.Expr, op string, q ast.Query) ast.Expr {
 	lit := func(kind ast.LiteralKind, text string) ast.Expr {
 		return &ast.Literal{Pos: pos, Kind: kind, Text: text}
 	}
-	count := func(args ...ast.Expr) ast.Expr {
-		return &ast.FuncCall{Pos: pos, Name: "COUNT", Args: args, Star: len(args) == 0}
+	call := func(name string, args ...ast.Expr) ast.Expr {
+		return &ast.FuncCall{Pos: pos, Name: name, Args: args, Star: name == "COUNT" && len(args) == 0}
+	}
+	bin := func(l ast.Expr, op string, r ast.Expr) ast.Expr { return &ast.Binary{Pos: pos, Op: op, L: l, R: r} }
+	when := func(cond ast.Expr, result ast.Expr) *ast.When { return &ast.When{Pos: pos, Cond: cond, Result: result} }
+	number := func(n string) ast.Expr { return lit(ast.NumberLit, n) }
+	falseLit, trueLit, null := lit(ast.BoolLit, "FALSE"), lit(ast.BoolLit, "TRUE"), lit(ast.NullLit, "NULL")
+	empty := when(bin(call("COUNT"), "=", number("0")), number("0"))
+	hasNull := when(bin(call("COUNT"), ">", call("COUNT", value)), number("2"))
+	if op == "<>" {
+		m := over(call("MAX", value))
+		s := over(&ast.Case{Pos: pos, Whens: []*ast.When{
+			empty, when(bin(call("MIN", value), "<", call("MAX", value)), number("3")), hasNull,
+		}, Else: number("1")})
+		return &ast.Case{Pos: pos, Whens: []*ast.When{
+			when(bin(s, "=", number("0")), falseLit),
+			when(&ast.IsPredicate{Pos: pos, X: x, What: "NULL"}, null),
+			when(bin(s, "=", number("3")), trueLit),
+			when(bin(x, "<>", m), trueLit),
+			when(bin(s, "=", number("2")), null),
+		}, Else: falseLit}
 	}
 	agg := "MIN"
 	if op == "<" || op == "<=" {
 		agg = "MAX"
 	}
-	m := over(&ast.FuncCall{Pos: pos, Name: agg, Args: []ast.Expr{value}})
-	s := over(&ast.Case{Pos: pos, Whens: []*ast.When{
-		{Pos: pos, Cond: &ast.Binary{Pos: pos, Op: "=", L: count(), R: lit(ast.NumberLit, "0")}, Result: lit(ast.NumberLit, "0")},
-		{Pos: pos, Cond: &ast.Binary{Pos: pos, Op: ">", L: count(), R: count(value)}, Result: lit(ast.NumberLit, "2")},
-	}, Else: lit(ast.NumberLit, "1")})
+	m := over(call(agg, value))
+	s := over(&ast.Case{Pos: pos, Whens: []*ast.When{empty, hasNull}, Else: number("1")})
 	return &ast.Case{Pos: pos, Whens: []*ast.When{
-		{Pos: pos, Cond: &ast.Binary{Pos: pos, Op: "=", L: s, R: lit(ast.NumberLit, "0")}, Result: lit(ast.BoolLit, "FALSE")},
-		{Pos: pos, Cond: &ast.Binary{Pos: pos, Op: op, L: x, R: m}, Result: lit(ast.BoolLit, "TRUE")},
-		{Pos: pos, Cond: &ast.Binary{Pos: pos, Op: "=", L: s, R: lit(ast.NumberLit, "2")}, Result: lit(ast.NullLit, "NULL")},
-	}, Else: &ast.Binary{Pos: pos, Op: op, L: x, R: m}}
+		when(bin(s, "=", number("0")), falseLit),
+		when(bin(x, op, m), trueLit),
+		when(bin(s, "=", number("2")), null),
+	}, Else: bin(x, op, m)}
 }
 
 // isQuantified reports one of the scalar subqueries over the

@@ -153,8 +153,7 @@ func (p *parser) overlaps(left *ast.RowExpr) ast.Expr {
 // Over a list of values it is the comparisons of x with each value,
 // joined by OR for ANY and SOME, by AND for ALL, as Calcite's
 // SqlToRelConverter (convertInToOr) rewrites it, for every op. Over a
-// subquery it is an ast.Quantified, which the planner rewrites; `<> ANY`
-// and `= ALL` are refused by name.
+// subquery it is an ast.Quantified, which the planner rewrites.
 func (p *parser) quantified(x ast.Expr, op string) ast.Expr {
 	q := p.next()
 	all := word(q) == "ALL"
@@ -163,9 +162,6 @@ func (p *parser) quantified(x ast.Expr, op string) ast.Expr {
 		values := p.exprList()
 		p.closeParen(open)
 		return quantifiedList(x, op, all, values)
-	}
-	if op == "=" && all || op == "<>" && !all {
-		p.failAt(q.pos, "the quantified comparison %s %s is not supported yet; = ANY (IN), <> ALL (NOT IN) and <, <=, >, >= with ANY, SOME or ALL are", op, word(q))
 	}
 	open := p.expectOp("(").pos
 	sub := p.query()

@@ -552,7 +552,8 @@ var exprTests = []struct{ src, want string }{
 	// Quantified comparisons with a subquery print as written.
 	{"x = SOME (SELECT y FROM t)", "(x = SOME (SELECT y FROM t))"},
 	{"x <> ALL (SELECT y FROM t)", "(x <> ALL (SELECT y FROM t))"},
-	{"x + 1 > any (SELECT y FROM t) AND NOT x <= ALL (VALUES 1)", "(((x + 1) > ANY (SELECT y FROM t)) AND NOT (x <= ALL (VALUES (1))))"},
+	{"x = all (SELECT y FROM t)", "(x = ALL (SELECT y FROM t))"},
+	{"x + 1 != any (SELECT y FROM t) AND NOT x <= ALL (VALUES 1)", "(((x + 1) <> ANY (SELECT y FROM t)) AND NOT (x <= ALL (VALUES (1))))"},
 	// The SQL/JSON query functions with their clauses, and IS JSON.
 	{"JSON_VALUE(j, 'lax $.a' RETURNING INT DEFAULT 0 ON EMPTY ERROR ON ERROR)",
 		"JSON_VALUE(j, 'lax $.a' RETURNING INT DEFAULT 0 ON EMPTY ERROR ON ERROR)"},
