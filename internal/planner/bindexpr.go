@@ -478,12 +478,12 @@ func (x *exprBinder) between(n *ast.Between) (expr.Expr, error) {
 }
 
 // innerJoinNote adds, in a join condition, where subqueries may be in
-// one: the ON of a select's last join when it is an inner join.
+// one: the ON of an inner join.
 func (x *exprBinder) innerJoinNote() string {
 	if x.where != "a join condition" {
 		return ""
 	}
-	return "or of the ON of the last join of a FROM when it is an INNER JOIN "
+	return "or of the ON of an INNER JOIN "
 }
 
 func (x *exprBinder) in(n *ast.In) (expr.Expr, error) {

@@ -14,6 +14,13 @@ import (
 // carry rowtime (or both proctime) attributes and the rest of the
 // condition bounds one by the other.
 func (b *Binder) join(j *ast.Join) (*relation, error) {
+	if conds, rest := b.onSubqueries(j); conds != nil {
+		rel, err := b.join(rest)
+		if err != nil {
+			return nil, err
+		}
+		return b.withSubqueries(rel, conds)
+	}
 	if u, ok := j.Right.(*ast.UnnestRef); ok {
 		return b.unnestJoin(j, u)
 	}
@@ -328,17 +335,17 @@ func intervalBounds(conds []expr.Expr, ls, rs types.Schema) (*IntervalJoin, []ex
 	return iv, rest
 }
 
-// onSubqueriesToWhere moves the conditions with subqueries (IN, EXISTS,
-// scalar ones, quantified comparisons) out of the ON of a select's last
-// join, when it is an inner join, into the select's WHERE, where they are
-// planned as semi joins and joins with the subqueries' relations: for an
-// inner join, a condition of ON filters the joined rows as WHERE does (as
-// Calcite's SubQueryRemoveRule rewrites a join condition's subqueries
-// over the join). Other joins keep them, and binding them fails by name.
-func (b *Binder) onSubqueriesToWhere(from ast.TableRef, where ast.Expr) (ast.TableRef, ast.Expr) {
-	j, ok := from.(*ast.Join)
-	if !ok || j.On == nil || (j.Kind != ast.InnerJoin && j.Kind != ast.CrossJoin) {
-		return from, where
+// onSubqueries takes the conditions with subqueries (IN, EXISTS, scalar
+// ones, quantified comparisons) out of the ON of an inner join, returning
+// them and the join with the conditions left. For an inner join, a
+// condition of ON filters the joined rows as WHERE does, so they are
+// planned as WHERE's are, over the join (as Calcite's SubQueryRemoveRule
+// rewrites a join condition's subqueries for Flink: a join between the
+// two sides' join and the subquery's relation, before any join above).
+// Other joins keep them, and binding them fails by name.
+func (b *Binder) onSubqueries(j *ast.Join) (ast.Expr, *ast.Join) {
+	if j.On == nil || j.Kind != ast.InnerJoin {
+		return nil, j
 	}
 	var moved, kept []ast.Expr
 	for _, c := range astConjuncts(j.On) {
@@ -349,12 +356,26 @@ func (b *Binder) onSubqueriesToWhere(from ast.TableRef, where ast.Expr) (ast.Tab
 		}
 	}
 	if len(moved) == 0 {
-		return from, where
+		return nil, j
 	}
 	rest := *j
 	rest.On = andAST(kept)
 	if rest.On == nil {
 		rest.On = &ast.Literal{Pos: j.Pos, Kind: ast.BoolLit, Text: "TRUE"}
 	}
-	return &rest, andAST(append(moved, where))
+	return andAST(moved), &rest
+}
+
+// withSubqueries filters the rows of an inner join (rel) by the
+// conditions with subqueries of its ON, as a WHERE over it, and leaves
+// the join's columns only.
+func (b *Binder) withSubqueries(rel *relation, conds ast.Expr) (*relation, error) {
+	schema := rel.node.Schema()
+	out, err := b.where(rel, conds)
+	if err != nil || len(out.node.Schema()) == len(schema) {
+		return out, err
+	}
+	// Drop the values of scalar subqueries, joined as hidden columns.
+	sc := &scope{cols: out.sc.cols[:len(schema)]}
+	return &relation{node: newCalc(out.node, identity(schema), nil, schema), sc: sc}, nil
 }

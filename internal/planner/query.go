@@ -309,7 +309,7 @@ func (b *Binder) namedQuery(q ast.Query, name string, cols []string, ref *ast.Ta
 // selectQuery binds SELECT ... FROM ... WHERE ... GROUP BY ... HAVING ...
 // ORDER BY ... LIMIT.
 func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
-	from, where := b.whereIntoJoin(b.onSubqueriesToWhere(s.From, s.Where))
+	from, where := b.whereIntoJoin(s.From, s.Where)
 	var rel *relation
 	if from == nil {
 		for _, it := range s.Items {
