@@ -6,11 +6,13 @@ import (
 	"github.com/sluicesql/sluice/internal/sql/ast"
 )
 
-// A quantified comparison with a subquery, `x op ANY (q)` (or SOME) or `x
-// op ALL (q)`, stays as written in the syntax tree (ast.Quantified); the
-// binder rewrites it as Calcite's SqlToRelConverter and SubQueryRemoveRule
-// do, once per node (Binder.rewriteQuantified), and binds the rewrite:
+// A quantified comparison, `x op ANY (q)` (or SOME) or `x op ALL (q)` with
+// a subquery or a list of values, stays as written in the syntax tree
+// (ast.Quantified); the binder rewrites it as Calcite's SqlToRelConverter
+// and SubQueryRemoveRule do, once per node (Binder.rewriteQuantified),
+// and binds the rewrite:
 //
+//   - over a list of values, the comparisons with each (quantifiedList);
 //   - `x = ANY (q)` is `x IN (q)` and `x <> ALL (q)` is `x NOT IN (q)`,
 //     with the same NULL semantics;
 //   - `x op SOME (q)` for another comparison op (<>, <, <=, >, >=) is a
@@ -25,8 +27,8 @@ import (
 // scalar subquery (correlatedScalar), as Calcite's SubQueryRemoveRule
 // rewrites a correlated SOME over q's rows grouped by the correlation.
 
-// rewriteQuantified returns e's rewrite when e is a quantified comparison
-// with a subquery, e itself otherwise. The rewrite of a node is built once
+// rewriteQuantified returns e's rewrite when e is a quantified
+// comparison, e itself otherwise. The rewrite of a node is built once
 // and kept, since its scalar subqueries are joined to the rows and then
 // found again by identity when the rewrite is bound.
 func (b *Binder) rewriteQuantified(e ast.Expr) ast.Expr {
@@ -39,6 +41,8 @@ func (b *Binder) rewriteQuantified(e ast.Expr) ast.Expr {
 	}
 	var r ast.Expr
 	switch {
+	case q.Subquery == nil:
+		r = quantifiedList(q.Left, q.Op, q.All(), q.List)
 	case q.Op == "=" && !q.All():
 		r = &ast.In{Pos: q.Pos, X: q.Left, Subquery: q.Subquery}
 	case q.Op == "<>" && q.All():
@@ -53,6 +57,29 @@ func (b *Binder) rewriteQuantified(e ast.Expr) ast.Expr {
 	}
 	b.quantified[q] = r
 	return r
+}
+
+// quantifiedList rewrites `x op ANY (v1, v2, ...)` (or SOME) as `x op v1
+// OR x op v2 OR ...` and `x op ALL (...)` as `x op v1 AND x op v2 AND
+// ...`, as Calcite's SqlToRelConverter (convertInToOr) rewrites a
+// quantified comparison over a list of values: NULLs follow from three-
+// valued OR and AND (`x > ALL (1, NULL)` is NULL when x > 1, FALSE
+// otherwise).
+func quantifiedList(x ast.Expr, op string, all bool, values []ast.Expr) ast.Expr {
+	join := "OR"
+	if all {
+		join = "AND"
+	}
+	var e ast.Expr
+	for _, v := range values {
+		c := &ast.Binary{Pos: x.Position(), Op: op, L: x, R: v}
+		if e == nil {
+			e = c
+			continue
+		}
+		e = &ast.Binary{Pos: x.Position(), Op: join, L: e, R: c}
+	}
+	return e
 }
 
 // opposite is the comparison that holds exactly when op does not (for

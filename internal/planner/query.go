@@ -637,6 +637,9 @@ func walkAST(e ast.Expr, f func(ast.Expr) bool) {
 		}
 	case *ast.Quantified:
 		walkAST(n.Left, f)
+		for _, a := range n.List {
+			walkAST(a, f)
+		}
 	case *ast.Like:
 		walkAST(n.X, f)
 		walkAST(n.Pattern, f)

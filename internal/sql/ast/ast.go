@@ -675,18 +675,19 @@ type In struct {
 	Not      bool
 }
 
-// Quantified is a comparison with a subquery's rows, `x op ANY (q)`, `x
-// op SOME (q)` or `x op ALL (q)`, kept as written; the planner rewrites
-// it as it binds it. (A quantified comparison over a list of values is
-// its comparisons with each value, joined by OR or AND, from the parser.)
+// Quantified is a comparison with a subquery's rows or a list of values,
+// `x op ANY (q)`, `x op SOME (v1, v2)`, `x op ALL (q)`, kept as written;
+// the planner rewrites it as it binds it.
 type Quantified struct {
 	Pos
 	Op         string // "=", "<>", "<", "<=", ">", ">=" ("!=" is "<>")
 	Quantifier string // "ANY", "SOME" or "ALL", as written
 	// At is the quantifier's position.
-	At       Pos
-	Left     Expr
+	At   Pos
+	Left Expr
+	// Subquery is the subquery compared with, or nil for List.
 	Subquery Query
+	List     []Expr
 }
 
 // All reports a comparison with every row (ALL), not with some row (ANY

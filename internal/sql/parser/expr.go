@@ -149,24 +149,20 @@ func (p *parser) overlaps(left *ast.RowExpr) ast.Expr {
 	return &ast.FuncCall{Pos: left.Pos, Name: "OVERLAPS", Args: []ast.Expr{left.Items[0], left.Items[1], right.Items[0], right.Items[1]}}
 }
 
-// quantified parses the ANY, SOME or ALL (subquery or list) after x op.
-// Over a list of values it is the comparisons of x with each value,
-// joined by OR for ANY and SOME, by AND for ALL, as Calcite's
-// SqlToRelConverter (convertInToOr) rewrites it, for every op. Over a
-// subquery it is an ast.Quantified, which the planner rewrites.
+// quantified parses the ANY, SOME or ALL (subquery or list) after x op,
+// an ast.Quantified, which the planner rewrites.
 func (p *parser) quantified(x ast.Expr, op string) ast.Expr {
 	q := p.next()
-	all := word(q) == "ALL"
-	if isOp(p.tok(), "(") && !p.queryAhead() {
-		open := p.next().pos
-		values := p.exprList()
-		p.closeParen(open)
-		return quantifiedList(x, op, all, values)
-	}
+	n := &ast.Quantified{Pos: x.Position(), Op: op, Quantifier: word(q), At: q.pos, Left: x}
+	list := isOp(p.tok(), "(") && !p.queryAhead()
 	open := p.expectOp("(").pos
-	sub := p.query()
+	if list {
+		n.List = p.exprList()
+	} else {
+		n.Subquery = p.query()
+	}
 	p.closeParen(open)
-	return &ast.Quantified{Pos: x.Position(), Op: op, Quantifier: word(q), At: q.pos, Left: x, Subquery: sub}
+	return n
 }
 
 func (p *parser) in(x ast.Expr, not bool) ast.Expr {

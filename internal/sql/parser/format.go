@@ -209,7 +209,11 @@ func (f *formatter) expr(e ast.Expr) {
 		f.open()
 		f.part(e.Left, predicateLevel, false)
 		f.WriteString(" " + e.Op + " " + e.Quantifier + " (")
-		f.query(e.Subquery)
+		if e.Subquery != nil {
+			f.query(e.Subquery)
+		} else {
+			f.exprs(e.List)
+		}
 		f.WriteString(")")
 		f.close()
 	case *ast.Like:

@@ -29,6 +29,7 @@ func TestFormatFlinkExpr(t *testing.T) {
 		{"(a + 1)[2]", "(`a` + 1)[2]"},
 		{"r.`f g`", "`r`.`f g`"},
 		{"`select` + 1", "`select` + 1"},
+		{"a > ANY (1, b + 1) AND a = ALL (2)", "`a` > ANY (1, `b` + 1) AND `a` = ALL (2)"},
 		{"a + 1 > SOME (SELECT b FROM t) OR (a = b) <= ALL (SELECT b FROM t)", "`a` + 1 > SOME (SELECT `b` FROM t) OR (`a` = `b`) <= ALL (SELECT `b` FROM t)"},
 	} {
 		e, err := ParseExpr(tc.in)

@@ -549,7 +549,9 @@ var exprTests = []struct{ src, want string }{
 	{"(a || b)[1]", "(a || b)[1]"},
 	{"f(x).y", "F(x).y"},
 	{"(-a)[1]", "(-a)[1]"},
-	// Quantified comparisons with a subquery print as written.
+	// Quantified comparisons print as written.
+	{"x > ANY (1, y + 1)", "(x > ANY (1, (y + 1)))"},
+	{"x = some ((1), 2) OR x <> all (3)", "((x = SOME (1, 2)) OR (x <> ALL (3)))"},
 	{"x = SOME (SELECT y FROM t)", "(x = SOME (SELECT y FROM t))"},
 	{"x <> ALL (SELECT y FROM t)", "(x <> ALL (SELECT y FROM t))"},
 	{"x = all (SELECT y FROM t)", "(x = ALL (SELECT y FROM t))"},
