@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/sluicesql/sluice/internal/expr"
@@ -9,89 +10,44 @@ import (
 	"github.com/sluicesql/sluice/internal/types"
 )
 
-// aggregate plans GROUP BY and aggregate calls. It returns the aggregated
-// relation and a hook that maps group expressions and aggregate calls of
-// the select list and HAVING onto its columns. Grouping by window_start and
-// window_end of a window table function becomes a window aggregation.
+// aggregate plans GROUP BY and aggregate calls: an aggregation over a
+// projection of the group keys and the calls' arguments. It returns the
+// aggregated relation and a hook that maps group expressions and aggregate
+// calls of the select list and HAVING onto its columns.
+//
+// An aggregation that groups by window_start and window_end of a window
+// table function, or by a legacy group window (GROUP BY TUMBLE(ts, ...),
+// grouped by its start, end and time), is planned the same way; the rule
+// WindowAggregate makes it a window aggregation (Flink's SqlToRelConverter
+// likewise builds a LogicalAggregate that StreamPhysicalWindowAggregateRule
+// converts). The binder only types such an aggregation's window_time as a
+// time attribute, as Flink's RelTimeIndicatorConverter does, and raises
+// the errors that point into the statement (aggregation.window).
 //
 // names gives the output name of aggregate calls that are select items
 // (their alias, or Flink's EXPR$n); others are named $f<n>.
 func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncCall, names map[*ast.FuncCall]string) (*relation, func(ast.Expr) (expr.Expr, bool, error), error) {
-	in := &exprBinder{b: b, sc: rel.sc, where: "GROUP BY"}
 	sets, err := expandGroupBy(groupBy)
 	if err != nil {
 		return nil, nil, err
 	}
-	groupBy = sets.exprs
-	tvf, over := windowInput(rel.node)
-	var win *Window
-	winCols := map[int]int{} // input column -> position among window_start/end/time
-	groupWindow, err := b.groupWindow(rel, groupBy)
-	if err != nil {
+	a := &aggregation{rel: rel, in: &exprBinder{b: b, sc: rel.sc, where: "GROUP BY"}, sets: sets, calls: calls, winTime: -1}
+	if a.groupWindow, err = b.groupWindow(rel, sets.exprs); err != nil {
 		return nil, nil, err
 	}
-	if groupWindow != nil {
-		tvf, over, win = nil, nil, &groupWindow.window
-	}
-	if tvf != nil {
-		n := len(tvf.Input.Schema())
-		w := tvf.Window
-		win = &w
-		for _, g := range groupBy {
-			if id, ok := g.(*ast.Ident); ok {
-				if i, err := rel.sc.resolve(id); err == nil && through(over, i) >= n {
-					winCols[i] = through(over, i) - n
+	for i, g := range sets.exprs {
+		if a.groupWindow != nil && g == ast.Expr(a.groupWindow.call) {
+			for pos, k := range a.groupWindow.keys() {
+				name := windowColumnNames[pos]
+				if pos == 2 {
+					name = a.groupWindow.time.Name // the time attribute's, which the rule reads
 				}
+				a.group(aggGroup{name: windowColumnNames[pos], set: i, win: pos}, k, name)
 			}
-		}
-		hasStart, hasEnd := false, false
-		for _, pos := range winCols {
-			hasStart, hasEnd = hasStart || pos == 0, hasEnd || pos == 1
-		}
-		if !hasStart || !hasEnd {
-			win = nil
-		}
-	}
-	var pre []expr.Expr
-	var preSchema types.Schema
-	// add appends e to the pre-aggregation projection, named after the
-	// column it reads or $f<position> as Flink names computed fields.
-	add := func(e expr.Expr, name string) int {
-		if c, ok := e.(*expr.Column); ok && name == "" {
-			name = rel.sc.cols[c.Index].name
-		}
-		if name == "" {
-			name = "$f" + itoa(len(pre))
-		}
-		pre = append(pre, e)
-		preSchema = append(preSchema, types.Field{Name: name, Type: e.Type()})
-		return len(pre) - 1
-	}
-	type group struct {
-		ast  ast.Expr
-		col  int // position in the output
-		name string
-		qual string
-		set  int // position among the grouping expressions
-	}
-	var groups []group
-	var keys []int
-	var winGroups []group
-	// window columns (and a legacy group window) are in every grouping set
-	inAll := func(i int, g ast.Expr) error {
-		if !sets.inAll(i) {
-			return errorf(g, "every grouping set of a window aggregation must contain the window's columns (window_start and window_end, or the group window)")
-		}
-		return nil
-	}
-	for i, g := range groupBy {
-		if groupWindow != nil && g == ast.Expr(groupWindow.call) {
-			if err := inAll(i, g); err != nil {
-				return nil, nil, err
-			}
+			a.extra += 2
 			continue
 		}
-		e, err := in.bind(g)
+		e, err := a.in.bind(g)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -101,155 +57,235 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 		name, qual := "$f"+itoa(i), ""
 		if c, ok := e.(*expr.Column); ok {
 			name, qual = rel.sc.cols[c.Index].name, rel.sc.cols[c.Index].qual
-			if win != nil {
-				if pos, isWin := winCols[c.Index]; isWin {
-					if err := inAll(i, g); err != nil {
-						return nil, nil, err
-					}
-					winGroups = append(winGroups, group{ast: g, col: pos, name: name, qual: qual, set: i})
-					continue
-				}
-			}
 		}
-		groups = append(groups, group{ast: g, col: len(keys), name: name, qual: qual, set: i})
-		keys = append(keys, add(e, name))
+		a.group(aggGroup{ast: g, name: name, qual: qual, set: i, win: -1}, e, name)
 	}
-	sets.keys = make([]int, len(groups))
-	for i, g := range groups {
-		sets.keys[i] = g.set
-	}
-	aggs := make([]AggCall, len(calls))
+	a.aggs = make([]AggCall, len(calls))
 	for j, c := range calls {
-		a, err := b.aggCall(in, c, add)
+		call, err := b.aggCall(a.in, c, a.add)
 		if err != nil {
 			return nil, nil, err
 		}
-		if len(groupBy) > 0 && c.Filter == nil {
-			argTypes := make([]types.Type, len(a.Args))
-			for k, col := range a.Args {
-				argTypes[k] = preSchema[col].Type
+		if len(sets.exprs) > 0 && c.Filter == nil {
+			argTypes := make([]types.Type, len(call.Args))
+			for k, col := range call.Args {
+				argTypes[k] = a.preSchema[col].Type
 			}
-			a.Type = a.Type.WithNotNull(a.Type.NotNull || fn.GroupedNotNull(a.Name, argTypes, a.Type))
+			call.Type = call.Type.WithNotNull(call.Type.NotNull || fn.GroupedNotNull(call.Name, argTypes, call.Type))
 		}
-		if win != nil && (win.Kind == Hop || win.Kind == Session) && jsonAggregate(c.Name) == "JSON_ARRAYAGG" {
+		a.aggs[j] = call
+	}
+	if err := a.window(); err != nil {
+		return nil, nil, err
+	}
+	a.output(names)
+	input, keyCols := sets.expand(newCalc(rel.node, a.pre, nil, a.preSchema), a.keys)
+	node := &GroupAggregate{base: base{schema: a.out}, Input: input, Keys: keyCols, Aggs: a.aggs}
+	// The scope hides aggregate results and window columns behind internal
+	// names: they are reached through the hook, never by a name a query
+	// could write.
+	sc := &scope{}
+	for i, f := range a.out {
+		col := scopeCol{name: "$agg" + itoa(i), typ: f.Type}
+		if i < len(a.groups) && a.groups[i].win < 0 {
+			col.name, col.qual = f.Name, a.groups[i].qual
+		}
+		sc.cols = append(sc.cols, col)
+	}
+	return &relation{node: node, sc: sc}, a.hook, nil
+}
+
+// aggregation is an aggregation as the binder builds it.
+type aggregation struct {
+	rel   *relation
+	in    *exprBinder // binds over rel
+	sets  *groupingSets
+	calls []*ast.FuncCall
+	// pre is the projection under the aggregation: its keys and the
+	// arguments of its calls.
+	pre       []expr.Expr
+	preSchema types.Schema
+	// extra counts the columns of a group window beyond the one Calcite's
+	// projection gives it, and the window_time grouped by for the select
+	// list (window): Flink's names of computed fields and aggregates count
+	// neither.
+	extra int
+	// groups are the keys, keys their columns of pre.
+	groups []aggGroup
+	keys   []int
+	aggs   []AggCall
+	// groupWindow is the legacy group window grouped by, if any; wg the
+	// window grouped by, if any, and winTime the group of its time.
+	groupWindow *legacyWindow
+	wg          *windowGrouping
+	winTime     int
+	// out is the output: keys (the expand id after them), then aggregates
+	// from aggBase on.
+	out     types.Schema
+	eCol    int
+	aggBase int
+}
+
+// aggGroup is one key of an aggregation.
+type aggGroup struct {
+	ast  ast.Expr // nil for a group window's properties
+	col  int      // position in the output
+	name string
+	qual string
+	set  int // position among the grouping expressions
+	win  int // position among the window's start, end and time, -1 for none
+}
+
+// add appends e to the pre-aggregation projection, named after the column
+// it reads or $f<position> as Flink names computed fields.
+func (a *aggregation) add(e expr.Expr, name string) int {
+	if c, ok := e.(*expr.Column); ok && name == "" {
+		name = a.rel.sc.cols[c.Index].name
+	}
+	if name == "" {
+		name = "$f" + itoa(len(a.pre)-a.extra)
+	}
+	a.pre = append(a.pre, e)
+	a.preSchema = append(a.preSchema, types.Field{Name: name, Type: e.Type()})
+	return len(a.pre) - 1
+}
+
+// group adds the key g, e in the pre-aggregation projection.
+func (a *aggregation) group(g aggGroup, e expr.Expr, name string) {
+	g.col = len(a.keys)
+	a.groups = append(a.groups, g)
+	a.keys = append(a.keys, a.add(e, name))
+}
+
+// window finds whether the aggregation groups by a window, with the rule
+// WindowAggregate's own test (groupsByWindow), and marks the keys that are
+// the window's columns. It refuses what a window aggregation cannot
+// compute: a window column in another expression than a key, a grouping
+// set without the window, JSON_ARRAYAGG in HOP and SESSION windows.
+func (a *aggregation) window() error {
+	if a.wg = groupsByWindow(newCalc(a.rel.node, a.pre, nil, a.preSchema), a.keys); a.wg == nil {
+		if _, cols := windowColumns(a.rel.node); cols != nil {
+			found := [3]bool{}
+			for _, k := range a.keys {
+				if c, ok := a.pre[k].(*expr.Column); ok {
+					if pos, isWin := cols[c.Index]; isWin {
+						found[pos] = true
+					}
+				}
+			}
+			if found[0] && found[1] {
+				return errorf(a.sets.exprs[0], "window columns can only be grouped by, not used in expressions of a window aggregation")
+			}
+		}
+		return nil
+	}
+	start := 0
+	for i := range a.groups {
+		g := &a.groups[i]
+		if g.win = a.wg.prop(a.keys[g.col]); g.win >= 0 && !a.sets.inAll(g.set) {
+			return errorf(a.sets.exprs[g.set], "every grouping set of a window aggregation must contain the window's columns (window_start and window_end, or the group window)")
+		}
+		switch g.win {
+		case 0:
+			start = i
+		case 2:
+			a.winTime = i
+		}
+	}
+	for _, c := range a.calls {
+		if w := a.wg.window; (w.Kind == Hop || w.Kind == Session) && jsonAggregate(c.Name) == "JSON_ARRAYAGG" {
 			// Flink's documentation: "not supported in ... unbounded
 			// session windows, or hop windows" (JsonArrayAggFunction
 			// cannot merge accumulators).
-			return nil, nil, errorf(c, "JSON_ARRAYAGG is not supported in HOP and SESSION windows")
+			return errorf(c, "JSON_ARRAYAGG is not supported in HOP and SESSION windows")
 		}
-		aggs[j] = a
 	}
-	var out types.Schema
-	for _, g := range groups {
-		t := preSchema[keys[g.col]].Type.Plain()
-		if !sets.inAll(g.set) {
+	if a.winTime >= 0 {
+		return nil
+	}
+	// window_time is grouped by too where the window table function's
+	// input passes it on (grouping by it changes no group), so that the
+	// select list may read it.
+	_, cols := windowColumns(a.rel.node)
+	for col, pos := range cols {
+		if pos == 2 {
+			sc := a.rel.sc.cols[col]
+			a.winTime = len(a.groups)
+			a.group(aggGroup{name: sc.name, set: a.groups[start].set, win: 2}, &expr.Column{Index: col, Name: sc.name, T: sc.typ}, "")
+			a.extra++
+		}
+	}
+	return nil
+}
+
+// output lays out the aggregation's output columns; names gives the names
+// of aggregate calls that are select items.
+func (a *aggregation) output(names map[*ast.FuncCall]string) {
+	a.sets.keys = make([]int, len(a.groups))
+	for i, g := range a.groups {
+		a.sets.keys[i] = g.set
+		t := a.preSchema[a.keys[g.col]].Type.Plain()
+		if g.win >= 0 {
+			t = windowPropType(a.wg.window, g.win)
+		} else if !a.sets.inAll(g.set) {
 			t = t.Nullable()
 		}
-		out = append(out, types.Field{Name: g.name, Type: t})
+		a.out = append(a.out, types.Field{Name: g.name, Type: t})
 	}
-	eCol := -1 // the expand id's column, with grouping sets
-	if sets.expanded() {
-		eCol = len(out)
-		out = append(out, types.Field{Name: "$e", Type: types.BigIntType.WithNotNull(true)})
+	a.eCol = -1
+	if a.sets.expanded() {
+		a.eCol = len(a.out)
+		a.out = append(a.out, types.Field{Name: "$e", Type: types.BigIntType.WithNotNull(true)})
 	}
-	aggBase := len(out)
-	for j := range aggs {
-		name, ok := names[calls[j]]
+	a.aggBase = len(a.out)
+	for j := range a.aggs {
+		name, ok := names[a.calls[j]]
 		if !ok {
-			name = "$f" + itoa(len(out))
+			name = "$f" + itoa(len(a.out)-a.extra)
 		}
-		out = append(out, types.Field{Name: name, Type: aggs[j].Type})
+		a.out = append(a.out, types.Field{Name: name, Type: a.aggs[j].Type})
 	}
-	var node Node
-	if win != nil {
-		// The pre-aggregation projection reads the window function's
-		// columns; it applies to the function's input, which has them all
-		// but the window columns.
-		var filter expr.Expr
-		if over != nil {
-			for i, e := range pre {
-				pre[i] = expr.Remap(e, func(c *expr.Column) expr.Expr { return over.Projects[c.Index] })
-			}
-			filter = over.Filter
+}
+
+// column reads output column col.
+func (a *aggregation) column(col int) *expr.Column {
+	return &expr.Column{Index: col, Name: a.out[col].Name, T: a.out[col].Type}
+}
+
+// hook maps a group expression, aggregate call, group window property or
+// grouping function of the select list or HAVING onto the output.
+func (a *aggregation) hook(e ast.Expr) (expr.Expr, bool, error) {
+	if f, ok := e.(*ast.FuncCall); ok && a.groupWindow != nil {
+		if pos, isProp := a.groupWindow.property(f); isProp {
+			return a.column(a.groups[slices.IndexFunc(a.groups, func(g aggGroup) bool { return g.win == pos })].col), true, nil
 		}
-		source := rel.node // the rows the windows are assigned to
-		if tvf != nil {
-			source = tvf.Input
-			if len(findTimeUse(pre, len(source.Schema()))) > 0 {
-				return nil, nil, errorf(groupBy[0], "window columns can only be grouped by, not used in expressions of a window aggregation")
-			}
+		if call := a.groupWindow.call; f == call || f.Name == call.Name && sameExpr(f, call) {
+			return nil, false, errorf(f, "the group window %s can only be grouped by; select its bounds with %s_START, %s_END or %s_ROWTIME", f.Name, f.Name, f.Name, f.Name)
 		}
-		w := *win
-		tc := source.Schema()[win.TimeCol]
-		w.TimeCol = add(&expr.Column{Index: win.TimeCol, Name: tc.Name, T: tc.Type}, tc.Name)
-		ts := types.TimestampType(3).WithNotNull(true)
-		wt := windowTime(w)
-		out = append(out, types.Field{Name: "window_start", Type: ts}, types.Field{Name: "window_end", Type: ts}, types.Field{Name: "window_time", Type: wt})
-		input, keyCols := sets.expand(newCalc(source, pre, filter, preSchema), keys)
-		node = &WindowAggregate{base: base{schema: out}, Input: input, Window: w, Keys: keyCols, Aggs: aggs}
-	} else {
-		input, keyCols := sets.expand(newCalc(rel.node, pre, nil, preSchema), keys)
-		node = &GroupAggregate{base: base{schema: out}, Input: input, Keys: keyCols, Aggs: aggs}
 	}
-	// The scope hides aggregate results behind internal names: they are
-	// reached through the hook, never by a name a query could write.
-	sc := &scope{}
-	for i, f := range out {
-		name := f.Name
-		if i >= len(groups) {
-			name = "$agg" + itoa(i)
-		}
-		sc.cols = append(sc.cols, scopeCol{name: name, typ: f.Type})
+	if f, ok := e.(*ast.FuncCall); ok && f.Over == nil && isGroupingFunction(f.Name) {
+		out, err := a.sets.groupingFunction(a.in, f, a.eCol)
+		return out, err == nil, err
 	}
-	for _, g := range groups {
-		sc.cols[g.col].qual = g.qual
+	if f, ok := e.(*ast.FuncCall); ok {
+		if j := slices.Index(a.calls, f); j >= 0 {
+			return a.column(a.aggBase + j), true, nil
+		}
 	}
-	winBase := aggBase + len(aggs)
-	hook := func(e ast.Expr) (expr.Expr, bool, error) {
-		if f, ok := e.(*ast.FuncCall); ok && groupWindow != nil {
-			if pos, isProp := groupWindow.property(f); isProp {
-				col := winBase + pos
-				return &expr.Column{Index: col, Name: out[col].Name, T: out[col].Type}, true, nil
-			}
-			if f == groupWindow.call || f.Name == groupWindow.call.Name && sameExpr(f, groupWindow.call) {
-				return nil, false, errorf(f, "the group window %s can only be grouped by; select its bounds with %s_START, %s_END or %s_ROWTIME", f.Name, f.Name, f.Name, f.Name)
-			}
+	for _, g := range a.groups {
+		if g.ast != nil && sameExpr(e, g.ast) {
+			return a.column(g.col), true, nil
 		}
-		if f, ok := e.(*ast.FuncCall); ok && f.Over == nil && isGroupingFunction(f.Name) {
-			out, err := sets.groupingFunction(in, f, eCol)
-			return out, err == nil, err
-		}
-		if f, ok := e.(*ast.FuncCall); ok {
-			for j, c := range calls {
-				if c == f {
-					col := aggBase + j
-					return &expr.Column{Index: col, Name: out[col].Name, T: out[col].Type}, true, nil
-				}
-			}
-		}
-		for _, g := range groups {
-			if sameExpr(e, g.ast) {
-				return &expr.Column{Index: g.col, Name: g.name, T: out[g.col].Type}, true, nil
-			}
-		}
-		for _, g := range winGroups {
-			if sameExpr(e, g.ast) {
-				col := winBase + g.col
-				return &expr.Column{Index: col, Name: out[col].Name, T: out[col].Type}, true, nil
-			}
-		}
-		if id, ok := e.(*ast.Ident); ok {
-			if win != nil && id.Parts[len(id.Parts)-1] == "window_time" {
-				col := winBase + 2
-				return &expr.Column{Index: col, Name: "window_time", T: out[col].Type}, true, nil
-			}
-			if _, err := rel.sc.resolve(id); err == nil {
-				return nil, false, errorf(id, "Expression '%s' is not being grouped", exprTextAST(id))
-			}
-		}
-		return nil, false, nil
 	}
-	return &relation{node: node, sc: sc}, hook, nil
+	if id, ok := e.(*ast.Ident); ok {
+		if a.winTime >= 0 && id.Parts[len(id.Parts)-1] == "window_time" {
+			return a.column(a.groups[a.winTime].col), true, nil
+		}
+		if _, err := a.rel.sc.resolve(id); err == nil {
+			return nil, false, errorf(id, "Expression '%s' is not being grouped", exprTextAST(id))
+		}
+	}
+	return nil, false, nil
 }
 
 // legacyWindow is a group window of Flink's legacy syntax, GROUP BY
@@ -259,6 +295,32 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 type legacyWindow struct {
 	call   *ast.FuncCall
 	window Window
+	// time reads the time attribute; durations are the interval literals.
+	time      *expr.Column
+	durations []expr.Expr
+}
+
+// windowColumnNames are the names of a window's start, end and time.
+var windowColumnNames = [3]string{"window_start", "window_end", "window_time"}
+
+// keys are what the aggregation groups by for the group window (which
+// groups no finer than the window itself): its start, end and time
+// (TUMBLE_START(ts, size), ..., which groupWindowProperty reads back).
+func (g *legacyWindow) keys() []expr.Expr {
+	args := append([]expr.Expr{g.time}, g.durations...)
+	names := groupWindowProperties[:3]
+	if g.window.ProcTime {
+		names = []string{"START", "END", "PROCTIME"}
+	}
+	var out []expr.Expr
+	for pos, name := range names {
+		t := windowPropType(g.window, pos)
+		if pos == 2 {
+			t = g.time.T
+		}
+		out = append(out, &expr.Call{Name: g.call.Name + "_" + name, Args: args, T: t})
+	}
+	return out
 }
 
 // property maps a window property call of this window (same arguments) to
@@ -307,6 +369,7 @@ func (b *Binder) groupWindow(rel *relation, groupBy []ast.Expr) (*legacyWindow, 
 			return nil, errorf(f.Args[0], "Window can only be defined over a time attribute column, but is %s", t.Type().Plain())
 		}
 		var durs []int64
+		var lits []expr.Expr
 		for _, a := range f.Args[1:] {
 			e, err := (&exprBinder{b: b, sc: &scope{}}).bind(a)
 			if err != nil {
@@ -316,68 +379,15 @@ func (b *Binder) groupWindow(rel *relation, groupBy []ast.Expr) (*legacyWindow, 
 			if !ok || lit.T.Kind != types.IntervalDayTime || lit.V.I <= 0 {
 				return nil, errorf(a, "%s expects positive day-time interval literals such as INTERVAL '1' HOUR", f.Name)
 			}
-			durs = append(durs, lit.V.I*1e6)
+			durs, lits = append(durs, lit.V.I*1e6), append(lits, lit)
 		}
-		w := Window{TimeCol: col.Index, LocalTime: col.T.Kind == types.TimestampLTZ, ProcTime: col.T.Attr == types.ProcTime}
-		switch f.Name {
-		case "TUMBLE":
-			w.Kind, w.Size = Tumble, durs[0]
-		case "HOP":
-			// Any size and slide, as Flink's legacy group window
-			// operator (SlidingWindowAssigner) takes them; only the
-			// window table function wants a multiple.
-			w.Kind, w.Slide, w.Size = Hop, durs[0], durs[1]
-		case "SESSION":
-			w.Kind, w.Gap = Session, durs[0]
-		}
-		found = &legacyWindow{call: f, window: w}
+		tc := rel.node.Schema()[col.Index]
+		time := &expr.Column{Index: col.Index, Name: tc.Name, T: tc.Type}
+		w, _ := groupWindowSpec(f.Name, time.T, durs)
+		w.TimeCol = col.Index
+		found = &legacyWindow{call: f, window: w, time: time, durations: lits}
 	}
 	return found, nil
-}
-
-// windowInput finds the window table function under a relation that is
-// either the function itself or a projection and filter over it (a WHERE,
-// a subquery selecting some columns) that reads the window columns only by
-// passing them on. It returns the function and that Calc (nil for none),
-// or a nil function.
-func windowInput(n Node) (*WindowTableFunction, *Calc) {
-	if tvf, ok := n.(*WindowTableFunction); ok {
-		return tvf, nil
-	}
-	c, ok := n.(*Calc)
-	if !ok {
-		return nil, nil
-	}
-	tvf, ok := c.Input.(*WindowTableFunction)
-	if !ok {
-		return nil, nil
-	}
-	n0 := len(tvf.Input.Schema())
-	computed := []expr.Expr{}
-	if c.Filter != nil {
-		computed = append(computed, c.Filter)
-	}
-	for _, p := range c.Projects {
-		if _, plain := p.(*expr.Column); !plain {
-			computed = append(computed, p)
-		}
-	}
-	if len(findTimeUse(computed, n0)) > 0 {
-		return nil, nil
-	}
-	return tvf, c
-}
-
-// through maps column i of a relation to the column of the window table
-// function under it that it passes on (see windowInput), or -1.
-func through(over *Calc, i int) int {
-	if over == nil {
-		return i
-	}
-	if c, ok := over.Projects[i].(*expr.Column); ok {
-		return c.Index
-	}
-	return -1
 }
 
 // jsonAggregate returns the name JSON_OBJECTAGG or JSON_ARRAYAGG for the

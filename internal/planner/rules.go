@@ -37,6 +37,13 @@ type rule struct {
 
 // phases are the rule sets applied in order.
 var phases = [][]rule{
+	// Window aggregation (window.go), after Flink's
+	// StreamPhysicalWindowAggregateRule: first, since the joins and
+	// rankings over a window aggregation read its window.
+	{
+		{name: "WindowAggregate", apply: windowAggregate},
+		{name: "CalcMerge", apply: calcMerge},
+	},
 	// Joins (join.go, temporal.go).
 	{
 		{name: "WindowJoin", apply: windowJoin},

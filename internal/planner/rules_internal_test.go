@@ -3,7 +3,10 @@ package planner
 import (
 	"testing"
 
+	"github.com/sluicesql/sluice/internal/catalog"
 	"github.com/sluicesql/sluice/internal/expr"
+	"github.com/sluicesql/sluice/internal/sql/ast"
+	"github.com/sluicesql/sluice/internal/sql/parser"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -47,6 +50,67 @@ func TestRewriteKeepsSharedNodesShared(t *testing.T) {
 		t.Errorf("want the Top-1 by processing time deduplicated, got %s", c.Input.Describe())
 	}
 	if shared.Input != rank || rank.End != unbounded {
+		t.Error("the rules changed the plan they were given")
+	}
+}
+
+// TestBinderLeavesWindowAggregationToTheRule: the binder plans GROUP BY
+// window_start, window_end over a window table function as a regular
+// aggregation over it, window_time typed as a time attribute (as Flink's
+// RelTimeIndicatorConverter types a window aggregation's); the rule
+// WindowAggregate alone makes it a window aggregation, and the rule
+// CalcMerge merges the projection it leaves into the select list's.
+func TestBinderLeavesWindowAggregationToTheRule(t *testing.T) {
+	stmts, err := parser.ParseScript(`
+CREATE TABLE bid (item STRING, price INT, bidtime TIMESTAMP(3), WATERMARK FOR bidtime AS bidtime)
+  WITH ('connector' = 'kafka', 'topic' = 'bid', 'properties.bootstrap.servers' = 'localhost:9092', 'value.format' = 'json');
+SELECT item, window_time, SUM(price) AS s FROM TABLE(TUMBLE(TABLE bid, DESCRIPTOR(bidtime), INTERVAL '10' MINUTES))
+GROUP BY window_start, item, window_end`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &Binder{Catalog: catalog.New()}
+	tbl, err := b.CreateTable(stmts[0].(*ast.CreateTable))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Catalog.AddTable(tbl, false); err != nil {
+		t.Fatal(err)
+	}
+	rel, err := b.query(stmts[1].(*ast.QueryStatement).Query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, ok := rel.node.(*Calc)
+	if !ok {
+		t.Fatalf("want the select list over the aggregation, got %s", rel.node.Describe())
+	}
+	agg, ok := sel.Input.(*GroupAggregate)
+	if !ok {
+		t.Fatalf("want a regular aggregation from the binder, got %s", sel.Input.Describe())
+	}
+	if _, ok := agg.Input.(*Calc).Input.(*WindowTableFunction); !ok {
+		t.Errorf("want the aggregation over the window table function, got %s", agg.Input.Describe())
+	}
+	if wt := sel.Schema()[1].Type; wt.Attr != types.RowTime {
+		t.Errorf("want window_time a time attribute, got %s", wt)
+	}
+	out := applyRules(sel, phases[0], map[Node]Node{})
+	c, ok := out.(*Calc)
+	if !ok {
+		t.Fatalf("want the select list's projection, got %s", out.Describe())
+	}
+	wa, ok := c.Input.(*WindowAggregate)
+	if !ok {
+		t.Fatalf("want one projection over a window aggregation, got %s over %s", c.Describe(), c.Input.Describe())
+	}
+	if got, want := c.Describe(), "Calc(select=[item, window_time, s])"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	if _, ok := wa.Input.(*Scan); !ok {
+		t.Errorf("want the window aggregation to assign the windows itself, over the scan, got %s", wa.Input.Describe())
+	}
+	if sel.Input != agg || agg.Keys[0] != 0 {
 		t.Error("the rules changed the plan they were given")
 	}
 }

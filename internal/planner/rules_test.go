@@ -131,3 +131,81 @@ JOIN customers c ON r.customer = c.name AND r.row_num <= 2`)).Body
 		t.Errorf("want %q in the plan:\n%s", want, got)
 	}
 }
+
+// bidDDL is the table of Flink's window aggregation examples
+// (https://nightlies.apache.org/flink/flink-docs-stable/docs/dev/table/sql/queries/window-agg/).
+const bidDDL = `CREATE TABLE bid (
+    bidtime TIMESTAMP(3),
+    price DECIMAL(10, 2),
+    item STRING,
+    supplier_id STRING,
+    WATERMARK FOR bidtime AS bidtime - INTERVAL '1' SECOND
+) WITH ('connector' = 'kafka', 'topic' = 'bid', 'properties.bootstrap.servers' = 'localhost:9092',
+    'scan.startup.mode' = 'earliest-offset', 'value.format' = 'json');
+`
+
+// TestWindowAggregateFires: the rule WindowAggregate makes a window
+// aggregation of an aggregation that groups by window_start and
+// window_end of a window table function (through a subquery that passes
+// them on, with grouping sets, in any order of the keys), by a legacy
+// group window, or that is a SELECT DISTINCT of the window's columns, as
+// Flink's StreamPhysicalWindowAggregateRule matches any aggregation whose
+// grouping contains the window's start and end
+// (WindowUtil.groupingContainsWindowStartEnd).
+func TestWindowAggregateFires(t *testing.T) {
+	for name, tc := range map[string]struct{ query, want string }{
+		"tvf": {`SELECT window_end, item, SUM(price) AS s FROM TABLE(TUMBLE(TABLE bid, DESCRIPTOR(bidtime), INTERVAL '10' MINUTES))
+GROUP BY item, window_end, window_start`,
+			"WindowAggregate(groupBy=[item], window=[TUMBLE(time_col=[bidtime], size=[10 min])], select=[item, SUM(price) AS s, start('w$) AS window_start, end('w$) AS window_end, rowtime('w$) AS window_time]"},
+		"subquery": {`SELECT ws, we, c, COUNT(*) AS n FROM (
+  SELECT window_start AS ws, window_end AS we, UPPER(item) AS c FROM TABLE(HOP(TABLE bid, DESCRIPTOR(bidtime), INTERVAL '5' MINUTES, INTERVAL '10' MINUTES))
+  WHERE price > 1)
+GROUP BY ws, we, c`,
+			"WindowAggregate(groupBy=[c], window=[HOP(time_col=[bidtime], size=[10 min], slide=[5 min])], select=[c, COUNT(*) AS n, start('w$) AS window_start"},
+		"grouping sets": {`SELECT window_start, item, COUNT(*) AS n FROM TABLE(CUMULATE(TABLE bid, DESCRIPTOR(bidtime), INTERVAL '2' MINUTES, INTERVAL '10' MINUTES))
+GROUP BY window_start, window_end, ROLLUP (item)`,
+			"WindowAggregate(groupBy=[item, $e], window=[CUMULATE(time_col=[bidtime], max_size=[10 min], step=[2 min])], select=[item, $e, COUNT(*) AS n"},
+		"group window": {`SELECT item, TUMBLE_END(bidtime, INTERVAL '10' MINUTE) AS e, COUNT(*) AS n FROM bid
+GROUP BY TUMBLE(bidtime, INTERVAL '10' MINUTE), item`,
+			"WindowAggregate(groupBy=[item], window=[TUMBLE(time_col=[bidtime], size=[10 min])], select=[item, COUNT(*) AS n, start('w$) AS window_start"},
+		"distinct": {`SELECT DISTINCT window_start, window_end, item FROM TABLE(TUMBLE(TABLE bid, DESCRIPTOR(bidtime), INTERVAL '10' MINUTES))`,
+			"WindowAggregate(groupBy=[item], window=[TUMBLE(time_col=[bidtime], size=[10 min])], select=[item, start('w$) AS window_start"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			got := planner.PhysicalPlan(true, plan(t, bidDDL+tc.query)).Body
+			if !strings.Contains(got, tc.want) {
+				t.Errorf("want %q in the plan:\n%s", tc.want, got)
+			}
+			if strings.Contains(got, "GroupAggregate") || strings.Contains(got, "WindowTableFunction") {
+				t.Errorf("want the aggregation over the window function planned as a window aggregation alone:\n%s", got)
+			}
+		})
+	}
+}
+
+// TestWindowAggregateDoesNotFire: an aggregation that groups by only one of
+// window_start and window_end, by window_time alone, or by an expression
+// of a window column (which has no value before the window is assigned)
+// stays a regular aggregation over the window function, as Flink's
+// WindowUtil.groupingContainsWindowStartEnd leaves it.
+func TestWindowAggregateDoesNotFire(t *testing.T) {
+	for name, query := range map[string]string{
+		"start only": `SELECT window_start, COUNT(*) AS n FROM TABLE(TUMBLE(TABLE bid, DESCRIPTOR(bidtime), INTERVAL '10' MINUTES))
+GROUP BY window_start`,
+		"end and time": `SELECT window_end, COUNT(*) AS n FROM TABLE(TUMBLE(TABLE bid, DESCRIPTOR(bidtime), INTERVAL '10' MINUTES))
+GROUP BY window_end, window_time`,
+		"expression": `SELECT h, COUNT(*) AS n FROM (
+  SELECT HOUR(window_start) AS h, window_start, window_end FROM TABLE(TUMBLE(TABLE bid, DESCRIPTOR(bidtime), INTERVAL '10' MINUTES)))
+GROUP BY window_start, window_end, h`,
+		"filter": `SELECT window_start, COUNT(*) AS n FROM (
+  SELECT * FROM TABLE(TUMBLE(TABLE bid, DESCRIPTOR(bidtime), INTERVAL '10' MINUTES)) WHERE window_start > TIMESTAMP '2020-01-01 00:00:00')
+GROUP BY window_start, window_end`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			got := planner.PhysicalPlan(true, plan(t, bidDDL+query)).Body
+			if strings.Contains(got, "WindowAggregate") || !strings.Contains(got, "GroupAggregate") {
+				t.Errorf("want a regular aggregation:\n%s", got)
+			}
+		})
+	}
+}
