@@ -384,7 +384,6 @@ func (b *Binder) groupWindow(rel *relation, groupBy []ast.Expr) (*legacyWindow, 
 		tc := rel.node.Schema()[col.Index]
 		time := &expr.Column{Index: col.Index, Name: tc.Name, T: tc.Type}
 		w, _ := groupWindowSpec(f.Name, time.T, durs)
-		w.TimeCol = col.Index
 		found = &legacyWindow{call: f, window: w, time: time, durations: lits}
 	}
 	return found, nil

@@ -154,7 +154,9 @@ func (b *Binder) windowTVF(ref *ast.TableFunctionRef) (*relation, error) {
 // windowPropType is the type of a window aggregation's window_start (0),
 // window_end (1) or window_time (2): window_time stays a time attribute,
 // as Flink's RelTimeIndicatorConverter keeps the window_time a window
-// aggregation groups by.
+// aggregation groups by ("for window aggregate we should reserve the time
+// attribute of window_time column", gatherIndicesToMaterialize), where it
+// materializes any other time attribute an aggregation groups by.
 func windowPropType(w Window, pos int) types.Type {
 	if pos == 2 {
 		return windowTime(w)
