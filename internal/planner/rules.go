@@ -56,7 +56,7 @@ var phases = [][]rule{
 		{name: "WindowRank", apply: windowRank},
 		{name: "Deduplicate", apply: deduplicate},
 	},
-	// A ranking that no filter made a Top-N (rownumber.go); after the
+	// A ranking that no filter made a Top-N (rankover.go); after the
 	// Top-N phase, which must see every filter over the ranking first.
 	{
 		{name: "RankingOver", apply: rankingOverRule},
