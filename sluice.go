@@ -625,8 +625,9 @@ func quoteIdent(name string) string { return "`" + strings.ReplaceAll(name, "`",
 
 // createStatement renders a table's definition as Flink's SHOW CREATE TABLE
 // does: CREATE [TEMPORARY] TABLE with its fully qualified name, the current
-// columns, watermark, primary key and options (after any ALTER TABLE),
-// names quoted, computed columns and the watermark as Flink writes them
+// columns (their types serializable, as Flink's ShowCreateUtil writes
+// them: VARCHAR(2147483647) for STRING), watermark, primary key and options
+// (after any ALTER TABLE), names quoted, computed columns and the watermark as Flink writes them
 // (parser.FormatFlinkExpr), options sorted; with mask, the values of sensitive options
 // hidden (MaskValue), for showing.
 func createStatement(t *catalog.Table, temporary, mask bool) string {
@@ -637,7 +638,7 @@ func createStatement(t *catalog.Table, temporary, mask bool) string {
 		case c.Computed != nil:
 			l += "AS " + parser.FormatFlinkExpr(c.Computed)
 		case c.Metadata:
-			l += c.Type.Plain().String() + " METADATA"
+			l += c.Type.SerializableString() + " METADATA"
 			if c.MetadataKey != "" {
 				l += " FROM '" + c.MetadataKey + "'"
 			}
@@ -645,7 +646,7 @@ func createStatement(t *catalog.Table, temporary, mask bool) string {
 				l += " VIRTUAL"
 			}
 		default:
-			l += c.Type.Plain().String()
+			l += c.Type.SerializableString()
 		}
 		if c.Comment != "" {
 			l += " COMMENT " + parser.QuoteString(c.Comment)
