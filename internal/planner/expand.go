@@ -24,10 +24,12 @@ import (
 // WITH, VALUES, ORDER BY, LIMIT or OFFSET, a FROM item other than tables,
 // views, aliased subqueries and joins with ON, a select list or FROM item
 // a name is ambiguous in or that repeats a column name, OVER, GROUPING
-// SETS, functions Calcite rewrites or writes in a syntax of their own, and
-// literals and CAST types whose written form the parsed one does not keep.
+// SETS, quantified comparisons, a prefix minus or plus other than a
+// negative number, functions Calcite rewrites or writes in a syntax of
+// their own, and literals and CAST types whose written form the parsed one
+// does not keep.
 func (b *Binder) ExpandQuery(q ast.Query) (string, bool) {
-	e := &expansion{b: b, x: parser.NewExpansion()}
+	e := &expansion{b: b, x: parser.NewExpansion(), seen: map[ast.Expr]bool{}}
 	if !e.query(q, nil) {
 		return "", false
 	}
@@ -53,6 +55,10 @@ func (b *Binder) ExpandView(v *catalog.View) (string, bool) {
 type expansion struct {
 	b *Binder
 	x *parser.Expansion
+	// seen holds the expressions walked: the parser writes some forms
+	// (quantified comparisons over a list of values) as others that read
+	// an operand more than once, which the expansion does not write back.
+	seen map[ast.Expr]bool
 }
 
 // query resolves the names of q, whose correlated references resolve in
@@ -204,10 +210,17 @@ var calciteSyntax = map[string]bool{
 func (e *expansion) expr(x ast.Expr, scopes []*scope) bool {
 	ok := true
 	walkAST(x, func(n ast.Expr) bool {
-		if !ok {
+		if !ok || e.seen[n] {
+			ok = false
 			return false
 		}
+		e.seen[n] = true
 		switch n := n.(type) {
+		case *ast.Unary:
+			// Calcite writes a prefix minus apart from its operand (- `a`),
+			// but -1 is a literal.
+			lit, isLit := n.X.(*ast.Literal)
+			ok = n.Op == "NOT" || n.Op == "-" && isLit && lit.Kind == ast.NumberLit
 		case *ast.Ident:
 			parts, found := resolveIn(n, scopes)
 			e.x.Columns[n] = parts
@@ -239,7 +252,7 @@ func (e *expansion) expr(x ast.Expr, scopes []*scope) bool {
 				ok = e.expr(n.X, scopes) && e.query(n.Subquery, scopes)
 				return false
 			}
-		case *ast.IntervalLiteral, *ast.TimeUnitExpr, *ast.Unary, *ast.Binary, *ast.Between, *ast.Like,
+		case *ast.IntervalLiteral, *ast.TimeUnitExpr, *ast.Binary, *ast.Between, *ast.Like,
 			*ast.IsPredicate, *ast.IsDistinctFrom:
 		default:
 			ok = false

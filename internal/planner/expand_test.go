@@ -66,6 +66,9 @@ func TestExpandQuery(t *testing.T) {
 				"FROM `default_catalog`.`default_database`.`users` AS `users`\n" +
 				"WHERE `users`.`amount` = `orders`.`amount`) AND NOT EXISTS (SELECT `users`.`id`, `users`.`name`, `users`.`amount`\n" +
 				"FROM `default_catalog`.`default_database`.`users` AS `users`)"},
+		{"SELECT -1, NOT amount > 1 FROM orders",
+			"SELECT -1, NOT `orders`.`amount` > 1\n" +
+				"FROM `default_catalog`.`default_database`.`orders` AS `orders`"},
 		{"SELECT product FROM orders UNION ALL SELECT name FROM users",
 			"SELECT `orders`.`product`\n" +
 				"FROM `default_catalog`.`default_database`.`orders` AS `orders`\n" +
@@ -84,6 +87,9 @@ func TestExpandQuery(t *testing.T) {
 		{"SELECT window_start FROM TABLE(TUMBLE(TABLE orders, DESCRIPTOR(ts), INTERVAL '1' MINUTE))", ""},
 		{"SELECT 1.5e3 FROM orders", ""},
 		{"VALUES (1)", ""},
+		{"SELECT product FROM orders WHERE amount > ANY (1, 2)", ""},
+		{"SELECT product FROM orders WHERE amount < ALL (SELECT amount FROM users)", ""},
+		{"SELECT -amount FROM orders", ""},
 	}
 	stmts, err := parser.ParseScript(expandTables)
 	if err != nil {
