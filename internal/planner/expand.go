@@ -239,7 +239,7 @@ func (e *expansion) expr(x ast.Expr, scopes []*scope) bool {
 			_, ok = parser.CalciteTypeName(n.Type)
 		case *ast.Case:
 			for _, w := range n.Whens {
-				ok = ok && len(w.More) == 0
+				ok = ok && (len(w.More) == 0 || n.Operand != nil)
 			}
 		case *ast.FuncCall:
 			ok = n.Over == nil && n.ArgNames == nil && n.TrimMode == "" && !calciteSyntax[n.Name] &&

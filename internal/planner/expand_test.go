@@ -51,8 +51,8 @@ func TestExpandQuery(t *testing.T) {
 				"FROM (SELECT `orders`.`product` AS `p`\n" +
 				"FROM `default_catalog`.`default_database`.`orders` AS `orders`\n" +
 				"WHERE `orders`.`amount` BETWEEN ASYMMETRIC 1 AND 10) AS `t`"},
-		{"SELECT CASE amount WHEN 1 THEN 'one' END, CASE WHEN amount > 1 THEN 'many' ELSE 'few' END FROM orders",
-			"SELECT CASE WHEN `orders`.`amount` = 1 THEN 'one' ELSE NULL END, " +
+		{"SELECT CASE amount WHEN 1 THEN 'one' WHEN 2, 3 THEN 'some' END, CASE WHEN amount > 1 THEN 'many' ELSE 'few' END FROM orders",
+			"SELECT CASE WHEN `orders`.`amount` = 1 THEN 'one' WHEN `orders`.`amount` IN (2, 3) THEN 'some' ELSE NULL END, " +
 				"CASE WHEN `orders`.`amount` > 1 THEN 'many' ELSE 'few' END\n" +
 				"FROM `default_catalog`.`default_database`.`orders` AS `orders`"},
 		{"SELECT CAST(amount AS BIGINT), CAST(amount AS INT), CAST(product AS STRING), UPPER(product), r.a, ts + INTERVAL '1' MINUTE FROM orders",

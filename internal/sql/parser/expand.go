@@ -34,8 +34,9 @@ func NewExpansion() *Expansion {
 // set operator), tables fully qualified and given their alias (FROM
 // `cat`.`db`.`t` AS `t`), `*` replaced by the columns it stands for,
 // column references qualified; BETWEEN written BETWEEN ASYMMETRIC, a CASE
-// with an operand as one with conditions and ELSE NULL where it has no
-// ELSE, as Calcite's parser builds them (SqlCase.createSwitched), and
+// with an operand as one with conditions (x = v, or x IN (v, w) for WHEN
+// v, w) and ELSE NULL where it has no ELSE, as Calcite's parser builds
+// them (SqlCase.createSwitched), and
 // types of CAST as Calcite writes them (INTEGER).
 //
 // x must hold every name of q; the binder that fills it decides which
@@ -154,9 +155,12 @@ func (p *expander) override(f *formatter, e ast.Expr) bool {
 		f.WriteString("CASE")
 		for _, w := range e.Whens {
 			f.WriteString(" WHEN ")
-			if e.Operand != nil {
+			switch {
+			case e.Operand != nil && len(w.More) > 0:
+				f.expr(&ast.In{Pos: w.Pos, X: e.Operand, List: append([]ast.Expr{w.Cond}, w.More...)})
+			case e.Operand != nil:
 				f.expr(&ast.Binary{Pos: w.Pos, Op: "=", L: e.Operand, R: w.Cond})
-			} else {
+			default:
 				f.expr(w.Cond)
 			}
 			f.WriteString(" THEN ")
