@@ -142,8 +142,14 @@ func addOrModify(ct *ast.CreateTable, s *ast.AlterSchema) error {
 func drop(ct *ast.CreateTable, s *ast.AlterSchema) error {
 	switch {
 	case s.DropPrimaryKey:
+		// DROP CONSTRAINT names the primary key's constraint, as in Flink's
+		// AlterSchemaConverter (SqlAlterTableDropConstraint).
 		if ct.PrimaryKey == nil {
 			return alterError(s.Pos, "The base table does not define any primary key.")
+		}
+		if s.DropConstraint != "" && s.DropConstraint != ct.PKName {
+			return alterError(s.DropConstraintPos, "The base table does not define a primary key constraint named '%s'. Available constraint name: ['%s'].",
+				s.DropConstraint, ct.PKName)
 		}
 		ct.PrimaryKey, ct.PKName = nil, ""
 		return nil

@@ -51,6 +51,9 @@ ALTER TABLE o MODIFY (WATERMARK FOR ts AS ts - INTERVAL '1' MINUTE, ts TIMESTAMP
 		{"ALTER TABLE o ADD (x INT, x INT)", "line 1, column 27: Failed to execute ALTER TABLE statement.\nEncounter duplicate column `x`."},
 		{"ALTER TABLE o MODIFY nope INT", "line 1, column 22: Failed to execute ALTER TABLE statement.\nTry to modify a column `nope` which does not exist in the table."},
 		{"ALTER TABLE o ADD PRIMARY KEY (u) NOT ENFORCED", "Failed to execute ALTER TABLE statement.\nThe base table has already defined the primary key constraint [`id`]. You might want to drop it before adding a new one."},
+		// Flink's AlterSchemaConverter: DROP CONSTRAINT names the primary
+		// key's constraint, here as Flink names an unnamed one.
+		{"ALTER TABLE o DROP CONSTRAINT ct2", "line 1, column 31: Failed to execute ALTER TABLE statement.\nThe base table does not define a primary key constraint named 'ct2'. Available constraint name: ['PK_id']."},
 		{"ALTER TABLE o ADD WATERMARK FOR ts AS ts", "Failed to execute ALTER TABLE statement.\nThe base table has already defined the watermark strategy `ts` AS `ts` - INTERVAL '1' MINUTE. You might want to drop it before adding a new one."},
 		{"ALTER TABLE o DROP product", "line 1, column 20: Failed to execute ALTER TABLE statement.\nThe column `product` is referenced by computed column `cleaned`."},
 		{"ALTER TABLE o DROP ts", "Failed to execute ALTER TABLE statement.\nThe column `ts` is referenced by watermark expression."},
@@ -95,5 +98,22 @@ ptime|TIMESTAMP_LTZ(3) *PROCTIME*|FALSE||AS PROCTIME()||`
 	mustExecute(t, e, "ALTER TABLE o ADD PRIMARY KEY (u) NOT ENFORCED")
 	if got := describe(); !strings.Contains(got, "u|STRING|FALSE|PRI(u)|") {
 		t.Errorf("after ADD PRIMARY KEY:\n%s", got)
+	}
+
+	// DROP CONSTRAINT drops the primary key by its constraint's name,
+	// compared as written; with none left, Flink's message of DROP
+	// PRIMARY KEY.
+	mustExecute(t, e, "ALTER TABLE o DROP CONSTRAINT PK_u; ALTER TABLE o ADD CONSTRAINT my_pk PRIMARY KEY (u) NOT ENFORCED")
+	if _, err := e.Execute(testContext(t), "ALTER TABLE o DROP CONSTRAINT MY_PK"); err == nil ||
+		!strings.Contains(err.Error(), "The base table does not define a primary key constraint named 'MY_PK'. Available constraint name: ['my_pk'].") {
+		t.Errorf("DROP CONSTRAINT MY_PK: %v", err)
+	}
+	mustExecute(t, e, "ALTER TABLE o DROP CONSTRAINT `my_pk`")
+	if got := describe(); strings.Contains(got, "PRI(") {
+		t.Errorf("after DROP CONSTRAINT:\n%s", got)
+	}
+	if _, err := e.Execute(testContext(t), "ALTER TABLE o DROP CONSTRAINT my_pk"); err == nil ||
+		!strings.Contains(err.Error(), "Failed to execute ALTER TABLE statement.\nThe base table does not define any primary key.") {
+		t.Errorf("DROP CONSTRAINT without a primary key: %v", err)
 	}
 }

@@ -590,14 +590,18 @@ func (e *Session) showCreate(ctx context.Context, s *ast.Show) (*Result, error) 
 	for i, f := range node.Schema() {
 		cols[i] = f.Name
 	}
-	return &Result{Kind: ResultText, Text: createViewStatement(v, cols, temporary)}, nil
+	expanded, ok := b.ExpandView(v)
+	if !ok {
+		expanded = parser.FormatQuery(v.Query)
+	}
+	return &Result{Kind: ResultText, Text: createViewStatement(v, cols, expanded, temporary)}, nil
 }
 
-// createViewStatement renders a view as Flink's SHOW CREATE VIEW does,
-// with its fully qualified name and column list (columns, or none where
-// only the declared ones are known); the query is shown as written (in
-// canonical form), where Flink shows it expanded.
-func createViewStatement(v *catalog.View, columns []string, temporary bool) string {
+// createViewStatement renders a view as Flink's SHOW CREATE VIEW does
+// (ShowCreateUtil.buildShowCreateViewRow), with its fully qualified name,
+// column list (columns, or none where only the declared ones are known)
+// and query (expanded, or as written where Sluice does not expand it).
+func createViewStatement(v *catalog.View, columns []string, query string, temporary bool) string {
 	var b strings.Builder
 	b.WriteString("CREATE ")
 	if temporary {
@@ -611,7 +615,7 @@ func createViewStatement(v *catalog.View, columns []string, temporary bool) stri
 		}
 		b.WriteString(" (\n" + strings.Join(cols, ",\n") + "\n)")
 	}
-	b.WriteString("\nAS " + parser.FormatQuery(v.Query) + "\n")
+	b.WriteString("\nAS " + query + "\n")
 	return b.String()
 }
 
@@ -621,8 +625,9 @@ func quoteIdent(name string) string { return "`" + strings.ReplaceAll(name, "`",
 
 // createStatement renders a table's definition as Flink's SHOW CREATE TABLE
 // does: CREATE [TEMPORARY] TABLE with its fully qualified name, the current
-// columns, watermark, primary key and options (after any ALTER TABLE),
-// names quoted, computed columns and the watermark as Flink writes them
+// columns (their types serializable, as Flink's ShowCreateUtil writes
+// them: VARCHAR(2147483647) for STRING), watermark, primary key and options
+// (after any ALTER TABLE), names quoted, computed columns and the watermark as Flink writes them
 // (parser.FormatFlinkExpr), options sorted; with mask, the values of sensitive options
 // hidden (MaskValue), for showing.
 func createStatement(t *catalog.Table, temporary, mask bool) string {
@@ -633,7 +638,7 @@ func createStatement(t *catalog.Table, temporary, mask bool) string {
 		case c.Computed != nil:
 			l += "AS " + parser.FormatFlinkExpr(c.Computed)
 		case c.Metadata:
-			l += c.Type.Plain().String() + " METADATA"
+			l += c.Type.SerializableString() + " METADATA"
 			if c.MetadataKey != "" {
 				l += " FROM '" + c.MetadataKey + "'"
 			}
@@ -641,7 +646,7 @@ func createStatement(t *catalog.Table, temporary, mask bool) string {
 				l += " VIRTUAL"
 			}
 		default:
-			l += c.Type.Plain().String()
+			l += c.Type.SerializableString()
 		}
 		if c.Comment != "" {
 			l += " COMMENT " + parser.QuoteString(c.Comment)

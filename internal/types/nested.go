@@ -132,19 +132,20 @@ func (t Type) Fields() []Field { return t.comp.fields }
 var MultisetCountType = Type{Kind: Int, NotNull: true}
 
 // compositeString writes the type text of a composite type as Flink's
-// asSummaryString does: ARRAY<INT NOT NULL>, MAP<STRING, INT>,
-// ROW<`a` INT, `b` STRING>.
-func compositeString(t Type) string {
+// asSummaryString does (ARRAY<INT NOT NULL>, MAP<STRING, INT>, ROW<`a`
+// INT, `b` STRING>), or its asSerializableString without summary.
+func compositeString(t Type, summary bool) string {
 	switch t.Kind {
 	case Array:
-		return "ARRAY<" + t.Elem().String() + ">"
+		return "ARRAY<" + t.Elem().format(summary) + ">"
 	case Multiset:
-		return "MULTISET<" + t.Elem().String() + ">"
+		return "MULTISET<" + t.Elem().format(summary) + ">"
 	case Map:
-		return "MAP<" + t.KeyType().String() + ", " + t.ValueType().String() + ">"
+		return "MAP<" + t.KeyType().format(summary) + ", " + t.ValueType().format(summary) + ">"
 	}
 	var b strings.Builder
 	if t.Kind == Structured {
+		summary = true
 		// StructuredType.asSummaryString: STRUCTURED<'class', `a` INT>.
 		b.WriteString("STRUCTURED<'" + t.ClassName() + "', ")
 	} else {
@@ -156,7 +157,7 @@ func compositeString(t Type) string {
 		}
 		b.WriteString(QuoteIdent(f.Name))
 		b.WriteByte(' ')
-		b.WriteString(f.Type.String())
+		b.WriteString(f.Type.format(summary))
 	}
 	b.WriteString(">")
 	return b.String()

@@ -33,6 +33,37 @@ func TestCompositeTypeStringAndInterning(t *testing.T) {
 	}
 }
 
+// TestSerializableString: Flink's asSerializableString, as SHOW CREATE
+// TABLE writes column types (ShowCreateUtil.getColumnString; table.q of
+// Flink's SQL client: `user_email` VARCHAR(2147483647) NOT NULL), also
+// inside composite types, without time attributes; String keeps the
+// summary form DESCRIBE prints.
+func TestSerializableString(t *testing.T) {
+	r := RowOf([]Field{{"a", StringType.WithNotNull(true)}, {"b", bytesType}})
+	cases := []struct {
+		t                     Type
+		serializable, summary string
+	}{
+		{StringType.WithNotNull(true), "VARCHAR(2147483647) NOT NULL", "STRING NOT NULL"},
+		{bytesType, "VARBINARY(2147483647)", "BYTES"},
+		{Type{Kind: Varchar, Length: 32}, "VARCHAR(32)", "VARCHAR(32)"},
+		{TimestampLTZType(3), "TIMESTAMP(3) WITH LOCAL TIME ZONE", "TIMESTAMP_LTZ(3)"},
+		{Type{Kind: Timestamp, Precision: 3, Attr: RowTime}, "TIMESTAMP(3)", "TIMESTAMP(3) *ROWTIME*"},
+		{Type{Kind: TimestampLTZ, Precision: 3, Attr: ProcTime, NotNull: true}, "TIMESTAMP(3) WITH LOCAL TIME ZONE NOT NULL", "TIMESTAMP_LTZ(3) NOT NULL *PROCTIME*"},
+		{r, "ROW<`a` VARCHAR(2147483647) NOT NULL, `b` VARBINARY(2147483647)>", "ROW<`a` STRING NOT NULL, `b` BYTES>"},
+		{MapOf(StringType, ArrayOf(TimestampLTZType(6))), "MAP<VARCHAR(2147483647), ARRAY<TIMESTAMP(6) WITH LOCAL TIME ZONE>>", "MAP<STRING, ARRAY<TIMESTAMP_LTZ(6)>>"},
+		{MultisetOf(StringType), "MULTISET<VARCHAR(2147483647)>", "MULTISET<STRING>"},
+	}
+	for _, c := range cases {
+		if got := c.t.SerializableString(); got != c.serializable {
+			t.Errorf("SerializableString: got %s, want %s", got, c.serializable)
+		}
+		if got := c.t.String(); got != c.summary {
+			t.Errorf("String: got %s, want %s", got, c.summary)
+		}
+	}
+}
+
 func TestCompositeEncodingRoundTrip(t *testing.T) {
 	inner := RowOf([]Field{{"x", DoubleType}, {"y", ArrayOf(BigIntType)}})
 	arr := ArrayOf(inner)

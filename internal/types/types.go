@@ -157,9 +157,22 @@ func TimestampLTZType(p int) Type { return Type{Kind: TimestampLTZ, Precision: p
 // DecimalType returns DECIMAL(p, s).
 func DecimalType(p, s int) Type { return Type{Kind: Decimal, Precision: p, Scale: s} }
 
-// String renders t the way Flink prints types, e.g. "VARCHAR(2147483647) NOT NULL"
-// is printed as "STRING NOT NULL" and a rowtime column as "TIMESTAMP(3) *ROWTIME*".
-func (t Type) String() string {
+// String renders t the way Flink prints types (LogicalType.asSummaryString,
+// as DESCRIBE shows them), e.g. "VARCHAR(2147483647) NOT NULL" is printed
+// as "STRING NOT NULL" and a rowtime column as "TIMESTAMP(3) *ROWTIME*".
+func (t Type) String() string { return t.format(true) }
+
+// SerializableString renders t as Flink writes a type to be read back
+// (LogicalType.asSerializableString, as SHOW CREATE TABLE writes a
+// column's type in ShowCreateUtil.getColumnString): STRING and BYTES as
+// VARCHAR(2147483647) and VARBINARY(2147483647), TIMESTAMP_LTZ(p) as
+// TIMESTAMP(p) WITH LOCAL TIME ZONE, also inside ARRAY, MAP, MULTISET and
+// ROW, and without time attributes. A structured type keeps its summary
+// form, which names its class.
+func (t Type) SerializableString() string { return t.format(false) }
+
+// format writes t in its summary or serializable form.
+func (t Type) format(summary bool) string {
 	var s string
 	switch t.Kind {
 	case Null:
@@ -183,7 +196,7 @@ func (t Type) String() string {
 	case Char:
 		s = fmt.Sprintf("CHAR(%d)", t.Length)
 	case Varchar:
-		if t.Length == MaxVarcharLength {
+		if t.Length == MaxVarcharLength && summary {
 			s = "STRING"
 		} else {
 			s = fmt.Sprintf("VARCHAR(%d)", t.Length)
@@ -191,7 +204,7 @@ func (t Type) String() string {
 	case Binary:
 		s = fmt.Sprintf("BINARY(%d)", t.Length)
 	case Varbinary:
-		if t.Length == MaxVarcharLength {
+		if t.Length == MaxVarcharLength && summary {
 			s = "BYTES"
 		} else {
 			s = fmt.Sprintf("VARBINARY(%d)", t.Length)
@@ -203,13 +216,17 @@ func (t Type) String() string {
 	case Timestamp:
 		s = fmt.Sprintf("TIMESTAMP(%d)", t.Precision)
 	case TimestampLTZ:
-		s = fmt.Sprintf("TIMESTAMP_LTZ(%d)", t.Precision)
+		if summary {
+			s = fmt.Sprintf("TIMESTAMP_LTZ(%d)", t.Precision)
+		} else {
+			s = fmt.Sprintf("TIMESTAMP(%d) WITH LOCAL TIME ZONE", t.Precision)
+		}
 	case IntervalDayTime:
 		s = "INTERVAL SECOND(3)"
 	case IntervalYearMonth:
 		s = "INTERVAL MONTH"
 	case Array, Multiset, Map, RowType, Structured:
-		s = compositeString(t)
+		s = compositeString(t, summary)
 	case Variant:
 		s = "VARIANT"
 	default:
@@ -219,6 +236,9 @@ func (t Type) String() string {
 	b.WriteString(s)
 	if t.NotNull {
 		b.WriteString(" NOT NULL")
+	}
+	if !summary {
+		return b.String()
 	}
 	switch t.Attr {
 	case RowTime:

@@ -143,8 +143,11 @@ type AlterSchema struct {
 	Watermark  *WatermarkDef // ADD, MODIFY: the new watermark, or nil
 	// DROP PRIMARY KEY, DROP WATERMARK.
 	DropPrimaryKey, DropWatermark bool
-	RenameTo                      string // RENAME: the new name of Columns[0]
-	RenameToPos                   Pos
+	// DROP CONSTRAINT name: the name (DropPrimaryKey is set too).
+	DropConstraint    string
+	DropConstraintPos Pos
+	RenameTo          string // RENAME: the new name of Columns[0]
+	RenameToPos       Pos
 }
 
 // AlterColumn is a column of ALTER TABLE ... ADD or MODIFY with where it

@@ -44,6 +44,9 @@ type formatter struct {
 	strings.Builder
 	// flink writes identifiers and operators as FormatFlinkExpr does.
 	flink bool
+	// override, when set, writes the expressions it has a form of its own
+	// for (see FormatExpanded) and reports whether it wrote e.
+	override func(f *formatter, e ast.Expr) bool
 }
 
 // Binding levels of the parser, loosest first (see parser.expr); a level
@@ -115,6 +118,9 @@ func (f *formatter) exprs(list []ast.Expr) {
 }
 
 func (f *formatter) expr(e ast.Expr) {
+	if f.override != nil && f.override(f, e) {
+		return
+	}
 	switch e := e.(type) {
 	case *ast.Ident:
 		if f.flink {

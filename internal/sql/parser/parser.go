@@ -864,7 +864,8 @@ func (p *parser) alterSchema(verb string) *ast.AlterSchema {
 }
 
 // alterDrop parses ALTER TABLE's DROP of a column, a parenthesized list
-// of columns, the PRIMARY KEY or the WATERMARK.
+// of columns, the PRIMARY KEY, a CONSTRAINT by name (a primary key's, the
+// only constraint a table has) or the WATERMARK.
 func (p *parser) alterDrop() *ast.AlterSchema {
 	s := &ast.AlterSchema{Pos: p.next().pos, Verb: "DROP"}
 	switch {
@@ -872,8 +873,9 @@ func (p *parser) alterDrop() *ast.AlterSchema {
 		s.DropPrimaryKey = true
 	case p.acceptKw("WATERMARK"):
 		s.DropWatermark = true
-	case p.isKw("CONSTRAINT"):
-		p.failAt(p.tok().pos, "ALTER TABLE ... DROP CONSTRAINT is not supported yet; use DROP PRIMARY KEY")
+	case p.acceptKw("CONSTRAINT"):
+		s.DropPrimaryKey, s.DropConstraintPos = true, p.tok().pos
+		s.DropConstraint = p.ident("a constraint name")
 	case p.isOp("("):
 		for _, c := range p.columnNames("a column name") {
 			s.Columns = append(s.Columns, &ast.AlterColumn{ColumnDef: &ast.ColumnDef{Pos: c.Pos, Name: c.Name}})
