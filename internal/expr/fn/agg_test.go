@@ -433,7 +433,8 @@ func TestWideDecimalSums(t *testing.T) {
 // TestWideDecimalSumMerges merges sums of DECIMAL(38, 0) (a two-phase
 // aggregation's global phase) as Flink's mergeExpressions do: SUM takes
 // the other sum when its own overflowed to NULL and keeps its own when the
-// other's did; SUM0 and AVG become NULL when either is.
+// other's did (an empty one's sum is NULL, so it stays NULL); SUM0 and
+// AVG become NULL when either is.
 func TestWideDecimalSumMerges(t *testing.T) {
 	d38 := types.DecimalType(38, 0)
 	x, _ := new(big.Int).SetString("99999999999999999999999999999999999999", 10)
@@ -466,6 +467,8 @@ func TestWideDecimalSumMerges(t *testing.T) {
 	}{
 		{"SUM", overflow, []types.Value{one}, "1"},
 		{"SUM", []types.Value{one}, overflow, "1"},
+		{"SUM", nil, overflow, "NULL"},
+		{"SUM", overflow, nil, "NULL"},
 		{"SUM", []types.Value{nines}, []types.Value{one}, "NULL"},
 		{"SUM", []types.Value{nines}, []types.Value{types.DecimalOfBig(d38, big.NewInt(-1))}, "99999999999999999999999999999999999998"},
 		{"SUM0", overflow, []types.Value{one}, "NULL"},

@@ -41,15 +41,30 @@ func (s *sumAcc) Merge(other Accumulator) error {
 
 // merge adds o's rows to s, which are of the same call.
 func (s *sumAcc) merge(o *sumAcc) {
+	sEmpty, oEmpty := s.emptyDecimal(), o.emptyDecimal()
 	s.n += o.n
 	switch {
 	case s.float:
 		s.f += o.f
+	case s.wide && !s.sticky && (sEmpty || oEmpty):
+		// SUM's sum starts NULL (SumWithRetractAggFunction's initial
+		// value), and a merge with a NULL sum keeps the other, even an
+		// overflowed one.
+		if sEmpty {
+			s.i, s.hi, s.top = o.i, o.hi, o.top
+		}
 	case s.wide:
 		s.addDecimal(types.Int128{Hi: o.hi, Lo: uint64(o.i)}, o.overflowed())
 	default:
 		s.i += o.i
 	}
+}
+
+// emptyDecimal reports whether s is a decimal sum of no rows, whose sum
+// Flink's SUM holds as NULL. (A sum retracted back to no rows and zero
+// is 0 in Flink's; the two are not told apart.)
+func (s *sumAcc) emptyDecimal() bool {
+	return s.wide && s.n == 0 && s.i == 0 && s.hi == 0 && s.top == 0
 }
 
 // Merge implements Merger: the extreme of both, as Flink's MinAggFunction
