@@ -382,7 +382,15 @@ func (p *parser) statement() ast.Statement {
 			e.Statement = p.statementSet(p.expectKw("STATEMENT", "SET", "BEGIN").pos)
 			return e
 		}
+		// Flink's SqlRichExplain takes a statement set, a query or an
+		// INSERT; anything else fails to parse at its first word.
+		at := p.tok()
 		e.Statement = p.statement()
+		switch e.Statement.(type) {
+		case *ast.QueryStatement, *ast.Insert:
+		default:
+			p.failAt(at.pos, "EXPLAIN takes a query, an INSERT or a statement set, not %s", describe(at))
+		}
 		return e
 	case "COMPILE":
 		return p.compilePlan()
