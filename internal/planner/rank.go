@@ -29,6 +29,12 @@ func (b *Binder) overRank(rel *relation, overs []*ast.FuncCall) (*relation, func
 	if len(spec.OrderBy) == 0 {
 		return nil, nil, errorf(call, "%s() requires ORDER BY in its OVER clause", call.Name)
 	}
+	for _, o := range overs {
+		if o.Over.Frame != nil {
+			// Calcite's validator: a ranking function allows no framing.
+			return nil, nil, errorf(o.Over.Frame, "ROW/RANGE not allowed with RANK, DENSE_RANK or ROW_NUMBER functions")
+		}
+	}
 	in := &exprBinder{b: b, sc: rel.sc, where: "OVER"}
 	schema := rel.node.Schema()
 	pre := identity(schema)
