@@ -73,13 +73,25 @@ type SourceSpec struct {
 	// Complete fills the computed columns of a chunk whose physical and
 	// metadata columns are set (computed columns arrive as empty vectors)
 	// and may then drop columns only they read. Nil when there is
-	// nothing to do.
+	// nothing to do. An error of a row is a *RowError.
 	Complete func(c *types.Chunk) error
 	// Watermark evaluates the table's watermark expression on every row of
 	// a complete chunk, giving one candidate per row (NULL: none). Nil when
-	// the table declares no watermark.
+	// the table declares no watermark. An error of a row is a *RowError.
 	Watermark func(c *types.Chunk) (*types.Vector, error)
 }
+
+// RowError is an error computing a value of row Row of a chunk, which a
+// source can tell the record of.
+type RowError struct {
+	Row int
+	Err error
+}
+
+func (e *RowError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the error of the row.
+func (e *RowError) Unwrap() error { return e.Err }
 
 // ScanSource is a table read by a query.
 type ScanSource interface {

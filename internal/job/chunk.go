@@ -4,6 +4,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/sluicesql/sluice/internal/connector"
 	"github.com/sluicesql/sluice/internal/expr"
 	"github.com/sluicesql/sluice/internal/expr/fn"
 	"github.com/sluicesql/sluice/internal/types"
@@ -115,7 +116,8 @@ func (ce *chunkEvaluator) load(r *rowEvaluators, c *types.Chunk, i int) {
 }
 
 // fill evaluates the computed columns cols row by row, in column order, and
-// appends their values; a computed column can read those before it.
+// appends their values; a computed column can read those before it. An
+// error names its row (connector.RowError).
 func (ce *chunkEvaluator) fill(c *types.Chunk, cols []int) error {
 	r := ce.get(c)
 	defer ce.pool.Put(r)
@@ -124,7 +126,7 @@ func (ce *chunkEvaluator) fill(c *types.Chunk, cols []int) error {
 		for _, k := range cols {
 			v, err := r.evals[k](&r.ctx, r.row)
 			if err != nil {
-				return err
+				return &connector.RowError{Row: i, Err: err}
 			}
 			r.row[k] = v
 			c.Cols[k].Append(v)
@@ -134,7 +136,7 @@ func (ce *chunkEvaluator) fill(c *types.Chunk, cols []int) error {
 }
 
 // column evaluates the one expression on every row of c into a vector of
-// type t.
+// type t. An error names its row (connector.RowError).
 func (ce *chunkEvaluator) column(c *types.Chunk, t types.Type) (*types.Vector, error) {
 	if ce.shift != nil {
 		if v := ce.shifted(c, t); v != nil {
@@ -148,7 +150,7 @@ func (ce *chunkEvaluator) column(c *types.Chunk, t types.Type) (*types.Vector, e
 		ce.load(r, c, i)
 		v, err := r.evals[0](&r.ctx, r.row)
 		if err != nil {
-			return nil, err
+			return nil, &connector.RowError{Row: i, Err: err}
 		}
 		out.Append(v)
 	}

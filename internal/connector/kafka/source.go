@@ -137,8 +137,11 @@ type sourceInstance struct {
 	// Rows being collected for the next emit.
 	chunk     *types.Chunk
 	valueCols []*types.Vector
-	rowParts  []*partState
-	advance   map[*partState]int64
+	// rowParts and rowOffsets are the partition and offset of each row's
+	// record.
+	rowParts   []*partState
+	rowOffsets []int64
+	advance    map[*partState]int64
 
 	// restored are the positions (and bounded ends) of a checkpoint the
 	// instance starts from, by partition.
@@ -224,6 +227,7 @@ func (s *sourceInstance) newChunk() {
 		}
 	}
 	s.rowParts = s.rowParts[:0]
+	s.rowOffsets = s.rowOffsets[:0]
 	s.advance = map[*partState]int64{}
 }
 
@@ -678,6 +682,7 @@ func (s *sourceInstance) appendRecord(r *kgo.Record, ps *partState) error {
 	}
 	c.Ops = append(c.Ops, kind)
 	s.rowParts = append(s.rowParts, ps)
+	s.rowOffsets = append(s.rowOffsets, r.Offset)
 	return nil
 }
 
@@ -702,6 +707,7 @@ func (s *sourceInstance) appendChanges(r *kgo.Record, ps *partState) error {
 			}
 		}
 		s.rowParts = append(s.rowParts, ps)
+		s.rowOffsets = append(s.rowOffsets, r.Offset)
 	}
 	return nil
 }
@@ -732,6 +738,17 @@ func (s *sourceInstance) appendKey(r *kgo.Record, all bool) error {
 		}
 	}
 	return nil
+}
+
+// rowError reports an error computing a computed column or the watermark
+// of the collected rows, naming the record of the row it names.
+func (s *sourceInstance) rowError(err error) error {
+	var re *connector.RowError
+	if errors.As(err, &re) && re.Row >= 0 && re.Row < len(s.rowOffsets) {
+		tp := s.rowParts[re.Row].tp
+		return s.errorf("record at topic '%s' partition %d offset %d: %v", tp.topic, tp.partition, s.rowOffsets[re.Row], re.Err)
+	}
+	return s.errorf("%v", err)
 }
 
 func (s *sourceInstance) decodeError(what string, r *kgo.Record, err error) error {
@@ -795,13 +812,13 @@ func (s *sourceInstance) flush(out runtime.Emitter) error {
 	if s.chunk.Len() > 0 {
 		if s.spec.Complete != nil {
 			if err := s.spec.Complete(s.chunk); err != nil {
-				return s.errorf("%v", err)
+				return s.rowError(err)
 			}
 		}
 		if s.spec.Watermark != nil {
 			var err error
 			if wms, err = s.spec.Watermark(s.chunk); err != nil {
-				return s.errorf("%v", err)
+				return s.rowError(err)
 			}
 		}
 		out.Emit(s.chunk)
