@@ -66,6 +66,12 @@ func (t Type) IsNanoTimestamp() bool { return t.IsTimestamp() && t.Precision > M
 // timestamps.
 func TimestampBounds() (lo, hi int64) { return minMicros, maxMicros }
 
+// DateInRange reports whether the days since the epoch are a DATE of the
+// range, 0000-01-01 to 9999-12-31.
+func DateInRange(days int64) bool {
+	return days >= minTimestamp.Unix()/secondsPerDay && days <= maxTimestamp.Unix()/secondsPerDay
+}
+
 // TimestampInRange reports whether the microseconds since the epoch us are
 // in the range of timestamps.
 func TimestampInRange(us int64) bool { return us >= minMicros && us <= maxMicros }

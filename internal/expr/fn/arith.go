@@ -381,11 +381,17 @@ func bindTemporalArith(op string, args []Arg) (types.Type, Eval, error) {
 	case isInterval(a) && a.Kind == b.Kind:
 		f = func(x, iv int64) (int64, bool) { return addSigned(x, sign, iv) }
 	case a.Kind == types.Date && b.Kind == types.IntervalDayTime:
-		f = func(x, iv int64) (int64, bool) { return addSigned(x, sign, iv/millisPerDay) }
+		f = func(x, iv int64) (int64, bool) {
+			d, ok := addSigned(x, sign, iv/millisPerDay)
+			return d, ok && types.DateInRange(d)
+		}
 	case a.Kind == types.Date && b.Kind == types.IntervalYearMonth:
 		f = func(x, iv int64) (int64, bool) {
 			m, ok := types.MultiplyExact(sign, iv)
-			return addMonthsDays(x, m), ok
+			if !ok {
+				return 0, false
+			}
+			return addDateMonths(x, m)
 		}
 	case a.IsTimestamp() && b.Kind == types.IntervalDayTime:
 		p := a.Precision

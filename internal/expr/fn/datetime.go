@@ -105,6 +105,17 @@ func addMonthsDays(days, months int64) int64 {
 	return time.Date(y, time.Month(mo), d, 0, 0, 0, 0, time.UTC).Unix() / 86400
 }
 
+// addDateMonths is addMonthsDays within the range of dates: false when
+// the result is not between 0000-01-01 and 9999-12-31.
+func addDateMonths(days, months int64) (int64, bool) {
+	const span = 12 * 10000 // more months than the range holds
+	if months > span || months < -span {
+		return 0, false
+	}
+	r := addMonthsDays(days, months)
+	return r, types.DateInRange(r)
+}
+
 // diffMonths is the number of whole months from t1 to t0 (microseconds;
 // negative when t0 is earlier), as Calcite's DateTimeUtils.subtractMonths:
 // a month is complete once the same day (clamped to the month's end) and
@@ -482,22 +493,27 @@ func bindToDate(args []Arg) (types.Type, Eval, error) {
 		}
 	}
 	return types.Type{Kind: types.Date}, strict(func(_ *Context, v []types.Value) (types.Value, error) {
+		var d int64
 		if format == nil {
-			d, ok := parseLenientDate(v[0].S)
+			var ok bool
+			if d, ok = parseLenientDate(v[0].S); !ok {
+				return types.NullValue, nil
+			}
+		} else {
+			f, err := format(v[1])
+			if err != nil {
+				return types.Value{}, runtimeError("TO_DATE", "%v", err)
+			}
+			t, ok := f.parse(v[0].S, time.UTC, simpleDateFormatMode)
 			if !ok {
 				return types.NullValue, nil
 			}
-			return types.IntValue(d), nil
+			d = epochDays(t)
 		}
-		f, err := format(v[1])
-		if err != nil {
-			return types.Value{}, runtimeError("TO_DATE", "%v", err)
+		if !types.DateInRange(d) {
+			return types.NullValue, rangeError("TO_DATE", "'"+v[0].S+"'")
 		}
-		t, ok := f.parse(v[0].S, time.UTC, simpleDateFormatMode)
-		if !ok {
-			return types.NullValue, nil
-		}
-		return types.IntValue(epochDays(t)), nil
+		return types.IntValue(d), nil
 	}), nil
 }
 
@@ -626,7 +642,11 @@ func bindTimestampAdd(args []Arg) (types.Type, Eval, error) {
 	case calendar && t.Kind == types.Date:
 		add = func(x types.Value, n int64) (types.Value, bool) {
 			m, ok := types.MultiplyExact(n, months)
-			return types.IntValue(addMonthsDays(x.I, m)), ok
+			if !ok {
+				return types.NullValue, false
+			}
+			d, ok := addDateMonths(x.I, m)
+			return types.IntValue(d), ok
 		}
 	case calendar && t.IsTimestamp():
 		add = func(x types.Value, n int64) (types.Value, bool) {
@@ -643,7 +663,7 @@ func bindTimestampAdd(args []Arg) (types.Type, Eval, error) {
 				return types.NullValue, false
 			}
 			d, ok = types.AddExact(x.I, d)
-			return types.IntValue(d), ok
+			return types.IntValue(d), ok && types.DateInRange(d)
 		}
 	case fixed && (t.Kind == types.Date || t.IsTimestamp()):
 		if t.Kind == types.Date {
