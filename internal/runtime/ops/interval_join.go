@@ -2,6 +2,7 @@ package ops
 
 import (
 	"errors"
+	"math"
 
 	"github.com/sluicesql/sluice/internal/runtime"
 	"github.com/sluicesql/sluice/internal/state"
@@ -44,8 +45,8 @@ type IntervalJoinConfig struct {
 // 0 ms, since Flink 1.18) and while joining; on an outer side an expired row that
 // never matched is emitted null-padded then. The timers are kept in the
 // keys' entries and fire through a timer queue (timerQueue), so a
-// watermark costs the keys whose timers are due, not every key. As in Flink the operator's
-// time is the watermark clamped at 0, and the watermark it forwards is held
+// watermark costs the keys whose timers are due, not every key. The operator's
+// time is the watermark (Flink's clamped at 0), and the watermark it forwards is held
 // back by max(UpperBound, -LowerBound) (getMaxOutputDelay), except the
 // final one. Rows with a NULL key column match nothing.
 type IntervalJoin struct {
@@ -55,7 +56,8 @@ type IntervalJoin struct {
 	// rightRelativeSize.
 	leftSize, rightSize int64
 	// leftExpired and rightExpired are the times up to which the caches
-	// were last cleaned (leftExpirationTime, rightExpirationTime).
+	// were last cleaned (leftExpirationTime, rightExpirationTime), the
+	// least int64 before any.
 	leftExpired, rightExpired int64
 	st                        state.Backend
 	keys                      *state.Table[*intervalKey]
@@ -125,6 +127,9 @@ func NewIntervalJoin(cfg IntervalJoinConfig, st state.Backend) (*IntervalJoin, e
 		st:        st,
 		timers:    newTimerQueue(),
 		wm:        runtime.MinWatermark,
+		// Flink's 0 would skip the cache of every row before 1970-01-01.
+		leftExpired:  math.MinInt64,
+		rightExpired: math.MinInt64,
 	}
 	j.sides[0] = intervalSide{layout: types.NewRowLayout(cfg.LeftTypes), timeCol: cfg.LeftTime}
 	j.sides[1] = intervalSide{layout: types.NewRowLayout(cfg.RightTypes), timeCol: cfg.RightTime, outCol: len(cfg.LeftTypes)}
@@ -169,23 +174,28 @@ func (j *IntervalJoin) State() state.Backend { return j.st }
 // Open implements runtime.Operator.
 func (j *IntervalJoin) Open(*runtime.Context) error { return nil }
 
-// operatorTime is the watermark clamped at 0, or over processing time
-// the clock (updateOperatorTime).
+// operatorTime is the watermark, or over processing time the clock
+// (updateOperatorTime). Flink clamps the watermark at 0, which makes every
+// row before 1970-01-01 late; Sluice's times reach back to 0000-01-01.
 func (j *IntervalJoin) operatorTime() int64 {
 	if j.cfg.ProcTime {
 		return j.now
 	}
-	return max(j.wm, 0)
+	return j.wm
 }
 
 // expiration returns the time up to which a cache whose rows reach size
 // past their time can be cleaned (calExpirationTime; times are whole
-// milliseconds).
+// milliseconds): none before the first watermark.
 func (j *IntervalJoin) expiration(size int64) int64 {
 	if j.wm == runtime.MaxWatermark {
 		return runtime.MaxWatermark
 	}
-	return j.operatorTime() - size - millisecond
+	t, ok := types.AddExact(j.operatorTime(), -size-millisecond)
+	if !ok {
+		return math.MinInt64
+	}
+	return t
 }
 
 // emptyWindow reports bounds that no pair of rows can meet (the upper

@@ -138,3 +138,23 @@ func TestIntervalJoinCachedValues(t *testing.T) {
 
 // ts_ is a time of 2023-08-23.
 func ts_(hms string) int64 { return ts("2023-08-23 " + hms) }
+
+// TestIntervalJoinBeforeTheEpoch: rows of times before 1970-01-01 join
+// and expire as any others: the operator's time is the watermark, not
+// Flink's watermark clamped at 0, under which every such row would be
+// late (never cached, an outer row padded at once).
+func TestIntervalJoinBeforeTheEpoch(t *testing.T) {
+	j, r := newIntervalJoin(t, LeftJoin), &recorder{}
+	expect(t, side(t, j, r, 0, ins(1, ts("1000-01-01 10:00:00")), ins(2, ts("1000-01-01 10:00:00"))))
+	expect(t, side(t, j, r, 1, ins(1, ts("1000-01-01 11:00:00"))),
+		"+I[1, 1000-01-01 10:00:00, 1, 1000-01-01 11:00:00]")
+	expect(t, side(t, j, r, 0, ins(1, ts("1000-01-01 09:00:00"))),
+		"+I[1, 1000-01-01 09:00:00, 1, 1000-01-01 11:00:00]")
+	// The left row of key 2 found no match by the time the watermark
+	// passed its interval's end: it is padded then.
+	expect(t, watermark(t, j, r, ts("1000-01-01 12:00:01")),
+		"+I[2, 1000-01-01 10:00:00, NULL, NULL]", "WM -30610187999000000")
+	if n := j.State().Len(); n != 0 {
+		t.Fatalf("state has %d entries after the watermark passed everything", n)
+	}
+}

@@ -3,6 +3,7 @@ package ops
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/sluicesql/sluice/internal/runtime"
@@ -60,8 +61,9 @@ type overPartition struct {
 	// (bounded frames only), in processing order.
 	frame []types.Row
 	accs  []Accumulator
-	// last is the last time processed (Flink's lastTriggeringTs, 0 before
-	// any).
+	// last is the last time processed (Flink's lastTriggeringTs), the
+	// least int64 before any: Flink's 0 would take every row before
+	// 1970-01-01 for late. (State written with 0 keeps it.)
 	last int64
 }
 
@@ -124,7 +126,7 @@ func (o *OverAggregate) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter) e
 		o.key = state.AppendChunkKey(o.key[:0], c, i, o.cfg.PartitionKeys)
 		p, found := o.parts.Get(o.key)
 		if !found {
-			p = &overPartition{pending: map[int64][]types.Row{}, accs: o.agg.create()}
+			p = &overPartition{pending: map[int64][]types.Row{}, accs: o.agg.create(), last: math.MinInt64}
 		}
 		if t <= p.last {
 			o.n.Add(1)

@@ -72,3 +72,19 @@ func TestOverUnboundedAndSnapshot(t *testing.T) {
 		"+I[a, 5, 1970-01-01 00:00:00.030, 8, 3]",
 		"WM 30000")
 }
+
+// TestOverRowsBeforeTheEpoch: rows of times before 1970-01-01 (negative)
+// are aggregated as any others; none is taken for late in a partition
+// that has processed nothing yet.
+func TestOverRowsBeforeTheEpoch(t *testing.T) {
+	o := newOver(t, false, -1)
+	r := &recorder{}
+	expect(t, feed(t, o, r, chunk(evTypes, ins("a", 1, ms(-20)), ins("a", 2, ms(-10)))))
+	expect(t, watermark(t, o, r, ms(0)),
+		"+I[a, 1, 1969-12-31 23:59:59.980, 1, 1]",
+		"+I[a, 2, 1969-12-31 23:59:59.990, 3, 2]",
+		"WM 0")
+	if o.Dropped() != 0 {
+		t.Fatalf("dropped %d rows", o.Dropped())
+	}
+}
