@@ -593,7 +593,8 @@ func bindDateFormat(args []Arg) (types.Type, Eval, error) {
 // '2003-01-03 10:00:00') leads to 1. Fixed units divide the difference,
 // truncating; MONTH, QUARTER and YEAR count whole calendar months
 // (DateTimeUtils.subtractMonths). Both points are DATE or TIMESTAMP, or
-// both TIMESTAMP_LTZ. The INT result wraps like Java's (int) cast.
+// both TIMESTAMP_LTZ. A count beyond INT is an error, where Java's (int)
+// cast would wrap it around.
 func bindTimestampDiff(args []Arg) (types.Type, Eval, error) {
 	fail := func() (types.Type, Eval, error) {
 		return types.Type{}, nil, sigError("TIMESTAMPDIFF", "(unit, DATE|TIMESTAMP, DATE|TIMESTAMP) or (unit, TIMESTAMP_LTZ, TIMESTAMP_LTZ) with unit SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER or YEAR", args)
@@ -615,8 +616,14 @@ func bindTimestampDiff(args []Arg) (types.Type, Eval, error) {
 	} else {
 		return fail()
 	}
-	return strictType(types.IntType, args[1:]), strict(func(_ *Context, v []types.Value) (types.Value, error) {
-		return types.IntValue(int64(int32(diff(a(v[1]), b(v[2]))))), nil
+	t1, t2 := args[1].Type, args[2].Type
+	return strictType(types.IntType, args[1:]), strict(func(ctx *Context, v []types.Value) (types.Value, error) {
+		d := diff(a(v[1]), b(v[2]))
+		if d != int64(int32(d)) {
+			return types.NullValue, runtimeError("TIMESTAMPDIFF", "TIMESTAMPDIFF(%s, %s, %s) is %d, beyond the range of INT",
+				unit, types.LiteralText(t1, v[1], ctx.loc()), types.LiteralText(t2, v[2], ctx.loc()), d)
+		}
+		return types.IntValue(d), nil
 	}), nil
 }
 
