@@ -1086,18 +1086,26 @@ func (p *parser) unicodeString() ast.Expr {
 		}
 		esc = c
 	}
-	text, bad := unescapeUnicode(t.text, esc)
+	text, bad, lone := unescapeUnicode(t.text, esc)
 	if bad >= 0 {
 		p.failAt(t.pos, "Unicode escape sequence starting at character %d is not exactly four hex digits", bad)
+	}
+	if lone >= 0 {
+		// Calcite keeps the lone code unit, which Flink's UTF-8 encoding
+		// then replaces with '?'.
+		p.failAt(t.pos, "Unicode escape sequence starting at character %d is a lone UTF-16 surrogate, which encodes no character", lone)
 	}
 	return &ast.Literal{Pos: t.pos, Kind: ast.StringLit, Text: text}
 }
 
 // unescapeUnicode decodes the escapes of a Unicode string literal's text;
-// bad is the index (in characters) of a malformed escape, or -1.
-func unescapeUnicode(s string, esc rune) (text string, bad int) {
+// bad is the index (in characters) of a malformed escape, lone of an
+// escape of a surrogate that is not half of a pair, or -1.
+func unescapeUnicode(s string, esc rune) (text string, bad, lone int) {
 	r := []rune(s)
 	var units []uint16
+	// at is where each escaped surrogate's escape starts, by its unit.
+	at := map[int]int{}
 	for i := 0; i < len(r); i++ {
 		if r[i] != esc {
 			units = utf16.AppendRune(units, r[i])
@@ -1109,14 +1117,27 @@ func unescapeUnicode(s string, esc rune) (text string, bad int) {
 			continue
 		}
 		if i+4 >= len(r) {
-			return "", i
+			return "", i, -1
 		}
 		v, err := strconv.ParseUint(string(r[i+1:i+5]), 16, 16)
 		if err != nil {
-			return "", i
+			return "", i, -1
+		}
+		if utf16.IsSurrogate(rune(v)) {
+			at[len(units)] = i
 		}
 		units = append(units, uint16(v))
 		i += 4
 	}
-	return string(utf16.Decode(units)), -1
+	for j := 0; j < len(units); j++ {
+		if !utf16.IsSurrogate(rune(units[j])) {
+			continue
+		}
+		if j+1 < len(units) && units[j] < 0xdc00 && units[j+1] >= 0xdc00 && units[j+1] <= 0xdfff {
+			j++ // a pair
+			continue
+		}
+		return "", -1, at[j]
+	}
+	return string(utf16.Decode(units)), -1, -1
 }

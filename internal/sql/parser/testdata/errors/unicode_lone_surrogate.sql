@@ -1,0 +1,2 @@
+SELECT 'ok',
+       U&'a\D83Db';
