@@ -3,7 +3,7 @@
 //	sluice                  interactive SQL client on an embedded Kafka broker and Schema Registry
 //	sluice sql -f FILE      run a SQL script
 //	sluice server           a long-running server with Flink's SQL Gateway REST API
-//	sluice test FILE.sql... run golden tests (FILE.out beside each)
+//	sluice test FILE...     run golden tests (NAME.sqltest scripts, NAME.sql with NAME.out beside)
 package main
 
 import (
@@ -33,7 +33,7 @@ func main() {
 		cmd, args = args[0], args[1:]
 	} else if len(args) > 0 && slices.Contains([]string{"-h", "-help", "--help"}, args[0]) {
 		// sluice -h lists every command; sluice sql -h the client's flags.
-		cmd = "help"
+		cmd, args = "help", args[1:]
 	}
 	var err error
 	switch cmd {
@@ -48,7 +48,7 @@ func main() {
 	case "topic":
 		err = runTopic(args)
 	case "help":
-		usage()
+		err = help(args)
 	case "version":
 		fmt.Println(version())
 	default:
@@ -91,6 +91,22 @@ func version() string {
 	return v + ", " + info.GoVersion
 }
 
+// help prints the list of commands, or with a command (sluice help bench
+// nexmark) that command's flags, as its -h does.
+func help(args []string) error {
+	if len(args) == 0 {
+		usage()
+		return nil
+	}
+	run := map[string]func([]string) error{"sql": runSQL, "server": runServer, "test": runTests, "bench": runBench, "topic": runTopic}[args[0]]
+	if run == nil {
+		fmt.Fprintf(os.Stderr, "sluice: unknown command %q\n\n", args[0])
+		usage()
+		os.Exit(2)
+	}
+	return run(append(args[1:], "-h"))
+}
+
 func usage() {
 	fmt.Fprint(os.Stderr, `Usage:
   sluice [sql] [flags]        interactive SQL client (embedded Kafka broker and Schema Registry)
@@ -100,21 +116,24 @@ func usage() {
   sluice server [-data-dir DIR] [-external] [-address 127.0.0.1] [-port 8083] [-token TOKEN]
                 [-tls-cert FILE -tls-key FILE [-tls-client-ca FILE]] [-D KEY=VALUE ...]
                               serve Flink's SQL Gateway REST API; jobs outlive the sessions that start them
-  sluice test [-parallelism N] FILE.sql...
-                              run golden tests: compare each script's last query with FILE.out
+  sluice test [-parallelism N] FILE.sqltest | FILE.sql...
+                              run golden tests: check each statement of a .sqltest script, or
+                              compare a .sql script's last query with FILE.out
   sluice bench [-records N] [-parallelism P] [-format avro-confluent|json] [-rounds R] [-pipelines P1,P2]
-               [-checkpoint-intervals 10s,1s,100ms|none] [-checkpoint-dir DIR] [-cpuprofile FILE]
+               [-checkpoint-intervals 10s,1s,100ms|none] [-checkpoint-dir DIR] [-state-backend hashmap|rocksdb]
+               [-incremental] [-cpuprofile FILE]
                               measure SQL pipelines' throughput against a plain Kafka consumer
-  sluice bench nexmark [-events N] [-rate R] [-parallelism P] [-rounds R] [-queries q0,q1,...] [-kafka=false] [-cpuprofile FILE]
+  sluice bench nexmark [-events N] [-rate R] [-parallelism P] [-rounds R] [-queries q0,q1,...] [-kafka=false]
+                       [-set KEY=VALUE ...] [-cpuprofile FILE]
                               run the Nexmark queries on the nexmark generator, against hand-written Go programs
   sluice bench latency [-records N] [-rate R] [-parallelism P] [-rounds R] [-source-options K=V,...] [-sink-options K=V,...]
                               measure the end-to-end latency of a filter job from Kafka to Kafka at a steady rate
   sluice topic list|create|delete|describe|alter-config|consume|produce [NAME] [flags]
                               inspect and change Kafka topics, read and write records
   sluice version              print the version of this build
-  sluice help                 print this list
+  sluice help [COMMAND]       print this list, or a command's flags
 
-Run 'sluice sql -h', 'sluice server -h' or 'sluice test -h' for flags.
+Run 'sluice help COMMAND' (or 'sluice COMMAND -h') for a command's flags.
 `)
 }
 

@@ -464,3 +464,47 @@ func TestHelpAndVersion(t *testing.T) {
 		t.Errorf("sluice version: exit %d, %q", r.code, r.stdout)
 	}
 }
+
+// TestHelpCommand: sluice help COMMAND prints that command's flags, as
+// COMMAND -h does (go help's convention); an unknown command is an error.
+func TestHelpCommand(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"help", "sql"}, "-endpoint"},
+		{[]string{"help", "server"}, "-tls-client-ca"},
+		{[]string{"help", "test"}, "-parallelism"},
+		{[]string{"help", "bench"}, "-state-backend"},
+		{[]string{"help", "bench", "nexmark"}, "-events"},
+		{[]string{"help", "bench", "latency"}, "-source-options"},
+		{[]string{"help", "topic"}, "sluice topic consume NAME"},
+	} {
+		r := runSluice(t, nil, c.args...)
+		if r.code != 0 || !strings.Contains(r.stderr, c.want) || strings.Contains(r.stderr, "sluice version") {
+			t.Errorf("sluice %s: exit %d, want only its flags, with %q:\n%s", strings.Join(c.args, " "), r.code, c.want, r.stderr)
+		}
+	}
+	if r := runSluice(t, nil, "help", "nosuch"); r.code != 2 || !strings.Contains(r.stderr, `unknown command "nosuch"`) {
+		t.Errorf("sluice help nosuch: exit %d, %q; want exit 2 naming the command", r.code, r.stderr)
+	}
+}
+
+// TestUsageNamesEveryFlag: the list sluice -h prints names every flag of
+// the commands it shows with their flags.
+func TestUsageNamesEveryFlag(t *testing.T) {
+	r := runSluice(t, nil, "-h")
+	for _, cmd := range [][]string{{"test"}, {"bench"}, {"bench", "nexmark"}, {"bench", "latency"}} {
+		h := runSluice(t, nil, append(cmd, "-h")...)
+		for _, line := range strings.Split(h.stderr, "\n") {
+			f, ok := strings.CutPrefix(line, "  -") // flag.PrintDefaults: "  -name type"
+			if !ok {
+				continue
+			}
+			flag := "-" + strings.Fields(f)[0]
+			if !strings.Contains(r.stderr, flag+" ") && !strings.Contains(r.stderr, flag+"]") && !strings.Contains(r.stderr, flag+"=") {
+				t.Errorf("sluice -h does not name the flag %s of sluice %s", flag, strings.Join(cmd, " "))
+			}
+		}
+	}
+}
