@@ -65,6 +65,13 @@ func TestSettingsHonouredOrRefused(t *testing.T) {
 		{"table.optimizer.agg-phase-strategy", "two_phase", ""},
 		{"table.optimizer.agg-phase-strategy", "THREE_PHASE", "expected one of AUTO, ONE_PHASE, TWO_PHASE"},
 		{"table.exec.deduplicate.mini-batch.compact-changes-enabled", "true", "deduplication does not run in mini-batches yet"},
+		// IncrementalAggregateRule: the option only combines the phases of a
+		// split distinct aggregation, so with splitting refused either value
+		// changes nothing (accepted with a warning, as Flink's default true
+		// beside agg-phase-strategy TWO_PHASE is common).
+		{"table.optimizer.incremental-agg-enabled", "true", ""},
+		{"table.optimizer.incremental-agg-enabled", "false", ""},
+		{"table.optimizer.incremental-agg-enabled", "maybe", "invalid value 'maybe' for 'table.optimizer.incremental-agg-enabled'"},
 		{"pipeline.jars", "file:///a.jar", "'pipeline.jars' is not supported: Sluice runs no JARs"},
 		{"sql-client.display.color-schema", "Obsidian", ""},
 		{"sql-client.display.color-schema", "gester", "invalid value 'gester' for 'sql-client.display.color-schema': expected one of DEFAULT, DARK, LIGHT, CHESTER, DRACULA, SOLARIZED, VS2010, OBSIDIAN, GESHI"},
@@ -88,16 +95,17 @@ func TestSettingsHonouredOrRefused(t *testing.T) {
 // warning naming the closest known key when one is near.
 func TestSettingWarning(t *testing.T) {
 	for key, want := range map[string]string{
-		"table.dml-snyc":                      "'table.dml-snyc' is not a setting Sluice knows: it is kept, as Flink keeps any key, but changes nothing. Did you mean 'table.dml-sync'?",
-		"parallelism.defualt":                 "Did you mean 'parallelism.default'?",
-		"my.own.key":                          "'my.own.key' is not a setting Sluice knows: it is kept, as Flink keeps any key, but changes nothing.",
-		"table.dml-sync":                      "",
-		"s3.endpoint":                         "",
-		"restart-strategy.type":               "",
-		"state.backend.type":                  "",
-		"state.backend.incremental":           "",
-		"state.backend.pebble.cache-entries":  "",
-		"execution.checkpointing.incremental": "",
+		"table.dml-snyc":                          "'table.dml-snyc' is not a setting Sluice knows: it is kept, as Flink keeps any key, but changes nothing. Did you mean 'table.dml-sync'?",
+		"parallelism.defualt":                     "Did you mean 'parallelism.default'?",
+		"my.own.key":                              "'my.own.key' is not a setting Sluice knows: it is kept, as Flink keeps any key, but changes nothing.",
+		"table.dml-sync":                          "",
+		"s3.endpoint":                             "",
+		"restart-strategy.type":                   "",
+		"state.backend.type":                      "",
+		"state.backend.incremental":               "",
+		"state.backend.pebble.cache-entries":      "",
+		"execution.checkpointing.incremental":     "",
+		"table.optimizer.incremental-agg-enabled": "'table.optimizer.incremental-agg-enabled' is accepted but changes nothing in Sluice: it combines the phases of split distinct aggregations, and Sluice does not split them",
 	} {
 		got := SettingWarning(key)
 		if want == "" && got != "" || !strings.Contains(got, want) || strings.HasSuffix(key, "key") && strings.Contains(got, "Did you mean") {

@@ -284,7 +284,6 @@ var refused = map[string]onlyValues{
 	"table.optimizer.non-deterministic-update.strategy": {[]string{"IGNORE"}, "non-deterministic updates are not checked"},
 	"table.optimizer.dynamic-filtering.enabled":         {nil, "batch execution is not implemented"},
 	"table.optimizer.runtime-filter.enabled":            {nil, "batch execution is not implemented"},
-	"table.optimizer.incremental-agg-enabled":           {nil, "aggregations are not split into local and global phases"},
 	"table.optimizer.union-all-as-breakpoint-enabled":   {nil, "the optimizer has no breakpoints"},
 	"table.optimizer.bushy-join-reorder-threshold":      {nil, "joins run in the order written"},
 	// SqlClientOptions.
@@ -327,6 +326,10 @@ var refused = map[string]onlyValues{
 // of one warns with the reason (SettingWarning). Keys under the prefixes
 // of noEffectPrefixes are accepted alike, with any value.
 var noEffect = map[string]noEffectValues{
+	// IncrementalAggregateRule: it merges global-agg1 and local-agg2 of a
+	// distinct aggregation split in four (table.optimizer.distinct-agg.split.enabled).
+	"table.optimizer.incremental-agg-enabled": {checkBool, "it combines the phases of split distinct aggregations, and Sluice does not split them"},
+
 	"execution.checkpointing.aligned-checkpoint-timeout":                    {checkDuration, "it tunes unaligned checkpoints, which Sluice refuses"},
 	"execution.checkpointing.unaligned.interruptible-timers.enabled":        {checkBool, "it tunes unaligned checkpoints, which Sluice refuses"},
 	"execution.checkpointing.unaligned.max-subtasks-per-channel-state-file": {checkPositive, "it tunes unaligned checkpoints, which Sluice refuses"},
