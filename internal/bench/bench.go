@@ -12,6 +12,11 @@
 // Config.CheckpointIntervals into a temporary directory, and compared with
 // the same pipeline without checkpoints in the same run: the cost of
 // checkpointing.
+//
+// RunNexmark (nexmark.go) runs Flink's Nexmark queries on the nexmark
+// generator, some also as hand-written Go programs (nexmark_hand.go) whose
+// CPU time they are compared with; RunLatency (latency.go) measures the
+// end-to-end latency of a filter job from Kafka to Kafka.
 package bench
 
 import (

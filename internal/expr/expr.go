@@ -1,5 +1,6 @@
 // Package expr holds bound, typed expressions and compiles them into
-// evaluators over rows. An expression is plain data (function names,
+// evaluators over rows (Compile) and, where every part has a column form,
+// over whole chunks (CompileVector, vector.go). An expression is plain data (function names,
 // arguments, literal values and types), so a plan holding it can be
 // written out and read back; built-in functions come from package fn and
 // are bound to their argument types when an expression is compiled. The

@@ -1,8 +1,9 @@
 // Package planner turns parsed statements into physical plans: the binder
 // binds names and types against the catalog and builds a plan, named
-// rules (rules.go) rewrite it into the streaming patterns (Top-N and
-// deduplication, window and interval joins; window aggregation is
-// recognized while binding), and each node's changelog mode is inferred
+// rules (rules.go) rewrite it into the streaming patterns in phases
+// (window aggregation; window and interval joins; Top-N and
+// deduplication; rankings no filter bounds as OVER aggregations; whether
+// a rank outputs its number), and each node's changelog mode is inferred
 // and checked against what its consumer accepts. EXPLAIN prints the
 // result.
 package planner

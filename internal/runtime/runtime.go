@@ -3,8 +3,15 @@
 // input) from its upstream instances, and sends its output through an
 // exchange (forward, hash by key, or to a single instance) downstream.
 //
-// Time advances only with watermarks: every operator instance tracks the
-// watermark of each upstream instance and forwards the minimum.
+// Event time advances only with watermarks: every operator instance tracks
+// the watermark of each upstream instance and forwards the minimum.
+// Processing time is the job's Clock (clock.go), the machine's or, in
+// tests, a manual one.
+//
+// Checkpoints follow Flink's aligned barriers (checkpoint.go); keyed state
+// is split into key groups (keygroup.go), so a job restores at another
+// parallelism (restore.go). Producers lease the chunks they emit and reuse
+// them once their consumers release them (lease.go).
 package runtime
 
 import (

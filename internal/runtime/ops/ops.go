@@ -1,7 +1,12 @@
 // Package ops implements Sluice's stream operators with the semantics of
-// Flink's table runtime (org.apache.flink.table.runtime.operators): group
-// and window aggregation, changelog normalization, deduplication, Top-N,
-// regular and interval joins, limit and temporal sort.
+// Flink's table runtime (org.apache.flink.table.runtime.operators): Calc,
+// group aggregation (also in mini-batches, and as local and global
+// phases, after a MiniBatchAssigner), window table functions and window
+// aggregation, OVER aggregation (event and processing time), changelog
+// normalization, deduplication, Top-N and window Top-N, regular, semi and
+// anti, interval, window and temporal joins, Correlate (UNNEST), Expand
+// (grouping sets), MATCH_RECOGNIZE, union, values, limit and temporal
+// sort.
 //
 // Each operator is built from a plain config struct and implements
 // runtime.Operator. Expressions arrive as Go closures over rows, so this
