@@ -4,6 +4,9 @@
 //	sluice sql -f FILE      run a SQL script
 //	sluice server           a long-running server with Flink's SQL Gateway REST API
 //	sluice test FILE...     run golden tests (NAME.sqltest scripts, NAME.sql with NAME.out beside)
+//	sluice bench            throughput, Nexmark and latency measurements
+//	sluice topic            Kafka topic tools (list, create, describe, consume, produce, ...)
+//	sluice help [COMMAND]   the list of commands, or a command's flags
 package main
 
 import (
