@@ -24,10 +24,14 @@ func init() {
 }
 
 // jsonPathArg compiles a constant path once; another path is parsed per
-// row.
+// row. A constant path Sluice does not run is refused (a path read from a
+// row fails its call: see isUnsupportedPath).
 func jsonPathArg(a Arg) (func(types.Value) (*jsonPath, error), error) {
 	if a.Const != nil && !a.Const.Null {
 		p, err := parseJSONPath(a.Const.S)
+		if isUnsupportedPath(err) {
+			return nil, err
+		}
 		if err != nil {
 			// Flink fails such a call when it runs, under the error
 			// behavior; a constant is known bad at once, but a call whose
@@ -65,6 +69,9 @@ func bindJSONExists(args []Arg) (types.Type, Eval, error) {
 			return types.NullValue, nil
 		}
 		p, err := path(v[1])
+		if isUnsupportedPath(err) {
+			return types.Value{}, runtimeError("JSON_EXISTS", "%v", err)
+		}
 		var found any
 		if err == nil {
 			found, err = jsonPathResult(v[0].S, p)
@@ -169,6 +176,9 @@ func bindJSONValue(args []Arg) (types.Type, Eval, error) {
 			return types.NullValue, nil
 		}
 		p, err := path(v[1])
+		if isUnsupportedPath(err) {
+			return types.Value{}, runtimeError("JSON_VALUE", "%v", err)
+		}
 		if err != nil {
 			return failed(err)
 		}
@@ -299,6 +309,9 @@ func bindJSONQuery(args []Arg) (types.Type, Eval, error) {
 			return types.NullValue, nil
 		}
 		p, err := path(v[1])
+		if isUnsupportedPath(err) {
+			return types.Value{}, runtimeError("JSON_QUERY", "%v", err)
+		}
 		if err != nil {
 			return behave(onError, err)
 		}

@@ -25,7 +25,9 @@ import (
 // element, or a step over a value of the wrong kind, is an error; in lax
 // mode it gives no value, as does text that is not JSON. An indefinite path
 // gives the list of the values it leads to, possibly empty, never an
-// error. Filters (`[?(...)]`) are not supported and are refused by name.
+// error. Filters (`[?(...)]`) and several names in one step (`['a','b']`)
+// are not supported: they are refused by name (unsupportedPath), never
+// taken for the call's error behavior, since JsonPath runs them in Flink.
 
 // jsonPath is a parsed path.
 type jsonPath struct {
@@ -54,6 +56,18 @@ type jsonStep struct {
 	from, to int
 	hasFrom  bool
 	hasTo    bool
+}
+
+// unsupportedPath is the error of a path that Flink's JsonPath runs and
+// Sluice does not.
+type unsupportedPath struct{ msg string }
+
+func (e unsupportedPath) Error() string { return e.msg }
+
+// isUnsupportedPath reports whether err is an unsupportedPath.
+func isUnsupportedPath(err error) bool {
+	var u unsupportedPath
+	return errors.As(err, &u)
 }
 
 // parseJSONPath parses a path with its mode.
@@ -107,6 +121,9 @@ func parseJSONPath(spec string) (*jsonPath, error) {
 			i = j
 		case s[i] == '[':
 			end, step, err := bracketStep(s, i)
+			if isUnsupportedPath(err) {
+				return nil, unsupportedPath{fmt.Sprintf("JSON path '%s': %v", spec, err)}
+			}
 			if err != nil {
 				return nil, bad("%v", err)
 			}
@@ -141,8 +158,11 @@ func bracketStep(s string, i int) (int, jsonStep, error) {
 		}
 		name := s[i+2 : i+2+end]
 		j := i + 2 + end + 1
+		if j < len(s) && s[j] == ',' {
+			return 0, jsonStep{}, unsupportedPath{"several names in one step are not supported yet"}
+		}
 		if j >= len(s) || s[j] != ']' {
-			return 0, jsonStep{}, errors.New("expected ']' after a quoted name (several names in one step are not supported)")
+			return 0, jsonStep{}, errors.New("expected ']' after a quoted name")
 		}
 		return j + 1, jsonStep{kind: stepMember, name: name}, nil
 	}
@@ -156,7 +176,7 @@ func bracketStep(s string, i int) (int, jsonStep, error) {
 	case inner == "*":
 		return next, jsonStep{kind: stepWildcard}, nil
 	case strings.HasPrefix(inner, "?"):
-		return 0, jsonStep{}, errors.New("filter expressions are not supported")
+		return 0, jsonStep{}, unsupportedPath{"filter expressions are not supported yet"}
 	case strings.Contains(inner, ":"):
 		a, b, _ := strings.Cut(inner, ":")
 		st := jsonStep{kind: stepSlice}
