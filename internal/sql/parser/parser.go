@@ -795,6 +795,10 @@ func (p *parser) alter() ast.Statement {
 	if p.isKw("FUNCTION") || p.isKw("TEMPORARY") && word(p.peek(1)) == "FUNCTION" {
 		p.failAt(pos, "ALTER FUNCTION is not supported: Sluice has no user-defined functions")
 	}
+	if p.isKw("VIEW") {
+		// Flink's ALTER VIEW v RENAME TO v2 and ALTER VIEW v AS query.
+		p.failAt(p.tok().pos, "ALTER VIEW is not supported yet: DROP VIEW and CREATE VIEW it again")
+	}
 	a := &ast.AlterTable{Pos: pos}
 	if !p.isKw("TABLE") {
 		p.unexpected("TABLE, DATABASE or CATALOG")
