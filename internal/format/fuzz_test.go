@@ -47,6 +47,8 @@ func checkDecode(t *testing.T, c Decoder, fields types.Schema, data []byte) erro
 	return err
 }
 
+// FuzzRawDecode feeds arbitrary bytes to the raw format's decoders and
+// checks the all-or-nothing contract of checkDecode.
 func FuzzRawDecode(f *testing.F) {
 	for _, s := range [][]byte{nil, {}, {1}, {0, 0, 0, 1}, []byte("héllo"), {0xff, 0xfe, 0, 'a'}} {
 		f.Add(s, uint8(0), false)
@@ -73,6 +75,8 @@ func FuzzRawDecode(f *testing.F) {
 	})
 }
 
+// FuzzJSONDecode feeds arbitrary records to the json decoder over every
+// leaf type and checks that it decodes all of a record or none of it.
 func FuzzJSONDecode(f *testing.F) {
 	for _, s := range []string{
 		`{"b":true,"ti":-5,"si":300,"i":-70000,"bi":1099511627776,"f":1.5,"d":404.89,"dec":-123.45,"s":"x","c":"abc","by":"AP8Q","dt":"2023-07-09","tm":"01:02:03","ts":"2023-07-09 01:00:00.123"}`,
@@ -110,6 +114,8 @@ func FuzzJSONDecode(f *testing.F) {
 	})
 }
 
+// FuzzAvroDecode feeds arbitrary records to the avro decoder and checks
+// that it decodes all of a record or none of it.
 func FuzzAvroDecode(f *testing.F) {
 	reg := srfake.New()
 	defer reg.Close()
@@ -131,6 +137,9 @@ func FuzzAvroDecode(f *testing.F) {
 	})
 }
 
+// FuzzCSVDecode feeds arbitrary lines to csv decoders of several option
+// sets, checks the all-or-nothing contract and, where the codec writes
+// what it reads, that a decoded row encodes back to one that reads equal.
 func FuzzCSVDecode(f *testing.F) {
 	for _, s := range []string{
 		`true,-5,300,-70000,1099511627776,1.5,404.89,-123.45,x,abc,AP8Q,2023-07-09,01:02:03,"2023-07-09 01:00:00.123"`,
