@@ -311,6 +311,11 @@ func (b *Binder) namedQuery(q ast.Query, name string, cols []string, ref *ast.Ta
 		}
 		return nil, err
 	}
+	if view != nil {
+		if rel, err = viewColumns(rel, view, ref); err != nil {
+			return nil, err
+		}
+	}
 	if rel, err = aliased(rel, name, cols, ref); err != nil {
 		return nil, err
 	}
