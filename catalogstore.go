@@ -13,9 +13,11 @@ import (
 
 	"github.com/sluicesql/sluice/internal/atomicfile"
 	"github.com/sluicesql/sluice/internal/catalog"
+	"github.com/sluicesql/sluice/internal/plan"
 	"github.com/sluicesql/sluice/internal/planner"
 	"github.com/sluicesql/sluice/internal/sql/ast"
 	"github.com/sluicesql/sluice/internal/sql/parser"
+	"github.com/sluicesql/sluice/internal/types"
 )
 
 // Catalog holds the catalogs, their databases and the tables and views in
@@ -62,12 +64,22 @@ type databaseEntry struct {
 
 // catalogEntry is one table or view with the statement that creates it;
 // a view's also with the catalog and database its statement's names
-// resolve in.
+// resolve in, and the columns and expanded query it was created with
+// (catalog.View's Schema and Expanded; a file written before views kept
+// them has neither, and its views take them when the file is read).
 type catalogEntry struct {
-	Name          string `json:"name"`
-	Statement     string `json:"statement"`
-	ScopeCatalog  string `json:"scopeCatalog,omitempty"`
-	ScopeDatabase string `json:"scopeDatabase,omitempty"`
+	Name          string       `json:"name"`
+	Statement     string       `json:"statement"`
+	ScopeCatalog  string       `json:"scopeCatalog,omitempty"`
+	ScopeDatabase string       `json:"scopeDatabase,omitempty"`
+	Columns       []viewColumn `json:"columns,omitempty"`
+	Expanded      string       `json:"expanded,omitempty"`
+}
+
+// viewColumn is a column a view was created with.
+type viewColumn struct {
+	Name string    `json:"name"`
+	Type plan.Type `json:"type"`
 }
 
 // NewCatalog returns a catalog kept in memory, holding default_catalog
@@ -115,56 +127,78 @@ func OpenCatalog(ctx context.Context, dir string) (*Catalog, error) {
 			return nil, fmt.Errorf("catalog %s: %w", c.path, err)
 		}
 	}
+	var unpinned []*catalog.View
 	for _, d := range f.Databases {
-		if err := c.load(ctx, d); err != nil {
+		views, err := c.load(ctx, d)
+		if err != nil {
 			return nil, fmt.Errorf("catalog %s: %w", c.path, err)
+		}
+		unpinned = append(unpinned, views...)
+	}
+	// Views of a file that did not keep their columns take those their
+	// query gives now, once every view they may read is there; one whose
+	// query does not bind any more keeps none, and fails when it is read.
+	for _, v := range unpinned {
+		b := &planner.Binder{Catalog: c.mem, TimeZone: time.UTC, Ctx: ctx}
+		if schema, expanded, err := b.ViewDefinition(v); err == nil {
+			v.Schema, v.Expanded = schema, expanded
 		}
 	}
 	return c, nil
 }
 
-// load binds the tables and views of one database kept in the file.
-func (c *Catalog) load(ctx context.Context, d databaseEntry) error {
+// load binds the tables and views of one database kept in the file, and
+// returns the views the file kept no columns for.
+func (c *Catalog) load(ctx context.Context, d databaseEntry) ([]*catalog.View, error) {
 	b := &planner.Binder{Catalog: c.mem, TimeZone: time.UTC, Ctx: ctx, CurrentCatalog: catalog.DefaultCatalog, CurrentDatabase: d.Name}
 	for _, e := range d.Tables {
 		st, err := parseOne(e.Statement)
 		if err != nil {
-			return fmt.Errorf("table '%s': %w", e.Name, err)
+			return nil, fmt.Errorf("table '%s': %w", e.Name, err)
 		}
 		ct, ok := st.(*ast.CreateTable)
 		if !ok || ct.AsQuery != nil {
-			return fmt.Errorf("table '%s': not a CREATE TABLE statement", e.Name)
+			return nil, fmt.Errorf("table '%s': not a CREATE TABLE statement", e.Name)
 		}
 		t, err := b.CreateTable(ct)
 		if err == nil {
 			err = c.mem.AddTable(t, false)
 		}
 		if err != nil {
-			return fmt.Errorf("table '%s': %w", e.Name, err)
+			return nil, fmt.Errorf("table '%s': %w", e.Name, err)
 		}
 	}
+	var unpinned []*catalog.View
 	for _, e := range d.Views {
 		st, err := parseOne(e.Statement)
 		if err != nil {
-			return fmt.Errorf("view '%s': %w", e.Name, err)
+			return nil, fmt.Errorf("view '%s': %w", e.Name, err)
 		}
 		cv, ok := st.(*ast.CreateView)
 		if !ok {
-			return fmt.Errorf("view '%s': not a CREATE VIEW statement", e.Name)
+			return nil, fmt.Errorf("view '%s': not a CREATE VIEW statement", e.Name)
 		}
 		scopeCat, scopeDB := e.ScopeCatalog, e.ScopeDatabase
 		if scopeCat == "" {
 			scopeCat, scopeDB = catalog.DefaultCatalog, d.Name
 		}
 		v, err := newView(cv, e.Statement, scopeCat, scopeDB)
+		if err == nil && e.Columns != nil {
+			v.Expanded = e.Expanded
+			for _, col := range e.Columns {
+				v.Schema = append(v.Schema, types.Field{Name: col.Name, Type: col.Type.Logical()})
+			}
+		} else if err == nil {
+			unpinned = append(unpinned, v)
+		}
 		if err == nil {
 			err = c.mem.AddView(v, false)
 		}
 		if err != nil {
-			return fmt.Errorf("view '%s': %w", e.Name, err)
+			return nil, fmt.Errorf("view '%s': %w", e.Name, err)
 		}
 	}
-	return nil
+	return unpinned, nil
 }
 
 // parseOne parses a text holding one statement.
@@ -233,7 +267,11 @@ func (c *Catalog) write() error {
 		}
 		views, _ := c.mem.Views(catalog.DefaultCatalog, name)
 		for _, v := range views {
-			d.Views = append(d.Views, catalogEntry{Name: v.Name, Statement: v.SQL, ScopeCatalog: v.ScopeCatalog, ScopeDatabase: v.ScopeDatabase})
+			e := catalogEntry{Name: v.Name, Statement: v.SQL, ScopeCatalog: v.ScopeCatalog, ScopeDatabase: v.ScopeDatabase, Expanded: v.Expanded}
+			for _, f := range v.Schema {
+				e.Columns = append(e.Columns, viewColumn{Name: f.Name, Type: plan.Type(f.Type)})
+			}
+			d.Views = append(d.Views, e)
 		}
 		f.Databases = append(f.Databases, d)
 	}

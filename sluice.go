@@ -260,7 +260,11 @@ func (e *Session) exec(ctx context.Context, st ast.Statement, src string) (*Resu
 		if err != nil {
 			return nil, err
 		}
-		if _, err := e.binder(ctx).Query(s.Query); err != nil {
+		b := e.binder(ctx)
+		if _, err := b.Query(s.Query); err != nil {
+			return nil, err
+		}
+		if v.Schema, v.Expanded, err = b.ViewDefinition(v); err != nil {
 			return nil, err
 		}
 		if s.Temporary {
@@ -581,17 +585,17 @@ func (e *Session) showCreate(ctx context.Context, s *ast.Show) (*Result, error) 
 	case v == nil:
 		return nil, &planner.Error{Pos: s.Name.Pos, Msg: fmt.Sprintf("Could not execute SHOW CREATE VIEW. View with identifier %s does not exist.", id)}
 	}
-	// Flink lists the view's columns whether or not they were declared.
-	node, err := b.Query(&ast.Select{Items: []*ast.SelectItem{{Star: true}}, From: &ast.TableName{Name: s.Name}})
-	if err != nil {
-		return nil, err
+	// Flink lists the view's columns whether or not they were declared,
+	// and its query as expanded when the view was created, which the
+	// tables' later changes do not change.
+	// (A view read from an old catalog file whose query did not bind then
+	// has no columns known.)
+	cols := v.Columns
+	if len(cols) == 0 {
+		cols = v.Schema.Names()
 	}
-	cols := make([]string, len(node.Schema()))
-	for i, f := range node.Schema() {
-		cols[i] = f.Name
-	}
-	expanded, ok := b.ExpandView(v)
-	if !ok {
+	expanded := v.Expanded
+	if expanded == "" {
 		expanded = parser.FormatQuery(v.Query)
 	}
 	return &Result{Kind: ResultText, Text: createViewStatement(v, cols, expanded, temporary)}, nil

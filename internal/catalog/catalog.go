@@ -100,6 +100,16 @@ type View struct {
 	SQL           string
 	ScopeCatalog  string
 	ScopeDatabase string
+	// Schema is what the query gave when the view was created (its
+	// column names, before Columns renames them, and types): the view
+	// keeps these columns, as Flink's CatalogView keeps its schema and
+	// its expanded query lists the columns `*` stood for then. Nil for a
+	// view whose query did not bind when a catalog file without it was
+	// read: such a view reads what its query gives.
+	Schema types.Schema
+	// Expanded is the query as Flink expands it, derived when the view
+	// was created; "" where Sluice does not derive it.
+	Expanded string
 }
 
 // ID returns the view's fully qualified name.

@@ -255,6 +255,12 @@ func (s *jsonScanner) str() (jsonSpan, error) {
 				if s.pos+6 > len(s.data) || !isHex4(s.data[s.pos+2:s.pos+6]) {
 					return sp, s.fail("invalid \\u escape")
 				}
+				if r := rune(hex4(s.data[s.pos+2:])); utf16.IsSurrogate(r) {
+					if !s.surrogatePair(r) {
+						return sp, s.fail(fmt.Sprintf("\\u%s escapes a lone UTF-16 surrogate, which encodes no character", s.data[s.pos+2:s.pos+6]))
+					}
+					s.pos += 6
+				}
 				s.pos += 6
 			default:
 				return sp, s.fail("invalid escape")
@@ -270,6 +276,20 @@ func (s *jsonScanner) str() (jsonSpan, error) {
 		}
 	}
 	return sp, s.unexpected()
+}
+
+// surrogatePair reports whether the \u escape at s.pos, of the surrogate
+// r, is the high half of a pair whose low half is the escape after it.
+// Jackson keeps a lone surrogate in its Java string, which Flink's UTF-8
+// encoding of the value then writes as '?'; Sluice refuses the text rather
+// than change a character.
+func (s *jsonScanner) surrogatePair(r rune) bool {
+	next := s.data[s.pos+6:]
+	if r >= 0xdc00 || len(next) < 6 || next[0] != '\\' || next[1] != 'u' || !isHex4(next[2:6]) {
+		return false
+	}
+	lo := hex4(next[2:])
+	return lo >= 0xdc00 && lo <= 0xdfff
 }
 
 func isHex4(b []byte) bool {
@@ -553,8 +573,8 @@ func (c *jsonCodec) field(data []byte, key jsonSpan) (int, bool) {
 	return i, ok
 }
 
-// unescapeJSON decodes the body of a JSON string that has escapes. A lone
-// surrogate becomes U+FFFD.
+// unescapeJSON decodes the body of a JSON string that has escapes, which
+// the scanner checked: every surrogate escaped is half of a pair.
 func unescapeJSON(raw []byte) string {
 	return string(appendUnescapedJSON(make([]byte, 0, len(raw)), raw))
 }
@@ -588,7 +608,7 @@ func appendUnescapedJSON(out, raw []byte) []byte {
 					i += 6
 				}
 			}
-			out = utf8.AppendRune(out, r) // lone surrogates append U+FFFD
+			out = utf8.AppendRune(out, r)
 		default: // '"', '\\', '/'
 			out = append(out, raw[i])
 		}

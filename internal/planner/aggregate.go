@@ -54,6 +54,9 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 		if _, isAgg := e.(*expr.Call); isAgg && len(findAggregates(g)) > 0 {
 			return nil, nil, errorf(g, "Aggregate functions are not allowed in GROUP BY")
 		}
+		if err := wantOrderable(g, e.Type()); err != nil {
+			return nil, nil, err
+		}
 		name, qual := "$f"+itoa(i), ""
 		if c, ok := e.(*expr.Column); ok {
 			name, qual = rel.sc.cols[c.Index].name, rel.sc.cols[c.Index].qual

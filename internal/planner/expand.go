@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/sluicesql/sluice/internal/catalog"
 	"github.com/sluicesql/sluice/internal/sql/ast"
 	"github.com/sluicesql/sluice/internal/sql/parser"
 	"github.com/sluicesql/sluice/internal/types"
@@ -34,21 +33,6 @@ func (b *Binder) ExpandQuery(q ast.Query) (string, bool) {
 		return "", false
 	}
 	return parser.FormatExpanded(q, e.x), true
-}
-
-// ExpandView returns the expanded query of view v (ExpandQuery), its names
-// resolved where the view was created. Flink expands a view's query when
-// it is created and reads the expansion; Sluice binds the query as
-// written whenever the view is read, so it expands it when it is shown,
-// over the tables as they are then, and prints what the view reads.
-func (b *Binder) ExpandView(v *catalog.View) (string, bool) {
-	var out string
-	var ok bool
-	_ = b.inScope(v, func() error {
-		out, ok = b.ExpandQuery(v.Query)
-		return nil
-	})
-	return out, ok
 }
 
 // expansion resolves the names of a query for parser.FormatExpanded.

@@ -78,8 +78,16 @@ func (b *Binder) join(j *ast.Join) (*relation, error) {
 	jn := Join{Kind: kind}
 	var rest, leftOnly, rightOnly []expr.Expr
 	if cond != nil {
-		for _, c := range conjuncts(cond) {
+		written := onConjuncts(j.On)
+		for i, c := range conjuncts(cond) {
 			if lk, rk, ok := equiKey(c, nl); ok {
+				var at ast.Node = j
+				if j.On != nil && len(written) == len(conjuncts(cond)) {
+					at = written[i]
+				}
+				if err := wantOrderable(at, sc.cols[lk].typ); err != nil {
+					return nil, err
+				}
 				jn.LeftKeys = append(jn.LeftKeys, lk)
 				jn.RightKeys = append(jn.RightKeys, rk-nl)
 				continue

@@ -143,6 +143,17 @@ func (b *Binder) setOp(s *ast.SetOp) (*relation, error) {
 		}
 		return newCalc(n, ps, nil, schema)
 	}
+	if !s.All || s.Op != "UNION" {
+		for i, f := range schema {
+			var at ast.Node = s
+			if n := setOpColumn(s.Left, i); n != nil {
+				at = n
+			}
+			if err := wantOrderable(at, f.Type); err != nil {
+				return nil, err
+			}
+		}
+	}
 	keys := seq(len(schema))
 	var node Node
 	switch {
@@ -300,6 +311,11 @@ func (b *Binder) namedQuery(q ast.Query, name string, cols []string, ref *ast.Ta
 		}
 		return nil, err
 	}
+	if view != nil {
+		if rel, err = viewColumns(rel, view, ref); err != nil {
+			return nil, err
+		}
+	}
 	if rel, err = aliased(rel, name, cols, ref); err != nil {
 		return nil, err
 	}
@@ -424,6 +440,11 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 	}
 	out := &relation{node: newCalc(rel.node, projects, filter, schema), sc: outScope}
 	if s.Distinct {
+		for i, it := range items {
+			if err := wantOrderable(it.Expr, schema[i].Type); err != nil {
+				return nil, err
+			}
+		}
 		out.node = &GroupAggregate{base: base{schema: plainSchema(schema)}, Input: out.node, Keys: seq(len(schema))}
 	}
 	if len(order) == 0 && s.Limit == nil && s.Offset == nil {

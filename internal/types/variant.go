@@ -382,8 +382,12 @@ func (p *variantParser) str() (string, error) {
 }
 
 // escape reads the escape sequence at p.pos (on its backslash); a
-// surrogate pair written as two \u escapes is one character.
+// surrogate pair written as two \u escapes is one character. A surrogate
+// escaped without its other half is an error: Jackson keeps it in the Java
+// string, which Flink's UTF-8 encoding then writes as '?', so Sluice
+// refuses the text rather than change a character.
 func (p *variantParser) escape() (rune, error) {
+	at := p.pos
 	p.pos++
 	if p.pos >= len(p.s) {
 		return 0, p.fail("Unexpected end-of-input in character escape sequence")
@@ -419,6 +423,10 @@ func (p *variantParser) escape() (rune, error) {
 				return d, nil
 			}
 			p.pos = save
+		}
+		if utf16.IsSurrogate(r) {
+			p.pos = at
+			return 0, p.fail("%s escapes a lone UTF-16 surrogate, which encodes no character", p.s[at:at+6])
 		}
 		return r, nil
 	}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // JSON paths as Flink's JSON functions evaluate them (SqlJsonUtils over
@@ -341,8 +343,14 @@ func sortedKeys(m map[string]any) []string {
 	return keys
 }
 
-// parseJSONDoc parses JSON text, numbers kept as written.
+// parseJSONDoc parses JSON text, numbers kept as written. A surrogate
+// escaped without its other half makes the text an error: Jackson keeps it
+// in its Java string, which Flink's UTF-8 encoding then writes as '?', where
+// Go's decoder would write U+FFFD; Sluice changes no character.
 func parseJSONDoc(text string) (any, error) {
+	if at := loneSurrogate(text); at >= 0 {
+		return nil, fmt.Errorf("%s escapes a lone UTF-16 surrogate, which encodes no character, at character %d", text[at:at+6], utf8.RuneCountInString(text[:at])+1)
+	}
 	dec := json.NewDecoder(strings.NewReader(text))
 	dec.UseNumber()
 	var v any
@@ -353,6 +361,40 @@ func parseJSONDoc(text string) (any, error) {
 		return nil, errors.New("unexpected content after the JSON value")
 	}
 	return v, nil
+}
+
+// loneSurrogate returns where text has a \u escape of a UTF-16 surrogate
+// that is not half of a pair escaped next to it, or -1. Backslashes stand
+// only in strings in JSON, so every one starts an escape (a text that is
+// not JSON fails to parse anyway).
+func loneSurrogate(text string) int {
+	for i := strings.IndexByte(text, '\\'); i >= 0 && i+1 < len(text); {
+		n := 2
+		if text[i+1] == 'u' && i+6 <= len(text) {
+			if r, ok := hexUnit(text[i+2 : i+6]); ok && utf16.IsSurrogate(r) {
+				lo, ok := rune(0), false
+				if r < 0xdc00 && i+12 <= len(text) && text[i+6] == '\\' && text[i+7] == 'u' {
+					lo, ok = hexUnit(text[i+8 : i+12])
+				}
+				if !ok || lo < 0xdc00 || lo > 0xdfff {
+					return i
+				}
+				n = 12
+			}
+		}
+		j := strings.IndexByte(text[i+n:], '\\')
+		if j < 0 {
+			break
+		}
+		i += n + j
+	}
+	return -1
+}
+
+// hexUnit reads four hex digits.
+func hexUnit(s string) (rune, bool) {
+	v, err := strconv.ParseUint(s, 16, 16)
+	return rune(v), err == nil
 }
 
 // jsonPathResult is a path applied to a JSON text, as SqlJsonUtils'
