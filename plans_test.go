@@ -14,9 +14,9 @@ import (
 	"github.com/sluicesql/sluice/internal/types"
 )
 
-// TestExplainSections: EXPLAIN prints Flink's sections, the optimized
-// physical plan and the optimized execution plan (Flink's
-// testExecuteSqlWithExplainDetailsInsert.out); CHANGELOG_MODE adds each
+// TestExplainSections: EXPLAIN prints Flink's sections, the abstract
+// syntax tree, the optimized physical plan and the optimized execution
+// plan (Flink's testExecuteSqlWithExplainDetailsInsert.out); CHANGELOG_MODE adds each
 // physical node's changelog mode and changes nothing else; with
 // JSON_EXECUTION_PLAN the execution plan's JSON follows after Flink's
 // "== Physical Execution Plan ==" and reads back.
@@ -25,9 +25,18 @@ func TestExplainSections(t *testing.T) {
 	mustExecute(t, e, errorCatalog)
 	const insert = "INSERT INTO prices SELECT customer, SUM(amount), MAX(ts) FROM orders GROUP BY customer"
 	plain := mustExecute(t, e, "EXPLAIN "+insert)[0].Text
-	physical, execution, ok := strings.Cut(plain, "\n\n== Optimized Execution Plan ==\n")
-	if !ok || !strings.HasPrefix(physical, "== Optimized Physical Plan ==\nSink(") || strings.Contains(plain, "changelogMode") {
+	tree, rest, ok := strings.Cut(plain, "\n\n== Optimized Physical Plan ==\n")
+	physical, execution, ok2 := strings.Cut("== Optimized Physical Plan ==\n"+rest, "\n\n== Optimized Execution Plan ==\n")
+	if !ok || !ok2 || !strings.HasPrefix(physical, "== Optimized Physical Plan ==\nSink(") || strings.Contains(plain, "changelogMode") {
 		t.Fatalf("EXPLAIN printed\n%s", plain)
+	}
+	if want := `== Abstract Syntax Tree ==
+LogicalSink(table=[default_catalog.default_database.prices], fields=[customer, EXPR$1, EXPR$2])
++- LogicalAggregate(group=[{0}], EXPR$1=[SUM($1)], EXPR$2=[MAX($2)])
+   +- LogicalProject(customer=[$1], amount=[$2], ts=[$3])
+      +- LogicalWatermarkAssigner(rowtime=[ts], watermark=[-($3, 5000:INTERVAL SECOND)])
+         +- LogicalTableScan(table=[[default_catalog, default_database, orders]])`; tree != want {
+		t.Errorf("the abstract syntax tree is\n%s\nnot\n%s", tree, want)
 	}
 	if want := `Sink(table=[default_catalog.default_database.prices], fields=[item, price, ts])
 +- Exchange(distribution=[hash[item]])
