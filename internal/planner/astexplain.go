@@ -215,7 +215,7 @@ func (w *astWriter) rel(n Node) *relLine {
 		return w.calc(x, x.schema)
 	case *Rank:
 		if x.Window == nil {
-			return &relLine{text: w.rankText(x), inputs: []*relLine{w.rel(x.Input)}}
+			return &relLine{text: w.rankText(x), inputs: []*relLine{w.rankInput(x.Input)}}
 		}
 	case *Values:
 		return &relLine{text: "LogicalValues(tuples=[" + valuesText(x) + "])"}
@@ -246,6 +246,19 @@ func (w *astWriter) rel(n Node) *relLine {
 		out.inputs[i] = w.rel(in)
 	}
 	return out
+}
+
+// rankInput is the logical plan of a ranking's input: a filter that
+// passes its input's columns on (under the names the ranking's
+// LogicalProject gives them) is the WHERE of the query whose select list
+// holds the ranking function, which has no projection of its own
+// (RankTest.xml, testRankWithAnotherRankAsInput).
+func (w *astWriter) rankInput(n Node) *relLine {
+	c, ok := n.(*Calc)
+	if !ok || c.Filter == nil || !passesOn(c.Projects, len(c.Input.Schema())) {
+		return w.rel(n)
+	}
+	return &relLine{text: "LogicalFilter(condition=[" + rexText(c.Filter) + "])", inputs: []*relLine{w.rel(c.Input)}}
 }
 
 // rankText is a ranking function as Calcite plans it, a LogicalProject
@@ -609,22 +622,21 @@ func writeRex(b *strings.Builder, e expr.Expr) {
 	case *expr.Coalesce:
 		call("COALESCE", x.Args...)
 	case *expr.In:
-		// Calcite converts IN over a list of values into comparisons
-		// (SqlToRelConverter.convertInToOr): OR of = for IN, AND of <>
-		// for NOT IN.
-		op, join := "=", "OR"
-		if x.Neg {
-			op, join = "<>", "AND"
-		}
+		// Calcite converts IN over a list of values into an OR of
+		// equalities, NOT IN into its negation (CalcTest.xml, testIn and
+		// testNotIn).
 		items := make([]expr.Expr, len(x.List))
 		for i, it := range x.List {
-			items[i] = &expr.Call{Name: op, Args: []expr.Expr{x.X, it}}
+			items[i] = &expr.Call{Name: "=", Args: []expr.Expr{x.X, it}}
 		}
+		var in expr.Expr = &expr.Logic{Or: true, Args: items}
 		if len(items) == 1 {
-			writeRex(b, items[0])
-			return
+			in = items[0]
 		}
-		call(join, items...)
+		if x.Neg {
+			in = &expr.Not{X: in}
+		}
+		writeRex(b, in)
 	case *expr.CurrentWatermark:
 		b.WriteString("CURRENT_WATERMARK()")
 	default:
@@ -638,11 +650,18 @@ func writeRex(b *strings.Builder, e expr.Expr) {
 // SECOND, null:INTEGER).
 func literalText(l *expr.Literal) string {
 	switch l.T.Kind {
-	case types.Decimal, types.Double:
-		if l.Text != "" && !l.V.Null {
-			// The literal as written: Calcite keeps an exact literal's
-			// digits and writes an approximate one with an exponent.
-			return strings.ToUpper(l.Text) + ":" + calciteType(l.T.WithNotNull(true), true)
+	case types.Decimal:
+		if l.Text != "" {
+			// As written, its precision all the digits written
+			// (SqlLiteral.createExactNumeric; CalcTest.xml,
+			// testDecimalMapWithDifferentPrecision: 0.12:DECIMAL(3, 2)).
+			digits := strings.Count(l.Text, "") - 1 - strings.Count(l.Text, ".") - strings.Count(l.Text, "-")
+			_, frac, _ := strings.Cut(l.Text, ".")
+			return fmt.Sprintf("%s:DECIMAL(%d, %d)", l.Text, digits, len(frac))
+		}
+	case types.Double:
+		if l.Text != "" {
+			return strings.ToUpper(l.Text) + ":DOUBLE"
 		}
 	case types.IntervalDayTime, types.IntervalYearMonth:
 		unit := "SECOND"
@@ -678,6 +697,10 @@ func valueText(v types.Value, t types.Type) string {
 		return "_UTF-16LE'" + strings.ReplaceAll(v.S, "'", "''") + "'"
 	case types.Varchar:
 		return "_UTF-16LE'" + strings.ReplaceAll(v.S, "'", "''") + "':" + calciteType(t, true)
+	case types.Date, types.Time, types.Timestamp:
+		// as Calcite writes a DATE, TIME or TIMESTAMP literal
+		// (CalcTest.xml, testFilterWithDateType)
+		return types.FormatValue(t, v, time.UTC)
 	}
 	return types.FormatValue(t, v, time.UTC) + ":" + calciteType(t, true)
 }

@@ -10,12 +10,13 @@ import (
 )
 
 // astTables are the tables of Flink's planner tests, as its test
-// utilities declare them (TableTestBase.addTableSource): MyTable(a, b, c)
-// and the tables A, B, t and s of JoinTest; TvfTable is
+// utilities declare them (TableTestBase.addTableSource): MyTable(a, b, c),
+// CalcTest's MyTable3, the tables A, B, t and s of JoinTest; TvfTable is
 // WindowTableFunctionTest's MyTable.
 const astTables = `
 CREATE TABLE MyTable (a INT, b BIGINT, c STRING) WITH ('connector' = 'datagen');
 CREATE TABLE MyTable2 (a INT, b BIGINT, c STRING) WITH ('connector' = 'datagen');
+CREATE TABLE MyTable3 (a INT, b DATE, c TIME, d TIMESTAMP(3)) WITH ('connector' = 'datagen');
 CREATE TABLE A (a1 INT, a2 BIGINT, a3 BIGINT) WITH ('connector' = 'datagen');
 CREATE TABLE B (b1 INT, b2 BIGINT, b3 BIGINT) WITH ('connector' = 'datagen');
 CREATE TABLE t (a INT, b BIGINT, c STRING) WITH ('connector' = 'datagen');
@@ -78,6 +79,53 @@ func TestAbstractSyntaxTree(t *testing.T) {
 		want: `LogicalProject(a=[$0], b=[$1], c=[$2])
 +- LogicalFilter(condition=[>($0, 10)])
    +- LogicalTableScan(table=[[default_catalog, default_database, MyTable]])
+`,
+	}, {
+		name:   "projection and filter",
+		source: "flink-table-planner/src/test/resources/org/apache/flink/table/planner/plan/stream/sql/CalcTest.xml, testProjectAndFilter",
+		query:  "SELECT a, b + 1 FROM MyTable WHERE b > 2",
+		want: `LogicalProject(a=[$0], EXPR$1=[+($1, 1)])
++- LogicalFilter(condition=[>($1, 2)])
+   +- LogicalTableScan(table=[[default_catalog, default_database, MyTable]])
+`,
+	}, {
+		name:   "IN and a string literal",
+		source: "CalcTest.xml, testIn",
+		query:  "SELECT * FROM MyTable WHERE b IN (1, 3, 4, 5, 6) AND c = 'xx'",
+		want: `LogicalProject(a=[$0], b=[$1], c=[$2])
++- LogicalFilter(condition=[AND(OR(=($1, 1), =($1, 3), =($1, 4), =($1, 5), =($1, 6)), =($2, _UTF-16LE'xx'))])
+   +- LogicalTableScan(table=[[default_catalog, default_database, MyTable]])
+`,
+	}, {
+		name:   "NOT IN",
+		source: "CalcTest.xml, testNotIn",
+		query:  "SELECT * FROM MyTable WHERE b NOT IN (1, 3, 4, 5, 6) OR c = 'xx'",
+		want: `LogicalProject(a=[$0], b=[$1], c=[$2])
++- LogicalFilter(condition=[OR(NOT(OR(=($1, 1), =($1, 3), =($1, 4), =($1, 5), =($1, 6))), =($2, _UTF-16LE'xx'))])
+   +- LogicalTableScan(table=[[default_catalog, default_database, MyTable]])
+`,
+	}, {
+		name:   "IS NULL, non-ASCII literal",
+		source: "CalcTest.xml, testOrWithIsNullPredicate and testFilterOnNonAsciiLiteral",
+		query:  "SELECT * FROM MyTable WHERE a = 1 OR a = 10 OR a IS NULL OR c = '你好'",
+		want: `LogicalProject(a=[$0], b=[$1], c=[$2])
++- LogicalFilter(condition=[OR(=($0, 1), =($0, 10), IS NULL($0), =($2, _UTF-16LE'你好'))])
+   +- LogicalTableScan(table=[[default_catalog, default_database, MyTable]])
+`,
+	}, {
+		name:   "date and time literals",
+		source: "CalcTest.xml, testFilterWithDateType",
+		query:  "SELECT * FROM MyTable3 WHERE b = DATE '1984-07-12' AND c = TIME '14:34:24' AND d = TIMESTAMP '1984-07-12 14:34:24'",
+		want: `LogicalProject(a=[$0], b=[$1], c=[$2], d=[$3])
++- LogicalFilter(condition=[AND(=($1, 1984-07-12), =($2, 14:34:24), =($3, 1984-07-12 14:34:24))])
+   +- LogicalTableScan(table=[[default_catalog, default_database, MyTable3]])
+`,
+	}, {
+		name:   "decimal literals, ARRAY and MAP",
+		source: "CalcTest.xml, testDecimalMapWithDifferentPrecision and testArrayType",
+		query:  "SELECT MAP['a', 0.12, 'b', 0.5], ARRAY['Hi', 'Hello', c] FROM MyTable",
+		want: `LogicalProject(EXPR$0=[MAP(_UTF-16LE'a', 0.12:DECIMAL(3, 2), _UTF-16LE'b', 0.5:DECIMAL(2, 1))], EXPR$1=[ARRAY(_UTF-16LE'Hi', _UTF-16LE'Hello', $2)])
++- LogicalTableScan(table=[[default_catalog, default_database, MyTable]])
 `,
 	}, {
 		name:   "union",
@@ -155,6 +203,35 @@ func TestAbstractSyntaxTree(t *testing.T) {
 +- LogicalFilter(condition=[<=($3, 1)])
    +- LogicalProject(a=[$0], b=[$1], c=[$2], row_num=[ROW_NUMBER() OVER (PARTITION BY $0 ORDER BY $1 DESC NULLS LAST)])
       +- LogicalTableScan(table=[[default_catalog, default_database, MyTable]])
+`,
+	}, {
+		// The outer query reads the rankings by name (Flink's casts
+		// them, and the binder keeps no name for a ranking only an
+		// expression reads: it prints w0$o0).
+		name:   "ranking over a filtered ranking",
+		source: "RankTest.xml, testRankWithAnotherRankAsInput",
+		query: `SELECT rna, rnb FROM (
+  SELECT *, row_number() over (partition by a order by b desc) AS rnb
+  FROM (
+    SELECT *, row_number() over (partition by a, c order by b desc) AS rna
+    FROM MyTable
+  )
+  WHERE rna <= 100
+)
+WHERE rnb <= 200`,
+		want: `LogicalProject(rna=[$3], rnb=[$4])
++- LogicalFilter(condition=[<=($4, 200)])
+   +- LogicalProject(a=[$0], b=[$1], c=[$2], rna=[$3], rnb=[ROW_NUMBER() OVER (PARTITION BY $0 ORDER BY $1 DESC NULLS LAST)])
+      +- LogicalFilter(condition=[<=($3, 100)])
+         +- LogicalProject(a=[$0], b=[$1], c=[$2], rna=[ROW_NUMBER() OVER (PARTITION BY $0, $2 ORDER BY $1 DESC NULLS LAST)])
+            +- LogicalTableScan(table=[[default_catalog, default_database, MyTable]])
+`,
+	}, {
+		name:   "CAST",
+		source: "RankTest.xml, testRankWithAnotherRankAsInput (CAST($5):INTEGER NOT NULL)",
+		query:  "SELECT CAST(b AS INT), CAST(a AS STRING) FROM MyTable",
+		want: `LogicalProject(EXPR$0=[CAST($1):INTEGER], EXPR$1=[CAST($0):VARCHAR(2147483647) CHARACTER SET "UTF-16LE"])
++- LogicalTableScan(table=[[default_catalog, default_database, MyTable]])
 `,
 	}, {
 		name:   "values",
