@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -139,12 +140,8 @@ type relLine struct {
 // ORDER BY, where Calcite drops a trivial projection (SortLimitTest.xml,
 // JoinTest.xml).
 func (w *astWriter) query(n Node, names types.Schema) *relLine {
-	switch x := n.(type) {
-	case *Calc:
-		if trivialOver(x.Input) && x.Filter == nil && passesOn(x.Projects, len(x.Input.Schema())) && slices.Equal(names.Names(), x.Input.Schema().Names()) {
-			return w.rel(x.Input)
-		}
-		return w.calc(x, names)
+	if c, ok := n.(*Calc); ok {
+		return w.calc(c, names)
 	}
 	if trivialOver(n) {
 		return w.rel(n)
@@ -186,20 +183,21 @@ func passesOn(ps []expr.Expr, n int) bool {
 }
 
 // calc is c as a LogicalProject, its columns named by names, over a
-// LogicalFilter when c filters.
+// LogicalFilter when c filters. There is no LogicalProject where Calcite
+// has none: one that reads no column (under COUNT(*), AggregateTest.xml,
+// testCountStart) or only passes on the columns of an aggregation
+// (testCountStartWithHaving) or the like (trivialOver).
 func (w *astWriter) calc(c *Calc, names types.Schema) *relLine {
-	items := make([]string, len(c.Projects))
-	for i, p := range c.Projects {
-		items[i] = names[i].Name + "=[" + rexText(p) + "]"
-	}
-	if len(items) == 0 {
-		// Calcite gives an aggregation that reads no column, COUNT(*),
-		// an input of one constant (SqlToRelConverter.createAggImpl).
-		items = []string{"$f0=[0]"}
-	}
 	in := w.rel(c.Input)
 	if c.Filter != nil {
 		in = &relLine{text: "LogicalFilter(condition=[" + rexText(c.Filter) + "])", inputs: []*relLine{in}}
+	}
+	if len(c.Projects) == 0 || trivialOver(c.Input) && passesOn(c.Projects, len(c.Input.Schema())) && slices.Equal(names.Names(), c.Input.Schema().Names()) {
+		return in
+	}
+	items := make([]string, len(c.Projects))
+	for i, p := range c.Projects {
+		items[i] = names[i].Name + "=[" + rexText(p) + "]"
 	}
 	return &relLine{text: "LogicalProject(" + strings.Join(items, ", ") + ")", inputs: []*relLine{in}}
 }
@@ -303,35 +301,48 @@ func (w *astWriter) rankText(r *Rank) string {
 }
 
 // logicalScan is a table's scan as Flink expands its schema: the
-// LogicalTableScan of its physical and metadata columns, a LogicalProject
-// adding its computed columns in their places, and the
-// LogicalWatermarkAssigner of its watermark (testExplainPlanForSelect in
-// Flink's sql-client table.q).
+// LogicalTableScan of its physical columns and then its metadata columns
+// (their keys listed in its table), a LogicalProject putting them in the
+// table's order and computing its computed columns, and the
+// LogicalWatermarkAssigner of its watermark (sql-client table.q's
+// explain plan for select; AggregateTest.xml, testCountStartWithMetadata).
 func logicalScan(s *Scan) *relLine {
 	id := s.Table.ID()
-	rel := &relLine{text: fmt.Sprintf("LogicalTableScan(table=[[%s, %s, %s]])", id.Catalog, id.Database, id.Object)}
 	cols := s.Table.Columns
-	// scanned[i] is the position of table column i among the scan's
-	// columns (those that are not computed).
-	scanned := make([]int, len(cols))
-	computed := false
+	// pos[i] is the position of table column i among the scan's.
+	pos := make([]int, len(cols))
+	n := 0
 	for i, c := range cols {
-		scanned[i] = i
-		if i > 0 {
-			scanned[i] = scanned[i-1]
-			if cols[i-1].Computed == nil {
-				scanned[i]++
-			}
+		if c.IsPhysical() {
+			pos[i], n = n, n+1
 		}
-		computed = computed || c.Computed != nil
 	}
-	if computed {
+	var keys []string
+	project := false
+	for i, c := range cols {
+		project = project || !c.IsPhysical()
+		if !c.Metadata {
+			continue
+		}
+		key := cmp.Or(c.MetadataKey, c.Name)
+		k := slices.Index(keys, key)
+		if k < 0 {
+			k, keys = len(keys), append(keys, key)
+		}
+		pos[i] = n + k
+	}
+	table := fmt.Sprintf("%s, %s, %s", id.Catalog, id.Database, id.Object)
+	if len(keys) > 0 {
+		table += ", metadata=[" + strings.Join(keys, ", ") + "]"
+	}
+	rel := &relLine{text: "LogicalTableScan(table=[[" + table + "]])"}
+	if project {
 		items := make([]string, len(cols))
 		for i, c := range cols {
-			v := "$" + strconv.Itoa(scanned[i])
+			v := "$" + strconv.Itoa(pos[i])
 			if i < len(s.Computed) && s.Computed[i] != nil {
 				v = rexText(expr.Remap(s.Computed[i], func(c *expr.Column) expr.Expr {
-					return &expr.Column{Index: scanned[c.Index], T: c.T}
+					return &expr.Column{Index: pos[c.Index], T: c.T}
 				}))
 			}
 			items[i] = c.Name + "=[" + v + "]"

@@ -11,7 +11,8 @@ import (
 
 // astTables are the tables of Flink's planner tests, as its test
 // utilities declare them (TableTestBase.addTableSource): MyTable(a, b, c),
-// CalcTest's MyTable3, the tables A, B, t and s of JoinTest; TvfTable is
+// CalcTest's MyTable3, the tables A, B, t and s of JoinTest, T, src and
+// (as RtTable) MyTable of AggregateTest; TvfTable is
 // WindowTableFunctionTest's MyTable.
 const astTables = `
 CREATE TABLE MyTable (a INT, b BIGINT, c STRING) WITH ('connector' = 'datagen');
@@ -42,6 +43,14 @@ CREATE TABLE orders2 (
   ts TIMESTAMP(3),
   PRIMARY KEY (` + "`user`" + `) NOT ENFORCED
 ) WITH ('connector' = 'blackhole');
+CREATE TABLE T (a INT, b BIGINT, c STRING, d BOOLEAN) WITH ('connector' = 'datagen');
+CREATE TABLE RtTable (
+  a INT, b BIGINT, c STRING, proctime AS PROCTIME(), rowtime TIMESTAMP(3),
+  WATERMARK FOR rowtime AS rowtime
+) WITH ('connector' = 'datagen');
+CREATE TABLE src (id INT, cnt INT) WITH ('connector' = 'datagen');
+CREATE TABLE msrc (sys_col STRING METADATA FROM 'topic' VIRTUAL, id INT, cnt INT) WITH (
+  'connector' = 'kafka', 'topic' = 'src', 'properties.bootstrap.servers' = 'localhost:9092', 'format' = 'json');
 CREATE TABLE MySink1 (` + "`first`" + ` STRING) WITH ('connector' = 'blackhole');
 `
 
@@ -186,6 +195,43 @@ func TestAbstractSyntaxTree(t *testing.T) {
       +- LogicalAggregate(group=[{0}], b2=[SUM($1)])
          +- LogicalProject(b1=[$0], b2=[$1])
             +- LogicalTableScan(table=[[default_catalog, default_database, B]])
+`,
+	}, {
+		name:   "COUNT(*)",
+		source: "flink-table-planner/src/test/resources/org/apache/flink/table/planner/plan/stream/sql/agg/AggregateTest.xml, testCountStart",
+		query:  "SELECT COUNT(*) FROM src",
+		want: `LogicalAggregate(group=[{}], EXPR$0=[COUNT()])
++- LogicalTableScan(table=[[default_catalog, default_database, src]])
+`,
+	}, {
+		// Flink's metadata column reads the key sys_col.
+		name:   "metadata column",
+		source: "AggregateTest.xml, testCountStartWithMetadata",
+		query:  "SELECT COUNT(*) FROM msrc",
+		want: `LogicalAggregate(group=[{}], EXPR$0=[COUNT()])
++- LogicalProject(sys_col=[$2], id=[$0], cnt=[$1])
+   +- LogicalTableScan(table=[[default_catalog, default_database, msrc, metadata=[topic]]])
+`,
+	}, {
+		name:   "aggregation of an aggregation",
+		source: "AggregateTest.xml, testAvgWithRetract",
+		query:  "SELECT AVG(a) FROM (SELECT AVG(a) AS a FROM T GROUP BY b)",
+		want: `LogicalAggregate(group=[{}], EXPR$0=[AVG($0)])
++- LogicalProject(a=[$1])
+   +- LogicalAggregate(group=[{0}], a=[AVG($1)])
+      +- LogicalProject(b=[$1], a=[$0])
+         +- LogicalTableScan(table=[[default_catalog, default_database, T]])
+`,
+	}, {
+		name:   "watermark after a computed column, decimal literal",
+		source: "AggregateTest.xml, testColumnIntervalValidation",
+		query:  "SELECT b, SUM(a) FROM RtTable WHERE a > 0.1 and a < 10 GROUP BY b",
+		want: `LogicalAggregate(group=[{0}], EXPR$1=[SUM($1)])
++- LogicalProject(b=[$1], a=[$0])
+   +- LogicalFilter(condition=[AND(>($0, 0.1:DECIMAL(2, 1)), <($0, 10))])
+      +- LogicalWatermarkAssigner(rowtime=[rowtime], watermark=[$4])
+         +- LogicalProject(a=[$0], b=[$1], c=[$2], proctime=[PROCTIME()], rowtime=[$3])
+            +- LogicalTableScan(table=[[default_catalog, default_database, RtTable]])
 `,
 	}, {
 		name:   "ORDER BY ... LIMIT",
