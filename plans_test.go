@@ -76,6 +76,34 @@ LogicalSink(table=[default_catalog.default_database.prices], fields=[customer, E
 	}
 }
 
+// TestExplainStatementSetTree: a statement set's Abstract Syntax Tree has
+// its sinks' trees, a blank line between them, as Flink's
+// testStatementSet.out.
+func TestExplainStatementSetTree(t *testing.T) {
+	e := newEngine(t)
+	mustExecute(t, e, `CREATE TABLE MyTable (`+"`first`"+` STRING, id INT, score INT, `+"`last`"+` STRING) WITH ('connector' = 'datagen');
+CREATE TABLE MySink1 (`+"`first`"+` STRING) WITH ('connector' = 'blackhole');
+CREATE TABLE MySink2 (`+"`last`"+` STRING) WITH ('connector' = 'blackhole');`)
+	text := mustExecute(t, e, `EXPLAIN STATEMENT SET BEGIN
+INSERT INTO MySink1 SELECT `+"`first`"+` FROM MyTable;
+INSERT INTO MySink2 SELECT `+"`last`"+` FROM MyTable;
+END`)[0].Text
+	want := `== Abstract Syntax Tree ==
+LogicalSink(table=[default_catalog.default_database.MySink1], fields=[first])
++- LogicalProject(first=[$0])
+   +- LogicalTableScan(table=[[default_catalog, default_database, MyTable]])
+
+LogicalSink(table=[default_catalog.default_database.MySink2], fields=[last])
++- LogicalProject(last=[$3])
+   +- LogicalTableScan(table=[[default_catalog, default_database, MyTable]])
+
+== Optimized Physical Plan ==
+`
+	if !strings.HasPrefix(text, want) {
+		t.Errorf("EXPLAIN printed\n%s\nnot first\n%s", text, want)
+	}
+}
+
 // TestCompileAndExecutePlan: COMPILE PLAN writes an INSERT's or statement
 // set's plan, and EXECUTE PLAN in another session, whose catalog has none
 // of the plan's tables, runs it: one job, writing what the
