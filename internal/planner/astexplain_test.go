@@ -12,7 +12,8 @@ import (
 // astTables are the tables of Flink's planner tests, as its test
 // utilities declare them (TableTestBase.addTableSource): MyTable(a, b, c),
 // CalcTest's MyTable3, the tables A, B, t and s of JoinTest, T, src and
-// (as RtTable) MyTable of AggregateTest; TvfTable is
+// (as RtTable) MyTable of AggregateTest, MyTable4 and MyTable5 of
+// IntervalJoinTest; TvfTable is
 // WindowTableFunctionTest's MyTable.
 const astTables = `
 CREATE TABLE MyTable (a INT, b BIGINT, c STRING) WITH ('connector' = 'datagen');
@@ -51,6 +52,8 @@ CREATE TABLE RtTable (
 CREATE TABLE src (id INT, cnt INT) WITH ('connector' = 'datagen');
 CREATE TABLE msrc (sys_col STRING METADATA FROM 'topic' VIRTUAL, id INT, cnt INT) WITH (
   'connector' = 'kafka', 'topic' = 'src', 'properties.bootstrap.servers' = 'localhost:9092', 'format' = 'json');
+CREATE TABLE MyTable4 (a INT, b BIGINT, c STRING, rowtime AS TO_TIMESTAMP_LTZ(b, 3), WATERMARK FOR rowtime AS rowtime) WITH ('connector' = 'datagen');
+CREATE TABLE MyTable5 (a INT, b BIGINT, c STRING, rowtime AS TO_TIMESTAMP_LTZ(b, 3), WATERMARK FOR rowtime AS rowtime) WITH ('connector' = 'datagen');
 CREATE TABLE MySink1 (` + "`first`" + ` STRING) WITH ('connector' = 'blackhole');
 `
 
@@ -180,6 +183,22 @@ func TestAbstractSyntaxTree(t *testing.T) {
 +- LogicalJoin(condition=[OR(AND(=($0, 1), =($3, 1)), AND(=($0, 2), IS NULL($4)))], joinType=[inner])
    :- LogicalTableScan(table=[[default_catalog, default_database, t]])
    +- LogicalTableScan(table=[[default_catalog, default_database, s]])
+`,
+	}, {
+		name:   "interval join condition, computed rowtime",
+		source: "flink-table-planner/src/test/resources/org/apache/flink/table/planner/plan/stream/sql/join/IntervalJoinTest.xml, testIntervalJoinToRegularJoin",
+		query: `SELECT t4.a FROM MyTable4 t4
+ JOIN MyTable5 t5
+ ON t4.a = t5.a
+ AND t4.rowtime BETWEEN t5.rowtime - INTERVAL '5' SECOND AND t5.rowtime + INTERVAL '5' SECOND`,
+		want: `LogicalProject(a=[$0])
++- LogicalJoin(condition=[AND(=($0, $4), >=($3, -($7, 5000:INTERVAL SECOND)), <=($3, +($7, 5000:INTERVAL SECOND)))], joinType=[inner])
+   :- LogicalWatermarkAssigner(rowtime=[rowtime], watermark=[$3])
+   :  +- LogicalProject(a=[$0], b=[$1], c=[$2], rowtime=[TO_TIMESTAMP_LTZ($1, 3)])
+   :     +- LogicalTableScan(table=[[default_catalog, default_database, MyTable4]])
+   +- LogicalWatermarkAssigner(rowtime=[rowtime], watermark=[$3])
+      +- LogicalProject(a=[$0], b=[$1], c=[$2], rowtime=[TO_TIMESTAMP_LTZ($1, 3)])
+         +- LogicalTableScan(table=[[default_catalog, default_database, MyTable5]])
 `,
 	}, {
 		name:   "aggregates under a join",
