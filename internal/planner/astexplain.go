@@ -25,9 +25,11 @@ import (
 // Sluice prints the binder's plan before the rules rewrite it
 // (rules.go), in Calcite's operators:
 //
-//   - a scan is a LogicalTableScan, under a LogicalProject computing the
-//     table's computed columns and a LogicalWatermarkAssigner when the
-//     table has them (Flink expands a table's schema so);
+//   - a scan is the LogicalTableScan of the table's physical and metadata
+//     columns, under a LogicalProject putting them in the table's order
+//     and computing its computed columns, when it has either, and the
+//     LogicalWatermarkAssigner of its watermark (Flink expands a table's
+//     schema so);
 //   - a Calc is a LogicalProject over a LogicalFilter; a query whose
 //     projection the binder dropped as the identity (SELECT *, TABLE t)
 //     still has its LogicalProject, as Calcite's converter always gives
@@ -80,11 +82,10 @@ func LogicalPlan(root Node) string {
 }
 
 // logicalSinkSchema is the schema an INSERT's LogicalSink names: the
-// query's columns in the table's order, as Flink reorders a query
-// writing a list of columns, a column the list leaves out being the NULL
-// named EXPR$ and its position. in is the query's schema, targets the
-// table column each of its columns writes, columns the table's columns
-// the sink writes.
+// query's columns in the order of t's written columns, as Flink reorders
+// a query writing a list of columns, a column the list leaves out being
+// the NULL named EXPR$ and its position. in is the query's schema,
+// targets the column of t each of its columns writes.
 func logicalSinkSchema(in types.Schema, targets []int, t *catalog.Table) types.Schema {
 	var out types.Schema
 	for i, c := range t.Columns {
