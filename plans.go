@@ -191,12 +191,14 @@ func (e *Session) launch(id string, jp *plan.Plan, name, text string, cfg *runti
 }
 
 // explain runs EXPLAIN (of a query, an INSERT or a statement set, whose
-// sinks' plans follow one another) with Flink's sections: the optimized
-// physical plan (with each node's changelog mode under CHANGELOG_MODE),
+// sinks' plans follow one another) with Flink's sections: the abstract
+// syntax tree (the logical plan before the rules), the optimized physical
+// plan (with each node's changelog mode under CHANGELOG_MODE),
 // the optimized execution plan and, with JSON_EXECUTION_PLAN, the
 // execution plan's JSON after Flink's "== Physical Execution Plan ==".
 func (e *Session) explain(ctx context.Context, s *ast.Explain) (*Result, error) {
-	roots, err := e.plan(ctx, s.Statement)
+	var trees []string
+	roots, err := e.plan(ctx, s.Statement, func(n planner.Node) { trees = append(trees, planner.LogicalPlan(n)) })
 	if err != nil {
 		return nil, err
 	}
@@ -204,9 +206,9 @@ func (e *Session) explain(ctx context.Context, s *ast.Explain) (*Result, error) 
 	if err != nil {
 		return nil, err
 	}
-	// Flink's sections in its order; its first, the Abstract Syntax Tree
-	// of the logical plan, has no counterpart yet.
+	// Flink's sections in its order.
 	sections := []planner.Section{
+		planner.AbstractSyntaxTree(trees...),
 		planner.PhysicalPlan(slices.Contains(s.Details, "CHANGELOG_MODE"), roots...),
 		planner.OptimizedExecutionPlan(p),
 	}

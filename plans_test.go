@@ -14,9 +14,9 @@ import (
 	"github.com/sluicesql/sluice/internal/types"
 )
 
-// TestExplainSections: EXPLAIN prints Flink's sections, the optimized
-// physical plan and the optimized execution plan (Flink's
-// testExecuteSqlWithExplainDetailsInsert.out); CHANGELOG_MODE adds each
+// TestExplainSections: EXPLAIN prints Flink's sections, the abstract
+// syntax tree, the optimized physical plan and the optimized execution
+// plan (Flink's testExecuteSqlWithExplainDetailsInsert.out); CHANGELOG_MODE adds each
 // physical node's changelog mode and changes nothing else; with
 // JSON_EXECUTION_PLAN the execution plan's JSON follows after Flink's
 // "== Physical Execution Plan ==" and reads back.
@@ -25,9 +25,18 @@ func TestExplainSections(t *testing.T) {
 	mustExecute(t, e, errorCatalog)
 	const insert = "INSERT INTO prices SELECT customer, SUM(amount), MAX(ts) FROM orders GROUP BY customer"
 	plain := mustExecute(t, e, "EXPLAIN "+insert)[0].Text
-	physical, execution, ok := strings.Cut(plain, "\n\n== Optimized Execution Plan ==\n")
-	if !ok || !strings.HasPrefix(physical, "== Optimized Physical Plan ==\nSink(") || strings.Contains(plain, "changelogMode") {
+	tree, rest, ok := strings.Cut(plain, "\n\n== Optimized Physical Plan ==\n")
+	physical, execution, ok2 := strings.Cut("== Optimized Physical Plan ==\n"+rest, "\n\n== Optimized Execution Plan ==\n")
+	if !ok || !ok2 || !strings.HasPrefix(physical, "== Optimized Physical Plan ==\nSink(") || strings.Contains(plain, "changelogMode") {
 		t.Fatalf("EXPLAIN printed\n%s", plain)
+	}
+	if want := `== Abstract Syntax Tree ==
+LogicalSink(table=[default_catalog.default_database.prices], fields=[customer, EXPR$1, EXPR$2])
++- LogicalAggregate(group=[{0}], EXPR$1=[SUM($1)], EXPR$2=[MAX($2)])
+   +- LogicalProject(customer=[$1], amount=[$2], ts=[$3])
+      +- LogicalWatermarkAssigner(rowtime=[ts], watermark=[-($3, 5000:INTERVAL SECOND)])
+         +- LogicalTableScan(table=[[default_catalog, default_database, orders]])`; tree != want {
+		t.Errorf("the abstract syntax tree is\n%s\nnot\n%s", tree, want)
 	}
 	if want := `Sink(table=[default_catalog.default_database.prices], fields=[item, price, ts])
 +- Exchange(distribution=[hash[item]])
@@ -64,6 +73,34 @@ func TestExplainSections(t *testing.T) {
 	}
 	if p.Configuration[ConfTimeZone] != "default" {
 		t.Errorf("configuration %v", p.Configuration)
+	}
+}
+
+// TestExplainStatementSetTree: a statement set's Abstract Syntax Tree has
+// its sinks' trees, a blank line between them, as Flink's
+// testStatementSet.out.
+func TestExplainStatementSetTree(t *testing.T) {
+	e := newEngine(t)
+	mustExecute(t, e, `CREATE TABLE MyTable (`+"`first`"+` STRING, id INT, score INT, `+"`last`"+` STRING) WITH ('connector' = 'datagen');
+CREATE TABLE MySink1 (`+"`first`"+` STRING) WITH ('connector' = 'blackhole');
+CREATE TABLE MySink2 (`+"`last`"+` STRING) WITH ('connector' = 'blackhole');`)
+	text := mustExecute(t, e, `EXPLAIN STATEMENT SET BEGIN
+INSERT INTO MySink1 SELECT `+"`first`"+` FROM MyTable;
+INSERT INTO MySink2 SELECT `+"`last`"+` FROM MyTable;
+END`)[0].Text
+	want := `== Abstract Syntax Tree ==
+LogicalSink(table=[default_catalog.default_database.MySink1], fields=[first])
++- LogicalProject(first=[$0])
+   +- LogicalTableScan(table=[[default_catalog, default_database, MyTable]])
+
+LogicalSink(table=[default_catalog.default_database.MySink2], fields=[last])
++- LogicalProject(last=[$3])
+   +- LogicalTableScan(table=[[default_catalog, default_database, MyTable]])
+
+== Optimized Physical Plan ==
+`
+	if !strings.HasPrefix(text, want) {
+		t.Errorf("EXPLAIN printed\n%s\nnot first\n%s", text, want)
 	}
 }
 

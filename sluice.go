@@ -461,12 +461,18 @@ func (e *Session) createTableAs(ctx context.Context, t *catalog.Table, s *ast.Cr
 }
 
 // plan plans a query, an INSERT or a statement set's INSERTs for EXPLAIN:
-// the roots of its physical plan.
-func (e *Session) plan(ctx context.Context, st ast.Statement) ([]planner.Node, error) {
+// the roots of its physical plan. logical is given each root as the
+// binder built it, before the rules (planner.Binder.Logical).
+func (e *Session) plan(ctx context.Context, st ast.Statement, logical func(planner.Node)) ([]planner.Node, error) {
+	binder := func() *planner.Binder {
+		b := e.binder(ctx)
+		b.Logical = logical
+		return b
+	}
 	var inserts []*ast.Insert
 	switch s := st.(type) {
 	case *ast.QueryStatement:
-		root, err := e.binder(ctx).Query(s.Query)
+		root, err := binder().Query(s.Query)
 		if err != nil {
 			return nil, err
 		}
@@ -480,7 +486,7 @@ func (e *Session) plan(ctx context.Context, st ast.Statement) ([]planner.Node, e
 	}
 	roots := make([]planner.Node, len(inserts))
 	for i, ins := range inserts {
-		sink, err := e.binder(ctx).Insert(ins)
+		sink, err := binder().Insert(ins)
 		if err != nil {
 			return nil, err
 		}

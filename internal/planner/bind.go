@@ -37,6 +37,11 @@ type Binder struct {
 	DropNullsForNotNull bool
 	// MiniBatch is the session's mini-batch settings (minibatch.go).
 	MiniBatch MiniBatch
+	// Logical, when set, is given the root of every plan Query and Insert
+	// build, before the rules rewrite it: EXPLAIN's Abstract Syntax Tree
+	// (astexplain.go). The plan is changed in place after the call, so
+	// whatever Logical needs of it, it takes then.
+	Logical func(root Node)
 	// Ctx, when set, cancels planning: binding stops with its error, so
 	// that a statement can be interrupted while it plans.
 	Ctx  context.Context
@@ -271,6 +276,9 @@ func (b *Binder) Query(q ast.Query) (*Collect, error) {
 		return nil, err
 	}
 	out := &Collect{base: base{schema: rel.node.Schema()}, Input: rel.node}
+	if b.Logical != nil {
+		b.Logical(out)
+	}
 	out = rewrite(out).(*Collect)
 	if err := finalize(out); err != nil {
 		return nil, at(err, q)
@@ -382,6 +390,10 @@ func (b *Binder) InsertInto(t *catalog.Table, ins *ast.Insert) (*Sink, error) {
 	accepts := f.Accepts(t)
 	upsert := accepts == connector.Upsert && len(t.PrimaryKey) > 0
 	sink := &Sink{base: base{schema: out}, Input: input, Table: t, Upsert: upsert}
+	if b.Logical != nil {
+		// Flink's LogicalSink names the query's columns.
+		b.Logical(&Sink{base: base{schema: logicalSinkSchema(in, targets, t)}, Input: input, Table: t})
+	}
 	sink = rewrite(sink).(*Sink)
 	if sink.Input.Mode() != connector.InsertOnly && !upsert && accepts != connector.Retract {
 		return nil, errorf(ins, "Table sink '%s' doesn't support consuming update changes which is produced by node %s", name, updatingNode(sink.Input).Describe())

@@ -16,8 +16,8 @@ import (
 // FuzzBind binds and plans every statement of a script against a catalog
 // the script's own DDL fills: no input may make the binder or planner
 // panic, a query or INSERT that fails does so with a *planner.Error, and a
-// plan that binds renders as EXPLAIN's physical plan and, when it
-// translates, execution plan. The seeds are the EXPLAIN cases
+// plan that binds renders as EXPLAIN's abstract syntax tree, physical plan
+// and, when it translates, execution plan. The seeds are the EXPLAIN cases
 // (the tutorials' tables and queries among them).
 //
 //	go test ./internal/planner -run '^$' -fuzz FuzzBind -fuzztime 60s
@@ -38,7 +38,11 @@ func FuzzBind(f *testing.F) {
 		if err != nil {
 			return
 		}
-		b := &planner.Binder{Catalog: catalog.New()}
+		b := &planner.Binder{Catalog: catalog.New(), Logical: func(n planner.Node) {
+			if text := planner.LogicalPlan(n); !strings.HasSuffix(text, ")\n") {
+				t.Fatalf("the logical plan renders as\n%s", text)
+			}
+		}}
 		for _, st := range stmts {
 			bindStatement(t, b, st)
 		}

@@ -33,6 +33,14 @@ var planLineRE = regexp.MustCompile(`^[ +:-]*(\w+)\(.*, changelogMode=\[([A-Z,]+
 // statement (a query or INSERT, optionally under EXPLAIN).
 func plan(t testing.TB, script string) planner.Node {
 	t.Helper()
+	root, _ := planLogical(t, script)
+	return root
+}
+
+// planLogical is plan, with the text of the logical plan the binder built
+// before the rules (EXPLAIN's Abstract Syntax Tree).
+func planLogical(t testing.TB, script string) (root planner.Node, logical string) {
+	t.Helper()
 	stmts, err := parser.ParseScript(script)
 	if err != nil {
 		t.Fatal(err)
@@ -68,7 +76,7 @@ func plan(t testing.TB, script string) planner.Node {
 	if e, ok := last.(*ast.Explain); ok {
 		last = e.Statement
 	}
-	var root planner.Node
+	b.Logical = func(n planner.Node) { logical = planner.LogicalPlan(n) }
 	switch s := last.(type) {
 	case *ast.QueryStatement:
 		root, err = b.Query(s.Query)
@@ -80,7 +88,7 @@ func plan(t testing.TB, script string) planner.Node {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return root
+	return root, logical
 }
 
 // nodeModes lists the node names of a rendered physical plan with their
@@ -99,8 +107,8 @@ func nodeModes(t *testing.T, physical string) map[string][]string {
 }
 
 // TestExplain plans every testdata/explain/*.sql case and compares what
-// EXPLAIN CHANGELOG_MODE prints (the physical plan with changelog modes
-// and the execution plan) with the .plan file beside it. Each case also
+// EXPLAIN CHANGELOG_MODE prints (the abstract syntax tree, the physical
+// plan with changelog modes and the execution plan) with the .plan file beside it. Each case also
 // states, in
 // "-- expect:" comments, the physical nodes a user relies on and the
 // changelog mode each must have, so that a regenerated golden file cannot
@@ -117,13 +125,13 @@ func TestExplain(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			root := plan(t, string(src))
+			root, logical := planLogical(t, string(src))
 			physical := planner.PhysicalPlan(true, root)
 			p, err := planner.ExecutionPlan(root)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := planner.Explain(physical, planner.OptimizedExecutionPlan(p))
+			got := planner.Explain(planner.AbstractSyntaxTree(logical), physical, planner.OptimizedExecutionPlan(p))
 
 			expects := expectRE.FindAllStringSubmatch(string(src), -1)
 			if len(expects) == 0 {
