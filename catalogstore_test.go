@@ -16,6 +16,17 @@ import (
 // script test and seed case in a catalog kept in a directory, opens the
 // directory again, and finds every table with the same SHOW CREATE TABLE
 // and every view.
+// catalogSession opens the catalog kept in dir and a session on it, with
+// a job manager of its own.
+func catalogSession(ctx context.Context, t *testing.T, dir string) *sluice.Session {
+	t.Helper()
+	cat, err := sluice.OpenCatalog(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sluice.NewSession(cat, sluice.NewJobManager())
+}
+
 func TestCatalogSurvivesReopening(t *testing.T) {
 	scripts, _ := filepath.Glob("sqltest/testdata/*.sqltest")
 	seeds, _ := filepath.Glob("../shared/acceptance/*.sql")
@@ -32,11 +43,7 @@ func TestCatalogSurvivesReopening(t *testing.T) {
 		}
 		ctx := context.Background()
 		dir := t.TempDir()
-		cat, err := sluice.OpenCatalog(ctx, dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := sluice.NewSession(cat, sluice.NewJobManager())
+		s := catalogSession(ctx, t, dir)
 		for _, st := range steps {
 			upper := strings.ToUpper(st.Text)
 			ddl := strings.HasPrefix(upper, "CREATE TABLE") && !strings.Contains(upper, " AS SELECT") ||
@@ -99,11 +106,7 @@ func names(t *testing.T, s *sluice.Session, show string) []string {
 func TestCatalogKeepsCommentsAndAlterations(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	cat, err := sluice.OpenCatalog(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := sluice.NewSession(cat, sluice.NewJobManager())
+	s := catalogSession(ctx, t, dir)
 	if _, err := s.Execute(ctx, `CREATE TABLE t (
   a INT NOT NULL COMMENT 'the ''a''',
   `+"`k``1`"+` STRING NOT NULL,

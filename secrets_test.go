@@ -41,11 +41,7 @@ func TestIsSensitive(t *testing.T) {
 func TestSecretsMasked(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	cat, err := sluice.OpenCatalog(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := sluice.NewSession(cat, sluice.NewJobManager())
+	s := catalogSession(ctx, t, dir)
 	const jaas = `org.apache.kafka.common.security.plain.PlainLoginModule required username="u" password="hunter2";`
 	if _, err := s.Execute(ctx, `CREATE TABLE t (a INT) WITH ('connector' = 'kafka', 'topic' = 't',
   'properties.bootstrap.servers' = 'localhost:9092', 'properties.security.protocol' = 'SASL_PLAINTEXT',

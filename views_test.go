@@ -18,11 +18,7 @@ import (
 func TestShowCreateViewExpanded(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	cat, err := sluice.OpenCatalog(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := sluice.NewSession(cat, sluice.NewJobManager())
+	s := catalogSession(ctx, t, dir)
 	if _, err := s.Execute(ctx, `CREATE TABLE t (a INT, b STRING) WITH ('connector' = 'datagen');
 CREATE DATABASE d2;
 CREATE TABLE d2.t3 (x BIGINT) WITH ('connector' = 'datagen');
@@ -85,11 +81,7 @@ CREATE VIEW w AS SELECT COALESCE(b, 'none') AS b FROM t;`); err != nil {
 func TestViewKeepsItsColumns(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	cat, err := sluice.OpenCatalog(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := sluice.NewSession(cat, sluice.NewJobManager())
+	s := catalogSession(ctx, t, dir)
 	run := func(s *sluice.Session, stmt string) ([]*sluice.Result, error) {
 		t.Helper()
 		return s.Execute(ctx, stmt)
@@ -175,11 +167,7 @@ func TestViewsOfAnOldCatalogFile(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "catalog.json"), []byte(old), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cat, err := sluice.OpenCatalog(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := sluice.NewSession(cat, sluice.NewJobManager())
+	s := catalogSession(ctx, t, dir)
 	if _, err := s.Execute(ctx, "ALTER TABLE t ADD b STRING"); err != nil {
 		t.Fatal(err)
 	}
