@@ -350,6 +350,7 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 	if err != nil {
 		return nil, err
 	}
+	windowScope := rel.sc
 	var aggCalls []*ast.FuncCall
 	for _, it := range items {
 		aggCalls = append(aggCalls, findAggregates(it.Expr)...)
@@ -377,6 +378,9 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 	var overs []*ast.FuncCall
 	for _, it := range items {
 		overs = append(overs, findOvers(it.Expr)...)
+	}
+	if err := b.resolveWindows(s, windowScope, overs); err != nil {
+		return nil, err
 	}
 	if len(overs) > 0 {
 		if hook != nil {
