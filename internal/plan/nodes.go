@@ -113,6 +113,9 @@ type ExpandConfig struct {
 type CorrelateConfig struct {
 	// Collection is the ARRAY, MULTISET or MAP to unnest, over the input.
 	Collection Expr `json:"collection"`
+	// More are further collections unnested beside it: the i-th output
+	// row holds the i-th element of each, NULLs where one has fewer.
+	More []Expr `json:"more,omitzero"`
 	// Ordinality adds the element's 1-based position.
 	Ordinality bool `json:"ordinality,omitzero"`
 	// Left keeps an input row whose collection is NULL or empty, once,

@@ -179,8 +179,11 @@ func (t *translator) node(n Node) (added, error) {
 		return t.add(like(n, plan.KindExpand, par, inputs, cfg))
 	case *Correlate:
 		par, inputs := forward(in)
-		return t.add(like(n, plan.KindCorrelate, par, inputs, &plan.CorrelateConfig{Collection: plan.Expr{E: x.Collection},
-			Ordinality: x.Ordinality, Left: x.Left, Replicate: x.Replicate}))
+		cfg := &plan.CorrelateConfig{Collection: plan.Expr{E: x.Collection}, Ordinality: x.Ordinality, Left: x.Left, Replicate: x.Replicate}
+		if len(x.More) > 0 {
+			cfg.More = plan.Exprs(x.More)
+		}
+		return t.add(like(n, plan.KindCorrelate, par, inputs, cfg))
 	case *Normalize:
 		par, input := keyed(in, x.Keys)
 		return t.add(like(n, plan.KindChangelogNormalize, par, []plan.Input{input}, &plan.ChangelogNormalizeConfig{Keys: x.Keys},

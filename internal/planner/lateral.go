@@ -166,7 +166,7 @@ func outerReference(q ast.Query, outer *scope) *ast.Ident {
 				own[f.Alias] = true
 			case *ast.UnnestRef:
 				own[f.Alias] = true
-				exprs = append(exprs, f.Collection)
+				exprs = append(append(exprs, f.Collection), f.More...)
 			case *ast.Join:
 				visit(f.Left)
 				visit(f.Right)

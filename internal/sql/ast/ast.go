@@ -555,11 +555,14 @@ type TableFunctionRef struct {
 	ColumnAliases []string
 }
 
-// UnnestRef is `UNNEST(expr) [WITH ORDINALITY] [AS] alias [(cols)]`: a row
-// per element of an ARRAY or MULTISET, or per entry of a MAP.
+// UnnestRef is `UNNEST(expr, ...) [WITH ORDINALITY] [AS] alias [(cols)]`: a
+// row per element of an ARRAY or MULTISET, or per entry of a MAP; with
+// several collections, their elements side by side.
 type UnnestRef struct {
 	Pos
-	Collection    Expr
+	Collection Expr
+	// More are the collections after the first, nil for one.
+	More          []Expr
 	Ordinality    bool
 	Alias         string
 	ColumnAliases []string

@@ -826,7 +826,7 @@ func (f *formatter) tableRef(r ast.TableRef) {
 		f.matchRecognize(r)
 	case *ast.UnnestRef:
 		f.WriteString("UNNEST(")
-		f.expr(r.Collection)
+		f.exprs(append([]ast.Expr{r.Collection}, r.More...))
 		f.WriteString(")")
 		if r.Ordinality {
 			f.WriteString(" WITH ORDINALITY")

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/sluicesql/sluice/internal/sql/ast"
@@ -75,4 +76,18 @@ func TestNamedWindows(t *testing.T) {
 			t.Errorf("%s: parsed", in)
 		}
 	}
+}
+
+// TestUnnestSeveral: UNNEST of several collections prints as written.
+func TestUnnestSeveral(t *testing.T) {
+	const in = "SELECT x, y FROM t CROSS JOIN UNNEST(t.a, t.b) WITH ORDINALITY AS u (x, y, n)"
+	s, err := ParseStatement(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := s.(*ast.QueryStatement).Query
+	if got := FormatQuery(q); !strings.Contains(got, "UNNEST(t.a, t.b) WITH ORDINALITY") {
+		t.Errorf("got %s", got)
+	}
+	checkQueryRoundTrip(t, q)
 }

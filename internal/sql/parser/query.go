@@ -439,8 +439,8 @@ func (p *parser) tableRef() ast.TableRef {
 		p.next()
 		open := p.next().pos
 		ref := &ast.UnnestRef{Pos: t.pos, Collection: p.expr()}
-		if p.isOp(",") {
-			p.failAt(p.tok().pos, "UNNEST of several collections is not supported yet; UNNEST one collection per join")
+		for p.acceptOp(",") {
+			ref.More = append(ref.More, p.expr())
 		}
 		p.closeParen(open)
 		if p.acceptKw("WITH") {
