@@ -587,6 +587,14 @@ func buildSemiJoin(n *Node) (Instances, error) {
 	cfg := n.Config.(*plan.SemiJoinConfig)
 	c := ops.SemiJoinConfig{LeftTypes: n.In[0], RightTypes: n.In[1], LeftKeys: cfg.LeftKeys, RightKeys: cfg.RightKeys,
 		Anti: cfg.Anti, NullAware: cfg.NullAware, KeepNullKeys: cfg.KeepNullKeys, NullSafe: cfg.NullSafe}
+	if cfg.Condition.E != nil {
+		// A residual condition is checked as a join's is.
+		spec, err := n.joinSpec(plan.Join{JoinType: "INNER", LeftKeys: cfg.LeftKeys, RightKeys: cfg.RightKeys, Condition: cfg.Condition})
+		if err != nil {
+			return Instances{}, err
+		}
+		c.Cond = spec.Cond
+	}
 	return stateful(n, func(st state.Backend) (*ops.SemiJoin, error) { return ops.NewSemiJoin(c, st) })
 }
 

@@ -281,6 +281,9 @@ type SemiJoinConfig struct {
 	NullAware    bool  `json:"nullAware,omitempty"`
 	KeepNullKeys bool  `json:"keepNullKeys,omitempty"`
 	NullSafe     bool  `json:"nullSafe,omitempty"`
+	// Condition is what a matching right row must also meet, over the
+	// left columns followed by the right ones; absent for none.
+	Condition Expr `json:"condition,omitzero"`
 }
 
 // Join is what the joins share: the join type (INNER, LEFT, RIGHT,

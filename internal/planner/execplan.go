@@ -310,7 +310,13 @@ func (t *translator) windowsAndJoins(n Node, ins []added) (added, error) {
 			// without keys (an uncorrelated EXISTS), every right row.
 			par, inputs = single(left, right)
 		}
-		cfg := &plan.SemiJoinConfig{LeftKeys: x.LeftKeys, RightKeys: x.RightKeys, Anti: x.Anti, NullAware: x.NullAware, KeepNullKeys: x.KeepNullKeys, NullSafe: x.NullSafe}
+		cfg := &plan.SemiJoinConfig{LeftKeys: x.LeftKeys, RightKeys: x.RightKeys, Anti: x.Anti, NullAware: x.NullAware, KeepNullKeys: x.KeepNullKeys, NullSafe: x.NullSafe,
+			Condition: plan.Expr{E: x.Cond}}
+		if x.Cond != nil {
+			return t.add(like(n, plan.KindSemiJoin, par, inputs, cfg,
+				state("left", left.schema, x.LeftKeys, "the left rows with their counts and numbers of matching right rows, "+rowType(left.schema)),
+				state("right", right.schema, x.RightKeys, "the right rows with their counts, "+rowType(right.schema))))
+		}
 		return t.add(like(n, plan.KindSemiJoin, par, inputs, cfg,
 			state("left", left.schema, x.LeftKeys, "the left rows with their counts, "+rowType(left.schema)),
 			state("right", right.schema, x.RightKeys, "the number of right rows (under the empty key: the number of NULL keys)")))

@@ -35,6 +35,9 @@ func (b *Binder) lateralJoin(j *ast.Join, l *relation, ref *ast.SubqueryRef, cau
 	if err != nil {
 		return nil, err
 	}
+	if err := c.onlyEqualities("LATERAL subquery"); err != nil {
+		return nil, err
+	}
 	var kind JoinKind
 	switch {
 	case j.Kind == ast.InnerJoin && j.On == nil, j.Kind == ast.CrossJoin:

@@ -224,6 +224,9 @@ func (b *Binder) correlatedScalar(s *ast.SubqueryExpr, outer *exprBinder) (*scal
 	if err != nil {
 		return nil, err
 	}
+	if err := c.onlyEqualities("scalar subquery"); err != nil {
+		return nil, err
+	}
 	if len(sel.GroupBy) > 0 || sel.Having != nil || sel.Distinct || sel.Limit != nil || sel.Offset != nil {
 		return nil, errorf(s, "a correlated scalar subquery with GROUP BY, HAVING, DISTINCT, LIMIT or OFFSET is not supported yet")
 	}
