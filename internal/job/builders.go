@@ -485,6 +485,9 @@ func buildTemporalSort(n *Node) (Instances, error) {
 		return Instances{}, err
 	}
 	c := ops.TemporalSortConfig{InputTypes: n.In[0], TimeCol: cfg.TimeColumn, Order: sortKeys(cfg.Order)}
+	if cfg.ProcTime {
+		return stateful(n, func(st state.Backend) (*ops.ProcTimeSort, error) { return ops.NewProcTimeSort(c, st) })
+	}
 	return stateful(n, func(st state.Backend) (*ops.TemporalSort, error) { return ops.NewTemporalSort(c, st) })
 }
 

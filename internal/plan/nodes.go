@@ -353,10 +353,11 @@ type LimitConfig struct {
 }
 
 // TemporalSortConfig orders rows by an ascending time attribute, then by
-// Order.
+// Order; ProcTime when it is a processing-time attribute.
 type TemporalSortConfig struct {
 	TimeColumn int       `json:"timeColumn"`
 	Order      []SortKey `json:"order,omitempty"`
+	ProcTime   bool      `json:"procTime,omitempty"`
 }
 
 // Kind implements Config.

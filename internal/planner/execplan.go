@@ -225,6 +225,12 @@ func (t *translator) node(n Node) (added, error) {
 	case *Sort:
 		par, inputs := single(in)
 		cfg := &plan.TemporalSortConfig{TimeColumn: x.Keys[0].Col, Order: sortKeys(x.Keys[1:])}
+		if in.schema[cfg.TimeColumn].Type.Attr == types.ProcTime {
+			cfg.ProcTime = true
+			return t.add(like(n, plan.KindTemporalSort, par, inputs, cfg,
+				plan.StateTable{Name: "rows", Key: []plan.Type{plan.Type(types.BigIntType.WithNotNull(true))},
+					Value: "the rows waiting for the processing-time timer of the first's millisecond, " + rowType(in.schema)}))
+		}
 		return t.add(like(n, plan.KindTemporalSort, par, inputs, cfg,
 			plan.StateTable{Name: "rows", Key: []plan.Type{plan.Type(types.BigIntType.WithNotNull(true))}, Value: "the rows of that time, " + rowType(in.schema)},
 			plan.StateTable{Name: "last", Value: "the last time emitted"}))
