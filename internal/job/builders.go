@@ -313,21 +313,26 @@ func buildCorrelate(n *Node) (Instances, error) {
 	}
 	t := cfg.Collection.E.Type()
 	want := append([]types.Type{}, n.In[0]...)
-	switch {
-	case cfg.Replicate:
-		if t.Kind != types.BigInt {
-			return Instances{}, fmt.Errorf("config.collection: the count of copies is %s, not BIGINT", t)
+	if cfg.Replicate {
+		if t.Kind != types.BigInt || len(cfg.More) > 0 {
+			return Instances{}, fmt.Errorf("config.collection: the count of copies is %s, not one BIGINT", t)
 		}
-	case t.Kind == types.Map:
-		want = append(want, t.KeyType(), t.ValueType())
-	case (t.Kind == types.Array || t.Kind == types.Multiset) && t.Elem().Kind == types.RowType:
-		for _, f := range t.Elem().Fields() {
-			want = append(want, f.Type)
+	} else {
+		var err error
+		if want, err = elementTypes(want, "config.collection", t); err != nil {
+			return Instances{}, err
 		}
-	case t.Kind == types.Array || t.Kind == types.Multiset:
-		want = append(want, t.Elem())
-	default:
-		return Instances{}, fmt.Errorf("config.collection: %s is not an ARRAY, MULTISET or MAP", t)
+	}
+	var moreTypes []types.Type
+	for i, m := range cfg.More {
+		if m.E == nil {
+			return Instances{}, fmt.Errorf("config.more[%d]: missing", i)
+		}
+		var err error
+		if want, err = elementTypes(want, fmt.Sprintf("config.more[%d]", i), m.E.Type()); err != nil {
+			return Instances{}, err
+		}
+		moreTypes = append(moreTypes, m.E.Type())
 	}
 	if cfg.Ordinality {
 		want = append(want, types.IntType)
@@ -346,9 +351,34 @@ func buildCorrelate(n *Node) (Instances, error) {
 		if err != nil {
 			return nil, err
 		}
-		return ops.NewCorrelate(ops.CorrelateConfig{Collection: ev, CollectionType: t, Ordinality: cfg.Ordinality,
-			Left: cfg.Left, Replicate: cfg.Replicate, OutputTypes: out, Context: expr.Context{Fn: n.Fn}}), nil
+		var more []expr.Evaluator
+		for i, m := range cfg.More {
+			e, err := n.compile(fmt.Sprintf("config.more[%d]", i), m.E, n.In[0])
+			if err != nil {
+				return nil, err
+			}
+			more = append(more, e)
+		}
+		return ops.NewCorrelate(ops.CorrelateConfig{Collection: ev, CollectionType: t, More: more, MoreTypes: moreTypes,
+			Ordinality: cfg.Ordinality, Left: cfg.Left, Replicate: cfg.Replicate, OutputTypes: out, Context: expr.Context{Fn: n.Fn}}), nil
 	})
+}
+
+// elementTypes appends to out the column types UNNEST gives for a
+// collection of type t, the config field at.
+func elementTypes(out []types.Type, at string, t types.Type) ([]types.Type, error) {
+	switch {
+	case t.Kind == types.Map:
+		return append(out, t.KeyType(), t.ValueType()), nil
+	case (t.Kind == types.Array || t.Kind == types.Multiset) && t.Elem().Kind == types.RowType:
+		for _, f := range t.Elem().Fields() {
+			out = append(out, f.Type)
+		}
+		return out, nil
+	case t.Kind == types.Array || t.Kind == types.Multiset:
+		return append(out, t.Elem()), nil
+	}
+	return nil, fmt.Errorf("%s: %s is not an ARRAY, MULTISET or MAP", at, t)
 }
 
 func buildChangelogNormalize(n *Node) (Instances, error) {
@@ -455,6 +485,9 @@ func buildTemporalSort(n *Node) (Instances, error) {
 		return Instances{}, err
 	}
 	c := ops.TemporalSortConfig{InputTypes: n.In[0], TimeCol: cfg.TimeColumn, Order: sortKeys(cfg.Order)}
+	if cfg.ProcTime {
+		return stateful(n, func(st state.Backend) (*ops.ProcTimeSort, error) { return ops.NewProcTimeSort(c, st) })
+	}
 	return stateful(n, func(st state.Backend) (*ops.TemporalSort, error) { return ops.NewTemporalSort(c, st) })
 }
 
@@ -557,6 +590,14 @@ func buildSemiJoin(n *Node) (Instances, error) {
 	cfg := n.Config.(*plan.SemiJoinConfig)
 	c := ops.SemiJoinConfig{LeftTypes: n.In[0], RightTypes: n.In[1], LeftKeys: cfg.LeftKeys, RightKeys: cfg.RightKeys,
 		Anti: cfg.Anti, NullAware: cfg.NullAware, KeepNullKeys: cfg.KeepNullKeys, NullSafe: cfg.NullSafe}
+	if cfg.Condition.E != nil {
+		// A residual condition is checked as a join's is.
+		spec, err := n.joinSpec(plan.Join{JoinType: "INNER", LeftKeys: cfg.LeftKeys, RightKeys: cfg.RightKeys, Condition: cfg.Condition})
+		if err != nil {
+			return Instances{}, err
+		}
+		c.Cond = spec.Cond
+	}
 	return stateful(n, func(st state.Backend) (*ops.SemiJoin, error) { return ops.NewSemiJoin(c, st) })
 }
 

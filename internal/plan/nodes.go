@@ -113,6 +113,9 @@ type ExpandConfig struct {
 type CorrelateConfig struct {
 	// Collection is the ARRAY, MULTISET or MAP to unnest, over the input.
 	Collection Expr `json:"collection"`
+	// More are further collections unnested beside it: the i-th output
+	// row holds the i-th element of each, NULLs where one has fewer.
+	More []Expr `json:"more,omitzero"`
 	// Ordinality adds the element's 1-based position.
 	Ordinality bool `json:"ordinality,omitzero"`
 	// Left keeps an input row whose collection is NULL or empty, once,
@@ -278,6 +281,9 @@ type SemiJoinConfig struct {
 	NullAware    bool  `json:"nullAware,omitempty"`
 	KeepNullKeys bool  `json:"keepNullKeys,omitempty"`
 	NullSafe     bool  `json:"nullSafe,omitempty"`
+	// Condition is what a matching right row must also meet, over the
+	// left columns followed by the right ones; absent for none.
+	Condition Expr `json:"condition,omitzero"`
 }
 
 // Join is what the joins share: the join type (INNER, LEFT, RIGHT,
@@ -347,10 +353,11 @@ type LimitConfig struct {
 }
 
 // TemporalSortConfig orders rows by an ascending time attribute, then by
-// Order.
+// Order; ProcTime when it is a processing-time attribute.
 type TemporalSortConfig struct {
 	TimeColumn int       `json:"timeColumn"`
 	Order      []SortKey `json:"order,omitempty"`
+	ProcTime   bool      `json:"procTime,omitempty"`
 }
 
 // Kind implements Config.

@@ -52,6 +52,9 @@ type Binder struct {
 	// quantified holds the rewrite of each quantified comparison bound
 	// (rewriteQuantified).
 	quantified map[*ast.Quantified]ast.Expr
+	// windows holds the window of each call written with a window name
+	// (resolveWindows).
+	windows map[*ast.FuncCall]*ast.WindowSpec
 }
 
 // maxExpanded bounds the queries one statement plans inside views and WITH

@@ -179,8 +179,11 @@ func (t *translator) node(n Node) (added, error) {
 		return t.add(like(n, plan.KindExpand, par, inputs, cfg))
 	case *Correlate:
 		par, inputs := forward(in)
-		return t.add(like(n, plan.KindCorrelate, par, inputs, &plan.CorrelateConfig{Collection: plan.Expr{E: x.Collection},
-			Ordinality: x.Ordinality, Left: x.Left, Replicate: x.Replicate}))
+		cfg := &plan.CorrelateConfig{Collection: plan.Expr{E: x.Collection}, Ordinality: x.Ordinality, Left: x.Left, Replicate: x.Replicate}
+		if len(x.More) > 0 {
+			cfg.More = plan.Exprs(x.More)
+		}
+		return t.add(like(n, plan.KindCorrelate, par, inputs, cfg))
 	case *Normalize:
 		par, input := keyed(in, x.Keys)
 		return t.add(like(n, plan.KindChangelogNormalize, par, []plan.Input{input}, &plan.ChangelogNormalizeConfig{Keys: x.Keys},
@@ -222,6 +225,12 @@ func (t *translator) node(n Node) (added, error) {
 	case *Sort:
 		par, inputs := single(in)
 		cfg := &plan.TemporalSortConfig{TimeColumn: x.Keys[0].Col, Order: sortKeys(x.Keys[1:])}
+		if in.schema[cfg.TimeColumn].Type.Attr == types.ProcTime {
+			cfg.ProcTime = true
+			return t.add(like(n, plan.KindTemporalSort, par, inputs, cfg,
+				plan.StateTable{Name: "rows", Key: []plan.Type{plan.Type(types.BigIntType.WithNotNull(true))},
+					Value: "the rows waiting for the processing-time timer of the first's millisecond, " + rowType(in.schema)}))
+		}
 		return t.add(like(n, plan.KindTemporalSort, par, inputs, cfg,
 			plan.StateTable{Name: "rows", Key: []plan.Type{plan.Type(types.BigIntType.WithNotNull(true))}, Value: "the rows of that time, " + rowType(in.schema)},
 			plan.StateTable{Name: "last", Value: "the last time emitted"}))
@@ -307,7 +316,13 @@ func (t *translator) windowsAndJoins(n Node, ins []added) (added, error) {
 			// without keys (an uncorrelated EXISTS), every right row.
 			par, inputs = single(left, right)
 		}
-		cfg := &plan.SemiJoinConfig{LeftKeys: x.LeftKeys, RightKeys: x.RightKeys, Anti: x.Anti, NullAware: x.NullAware, KeepNullKeys: x.KeepNullKeys, NullSafe: x.NullSafe}
+		cfg := &plan.SemiJoinConfig{LeftKeys: x.LeftKeys, RightKeys: x.RightKeys, Anti: x.Anti, NullAware: x.NullAware, KeepNullKeys: x.KeepNullKeys, NullSafe: x.NullSafe,
+			Condition: plan.Expr{E: x.Cond}}
+		if x.Cond != nil {
+			return t.add(like(n, plan.KindSemiJoin, par, inputs, cfg,
+				state("left", left.schema, x.LeftKeys, "the left rows with their counts and numbers of matching right rows, "+rowType(left.schema)),
+				state("right", right.schema, x.RightKeys, "the right rows with their counts, "+rowType(right.schema))))
+		}
 		return t.add(like(n, plan.KindSemiJoin, par, inputs, cfg,
 			state("left", left.schema, x.LeftKeys, "the left rows with their counts, "+rowType(left.schema)),
 			state("right", right.schema, x.RightKeys, "the number of right rows (under the empty key: the number of NULL keys)")))

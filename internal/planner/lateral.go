@@ -35,6 +35,9 @@ func (b *Binder) lateralJoin(j *ast.Join, l *relation, ref *ast.SubqueryRef, cau
 	if err != nil {
 		return nil, err
 	}
+	if err := c.onlyEqualities("LATERAL subquery"); err != nil {
+		return nil, err
+	}
 	var kind JoinKind
 	switch {
 	case j.Kind == ast.InnerJoin && j.On == nil, j.Kind == ast.CrossJoin:
@@ -166,7 +169,7 @@ func outerReference(q ast.Query, outer *scope) *ast.Ident {
 				own[f.Alias] = true
 			case *ast.UnnestRef:
 				own[f.Alias] = true
-				exprs = append(exprs, f.Collection)
+				exprs = append(append(exprs, f.Collection), f.More...)
 			case *ast.Join:
 				visit(f.Left)
 				visit(f.Right)

@@ -66,7 +66,7 @@ func (n *OverAggregate) Describe() string {
 // (rowtime or processing time) and whose frame ends at the current row,
 // as Flink requires.
 func (b *Binder) overAggregate(rel *relation, overs []*ast.FuncCall) (*relation, func(ast.Expr) (expr.Expr, bool, error), error) {
-	spec := ownWindow(overs[0])
+	spec := ownWindow(overs[0], b.over(overs[0]))
 	var lag *ast.FuncCall // a window function that cannot retract
 	for _, o := range overs {
 		switch o.Name {
@@ -84,13 +84,13 @@ func (b *Binder) overAggregate(rel *relation, overs []*ast.FuncCall) (*relation,
 			return nil, nil, errorf(o, "%s is not supported in OVER windows", j)
 		}
 		if f.OverOnly {
-			if o.Over.Frame != nil {
+			if f := b.over(o).Frame; f != nil {
 				// Calcite's validator: the function does not allow framing.
-				return nil, nil, errorf(o.Over.Frame, "ROW/RANGE not allowed with RANK, DENSE_RANK or ROW_NUMBER functions")
+				return nil, nil, errorf(f, "ROW/RANGE not allowed with RANK, DENSE_RANK or ROW_NUMBER functions")
 			}
 			lag = o
 		}
-		if !sameWindow(ownWindow(o), spec) {
+		if !sameWindow(ownWindow(o, b.over(o)), spec) {
 			return nil, nil, errorf(o, "Over Agg: Unsupported use of OVER windows. All aggregates must be computed on the same window.")
 		}
 	}
@@ -177,14 +177,14 @@ func overOrderChecks(order []*ast.OrderItem, call *ast.FuncCall) error {
 }
 
 // ownWindow is the window a call of an OVER aggregation computes over:
-// its OVER clause, whose frame is ROWS BETWEEN UNBOUNDED PRECEDING AND
+// its window over, whose frame is ROWS BETWEEN UNBOUNDED PRECEDING AND
 // CURRENT ROW for ROW_NUMBER, which takes no frame (Calcite's
 // SqlToRelConverter gives it that one).
-func ownWindow(o *ast.FuncCall) *ast.WindowSpec {
+func ownWindow(o *ast.FuncCall, over *ast.WindowSpec) *ast.WindowSpec {
 	if o.Name != "ROW_NUMBER" {
-		return o.Over
+		return over
 	}
-	w := *o.Over
+	w := *over
 	w.Frame = &ast.Frame{Pos: o.Pos, Rows: true, Lo: &ast.FrameBound{Pos: o.Pos, Kind: "UNBOUNDED PRECEDING"}, Hi: &ast.FrameBound{Pos: o.Pos, Kind: "CURRENT ROW"}}
 	return &w
 }

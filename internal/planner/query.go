@@ -350,6 +350,7 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 	if err != nil {
 		return nil, err
 	}
+	windowScope := rel.sc
 	var aggCalls []*ast.FuncCall
 	for _, it := range items {
 		aggCalls = append(aggCalls, findAggregates(it.Expr)...)
@@ -377,6 +378,9 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 	var overs []*ast.FuncCall
 	for _, it := range items {
 		overs = append(overs, findOvers(it.Expr)...)
+	}
+	if err := b.resolveWindows(s, windowScope, overs); err != nil {
+		return nil, err
 	}
 	if len(overs) > 0 {
 		if hook != nil {
@@ -726,11 +730,10 @@ func (b *Binder) orderLimit(rel *relation, order []*ast.OrderItem, limit, offset
 	case limit != nil || offset != nil:
 		return &relation{node: &Limit{base: base{schema: rel.node.Schema()}, Input: rel.node, Order: keys, Offset: off, N: n}, sc: rel.sc}, nil
 	}
+	// A rowtime attribute sorts as the watermark passes, a processing-time
+	// one as rows arrive (StreamExecTemporalSort).
 	first := rel.node.Schema()[keys[0].Col].Type
-	if first.Attr == types.ProcTime && !keys[0].Desc {
-		return nil, errorf(order[0], "ORDER BY a processing-time attribute is not supported yet")
-	}
-	if first.Attr != types.RowTime || keys[0].Desc {
+	if first.Attr == types.NoTimeAttr || keys[0].Desc {
 		return nil, errorf(order[0], "Sort on a non-time-attribute field is not supported.")
 	}
 	return &relation{node: &Sort{base: base{schema: rel.node.Schema()}, Input: rel.node, Keys: keys}, sc: rel.sc}, nil

@@ -25,7 +25,13 @@ func (b *Binder) overRank(rel *relation, overs []*ast.FuncCall) (*relation, func
 	if len(call.Args) != 0 {
 		return nil, nil, errorf(call, "Invalid number of arguments to function '%s'. Was expecting 0 arguments", call.Name)
 	}
-	spec := call.Over
+	spec := b.over(call)
+	if spec != call.Over {
+		// The Rank's checks read the call's window (rowNumberOver).
+		resolved := *call
+		resolved.Over = spec
+		call = &resolved
+	}
 	if len(spec.OrderBy) == 0 {
 		return nil, nil, errorf(call, "%s() requires ORDER BY in its OVER clause", call.Name)
 	}

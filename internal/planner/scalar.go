@@ -78,7 +78,7 @@ func (b *Binder) joinScalarSubquery(rel *relation, s *ast.SubqueryExpr, outer *e
 	if err != nil {
 		// A name the subquery cannot resolve may be a correlation with the
 		// outer query.
-		corr, cerr := b.correlatedScalar(inlineQuantified(s), outer)
+		corr, cerr := b.correlatedScalar(inlineQuantified(s), rel.node, outer)
 		if cerr != nil {
 			if errors.Is(cerr, errNotCorrelated) {
 				if b.quantifiedReadsOuter(s, outer) {
@@ -207,11 +207,13 @@ func atMostOneRow(n Node) bool {
 var errNotCorrelated = errors.New("not correlated")
 
 // correlatedScalar plans a correlated scalar subquery SELECT e FROM ...
-// WHERE ..., whose correlation is a set of equalities between an outer and
-// an inner expression: the inner relation filtered by the other
-// conditions, grouped by the inner sides, with e (SINGLE_VALUE(e) when e
-// aggregates nothing) per group.
-func (b *Binder) correlatedScalar(s *ast.SubqueryExpr, outer *exprBinder) (*scalarSide, error) {
+// WHERE ... over the outer rows of outerNode (outer binds over them). A
+// correlation of equalities between an outer and an inner expression
+// groups the inner relation, filtered by the other conditions, by the
+// inner sides, with e (SINGLE_VALUE(e) when e aggregates nothing) per
+// group. Other correlated conditions are planned as Calcite's
+// RelDecorrelator plans them for Flink (valueGenerated).
+func (b *Binder) correlatedScalar(s *ast.SubqueryExpr, outerNode Node, outer *exprBinder) (*scalarSide, error) {
 	sel, ok := s.Query.(*ast.Select)
 	if !ok || sel.From == nil || sel.Where == nil || len(sel.Items) != 1 || sel.Items[0].Star {
 		return nil, errNotCorrelated
@@ -227,15 +229,22 @@ func (b *Binder) correlatedScalar(s *ast.SubqueryExpr, outer *exprBinder) (*scal
 	if len(sel.GroupBy) > 0 || sel.Having != nil || sel.Distinct || sel.Limit != nil || sel.Offset != nil {
 		return nil, errorf(s, "a correlated scalar subquery with GROUP BY, HAVING, DISTINCT, LIMIT or OFFSET is not supported yet")
 	}
-	node := c.node
+	node, sc := c.node, inner.sc
 	innerKeys, outerKeys := c.innerAST, c.outer
+	var gen *valueGenerator
+	if len(c.residual) > 0 {
+		if gen, err = b.valueGenerated(c, outerNode, inner.sc, s); err != nil {
+			return nil, err
+		}
+		node, sc, innerKeys = gen.node, gen.sc, gen.keys
+	}
 	item := sel.Items[0].Expr
 	calls := findAggregates(item)
 	if len(calls) == 0 {
 		single := &ast.FuncCall{Pos: item.Position(), Name: "SINGLE_VALUE", Args: []ast.Expr{item}}
 		item, calls = single, []*ast.FuncCall{single}
 	}
-	grouped, hook, err := b.aggregate(&relation{node: node, sc: inner.sc}, innerKeys, calls, map[*ast.FuncCall]string{})
+	grouped, hook, err := b.aggregate(&relation{node: node, sc: sc}, innerKeys, calls, map[*ast.FuncCall]string{})
 	if err != nil {
 		return nil, err
 	}
@@ -275,11 +284,127 @@ func (b *Binder) correlatedScalar(s *ast.SubqueryExpr, outer *exprBinder) (*scal
 	if lit, ok := empty.(*expr.Literal); ok && lit.V.Null {
 		empty = nil
 	}
+	if gen != nil {
+		return gen.side(ga, value, empty), nil
+	}
 	keys := seq(len(innerKeys))
 	out := append(types.Schema{}, ga.Schema()[:len(keys)]...)
 	out = append(out, types.Field{Name: "$f" + itoa(len(keys)), Type: value.Type()})
 	projects := append(identity(out[:len(keys)]), value)
 	return &scalarSide{node: newCalc(ga, projects, nil, out), value: len(keys), keys: keys, outerKeys: outerKeys, empty: empty}, nil
+}
+
+// valueGenerator is the relation a scalar subquery correlated by other
+// conditions than equalities aggregates, as Calcite's RelDecorrelator
+// builds it (its value generator): the distinct values of the outer
+// columns the correlation reads (vals, over the outer rows), each joined
+// with the inner rows that meet the correlation for it. The aggregation
+// groups by those values (keys, named in sc).
+type valueGenerator struct {
+	node Node
+	sc   *scope
+	keys []ast.Expr
+	vals []expr.Expr
+}
+
+// valueGenerated builds the value generator of correlation c between the
+// rows of outerNode and the inner relation (of scope inner).
+func (b *Binder) valueGenerated(c *correlated, outerNode Node, inner *scope, at ast.Node) (*valueGenerator, error) {
+	os := outerNode.Schema()
+	cols := expr.Columns(append(append([]expr.Expr{}, c.residual...), c.outer...)...)
+	pos := map[int]int{}
+	gen := &valueGenerator{}
+	var vs types.Schema
+	for _, col := range cols {
+		if col >= len(os) {
+			continue // an inner column of a residual condition
+		}
+		if _, ok := pos[col]; ok {
+			continue
+		}
+		if t := os[col].Type; t.IsComposite() || t.IsWideDecimal() || t.Kind == types.Variant || t.Kind == types.Structured {
+			// side needs a placeholder value of the type.
+			return nil, errorf(at, "a scalar subquery correlated by a column of type %s other than by equalities is not supported", t.Plain().Nullable())
+		}
+		pos[col] = len(vs)
+		v := &expr.Column{Index: col, Name: os[col].Name, T: os[col].Type}
+		gen.vals = append(gen.vals, v)
+		vs = append(vs, types.Field{Name: "$v" + itoa(len(vs)), Type: os[col].Type.Plain()})
+	}
+	distinct := &GroupAggregate{base: base{schema: vs}, Input: newCalc(outerNode, gen.vals, nil, vs), Keys: seq(len(vs))}
+	toV := func(e expr.Expr) expr.Expr {
+		return expr.Remap(e, func(c *expr.Column) expr.Expr {
+			return &expr.Column{Index: pos[c.Index], Name: vs[pos[c.Index]].Name, T: c.T}
+		})
+	}
+	// The equalities are the join's keys, computed beside each side's
+	// columns; the other conditions its condition, over the values
+	// followed by the inner columns.
+	ls, rs := append(types.Schema{}, vs...), append(types.Schema{}, c.node.Schema()...)
+	leftProj, rightProj := identity(vs), identity(rs)
+	jn := &Join{Kind: InnerJoin}
+	for k := range c.outer {
+		o, i := toV(c.outer[k]), c.inner[k]
+		t, ok := types.CommonType(o.Type().Plain(), i.Type().Plain())
+		if !ok {
+			return nil, errorf(at, "cannot compare %s with %s", o.Type().Plain(), i.Type().Plain())
+		}
+		jn.LeftKeys, jn.RightKeys = append(jn.LeftKeys, len(ls)), append(jn.RightKeys, len(rs))
+		ls = append(ls, types.Field{Name: "$k" + itoa(len(ls)), Type: t.WithNotNull(o.Type().NotNull)})
+		rs = append(rs, types.Field{Name: "$k" + itoa(len(rs)), Type: t.WithNotNull(i.Type().NotNull)})
+		leftProj, rightProj = append(leftProj, coerce(o, t)), append(rightProj, coerce(i, t))
+	}
+	nv, nl := len(vs), len(ls)
+	jn.Cond = expr.Remap(and(c.residual), func(c *expr.Column) expr.Expr {
+		if c.Index < len(os) {
+			return &expr.Column{Index: pos[c.Index], Name: vs[pos[c.Index]].Name, T: c.T}
+		}
+		return &expr.Column{Index: nl + c.Index - len(os), Name: c.Name, T: c.T}
+	})
+	jn.Left, jn.Right = newCalc(distinct, leftProj, nil, ls), newCalc(c.node, rightProj, nil, rs)
+	jn.schema = joinSchema(ls, rs, InnerJoin, false, false)
+	gen.node = jn
+	gen.sc = &scope{}
+	for i := range ls {
+		gen.sc.cols = append(gen.sc.cols, scopeCol{name: ls[i].Name, typ: jn.schema[i].Type})
+	}
+	gen.sc.cols = append(gen.sc.cols, inner.cols...)
+	for i := len(inner.cols); i < len(rs); i++ {
+		gen.sc.cols = append(gen.sc.cols, scopeCol{name: "$" + rs[i].Name, typ: jn.schema[nl+i].Type})
+	}
+	for i := range nv {
+		gen.keys = append(gen.keys, &ast.Ident{Pos: at.Position(), Parts: []string{vs[i].Name}})
+	}
+	return gen, nil
+}
+
+// side is the scalar side of the aggregation ga (grouped by the values
+// first) with the subquery's value: it joins the outer rows on the values
+// compared as IS NOT DISTINCT FROM, as two keys each (whether the value is
+// NULL, and the value or a placeholder for NULL), since an outer row with
+// a NULL value has its own group.
+func (g *valueGenerator) side(ga *GroupAggregate, value, empty expr.Expr) *scalarSide {
+	gs := ga.Schema()
+	var projects, outerKeys []expr.Expr
+	var out types.Schema
+	split := func(v expr.Expr) (expr.Expr, expr.Expr) {
+		t := v.Type()
+		isNull := &expr.IsNull{X: v}
+		placeholder := valueLiteral(types.Value{}, t.WithNotNull(true)) // the type's zero
+		orNot := &expr.Case{T: t.WithNotNull(true), Whens: []expr.When{{Cond: isNull, Then: placeholder}}, Else: coerce(v, t.WithNotNull(true))}
+		return isNull, orNot
+	}
+	for i, v := range g.vals {
+		n, x := split(&expr.Column{Index: i, Name: gs[i].Name, T: gs[i].Type})
+		projects = append(projects, n, x)
+		out = append(out, types.Field{Name: "$n" + itoa(i), Type: n.Type()}, types.Field{Name: "$x" + itoa(i), Type: x.Type()})
+		on, ox := split(v)
+		outerKeys = append(outerKeys, on, ox)
+	}
+	projects = append(projects, value)
+	out = append(out, types.Field{Name: "$f" + itoa(len(out)), Type: value.Type()})
+	keys := seq(len(out) - 1)
+	return &scalarSide{node: newCalc(ga, projects, nil, out), value: len(keys), keys: keys, outerKeys: outerKeys, empty: empty}
 }
 
 // correlationAST splits `a = b` into its outer side, bound, and its inner

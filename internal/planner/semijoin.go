@@ -27,6 +27,10 @@ type SemiJoin struct {
 	KeepNullKeys bool
 	// NullSafe makes NULL keys equal (INTERSECT and EXCEPT).
 	NullSafe bool
+	// Cond is the rest of the condition a right row must meet, over the
+	// left row followed by the right one, nil for none: a correlation
+	// other than equalities (Flink's semi join with a non-equi condition).
+	Cond expr.Expr
 }
 
 // Inputs implements Node.
@@ -58,6 +62,9 @@ func (n *SemiJoin) describe(f exprFormat) string {
 			// not among the operators Flink writes infix
 			conds[i] = fmt.Sprintf("IS NOT DISTINCT FROM(%s, %s)", l, r)
 		}
+	}
+	if n.Cond != nil {
+		conds = append(conds, exprText(n.Cond, append(append(types.Schema{}, ls...), rs...), f))
 	}
 	return fmt.Sprintf("Join(joinType=[%s], where=[%s], select=[%s])", kind, andText(conds, f), strings.Join(n.schema.Names(), ", "))
 }
@@ -137,7 +144,7 @@ func (b *Binder) inSubquery(rel *relation, in *ast.In, not bool) (*relation, err
 	if err != nil {
 		// A name the subquery cannot resolve may be a correlation with the
 		// outer query.
-		node, y, outerKeys, innerKeys, cerr := b.correlatedIn(in, rel)
+		c, y, cerr := b.correlatedIn(in, rel)
 		if cerr != nil {
 			if errors.Is(cerr, errNotCorrelated) {
 				return nil, err
@@ -148,7 +155,7 @@ func (b *Binder) inSubquery(rel *relation, in *ast.In, not bool) (*relation, err
 			return nil, errorf(in, "NOT IN over a correlated subquery is supported when both sides are NOT NULL; use NOT EXISTS")
 		}
 		j := &SemiJoin{Anti: not}
-		return b.semiJoin(rel, j, node, append([]expr.Expr{x}, outerKeys...), append([]expr.Expr{y}, innerKeys...), in)
+		return b.semiJoin(rel, j, c.node, append([]expr.Expr{x}, c.outer...), append([]expr.Expr{y}, c.inner...), c.residual, in)
 	}
 	ss := sub.node.Schema()
 	if len(ss) != 1 {
@@ -156,35 +163,36 @@ func (b *Binder) inSubquery(rel *relation, in *ast.In, not bool) (*relation, err
 	}
 	y := &expr.Column{Index: 0, Name: ss[0].Name, T: ss[0].Type}
 	j := &SemiJoin{Anti: not, NullAware: not && !y.T.NotNull}
-	return b.semiJoin(rel, j, sub.node, []expr.Expr{x}, []expr.Expr{y}, in)
+	return b.semiJoin(rel, j, sub.node, []expr.Expr{x}, []expr.Expr{y}, nil, in)
 }
 
 // correlatedIn binds the subquery of `x IN (SELECT y FROM ... WHERE ...)`
-// whose WHERE correlates it with the outer query by equalities: the inner
-// relation filtered by its other conditions, y over it, and the outer and
-// inner sides of the correlations, which join as keys beside x = y.
-func (b *Binder) correlatedIn(in *ast.In, rel *relation) (Node, expr.Expr, []expr.Expr, []expr.Expr, error) {
+// whose WHERE correlates it with the outer query: its correlation (the
+// inner relation filtered by its own conditions, the outer and inner sides
+// of the equalities, which join as keys beside x = y, and the other
+// correlated conditions) and y over the inner relation.
+func (b *Binder) correlatedIn(in *ast.In, rel *relation) (*correlated, expr.Expr, error) {
 	sel, ok := in.Subquery.(*ast.Select)
 	if !ok || sel.From == nil || sel.Where == nil || len(sel.Items) != 1 || sel.Items[0].Star {
-		return nil, nil, nil, nil, errNotCorrelated
+		return nil, nil, errNotCorrelated
 	}
 	if len(sel.GroupBy) > 0 || sel.Having != nil || sel.Limit != nil || sel.Offset != nil || len(findAggregates(sel.Items[0].Expr)) > 0 {
-		return nil, nil, nil, nil, errNotCorrelated
+		return nil, nil, errNotCorrelated
 	}
 	inner, err := b.from(sel.From)
 	if err != nil {
-		return nil, nil, nil, nil, errNotCorrelated
+		return nil, nil, errNotCorrelated
 	}
 	ib := &exprBinder{b: b, sc: inner.sc, where: "WHERE"}
 	c, err := b.correlate(sel.Where, inner.node, ib, &exprBinder{b: b, sc: rel.sc, where: "WHERE"}, "IN subquery")
 	if err != nil {
-		return nil, nil, nil, nil, err
+		return nil, nil, err
 	}
 	y, err := ib.bind(sel.Items[0].Expr)
 	if err != nil {
-		return nil, nil, nil, nil, err
+		return nil, nil, err
 	}
-	return c.node, y, c.outer, c.inner, nil
+	return c, y, nil
 }
 
 // correlated is a subquery's relation with its correlation to the outer
@@ -194,12 +202,28 @@ type correlated struct {
 	node         Node
 	outer, inner []expr.Expr
 	innerAST     []ast.Expr // the inner sides as written
+	// residual are the other conditions that read the outer query (Flink's
+	// non-equi correlation conditions), bound over the outer row followed
+	// by the inner one; residualAST as written.
+	residual    []expr.Expr
+	residualAST []ast.Expr
+}
+
+// onlyEqualities refuses c's residual conditions, for a subquery whose
+// plan takes equalities only (what names the subquery in the error).
+func (c *correlated) onlyEqualities(what string) error {
+	if len(c.residualAST) > 0 {
+		return errorf(c.residualAST[0], "a correlated %s condition must be an equality between an outer and an inner expression", what)
+	}
+	return nil
 }
 
 // correlate splits the WHERE of a subquery over inner into conditions on
-// the inner relation alone and correlating equalities. A condition that
-// reads both sides but is no such equality is refused (what names the
-// subquery in the error), one that fails to bind for another reason gives
+// the inner relation alone, correlating equalities and the other
+// conditions that read the outer query, as Flink's SubQueryDecorrelator
+// (analyzeCorConditions) splits them. A condition with an OR over the
+// outer query is refused, as Flink does not decorrelate it (what names the
+// subquery in the error); one that fails to bind for another reason gives
 // its error, and without any correlation the error is errNotCorrelated.
 func (b *Binder) correlate(where ast.Expr, inner Node, ib, ob *exprBinder, what string) (*correlated, error) {
 	if where == nil {
@@ -207,6 +231,7 @@ func (b *Binder) correlate(where ast.Expr, inner Node, ib, ob *exprBinder, what 
 	}
 	out := &correlated{node: inner}
 	var filters []expr.Expr
+	both := &exprBinder{b: b, sc: correlationScope(ob.sc, ib.sc), where: "WHERE"}
 	for _, c := range astConjuncts(where) {
 		f, err := ib.bind(c)
 		if err == nil {
@@ -215,11 +240,18 @@ func (b *Binder) correlate(where ast.Expr, inner Node, ib, ob *exprBinder, what 
 		}
 		o, in, ok := correlationAST(c, ob, ib)
 		if !ok {
-			both := &exprBinder{b: b, sc: ib.sc.join(ob.sc), where: "WHERE"}
-			if _, berr := both.bind(c); berr != nil {
+			r, berr := both.bind(c)
+			if berr != nil {
 				return nil, err
 			}
-			return nil, errorf(c, "a correlated %s condition must be an equality between an outer and an inner expression", what)
+			if or := correlatedOr(c, ib); or != nil {
+				return nil, errorf(or, "a correlated %s condition with OR over the outer query is not supported (Flink does not decorrelate it)", what)
+			}
+			if err := wantBoolean(c, r); err != nil {
+				return nil, err
+			}
+			out.residual, out.residualAST = append(out.residual, r), append(out.residualAST, c)
+			continue
 		}
 		i, err := ib.bind(in)
 		if err != nil {
@@ -227,7 +259,7 @@ func (b *Binder) correlate(where ast.Expr, inner Node, ib, ob *exprBinder, what 
 		}
 		out.outer, out.inner, out.innerAST = append(out.outer, o), append(out.inner, i), append(out.innerAST, in)
 	}
-	if len(out.outer) == 0 {
+	if len(out.outer) == 0 && len(out.residual) == 0 {
 		return nil, errNotCorrelated
 	}
 	if len(filters) > 0 {
@@ -236,9 +268,47 @@ func (b *Binder) correlate(where ast.Expr, inner Node, ib, ob *exprBinder, what 
 	return out, nil
 }
 
-// exists plans `[NOT] EXISTS (SELECT ... FROM ... WHERE ...)` whose
-// correlation with the outer query is a set of equalities between outer
-// and inner expressions: a semi (anti) join on those.
+// correlationScope is the scope of a correlated condition: the outer
+// columns followed by the inner ones, a name meaning the inner column when
+// both have it (the outer column stays reachable through its qualifier
+// when the inner query has no table of that name).
+func correlationScope(outer, inner *scope) *scope {
+	out := &scope{}
+	for _, c := range outer.cols {
+		for _, ic := range inner.cols {
+			if ic.name == c.name {
+				c.merged = true
+			}
+			if ic.qual == c.qual && c.qual != "" {
+				c.qual, c.merged = "\x00", true
+			}
+		}
+		out.cols = append(out.cols, c)
+	}
+	out.cols = append(out.cols, inner.cols...)
+	return out
+}
+
+// correlatedOr returns an OR in c that reads the outer query, nil when
+// there is none.
+func correlatedOr(c ast.Expr, ib *exprBinder) ast.Expr {
+	var found ast.Expr
+	walkAST(c, func(n ast.Expr) bool {
+		if or, ok := n.(*ast.Binary); ok && or.Op == "OR" && found == nil {
+			if _, err := ib.bind(or); err != nil {
+				found = or
+			}
+		}
+		return found == nil
+	})
+	return found
+}
+
+// exists plans `[NOT] EXISTS (SELECT ... FROM ... WHERE ...)` correlated
+// with the outer query: a semi (anti) join on its equalities between outer
+// and inner expressions, and on its other correlated conditions (Flink's
+// semi join with a non-equi condition; without equalities, a semi join
+// without keys on one instance).
 func (b *Binder) exists(rel *relation, e *ast.SubqueryExpr, not bool) (*relation, error) {
 	sel, ok := e.Query.(*ast.Select)
 	if !ok || sel.From == nil || len(sel.GroupBy) > 0 || sel.Having != nil || sel.Limit != nil || sel.Offset != nil || sel.Distinct {
@@ -257,18 +327,37 @@ func (b *Binder) exists(rel *relation, e *ast.SubqueryExpr, not bool) (*relation
 		if err != nil {
 			return nil, err
 		}
-		return b.semiJoin(rel, &SemiJoin{Anti: not}, sub.node, nil, nil, e)
+		return b.semiJoin(rel, &SemiJoin{Anti: not}, sub.node, nil, nil, nil, e)
 	}
 	if err != nil {
 		return nil, err
 	}
+	if err := nonEquiAggregates(c, sel, "EXISTS"); err != nil {
+		return nil, err
+	}
 	j := &SemiJoin{Anti: not, KeepNullKeys: not}
-	return b.semiJoin(rel, j, c.node, c.outer, c.inner, e)
+	return b.semiJoin(rel, j, c.node, c.outer, c.inner, c.residual, e)
+}
+
+// nonEquiAggregates refuses a subquery with aggregates or OVER correlated
+// by other conditions than equalities, as Flink's SubQueryDecorrelator
+// does (checkCorCondition).
+func nonEquiAggregates(c *correlated, sel *ast.Select, what string) error {
+	if len(c.residualAST) == 0 {
+		return nil
+	}
+	for _, it := range sel.Items {
+		if calls := append(findAggregates(it.Expr), findOvers(it.Expr)...); len(calls) > 0 {
+			return errorf(calls[0], "a correlated %s subquery with aggregates or OVER is supported when its correlation is equalities only (as in Flink)", what)
+		}
+	}
+	return nil
 }
 
 // semiJoin completes j between rel and right, matching leftKeys (over rel)
-// to rightKeys (over right), both compared in their common types.
-func (b *Binder) semiJoin(rel *relation, j *SemiJoin, right Node, leftKeys, rightKeys []expr.Expr, at ast.Node) (*relation, error) {
+// to rightKeys (over right), both compared in their common types, and
+// meeting the conditions conds over rel's row followed by right's.
+func (b *Binder) semiJoin(rel *relation, j *SemiJoin, right Node, leftKeys, rightKeys, conds []expr.Expr, at ast.Node) (*relation, error) {
 	ls := rel.node.Schema()
 	left := append(types.Schema{}, ls...)
 	leftProj := identity(ls)
@@ -292,6 +381,32 @@ func (b *Binder) semiJoin(rel *relation, j *SemiJoin, right Node, leftKeys, righ
 		j.RightKeys = append(j.RightKeys, k)
 		rightSchema = append(rightSchema, types.Field{Name: keyName(rightKeys[k], right.Schema(), k), Type: t.WithNotNull(rt.NotNull)})
 		rightProj = append(rightProj, coerce(rightKeys[k], t))
+	}
+	if len(conds) > 0 {
+		// The right side carries its columns after the keys, for the
+		// condition.
+		rs := right.Schema()
+		rightProj = append(rightProj, identity(rs)...)
+		used := map[string]int{}
+		for _, f := range rightSchema {
+			used[f.Name] = 1
+		}
+		for _, f := range rs {
+			// Unique names, as Calcite's (k, k0).
+			name := f.Name
+			for n := used[name] - 1; used[name] > 0; n++ {
+				name = f.Name + itoa(n)
+			}
+			used[name] = 1
+			rightSchema = append(rightSchema, types.Field{Name: name, Type: f.Type})
+		}
+		at := len(left) + len(rightKeys)
+		j.Cond = expr.Remap(and(conds), func(c *expr.Column) expr.Expr {
+			if c.Index < len(ls) {
+				return c
+			}
+			return &expr.Column{Index: at + c.Index - len(ls), Name: c.Name, T: c.T}
+		})
 	}
 	j.Left = newCalc(rel.node, leftProj, nil, left)
 	j.Right = newCalc(right, rightProj, nil, rightSchema)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/sluicesql/sluice/internal/connector"
 	"github.com/sluicesql/sluice/internal/expr"
 	"github.com/sluicesql/sluice/internal/sql/ast"
 	"github.com/sluicesql/sluice/internal/types"
@@ -15,6 +14,11 @@ import (
 // UNNEST(t.arr) AS u(x)`, `FROM t, UNNEST(...)`, `LEFT JOIN UNNEST(...) ON
 // TRUE`, `WITH ORDINALITY`.
 //
+// With More, the collections are unnested side by side: the i-th output
+// row holds the i-th element of each, NULLs for a collection with fewer
+// (the SQL standard's UNNEST of several collections, and Calcite's since
+// CALCITE-7583: zipped and padded to the longest).
+//
 // With Replicate, Collection is a BIGINT count instead, and each input row
 // is emitted that many times (Flink's $REPLICATE_ROWS$, the table function
 // of INTERSECT ALL and EXCEPT ALL).
@@ -22,6 +26,7 @@ type Correlate struct {
 	base
 	Input      Node
 	Collection expr.Expr
+	More       []expr.Expr
 	Ordinality bool
 	Left       bool
 	Replicate  bool
@@ -45,17 +50,22 @@ func (n *Correlate) describe(f exprFormat) string {
 	if n.Replicate {
 		fn = "$REPLICATE_ROWS$"
 	}
-	s := "Correlate(invocation=[" + fn + "(" + exprText(n.Collection, n.Input.Schema(), f) + ")"
+	args := exprText(n.Collection, n.Input.Schema(), f)
+	for _, m := range n.More {
+		args += ", " + exprText(m, n.Input.Schema(), f)
+	}
+	s := "Correlate(invocation=[" + fn + "(" + args + ")"
 	if n.Ordinality {
 		s += " WITH ORDINALITY"
 	}
 	return s + "], select=[" + strings.Join(n.schema.Names(), ", ") + "], joinType=[" + join + "])"
 }
 
-// unnestColumns are the columns UNNEST of a collection of type t gives,
-// named as Calcite names them: a ROW element's fields, EXPR$0 for another
-// element, KEY and VALUE for a map's entries, ORDINALITY last.
-func unnestColumns(t types.Type, ordinality bool) (types.Schema, bool) {
+// unnestColumns are the columns UNNEST gives for its collection of type t
+// that is argument i, named as Calcite names them (SqlUnnestOperator): a
+// ROW element's fields, EXPR$i for another element, KEY and VALUE for a
+// map's entries.
+func unnestColumns(t types.Type, i int) (types.Schema, bool) {
 	var out types.Schema
 	switch {
 	case t.Kind == types.Map:
@@ -69,12 +79,9 @@ func unnestColumns(t types.Type, ordinality bool) (types.Schema, bool) {
 			out = append(out, types.Field{Name: f.Name, Type: ft})
 		}
 	case t.Kind == types.Array || t.Kind == types.Multiset:
-		out = types.Schema{{Name: "EXPR$0", Type: t.Elem()}}
+		out = types.Schema{{Name: "EXPR$" + itoa(i), Type: t.Elem()}}
 	default:
 		return nil, false
-	}
-	if ordinality {
-		out = append(out, types.Field{Name: "ORDINALITY", Type: types.IntType.WithNotNull(true)})
 	}
 	return out, true
 }
@@ -85,16 +92,31 @@ func (b *Binder) unnest(ref *ast.UnnestRef, l *relation, left bool) (*relation, 
 	if l == nil {
 		l = &relation{node: &Values{Rows: []types.Row{{}}}, sc: &scope{}}
 	}
-	if l.node.Mode() == connector.Upsert {
-		return nil, errorf(ref, "UNNEST over an upsert stream is not supported yet")
+	var colls []expr.Expr
+	var cols types.Schema
+	for i, c := range append([]ast.Expr{ref.Collection}, ref.More...) {
+		coll, err := (&exprBinder{b: b, sc: l.sc, where: "UNNEST"}).bind(c)
+		if err != nil {
+			return nil, err
+		}
+		cs, ok := unnestColumns(coll.Type(), i)
+		if !ok {
+			return nil, errorf(c, "UNNEST expects an ARRAY, MULTISET or MAP, got %s", coll.Type().Plain().Nullable())
+		}
+		if i > 0 {
+			// Padded with NULLs where another collection is longer.
+			for j := range cs {
+				cs[j].Type = cs[j].Type.Nullable()
+			}
+			for j := range cols {
+				cols[j].Type = cols[j].Type.Nullable()
+			}
+		}
+		colls = append(colls, coll)
+		cols = append(cols, cs...)
 	}
-	coll, err := (&exprBinder{b: b, sc: l.sc, where: "UNNEST"}).bind(ref.Collection)
-	if err != nil {
-		return nil, err
-	}
-	cols, ok := unnestColumns(coll.Type(), ref.Ordinality)
-	if !ok {
-		return nil, errorf(ref.Collection, "UNNEST expects an ARRAY, MULTISET or MAP, got %s", coll.Type().Plain().Nullable())
+	if ref.Ordinality {
+		cols = append(cols, types.Field{Name: "ORDINALITY", Type: types.IntType.WithNotNull(true)})
 	}
 	if len(ref.ColumnAliases) > 0 {
 		if len(ref.ColumnAliases) != len(cols) {
@@ -129,7 +151,10 @@ func (b *Binder) unnest(ref *ast.UnnestRef, l *relation, left bool) (*relation, 
 	for i, c := range cols {
 		sc.cols = append(sc.cols, scopeCol{qual: ref.Alias, name: c.Name, typ: schema[len(in)+i].Type})
 	}
-	node := &Correlate{base: base{schema: schema}, Input: l.node, Collection: coll, Ordinality: ref.Ordinality, Left: left}
+	node := &Correlate{base: base{schema: schema}, Input: l.node, Collection: colls[0], Ordinality: ref.Ordinality, Left: left}
+	if len(colls) > 1 {
+		node.More = colls[1:]
+	}
 	return &relation{node: node, sc: sc}, nil
 }
 

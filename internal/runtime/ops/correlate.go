@@ -13,6 +13,12 @@ type CorrelateConfig struct {
 	Collection expr.Evaluator
 	// CollectionType is its type.
 	CollectionType types.Type
+	// More compute further collections, of the types MoreTypes, unnested
+	// beside the first: the i-th row holds the i-th element of each, NULLs
+	// for a collection with fewer (the SQL standard's UNNEST of several
+	// collections, zipped and padded to the longest).
+	More      []expr.Evaluator
+	MoreTypes []types.Type
 	// Ordinality adds each element's 1-based position as the last column.
 	Ordinality bool
 	// Left keeps a row whose collection is NULL or empty, with NULLs.
@@ -69,7 +75,12 @@ func (c *Correlate) ProcessChunk(_ int, ch *types.Chunk, out runtime.Emitter) er
 		if err != nil {
 			return err
 		}
-		n, err := c.unnest(v, ch.Ops[i], out)
+		var n int
+		if len(c.cfg.More) > 0 {
+			n, err = c.zip(v, ch.Ops[i], out)
+		} else {
+			n, err = c.unnest(v, ch.Ops[i], out)
+		}
 		if err != nil {
 			return err
 		}
@@ -165,16 +176,116 @@ func (c *Correlate) unnest(v types.Value, kind types.RowKind, out runtime.Emitte
 	return n, nil
 }
 
+// zip appends the rows of UNNEST of several collections, the first v, for
+// the input row in c.in, and returns how many: as many as the longest
+// collection has elements (a NULL collection has none).
+func (c *Correlate) zip(v types.Value, kind types.RowKind, out runtime.Emitter) (int, error) {
+	first, err := elementRows(c.cfg.CollectionType, v)
+	if err != nil {
+		return 0, err
+	}
+	all := [][][]types.Value{first}
+	widths := []int{elementWidth(c.cfg.CollectionType)}
+	n := len(first)
+	for k, ev := range c.cfg.More {
+		mv, err := ev(&c.cfg.Context, c.in)
+		if err != nil {
+			return 0, err
+		}
+		rows, err := elementRows(c.cfg.MoreTypes[k], mv)
+		if err != nil {
+			return 0, err
+		}
+		all = append(all, rows)
+		widths = append(widths, elementWidth(c.cfg.MoreTypes[k]))
+		n = max(n, len(rows))
+	}
+	for i := range n {
+		copy(c.row, c.in)
+		j := c.nIn
+		for k, rows := range all {
+			if i < len(rows) {
+				j += copy(c.row[j:], rows[i])
+				continue
+			}
+			for range widths[k] {
+				c.row[j] = types.NullValue
+				j++
+			}
+		}
+		if c.cfg.Ordinality {
+			c.row[len(c.row)-1] = types.IntValue(int64(i + 1))
+		}
+		c.append(kind, out)
+	}
+	return n, nil
+}
+
+// elementWidth is how many columns an element of a collection of type t
+// gives: a ROW element's fields, a map entry's key and value, or one.
+func elementWidth(t types.Type) int {
+	switch {
+	case t.Kind == types.Map:
+		return 2
+	case t.Elem().Kind == types.RowType:
+		return len(t.Elem().Fields())
+	}
+	return 1
+}
+
+// elementRows returns the columns of each element of collection v of type
+// t, in UNNEST's order; none for NULL.
+func elementRows(t types.Type, v types.Value) ([][]types.Value, error) {
+	if v.Null {
+		return nil, nil
+	}
+	var elems, vals []types.Value
+	var err error
+	if t.Kind == types.Array {
+		elems, err = types.DecodeArray(t.Elem(), v.S)
+	} else {
+		elems, vals, err = types.DecodeMap(t, v.S)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var rows [][]types.Value
+	for i, x := range elems {
+		row, count := []types.Value{x}, int64(1)
+		switch {
+		case t.Kind == types.Map:
+			row = append(row, vals[i])
+		case t.Elem().Kind == types.RowType:
+			if row, err = rowFields(t.Elem(), x); err != nil {
+				return nil, err
+			}
+		}
+		if t.Kind == types.Multiset {
+			count = vals[i].I // occurrences
+		}
+		for range count {
+			rows = append(rows, row)
+		}
+	}
+	return rows, nil
+}
+
 // fields returns the columns of a ROW element, NULL ones for a NULL row.
 func (c *Correlate) fields(x types.Value) ([]types.Value, error) {
+	return rowFields(c.elem, x)
+}
+
+// rowFields returns the columns of a value of ROW type t, NULL ones for
+// NULL.
+func rowFields(t types.Type, x types.Value) ([]types.Value, error) {
 	if x.Null {
-		out := make([]types.Value, len(c.elem.Fields()))
+		out := make([]types.Value, len(t.Fields()))
 		for i := range out {
 			out[i] = types.NullValue
 		}
 		return out, nil
 	}
-	return types.DecodeRow(c.elem, x.S)
+	return types.DecodeRow(t, x.S)
 }
 
 // ProcessWatermark implements runtime.Operator.

@@ -66,3 +66,31 @@ func TestCorrelate(t *testing.T) {
 		t.Errorf("%d rows in %d chunks", len(got.lines), got.chunks)
 	}
 }
+
+// TestCorrelateZip: several collections are unnested side by side, padded
+// with NULLs to the longest (a NULL one has no elements, a MULTISET
+// repeats an element by its count), each row keeping its input row's kind.
+func TestCorrelateZip(t *testing.T) {
+	ints, ms := types.ArrayOf(types.IntType), types.MultisetOf(types.StringType)
+	in := []types.Type{types.IntType, ints, ms}
+	ch := types.NewChunk(in, 3)
+	ch.AppendRow(types.UpdateBefore, types.Row{types.IntValue(0), types.EncodeArray(types.IntType, []types.Value{types.IntValue(1)}),
+		types.EncodeMap(ms, []types.Value{types.StringValue("s")}, []types.Value{types.IntValue(2)})})
+	ch.AppendRow(types.Delete, types.Row{types.IntValue(1), types.NullValue, types.NullValue})
+	ch.AppendRow(types.Insert, types.Row{types.IntValue(2), types.EncodeArray(types.IntType, []types.Value{types.IntValue(3), types.IntValue(4)}), types.NullValue})
+	c := NewCorrelate(CorrelateConfig{Collection: compileLocal(t, &expr.Column{Index: 1, T: ints}), CollectionType: ints,
+		More: []expr.Evaluator{compileLocal(t, &expr.Column{Index: 2, T: ms})}, MoreTypes: []types.Type{ms},
+		Ordinality: true, Left: true, OutputTypes: append(in, types.IntType, types.StringType, types.IntType)})
+	var rec recorder
+	if err := c.ProcessChunk(0, ch, &rec); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"-U[0, [1], {s=2}, 1, s, 1]", "-U[0, [1], {s=2}, NULL, s, 2]",
+		"-D[1, NULL, NULL, NULL, NULL, NULL]",
+		"+I[2, [3, 4], NULL, 3, NULL, 1]", "+I[2, [3, 4], NULL, 4, NULL, 2]",
+	}
+	if !slices.Equal(rec.lines, want) {
+		t.Errorf("got %q\nwant %q", rec.lines, want)
+	}
+}

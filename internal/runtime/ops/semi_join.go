@@ -30,6 +30,12 @@ type SemiJoinConfig struct {
 	// NullSafe compares keys with IS NOT DISTINCT FROM (NULL equals NULL),
 	// as INTERSECT and EXCEPT do.
 	NullSafe bool
+	// Cond is the rest of the condition a right row of the key must meet
+	// to match, over the left row followed by the right one, which it must
+	// not retain; nil means TRUE. With it the right rows are kept, and
+	// each left row's number of matches (a correlation other than
+	// equalities, Flink's semi join with a non-equi condition).
+	Cond func(joined types.Row) (bool, error)
 }
 
 // SemiJoin keeps the rows of its left input that have (or, Anti, have no)
@@ -47,8 +53,12 @@ type SemiJoin struct {
 	st    state.Backend
 	left  *state.Table[joinRows]
 	right *state.Table[int64]
-	out   *output
-	key   []byte
+	// rightRows holds the right rows per key instead of right when there
+	// is a condition; buf is the joined row it is evaluated on.
+	rightRows *state.Table[joinRows]
+	buf       types.Row
+	out       *output
+	key       []byte
 }
 
 // nullsKey is the right table's entry counting right rows with a NULL key
@@ -62,6 +72,9 @@ func NewSemiJoin(cfg SemiJoinConfig, st state.Backend) (*SemiJoin, error) {
 	if len(cfg.LeftKeys) != len(cfg.RightKeys) {
 		return nil, errors.New("semi join: the sides need the same number of keys")
 	}
+	if cfg.Cond != nil && cfg.NullAware {
+		return nil, errors.New("semi join: a NULL-aware anti join takes no condition")
+	}
 	if len(cfg.LeftKeys) == 0 && cfg.NullAware {
 		// Without keys every row's key is the empty one, which nullsKey is.
 		return nil, errors.New("semi join: a NULL-aware anti join needs keys")
@@ -74,7 +87,11 @@ func NewSemiJoin(cfg SemiJoinConfig, st state.Backend) (*SemiJoin, error) {
 	}
 	j := &SemiJoin{cfg: cfg, st: st, out: newOutput(cfg.LeftTypes)}
 	j.left = state.NewTable(j.st, "left", joinRowsCodec(cfg.LeftTypes))
-	j.right = state.NewTable(j.st, "right", state.Int64Codec)
+	if cfg.Cond != nil {
+		j.rightRows = state.NewTable(j.st, "right", joinRowsCodec(cfg.RightTypes))
+	} else {
+		j.right = state.NewTable(j.st, "right", state.Int64Codec)
+	}
 	return j, nil
 }
 
@@ -107,11 +124,118 @@ func (j *SemiJoin) ProcessChunk(input int, c *types.Chunk, out runtime.Emitter) 
 			continue
 		}
 		j.key = state.AppendChunkKey(j.key[:0], c, i, keys)
-		if input == 0 {
+		var err error
+		switch {
+		case j.cfg.Cond != nil && input == 0:
+			err = j.processLeftCond(w, c, i)
+		case j.cfg.Cond != nil:
+			err = j.processRightCond(w, c, i)
+		case input == 0:
 			j.processLeft(w, c, i)
-		} else {
+		default:
 			j.processRight(w, c.Ops[i].IsAccumulate())
 		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// matches evaluates the condition for a left and a right row.
+func (j *SemiJoin) matches(left, right types.Row) (bool, error) {
+	j.buf = append(append(j.buf[:0], left...), right...)
+	return j.cfg.Cond(j.buf)
+}
+
+// processLeftCond stores or retracts a left row with its number of
+// matching right rows, and forwards it when it passes.
+func (j *SemiJoin) processLeftCond(w *output, c *types.Chunk, i int) error {
+	row := c.Row(i)
+	matched := int64(0)
+	rights, _ := j.rightRows.Get(j.key)
+	for r := range rights.all() {
+		m, err := j.matches(row, r.row)
+		if err != nil {
+			return err
+		}
+		if m {
+			matched += r.count
+		}
+	}
+	recs, found := j.left.Get(j.key)
+	if c.Ops[i].IsAccumulate() {
+		recs.add(row, rowHash(row), matched)
+	} else {
+		recs.remove(row, rowHash(row))
+	}
+	switch {
+	case !found && recs.live == 0:
+	case recs.live == 0:
+		j.left.Delete(j.key)
+	default:
+		j.left.Put(j.key, recs)
+	}
+	if (matched > 0) != j.cfg.Anti {
+		w.add(forwardKind(c.Ops[i]), row)
+	}
+	return nil
+}
+
+// processRightCond stores or retracts a right row and updates the number
+// of matches of the left rows it meets the condition with: a left row
+// that gains its first match or loses its last one is emitted or
+// retracted.
+func (j *SemiJoin) processRightCond(w *output, c *types.Chunk, i int) error {
+	row := c.Row(i)
+	accumulate := c.Ops[i].IsAccumulate()
+	rights, found := j.rightRows.Get(j.key)
+	h := rowHash(row)
+	if accumulate {
+		rights.add(row, h, 0)
+	} else {
+		if rights.find(row, h) < 0 {
+			return nil // nothing of it was kept
+		}
+		rights.remove(row, h)
+	}
+	switch {
+	case !found && rights.live == 0:
+	case rights.live == 0:
+		j.rightRows.Delete(j.key)
+	default:
+		j.rightRows.Put(j.key, rights)
+	}
+	recs, _ := j.left.Get(j.key)
+	changed := false
+	for rec := range recs.all() {
+		m, err := j.matches(rec.row, row)
+		if err != nil {
+			return err
+		}
+		if !m {
+			continue
+		}
+		before := rec.assoc
+		if accumulate {
+			rec.assoc++
+		} else {
+			rec.assoc--
+		}
+		changed = true
+		if (before > 0) == (rec.assoc > 0) {
+			continue
+		}
+		kind := types.Delete
+		if (rec.assoc > 0) != j.cfg.Anti {
+			kind = types.Insert
+		}
+		for range rec.count {
+			w.add(kind, rec.row)
+		}
+	}
+	if changed {
+		j.left.Put(j.key, recs)
 	}
 	return nil
 }

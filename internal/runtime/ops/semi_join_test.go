@@ -80,3 +80,32 @@ func TestNullSafeSemiJoin(t *testing.T) {
 	expect(t, feedInput(t, j, r, 0, chunk(semiLeftTypes, ins(nil, "n"), ins(1, "a"))))
 	expect(t, feedInput(t, j, r, 1, chunk(semiRightTypes, ins(nil))), "+I[NULL, n]")
 }
+
+// TestSemiJoinCondition: with a condition beyond the keys (EXISTS
+// correlated by `r.k = l.k AND r.v > l.n`), a left row passes while some
+// right row of its key meets it: it is emitted at its first match and
+// retracted at the loss of its last; the anti join does the opposite.
+func TestSemiJoinCondition(t *testing.T) {
+	left := []types.Type{types.IntType, types.IntType}
+	right := []types.Type{types.IntType, types.IntType}
+	cond := func(row types.Row) (bool, error) { return !row[1].Null && !row[3].Null && row[3].I > row[1].I, nil }
+	for _, anti := range []bool{false, true} {
+		j, err := NewSemiJoin(SemiJoinConfig{LeftTypes: left, RightTypes: right, LeftKeys: []int{0}, RightKeys: []int{0}, Anti: anti, Cond: cond}, state.NewMemory())
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &recorder{}
+		if !anti {
+			expect(t, feedInput(t, j, r, 0, chunk(left, ins(1, 10), ins(1, 30), ins(1, 10))))
+			expect(t, feedInput(t, j, r, 1, chunk(right, ins(1, 20))), "+I[1, 10]", "+I[1, 10]")
+			expect(t, feedInput(t, j, r, 1, chunk(right, ins(1, 25), ins(2, 99))))
+			expect(t, feedInput(t, j, r, 0, chunk(left, ins(1, 21), del(1, 10))), "+I[1, 21]", "-D[1, 10]")
+			expect(t, feedInput(t, j, r, 1, chunk(right, del(1, 25))), "-D[1, 21]")
+			expect(t, feedInput(t, j, r, 1, chunk(right, del(1, 20))), "-D[1, 10]")
+			continue
+		}
+		expect(t, feedInput(t, j, r, 0, chunk(left, ins(1, 10), ins(1, 30))), "+I[1, 10]", "+I[1, 30]")
+		expect(t, feedInput(t, j, r, 1, chunk(right, ins(1, 20))), "-D[1, 10]")
+		expect(t, feedInput(t, j, r, 1, chunk(right, del(1, 20))), "+I[1, 10]")
+	}
+}

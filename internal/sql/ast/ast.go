@@ -439,6 +439,15 @@ type Select struct {
 	OrderBy  []*OrderItem
 	Limit    Expr // nil when absent
 	Offset   Expr // nil when absent
+	// Windows are the named windows of the WINDOW clause.
+	Windows []*NamedWindow
+}
+
+// NamedWindow is one `name AS (window)` of a WINDOW clause.
+type NamedWindow struct {
+	Pos
+	Name string
+	Spec *WindowSpec
 }
 
 // SetOp is UNION / INTERSECT / EXCEPT [ALL].
@@ -546,11 +555,14 @@ type TableFunctionRef struct {
 	ColumnAliases []string
 }
 
-// UnnestRef is `UNNEST(expr) [WITH ORDINALITY] [AS] alias [(cols)]`: a row
-// per element of an ARRAY or MULTISET, or per entry of a MAP.
+// UnnestRef is `UNNEST(expr, ...) [WITH ORDINALITY] [AS] alias [(cols)]`: a
+// row per element of an ARRAY or MULTISET, or per entry of a MAP; with
+// several collections, their elements side by side.
 type UnnestRef struct {
 	Pos
-	Collection    Expr
+	Collection Expr
+	// More are the collections after the first, nil for one.
+	More          []Expr
 	Ordinality    bool
 	Alias         string
 	ColumnAliases []string
@@ -746,9 +758,17 @@ type Cast struct {
 	Try  bool
 }
 
-// WindowSpec is the OVER (...) of a window function call.
+// WindowSpec is the OVER (...) of a window function call, or the (...) of a
+// named window of a WINDOW clause.
 type WindowSpec struct {
 	Pos
+	// Ref names the window of the query's WINDOW clause it builds on (OVER
+	// w, OVER (w ...), WINDOW w2 AS (w ...)), empty when none; RefPos is
+	// where that name is written.
+	Ref    string
+	RefPos Pos
+	// Named is OVER w, a window name without parentheses.
+	Named       bool
 	PartitionBy []Expr
 	OrderBy     []*OrderItem
 	// Frame is the frame clause (e.g. ROWS BETWEEN 2 PRECEDING AND CURRENT

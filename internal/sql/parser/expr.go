@@ -519,13 +519,27 @@ func (p *parser) args(fc *ast.FuncCall) {
 	}
 }
 
-// window parses the (...) after OVER.
+// window parses what follows OVER: a window name or (...).
 func (p *parser) window(pos ast.Pos) *ast.WindowSpec {
-	if !p.isOp("(") {
-		p.unexpected("'(' after OVER (named windows are not supported)")
+	if t := p.tok(); isName(t) {
+		p.next()
+		return &ast.WindowSpec{Pos: t.pos, Ref: t.text, RefPos: t.pos, Named: true}
 	}
+	if !p.isOp("(") {
+		p.unexpected("'(' or a window name after OVER")
+	}
+	return p.windowSpec(pos)
+}
+
+// windowSpec parses ([window name] [PARTITION BY ...] [ORDER BY ...]
+// [frame]), the current token being the '('.
+func (p *parser) windowSpec(pos ast.Pos) *ast.WindowSpec {
 	open := p.next().pos
 	w := &ast.WindowSpec{Pos: pos}
+	if t := p.tok(); isName(t) {
+		p.next()
+		w.Ref, w.RefPos = t.text, t.pos
+	}
 	if p.acceptKw("PARTITION") {
 		p.expectKw("BY")
 		w.PartitionBy = p.exprList()

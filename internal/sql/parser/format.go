@@ -603,14 +603,23 @@ func (f *formatter) call(c *ast.FuncCall) {
 		f.WriteString(")")
 	}
 	if c.Over != nil {
-		f.WriteString(" OVER (")
+		f.WriteString(" OVER ")
 		f.window(c.Over)
-		f.WriteString(")")
 	}
 }
 
+// window prints a window as written: a name, or (...).
 func (f *formatter) window(w *ast.WindowSpec) {
+	if w.Named {
+		f.WriteString(quoteIdent(w.Ref))
+		return
+	}
+	f.WriteString("(")
 	sep := ""
+	if w.Ref != "" {
+		f.WriteString(quoteIdent(w.Ref))
+		sep = " "
+	}
 	if len(w.PartitionBy) > 0 {
 		f.WriteString("PARTITION BY ")
 		f.exprs(w.PartitionBy)
@@ -632,6 +641,7 @@ func (f *formatter) window(w *ast.WindowSpec) {
 		f.WriteString(" AND ")
 		f.frameBound(fr.Hi)
 	}
+	f.WriteString(")")
 }
 
 func (f *formatter) frameBound(b *ast.FrameBound) {
@@ -708,6 +718,15 @@ func (f *formatter) query(q ast.Query) {
 		if q.Having != nil {
 			f.WriteString(" HAVING ")
 			f.expr(q.Having)
+		}
+		for i, w := range q.Windows {
+			if i == 0 {
+				f.WriteString(" WINDOW ")
+			} else {
+				f.WriteString(", ")
+			}
+			f.WriteString(quoteIdent(w.Name) + " AS ")
+			f.window(w.Spec)
 		}
 		f.orderLimit(q.OrderBy, q.Limit, q.Offset)
 	case *ast.SetOp:
@@ -807,7 +826,7 @@ func (f *formatter) tableRef(r ast.TableRef) {
 		f.matchRecognize(r)
 	case *ast.UnnestRef:
 		f.WriteString("UNNEST(")
-		f.expr(r.Collection)
+		f.exprs(append([]ast.Expr{r.Collection}, r.More...))
 		f.WriteString(")")
 		if r.Ordinality {
 			f.WriteString(" WITH ORDINALITY")

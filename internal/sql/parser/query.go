@@ -232,8 +232,19 @@ func (p *parser) selectCore() *ast.Select {
 	if p.acceptKw("HAVING") {
 		s.Having = p.expr()
 	}
-	if t := p.tok(); word(t) == "WINDOW" {
-		p.failAt(t.pos, "named windows (WINDOW clause) are not supported")
+	if p.acceptKw("WINDOW") {
+		for {
+			t := p.tok()
+			name := p.ident("a window name")
+			p.expectKw("AS")
+			if !p.isOp("(") {
+				p.unexpected("'('")
+			}
+			s.Windows = append(s.Windows, &ast.NamedWindow{Pos: t.pos, Name: name, Spec: p.windowSpec(p.tok().pos)})
+			if !p.acceptOp(",") {
+				break
+			}
+		}
 	}
 	return s
 }
@@ -428,8 +439,8 @@ func (p *parser) tableRef() ast.TableRef {
 		p.next()
 		open := p.next().pos
 		ref := &ast.UnnestRef{Pos: t.pos, Collection: p.expr()}
-		if p.isOp(",") {
-			p.failAt(p.tok().pos, "UNNEST of several collections is not supported yet; UNNEST one collection per join")
+		for p.acceptOp(",") {
+			ref.More = append(ref.More, p.expr())
 		}
 		p.closeParen(open)
 		if p.acceptKw("WITH") {
