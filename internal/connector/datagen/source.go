@@ -25,6 +25,8 @@ type instance struct {
 	bucket  *tokenBucket
 	state   genState
 	tracker *runtime.WatermarkTracker
+	// wms holds a chunk's watermark candidates, reused.
+	wms types.Vector
 }
 
 func newInstance(cfg *config, spec connector.SourceSpec, i, n int) *instance {
@@ -108,8 +110,8 @@ func (s *instance) emit(out runtime.Emitter, n int, now time.Time) error {
 		}
 	}
 	if s.spec.Watermark != nil {
-		wms, err := s.spec.Watermark(c)
-		if err != nil {
+		wms := &s.wms
+		if err := s.spec.Watermark(c, wms); err != nil {
 			return err
 		}
 		for i := range n {

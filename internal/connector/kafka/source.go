@@ -142,6 +142,8 @@ type sourceInstance struct {
 	rowParts   []*partState
 	rowOffsets []int64
 	advance    map[*partState]int64
+	// wms holds a chunk's watermark candidates, reused.
+	wms types.Vector
 
 	// restored are the positions (and bounded ends) of a checkpoint the
 	// instance starts from, by partition.
@@ -816,8 +818,8 @@ func (s *sourceInstance) flush(out runtime.Emitter) error {
 			}
 		}
 		if s.spec.Watermark != nil {
-			var err error
-			if wms, err = s.spec.Watermark(s.chunk); err != nil {
+			wms = &s.wms
+			if err := s.spec.Watermark(s.chunk, wms); err != nil {
 				return s.rowError(err)
 			}
 		}

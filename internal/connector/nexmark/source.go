@@ -45,6 +45,8 @@ type instance struct {
 	gen     *Generator
 	ev      Event
 	tracker *runtime.WatermarkTracker
+	// wms holds a chunk's watermark candidates, reused.
+	wms types.Vector
 	// index is the instance's; representable is how many of its events
 	// have times a TIMESTAMP holds.
 	index         int
@@ -142,8 +144,8 @@ func (s *instance) emit(out runtime.Emitter, until int64, now time.Time) error {
 		}
 	}
 	if s.spec.Watermark != nil {
-		wms, err := s.spec.Watermark(c)
-		if err != nil {
+		wms := &s.wms
+		if err := s.spec.Watermark(c, wms); err != nil {
 			return err
 		}
 		// The rows' largest watermark, observed once for the chunk.
