@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"math"
 	"sync/atomic"
 
 	"github.com/sluicesql/sluice/internal/types"
@@ -93,9 +94,53 @@ func (l *Lease) Release() {
 	if !l.out.CompareAndSwap(true, false) {
 		panic(fmt.Sprintf("runtime: a lease of a chunk of %d rows released twice", l.Chunk.Len()))
 	}
+	if poison.Load() {
+		poisonChunk(l.Chunk)
+	}
 	select {
 	case l.pool.free <- l:
 	default: // the pool is full: the chunk is left to the garbage collector
+	}
+}
+
+// poison is set by PoisonReleased.
+var poison atomic.Bool
+
+// PoisonReleased sets whether releasing a lease overwrites its chunk's
+// rows, so that a chunk read after its release shows it (rows of an
+// invalid kind, NULL flags cleared, values no operator makes) and the
+// race detector sees the writes against any read still running. For
+// tests; it costs a pass over every released chunk.
+func PoisonReleased(on bool) { poison.Store(on) }
+
+// Poisoned values of released chunks.
+const (
+	poisonKind types.RowKind = 0xEE
+	poisonInt  int64         = -0x5EA1_DEAD_BEEF_0001
+	poisonStr                = "\x00released chunk"
+)
+
+func poisonChunk(c *types.Chunk) {
+	if c == nil {
+		return
+	}
+	for i := range c.Ops {
+		c.Ops[i] = poisonKind
+	}
+	for _, v := range c.Cols {
+		if v == nil {
+			continue
+		}
+		clear(v.Nulls)
+		for i := range v.I64 {
+			v.I64[i] = poisonInt
+		}
+		for i := range v.F64 {
+			v.F64[i] = math.NaN()
+		}
+		for i := range v.Str {
+			v.Str[i] = poisonStr
+		}
 	}
 }
 

@@ -245,3 +245,63 @@ func TestLeasedChunksThroughAJob(t *testing.T) {
 		})
 	}
 }
+
+// TestPoisonReleased: with poisoning, a chunk released shows it to whoever
+// still reads it; without, it keeps its rows.
+func TestPoisonReleased(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		PoisonReleased(on)
+		l := leasedChunk(NewChunkPool(1), 7, 3)
+		c := l.Chunk
+		l.Release()
+		poisoned := c.Ops[0] == poisonKind && c.Cols[0].I64[0] == poisonInt && !c.Cols[0].Nulls[0]
+		if poisoned != on {
+			t.Errorf("poisoning %v: the released chunk's first row is %v %v", on, c.Ops[0], c.Cols[0].I64[0])
+		}
+	}
+	PoisonReleased(false)
+}
+
+// releaseEarly releases its input's lease and then passes the chunk on:
+// the fault poisoning is there to catch.
+type releaseEarly struct{ forwardOp }
+
+func (releaseEarly) ProcessLeased(_ int, c *types.Chunk, l *Lease, out Emitter) error {
+	l.Release()
+	out.Emit(c)
+	return nil
+}
+
+// noteSink is a numberSink that notes the first wrong number rather than
+// failing the job.
+type noteSink struct{ numberSink }
+
+func (s *noteSink) ProcessChunk(_ int, c *types.Chunk, _ Emitter) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err == nil {
+		s.err = s.check(c)
+	}
+	return nil
+}
+
+// TestPoisonCatchesUseAfterRelease: an operator reading a chunk after
+// handing it back sees it poisoned, so the numbers the sink checks are
+// wrong from the first chunk on.
+func TestPoisonCatchesUseAfterRelease(t *testing.T) {
+	PoisonReleased(true)
+	defer PoisonReleased(false)
+	src := &leaseSource{pool: NewChunkPool(4), chunks: 3}
+	sink := &noteSink{}
+	g := &Graph{Stages: []*Stage{
+		{Name: "source", Parallelism: 1, NewSource: func(int) (Source, error) { return src, nil }},
+		{Name: "early", Parallelism: 1, Inputs: []Input{{Stage: 0, Exchange: Forward}},
+			NewOperator: func(int) (Operator, error) { return releaseEarly{}, nil }},
+		{Name: "sink", Parallelism: 1, Inputs: []Input{{Stage: 1, Exchange: Forward}},
+			NewOperator: func(int) (Operator, error) { return sink, nil }},
+	}}
+	runToEnd(t, g)
+	if sink.err == nil || sink.next != 0 {
+		t.Fatalf("the sink read %d numbers in order from released chunks (%v)", sink.next, sink.err)
+	}
+}
