@@ -102,8 +102,8 @@ func TestLeaseReleasedTwice(t *testing.T) {
 	l.Release()
 }
 
-// TestChunkPoolTrims: a pool lets go of the chunks that stayed free for a
-// round of Gets, keeping what the producer needed.
+// TestChunkPoolTrims: a pool lets go of one of the chunks that stayed free
+// for a round of Gets, round by round, down to what the producer needed.
 func TestChunkPoolTrims(t *testing.T) {
 	p := NewChunkPool(8)
 	ls := make([]*Lease, 8)
@@ -117,12 +117,19 @@ func TestChunkPoolTrims(t *testing.T) {
 		t.Fatalf("%d chunks in the pool, want 8", len(p.free))
 	}
 	// The round of the first Gets, which found none free, ends; in the
-	// next, seven chunks are never needed.
+	// next, seven chunks are never needed, and one goes.
 	for range 2*poolRound - len(ls) {
 		leasedChunk(p, 0, 1).Release()
 	}
+	if len(p.free) != 7 {
+		t.Fatalf("after a round needing one chunk at a time, %d in the pool, want 7", len(p.free))
+	}
+	// Six rounds more, and the one chunk needed is left, for good.
+	for range 10 * poolRound {
+		leasedChunk(p, 0, 1).Release()
+	}
 	if len(p.free) != 1 {
-		t.Fatalf("after a round needing one chunk at a time, %d in the pool, want 1", len(p.free))
+		t.Fatalf("after rounds needing one chunk at a time, %d in the pool, want 1", len(p.free))
 	}
 }
 
@@ -243,6 +250,24 @@ func TestLeasedChunksThroughAJob(t *testing.T) {
 				t.Fatalf("%d chunks came back of the %d made", len(back), src.fresh)
 			}
 		})
+	}
+}
+
+// TestLeaseHold: a lease holding another releases it with itself, each
+// to its own pool.
+func TestLeaseHold(t *testing.T) {
+	in, own := NewChunkPool(2), NewChunkPool(2)
+	a := leasedChunk(in, 0, 3)
+	b := own.Get()
+	b.View = &types.Chunk{Ops: a.Chunk.Ops, Cols: a.Chunk.Cols}
+	b.Hold(a)
+	b.Release()
+	if len(in.free) != 1 || len(own.free) != 1 {
+		t.Fatalf("after releasing the holder, %d and %d chunks back, want 1 and 1", len(in.free), len(own.free))
+	}
+	// Taken again, the holder holds nothing any more.
+	if b2 := own.Get(); b2 != b || b2.held != nil {
+		t.Fatal("a lease taken again still holds the lease it held")
 	}
 }
 
