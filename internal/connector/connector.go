@@ -76,9 +76,11 @@ type SourceSpec struct {
 	// nothing to do. An error of a row is a *RowError.
 	Complete func(c *types.Chunk) error
 	// Watermark evaluates the table's watermark expression on every row of
-	// a complete chunk, giving one candidate per row (NULL: none). Nil when
-	// the table declares no watermark. An error of a row is a *RowError.
-	Watermark func(c *types.Chunk) (*types.Vector, error)
+	// a complete chunk into wms, which it empties and types first: one
+	// candidate per row (NULL: none). A source reuses wms from chunk to
+	// chunk. Nil when the table declares no watermark. An error of a row
+	// is a *RowError.
+	Watermark func(c *types.Chunk, wms *types.Vector) error
 }
 
 // RowError is an error computing a value of row Row of a chunk, which a

@@ -140,7 +140,7 @@ func buildScan(n *Node) (Instances, error) {
 			return Instances{}, fmt.Errorf("config.watermark: %w", err)
 		}
 		wt := e.Type()
-		spec.Watermark = func(c *types.Chunk) (*types.Vector, error) { return ev.column(c, wt) }
+		spec.Watermark = func(c *types.Chunk, wms *types.Vector) error { return ev.column(c, wt, wms) }
 	}
 	src, err := f.NewSource(t, spec)
 	if err != nil {

@@ -135,46 +135,49 @@ func (ce *chunkEvaluator) fill(c *types.Chunk, cols []int) error {
 	return nil
 }
 
-// column evaluates the one expression on every row of c into a vector of
-// type t. An error names its row (connector.RowError).
-func (ce *chunkEvaluator) column(c *types.Chunk, t types.Type) (*types.Vector, error) {
-	if ce.shift != nil {
-		if v := ce.shifted(c, t); v != nil {
-			return v, nil
-		}
+// column evaluates the one expression on every row of c into out, which
+// it empties and gives type t first. An error names its row
+// (connector.RowError).
+func (ce *chunkEvaluator) column(c *types.Chunk, t types.Type, out *types.Vector) error {
+	out.Type = t
+	out.Reset()
+	if ce.shift != nil && ce.shifted(c, out) {
+		return nil
 	}
+	out.Reset()
 	r := ce.get(c)
 	defer ce.pool.Put(r)
-	out := types.NewVector(t, c.Len())
 	for i := range c.Len() {
 		ce.load(r, c, i)
 		v, err := r.evals[0](&r.ctx, r.row)
 		if err != nil {
-			return nil, &connector.RowError{Row: i, Err: err}
+			return &connector.RowError{Row: i, Err: err}
 		}
 		out.Append(v)
 	}
-	return out, nil
+	return nil
 }
 
-// shifted computes ce.shift over c, or returns nil when a time leaves the
-// range of timestamps (the row by row evaluation then reports it).
-func (ce *chunkEvaluator) shifted(c *types.Chunk, t types.Type) *types.Vector {
+// shifted computes ce.shift over c into the empty out, or returns false
+// when a time leaves the range of timestamps (the row by row evaluation
+// then reports it).
+func (ce *chunkEvaluator) shifted(c *types.Chunk, out *types.Vector) bool {
 	in := c.Cols[ce.shift.col]
-	if in.Len() < c.Len() {
-		return nil
+	n := c.Len()
+	if in.Len() < n {
+		return false
 	}
-	out := &types.Vector{Type: t, Nulls: make([]bool, c.Len()), I64: make([]int64, c.Len())}
-	copy(out.Nulls, in.Nulls)
-	for i, x := range in.I64[:c.Len()] {
+	out.Nulls = append(out.Nulls, in.Nulls[:n]...)
+	out.I64 = append(out.I64, make([]int64, n)...)
+	for i, x := range in.I64[:n] {
 		if in.Nulls[i] {
 			continue
 		}
 		y, ok := types.AddMicros(x, ce.shift.d)
 		if !ok {
-			return nil
+			return false
 		}
 		out.I64[i] = y
 	}
-	return out
+	return true
 }

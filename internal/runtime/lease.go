@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"math"
 	"sync/atomic"
 
 	"github.com/sluicesql/sluice/internal/types"
@@ -21,9 +22,10 @@ import (
 // the lease (the chunk is then left to the garbage collector). A
 // consumer that takes leases (LeaseTaker) releases a chunk's lease when
 // nothing of the chunk is in use any more, or passes it on with an
-// output chunk that shares the input's storage (EmitShared). Every other
-// consumer drops it. A lease is released at most once; a dropped lease
-// only costs the reuse.
+// output chunk that shares the input's storage (EmitShared), or holds it
+// with a lease of its own (Hold) whose chunk shares the input's storage.
+// Every other consumer drops it. A lease is released at most once; a
+// dropped lease only costs the reuse.
 //
 // Leases never cross a process: an exchange that sends chunks elsewhere
 // encodes them and releases their leases on its side.
@@ -38,9 +40,15 @@ type ChunkPool struct {
 	gets, spare int
 }
 
-// poolRound is how many Gets a pool looks back on to drop the chunks
-// none of them needed.
+// poolRound is how many Gets a pool looks back on to drop a chunk none of
+// them needed.
 const poolRound = 64
+
+// PooledChunks is the most chunks handed back a producer's pool keeps for
+// reuse, as a rule: a producer that runs ahead of its consumers has up to
+// an inbox of them (64) in flight, and two when a consumer passes them on
+// (an output sharing their storage waits in the next inbox).
+const PooledChunks = 128
 
 // NewChunkPool returns a pool that keeps up to n chunks handed back.
 func NewChunkPool(n int) *ChunkPool { return &ChunkPool{free: make(chan *Lease, n), spare: n} }
@@ -51,20 +59,36 @@ type Lease struct {
 	// Chunk is the leased chunk: nil in a new lease, whose holder sets
 	// it; a chunk handed back keeps its columns' storage for reuse.
 	Chunk *types.Chunk
-	pool  *ChunkPool
+	// View is the producer's too, kept with the lease for reuse: a chunk
+	// it emits instead of Chunk, sharing Chunk's storage (and a held
+	// lease's, see Hold), such as one with only some of Chunk's columns.
+	// Nil until the producer sets it; never poisoned, since it owns no
+	// storage.
+	View *types.Chunk
+	// held is the lease of the storage the emitted chunk shares, released
+	// with this one.
+	held *Lease
+	pool *ChunkPool
 	// out is set while the lease is taken from its pool.
 	out atomic.Bool
 }
+
+// Hold makes l keep h (nil for none), the lease of a chunk whose storage
+// the chunk l's holder emits shares, until l is released: h is released
+// with it.
+func (l *Lease) Hold(h *Lease) { l.held = h }
 
 // Get returns a lease of a chunk handed back, whose holder empties and
 // refills it, or a new lease with no chunk when none is free.
 func (p *ChunkPool) Get() *Lease {
 	p.spare = min(p.spare, len(p.free))
 	if p.gets++; p.gets == poolRound {
-		// Chunks that stayed free through a round (but the one taken
-		// now) are left to the garbage collector, so that a pool holds
-		// what its consumers' pace needs, not the most a burst did.
-		for range p.spare - 1 {
+		// When chunks stayed free through a round (but the one taken
+		// now), one is left to the garbage collector: a pool shrinks,
+		// round by round, to what its consumers' pace needs, not the
+		// most a burst did, while the bursts that recur every few rounds
+		// (a consumer's goroutine waiting for a core) find their chunks.
+		if p.spare > 1 {
 			select {
 			case <-p.free:
 			default:
@@ -83,6 +107,33 @@ func (p *ChunkPool) Get() *Lease {
 	}
 }
 
+// Empty returns the lease's chunk emptied for refilling, or, in a new
+// lease, sets a new chunk of columns of types ts with room for n rows.
+func (l *Lease) Empty(ts []types.Type, n int) *types.Chunk {
+	c := l.Chunk
+	if c == nil {
+		l.Chunk = types.NewChunk(ts, n)
+		return l.Chunk
+	}
+	c.Ops = c.Ops[:0]
+	for _, v := range c.Cols {
+		v.Reset()
+	}
+	return c
+}
+
+// ViewChunk sets the lease's View to the whole of its Chunk (the same row
+// kinds and columns, in a list of columns of its own) and returns it: a
+// chunk its holder may drop columns of, as a source completing its
+// computed columns does, while Chunk keeps them for the next time.
+func (l *Lease) ViewChunk() *types.Chunk {
+	if l.View == nil {
+		l.View = &types.Chunk{}
+	}
+	l.View.Ops, l.View.Cols = l.Chunk.Ops, append(l.View.Cols[:0], l.Chunk.Cols...)
+	return l.View
+}
+
 // Release hands the leased chunk back to its pool (nothing if l is nil):
 // neither the chunk nor any slice of its columns may be used afterwards.
 // Releasing a lease twice is a fault of the program.
@@ -93,9 +144,78 @@ func (l *Lease) Release() {
 	if !l.out.CompareAndSwap(true, false) {
 		panic(fmt.Sprintf("runtime: a lease of a chunk of %d rows released twice", l.Chunk.Len()))
 	}
+	held := l.held
+	l.held = nil
+	if poison.Load() {
+		poisonChunk(l.Chunk)
+	}
 	select {
 	case l.pool.free <- l:
 	default: // the pool is full: the chunk is left to the garbage collector
+	}
+	held.Release()
+}
+
+// poison is set by PoisonReleased.
+var poison atomic.Bool
+
+// PoisonReleased sets whether releasing a lease overwrites its chunk's
+// rows, so that a chunk read after its release shows it (rows of an
+// invalid kind, NULL flags cleared, values no operator makes) and the
+// race detector sees the writes against any read still running. For
+// tests; it costs a pass over every released chunk.
+func PoisonReleased(on bool) { poison.Store(on) }
+
+// Poisoned values of released chunks.
+const (
+	poisonKind types.RowKind = 0xEE
+	poisonInt  int64         = -0x5EA1_DEAD_BEEF_0001
+	poisonStr                = "\x00released chunk"
+)
+
+func poisonChunk(c *types.Chunk) {
+	if c == nil {
+		return
+	}
+	for i := range c.Ops {
+		c.Ops[i] = poisonKind
+	}
+	for _, v := range c.Cols {
+		if v == nil {
+			continue
+		}
+		clear(v.Nulls)
+		for i := range v.I64 {
+			v.I64[i] = poisonInt
+		}
+		for i := range v.F64 {
+			v.F64[i] = math.NaN()
+		}
+		for i := range v.Str {
+			v.Str[i] = poisonStr
+		}
+	}
+}
+
+// AppendSelected appends rows sel of src to dst, a vector of the same
+// storage class.
+func AppendSelected(dst, src *types.Vector, sel []int) {
+	for _, i := range sel {
+		dst.Nulls = append(dst.Nulls, src.Nulls[i])
+	}
+	switch dst.Type.Physical() {
+	case types.PhysFloat:
+		for _, i := range sel {
+			dst.F64 = append(dst.F64, src.F64[i])
+		}
+	case types.PhysString:
+		for _, i := range sel {
+			dst.Str = append(dst.Str, src.Str[i])
+		}
+	default:
+		for _, i := range sel {
+			dst.I64 = append(dst.I64, src.I64[i])
+		}
 	}
 }
 

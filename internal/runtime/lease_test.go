@@ -102,8 +102,8 @@ func TestLeaseReleasedTwice(t *testing.T) {
 	l.Release()
 }
 
-// TestChunkPoolTrims: a pool lets go of the chunks that stayed free for a
-// round of Gets, keeping what the producer needed.
+// TestChunkPoolTrims: a pool lets go of one of the chunks that stayed free
+// for a round of Gets, round by round, down to what the producer needed.
 func TestChunkPoolTrims(t *testing.T) {
 	p := NewChunkPool(8)
 	ls := make([]*Lease, 8)
@@ -117,12 +117,19 @@ func TestChunkPoolTrims(t *testing.T) {
 		t.Fatalf("%d chunks in the pool, want 8", len(p.free))
 	}
 	// The round of the first Gets, which found none free, ends; in the
-	// next, seven chunks are never needed.
+	// next, seven chunks are never needed, and one goes.
 	for range 2*poolRound - len(ls) {
 		leasedChunk(p, 0, 1).Release()
 	}
+	if len(p.free) != 7 {
+		t.Fatalf("after a round needing one chunk at a time, %d in the pool, want 7", len(p.free))
+	}
+	// Six rounds more, and the one chunk needed is left, for good.
+	for range 10 * poolRound {
+		leasedChunk(p, 0, 1).Release()
+	}
 	if len(p.free) != 1 {
-		t.Fatalf("after a round needing one chunk at a time, %d in the pool, want 1", len(p.free))
+		t.Fatalf("after rounds needing one chunk at a time, %d in the pool, want 1", len(p.free))
 	}
 }
 
@@ -243,5 +250,83 @@ func TestLeasedChunksThroughAJob(t *testing.T) {
 				t.Fatalf("%d chunks came back of the %d made", len(back), src.fresh)
 			}
 		})
+	}
+}
+
+// TestLeaseHold: a lease holding another releases it with itself, each
+// to its own pool.
+func TestLeaseHold(t *testing.T) {
+	in, own := NewChunkPool(2), NewChunkPool(2)
+	a := leasedChunk(in, 0, 3)
+	b := own.Get()
+	b.View = &types.Chunk{Ops: a.Chunk.Ops, Cols: a.Chunk.Cols}
+	b.Hold(a)
+	b.Release()
+	if len(in.free) != 1 || len(own.free) != 1 {
+		t.Fatalf("after releasing the holder, %d and %d chunks back, want 1 and 1", len(in.free), len(own.free))
+	}
+	// Taken again, the holder holds nothing any more.
+	if b2 := own.Get(); b2 != b || b2.held != nil {
+		t.Fatal("a lease taken again still holds the lease it held")
+	}
+}
+
+// TestPoisonReleased: with poisoning, a chunk released shows it to whoever
+// still reads it; without, it keeps its rows.
+func TestPoisonReleased(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		PoisonReleased(on)
+		l := leasedChunk(NewChunkPool(1), 7, 3)
+		c := l.Chunk
+		l.Release()
+		poisoned := c.Ops[0] == poisonKind && c.Cols[0].I64[0] == poisonInt && !c.Cols[0].Nulls[0]
+		if poisoned != on {
+			t.Errorf("poisoning %v: the released chunk's first row is %v %v", on, c.Ops[0], c.Cols[0].I64[0])
+		}
+	}
+	PoisonReleased(false)
+}
+
+// releaseEarly releases its input's lease and then passes the chunk on:
+// the fault poisoning is there to catch.
+type releaseEarly struct{ forwardOp }
+
+func (releaseEarly) ProcessLeased(_ int, c *types.Chunk, l *Lease, out Emitter) error {
+	l.Release()
+	out.Emit(c)
+	return nil
+}
+
+// noteSink is a numberSink that notes the first wrong number rather than
+// failing the job.
+type noteSink struct{ numberSink }
+
+func (s *noteSink) ProcessChunk(_ int, c *types.Chunk, _ Emitter) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err == nil {
+		s.err = s.check(c)
+	}
+	return nil
+}
+
+// TestPoisonCatchesUseAfterRelease: an operator reading a chunk after
+// handing it back sees it poisoned, so the numbers the sink checks are
+// wrong from the first chunk on.
+func TestPoisonCatchesUseAfterRelease(t *testing.T) {
+	PoisonReleased(true)
+	defer PoisonReleased(false)
+	src := &leaseSource{pool: NewChunkPool(4), chunks: 3}
+	sink := &noteSink{}
+	g := &Graph{Stages: []*Stage{
+		{Name: "source", Parallelism: 1, NewSource: func(int) (Source, error) { return src, nil }},
+		{Name: "early", Parallelism: 1, Inputs: []Input{{Stage: 0, Exchange: Forward}},
+			NewOperator: func(int) (Operator, error) { return releaseEarly{}, nil }},
+		{Name: "sink", Parallelism: 1, Inputs: []Input{{Stage: 1, Exchange: Forward}},
+			NewOperator: func(int) (Operator, error) { return sink, nil }},
+	}}
+	runToEnd(t, g)
+	if sink.err == nil || sink.next != 0 {
+		t.Fatalf("the sink read %d numbers in order from released chunks (%v)", sink.next, sink.err)
 	}
 }

@@ -25,6 +25,10 @@ type instance struct {
 	bucket  *tokenBucket
 	state   genState
 	tracker *runtime.WatermarkTracker
+	// wms holds a chunk's watermark candidates, reused.
+	wms types.Vector
+	// pool holds the chunks the consumers handed back.
+	pool *runtime.ChunkPool
 }
 
 func newInstance(cfg *config, spec connector.SourceSpec, i, n int) *instance {
@@ -34,7 +38,7 @@ func newInstance(cfg *config, spec connector.SourceSpec, i, n int) *instance {
 	if spec.TimeZone == nil {
 		spec.TimeZone = time.UTC
 	}
-	s := &instance{cfg: cfg, spec: spec, instance: i, n: n, rows: cfg.rows(i, n),
+	s := &instance{cfg: cfg, spec: spec, instance: i, n: n, rows: cfg.rows(i, n), pool: runtime.NewChunkPool(runtime.PooledChunks),
 		state: genState{rnd: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())), loc: spec.TimeZone}}
 	if spec.Watermark != nil {
 		s.tracker = runtime.NewWatermarkTracker(spec.IdleTimeout)
@@ -90,9 +94,11 @@ func (s *instance) Run(ctx *runtime.SourceContext, out runtime.Emitter) error {
 	return nil
 }
 
-// emit generates, completes and sends a chunk of n rows.
+// emit generates, completes and sends a chunk of n rows, leased from the
+// instance's pool.
 func (s *instance) emit(out runtime.Emitter, n int, now time.Time) error {
-	c := types.NewChunk(s.cfg.colTypes, n)
+	l := s.pool.Get()
+	c := l.Empty(s.cfg.colTypes, n)
 	s.state.now = now
 	for k := range n {
 		pos := int64(s.instance) + (s.emitted+int64(k))*int64(s.n)
@@ -102,14 +108,16 @@ func (s *instance) emit(out runtime.Emitter, n int, now time.Time) error {
 		c.Ops = append(c.Ops, types.Insert)
 	}
 	s.emitted += int64(n)
+	// Completing a chunk may drop columns: it is the lease's view.
+	c = l.ViewChunk()
 	if s.spec.Complete != nil {
 		if err := s.spec.Complete(c); err != nil {
 			return err
 		}
 	}
 	if s.spec.Watermark != nil {
-		wms, err := s.spec.Watermark(c)
-		if err != nil {
+		wms := &s.wms
+		if err := s.spec.Watermark(c, wms); err != nil {
 			return err
 		}
 		for i := range n {
@@ -120,7 +128,7 @@ func (s *instance) emit(out runtime.Emitter, n int, now time.Time) error {
 			}
 		}
 	}
-	out.Emit(c)
+	runtime.EmitShared(out, c, l)
 	return nil
 }
 

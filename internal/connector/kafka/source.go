@@ -52,6 +52,8 @@ func (s *scanSource) NewInstance(i, n int) (runtime.Source, error) {
 		inValue:  map[int]bool{},
 		parts:    map[topicPartition]*partState{},
 		health:   &brokerHealth{},
+		pool:     runtime.NewChunkPool(runtime.PooledChunks),
+		advance:  map[*partState]int64{},
 
 		apiTimeout:     s.cfg.duration(propAPITimeout, defaultAPITimeout),
 		commitInterval: s.cfg.duration(propCommitInterval, defaultCommitInterval),
@@ -134,7 +136,10 @@ type sourceInstance struct {
 	// commitInterval is how often emitted offsets are committed.
 	commitInterval time.Duration
 
-	// Rows being collected for the next emit.
+	// Rows being collected for the next emit, in the chunk of a lease
+	// from pool (the chunks the consumers handed back).
+	pool      *runtime.ChunkPool
+	lease     *runtime.Lease
 	chunk     *types.Chunk
 	valueCols []*types.Vector
 	// rowParts and rowOffsets are the partition and offset of each row's
@@ -142,6 +147,8 @@ type sourceInstance struct {
 	rowParts   []*partState
 	rowOffsets []int64
 	advance    map[*partState]int64
+	// wms holds a chunk's watermark candidates, reused.
+	wms types.Vector
 
 	// restored are the positions (and bounded ends) of a checkpoint the
 	// instance starts from, by partition.
@@ -199,8 +206,13 @@ func (s *sourceInstance) column(col int) *types.Vector {
 	return nil
 }
 
+// newChunk starts collecting rows into a chunk emptied: the lease's, if
+// its rows were not sent, or else a new lease's.
 func (s *sourceInstance) newChunk() {
-	s.chunk = types.NewChunk(s.colTypes, types.ChunkSize)
+	if s.lease == nil {
+		s.lease = s.pool.Get()
+	}
+	s.chunk = s.lease.Empty(s.colTypes, types.ChunkSize)
 	s.valueCols = s.valueCols[:0]
 	for _, c := range s.cfg.value.cols {
 		s.valueCols = append(s.valueCols, s.column(c))
@@ -228,7 +240,7 @@ func (s *sourceInstance) newChunk() {
 	}
 	s.rowParts = s.rowParts[:0]
 	s.rowOffsets = s.rowOffsets[:0]
-	s.advance = map[*partState]int64{}
+	clear(s.advance)
 }
 
 // metaCols returns the table columns of metadata columns ms.
@@ -810,18 +822,22 @@ func timestampValue(ms int64, t types.Type, loc *time.Location) (types.Value, bo
 func (s *sourceInstance) flush(out runtime.Emitter) error {
 	var wms *types.Vector
 	if s.chunk.Len() > 0 {
+		// Completing a chunk may drop columns: it is the lease's view.
+		l := s.lease
+		c := l.ViewChunk()
 		if s.spec.Complete != nil {
-			if err := s.spec.Complete(s.chunk); err != nil {
+			if err := s.spec.Complete(c); err != nil {
 				return s.rowError(err)
 			}
 		}
 		if s.spec.Watermark != nil {
-			var err error
-			if wms, err = s.spec.Watermark(s.chunk); err != nil {
+			wms = &s.wms
+			if err := s.spec.Watermark(c, wms); err != nil {
 				return s.rowError(err)
 			}
 		}
-		out.Emit(s.chunk)
+		s.lease = nil
+		runtime.EmitShared(out, c, l)
 	} else if len(s.advance) == 0 {
 		return nil
 	}

@@ -286,7 +286,14 @@ func TestMultipleTopics(t *testing.T) {
 
 // tsWatermark is a watermark strategy on the 'ts' column (the last one):
 // WATERMARK FOR ts AS ts.
-func tsWatermark(c *types.Chunk) (*types.Vector, error) { return c.Cols[len(c.Cols)-1], nil }
+func tsWatermark(c *types.Chunk, wms *types.Vector) error {
+	ts := c.Cols[len(c.Cols)-1]
+	wms.Type = ts.Type
+	wms.Reset()
+	wms.Nulls = append(wms.Nulls, ts.Nulls...)
+	wms.I64 = append(wms.I64, ts.I64...)
+	return nil
+}
 
 var tsCols = append(slices.Clone(idCols), metadata("ts", types.TimestampLTZType(3), "timestamp", false))
 

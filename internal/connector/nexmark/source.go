@@ -26,7 +26,7 @@ func (s *scanSource) NewInstance(i, n int) (runtime.Source, error) {
 	if spec.WatermarkInterval <= 0 {
 		spec.WatermarkInterval = defaultWatermarkInterval
 	}
-	in := &instance{cfg: s.cfg, spec: spec, gen: NewGenerator(s.cfg.gen, i, n), index: i}
+	in := &instance{cfg: s.cfg, spec: spec, gen: NewGenerator(s.cfg.gen, i, n), index: i, pool: runtime.NewChunkPool(runtime.PooledChunks)}
 	if !slices.ContainsFunc(s.cfg.fields, func(f field) bool { return f.extra }) {
 		in.gen.OmitExtra()
 	}
@@ -45,6 +45,10 @@ type instance struct {
 	gen     *Generator
 	ev      Event
 	tracker *runtime.WatermarkTracker
+	// wms holds a chunk's watermark candidates, reused.
+	wms types.Vector
+	// pool holds the chunks the consumers handed back.
+	pool *runtime.ChunkPool
 	// index is the instance's; representable is how many of its events
 	// have times a TIMESTAMP holds.
 	index         int
@@ -117,9 +121,12 @@ func (s *instance) due(first int64, elapsed time.Duration) int64 {
 }
 
 // emit generates up to a chunk of events of the table's kind, among the
-// events up to number until (-1: no limit), completes and sends them.
+// events up to number until (-1: no limit), completes and sends them. The
+// chunk is leased from the instance's pool, so that one its consumers are
+// done with is filled again.
 func (s *instance) emit(out runtime.Emitter, until int64, now time.Time) error {
-	c := types.NewChunk(s.cfg.colTypes, types.ChunkSize)
+	l := s.pool.Get()
+	c := l.Empty(s.cfg.colTypes, types.ChunkSize)
 	if until < 0 || until > s.representable {
 		until = s.representable
 	}
@@ -130,20 +137,24 @@ func (s *instance) emit(out runtime.Emitter, until int64, now time.Time) error {
 		c.Ops = append(c.Ops, types.Insert)
 	}
 	if c.Len() == 0 && s.gen.Produced() >= s.representable && !s.gen.Done() {
+		l.Release()
 		return fmt.Errorf("nexmark: event %d of instance %d would be after %s, the last time a TIMESTAMP holds: lower 'base-time' or 'events.num', or raise 'first-event.rate'",
 			s.gen.Produced(), s.index, time.UnixMilli(MaxMillis).UTC().Format("2006-01-02 15:04:05.000"))
 	}
 	if c.Len() == 0 {
+		l.Release()
 		return nil
 	}
+	// Completing a chunk may drop columns: it is the lease's view.
+	c = l.ViewChunk()
 	if s.spec.Complete != nil {
 		if err := s.spec.Complete(c); err != nil {
 			return err
 		}
 	}
 	if s.spec.Watermark != nil {
-		wms, err := s.spec.Watermark(c)
-		if err != nil {
+		wms := &s.wms
+		if err := s.spec.Watermark(c, wms); err != nil {
 			return err
 		}
 		// The rows' largest watermark, observed once for the chunk.
@@ -159,7 +170,7 @@ func (s *instance) emit(out runtime.Emitter, until int64, now time.Time) error {
 			s.tracker.Touch(0, now)
 		}
 	}
-	out.Emit(c)
+	runtime.EmitShared(out, c, l)
 	return nil
 }
 

@@ -395,11 +395,6 @@ type aggGroups struct {
 	prev, next types.Row
 }
 
-// pooledChunks is the most output chunks handed back an aggregation
-// keeps for reuse (runtime.ChunkPool), about 3 MB of q17's: a producer
-// that runs ahead of its consumers has tens of chunks in their inboxes.
-const pooledChunks = 32
-
 // newAggGroups returns the groups of an aggregation of cfg in st, whose
 // keys are the columns keyCols of the chunks it is given; flat is the
 // calls' flat form, nil to keep them boxed.
@@ -408,7 +403,7 @@ func newAggGroups(cfg GroupAggregateConfig, agg *aggregator, keyCols []int, st s
 	a.types = append(keyTypes(cfg.InputTypes, cfg.Keys), agg.resultTypes()...)
 	if flat != nil {
 		a.table = state.NewFlatTable(st, "groups", flat.width, flat.codec())
-		a.pool = runtime.NewChunkPool(pooledChunks)
+		a.pool = runtime.NewChunkPool(runtime.PooledChunks) // about 3 MB of q17's chunks
 	} else {
 		a.groups = state.NewTable(st, "groups", groupCodec(agg))
 		a.w = newOutput(a.types)
@@ -516,16 +511,8 @@ func (a *aggGroups) flushFlat() error {
 		return nil
 	}
 	l := a.pool.Get()
-	oc := l.Chunk
-	if oc == nil {
-		oc = types.NewChunk(a.types, n)
-		l.Chunk = oc
-	} else {
-		for _, v := range oc.Cols {
-			v.Reset()
-		}
-	}
-	oc.Ops = append(oc.Ops[:0], p.kinds...)
+	oc := l.Empty(a.types, n)
+	oc.Ops = append(oc.Ops, p.kinds...)
 	nk := len(a.keyCols)
 	for j, col := range a.keyCols {
 		appendRows(oc.Cols[j], a.chunks, col, p.rows)

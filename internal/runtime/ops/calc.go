@@ -36,7 +36,10 @@ type CalcConfig struct {
 }
 
 // Calc filters and projects rows, keeping each row's kind (Flink's Calc).
-// Each input chunk gives at most one output chunk.
+// Each input chunk gives at most one output chunk, leased from the Calc's
+// pool: its columns are the Calc's own vectors, but for the columns copied
+// unchanged when every row is kept, which are the input's (the output
+// then holds the input's lease).
 type Calc struct {
 	cfg CalcConfig
 	// computed lists the projections evaluated row by row, vectored those
@@ -44,19 +47,20 @@ type Calc struct {
 	computed, vectored []int
 	// Reused for each chunk: the evaluated row, the filter's values over
 	// the chunk, the rows kept and the kept rows of the columns the
-	// vectored projections read; cols are the output columns of the chunk
-	// being made.
+	// vectored projections read; cols are the own output columns of the
+	// chunk being made (a leased chunk's, nil until first needed).
 	in   types.Row
 	mask *types.Vector
 	sel  []int
 	view types.Chunk
 	cols []*types.Vector
+	pool *runtime.ChunkPool
 }
 
 // NewCalc returns a Calc for cfg.
 func NewCalc(cfg CalcConfig) *Calc {
 	cfg.Context.Watermark = runtime.MinWatermark
-	c := &Calc{cfg: cfg, cols: make([]*types.Vector, len(cfg.Projects)), mask: types.NewVector(types.BooleanType, types.ChunkSize)}
+	c := &Calc{cfg: cfg, mask: types.NewVector(types.BooleanType, types.ChunkSize), pool: runtime.NewChunkPool(runtime.PooledChunks)}
 	for j := range cfg.Projects {
 		switch {
 		case cfg.Copies != nil && cfg.Copies[j] >= 0:
@@ -78,9 +82,14 @@ func (c *Calc) ProcessChunk(input int, ch *types.Chunk, out runtime.Emitter) err
 }
 
 // ProcessLeased implements runtime.LeaseTaker: an output that shares the
-// input's storage (every row kept) takes the input's lease with it;
-// otherwise nothing of the input is kept, and the lease is released.
+// input's storage (every row kept) holds the input's lease; otherwise
+// nothing of the input is kept, and the lease is released.
 func (c *Calc) ProcessLeased(_ int, ch *types.Chunk, l *runtime.Lease, out runtime.Emitter) error {
+	own := c.pool.Get()
+	if own.Chunk == nil {
+		own.Chunk = &types.Chunk{Cols: make([]*types.Vector, len(c.cfg.Projects))}
+	}
+	c.cols = own.Chunk.Cols
 	n := ch.Len()
 	c.sel = c.sel[:0]
 	filtered := false // c.sel holds the rows kept
@@ -113,42 +122,83 @@ func (c *Calc) ProcessLeased(_ int, ch *types.Chunk, l *runtime.Lease, out runti
 		sel, rows = c.sel, len(c.sel)
 	}
 	if rows == 0 {
+		own.Release()
 		l.Release()
 		return nil
 	}
 	if err := c.evaluateVectors(ch, sel, rows); err != nil {
 		return err
 	}
-	// With every row kept, the output shares the input's row kinds and
-	// copied columns (see runtime.Gather).
-	o := &types.Chunk{Ops: ch.Ops[:rows:rows], Cols: c.cols}
-	c.cols = make([]*types.Vector, len(c.cfg.Projects))
-	if sel != nil {
-		o.Ops = make([]types.RowKind, rows)
-		for j, i := range sel {
-			o.Ops[j] = ch.Ops[i]
-		}
-	}
-	for j, t := range c.cfg.OutputTypes {
-		if c.cfg.Copies != nil && c.cfg.Copies[j] >= 0 {
-			o.Cols[j] = runtime.Gather(ch.Cols[c.cfg.Copies[j]], t, sel)
-		}
-	}
 	if sel == nil {
-		runtime.EmitShared(out, o, l)
+		// Every row kept: the output shares the input's row kinds and
+		// copied columns, and holds its lease.
+		if own.View == nil {
+			own.View = &types.Chunk{Cols: make([]*types.Vector, len(c.cols))}
+		}
+		o := own.View
+		o.Ops = ch.Ops[:rows:rows]
+		for j, t := range c.cfg.OutputTypes {
+			if k := c.copied(j); k >= 0 {
+				o.Cols[j] = shareVector(ch.Cols[k], t)
+			} else {
+				o.Cols[j] = c.cols[j]
+			}
+		}
+		own.Hold(l)
+		runtime.EmitShared(out, o, own)
 		return nil
 	}
-	out.Emit(o)
+	o := own.Chunk
+	o.Ops = o.Ops[:0]
+	for _, i := range sel {
+		o.Ops = append(o.Ops, ch.Ops[i])
+	}
+	for j := range c.cfg.OutputTypes {
+		if k := c.copied(j); k >= 0 {
+			runtime.AppendSelected(c.vector(j, rows), ch.Cols[k], sel)
+		}
+	}
 	l.Release()
+	runtime.EmitLeased(out, own)
 	return nil
+}
+
+// copied returns the input column output column j copies, or -1 when it
+// is computed.
+func (c *Calc) copied(j int) int {
+	if c.cfg.Copies == nil {
+		return -1
+	}
+	return c.cfg.Copies[j]
+}
+
+// vector returns output column j of the chunk being made emptied, made
+// for rows rows if it is new.
+func (c *Calc) vector(j, rows int) *types.Vector {
+	v := c.cols[j]
+	if v == nil {
+		v = types.NewVector(c.cfg.OutputTypes[j], rows)
+		c.cols[j] = v
+	}
+	v.Reset()
+	return v
+}
+
+// shareVector returns v as a column of type t: v itself when it has that
+// type, or else a vector of type t sharing v's storage.
+func shareVector(v *types.Vector, t types.Type) *types.Vector {
+	if v.Type == t {
+		return v
+	}
+	return runtime.Gather(v, t, nil)
 }
 
 // evaluate runs the filter and the projections evaluated row by row over
 // the rows of c.sel, keeping there those the filter keeps; the
-// projections' values go to new vectors in c.cols.
+// projections' values go to the vectors of c.cols.
 func (c *Calc) evaluate(ch *types.Chunk) error {
 	for _, j := range c.computed {
-		c.cols[j] = types.NewVector(c.cfg.OutputTypes[j], len(c.sel))
+		c.vector(j, len(c.sel))
 	}
 	if len(c.in) != len(ch.Cols) {
 		c.in = make(types.Row, len(ch.Cols))
@@ -179,7 +229,7 @@ func (c *Calc) evaluate(ch *types.Chunk) error {
 }
 
 // evaluateVectors computes the vectored projections over the rows kept
-// (sel, nil for all), into new vectors in c.cols.
+// (sel, nil for all), into the vectors of c.cols.
 func (c *Calc) evaluateVectors(ch *types.Chunk, sel []int, rows int) error {
 	if len(c.vectored) == 0 {
 		return nil
@@ -195,16 +245,21 @@ func (c *Calc) evaluateVectors(ch *types.Chunk, sel []int, rows int) error {
 			c.view.Cols = make([]*types.Vector, len(ch.Cols))
 		}
 		for _, k := range c.cfg.VectorReads {
-			c.view.Cols[k] = runtime.Gather(ch.Cols[k], ch.Cols[k].Type, sel)
+			v := c.view.Cols[k]
+			if v == nil {
+				v = types.NewVector(ch.Cols[k].Type, len(sel))
+				c.view.Cols[k] = v
+			}
+			v.Type = ch.Cols[k].Type
+			v.Reset()
+			runtime.AppendSelected(v, ch.Cols[k], sel)
 		}
 		in = &c.view
 	}
 	for _, j := range c.vectored {
-		v := types.NewVector(c.cfg.OutputTypes[j], rows)
-		if err := c.cfg.Vectors[j](&c.cfg.Context, in, v); err != nil {
+		if err := c.cfg.Vectors[j](&c.cfg.Context, in, c.vector(j, rows)); err != nil {
 			return err
 		}
-		c.cols[j] = v
 	}
 	return nil
 }

@@ -288,9 +288,9 @@ func (c *leaseCatcher) EmitLease(ch *types.Chunk, l *runtime.Lease) {
 	c.chunks, c.leases = append(c.chunks, ch), append(c.leases, l)
 }
 
-// TestCalcLeases: a Calc whose output shares its input's storage (every
-// row kept) passes the input's lease on with it; one whose output copies
-// the rows kept releases the input's lease at once.
+// TestCalcLeases: a Calc's output is leased; when it shares its input's
+// storage (every row kept) its lease holds the input's, released with it;
+// when it copies the rows kept, the input's lease is released at once.
 func TestCalcLeases(t *testing.T) {
 	cases := calcCases(t)
 	for _, c := range []struct {
@@ -305,12 +305,17 @@ func TestCalcLeases(t *testing.T) {
 			if err := NewCalc(cases[c.name]).ProcessLeased(0, l.Chunk, l, out); err != nil {
 				t.Fatal(err)
 			}
-			if len(out.chunks) != 1 {
-				t.Fatalf("%d chunks out, want 1", len(out.chunks))
+			if len(out.chunks) != 1 || out.leases[0] == nil || out.leases[0] == l {
+				t.Fatalf("%d chunks out, leased %v, want 1 with a lease of the Calc's", len(out.chunks), out.leases)
 			}
-			back := pool.Get() // the lease itself when it was released
-			if passed := out.leases[0] == l; passed != c.passes || (back == l) == c.passes {
-				t.Fatalf("lease passed on: %v, released: %v; want passed on %v", passed, back == l, c.passes)
+			if back := pool.Get(); (back == l) == c.passes { // the lease itself when it was released
+				t.Fatalf("the input's lease released at once: %v; want it held by the output's %v", back == l, c.passes)
+			}
+			if c.passes {
+				out.leases[0].Release()
+				if pool.Get() != l {
+					t.Fatal("the input's lease was not released with the output's")
+				}
 			}
 		})
 	}

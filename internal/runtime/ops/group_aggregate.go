@@ -73,9 +73,7 @@ func (g *GroupAggregate) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter
 // ProcessLeased implements runtime.LeaseTaker: nothing of c is kept
 // (the output copies its key columns' values).
 func (g *GroupAggregate) ProcessLeased(input int, c *types.Chunk, l *runtime.Lease, out runtime.Emitter) error {
-	err := g.ProcessChunk(input, c, out)
-	l.Release()
-	return err
+	return releaseAfter(g.ProcessChunk(input, c, out), l)
 }
 
 // process applies the rows of c, each to its group.

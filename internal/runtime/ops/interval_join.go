@@ -205,6 +205,12 @@ func (j *IntervalJoin) expiration(size int64) int64 {
 // watermarks pass on as they are.
 func (j *IntervalJoin) emptyWindow() bool { return j.cfg.UpperBound < j.cfg.LowerBound }
 
+// ProcessLeased implements runtime.LeaseTaker: nothing of c is kept (the
+// rows cached and emitted are copied).
+func (j *IntervalJoin) ProcessLeased(input int, c *types.Chunk, l *runtime.Lease, out runtime.Emitter) error {
+	return releaseAfter(j.ProcessChunk(input, c, out), l)
+}
+
 // ProcessChunk implements runtime.Operator.
 func (j *IntervalJoin) ProcessChunk(input int, c *types.Chunk, out runtime.Emitter) error {
 	w := j.out.to(out)

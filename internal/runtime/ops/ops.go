@@ -29,17 +29,22 @@ import (
 // checkpoints and restores its backend.
 type Stateful = runtime.Stateful
 
-// output builds an operator's output chunks of up to types.ChunkSize rows
-// and emits each when full or on flush.
+// output builds an operator's output chunks of up to types.ChunkSize rows,
+// leased from a pool of its own, and emits each when full or on flush.
 type output struct {
 	types []types.Type
 	out   runtime.Emitter
-	c     *types.Chunk
+	// c is the chunk of lease l being filled, from pool.
+	c    *types.Chunk
+	l    *runtime.Lease
+	pool *runtime.ChunkPool
 	// last is the length of the previous chunk, the capacity of the next.
 	last int
 }
 
-func newOutput(ts []types.Type) *output { return &output{types: ts} }
+func newOutput(ts []types.Type) *output {
+	return &output{types: ts, pool: runtime.NewChunkPool(runtime.PooledChunks)}
+}
 
 // to directs the following rows to out; callers flush before returning.
 func (o *output) to(out runtime.Emitter) *output {
@@ -59,7 +64,8 @@ func (o *output) add(k types.RowKind, r types.Row) {
 // appends the row's values to its columns itself and then calls added.
 func (o *output) next() *types.Chunk {
 	if o.c == nil {
-		o.c = types.NewChunk(o.types, max(o.last, 16))
+		o.l = o.pool.Get()
+		o.c = o.l.Empty(o.types, max(o.last, 16))
 	}
 	return o.c
 }
@@ -73,13 +79,27 @@ func (o *output) added(k types.RowKind) {
 	}
 }
 
-// flush emits the pending rows, if any.
+// flush emits the pending rows, if any, with their chunk's lease.
 func (o *output) flush() {
-	if o.c != nil && o.c.Len() > 0 {
-		o.out.Emit(o.c)
-		o.last = o.c.Len()
+	if o.c == nil {
+		return
 	}
-	o.c = nil
+	if n := o.c.Len(); n > 0 {
+		o.last = n
+		runtime.EmitLeased(o.out, o.l)
+	} else {
+		o.l.Release()
+	}
+	o.c, o.l = nil, nil
+}
+
+// releaseAfter releases the lease l of the chunk an operator processed,
+// keeping nothing of it, with err the processing's outcome, and returns
+// err. An operator embedding one that takes leases must take them itself
+// (or else the embedded ProcessLeased bypasses its ProcessChunk).
+func releaseAfter(err error, l *runtime.Lease) error {
+	l.Release()
+	return err
 }
 
 // keyTypes returns the types of columns cols of ts.

@@ -56,6 +56,12 @@ func (p *ProcTimeIntervalJoin) Open(ctx *runtime.Context) error {
 	return p.IntervalJoin.Open(ctx)
 }
 
+// ProcessLeased implements runtime.LeaseTaker in place of the interval
+// join's, so that the rows are stamped: nothing of c is kept.
+func (p *ProcTimeIntervalJoin) ProcessLeased(input int, c *types.Chunk, l *runtime.Lease, out runtime.Emitter) error {
+	return releaseAfter(p.ProcessChunk(input, c, out), l)
+}
+
 // ProcessChunk implements runtime.Operator: the rows take the current
 // processing time, to the millisecond, as their time.
 func (p *ProcTimeIntervalJoin) ProcessChunk(input int, c *types.Chunk, out runtime.Emitter) error {

@@ -55,6 +55,12 @@ func (p *ProcTimeWindowAggregate) Open(ctx *runtime.Context) error {
 	return p.WindowAggregate.Open(ctx)
 }
 
+// ProcessLeased implements runtime.LeaseTaker in place of the window
+// aggregation's, so that the rows are stamped: nothing of c is kept.
+func (p *ProcTimeWindowAggregate) ProcessLeased(input int, c *types.Chunk, l *runtime.Lease, out runtime.Emitter) error {
+	return releaseAfter(p.ProcessChunk(input, c, out), l)
+}
+
 // ProcessChunk implements runtime.Operator: the rows take the current
 // processing time, to the millisecond, as their time.
 func (p *ProcTimeWindowAggregate) ProcessChunk(input int, c *types.Chunk, out runtime.Emitter) error {

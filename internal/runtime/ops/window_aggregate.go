@@ -90,6 +90,12 @@ func NewWindowAggregate(cfg WindowAggregateConfig, st state.Backend) (*WindowAgg
 // windows (or sessions).
 func (a *WindowAggregate) State() state.Backend { return a.st }
 
+// ProcessLeased implements runtime.LeaseTaker: nothing of c is kept (keys
+// are encoded, a session's rows and the accumulators' values copied).
+func (a *WindowAggregate) ProcessLeased(input int, c *types.Chunk, l *runtime.Lease, out runtime.Emitter) error {
+	return releaseAfter(a.ProcessChunk(input, c, out), l)
+}
+
 // ProcessChunk implements runtime.Operator.
 func (a *WindowAggregate) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter) error {
 	tc := c.Cols[a.cfg.Window.TimeCol]
