@@ -310,6 +310,18 @@ func correlatedOr(c ast.Expr, ib *exprBinder) ast.Expr {
 // semi join with a non-equi condition; without equalities, a semi join
 // without keys on one instance).
 func (b *Binder) exists(rel *relation, e *ast.SubqueryExpr, not bool) (*relation, error) {
+	if atLeastOneRow(e.Query) {
+		// Calcite's SqlToRelConverter (convertExists) replaces EXISTS over a
+		// query whose least row count is one by TRUE, so NOT EXISTS is FALSE.
+		if err := b.checkExistsQuery(rel, e.Query); err != nil {
+			return nil, err
+		}
+		if !not {
+			return rel, nil
+		}
+		schema := rel.node.Schema()
+		return &relation{node: newCalc(rel.node, identity(schema), falseLit(), schema), sc: rel.sc}, nil
+	}
 	sel, ok := e.Query.(*ast.Select)
 	if !ok || sel.From == nil || len(sel.GroupBy) > 0 || sel.Having != nil || sel.Limit != nil || sel.Offset != nil || sel.Distinct {
 		return nil, errorf(e, "EXISTS is supported over SELECT ... FROM ... WHERE ... without grouping, DISTINCT or LIMIT")
@@ -337,6 +349,84 @@ func (b *Binder) exists(rel *relation, e *ast.SubqueryExpr, not bool) (*relation
 	}
 	j := &SemiJoin{Anti: not, KeepNullKeys: not}
 	return b.semiJoin(rel, j, c.node, c.outer, c.inner, c.residual, e)
+}
+
+// atLeastOneRow reports a query that gives at least one row whatever its
+// tables hold, as Calcite's RelMdMinRowCount finds it: an aggregation
+// without GROUP BY and HAVING (one row even over no input), a SELECT
+// without FROM and WHERE, VALUES with rows; with no LIMIT or OFFSET.
+func atLeastOneRow(q ast.Query) bool {
+	switch q := q.(type) {
+	case *ast.Values:
+		return len(q.Rows) > 0
+	case *ast.Select:
+		if q.Having != nil || q.Limit != nil || q.Offset != nil || len(q.GroupBy) > 0 {
+			return false
+		}
+		if q.From == nil {
+			return q.Where == nil
+		}
+		for _, it := range q.Items {
+			if !it.Star && len(findAggregates(it.Expr)) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// checkExistsQuery validates the query of an EXISTS whose value is known
+// without running it, as Calcite converts it before replacing it: the
+// query as it stands or, when its names read the outer query, those names
+// and its WHERE over the outer and inner columns.
+func (b *Binder) checkExistsQuery(rel *relation, q ast.Query) error {
+	_, err := b.query(q)
+	sel, ok := q.(*ast.Select)
+	if err == nil || !ok || sel.From == nil {
+		return err
+	}
+	inner, ierr := b.from(sel.From)
+	if ierr != nil {
+		return ierr
+	}
+	ib := &exprBinder{b: b, sc: inner.sc, where: "WHERE"}
+	both := &exprBinder{b: b, sc: correlationScope(rel.sc, inner.sc), where: "WHERE"}
+	outer, nameErr := false, error(nil)
+	for _, e := range append([]ast.Expr{sel.Where}, itemExprs(sel.Items)...) {
+		walkAST(e, func(n ast.Expr) bool {
+			if id, ok := n.(*ast.Ident); ok && nameErr == nil {
+				if _, ierr := ib.bind(id); ierr != nil {
+					_, nameErr = both.bind(id)
+					outer = true
+				}
+			}
+			return nameErr == nil
+		})
+	}
+	switch {
+	case nameErr != nil:
+		return nameErr
+	case !outer:
+		return err
+	case sel.Where == nil:
+		return nil
+	}
+	c, err := both.bind(sel.Where)
+	if err != nil {
+		return err
+	}
+	return wantBoolean(sel.Where, c)
+}
+
+// itemExprs are the expressions of a select list, stars left out.
+func itemExprs(items []*ast.SelectItem) []ast.Expr {
+	var out []ast.Expr
+	for _, it := range items {
+		if !it.Star {
+			out = append(out, it.Expr)
+		}
+	}
+	return out
 }
 
 // nonEquiAggregates refuses a subquery with aggregates or OVER correlated
