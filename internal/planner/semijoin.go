@@ -347,6 +347,11 @@ func (b *Binder) exists(rel *relation, e *ast.SubqueryExpr, not bool) (*relation
 	if err := nonEquiAggregates(c, sel, "EXISTS"); err != nil {
 		return nil, err
 	}
+	// The select list is not computed, but its names must exist.
+	both := &exprBinder{b: b, sc: correlationScope(rel.sc, inner.sc), where: "WHERE"}
+	if _, err := checkNames(itemExprs(sel.Items), ib, both); err != nil {
+		return nil, err
+	}
 	j := &SemiJoin{Anti: not, KeepNullKeys: not}
 	return b.semiJoin(rel, j, c.node, c.outer, c.inner, c.residual, e)
 }
@@ -391,18 +396,7 @@ func (b *Binder) checkExistsQuery(rel *relation, q ast.Query) error {
 	}
 	ib := &exprBinder{b: b, sc: inner.sc, where: "WHERE"}
 	both := &exprBinder{b: b, sc: correlationScope(rel.sc, inner.sc), where: "WHERE"}
-	outer, nameErr := false, error(nil)
-	for _, e := range append([]ast.Expr{sel.Where}, itemExprs(sel.Items)...) {
-		walkAST(e, func(n ast.Expr) bool {
-			if id, ok := n.(*ast.Ident); ok && nameErr == nil {
-				if _, ierr := ib.bind(id); ierr != nil {
-					_, nameErr = both.bind(id)
-					outer = true
-				}
-			}
-			return nameErr == nil
-		})
-	}
+	outer, nameErr := checkNames(append([]ast.Expr{sel.Where}, itemExprs(sel.Items)...), ib, both)
 	switch {
 	case nameErr != nil:
 		return nameErr
@@ -416,6 +410,25 @@ func (b *Binder) checkExistsQuery(rel *relation, q ast.Query) error {
 		return err
 	}
 	return wantBoolean(sel.Where, c)
+}
+
+// checkNames resolves the column names of es in the inner scope of a
+// subquery (ib) or else with the outer query's columns too (both),
+// reporting whether some name is the outer query's, or the first name
+// neither resolves.
+func checkNames(es []ast.Expr, ib, both *exprBinder) (outer bool, err error) {
+	for _, e := range es {
+		walkAST(e, func(n ast.Expr) bool {
+			if id, ok := n.(*ast.Ident); ok && err == nil {
+				if _, ierr := ib.bind(id); ierr != nil {
+					_, err = both.bind(id)
+					outer = true
+				}
+			}
+			return err == nil
+		})
+	}
+	return outer, err
 }
 
 // itemExprs are the expressions of a select list, stars left out.
