@@ -22,7 +22,9 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // Version is the version of the plan format this build writes and reads.
@@ -144,6 +146,35 @@ type StateTable struct {
 	Key []Type `json:"key,omitempty"`
 	// Value describes what the table holds per key.
 	Value string `json:"value"`
+	// TTL is the entries' idle state retention (Flink's compiled plan's
+	// "ttl": table.exec.state.ttl or a STATE_TTL hint), written as
+	// Flink writes it ("86400000 ms"); 0, left out, keeps them for ever.
+	TTL TTL `json:"ttl,omitempty"`
+}
+
+// TTL is an idle state retention in whole milliseconds, as Flink keeps
+// it (StateConfigUtil.createTtlConfig takes milliseconds).
+type TTL int64
+
+// Duration returns the retention as a time.Duration.
+func (t TTL) Duration() time.Duration { return time.Duration(t) * time.Millisecond }
+
+// MarshalJSON writes the retention as Flink's compiled plans do.
+func (t TTL) MarshalJSON() ([]byte, error) { return json.Marshal(fmt.Sprintf("%d ms", int64(t))) }
+
+// UnmarshalJSON reads a retention written by MarshalJSON.
+func (t *TTL) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	digits, ok := strings.CutSuffix(s, " ms")
+	n, err := strconv.ParseInt(digits, 10, 64)
+	if !ok || err != nil || n < 0 || digits[0] == '+' {
+		return fmt.Errorf("invalid state TTL '%s': expected a number of milliseconds, as '3600000 ms'", s)
+	}
+	*t = TTL(n)
+	return nil
 }
 
 // Config is the configuration of a node of one kind.

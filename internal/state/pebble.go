@@ -356,6 +356,7 @@ func (p *Pebble) Snapshot(maxParallelism int, owned KeyGroupRange) ([]byte, erro
 	if err := p.checkMaxParallelism(maxParallelism); err != nil {
 		return nil, err
 	}
+	p.prepare()
 	if err := p.flush(); err != nil {
 		return nil, err
 	}
@@ -456,6 +457,7 @@ func (p *Pebble) SnapshotIncremental(maxParallelism int, owned KeyGroupRange) (d
 		return nil, nil, nil, err
 	}
 	owned.End = min(owned.End, maxParallelism-1)
+	p.prepare()
 	if err := p.flush(); err != nil {
 		return nil, nil, nil, err
 	}

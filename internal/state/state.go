@@ -90,6 +90,8 @@ type Backend interface {
 	// Tables returns the names of the registered tables, sorted.
 	Tables() []string
 	register(name string, t table)
+	// onSnapshot adds f to what runs before every snapshot.
+	onSnapshot(f func())
 }
 
 // FileSource reads a shared file of an incremental snapshot by its name.
@@ -120,6 +122,17 @@ type Incremental interface {
 // tableSet holds a backend's tables by name.
 type tableSet[T table] struct {
 	tables map[string]T
+	// prepares run before every snapshot (TTL sweeps).
+	prepares []func()
+}
+
+func (s *tableSet[T]) onSnapshot(f func()) { s.prepares = append(s.prepares, f) }
+
+// prepare runs what must run before a snapshot.
+func (s *tableSet[T]) prepare() {
+	for _, f := range s.prepares {
+		f()
+	}
 }
 
 func (s *tableSet[T]) add(name string, t T) {
@@ -208,6 +221,7 @@ func (m *Memory) Snapshot(maxParallelism int, owned KeyGroupRange) ([]byte, erro
 	if maxParallelism < 1 {
 		return nil, fmt.Errorf("state: invalid max parallelism %d", maxParallelism)
 	}
+	m.prepare()
 	keyed, operator := m.split()
 	b := appendSnapshotHeader([]byte{snapshotVersion}, maxParallelism, m.Tables(), func(name string) bool { return m.tables[name].operator() })
 	for _, name := range operator {
