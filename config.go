@@ -19,6 +19,10 @@ const (
 	ConfResultMode        = "sql-client.execution.result-mode"
 	ConfWatermarkInterval = "pipeline.auto-watermark-interval"
 	ConfIdleTimeout       = "table.exec.source.idle-timeout"
+	// ConfStateTTL is Flink's ExecutionConfigOptions.IDLE_STATE_RETENTION:
+	// how long stateful operators keep a key's state after its last
+	// write; 0 keeps it for ever.
+	ConfStateTTL = "table.exec.state.ttl"
 )
 
 // defaults are the session configuration before any SET.
@@ -86,7 +90,7 @@ func checkSetting(key, value string) error {
 		default:
 			return fmt.Errorf("invalid value '%s' for '%s': expected one of table, tableau, changelog", value, key)
 		}
-	case ConfWatermarkInterval, ConfIdleTimeout:
+	case ConfWatermarkInterval, ConfIdleTimeout, ConfStateTTL:
 		d, err := ParseDuration(value)
 		if err != nil {
 			return fmt.Errorf("invalid value '%s' for '%s': %v", value, key, err)
@@ -144,7 +148,6 @@ func checkSetting(key, value string) error {
 // (SettingWarning).
 var unsupported = map[string]onlyValue{
 	"execution.runtime-mode":                                    {"streaming", "batch execution prints final results instead of changelogs", nil},
-	"table.exec.state.ttl":                                      {"0 ms", "state retention would expire keys", isZeroDuration},
 	"execution.checkpointing.max-concurrent-checkpoints":        {"1", "checkpoints are taken one at a time", nil},
 	"execution.checkpointing.unaligned.enabled":                 {"false", "barriers are aligned", nil},
 	"execution.checkpointing.externalized-checkpoint-retention": {"RETAIN_ON_CANCELLATION", "checkpoints are kept when a job stops", nil},
@@ -163,11 +166,6 @@ func (o onlyValue) accepts(v string) bool {
 		return o.same(v)
 	}
 	return strings.EqualFold(strings.TrimSpace(v), o.value)
-}
-
-func isZeroDuration(v string) bool {
-	d, err := ParseDuration(v)
-	return err == nil && d == 0
 }
 
 // Reset removes key (or every key when key is empty); any name of a

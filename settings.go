@@ -247,7 +247,6 @@ var refused = map[string]onlyValues{
 	"table.exec.sink.keyed-shuffle":                                {nil, "the exchange before a sink is not configurable"},
 	"table.exec.sink.rowtime-inserter":                             {nil, "Kafka sinks set no record time from a rowtime column"},
 	"table.exec.source.cdc-events-duplicate":                       {[]string{"false"}, "duplicate change events are not deduplicated"},
-	"table.exec.state.ttl":                                         {[]string{"0 ms"}, "state retention would expire keys"},
 	"table.exec.async-lookup.buffer-capacity":                      {nil, "Sluice has no lookup joins"},
 	"table.exec.async-lookup.output-mode":                          {nil, "Sluice has no lookup joins"},
 	"table.exec.async-lookup.timeout":                              {nil, "Sluice has no lookup joins"},

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/sluicesql/sluice/internal/connector"
 	"github.com/sluicesql/sluice/internal/expr"
@@ -257,15 +258,19 @@ func stateful[T runtime.Operator](n *Node, newOp func(st state.Backend) (T, erro
 }
 
 // checkState refuses an operator whose state tables are not those the
-// node declares.
+// node declares (with the tables of write times of those with a
+// retention, state.TTL's), and a retention the operator does not apply.
 func checkState(n *Node, op runtime.Operator) error {
 	var kept []string
 	if s, ok := op.(runtime.Stateful); ok {
 		kept = s.State().Tables()
 	}
-	declared := make([]string, len(n.State))
-	for i, st := range n.State {
-		declared[i] = st.Name
+	declared := make([]string, 0, len(n.State))
+	for _, st := range n.State {
+		declared = append(declared, st.Name)
+		if st.TTL > 0 && !rowTTL[n.Kind] {
+			declared = append(declared, state.TTLTableName(st.Name))
+		}
 	}
 	slices.Sort(declared)
 	if !slices.Equal(kept, declared) {
@@ -273,6 +278,21 @@ func checkState(n *Node, op runtime.Operator) error {
 			strings.Join(kept, ", "), strings.Join(declared, ", "))
 	}
 	return nil
+}
+
+// rowTTL holds the kinds whose operators keep the write time of each
+// stored row with the row rather than in a table of their own.
+var rowTTL = map[string]bool{plan.KindJoin: true}
+
+// stateTTL returns the idle state retention the node declares for its
+// state table named table.
+func (n *Node) stateTTL(table string) time.Duration {
+	for _, st := range n.State {
+		if st.Name == table {
+			return st.TTL.Duration()
+		}
+	}
+	return 0
 }
 
 // compile compiles e over rows of types in for one operator instance,

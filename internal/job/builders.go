@@ -383,7 +383,7 @@ func elementTypes(out []types.Type, at string, t types.Type) ([]types.Type, erro
 
 func buildChangelogNormalize(n *Node) (Instances, error) {
 	cfg := n.Config.(*plan.ChangelogNormalizeConfig)
-	c := ops.ChangelogNormalizeConfig{InputTypes: n.In[0], Keys: cfg.Keys, GenerateUpdateBefore: true}
+	c := ops.ChangelogNormalizeConfig{InputTypes: n.In[0], Keys: cfg.Keys, GenerateUpdateBefore: true, StateTTL: n.stateTTL("last")}
 	return stateful(n, func(st state.Backend) (*ops.ChangelogNormalize, error) { return ops.NewChangelogNormalize(c, st) })
 }
 
@@ -393,7 +393,7 @@ func buildGroupAggregate(n *Node) (Instances, error) {
 	if err != nil {
 		return Instances{}, fmt.Errorf("config.%w", err)
 	}
-	c := ops.GroupAggregateConfig{InputTypes: n.In[0], Keys: cfg.Keys, Aggs: aggs, GenerateUpdateBefore: true}
+	c := ops.GroupAggregateConfig{InputTypes: n.In[0], Keys: cfg.Keys, Aggs: aggs, GenerateUpdateBefore: true, StateTTL: n.stateTTL("groups")}
 	if cfg.MiniBatch != nil {
 		return stateful(n, func(st state.Backend) (*ops.MiniBatchGroupAggregate, error) {
 			return ops.NewMiniBatchGroupAggregate(c, miniBatch(*cfg.MiniBatch), st)
@@ -494,7 +494,7 @@ func buildTemporalSort(n *Node) (Instances, error) {
 func buildDeduplicate(n *Node) (Instances, error) {
 	cfg := n.Config.(*plan.DeduplicateConfig)
 	c := ops.DeduplicateConfig{InputTypes: n.In[0], Keys: cfg.Keys, KeepLast: cfg.KeepLast, TimeCol: cfg.TimeColumn,
-		RowTime: cfg.RowTime, GenerateUpdateBefore: true, OutputRankNumber: cfg.OutputRankNumber}
+		RowTime: cfg.RowTime, GenerateUpdateBefore: true, OutputRankNumber: cfg.OutputRankNumber, StateTTL: n.stateTTL("last") + n.stateTTL("seen")}
 	return stateful(n, func(st state.Backend) (*ops.Deduplicate, error) { return ops.NewDeduplicate(c, st) })
 }
 
@@ -641,6 +641,7 @@ func buildJoin(n *Node) (Instances, error) {
 	if err != nil {
 		return Instances{}, err
 	}
+	spec.StateTTL = [2]time.Duration{n.stateTTL("left"), n.stateTTL("right")}
 	return stateful(n, func(st state.Backend) (*ops.Join, error) { return ops.NewJoin(spec, st) })
 }
 

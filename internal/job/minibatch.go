@@ -62,7 +62,7 @@ func buildGlobalGroupAggregate(n *Node) (Instances, error) {
 	if len(n.In[0]) != len(want) {
 		return Instances{}, fmt.Errorf("inputs[0]: %d columns, a local aggregation of %d calls gives %d", len(n.In[0]), len(aggs), len(want))
 	}
-	c := ops.GroupAggregateConfig{InputTypes: local, Keys: cfg.LocalKeys, Aggs: aggs, GenerateUpdateBefore: true}
+	c := ops.GroupAggregateConfig{InputTypes: local, Keys: cfg.LocalKeys, Aggs: aggs, GenerateUpdateBefore: true, StateTTL: n.stateTTL("groups")}
 	return stateful(n, func(st state.Backend) (*ops.GlobalGroupAggregate, error) {
 		return ops.NewGlobalGroupAggregate(c, miniBatch(cfg.MiniBatch), st)
 	})

@@ -42,6 +42,10 @@ type Binder struct {
 	// (astexplain.go). The plan is changed in place after the call, so
 	// whatever Logical needs of it, it takes then.
 	Logical func(root Node)
+	// StateTTL is table.exec.state.ttl, the idle state retention of
+	// stateful operators without a STATE_TTL hint (ttl.go); 0 keeps their
+	// state for ever.
+	StateTTL time.Duration
 	// Ctx, when set, cancels planning: binding stops with its error, so
 	// that a statement can be interrupted while it plans.
 	Ctx  context.Context
@@ -287,6 +291,9 @@ func (b *Binder) Query(q ast.Query) (*Collect, error) {
 		return nil, at(err, q)
 	}
 	pushProjections(out)
+	if err := b.applyStateTTL(out); err != nil {
+		return nil, err
+	}
 	return out, b.applyMiniBatch(out)
 }
 
@@ -405,6 +412,9 @@ func (b *Binder) InsertInto(t *catalog.Table, ins *ast.Insert) (*Sink, error) {
 		return nil, at(err, ins.Query)
 	}
 	pushProjections(sink)
+	if err := b.applyStateTTL(sink); err != nil {
+		return nil, err
+	}
 	return sink, b.applyMiniBatch(sink)
 }
 

@@ -187,12 +187,12 @@ func (t *translator) node(n Node) (added, error) {
 	case *Normalize:
 		par, input := keyed(in, x.Keys)
 		return t.add(like(n, plan.KindChangelogNormalize, par, []plan.Input{input}, &plan.ChangelogNormalizeConfig{Keys: x.Keys},
-			state("last", in.schema, x.Keys, "the key's last row, "+rowType(in.schema))))
+			withTTL(state("last", in.schema, x.Keys, "the key's last row, "+rowType(in.schema)), x.ttl.side[0])))
 	case *GroupAggregate:
 		par, input := keyed(in, x.Keys)
 		return t.add(like(n, plan.KindGroupAggregate, par, []plan.Input{input},
 			&plan.GroupAggregateConfig{Keys: x.Keys, Aggs: aggCalls(x.Aggs, in.schema), MiniBatch: x.miniBatch},
-			state("groups", in.schema, x.Keys, "the accumulators of "+aggList(x.Aggs, in.schema)+" and the number of rows")))
+			withTTL(state("groups", in.schema, x.Keys, "the accumulators of "+aggList(x.Aggs, in.schema)+" and the number of rows"), x.ttl.side[0])))
 	case *Union:
 		all := seq(len(x.Schema()))
 		var inputs []plan.Input
@@ -271,9 +271,9 @@ func (t *translator) windowsAndJoins(n Node, ins []added) (added, error) {
 		}
 		cfg := &plan.RankConfig{PartitionKeys: x.PartitionKeys, Order: sortKeys(x.Order), Start: x.Start, End: x.End, OutputRankNumber: x.OutputRankNumber,
 			VariableEnd: x.VariableEnd, EndCol: x.EndCol}
-		tables := []plan.StateTable{state("partitions", in.schema, x.PartitionKeys, "the partition's rows, "+rowType(in.schema))}
+		tables := []plan.StateTable{withTTL(state("partitions", in.schema, x.PartitionKeys, "the partition's rows, "+rowType(in.schema)), x.ttl.side[0])}
 		if x.VariableEnd {
-			tables = append(tables, state("rank-end", in.schema, x.PartitionKeys, "the partition's rank end (BIGINT), from its first row"))
+			tables = append(tables, withTTL(state("rank-end", in.schema, x.PartitionKeys, "the partition's rank end (BIGINT), from its first row"), x.ttl.side[0]))
 		}
 		return t.rankNumberColumn(n, x.OutputRankNumber, plan.KindRank, par, input, cfg, tables...)
 	case *Deduplicate:
@@ -288,6 +288,7 @@ func (t *translator) windowsAndJoins(n Node, ins []added) (added, error) {
 		if !x.KeepLast && !x.RowTime {
 			st = state("seen", in.schema, x.Keys, "nothing: the key has had its row")
 		}
+		st = withTTL(st, x.ttl.side[0])
 		return t.rankNumberColumn(n, x.OutputRankNumber, plan.KindDeduplicate, par, input, cfg, st)
 	case *WindowTableFunction:
 		par, inputs := forward(in)
@@ -344,8 +345,8 @@ func (t *translator) windowsAndJoins(n Node, ins []added) (added, error) {
 	case *Join:
 		par, inputs := joinExchange(ins, x)
 		return t.add(like(n, plan.KindJoin, par, inputs, &plan.JoinConfig{Join: joinOf(x)},
-			state("left", ins[0].schema, x.LeftKeys, "the left rows with their counts and numbers of matches, "+rowType(ins[0].schema)),
-			state("right", ins[1].schema, x.RightKeys, "the right rows with their counts and numbers of matches, "+rowType(ins[1].schema))))
+			withTTL(state("left", ins[0].schema, x.LeftKeys, "the left rows with their counts and numbers of matches, "+rowType(ins[0].schema)), x.ttl.side[0]),
+			withTTL(state("right", ins[1].schema, x.RightKeys, "the right rows with their counts and numbers of matches, "+rowType(ins[1].schema)), x.ttl.side[1])))
 	}
 	if a, ok, err := t.miniBatch(n, in); ok {
 		return a, err

@@ -56,6 +56,8 @@ type LocalGroupAggregate struct {
 type GlobalGroupAggregate struct {
 	base
 	Input *LocalGroupAggregate
+	// ttl is the state's idle retention, the aggregation's (stateTTL).
+	ttl stateTTL
 }
 
 // accumulatorType is the type of a column carrying an accumulator from
@@ -292,7 +294,7 @@ func (r *miniBatchRewrite) aggregate(g *GroupAggregate) Node {
 	}
 	l.count = fmt.Sprintf("count1$%d", field)
 	l.schema = append(l.schema, types.Field{Name: l.count, Type: types.BigIntType.WithNotNull(true)})
-	return &GlobalGroupAggregate{base: base{schema: g.Schema()}, Input: l}
+	return &GlobalGroupAggregate{base: base{schema: g.Schema()}, Input: l, ttl: g.ttl}
 }
 
 // mergeable reports whether every call of g can run in two phases: its
@@ -405,7 +407,7 @@ func (t *translator) miniBatch(n Node, in added) (a added, ok bool, err error) {
 		cfg := &plan.GlobalGroupAggregateConfig{LocalKeys: l.Keys, LocalInput: local, LocalChangelog: l.Input.Mode().String(),
 			Aggs: aggCalls(l.Aggs, lin), MiniBatch: l.batch}
 		a, err = t.add(like(n, plan.KindGlobalGroupAggregate, par, []plan.Input{input}, cfg,
-			state("groups", lin, l.Keys, "the accumulators of "+aggList(l.Aggs, lin)+" and the number of rows")))
+			withTTL(state("groups", lin, l.Keys, "the accumulators of "+aggList(l.Aggs, lin)+" and the number of rows"), x.ttl.side[0])))
 		return a, true, err
 	}
 	return added{}, false, nil

@@ -90,6 +90,8 @@ type Normalize struct {
 	base
 	Input Node
 	Keys  []int
+	// ttl is the state's idle retention (stateTTL).
+	ttl stateTTL
 }
 
 // AggCall is one aggregate call of an aggregation: a built-in aggregate
@@ -136,6 +138,8 @@ type GroupAggregate struct {
 	Aggs  []AggCall
 	// miniBatch, when set, buffers the input per key (minibatch.go).
 	miniBatch *plan.MiniBatch
+	// ttl is the state's idle retention (stateTTL).
+	ttl stateTTL
 }
 
 // WindowKind is the kind of a window table-valued function.
@@ -257,6 +261,8 @@ type Rank struct {
 	Window *Window
 	// noEnd is set when a filter bounds the rank from below only.
 	noEnd bool
+	// ttl is the state's idle retention (stateTTL).
+	ttl stateTTL
 }
 
 // Deduplicate keeps the first or last row per key, ordered by a time
@@ -271,6 +277,8 @@ type Deduplicate struct {
 	// OutputRankNumber keeps a constant 1 in the last column.
 	OutputRankNumber bool
 	Window           *Window
+	// ttl is the state's idle retention (stateTTL).
+	ttl stateTTL
 }
 
 // JoinKind is the kind of a join.
@@ -296,6 +304,8 @@ type Join struct {
 	Kind                JoinKind
 	LeftKeys, RightKeys []int
 	Cond                expr.Expr
+	// ttl is the state's idle retention (stateTTL).
+	ttl stateTTL
 }
 
 // IntervalJoin joins rows whose time attributes lie within bounds:

@@ -366,8 +366,11 @@ func (f *flatAggs) codec() state.FlatCodec {
 // closeBoxed): a new group emits +I; a group whose row count fell to
 // zero emits -D with its previous results, if it had any, and loses its
 // state; a changed result emits -U (with GenerateUpdateBefore) and +U;
-// an unchanged one nothing (GroupAggFunction skips equal results unless
-// state TTL is configured, which Sluice does not have). The output rows
+// an unchanged one nothing, unless the groups expire (GroupAggFunction
+// skips equal results only without state retention, which then renews
+// the state downstream too). With a retention (GroupAggregateConfig's
+// StateTTL) a group idle past it is dropped: its key starts afresh, and
+// a retraction for it is ignored, as for a key never seen. The output rows
 // are the key columns, taken from a row of the chunks emit is given,
 // followed by the calls' results.
 type aggGroups struct {
@@ -393,6 +396,8 @@ type aggGroups struct {
 	groups     *state.Table[*group]
 	w          *output
 	prev, next types.Row
+	// ttl is the groups' retention, nil for none.
+	ttl *state.TTL
 }
 
 // newAggGroups returns the groups of an aggregation of cfg in st, whose
@@ -408,7 +413,30 @@ func newAggGroups(cfg GroupAggregateConfig, agg *aggregator, keyCols []int, st s
 		a.groups = state.NewTable(st, "groups", groupCodec(agg))
 		a.w = newOutput(a.types)
 	}
+	a.ttl = state.NewTTL(st, "groups", cfg.StateTTL, func(key string) {
+		if a.table != nil {
+			a.table.Delete(bytesOf(key))
+		} else {
+			a.groups.DeleteString(key)
+		}
+	})
 	return a
+}
+
+// open starts the groups' retention on the instance's clock.
+func (a *aggGroups) open(ctx *runtime.Context) error {
+	startTTL(ctx, a.ttl)
+	return nil
+}
+
+// changed ends a change of key's group: it renews the group's time, or
+// forgets it when the group is gone.
+func (a *aggGroups) changed(key []byte, gone bool) {
+	if gone {
+		a.ttl.Forget(key)
+	} else {
+		a.ttl.Touch(key)
+	}
 }
 
 // emit runs change, which opens and closes groups, with their output
@@ -441,6 +469,9 @@ func (a *aggGroups) emit(out runtime.Emitter, chunks []*types.Chunk, c *types.Ch
 // group without one gets a fresh state if create is set, and nil
 // otherwise.
 func (a *aggGroups) openFlat(key []byte, create bool) (s []byte, found bool) {
+	if a.ttl != nil {
+		a.ttl.Expire(key)
+	}
 	if create {
 		s, found = a.table.Upsert(key)
 	} else if s, found = a.table.Get(key); !found {
@@ -459,6 +490,9 @@ func (a *aggGroups) closeFlat(key, s []byte, found bool, src rowRef) error {
 		}
 	}
 	p := &a.pend
+	if a.ttl != nil {
+		a.changed(key, a.flat.count(s) == 0)
+	}
 	switch {
 	case a.flat.count(s) == 0:
 		if found {
@@ -467,7 +501,7 @@ func (a *aggGroups) closeFlat(key, s []byte, found bool, src rowRef) error {
 		a.table.Delete(key)
 	case !found:
 		p.add(types.Insert, src, s)
-	case bytes.Equal(a.before[a.flat.from:], s[a.flat.from:]): // the same accumulators give the same results
+	case a.ttl == nil && bytes.Equal(a.before[a.flat.from:], s[a.flat.from:]): // the same accumulators give the same results
 	case a.gub:
 		p.pairs = append(p.pairs, len(p.kinds))
 		p.add(types.UpdateBefore, src, a.before)
@@ -527,7 +561,7 @@ func (a *aggGroups) flushFlat() error {
 	dropped := false
 	next := 0 // the first row not decided yet
 	for _, first := range p.pairs {
-		drop := resultsEqual(oc.Cols[nk:], first, first+1)
+		drop := a.ttl == nil && resultsEqual(oc.Cols[nk:], first, first+1)
 		if !drop && a.gub {
 			continue
 		}
@@ -559,6 +593,9 @@ func (a *aggGroups) flushFlat() error {
 // openBoxed returns key's group and whether it had one, as openFlat, and
 // notes its results before the change.
 func (a *aggGroups) openBoxed(key []byte, create bool, src rowRef) (*group, bool, error) {
+	if a.ttl != nil {
+		a.ttl.Expire(key)
+	}
 	grp, found := a.groups.Get(key)
 	if !found {
 		if !create {
@@ -582,6 +619,9 @@ func (a *aggGroups) openBoxed(key []byte, create bool, src rowRef) (*group, bool
 // closeBoxed ends the change of key's group grp, which openBoxed
 // returned.
 func (a *aggGroups) closeBoxed(key []byte, grp *group, found bool) error {
+	if a.ttl != nil {
+		a.changed(key, grp.count == 0)
+	}
 	if grp.count == 0 {
 		if found {
 			a.w.add(types.Delete, a.prev)
@@ -600,7 +640,7 @@ func (a *aggGroups) closeBoxed(key []byte, grp *group, found bool) error {
 	switch {
 	case !found:
 		a.w.add(types.Insert, a.next)
-	case rowsEqual(a.prev[nk:], a.next[nk:]):
+	case a.ttl == nil && rowsEqual(a.prev[nk:], a.next[nk:]):
 	default:
 		if a.gub {
 			a.w.add(types.UpdateBefore, a.prev)

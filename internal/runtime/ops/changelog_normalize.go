@@ -1,6 +1,8 @@
 package ops
 
 import (
+	"time"
+
 	"github.com/sluicesql/sluice/internal/runtime"
 	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
@@ -14,6 +16,9 @@ type ChangelogNormalizeConfig struct {
 	Keys []int
 	// GenerateUpdateBefore emits -U(previous) before each +U.
 	GenerateUpdateBefore bool
+	// StateTTL is the keys' idle state retention (lastRows); 0 keeps
+	// them for ever.
+	StateTTL time.Duration
 }
 
 // ChangelogNormalize turns an upsert stream (+I/+U carry the full row of a
@@ -25,7 +30,8 @@ type ChangelogNormalizeConfig struct {
 //   - +I/+U for a new key emits +I;
 //   - +I/+U for a known key emits -U(previous) (with GenerateUpdateBefore)
 //     and +U(new), or nothing when the row equals the previous one (values
-//     compared, row kinds ignored);
+//     compared, row kinds ignored; with a state retention, emitted all the
+//     same, as Flink emits it then);
 //   - -U/-D for a known key emits -D(previous row, which has the full
 //     content) and forgets the key; for an unknown key it is ignored.
 type ChangelogNormalize struct {
@@ -43,12 +49,18 @@ func NewChangelogNormalize(cfg ChangelogNormalizeConfig, st state.Backend) (*Cha
 		return nil, err
 	}
 	n := &ChangelogNormalize{cfg: cfg, st: st, out: newOutput(cfg.InputTypes)}
-	n.last = newLastRows(n.st, cfg.InputTypes, cfg.GenerateUpdateBefore)
+	n.last = newLastRows(n.st, cfg.InputTypes, cfg.GenerateUpdateBefore, cfg.StateTTL)
 	return n, nil
 }
 
 // State implements Stateful.
 func (n *ChangelogNormalize) State() state.Backend { return n.st }
+
+// Open implements runtime.Operator.
+func (n *ChangelogNormalize) Open(ctx *runtime.Context) error {
+	startTTL(ctx, n.last.ttl)
+	return nil
+}
 
 // ProcessChunk implements runtime.Operator.
 func (n *ChangelogNormalize) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter) error {
@@ -56,6 +68,7 @@ func (n *ChangelogNormalize) ProcessChunk(_ int, c *types.Chunk, out runtime.Emi
 	defer w.flush()
 	for i := range c.Len() {
 		n.key = state.AppendChunkKey(n.key[:0], c, i, n.cfg.Keys)
+		n.last.expire(n.key)
 		if c.Ops[i].IsAccumulate() {
 			n.last.upsert(w, n.key, c.Row(i))
 		} else {
@@ -68,24 +81,37 @@ func (n *ChangelogNormalize) ProcessChunk(_ int, c *types.Chunk, out runtime.Emi
 // lastRows keeps the latest row per key and emits its changes, as Flink's
 // DeduplicateFunctionHelper does for keep-last-row on processing time
 // (processLastRowOnProcTime with generateInsert) and on changelogs
-// (processLastRowOnChangelog).
+// (processLastRowOnChangelog). With a retention (ttl), a key's row is
+// dropped once idle past it, and a row equal to the key's is emitted as
+// a change all the same (those functions skip it only without state
+// retention).
 type lastRows struct {
 	rows                 *state.Table[types.Row]
+	ttl                  *state.TTL
 	generateUpdateBefore bool
 	// rankOne appends a constant row number 1 to every output row.
 	rankOne bool
 	buf     types.Row
 }
 
-func newLastRows(st state.Backend, ts []types.Type, generateUpdateBefore bool) *lastRows {
-	return &lastRows{rows: state.NewTable(st, "last", state.RowCodec(ts)), generateUpdateBefore: generateUpdateBefore}
+func newLastRows(st state.Backend, ts []types.Type, generateUpdateBefore bool, ttl time.Duration) *lastRows {
+	l := &lastRows{rows: state.NewTable(st, "last", state.RowCodec(ts)), generateUpdateBefore: generateUpdateBefore}
+	l.ttl = state.NewTTL(st, "last", ttl, func(key string) { l.rows.DeleteString(key) })
+	return l
+}
+
+// expire drops key's row if it is idle past the retention.
+func (l *lastRows) expire(key []byte) {
+	if l.ttl != nil {
+		l.ttl.Expire(key)
+	}
 }
 
 // upsert makes row the key's latest row: +I for a new key, -U/+U for a
-// changed row, nothing for an equal one.
+// changed row, nothing for an equal one (without a retention).
 func (l *lastRows) upsert(w *output, key []byte, row types.Row) {
 	prev, ok := l.rows.Get(key)
-	if ok && rowsEqual(prev, row) {
+	if ok && l.ttl == nil && rowsEqual(prev, row) {
 		return
 	}
 	l.replace(w, key, prev, ok, row)
@@ -104,6 +130,9 @@ func (l *lastRows) replace(w *output, key []byte, prev types.Row, hadPrev bool, 
 		l.emit(w, types.UpdateAfter, row)
 	}
 	l.rows.Put(key, row)
+	if l.ttl != nil {
+		l.ttl.Touch(key)
+	}
 }
 
 // remove forgets the key, emitting -D of its latest row if it had one.
@@ -111,6 +140,9 @@ func (l *lastRows) remove(w *output, key []byte) {
 	if prev, ok := l.rows.Get(key); ok {
 		l.emit(w, types.Delete, prev)
 		l.rows.Delete(key)
+		if l.ttl != nil {
+			l.ttl.Forget(key)
+		}
 	}
 }
 

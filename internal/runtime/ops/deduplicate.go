@@ -2,6 +2,7 @@ package ops
 
 import (
 	"errors"
+	"time"
 
 	"github.com/sluicesql/sluice/internal/runtime"
 	"github.com/sluicesql/sluice/internal/state"
@@ -27,6 +28,8 @@ type DeduplicateConfig struct {
 	// OutputRankNumber appends the row number, always 1, as a BIGINT NOT
 	// NULL column.
 	OutputRankNumber bool
+	// StateTTL is the keys' idle state retention; 0 keeps them for ever.
+	StateTTL time.Duration
 }
 
 // Deduplicate is ROW_NUMBER() OVER (PARTITION BY keys ORDER BY time) = 1
@@ -45,14 +48,20 @@ type DeduplicateConfig struct {
 //     time; a replacement emits -U(previous)/+U(new) even when the rows are
 //     equal, the first row +I. A NULL time reads as 0, as Flink reads the
 //     long of a null field.
+//
+// With a retention (StateTTL), a key idle past it since its state was
+// last written (its first row, kept or replaced) is dropped: its next row
+// is a first row again, emitted as +I.
 type Deduplicate struct {
 	passThrough
 	cfg  DeduplicateConfig
 	st   state.Backend
 	seen *state.Table[struct{}]
-	last *lastRows
-	out  *output
-	key  []byte
+	// seenTTL is the retention of seen (last's is its own).
+	seenTTL *state.TTL
+	last    *lastRows
+	out     *output
+	key     []byte
 }
 
 // NewDeduplicate returns a Deduplicate for cfg.
@@ -71,8 +80,9 @@ func NewDeduplicate(cfg DeduplicateConfig, st state.Backend) (*Deduplicate, erro
 			Append: func(b []byte, _ struct{}) []byte { return b },
 			Decode: func(b []byte) (struct{}, error) { return struct{}{}, state.NewReader(b).Done() },
 		})
+		d.seenTTL = state.NewTTL(d.st, "seen", cfg.StateTTL, func(key string) { d.seen.DeleteString(key) })
 	} else {
-		d.last = newLastRows(d.st, cfg.InputTypes, cfg.GenerateUpdateBefore)
+		d.last = newLastRows(d.st, cfg.InputTypes, cfg.GenerateUpdateBefore, cfg.StateTTL)
 		d.last.rankOne = cfg.OutputRankNumber
 	}
 	return d, nil
@@ -80,6 +90,15 @@ func NewDeduplicate(cfg DeduplicateConfig, st state.Backend) (*Deduplicate, erro
 
 // State implements Stateful.
 func (d *Deduplicate) State() state.Backend { return d.st }
+
+// Open implements runtime.Operator.
+func (d *Deduplicate) Open(ctx *runtime.Context) error {
+	if d.last != nil {
+		startTTL(ctx, d.last.ttl)
+	}
+	startTTL(ctx, d.seenTTL)
+	return nil
+}
 
 // ProcessChunk implements runtime.Operator.
 func (d *Deduplicate) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter) error {
@@ -92,8 +111,14 @@ func (d *Deduplicate) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter) e
 		d.key = state.AppendChunkKey(d.key[:0], c, i, d.cfg.Keys)
 		switch {
 		case d.seen != nil:
+			if d.seenTTL != nil {
+				d.seenTTL.Expire(d.key)
+			}
 			if _, ok := d.seen.Get(d.key); !ok {
 				d.seen.Put(d.key, struct{}{})
+				if d.seenTTL != nil {
+					d.seenTTL.Touch(d.key)
+				}
 				row := c.Row(i)
 				if d.cfg.OutputRankNumber {
 					row = append(row, types.IntValue(1))
@@ -101,8 +126,10 @@ func (d *Deduplicate) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter) e
 				w.add(types.Insert, row)
 			}
 		case !d.cfg.RowTime:
+			d.last.expire(d.key)
 			d.last.upsert(w, d.key, c.Row(i))
 		default:
+			d.last.expire(d.key)
 			prev, ok := d.last.rows.Get(d.key)
 			row := c.Row(i)
 			if !ok || shouldKeep(d.cfg.KeepLast, prev[d.cfg.TimeCol].I, row[d.cfg.TimeCol].I) {

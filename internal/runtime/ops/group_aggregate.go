@@ -1,6 +1,8 @@
 package ops
 
 import (
+	"time"
+
 	"github.com/sluicesql/sluice/internal/runtime"
 	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
@@ -17,6 +19,9 @@ type GroupAggregateConfig struct {
 	// GenerateUpdateBefore emits -U(old) before each +U(new); without it an
 	// update is a lone +U (for upsert consumers).
 	GenerateUpdateBefore bool
+	// StateTTL is the groups' idle state retention (Flink's
+	// table.exec.state.ttl); 0 keeps them for ever.
+	StateTTL time.Duration
 }
 
 // GroupAggregate is an unbounded GROUP BY aggregation over a changelog,
@@ -28,8 +33,8 @@ type GroupAggregateConfig struct {
 // retraction for a key without state is ignored. The first row of a key
 // emits +I; later changes emit -U(previous) (with GenerateUpdateBefore) and
 // +U(new), and nothing when the result is unchanged (GroupAggFunction skips
-// equal results unless state TTL is configured, which Sluice does not
-// have). When the count drops to zero the key emits -D(previous) and its
+// equal results unless state TTL is configured: then it emits them). A
+// group idle for StateTTL is dropped, and its key starts afresh. When the count drops to zero the key emits -D(previous) and its
 // state is cleared. A global aggregate is the same with an empty key: its
 // first row emits +I, as in Flink.
 //
@@ -64,6 +69,9 @@ func NewGroupAggregate(cfg GroupAggregateConfig, st state.Backend) (*GroupAggreg
 
 // State implements Stateful.
 func (g *GroupAggregate) State() state.Backend { return g.st }
+
+// Open implements runtime.Operator.
+func (g *GroupAggregate) Open(ctx *runtime.Context) error { return g.groups.open(ctx) }
 
 // ProcessChunk implements runtime.Operator.
 func (g *GroupAggregate) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter) error {

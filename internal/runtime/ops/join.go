@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"iter"
 	"slices"
+	"time"
 
 	"github.com/sluicesql/sluice/internal/runtime"
 	"github.com/sluicesql/sluice/internal/state"
@@ -46,6 +47,9 @@ type JoinSpec struct {
 	// row's columns then the right row's), which it must not retain; nil
 	// means TRUE.
 	Cond func(joined types.Row) (bool, error)
+	// StateTTL is the idle state retention of the left and right rows of
+	// a regular join (Join); 0 keeps them for ever.
+	StateTTL [2]time.Duration
 }
 
 // joiner holds what joins share: key encoding, the residual condition and
@@ -175,12 +179,25 @@ func pair(row, other types.Row, left bool) (types.Row, types.Row) {
 // retracted); the padded row of the other side is retracted (-D) when it
 // gets its first match, before the joined rows, and re-emitted (+I) after
 // the joined rows are retracted when it loses its last match.
+//
+// With an idle state retention (JoinSpec's StateTTL, per side), each
+// stored row keeps the time it was last written (added, retracted
+// without going, or its number of matches changed, as Flink's
+// JoinRecordStateViews write the row's entry of their MapState); a row
+// whose time is the retention or more behind the processing time is
+// dropped, no longer matches and is no longer padded, as Flink's state
+// TTL never returns it.
 type Join struct {
-	passThrough
 	*joiner
 	st          state.Backend
 	left, right *state.Table[joinRows]
 	assoc       []joinMatch
+	// ttl is each side's retention, now the processing time (nil until
+	// Open), writes the writes since the last sweep.
+	ttl    [2]time.Duration
+	now    func() int64
+	writes int
+	keys   []string
 }
 
 // joinRows is the multiset of rows one side keeps under one join key, as
@@ -213,6 +230,9 @@ type joinRecord struct {
 	row   types.Row
 	count int64
 	assoc int64
+	// at is the time the record was last written, with a retention; 0
+	// without one.
+	at int64
 	// hash is rowHash(row), computed when the record is made or decoded,
 	// never stored.
 	hash uint64
@@ -342,6 +362,23 @@ func (s *joinRows) compact() {
 	}
 }
 
+// expire drops the records written at or before limit, and reports
+// whether it dropped any.
+func (s *joinRows) expire(limit int64) bool {
+	dropped := false
+	for p, r := range s.recs {
+		if r != nil && r.at <= limit {
+			s.recs[p] = nil
+			s.live--
+			dropped = true
+		}
+	}
+	if dropped {
+		s.compact()
+	}
+	return dropped
+}
+
 // joinMatch is a stored row of the other side that matches the input row.
 type joinMatch struct {
 	rec   *joinRecord
@@ -354,7 +391,7 @@ func NewJoin(spec JoinSpec, st state.Backend) (*Join, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := &Join{joiner: jn, st: st}
+	j := &Join{joiner: jn, st: st, ttl: spec.StateTTL}
 	j.left = state.NewTable(j.st, "left", joinRowsCodec(spec.LeftTypes))
 	j.right = state.NewTable(j.st, "right", joinRowsCodec(spec.RightTypes))
 	return j, nil
@@ -363,6 +400,81 @@ func NewJoin(spec JoinSpec, st state.Backend) (*Join, error) {
 // State implements Stateful; its Len is the number of join keys with rows
 // stored, over both sides.
 func (j *Join) State() state.Backend { return j.st }
+
+// Open implements runtime.Operator.
+func (j *Join) Open(ctx *runtime.Context) error {
+	if (j.ttl[0] > 0 || j.ttl[1] > 0) && ctx != nil && ctx.ProcessingTime != nil {
+		j.now = ctx.ProcessingTime.Now
+		state.BeforeSnapshot(j.st, j.sweep)
+	}
+	return nil
+}
+
+// ProcessWatermark implements runtime.Operator.
+func (j *Join) ProcessWatermark(wm int64, out runtime.Emitter) error {
+	out.EmitWatermark(wm)
+	return nil
+}
+
+// Finish implements runtime.Operator.
+func (j *Join) Finish(runtime.Emitter) error { return nil }
+
+// limit returns the time at or before which a row of the side `left`
+// written has expired, and false when the side keeps its rows for ever.
+func (j *Join) limit(left bool) (int64, bool) {
+	ttl := j.ttl[1]
+	if left {
+		ttl = j.ttl[0]
+	}
+	if ttl <= 0 || j.now == nil {
+		return 0, false
+	}
+	return j.now() - max(ttl.Microseconds(), 1), true
+}
+
+// rows returns the rows of the side `left` under key, its expired rows
+// dropped.
+func (j *Join) rows(t *state.Table[joinRows], key []byte, left bool) joinRows {
+	recs, ok := t.Get(key)
+	if !ok {
+		return recs
+	}
+	if limit, on := j.limit(left); on && recs.expire(limit) {
+		if recs.live == 0 {
+			t.Delete(key)
+		} else {
+			t.Put(key, recs)
+		}
+	}
+	return recs
+}
+
+// stamp records a write of rec, of the side `left`, now.
+func (j *Join) stamp(rec *joinRecord, left bool) {
+	if _, on := j.limit(left); on {
+		rec.at = j.now()
+		j.writes++
+	}
+}
+
+// sweep drops the expired rows of both sides, before every snapshot and
+// once the writes since the last sweep outnumber the keys.
+func (j *Join) sweep() {
+	j.writes = 0
+	for side, t := range []*state.Table[joinRows]{j.left, j.right} {
+		if _, on := j.limit(side == 0); !on {
+			continue
+		}
+		for k := range t.All() {
+			j.keys = append(j.keys, k)
+		}
+		for _, k := range j.keys {
+			j.rows(t, bytesOf(k), side == 0)
+		}
+		clear(j.keys)
+		j.keys = j.keys[:0]
+	}
+}
 
 // ProcessChunk implements runtime.Operator.
 func (j *Join) ProcessChunk(input int, c *types.Chunk, out runtime.Emitter) error {
@@ -375,12 +487,15 @@ func (j *Join) ProcessChunk(input int, c *types.Chunk, out runtime.Emitter) erro
 		own, other = other, own
 		ownOuter, otherOuter = otherOuter, ownOuter
 	}
+	if j.now != nil && j.writes > max(1024, j.left.Len()+j.right.Len()) {
+		j.sweep()
+	}
 	for i := range c.Len() {
 		row, kind := c.Row(i), c.Ops[i]
 		key, ok := j.sideKey(c, i, left)
 		j.assoc = j.assoc[:0]
 		if ok {
-			recs, _ := other.Get(key)
+			recs := j.rows(other, key, !left)
 			for rec := range recs.all() {
 				l, r := pair(row, rec.row, left)
 				m, err := j.matches(l, r)
@@ -398,8 +513,12 @@ func (j *Join) ProcessChunk(input int, c *types.Chunk, out runtime.Emitter) erro
 		}
 		if kind.IsAccumulate() {
 			if ok {
-				recs, _ := own.Get(key)
-				recs.add(row, rowHash(row), matched)
+				recs := j.rows(own, key, left)
+				h := rowHash(row)
+				recs.add(row, h, matched)
+				if j.now != nil {
+					j.stamp(recs.recs[recs.find(row, h)], left)
+				}
 				own.Put(key, recs)
 			}
 			if len(j.assoc) == 0 {
@@ -425,8 +544,14 @@ func (j *Join) ProcessChunk(input int, c *types.Chunk, out runtime.Emitter) erro
 			j.emitMatches(w, outKind, row, left)
 		} else {
 			if ok {
-				if recs, found := own.Get(key); found {
-					if recs.remove(row, rowHash(row)); recs.live == 0 {
+				if recs := j.rows(own, key, left); recs.live > 0 {
+					h := rowHash(row)
+					if recs.remove(row, h); j.now != nil && recs.live > 0 {
+						if p := recs.find(row, h); p >= 0 {
+							j.stamp(recs.recs[p], left)
+						}
+					}
+					if recs.live == 0 {
 						own.Delete(key)
 					} else {
 						own.Put(key, recs)
@@ -457,6 +582,9 @@ func (j *Join) ProcessChunk(input int, c *types.Chunk, out runtime.Emitter) erro
 		}
 		if otherOuter && len(j.assoc) > 0 {
 			recs, _ := other.Get(key)
+			for _, m := range j.assoc {
+				j.stamp(m.rec, !left)
+			}
 			other.Put(key, recs) // write back the association counts
 		}
 	}
@@ -474,14 +602,21 @@ func (j *Join) emitMatches(w *output, k types.RowKind, row types.Row, left bool)
 }
 
 // joinRowsCodec encodes the stored rows of one join key: their number,
-// then each record's count, number of associations and row, in order.
+// then each record's count, number of associations and row, in order; a
+// record with a write time (a retention) has its count negated and
+// followed by the time.
 func joinRowsCodec(ts []types.Type) state.Codec[joinRows] {
 	return state.Codec[joinRows]{
 		Append: func(b []byte, s joinRows) []byte {
 			b = state.AppendUvarint(b, uint64(s.live))
 			for _, rec := range s.recs {
 				if rec != nil {
-					b = state.AppendVarint(b, rec.count)
+					if rec.at != 0 {
+						b = state.AppendVarint(b, -rec.count)
+						b = state.AppendVarint(b, rec.at)
+					} else {
+						b = state.AppendVarint(b, rec.count)
+					}
 					b = state.AppendVarint(b, rec.assoc)
 					b = state.AppendRow(b, ts, rec.row)
 				}
@@ -492,9 +627,13 @@ func joinRowsCodec(ts []types.Type) state.Codec[joinRows] {
 			r := state.NewReader(b)
 			var s joinRows
 			for n := r.Uvarint(); n > 0 && r.Err() == nil; n-- {
-				count, assoc := r.Varint(), r.Varint()
+				count, at := r.Varint(), int64(0)
+				if count < 0 {
+					count, at = -count, r.Varint()
+				}
+				assoc := r.Varint()
 				row := r.Row(ts)
-				s.append(&joinRecord{row: row, count: count, assoc: assoc, hash: rowHash(row)})
+				s.append(&joinRecord{row: row, count: count, assoc: assoc, at: at, hash: rowHash(row)})
 			}
 			return s, r.Done()
 		},

@@ -264,6 +264,9 @@ func seqCols(n int) []int {
 // State implements Stateful.
 func (g *GlobalGroupAggregate) State() state.Backend { return g.st }
 
+// Open implements runtime.Operator.
+func (g *GlobalGroupAggregate) Open(ctx *runtime.Context) error { return g.groups.open(ctx) }
+
 // ProcessChunk implements runtime.Operator.
 func (g *GlobalGroupAggregate) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter) error {
 	nk, na := len(g.keyCols), len(g.cfg.Aggs)

@@ -51,6 +51,9 @@ func NewMiniBatchGroupAggregate(cfg GroupAggregateConfig, mb MiniBatchConfig, st
 // State implements Stateful.
 func (g *MiniBatchGroupAggregate) State() state.Backend { return g.st }
 
+// Open implements runtime.Operator.
+func (g *MiniBatchGroupAggregate) Open(ctx *runtime.Context) error { return g.groups.open(ctx) }
+
 // ProcessChunk implements runtime.Operator.
 func (g *MiniBatchGroupAggregate) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter) error {
 	return g.buffer(&g.buf, c, g.cfg.Keys, nil, func() error { return g.finishBundle(out) })

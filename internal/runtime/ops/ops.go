@@ -22,6 +22,7 @@ import (
 	"math"
 
 	"github.com/sluicesql/sluice/internal/runtime"
+	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -233,6 +234,20 @@ func (c comparator) compare(a, b types.Row) int {
 		}
 	}
 	return 0
+}
+
+// startTTL gives the retentions (nil ones aside) the instance's
+// processing time; in an operator's unit test without one nothing
+// expires.
+func startTTL(ctx *runtime.Context, ttls ...*state.TTL) {
+	if ctx == nil || ctx.ProcessingTime == nil {
+		return
+	}
+	for _, t := range ttls {
+		if t != nil {
+			t.Start(ctx.ProcessingTime.Now)
+		}
+	}
 }
 
 // passThrough provides the runtime.Operator methods of an operator that

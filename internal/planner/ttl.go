@@ -1,0 +1,96 @@
+package planner
+
+import (
+	"fmt"
+
+	"github.com/sluicesql/sluice/internal/plan"
+)
+
+// stateTTL is the idle state retention of a stateful node, as Flink's
+// planner gives each operator's state a TTL (ExecNodeConfig's
+// getStateRetentionTime, or a STATE_TTL hint): side[0] is a node's of one
+// input, side[0] and side[1] a join's left and right inputs'. hinted marks
+// the sides a hint set, which the session's table.exec.state.ttl does not
+// override.
+type stateTTL struct {
+	side   [2]plan.TTL
+	hinted [2]bool
+}
+
+// fill gives the sides no hint set the retention ttl.
+func (s *stateTTL) fill(ttl plan.TTL) {
+	for i := range s.side {
+		if !s.hinted[i] {
+			s.side[i] = ttl
+		}
+	}
+}
+
+// applyStateTTL gives the stateful nodes of root the session's idle
+// state retention (table.exec.state.ttl) where no hint gave one. Flink
+// applies it in its streaming runtime to group aggregations (one and two
+// phases, mini-batch or not, DISTINCT included), regular joins,
+// deduplication and changelog normalization, which Sluice honours, and
+// Top-N;
+// window operators, interval joins and MATCH_RECOGNIZE clean up by time
+// and ignore it, as Flink's do. The operators Flink applies it to and
+// Sluice does not yet refuse a retention by name rather than keep their
+// state for ever.
+func (b *Binder) applyStateTTL(root Node) error {
+	ttl := plan.TTL(b.StateTTL.Milliseconds())
+	done := map[Node]bool{}
+	var visit func(n Node) error
+	visit = func(n Node) error {
+		if done[n] {
+			return nil
+		}
+		done[n] = true
+		for _, in := range n.Inputs() {
+			if err := visit(in); err != nil {
+				return err
+			}
+		}
+		switch x := n.(type) {
+		case *GroupAggregate:
+			x.ttl.fill(ttl)
+		case *Join:
+			x.ttl.fill(ttl)
+		case *Deduplicate:
+			if x.Window == nil {
+				x.ttl.fill(ttl)
+			}
+		case *Rank:
+			if x.Window == nil {
+				return unhonouredTTL(ttl, n)
+			}
+		case *Normalize:
+			x.ttl.fill(ttl)
+		case *SemiJoin, *Limit, *TemporalJoin:
+			// Flink's semi and anti joins keep their rows with a TTL, its
+			// LIMIT is a rank, and its event-time temporal join cleans a
+			// key's state up after the retention.
+			return unhonouredTTL(ttl, n)
+		case *OverAggregate:
+			if x.Preceding < 0 {
+				return unhonouredTTL(ttl, n)
+			}
+		}
+		return nil
+	}
+	return visit(root)
+}
+
+// unhonouredTTL refuses a retention for n, whose state Flink expires and
+// Sluice does not yet.
+func unhonouredTTL(ttl plan.TTL, n Node) error {
+	if ttl == 0 {
+		return nil
+	}
+	return fmt.Errorf("'table.exec.state.ttl' = '%d ms' is not supported for %s yet: Flink expires its idle state, which Sluice would keep for ever; set it to '0 ms'", int64(ttl), n.Describe())
+}
+
+// withTTL returns st with the retention ttl.
+func withTTL(st plan.StateTable, ttl plan.TTL) plan.StateTable {
+	st.TTL = ttl
+	return st
+}
