@@ -235,7 +235,7 @@ var refused = map[string]onlyValues{
 	"table.column-expansion-strategy":      {[]string{""}, "SELECT * expands every column"},
 	"table.dynamic-table-options.enabled":  {[]string{"true"}, "OPTIONS hints are always allowed"},
 	"table.generated-code.max-length":      {[]string{"4000"}, "Sluice generates no code"},
-	"table.optimizer.ignore-query-hints":   {[]string{"false"}, "Sluice has no query hints to ignore"},
+	"table.optimizer.ignore-query-hints":   {[]string{"false"}, "the STATE_TTL query hint is always honoured"},
 	"table.plan.compile.catalog-objects":   {[]string{"ALL"}, "a compiled plan holds its tables whole"},
 	"table.plan.restore.catalog-objects":   {[]string{"ALL", "ALL_ENFORCED"}, "a plan is restored from what it holds, without catalog lookups"},
 	"table.resources.download-dir":         {nil, "Sluice downloads no resources (ADD JAR)"},

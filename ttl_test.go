@@ -19,27 +19,34 @@ type ttlCase struct {
 	steps    []procTimeStep
 }
 
-// runTTLCases runs each case at parallelism 1 and 4 with
-// table.exec.state.ttl set to one minute.
+// runTTLCases runs each case at parallelism 1 and 4, on the memory and
+// the Pebble state backend (the latter writing every value back after
+// every message), with table.exec.state.ttl set to one minute.
 func runTTLCases(t *testing.T, cases []ttlCase) {
 	t.Helper()
 	brokers := startCluster(t).BootstrapServers()
 	n := 0
 	for _, p := range []string{"1", "4"} {
-		for _, c := range cases {
-			t.Run(c.name+"/parallelism="+p, func(t *testing.T) {
-				n++
-				e, clock := procTimeEngine(t, p)
-				mustExecute(t, e, "SET 'table.exec.state.ttl' = '1 min';")
-				for k, v := range c.settings {
-					mustExecute(t, e, fmt.Sprintf("SET '%s' = '%s';", k, v))
-				}
-				mustExecute(t, e, kafkaTable("clicks", "u STRING, v STRING", fmt.Sprintf("ttl-%d", n), brokers, "json")+
-					kafkaTable("other", "u STRING, w STRING", fmt.Sprintf("ttl-other-%d", n), brokers, "json"))
-				s := mustExecute(t, e, c.query)[0].Stream
-				t.Cleanup(s.Close)
-				runProcTimeSteps(t, e, clock, s, c.steps)
-			})
+		for _, backend := range []string{"hashmap", "rocksdb"} {
+			for _, c := range cases {
+				t.Run(c.name+"/"+backend+"/parallelism="+p, func(t *testing.T) {
+					n++
+					e, clock := procTimeEngine(t, p)
+					mustExecute(t, e, "SET 'state.backend.type' = '"+backend+"';")
+					if backend == "rocksdb" {
+						mustExecute(t, e, "SET 'state.backend.pebble.cache-entries' = '1';")
+					}
+					mustExecute(t, e, "SET 'table.exec.state.ttl' = '1 min';")
+					for k, v := range c.settings {
+						mustExecute(t, e, fmt.Sprintf("SET '%s' = '%s';", k, v))
+					}
+					mustExecute(t, e, kafkaTable("clicks", "u STRING, v STRING", fmt.Sprintf("ttl-%d", n), brokers, "json")+
+						kafkaTable("other", "u STRING, w STRING", fmt.Sprintf("ttl-other-%d", n), brokers, "json"))
+					s := mustExecute(t, e, c.query)[0].Stream
+					t.Cleanup(s.Close)
+					runProcTimeSteps(t, e, clock, s, c.steps)
+				})
+			}
 		}
 	}
 }
@@ -164,5 +171,61 @@ func TestStateTTLInPlan(t *testing.T) {
 	text = mustExecute(t, e, "EXPLAIN JSON_EXECUTION_PLAN "+query)[0].Text
 	if strings.Contains(text, `"ttl"`) {
 		t.Errorf("a plan without retention has a ttl:\n%s", text)
+	}
+}
+
+// TestStateTTLHint: the STATE_TTL query hint (FLIP-373) gives the named
+// input's state its retention whatever table.exec.state.ttl says: a
+// join's side by its table name or alias, a group aggregation by its
+// input's name; the other side keeps its rows.
+func TestStateTTLHint(t *testing.T) {
+	off := map[string]string{"table.exec.state.ttl": "0 ms"}
+	steps := []procTimeStep{
+		{insert: "INSERT INTO other VALUES ('a', 'r1'), ('b', 'r1'); INSERT INTO clicks VALUES ('c', 'l0');", advance: time.Second},
+		{advance: 39 * time.Second},
+		{insert: "INSERT INTO other VALUES ('b', 'r2');", advance: time.Second},
+		{advance: 29 * time.Second},
+		{insert: "INSERT INTO clicks VALUES ('a', 'l'), ('b', 'l'); INSERT INTO other VALUES ('c', 'r3');", advance: time.Second,
+			want: []string{"+I[b, l, r2]", "+I[c, l0, r3]"}},
+	}
+	runTTLCases(t, []ttlCase{
+		{name: "join", settings: off, steps: steps,
+			query: "SELECT /*+ STATE_TTL('o' = '1 min') */ clicks.u, v, w FROM clicks JOIN other o ON clicks.u = o.u;"},
+		{name: "aggregate", settings: off, steps: groupCountSteps,
+			query: "SELECT /*+ STATE_TTL('c' = '60 s') */ u, COUNT(*) AS c FROM clicks c GROUP BY u;"},
+	})
+}
+
+// TestStateTTLHintErrors: names that are no input of the SELECT's joins
+// or aggregation, and durations that do not parse, are errors, in
+// Flink's words (StateTtlHintTest); the hint reaches no subquery.
+func TestStateTTLHintErrors(t *testing.T) {
+	e := newEngine(t)
+	mustExecute(t, e, errorCatalog)
+	for _, c := range []struct{ sql, want string }{
+		{"SELECT /*+ STATE_TTL('T5' = '2d', 'o' = '1d', 'T6' = '1 h') */ * FROM orders o JOIN orders p ON o.customer = p.customer",
+			"The options of following hints cannot match the name of input tables or views: \n`T5, T6` in `STATE_TTL`"},
+		{"SELECT /*+ STATE_TTL('orders' = '2d') */ COUNT(*) FROM (SELECT customer, COUNT(*) AS n FROM orders GROUP BY customer) TMP GROUP BY n",
+			"The options of following hints cannot match the name of input tables or views: \n`orders` in `STATE_TTL`"},
+		{"SELECT /*+ STATE_TTL('orders' = 'a day') */ COUNT(*) FROM orders GROUP BY customer",
+			"Invalid STATE_TTL hint value 'a day' for 'orders'"},
+		{"SELECT /*+ STATE_TTL() */ COUNT(*) FROM orders GROUP BY customer",
+			"Invalid STATE_TTL hint, expecting at least one key-value options specified."},
+	} {
+		if _, err := e.Execute(testContext(t), c.sql); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.sql, err, c.want)
+		}
+	}
+	text := mustExecute(t, e, "EXPLAIN JSON_EXECUTION_PLAN SELECT /*+ STATE_TTL('TMP' = '2d') */ COUNT(*) FROM (SELECT customer, COUNT(*) AS n FROM orders GROUP BY customer) TMP GROUP BY n")[0].Text
+	if n := strings.Count(text, `"ttl": "172800000 ms"`); n != 1 || strings.Count(text, `"ttl"`) != 1 {
+		t.Errorf("the hint should set the outer aggregation's retention only:\n%s", text)
+	}
+	// A view keeps its query's hint: printed back, and planned with it.
+	mustExecute(t, e, "CREATE VIEW hinted AS SELECT /*+ STATE_TTL('orders' = '2d') */ customer, COUNT(*) AS n FROM orders GROUP BY customer")
+	if text := mustExecute(t, e, "SHOW CREATE VIEW hinted")[0].Text; !strings.Contains(text, "SELECT /*+ STATE_TTL('orders' = '2d') */ ") {
+		t.Errorf("SHOW CREATE VIEW printed\n%s", text)
+	}
+	if text := mustExecute(t, e, "EXPLAIN JSON_EXECUTION_PLAN SELECT * FROM hinted")[0].Text; !strings.Contains(text, `"ttl": "172800000 ms"`) {
+		t.Errorf("the view's hint is not in its plan:\n%s", text)
 	}
 }

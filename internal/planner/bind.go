@@ -53,6 +53,9 @@ type Binder struct {
 	// expanding is how many view or WITH query references are being
 	// planned; expanded counts the queries planned inside them.
 	expanding, expanded int
+	// ttlHint is the STATE_TTL hint of the SELECT being bound (ttl.go),
+	// nil for none.
+	ttlHint *ttlHint
 	// quantified holds the rewrite of each quantified comparison bound
 	// (rewriteQuantified).
 	quantified map[*ast.Quantified]ast.Expr

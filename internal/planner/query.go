@@ -325,6 +325,22 @@ func (b *Binder) namedQuery(q ast.Query, name string, cols []string, ref *ast.Ta
 // selectQuery binds SELECT ... FROM ... WHERE ... GROUP BY ... HAVING ...
 // ORDER BY ... LIMIT.
 func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
+	hint, err := newTTLHint(s.Hints)
+	if err != nil {
+		return nil, err
+	}
+	outer := b.ttlHint
+	b.ttlHint = hint
+	defer func() { b.ttlHint = outer }()
+	rel, err := b.selectBody(s)
+	if err != nil {
+		return nil, err
+	}
+	return rel, hint.check()
+}
+
+// selectBody binds a SELECT, whose STATE_TTL hint, if any, is b.ttlHint.
+func (b *Binder) selectBody(s *ast.Select) (*relation, error) {
 	from, where := b.whereIntoJoin(s.From, s.Where)
 	var rel *relation
 	if from == nil {
@@ -371,6 +387,9 @@ func (b *Binder) selectQuery(s *ast.Select) (*relation, error) {
 		}
 		if rel, hook, err = b.aggregate(rel, s.GroupBy, aggCalls, names); err != nil {
 			return nil, err
+		}
+		if g := groupAggregateOf(rel.node); g != nil && from != nil {
+			b.ttlHint.apply(&g.ttl, 0, from)
 		}
 	} else if s.Having != nil {
 		return nil, errorf(s.Having, "HAVING requires GROUP BY or an aggregate")

@@ -2,8 +2,11 @@ package planner
 
 import (
 	"fmt"
+	"strings"
 
+	"github.com/sluicesql/sluice/internal/connector"
 	"github.com/sluicesql/sluice/internal/plan"
+	"github.com/sluicesql/sluice/internal/sql/ast"
 )
 
 // stateTTL is the idle state retention of a stateful node, as Flink's
@@ -93,4 +96,95 @@ func unhonouredTTL(ttl plan.TTL, n Node) error {
 func withTTL(st plan.StateTable, ttl plan.TTL) plan.StateTable {
 	st.TTL = ttl
 	return st
+}
+
+// ttlHint is the STATE_TTL query hint of a SELECT (Flink 1.18's FLIP-373):
+// retentions by the name (table, view or alias) of an input of the
+// SELECT's regular joins or of its group aggregation. A later option
+// for the same name wins, as Flink's StateTtlHint reads them into a map.
+// The hint reaches neither the queries inside a subquery or view nor the
+// query around it.
+type ttlHint struct {
+	at    ast.Node
+	names []string
+	ttl   map[string]plan.TTL
+	used  map[string]bool
+}
+
+// newTTLHint reads the STATE_TTL hints of a SELECT; nil when there are
+// none.
+func newTTLHint(hints []*ast.QueryHint) (*ttlHint, error) {
+	if len(hints) == 0 {
+		return nil, nil
+	}
+	h := &ttlHint{at: hints[0], ttl: map[string]plan.TTL{}, used: map[string]bool{}}
+	for _, hint := range hints {
+		for _, o := range hint.Options {
+			d, err := connector.ParseDuration(o.Value)
+			if err != nil {
+				return nil, errorf(o, "Invalid STATE_TTL hint value '%s' for '%s': %v", o.Value, o.Key, err)
+			}
+			if _, seen := h.ttl[o.Key]; !seen {
+				h.names = append(h.names, o.Key)
+			}
+			h.ttl[o.Key] = plan.TTL(d.Milliseconds())
+		}
+	}
+	return h, nil
+}
+
+// apply gives side i of s the retention the hint names for the input
+// ref, if it names one.
+func (h *ttlHint) apply(s *stateTTL, i int, ref ast.TableRef) {
+	if h == nil {
+		return
+	}
+	name := ""
+	switch r := ref.(type) {
+	case *ast.TableName:
+		name = r.Alias
+		if name == "" {
+			name = r.Name.Parts[len(r.Name.Parts)-1]
+		}
+	case *ast.SubqueryRef:
+		name = r.Alias
+	}
+	if ttl, ok := h.ttl[name]; ok && name != "" {
+		s.side[i], s.hinted[i] = ttl, true
+		h.used[name] = true
+	}
+}
+
+// check refuses names the hint gives that are no input of the SELECT's
+// joins or aggregation, in Flink's words.
+func (h *ttlHint) check() error {
+	if h == nil {
+		return nil
+	}
+	var unknown []string
+	for _, n := range h.names {
+		if !h.used[n] {
+			unknown = append(unknown, n)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	return errorf(h.at, "The options of following hints cannot match the name of input tables or views: \n`%s` in `STATE_TTL`", strings.Join(unknown, ", "))
+}
+
+// groupAggregateOf returns the group aggregation a SELECT's aggregation
+// planned as n (under its projections), nil for another (a window
+// aggregation, whose state Flink cleans up by time).
+func groupAggregateOf(n Node) *GroupAggregate {
+	for {
+		switch x := n.(type) {
+		case *GroupAggregate:
+			return x
+		case *Calc:
+			n = x.Input
+		default:
+			return nil
+		}
+	}
 }

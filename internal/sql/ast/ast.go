@@ -430,6 +430,8 @@ type OrderItem struct {
 // Select is SELECT ... FROM ... WHERE ... GROUP BY ... HAVING ... ORDER BY ... LIMIT.
 type Select struct {
 	Pos
+	// Hints are the query hints after SELECT (/*+ STATE_TTL(...) */).
+	Hints    []*QueryHint
 	Distinct bool
 	Items    []*SelectItem
 	From     TableRef // nil for SELECT without FROM
@@ -448,6 +450,14 @@ type NamedWindow struct {
 	Pos
 	Name string
 	Spec *WindowSpec
+}
+
+// QueryHint is a query hint, NAME('key' = 'value', ...), of the
+// /*+ ... */ after a SELECT.
+type QueryHint struct {
+	Pos
+	Name    string
+	Options []*Option
 }
 
 // SetOp is UNION / INTERSECT / EXCEPT [ALL].

@@ -684,6 +684,18 @@ func (f *formatter) query(q ast.Query) {
 	switch q := q.(type) {
 	case *ast.Select:
 		f.WriteString("SELECT ")
+		for i, h := range q.Hints {
+			if i == 0 {
+				f.WriteString("/*+ ")
+			} else {
+				f.WriteString(", ")
+			}
+			f.WriteString(h.Name)
+			f.hintOptions(h.Options)
+			if i == len(q.Hints)-1 {
+				f.WriteString(" */ ")
+			}
+		}
 		if q.Distinct {
 			f.WriteString("DISTINCT ")
 		}
@@ -789,19 +801,26 @@ func (f *formatter) orderLimit(order []*ast.OrderItem, limit, offset ast.Expr) {
 	}
 }
 
+// hintOptions writes a hint's options, ('key' = 'value', ...).
+func (f *formatter) hintOptions(opts []*ast.Option) {
+	f.WriteString("(")
+	for i, o := range opts {
+		if i > 0 {
+			f.WriteString(", ")
+		}
+		f.WriteString(QuoteString(o.Key) + " = " + QuoteString(o.Value))
+	}
+	f.WriteString(")")
+}
+
 func (f *formatter) tableRef(r ast.TableRef) {
 	switch r := r.(type) {
 	case *ast.TableName:
 		f.WriteString(formatName(r.Name.Parts))
 		if len(r.Options) > 0 {
-			f.WriteString(" /*+ OPTIONS(")
-			for i, o := range r.Options {
-				if i > 0 {
-					f.WriteString(", ")
-				}
-				f.WriteString(QuoteString(o.Key) + " = " + QuoteString(o.Value))
-			}
-			f.WriteString(") */")
+			f.WriteString(" /*+ OPTIONS")
+			f.hintOptions(r.Options)
+			f.WriteString(" */")
 		}
 		if r.AsOf != nil {
 			f.WriteString(" FOR SYSTEM_TIME AS OF ")

@@ -205,8 +205,8 @@ func (p *parser) orderItems() []*ast.OrderItem {
 
 func (p *parser) selectCore() *ast.Select {
 	s := &ast.Select{Pos: p.next().pos}
-	if t := p.tok(); isOp(t, "/*+") {
-		p.failAt(t.pos, "query hints are not supported yet; table hints /*+ OPTIONS(...) */ follow a table name")
+	if p.isOp("/*+") {
+		s.Hints = p.queryHints()
 	}
 	if p.acceptKw("DISTINCT") {
 		s.Distinct = true
@@ -475,6 +475,36 @@ func (p *parser) tableRef() ast.TableRef {
 		ref.AsOf = p.asOf()
 	}
 	return ref
+}
+
+// queryHints parses the query hints /*+ NAME(...), ... */ after SELECT:
+// STATE_TTL('table' = 'duration', ...), Flink's hint of idle state
+// retention; the others Flink has (join and lookup hints) are refused by
+// name.
+func (p *parser) queryHints() []*ast.QueryHint {
+	p.next()
+	var hints []*ast.QueryHint
+	for {
+		name := p.tok()
+		if name.kind != tIdent {
+			p.unexpected("a query hint name")
+		}
+		if !strings.EqualFold(name.text, "STATE_TTL") {
+			p.failAt(name.pos, "query hint %s is not supported yet; the only query hint is STATE_TTL('table' = 'duration', ...)", strings.ToUpper(name.text))
+		}
+		p.next()
+		h := &ast.QueryHint{Pos: name.pos, Name: "STATE_TTL", Options: p.options()}
+		if len(h.Options) == 0 {
+			// Flink's message (FlinkHintStrategies' STATE_TTL option checker).
+			p.failAt(name.pos, "Invalid STATE_TTL hint, expecting at least one key-value options specified.")
+		}
+		hints = append(hints, h)
+		if !p.acceptOp(",") {
+			break
+		}
+	}
+	p.expectOp("*/")
+	return hints
 }
 
 // optionsHint parses an optional table hint /*+ OPTIONS('k' = 'v', ...) */,

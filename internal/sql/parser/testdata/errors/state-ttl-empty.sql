@@ -1,0 +1,1 @@
+SELECT /*+ STATE_TTL() */ COUNT(*) FROM t GROUP BY a
