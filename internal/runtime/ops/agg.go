@@ -396,8 +396,11 @@ type aggGroups struct {
 	groups     *state.Table[*group]
 	w          *output
 	prev, next types.Row
-	// ttl is the groups' retention, nil for none.
-	ttl *state.TTL
+	// ttl is the groups' retention, nil for none; emitEqual emits a
+	// change whose results equal the previous ones, as GroupAggFunction
+	// and MiniBatchGroupAggFunction do with a retention.
+	ttl       *state.TTL
+	emitEqual bool
 }
 
 // newAggGroups returns the groups of an aggregation of cfg in st, whose
@@ -420,6 +423,7 @@ func newAggGroups(cfg GroupAggregateConfig, agg *aggregator, keyCols []int, st s
 			a.groups.DeleteString(key)
 		}
 	})
+	a.emitEqual = a.ttl != nil
 	return a
 }
 
@@ -501,7 +505,7 @@ func (a *aggGroups) closeFlat(key, s []byte, found bool, src rowRef) error {
 		a.table.Delete(key)
 	case !found:
 		p.add(types.Insert, src, s)
-	case a.ttl == nil && bytes.Equal(a.before[a.flat.from:], s[a.flat.from:]): // the same accumulators give the same results
+	case !a.emitEqual && bytes.Equal(a.before[a.flat.from:], s[a.flat.from:]): // the same accumulators give the same results
 	case a.gub:
 		p.pairs = append(p.pairs, len(p.kinds))
 		p.add(types.UpdateBefore, src, a.before)
@@ -561,7 +565,7 @@ func (a *aggGroups) flushFlat() error {
 	dropped := false
 	next := 0 // the first row not decided yet
 	for _, first := range p.pairs {
-		drop := a.ttl == nil && resultsEqual(oc.Cols[nk:], first, first+1)
+		drop := !a.emitEqual && resultsEqual(oc.Cols[nk:], first, first+1)
 		if !drop && a.gub {
 			continue
 		}
@@ -640,7 +644,7 @@ func (a *aggGroups) closeBoxed(key []byte, grp *group, found bool) error {
 	switch {
 	case !found:
 		a.w.add(types.Insert, a.next)
-	case a.ttl == nil && rowsEqual(a.prev[nk:], a.next[nk:]):
+	case !a.emitEqual && rowsEqual(a.prev[nk:], a.next[nk:]):
 	default:
 		if a.gub {
 			a.w.add(types.UpdateBefore, a.prev)

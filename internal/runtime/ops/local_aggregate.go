@@ -245,6 +245,9 @@ func NewGlobalGroupAggregate(cfg GroupAggregateConfig, mb MiniBatchConfig, st st
 	g := &GlobalGroupAggregate{bundle: b, cfg: cfg, agg: agg, st: st, batch: newBatchGroups(agg, flat), keyCols: seqCols(len(cfg.Keys))}
 	g.bundleEnds = bundleEnds{op: g}
 	g.groups = newAggGroups(cfg, agg, g.keyCols, st, flat)
+	// MiniBatchGlobalGroupAggFunction skips equal results even with a
+	// retention, unlike the one-phase functions.
+	g.groups.emitEqual = false
 	if flat != nil {
 		g.scratch = make([]byte, flat.width)
 	} else {
