@@ -67,6 +67,7 @@ func (p *expander) query(q ast.Query) {
 	switch q := q.(type) {
 	case *ast.Select:
 		p.write("SELECT ")
+		p.f.queryHints(q.Hints)
 		if q.Distinct {
 			p.write("DISTINCT ")
 		}

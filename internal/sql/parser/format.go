@@ -684,18 +684,7 @@ func (f *formatter) query(q ast.Query) {
 	switch q := q.(type) {
 	case *ast.Select:
 		f.WriteString("SELECT ")
-		for i, h := range q.Hints {
-			if i == 0 {
-				f.WriteString("/*+ ")
-			} else {
-				f.WriteString(", ")
-			}
-			f.WriteString(h.Name)
-			f.hintOptions(h.Options)
-			if i == len(q.Hints)-1 {
-				f.WriteString(" */ ")
-			}
-		}
+		f.queryHints(q.Hints)
 		if q.Distinct {
 			f.WriteString("DISTINCT ")
 		}
@@ -798,6 +787,23 @@ func (f *formatter) orderLimit(order []*ast.OrderItem, limit, offset ast.Expr) {
 		f.WriteString(" OFFSET ")
 		f.expr(offset)
 		f.WriteString(" ROWS")
+	}
+}
+
+// queryHints writes a SELECT's query hints, /*+ NAME(...), ... */ and a
+// space, if it has any.
+func (f *formatter) queryHints(hints []*ast.QueryHint) {
+	for i, h := range hints {
+		if i == 0 {
+			f.WriteString("/*+ ")
+		} else {
+			f.WriteString(", ")
+		}
+		f.WriteString(h.Name)
+		f.hintOptions(h.Options)
+		if i == len(hints)-1 {
+			f.WriteString(" */ ")
+		}
 	}
 }
 
