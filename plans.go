@@ -65,7 +65,7 @@ func (c *Config) buildOptions(p *plan.Plan) (job.Options, error) {
 		TimeZone:          conf.TimeZone(),
 		WatermarkInterval: conf.duration(ConfWatermarkInterval),
 		IdleTimeout:       conf.duration(ConfIdleTimeout),
-	}, StateBackend: c.stateBackend(), StateCacheEntries: c.pebbleCacheEntries()}, nil
+	}, StateBackend: c.stateBackend(), StateCacheEntries: c.pebbleCacheEntries(), DisableChaining: !c.boolSetting(ConfOperatorChaining)}, nil
 }
 
 // SetPlanRoundTrip makes the engine write every job's execution plan as

@@ -24,6 +24,7 @@ var flinkNames = map[string][]string{
 	ConfStateBackend:        {ConfStateBackend, ConfStateBackendOld},
 	ConfIncremental:         {ConfIncremental, ConfIncrementalOld},
 	ConfMaxColumnWidth:      {ConfMaxColumnWidth, ConfClientMaxColumnWidth},
+	ConfOperatorChaining:    {ConfOperatorChaining, "pipeline.operator-chaining"},
 
 	"execution.savepoint-restore-mode":                       {"execution.state-recovery.claim-mode", "execution.savepoint-restore-mode"},
 	"execution.checkpointing.unaligned.enabled":              {"execution.checkpointing.unaligned.enabled", "execution.checkpointing.unaligned"},

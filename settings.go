@@ -51,6 +51,11 @@ const (
 	// interactive client highlights the statement being typed in, one of
 	// ColorSchemas.
 	ConfColorSchema = "sql-client.display.color-schema"
+	// ConfOperatorChaining is pipeline.operator-chaining.enabled (once
+	// pipeline.operator-chaining): forward-connected operators of equal
+	// parallelism run in one goroutine, as Flink chains them into one
+	// task (runtime.Graph.DisableChaining when false).
+	ConfOperatorChaining = "pipeline.operator-chaining.enabled"
 )
 
 // ColorSchemas are the values of sql-client.display.color-schema, Flink's
@@ -75,6 +80,7 @@ var honoured = map[string]struct {
 	ConfDefaultParallelism:  {"-1", checkDefaultParallelism},
 	confForceRecompile:      {"false", checkBool},
 	ConfSinkNotNullEnforcer: {"ERROR", checkNotNullEnforcer},
+	ConfOperatorChaining:    {"true", checkBool},
 	ConfMiniBatchEnabled:    {"false", checkBool},
 	ConfMiniBatchLatency:    {"0 ms", checkDuration},
 	ConfMiniBatchSize:       {"-1", checkLong},
@@ -291,7 +297,6 @@ var refused = map[string]onlyValues{
 	"pipeline.jars":                                {nil, "Sluice runs no JARs"},
 	"pipeline.classpaths":                          {nil, "Sluice runs no JARs"},
 	"pipeline.object-reuse":                        {nil, "rows are exchanged in chunks, never as objects"},
-	"pipeline.operator-chaining.enabled":           {nil, "operators are not chained"},
 	"pipeline.closure-cleaner-level":               {nil, "Sluice has no closures to clean"},
 	"pipeline.generic-types":                       {nil, "Sluice has no generic types"},
 	"pipeline.global-job-parameters":               {nil, "Sluice runs no user functions"},
@@ -343,10 +348,11 @@ var noEffect = map[string]noEffectValues{
 	"execution.checkpointing.file-merging.max-subtasks-per-file":            {checkPositive, "it tunes the merging of checkpoint files, which is off"},
 	"execution.checkpointing.file-merging.max-space-amplification":          {checkFloat, "it tunes the merging of checkpoint files, which is off"},
 	"execution.checkpointing.local-backup.dirs":                             {nil, "it tunes the local backup of checkpoints, which is off"},
-	"state.backend.async":                   {checkBool, "Flink ignores it too: every snapshot is asynchronous"},
-	"execution.sorted-inputs.enabled":       {checkBool, "it tunes batch execution, which Sluice refuses"},
-	"execution.sorted-inputs.memory":        {checkMemorySize, "it tunes batch execution, which Sluice refuses"},
-	"execution.batch-state-backend.enabled": {checkBool, "it tunes batch execution, which Sluice refuses"},
+	"state.backend.async": {checkBool, "Flink ignores it too: every snapshot is asynchronous"},
+	"pipeline.operator-chaining.chain-operators-with-different-max-parallelism": {checkBool, "every operator of a Sluice job has the job's one max parallelism ('pipeline.max-parallelism')"},
+	"execution.sorted-inputs.enabled":                                           {checkBool, "it tunes batch execution, which Sluice refuses"},
+	"execution.sorted-inputs.memory":                                            {checkMemorySize, "it tunes batch execution, which Sluice refuses"},
+	"execution.batch-state-backend.enabled":                                     {checkBool, "it tunes batch execution, which Sluice refuses"},
 }
 
 // noEffectPrefixes are families of settings accepted with any value,

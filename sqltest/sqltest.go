@@ -57,6 +57,9 @@ type Options struct {
 	// settler's directory; sluice.Engine.RestartFromCheckpoint) instead of
 	// savepoints. It needs StateBackend 'rocksdb'.
 	FromCheckpoints bool
+	// Unchained sets pipeline.operator-chaining.enabled to false: every
+	// operator instance runs in a goroutine of its own.
+	Unchained bool
 }
 
 // restartParallelisms are the parallelisms restarted jobs take in turn,
@@ -314,7 +317,11 @@ func newEngine(opts Options) (*sluice.Engine, error) {
 			return nil, err
 		}
 	}
-	for key, v := range map[string]string{sluice.ConfStateBackend: opts.StateBackend, sluice.ConfPebbleCacheEntries: strconv.Itoa(opts.StateCacheEntries)} {
+	settings := map[string]string{sluice.ConfStateBackend: opts.StateBackend, sluice.ConfPebbleCacheEntries: strconv.Itoa(opts.StateCacheEntries)}
+	if opts.Unchained {
+		settings[sluice.ConfOperatorChaining] = "false"
+	}
+	for key, v := range settings {
 		if v == "" || v == "0" {
 			continue
 		}

@@ -50,6 +50,10 @@ type Options struct {
 	// Clock is the processing time of PROCTIME() and of the runtime's
 	// processing-time timers; nil is runtime.WallClock.
 	Clock runtime.Clock
+	// DisableChaining is pipeline.operator-chaining.enabled = false:
+	// every operator instance runs in a goroutine of its own
+	// (runtime.Graph.DisableChaining).
+	DisableChaining bool
 }
 
 // State backends (state.backend.type).
@@ -155,7 +159,7 @@ func Build(p *plan.Plan, opts Options) (*Graph, error) {
 	if opts.Clock == nil {
 		opts.Clock = runtime.WallClock
 	}
-	g := &Graph{Graph: &runtime.Graph{MaxParallelism: opts.MaxParallelism, Clock: opts.Clock}}
+	g := &Graph{Graph: &runtime.Graph{MaxParallelism: opts.MaxParallelism, Clock: opts.Clock, DisableChaining: opts.DisableChaining}}
 	fnCtx := &fn.Context{Loc: opts.Env.TimeZone, Now: opts.Clock.Now}
 	stages := map[string]int{}
 	for _, pn := range p.Nodes {

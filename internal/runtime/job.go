@@ -60,6 +60,10 @@ type Graph struct {
 	Checkpoints *CheckpointConfig
 	// Clock is the job's processing time; nil is WallClock.
 	Clock Clock
+	// DisableChaining runs every operator instance in a goroutine of its
+	// own (pipeline.operator-chaining.enabled = false) instead of
+	// chaining forward-connected stages (see chainable).
+	DisableChaining bool
 }
 
 // msgKind tells what a message carries.
@@ -93,6 +97,10 @@ type edge struct {
 	exchange ExchangeKind
 	keys     []int
 	inboxes  []chan envelope
+	// chained holds, for a forward edge whose downstream stage is chained
+	// to this one, the downstream task of each instance (nil otherwise):
+	// an instance hands it its messages by a direct call.
+	chained []*task
 	// owner is, for a hash exchange, the instance that owns each key
 	// group, made when first needed (the edge's senders share it, each
 	// in its own goroutine: ownerOnce).
@@ -135,22 +143,11 @@ type Job struct {
 	maxParallelism int
 	// coord runs checkpoints; nil when they are off.
 	coord *coordinator
-	// operators are the operator instances, to tell of completed
-	// checkpoints.
-	operators []*operatorInstance
+	// chains are the goroutines headed by an operator instance, to tell
+	// their instances of completed checkpoints.
+	chains []*chain
 	// stages hold the instances' metrics, by stage.
 	stages []*stageMetrics
-}
-
-// operatorInstance is one running instance of an operator stage.
-type operatorInstance struct {
-	inbox chan envelope
-	// exited is closed when the instance's goroutine has returned.
-	exited chan struct{}
-	// floor is the watermark the instance had reached at the checkpoint
-	// it is restored from: it starts there, so that rows late before the
-	// restore are late after it.
-	floor int64
 }
 
 // sourceInstance is one running instance of a source stage.
@@ -224,6 +221,7 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 	}
 	outputs := make([][]*edge, len(g.Stages))
 	senders := make([][]int, len(g.Stages)) // per stage, per input: number of upstream senders
+	inEdges := make([][]*edge, len(g.Stages))
 	for i, s := range g.Stages {
 		senders[i] = make([]int, len(s.Inputs))
 		for n, in := range s.Inputs {
@@ -244,15 +242,21 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 			if in.Exchange == Forward {
 				senders[i][n] = 1
 			}
-			outputs[in.Stage] = append(outputs[in.Stage], &edge{input: n, exchange: in.Exchange, keys: in.Keys, inboxes: inboxes[i]})
+			ed := &edge{input: n, exchange: in.Exchange, keys: in.Keys, inboxes: inboxes[i]}
+			outputs[in.Stage] = append(outputs[in.Stage], ed)
+			inEdges[i] = append(inEdges[i], ed)
 		}
 	}
 
 	type starter func()
 	var starts []starter
+	// chains holds, per stage, the chain each instance runs in.
+	chains := make([][]*chain, len(g.Stages))
 	for i, s := range g.Stages {
 		sm := &stageMetrics{stage: s, index: i}
 		j.stages = append(j.stages, sm)
+		chains[i] = make([]*chain, s.Parallelism)
+		var tasks []*task
 		for k := 0; k < s.Parallelism; k++ {
 			out := newEmitter(j, outputs[i], k)
 			sm.instances = append(sm.instances, out.metrics)
@@ -276,7 +280,9 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 				sm.sources = append(sm.sources, src)
 				sc := &SourceContext{Context: rctx, Ctx: ctx, out: out, inst: si}
 				j.sources = append(j.sources, si)
-				starts = append(starts, func() { j.runSource(s.Name, sc, si, out) })
+				c := &chain{}
+				chains[i][k] = c
+				starts = append(starts, func() { j.runSource(s.Name, sc, si, out, c) })
 				continue
 			}
 			op, err := s.NewOperator(k)
@@ -297,10 +303,30 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 				}
 			}
 			register(part, op)
-			oi := &operatorInstance{inbox: inboxes[i][k], exited: make(chan struct{}), floor: floor}
-			j.operators = append(j.operators, oi)
-			nsend := senders[i]
-			starts = append(starts, func() { j.runOperator(s.Name, part, rctx, op, oi, nsend, out) })
+			tasks = append(tasks, newTask(j, s.Name, part, rctx, op, out, senders[i], floor))
+		}
+		if s.NewSource != nil {
+			continue
+		}
+		chained := chainable(g, i)
+		if up := s.Inputs[0].Stage; chained && g.Stages[up].NewSource != nil {
+			chained = !slices.ContainsFunc(tasks, func(t *task) bool { return needsLoop(t.op) })
+		}
+		if chained {
+			up, ed := s.Inputs[0].Stage, inEdges[i][0]
+			ed.chained = tasks
+			for k, t := range tasks {
+				chains[i][k] = chains[up][k]
+				chains[i][k].add(t)
+			}
+			continue
+		}
+		for k, t := range tasks {
+			c := &chain{inbox: inboxes[i][k], exited: make(chan struct{}), rang: t.rctx.ProcessingTime.rang}
+			c.add(t)
+			chains[i][k] = c
+			j.chains = append(j.chains, c)
+			starts = append(starts, func() { j.runChain(c) })
 		}
 	}
 	if rs != nil {
@@ -429,8 +455,14 @@ func (j *Job) Progress() int64 { return j.progress.Load() }
 // record acknowledged by the broker, for Progress.
 func (j *Job) Progressed() { j.progress.Add(1) }
 
-func (j *Job) runSource(name string, sc *SourceContext, si *sourceInstance, out *emitter) {
+// runSource runs a source instance and the chain of operator instances
+// its output is handed to in its goroutine.
+func (j *Job) runSource(name string, sc *SourceContext, si *sourceInstance, out *emitter, c *chain) {
 	defer j.wg.Done()
+	defer c.close()
+	if !c.open() {
+		return
+	}
 	var err error
 	if !si.finished {
 		err = si.src.Run(sc, out)
@@ -465,197 +497,6 @@ func (j *Job) runSource(name string, sc *SourceContext, si *sourceInstance, out 
 	}
 }
 
-func (j *Job) runOperator(name, part string, rctx *Context, op Operator, oi *operatorInstance, senders []int, out *emitter) {
-	defer j.wg.Done()
-	defer close(oi.exited)
-	fail := func(err error) { j.Fail(fmt.Errorf("%s: %w", name, err)) }
-	// release lets a state backend write back the values the operator
-	// was handed during a message.
-	release := func() error { return nil }
-	if s, ok := op.(Stateful); ok {
-		release = s.State().Release
-		defer func() {
-			if err := s.State().Close(); err != nil {
-				fail(fmt.Errorf("closing the state: %w", err))
-			}
-		}()
-	}
-	if err := op.Open(rctx); err != nil {
-		fail(err)
-		return
-	}
-	wms := newValve(senders)
-	ended, total := 0, 0
-	for _, c := range senders {
-		total += c
-	}
-	current := oi.floor
-	if current > MinWatermark {
-		if err := op.ProcessWatermark(current, out); err != nil {
-			fail(err)
-			return
-		}
-	}
-	// advance forwards the merged watermark if it moved.
-	advance := func() error {
-		merged, any := wms.merged()
-		if !any || merged <= current {
-			return nil
-		}
-		current = merged
-		return op.ProcessWatermark(current, out)
-	}
-	align := newAligner(senders, j.coord == nil || j.coord.cfg.Mode == ExactlyOnce)
-	var replay []envelope // held messages to process before the inbox
-	m := out.metrics
-	st, _ := op.(Stateful)
-	last := time.Now() // when the previous message was done
-	// count counts the state entries of a stateful operator, at most
-	// every stateCountInterval: recount fires when a count was skipped,
-	// so that the last one is never stale for long.
-	var counted time.Time
-	var recount <-chan time.Time
-	count := func(now time.Time) {
-		if st == nil {
-			return
-		}
-		if since := now.Sub(counted); since < stateCountInterval {
-			if recount == nil {
-				recount = time.After(stateCountInterval - since)
-			}
-			return
-		}
-		m.stateEntries.Store(int64(st.State().Len()))
-		counted, recount = now, nil
-	}
-	// barrier snapshots the instance once a checkpoint's barrier is
-	// complete, passes the barrier on, and releases what alignment held.
-	barrier := func() error {
-		id, held := align.complete()
-		var flushErr error
-		if p, ok := op.(BarrierPreparer); ok {
-			flushErr = p.PrepareSnapshotPreBarrier(out)
-		}
-		var st []byte
-		var files *sharedFiles
-		err := flushErr
-		if err == nil {
-			st, files, err = snapshot(op, id, rctx)
-		}
-		h := partHeader{wm: current, maxParallelism: j.maxParallelism, parallelism: rctx.Parallelism, instance: rctx.Instance}
-		j.coord.ack(id, part, encodePart(h, st), files, err)
-		out.broadcast(envelope{kind: msgBarrier, wm: id})
-		replay = append(held, replay...)
-		return flushErr
-	}
-	// A ProcessingTimer is called when a wake-up it registered rings.
-	pt := rctx.ProcessingTime
-	defer pt.close()
-	timer, _ := op.(ProcessingTimer)
-	taker, _ := op.(LeaseTaker)
-	for {
-		var env envelope
-		if len(replay) > 0 {
-			env, replay = replay[0], replay[1:]
-		} else {
-			select {
-			case env = <-oi.inbox:
-			case <-j.ctx.Done():
-				return
-			case now := <-recount:
-				recount = nil
-				count(now)
-				continue
-			case <-pt.rang:
-				var err error
-				if timer != nil {
-					err = pt.Fire(timer, out)
-				}
-				if err == nil {
-					err = release()
-				}
-				j.inflight.Add(-1)
-				if err != nil {
-					fail(err)
-					return
-				}
-				continue
-			}
-		}
-		if align.holds(env) {
-			align.held = append(align.held, env)
-			continue
-		}
-		start, blocked := time.Now(), out.blocked
-		m.idle.Add(int64(start.Sub(last)))
-		var err error
-		switch env.kind {
-		case msgBarrier:
-			if align.barrier(env) {
-				err = barrier()
-			}
-		case msgComplete:
-			if l, ok := op.(CheckpointListener); ok {
-				err = l.CheckpointComplete(env.wm)
-			}
-		case msgChunk:
-			wms.activate(wms.sender(env.input, env.sender))
-			m.recordsIn.Add(int64(env.chunk.Len()))
-			if taker != nil {
-				err = taker.ProcessLeased(env.input, env.chunk, env.lease, out)
-			} else {
-				err = op.ProcessChunk(env.input, env.chunk, out)
-			}
-		case msgWatermark:
-			wms.observe(wms.sender(env.input, env.sender), env.wm)
-			err = advance()
-		case msgIdle:
-			wms.markIdle(wms.sender(env.input, env.sender))
-			if _, active := wms.merged(); active {
-				err = advance()
-			} else {
-				out.idle()
-			}
-		case msgEnd:
-			if align.end(env.input, env.sender) {
-				err = barrier()
-			}
-			ended++
-			wms.observe(wms.sender(env.input, env.sender), MaxWatermark)
-			if err == nil {
-				err = advance()
-			}
-			if err == nil && ended == total {
-				err = op.Finish(out)
-				if err == nil {
-					out.end()
-				}
-				j.inflight.Add(-1)
-				if err != nil {
-					fail(err)
-					return
-				}
-				m.ended.Store(true)
-				if j.coord != nil {
-					j.coord.finish(part, nil)
-				}
-				return
-			}
-		}
-		if err == nil {
-			err = release()
-		}
-		last = time.Now()
-		m.busy.Add(int64(last.Sub(start)) - (out.blocked - blocked))
-		count(last)
-		j.inflight.Add(-1)
-		if err != nil {
-			fail(err)
-			return
-		}
-	}
-}
-
 // emitter sends one instance's output along its edges. It is used by the
 // instance's goroutine only.
 type emitter struct {
@@ -672,6 +513,9 @@ type emitter struct {
 	// far, in nanoseconds.
 	metrics *instanceMetrics
 	blocked int64
+	// chained is the time spent so far in the instances chained to this
+	// one, in nanoseconds: not this instance's own busy time.
+	chained int64
 
 	// Reused by the hash exchange: the key hasher, each row's target
 	// instance, the rows grouped by target, where each target's rows
@@ -711,6 +555,30 @@ func (e *emitter) send(ch chan envelope, env envelope) {
 	e.metrics.backpressured.Add(d)
 }
 
+// call hands env to the chained task t of a forward edge, in this
+// goroutine; it counts as in flight, as a message sent, until t has
+// handled it.
+func (e *emitter) call(t *task, env envelope) {
+	if e.muted {
+		return
+	}
+	e.job.inflight.Add(1)
+	e.job.progress.Add(1)
+	spent := t.spent
+	t.deliver(env)
+	e.chained += t.spent - spent
+}
+
+// forward sends env along the forward edge ed: to this instance's
+// chained task, or to its instance's inbox.
+func (e *emitter) forward(ed *edge, env envelope) {
+	if ed.chained != nil {
+		e.call(ed.chained[e.instance], env)
+		return
+	}
+	e.send(ed.inboxes[e.instance], env)
+}
+
 // Emit implements Emitter.
 func (e *emitter) Emit(c *types.Chunk) { e.EmitLease(c, nil) }
 
@@ -731,7 +599,7 @@ func (e *emitter) EmitLease(c *types.Chunk, l *Lease) {
 	for _, ed := range e.edges {
 		switch ed.exchange {
 		case Forward:
-			e.send(ed.inboxes[e.instance], envelope{kind: msgChunk, input: ed.input, sender: 0, chunk: c, lease: l})
+			e.forward(ed, envelope{kind: msgChunk, input: ed.input, sender: 0, chunk: c, lease: l})
 		case Single:
 			e.send(ed.inboxes[0], envelope{kind: msgChunk, input: ed.input, sender: e.instance, chunk: c, lease: l})
 		case Hash:
@@ -888,13 +756,14 @@ func (j *Job) requestBarriers(id int64) {
 }
 
 // notifyComplete tells every operator instance that checkpoint id
-// completed, through its inbox, so that it hears it between messages.
+// completed, through the inbox of its chain's head, so that it hears it
+// between messages.
 func (j *Job) notifyComplete(id int64) {
-	for _, oi := range j.operators {
+	for _, c := range j.chains {
 		j.inflight.Add(1)
 		select {
-		case oi.inbox <- envelope{kind: msgComplete, wm: id}:
-		case <-oi.exited:
+		case c.inbox <- envelope{kind: msgComplete, wm: id}:
+		case <-c.exited:
 			j.inflight.Add(-1)
 		case <-j.ctx.Done():
 			j.inflight.Add(-1)
@@ -912,7 +781,7 @@ func (e *emitter) broadcast(env envelope) {
 		switch ed.exchange {
 		case Forward:
 			env.sender = 0 // the only sender of that instance's input
-			e.send(ed.inboxes[e.instance], env)
+			e.forward(ed, env)
 		case Single:
 			e.send(ed.inboxes[0], env)
 		default:

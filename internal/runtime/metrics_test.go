@@ -42,7 +42,8 @@ func (g *gateSink) ProcessChunk(int, *types.Chunk, Emitter) error {
 
 // TestVertexMetrics: records in and out per stage, the watermark, busy
 // time of an operator that works and backpressure of the source it holds
-// up (its inbox of 64 fills while it waits).
+// up (its inbox of 64 fills while it waits). The stages are not chained,
+// so that each has an inbox.
 func TestVertexMetrics(t *testing.T) {
 	const chunks = 200
 	sink := &gateSink{blocked: make(chan struct{}), release: make(chan struct{})}
@@ -52,7 +53,7 @@ func TestVertexMetrics(t *testing.T) {
 			NewOperator: func(int) (Operator, error) { return forwardOp{}, nil }},
 		{Name: "sink", Parallelism: 1, Inputs: []Input{{Stage: 1, Exchange: Forward}},
 			NewOperator: func(int) (Operator, error) { return sink, nil }},
-	}}
+	}, DisableChaining: true}
 	j, err := Start(context.Background(), g)
 	if err != nil {
 		t.Fatal(err)

@@ -107,6 +107,7 @@ set;
 |                                              parallelism.default |                      1 |
 |                                 pipeline.auto-watermark-interval |                 200 ms |
 |                                         pipeline.max-parallelism |                    128 |
+|                               pipeline.operator-chaining.enabled |                   true |
 | restart-strategy.exponential-delay.attempts-before-reset-backoff |             2147483647 |
 |            restart-strategy.exponential-delay.backoff-multiplier |                    1.5 |
 |               restart-strategy.exponential-delay.initial-backoff |                    1 s |
@@ -137,7 +138,7 @@ set;
 |                                       table.plan.force-recompile |                  false |
 |                                                table.sql-dialect |                default |
 +------------------------------------------------------------------+------------------------+
-42 rows in set
+43 rows in set
 !ok
 
 # reset the configuration
@@ -163,6 +164,7 @@ set;
 |                                              parallelism.default |                      1 |
 |                                 pipeline.auto-watermark-interval |                 200 ms |
 |                                         pipeline.max-parallelism |                    128 |
+|                               pipeline.operator-chaining.enabled |                   true |
 | restart-strategy.exponential-delay.attempts-before-reset-backoff |             2147483647 |
 |            restart-strategy.exponential-delay.backoff-multiplier |                    1.5 |
 |               restart-strategy.exponential-delay.initial-backoff |                    1 s |
@@ -193,7 +195,7 @@ set;
 |                                       table.plan.force-recompile |                  false |
 |                                                table.sql-dialect |                default |
 +------------------------------------------------------------------+------------------------+
-42 rows in set
+43 rows in set
 !ok
 
 # should fail because default dialect doesn't support hive dialect
@@ -238,6 +240,7 @@ set;
 |                                              parallelism.default |                      1 |
 |                                 pipeline.auto-watermark-interval |                 200 ms |
 |                                         pipeline.max-parallelism |                    128 |
+|                               pipeline.operator-chaining.enabled |                   true |
 | restart-strategy.exponential-delay.attempts-before-reset-backoff |             2147483647 |
 |            restart-strategy.exponential-delay.backoff-multiplier |                    1.5 |
 |               restart-strategy.exponential-delay.initial-backoff |                    1 s |
@@ -268,7 +271,7 @@ set;
 |                                       table.plan.force-recompile |                  false |
 |                                                table.sql-dialect |                default |
 +------------------------------------------------------------------+------------------------+
-42 rows in set
+43 rows in set
 !ok
 
 # sluice: refused: the client stays attached to the jobs it runs
@@ -299,6 +302,7 @@ set;
 |                                              parallelism.default |                      1 |
 |                                 pipeline.auto-watermark-interval |                 200 ms |
 |                                         pipeline.max-parallelism |                    128 |
+|                               pipeline.operator-chaining.enabled |                   true |
 | restart-strategy.exponential-delay.attempts-before-reset-backoff |             2147483647 |
 |            restart-strategy.exponential-delay.backoff-multiplier |                    1.5 |
 |               restart-strategy.exponential-delay.initial-backoff |                    1 s |
@@ -329,7 +333,7 @@ set;
 |                                       table.plan.force-recompile |                  false |
 |                                                table.sql-dialect |                default |
 +------------------------------------------------------------------+------------------------+
-42 rows in set
+43 rows in set
 !ok
 
 # test reset can work with add jar
@@ -367,6 +371,7 @@ set;
 |                                              parallelism.default |                      1 |
 |                                 pipeline.auto-watermark-interval |                 200 ms |
 |                                         pipeline.max-parallelism |                    128 |
+|                               pipeline.operator-chaining.enabled |                   true |
 | restart-strategy.exponential-delay.attempts-before-reset-backoff |             2147483647 |
 |            restart-strategy.exponential-delay.backoff-multiplier |                    1.5 |
 |               restart-strategy.exponential-delay.initial-backoff |                    1 s |
@@ -397,7 +402,7 @@ set;
 |                                       table.plan.force-recompile |                  false |
 |                                                table.sql-dialect |                default |
 +------------------------------------------------------------------+------------------------+
-42 rows in set
+43 rows in set
 !ok
 
 reset;
