@@ -1,10 +1,11 @@
 // Package runtime runs a dataflow graph of operators: each operator instance
 // receives messages (changelog chunks, watermarks, end of input) from its
 // upstream instances, and sends its output through an exchange (forward,
-// hash by key, or to a single instance) downstream. Instances connected by
-// a forward exchange run chained in one goroutine, each handing its
-// messages to the next by a direct call (chain.go); the others each have a
-// goroutine with an inbox.
+// hash by key, or to a single instance) downstream. An instance whose only
+// input is a forward exchange from a stage of its parallelism runs chained
+// in the goroutine of its upstream instance, which hands it each message
+// by a direct call (chain.go); the others each have a goroutine with an
+// inbox.
 //
 // Event time advances only with watermarks: every operator instance tracks
 // the watermark of each upstream instance and forwards the minimum.
