@@ -229,3 +229,25 @@ func TestStateTTLHintErrors(t *testing.T) {
 		t.Errorf("the view's hint is not in its plan:\n%s", text)
 	}
 }
+
+// TestStateTTLMiniBatchAggregate: a mini-batch group aggregation on the
+// manual processing-time clock ends its batches as the clock moves (the
+// ProcTimeMiniBatchAssignerOperator's timer), and a key idle past the
+// retention restarts its count (Flink's MiniBatchGroupAggFunction with
+// StateConfigUtil.createTtlConfig), in one phase and in two.
+func TestStateTTLMiniBatchAggregate(t *testing.T) {
+	const count = "SELECT u, COUNT(*) AS c FROM clicks GROUP BY u;"
+	miniBatch := map[string]string{
+		"table.exec.mini-batch.enabled":       "true",
+		"table.exec.mini-batch.allow-latency": "1 ms",
+		"table.exec.mini-batch.size":          "1000",
+	}
+	twoPhase := map[string]string{"table.optimizer.agg-phase-strategy": "TWO_PHASE"}
+	for k, v := range miniBatch {
+		twoPhase[k] = v
+	}
+	runTTLCases(t, []ttlCase{
+		{name: "one-phase", settings: miniBatch, query: count, steps: groupCountSteps},
+		{name: "two-phase", settings: twoPhase, query: count, steps: groupCountSteps},
+	})
+}

@@ -172,6 +172,14 @@ func (s *ProcessingTimeService) Register(t int64) {
 	s.stop = s.clock.AfterFunc(time.Duration(wait)*time.Microsecond, s.ring)
 }
 
+// Passes reports whether processing time passes by itself, as on the
+// wall clock, so that what waits for it comes without more input; a
+// ManualClock moves only when its caller advances it.
+func (s *ProcessingTimeService) Passes() bool {
+	_, manual := s.clock.(*ManualClock)
+	return !manual
+}
+
 // Next returns the time of the pending wake-up, if any.
 func (s *ProcessingTimeService) Next() (int64, bool) { return s.at, s.pending }
 

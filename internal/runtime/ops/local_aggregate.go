@@ -268,7 +268,12 @@ func seqCols(n int) []int {
 func (g *GlobalGroupAggregate) State() state.Backend { return g.st }
 
 // Open implements runtime.Operator.
-func (g *GlobalGroupAggregate) Open(ctx *runtime.Context) error { return g.groups.open(ctx) }
+func (g *GlobalGroupAggregate) Open(ctx *runtime.Context) error {
+	if err := g.bundle.Open(ctx); err != nil {
+		return err
+	}
+	return g.groups.open(ctx)
+}
 
 // ProcessChunk implements runtime.Operator.
 func (g *GlobalGroupAggregate) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter) error {

@@ -131,13 +131,17 @@ func (a *MiniBatchAssigner) Finish(runtime.Emitter) error { return nil }
 // bundle counts the rows a mini-batch operator holds and tells when the
 // batch is full (Flink's CountBundleTrigger). It is the operator's
 // runtime.Quiescer: rows held for a processing-time batch come out
-// without more input, so the operator is not caught up while it holds
-// any; rows held for an event-time batch wait for the watermark, as a
-// window's do.
+// without more input when processing time passes by itself, so the
+// operator is not caught up while it holds any; on a manual clock they
+// wait for the clock to be advanced, and rows held for an event-time
+// batch wait for the watermark, as a window's do.
 type bundle struct {
 	size     int64
 	procTime bool
-	// rows is written by the operator's goroutine and read by CaughtUp's.
+	// passes is set by Open when the batches end as the clock passes by
+	// itself; it and rows are read by CaughtUp's goroutine.
+	passes atomic.Bool
+	// rows is written by the operator's goroutine.
 	rows atomic.Int64
 }
 
@@ -148,6 +152,13 @@ func newBundle(c MiniBatchConfig) (*bundle, error) {
 	return &bundle{size: c.Size, procTime: c.ProcTime}, nil
 }
 
+// Open implements runtime.Operator: it learns whether the instance's
+// processing time passes by itself.
+func (b *bundle) Open(ctx *runtime.Context) error {
+	b.passes.Store(b.procTime && (ctx.ProcessingTime == nil || ctx.ProcessingTime.Passes()))
+	return nil
+}
+
 // add counts one row and reports whether the batch is now full.
 func (b *bundle) add() bool { return b.rows.Add(1) >= b.size }
 
@@ -156,7 +167,7 @@ func (b *bundle) empty() bool { return b.rows.Load() == 0 }
 
 // CaughtUp implements runtime.Quiescer.
 func (b *bundle) CaughtUp(context.Context) (bool, error) {
-	return !b.procTime || b.rows.Load() == 0, nil
+	return !b.passes.Load() || b.rows.Load() == 0, nil
 }
 
 // MiniBatchConfig is what a buffering operator needs to know of its
@@ -177,11 +188,8 @@ type batched interface {
 
 // bundleEnds provides the runtime.Operator methods that end a batch: a
 // watermark ends it before being forwarded, and so do a checkpoint's
-// barrier and the end of the input.
+// barrier and the end of the input. Open is the bundle's.
 type bundleEnds struct{ op batched }
-
-// Open implements runtime.Operator.
-func (bundleEnds) Open(*runtime.Context) error { return nil }
 
 // ProcessWatermark implements runtime.Operator.
 func (b bundleEnds) ProcessWatermark(wm int64, out runtime.Emitter) error {

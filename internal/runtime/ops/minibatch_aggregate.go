@@ -52,7 +52,12 @@ func NewMiniBatchGroupAggregate(cfg GroupAggregateConfig, mb MiniBatchConfig, st
 func (g *MiniBatchGroupAggregate) State() state.Backend { return g.st }
 
 // Open implements runtime.Operator.
-func (g *MiniBatchGroupAggregate) Open(ctx *runtime.Context) error { return g.groups.open(ctx) }
+func (g *MiniBatchGroupAggregate) Open(ctx *runtime.Context) error {
+	if err := g.bundle.Open(ctx); err != nil {
+		return err
+	}
+	return g.groups.open(ctx)
+}
 
 // ProcessChunk implements runtime.Operator.
 func (g *MiniBatchGroupAggregate) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter) error {

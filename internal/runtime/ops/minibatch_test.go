@@ -46,9 +46,14 @@ func TestMiniBatchGroupAggregate(t *testing.T) {
 
 // TestMiniBatchSizeEndsBatch: a batch ends at the size-th row (Flink's
 // CountBundleTrigger), within a chunk, and before a checkpoint's barrier.
+// On the wall clock, the operator is not caught up while it holds rows:
+// the batch ends as time passes.
 func TestMiniBatchSizeEndsBatch(t *testing.T) {
 	g, err := NewMiniBatchGroupAggregate(countSumConfig(t, kvTypes), MiniBatchConfig{Size: 3, ProcTime: true}, state.NewMemory())
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Open(&runtime.Context{ProcessingTime: runtime.NewProcessingTimeService(runtime.WallClock, nil)}); err != nil {
 		t.Fatal(err)
 	}
 	r := &recorder{}
@@ -62,6 +67,26 @@ func TestMiniBatchSizeEndsBatch(t *testing.T) {
 	expect(t, r.take(), "-U[a, 3, 6]", "+U[a, 4, 10]")
 	if ok, _ := g.CaughtUp(t.Context()); !ok {
 		t.Fatal("not caught up with an empty batch")
+	}
+}
+
+// TestMiniBatchManualClockCaughtUp: on a manual clock, rows held for a
+// processing-time batch wait for the clock to be advanced, so the
+// operator holding them is caught up (a session's WaitQuiet returns with
+// the batch held, before the caller moves the clock).
+func TestMiniBatchManualClockCaughtUp(t *testing.T) {
+	g, err := NewMiniBatchGroupAggregate(countSumConfig(t, kvTypes), MiniBatchConfig{Size: 3, ProcTime: true}, state.NewMemory())
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := runtime.NewManualClock(time.Unix(0, 0))
+	if err := g.Open(&runtime.Context{ProcessingTime: runtime.NewProcessingTimeService(clock, nil)}); err != nil {
+		t.Fatal(err)
+	}
+	r := &recorder{}
+	expect(t, feed(t, g, r, chunk(kvTypes, ins("a", 1))))
+	if ok, _ := g.CaughtUp(t.Context()); !ok {
+		t.Fatal("not caught up while holding a batch on a manual clock")
 	}
 }
 
