@@ -160,7 +160,7 @@ func TestStateTTLInPlan(t *testing.T) {
 		t.Errorf("the plan's JSON has no ttl:\n%s", js)
 	}
 	for _, q := range []string{
-		"SELECT * FROM orders WHERE customer IN (SELECT customer FROM orders)",
+		"SELECT * FROM orders WHERE customer NOT IN (SELECT customer FROM orders)",
 		"SELECT * FROM orders LIMIT 3",
 	} {
 		if _, err := e.Execute(testContext(t), q); err == nil || !strings.Contains(err.Error(), "'table.exec.state.ttl' = '60000 ms' is not supported for") {
@@ -249,5 +249,34 @@ func TestStateTTLMiniBatchAggregate(t *testing.T) {
 	runTTLCases(t, []ttlCase{
 		{name: "one-phase", settings: miniBatch, query: count, steps: groupCountSteps},
 		{name: "two-phase", settings: twoPhase, query: count, steps: groupCountSteps},
+	})
+}
+
+// TestStateTTLSemiAntiJoin: a semi or anti join's rows expire each on
+// its own, from its last write, as Flink's StreamingSemiAntiJoinOperator
+// keeps both sides in state views with the TTL: a right row written at
+// 10:00:00 no longer lets a left row through at 10:01:10, one written at
+// 10:00:40 still does; when an anti join's only matching right row
+// expires, nothing is emitted (the left row it held back stays held
+// back), and a left row arriving after passes.
+func TestStateTTLSemiAntiJoin(t *testing.T) {
+	semi := []procTimeStep{
+		{insert: "INSERT INTO other VALUES ('a', 'r1'), ('b', 'r1');", advance: time.Second},
+		{advance: 39 * time.Second},
+		{insert: "INSERT INTO other VALUES ('b', 'r2');", advance: time.Second},
+		{advance: 29 * time.Second},
+		{insert: "INSERT INTO clicks VALUES ('a', 'l'), ('b', 'l');", advance: time.Second, want: []string{"+I[b, l]"}},
+	}
+	anti := []procTimeStep{
+		{insert: "INSERT INTO clicks VALUES ('a', 'l0');", advance: time.Second, want: []string{"+I[a, l0]"}},
+		{insert: "INSERT INTO other VALUES ('a', 'r1');", advance: time.Second, want: []string{"-D[a, l0]"}},
+		{advance: 68 * time.Second},
+		{insert: "INSERT INTO clicks VALUES ('a', 'l1');", advance: time.Second, want: []string{"+I[a, l1]"}},
+	}
+	runTTLCases(t, []ttlCase{
+		{name: "in", query: "SELECT u, v FROM clicks WHERE u IN (SELECT u FROM other);", steps: semi},
+		{name: "exists-condition", steps: semi,
+			query: "SELECT u, v FROM clicks WHERE EXISTS (SELECT * FROM other WHERE other.u = clicks.u AND other.w <> clicks.v);"},
+		{name: "not-exists", query: "SELECT u, v FROM clicks WHERE NOT EXISTS (SELECT * FROM other WHERE other.u = clicks.u);", steps: anti},
 	})
 }

@@ -286,7 +286,7 @@ func checkState(n *Node, op runtime.Operator) error {
 
 // rowTTL holds the kinds whose operators keep the write time of each
 // stored row with the row rather than in a table of their own.
-var rowTTL = map[string]bool{plan.KindJoin: true}
+var rowTTL = map[string]bool{plan.KindJoin: true, plan.KindSemiJoin: true}
 
 // stateTTL returns the idle state retention the node declares for its
 // state table named table.

@@ -589,7 +589,8 @@ func buildOverAggregate(n *Node) (Instances, error) {
 func buildSemiJoin(n *Node) (Instances, error) {
 	cfg := n.Config.(*plan.SemiJoinConfig)
 	c := ops.SemiJoinConfig{LeftTypes: n.In[0], RightTypes: n.In[1], LeftKeys: cfg.LeftKeys, RightKeys: cfg.RightKeys,
-		Anti: cfg.Anti, NullAware: cfg.NullAware, KeepNullKeys: cfg.KeepNullKeys, NullSafe: cfg.NullSafe}
+		Anti: cfg.Anti, NullAware: cfg.NullAware, KeepNullKeys: cfg.KeepNullKeys, NullSafe: cfg.NullSafe,
+		StateTTL: [2]time.Duration{n.stateTTL("left"), n.stateTTL("right")}}
 	if cfg.Condition.E != nil {
 		// A residual condition is checked as a join's is.
 		spec, err := n.joinSpec(plan.Join{JoinType: "INNER", LeftKeys: cfg.LeftKeys, RightKeys: cfg.RightKeys, Condition: cfg.Condition})

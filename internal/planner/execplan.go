@@ -319,10 +319,10 @@ func (t *translator) windowsAndJoins(n Node, ins []added) (added, error) {
 		}
 		cfg := &plan.SemiJoinConfig{LeftKeys: x.LeftKeys, RightKeys: x.RightKeys, Anti: x.Anti, NullAware: x.NullAware, KeepNullKeys: x.KeepNullKeys, NullSafe: x.NullSafe,
 			Condition: plan.Expr{E: x.Cond}}
-		if x.Cond != nil {
+		if x.Cond != nil || x.ttl.side[0] != 0 || x.ttl.side[1] != 0 {
 			return t.add(like(n, plan.KindSemiJoin, par, inputs, cfg,
-				state("left", left.schema, x.LeftKeys, "the left rows with their counts and numbers of matching right rows, "+rowType(left.schema)),
-				state("right", right.schema, x.RightKeys, "the right rows with their counts, "+rowType(right.schema))))
+				withTTL(state("left", left.schema, x.LeftKeys, "the left rows with their counts and numbers of matching right rows, "+rowType(left.schema)), x.ttl.side[0]),
+				withTTL(state("right", right.schema, x.RightKeys, "the right rows with their counts, "+rowType(right.schema)), x.ttl.side[1])))
 		}
 		return t.add(like(n, plan.KindSemiJoin, par, inputs, cfg,
 			state("left", left.schema, x.LeftKeys, "the left rows with their counts, "+rowType(left.schema)),

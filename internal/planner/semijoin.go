@@ -31,6 +31,8 @@ type SemiJoin struct {
 	// left row followed by the right one, nil for none: a correlation
 	// other than equalities (Flink's semi join with a non-equi condition).
 	Cond expr.Expr
+	// ttl is the idle state retention of the left and right rows.
+	ttl stateTTL
 }
 
 // Inputs implements Node.

@@ -33,8 +33,8 @@ func (s *stateTTL) fill(ttl plan.TTL) {
 // state retention (table.exec.state.ttl) where no hint gave one. Flink
 // applies it in its streaming runtime to group aggregations (one and two
 // phases, mini-batch or not, DISTINCT included), regular joins,
-// deduplication and changelog normalization, which Sluice honours, and
-// Top-N;
+// deduplication, changelog normalization and semi and anti joins, which
+// Sluice honours, and Top-N;
 // window operators, interval joins and MATCH_RECOGNIZE clean up by time
 // and ignore it, as Flink's do. The operators Flink applies it to and
 // Sluice does not yet refuse a retention by name rather than keep their
@@ -68,10 +68,16 @@ func (b *Binder) applyStateTTL(root Node) error {
 			}
 		case *Normalize:
 			x.ttl.fill(ttl)
-		case *SemiJoin, *Limit, *TemporalJoin:
-			// Flink's semi and anti joins keep their rows with a TTL, its
-			// LIMIT is a rank, and its event-time temporal join cleans a
-			// key's state up after the retention.
+		case *SemiJoin:
+			if x.NullAware {
+				// NOT IN over a nullable column counts the right side's
+				// NULLs apart, which Flink's operator has no counterpart of.
+				return unhonouredTTL(ttl, n)
+			}
+			x.ttl.fill(ttl)
+		case *Limit, *TemporalJoin:
+			// Flink's LIMIT is a rank, and its event-time temporal join
+			// cleans a key's state up after the retention.
 			return unhonouredTTL(ttl, n)
 		case *OverAggregate:
 			if x.Preceding < 0 {

@@ -435,18 +435,30 @@ func (j *Join) limit(left bool) (int64, bool) {
 // rows returns the rows of the side `left` under key, its expired rows
 // dropped.
 func (j *Join) rows(t *state.Table[joinRows], key []byte, left bool) joinRows {
-	recs, ok := t.Get(key)
-	if !ok {
-		return recs
+	ttl := j.ttl[1]
+	if left {
+		ttl = j.ttl[0]
 	}
-	if limit, on := j.limit(left); on && recs.expire(limit) {
+	recs, _ := liveRows(t, key, j.now, ttl)
+	return recs
+}
+
+// liveRows returns the rows of t under key and whether there are any,
+// the rows written the retention ttl or more before now dropped (none
+// when now is nil or ttl is not positive).
+func liveRows(t *state.Table[joinRows], key []byte, now func() int64, ttl time.Duration) (joinRows, bool) {
+	recs, ok := t.Get(key)
+	if !ok || now == nil || ttl <= 0 {
+		return recs, ok
+	}
+	if recs.expire(now() - max(ttl.Microseconds(), 1)) {
 		if recs.live == 0 {
 			t.Delete(key)
-		} else {
-			t.Put(key, recs)
+			return recs, false
 		}
+		t.Put(key, recs)
 	}
-	return recs
+	return recs, true
 }
 
 // stamp records a write of rec, of the side `left`, now.

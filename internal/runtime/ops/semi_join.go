@@ -2,6 +2,7 @@ package ops
 
 import (
 	"errors"
+	"time"
 
 	"github.com/sluicesql/sluice/internal/runtime"
 	"github.com/sluicesql/sluice/internal/state"
@@ -36,6 +37,12 @@ type SemiJoinConfig struct {
 	// each left row's number of matches (a correlation other than
 	// equalities, Flink's semi join with a non-equi condition).
 	Cond func(joined types.Row) (bool, error)
+	// StateTTL is the idle state retention of the left and right rows
+	// (0: none). With one, the right rows are kept as with a condition,
+	// each with the time it was last written, as Flink's
+	// StreamingSemiAntiJoinOperator keeps both sides in state views whose
+	// entries expire on their own.
+	StateTTL [2]time.Duration
 }
 
 // SemiJoin keeps the rows of its left input that have (or, Anti, have no)
@@ -59,6 +66,11 @@ type SemiJoin struct {
 	buf       types.Row
 	out       *output
 	key       []byte
+	// now is the processing time with a retention (nil until Open, and
+	// without one); writes counts the writes since the last sweep.
+	now    func() int64
+	writes int
+	keys   []string
 }
 
 // nullsKey is the right table's entry counting right rows with a NULL key
@@ -75,6 +87,9 @@ func NewSemiJoin(cfg SemiJoinConfig, st state.Backend) (*SemiJoin, error) {
 	if cfg.Cond != nil && cfg.NullAware {
 		return nil, errors.New("semi join: a NULL-aware anti join takes no condition")
 	}
+	if cfg.NullAware && (cfg.StateTTL[0] > 0 || cfg.StateTTL[1] > 0) {
+		return nil, errors.New("semi join: a NULL-aware anti join keeps no state retention")
+	}
 	if len(cfg.LeftKeys) == 0 && cfg.NullAware {
 		// Without keys every row's key is the empty one, which nullsKey is.
 		return nil, errors.New("semi join: a NULL-aware anti join needs keys")
@@ -87,7 +102,7 @@ func NewSemiJoin(cfg SemiJoinConfig, st state.Backend) (*SemiJoin, error) {
 	}
 	j := &SemiJoin{cfg: cfg, st: st, out: newOutput(cfg.LeftTypes)}
 	j.left = state.NewTable(j.st, "left", joinRowsCodec(cfg.LeftTypes))
-	if cfg.Cond != nil {
+	if cfg.Cond != nil || cfg.StateTTL[0] > 0 || cfg.StateTTL[1] > 0 {
 		j.rightRows = state.NewTable(j.st, "right", joinRowsCodec(cfg.RightTypes))
 	} else {
 		j.right = state.NewTable(j.st, "right", state.Int64Codec)
@@ -98,10 +113,73 @@ func NewSemiJoin(cfg SemiJoinConfig, st state.Backend) (*SemiJoin, error) {
 // State implements Stateful.
 func (j *SemiJoin) State() state.Backend { return j.st }
 
+// Open implements runtime.Operator: with a retention, the rows take
+// their times from the instance's processing time.
+func (j *SemiJoin) Open(ctx *runtime.Context) error {
+	if (j.cfg.StateTTL[0] > 0 || j.cfg.StateTTL[1] > 0) && ctx != nil && ctx.ProcessingTime != nil {
+		j.now = ctx.ProcessingTime.Now
+		state.BeforeSnapshot(j.st, j.sweep)
+	}
+	return nil
+}
+
+// ttl returns the retention of the side `left`, 0 when its rows are kept
+// for ever.
+func (j *SemiJoin) ttl(left bool) time.Duration {
+	if j.now == nil {
+		return 0
+	}
+	if left {
+		return j.cfg.StateTTL[0]
+	}
+	return j.cfg.StateTTL[1]
+}
+
+// rows returns the rows of the side `left` under the current key, its
+// expired rows dropped, as Flink's state TTL never returns them.
+func (j *SemiJoin) rows(left bool) (joinRows, bool) {
+	t := j.rightRows
+	if left {
+		t = j.left
+	}
+	return liveRows(t, j.key, j.now, j.ttl(left))
+}
+
+// stamp records a write of rec, of the side `left`, now.
+func (j *SemiJoin) stamp(rec *joinRecord, left bool) {
+	if j.ttl(left) > 0 {
+		rec.at = j.now()
+		j.writes++
+	}
+}
+
+// sweep drops the expired rows of both sides, before every snapshot and
+// once the writes since the last sweep outnumber the keys.
+func (j *SemiJoin) sweep() {
+	j.writes = 0
+	for side, t := range []*state.Table[joinRows]{j.left, j.rightRows} {
+		ttl := j.ttl(side == 0)
+		if ttl <= 0 {
+			continue
+		}
+		for k := range t.All() {
+			j.keys = append(j.keys, k)
+		}
+		for _, k := range j.keys {
+			liveRows(t, bytesOf(k), j.now, ttl)
+		}
+		clear(j.keys)
+		j.keys = j.keys[:0]
+	}
+}
+
 // ProcessChunk implements runtime.Operator.
 func (j *SemiJoin) ProcessChunk(input int, c *types.Chunk, out runtime.Emitter) error {
 	w := j.out.to(out)
 	defer w.flush()
+	if j.now != nil && j.writes > max(1024, j.left.Len()+j.rightRows.Len()) {
+		j.sweep()
+	}
 	keys := j.cfg.LeftKeys
 	if input == 1 {
 		keys = j.cfg.RightKeys
@@ -126,9 +204,9 @@ func (j *SemiJoin) ProcessChunk(input int, c *types.Chunk, out runtime.Emitter) 
 		j.key = state.AppendChunkKey(j.key[:0], c, i, keys)
 		var err error
 		switch {
-		case j.cfg.Cond != nil && input == 0:
+		case j.rightRows != nil && input == 0:
 			err = j.processLeftCond(w, c, i)
-		case j.cfg.Cond != nil:
+		case j.rightRows != nil:
 			err = j.processRightCond(w, c, i)
 		case input == 0:
 			j.processLeft(w, c, i)
@@ -142,8 +220,12 @@ func (j *SemiJoin) ProcessChunk(input int, c *types.Chunk, out runtime.Emitter) 
 	return nil
 }
 
-// matches evaluates the condition for a left and a right row.
+// matches evaluates the condition for a left and a right row; without
+// one, rows of the same key match.
 func (j *SemiJoin) matches(left, right types.Row) (bool, error) {
+	if j.cfg.Cond == nil {
+		return true, nil
+	}
 	j.buf = append(append(j.buf[:0], left...), right...)
 	return j.cfg.Cond(j.buf)
 }
@@ -153,7 +235,7 @@ func (j *SemiJoin) matches(left, right types.Row) (bool, error) {
 func (j *SemiJoin) processLeftCond(w *output, c *types.Chunk, i int) error {
 	row := c.Row(i)
 	matched := int64(0)
-	rights, _ := j.rightRows.Get(j.key)
+	rights, _ := j.rows(false)
 	for r := range rights.all() {
 		m, err := j.matches(row, r.row)
 		if err != nil {
@@ -163,11 +245,17 @@ func (j *SemiJoin) processLeftCond(w *output, c *types.Chunk, i int) error {
 			matched += r.count
 		}
 	}
-	recs, found := j.left.Get(j.key)
+	recs, found := j.rows(true)
+	h := rowHash(row)
 	if c.Ops[i].IsAccumulate() {
-		recs.add(row, rowHash(row), matched)
+		recs.add(row, h, matched)
 	} else {
-		recs.remove(row, rowHash(row))
+		recs.remove(row, h)
+	}
+	if j.now != nil {
+		if p := recs.find(row, h); p >= 0 {
+			j.stamp(recs.recs[p], true)
+		}
 	}
 	switch {
 	case !found && recs.live == 0:
@@ -185,19 +273,27 @@ func (j *SemiJoin) processLeftCond(w *output, c *types.Chunk, i int) error {
 // processRightCond stores or retracts a right row and updates the number
 // of matches of the left rows it meets the condition with: a left row
 // that gains its first match or loses its last one is emitted or
-// retracted.
+// retracted. With a retention, the retraction of a right row no longer
+// kept (expired) still counts against the left rows it meets the
+// condition with, as StreamingSemiAntiJoinOperator.processElement2
+// takes it: their counts of matches were not lowered when it expired.
 func (j *SemiJoin) processRightCond(w *output, c *types.Chunk, i int) error {
 	row := c.Row(i)
 	accumulate := c.Ops[i].IsAccumulate()
-	rights, found := j.rightRows.Get(j.key)
+	rights, found := j.rows(false)
 	h := rowHash(row)
 	if accumulate {
 		rights.add(row, h, 0)
 	} else {
-		if rights.find(row, h) < 0 {
+		if rights.find(row, h) < 0 && j.now == nil {
 			return nil // nothing of it was kept
 		}
 		rights.remove(row, h)
+	}
+	if j.now != nil {
+		if p := rights.find(row, h); p >= 0 {
+			j.stamp(rights.recs[p], false)
+		}
 	}
 	switch {
 	case !found && rights.live == 0:
@@ -206,7 +302,7 @@ func (j *SemiJoin) processRightCond(w *output, c *types.Chunk, i int) error {
 	default:
 		j.rightRows.Put(j.key, rights)
 	}
-	recs, _ := j.left.Get(j.key)
+	recs, _ := j.rows(true)
 	changed := false
 	for rec := range recs.all() {
 		m, err := j.matches(rec.row, row)
@@ -223,6 +319,7 @@ func (j *SemiJoin) processRightCond(w *output, c *types.Chunk, i int) error {
 			rec.assoc--
 		}
 		changed = true
+		j.stamp(rec, true)
 		if (before > 0) == (rec.assoc > 0) {
 			continue
 		}

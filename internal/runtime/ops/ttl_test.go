@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -119,4 +120,62 @@ func dropWatermarks(lines []string) []string {
 		}
 	}
 	return out
+}
+
+// TestSemiAntiJoinTTL follows Flink's StreamingSemiAntiJoinOperator with
+// a state TTL: each side's rows expire on their own, from their last
+// write (a left row's also when its number of matches changes); an
+// expired right row lets no new left row through, emits nothing when it
+// expires, and its retraction still lowers the numbers of matches the
+// left rows kept (processElement2 does not look the row up first): a left
+// row held back by it alone passes again (anti) or is retracted (semi),
+// and one that arrived after it expired goes below zero and so ignores
+// the next match, as Flink's does. Nothing expired is snapshotted.
+func TestSemiAntiJoinTTL(t *testing.T) {
+	for _, anti := range []bool{true, false} {
+		t.Run(fmt.Sprintf("anti=%v", anti), func(t *testing.T) {
+			cfg := SemiJoinConfig{LeftTypes: semiLeftTypes, RightTypes: semiRightTypes, LeftKeys: []int{0}, RightKeys: []int{0},
+				Anti: anti, StateTTL: [2]time.Duration{time.Minute, time.Minute}}
+			j, err := NewSemiJoin(cfg, state.NewMemory())
+			if err != nil {
+				t.Fatal(err)
+			}
+			clock := runtime.NewManualClock(time.Unix(1000, 0))
+			if err := j.Open(&runtime.Context{ProcessingTime: runtime.NewProcessingTimeService(clock, nil)}); err != nil {
+				t.Fatal(err)
+			}
+			r := &recorder{}
+			pass := func(anti bool, rows ...string) []string {
+				if anti == cfg.Anti {
+					return rows
+				}
+				return nil
+			}
+			flip := func(kind string, row string) []string {
+				if cfg.Anti {
+					return []string{kind + row}
+				}
+				if kind == "+I" {
+					return []string{"-D" + row}
+				}
+				return []string{"+I" + row}
+			}
+			expect(t, feedInput(t, j, r, 1, chunk(semiRightTypes, ins(1))))
+			clock.Advance(30 * time.Second)
+			expect(t, feedInput(t, j, r, 0, chunk(semiLeftTypes, ins(1, "a"))), pass(false, "+I[1, a]")...)
+			clock.Advance(31 * time.Second) // the right row expires, silently
+			expect(t, feedInput(t, j, r, 0, chunk(semiLeftTypes, ins(1, "b"))), pass(true, "+I[1, b]")...)
+			// The retraction of the expired right row: a's last match goes,
+			// b's count goes to -1.
+			expect(t, feedInput(t, j, r, 1, chunk(semiRightTypes, del(1))), flip("+I", "[1, a]")...)
+			// A new right row: a gains its first match, b only gets back to 0.
+			expect(t, feedInput(t, j, r, 1, chunk(semiRightTypes, ins(1))), flip("-D", "[1, a]")...)
+			clock.Advance(time.Minute) // everything idle for the minute
+			back, _ := NewSemiJoin(cfg, state.NewMemory())
+			moveState(t, j, back)
+			if n := back.State().Len(); n != 0 {
+				t.Fatalf("the snapshot holds %d entries idle for the minute", n)
+			}
+		})
+	}
 }
