@@ -338,6 +338,12 @@ func (e *Session) exec(ctx context.Context, st ast.Statement, src string) (*Resu
 		return &Result{Kind: ResultOK}, nil
 	case *ast.EndStatementSet:
 		return nil, errNoStatementSet
+	case *ast.DescribeJob:
+		j, ok := e.jobs.Job(s.ID)
+		if !ok {
+			return nil, &planner.Error{Pos: s.IDPos, Msg: fmt.Sprintf("could not describe job '%s': no such job", s.ID)}
+		}
+		return &Result{Kind: ResultTable, Headers: jobHeaders, Rows: [][]string{jobRow(j)}}, nil
 	case *ast.StopJob:
 		if s.WithDrain && !s.WithSavepoint {
 			// Flink's gateway cancels the job then, ignoring the drain.
@@ -537,9 +543,9 @@ func (e *Session) show(ctx context.Context, s *ast.Show) (*Result, error) {
 		}
 		return one("database name", filterLike(names, s.Like)), nil
 	case ast.ShowJobs:
-		r := &Result{Kind: ResultTable, Headers: []string{"job id", "job name", "status", "start time"}}
+		r := &Result{Kind: ResultTable, Headers: jobHeaders}
 		for _, j := range e.jobs.Jobs() {
-			r.Rows = append(r.Rows, []string{j.ID, j.Name, j.Status(), j.Started.Format("2006-01-02T15:04:05.000Z07:00")})
+			r.Rows = append(r.Rows, jobRow(j))
 		}
 		return r, nil
 	case ast.ShowCreateTable, ast.ShowCreateView:
@@ -562,6 +568,14 @@ func (e *Session) show(ctx context.Context, s *ast.Show) (*Result, error) {
 		return r, nil
 	}
 	return nil, fmt.Errorf("unsupported SHOW statement")
+}
+
+// jobHeaders are the columns of SHOW JOBS and DESCRIBE JOB, as Flink's
+// gateway names them; jobRow is a job's row.
+var jobHeaders = []string{"job id", "job name", "status", "start time"}
+
+func jobRow(j *Job) []string {
+	return []string{j.ID, j.Name, j.Status(), j.Started.Format("2006-01-02T15:04:05.000Z07:00")}
 }
 
 // showCreate runs SHOW CREATE TABLE and SHOW CREATE VIEW, with the

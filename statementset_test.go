@@ -3,6 +3,7 @@ package sluice
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -205,6 +206,14 @@ SET 'pipeline.name' = 'three rows';`)
 	show := mustExecute(t, e, "SHOW JOBS;")[0]
 	if len(show.Rows) != 1 || show.Rows[0][1] != "three rows" || show.Rows[0][2] != "FINISHED" {
 		t.Errorf("SHOW JOBS: %v", show.Rows)
+	}
+	// DESCRIBE JOB (Flink 2.0) is the job's row of SHOW JOBS.
+	desc := mustExecute(t, e, "DESCRIBE JOB '"+j.ID+"';")[0]
+	if !slices.Equal(desc.Headers, show.Headers) || len(desc.Rows) != 1 || !slices.Equal(desc.Rows[0], show.Rows[0]) {
+		t.Errorf("DESCRIBE JOB: %v %v, want %v %v", desc.Headers, desc.Rows, show.Headers, show.Rows)
+	}
+	if _, err := e.Execute(testContext(t), "DESCRIBE JOB 'nosuch';"); err == nil || !strings.HasPrefix(err.Error(), "SQL validation error at line 1, column 14: could not describe job 'nosuch': no such job") {
+		t.Errorf("DESCRIBE JOB of no job: %v", err)
 	}
 
 	ctx, cancel := context.WithCancel(testContext(t))

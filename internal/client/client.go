@@ -541,7 +541,7 @@ func (c *Client) settings(ctx context.Context) (clientSettings, error) {
 
 // submits reports whether a statement submits a job when it runs: an
 // INSERT outside a statement set, the END of a set that holds INSERTs,
-// EXECUTE STATEMENT SET, CREATE TABLE AS, EXECUTE PLAN and COMPILE AND
+// EXECUTE STATEMENT SET, CREATE TABLE AS (never TEMPORARY), EXECUTE PLAN and COMPILE AND
 // EXECUTE PLAN.
 func (c *Client) submits(st ast.Statement) bool {
 	switch s := st.(type) {
@@ -552,7 +552,9 @@ func (c *Client) submits(st ast.Statement) bool {
 	case *ast.StatementSet, *ast.ExecutePlan:
 		return !c.inSet
 	case *ast.CreateTable:
-		return !c.inSet && s.AsQuery != nil
+		// CREATE TEMPORARY TABLE ... AS SELECT is refused before it is
+		// submitted (Flink's SqlCreateTableAs.validate).
+		return !c.inSet && s.AsQuery != nil && !s.Temporary
 	case *ast.CompilePlan:
 		return !c.inSet && s.Execute
 	}

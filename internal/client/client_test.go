@@ -608,6 +608,14 @@ func TestErrorsLeaveTheClientRunning(t *testing.T) {
 	if !strings.HasPrefix(got, want) || !strings.Contains(got, "nosuch") || !strings.HasSuffix(got, "\n                ^\n\n"+prompt) {
 		t.Errorf("printed\n%s\nwant %q ... 'nosuch' and a caret under column 15", got, want)
 	}
+	// CREATE TEMPORARY TABLE ... AS SELECT is refused before anything is
+	// submitted, as Flink's SqlCreateTableAs.validate refuses it: no
+	// "Submitting ..." line comes first.
+	got = s.run("CREATE TEMPORARY TABLE copy AS SELECT 1 AS n;")
+	want = "[ERROR] Could not execute SQL statement. Reason:\nSQL validation error at line 1, column 1: CREATE TABLE AS SELECT syntax does not support to create temporary table yet."
+	if !strings.HasPrefix(got, want) {
+		t.Errorf("printed\n%s\nwant %q ...", got, want)
+	}
 	s.runOK("SHOW TABLES;", "Empty set\n")
 	s.quit()
 }

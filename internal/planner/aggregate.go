@@ -63,9 +63,23 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 		}
 		a.group(aggGroup{ast: g, name: name, qual: qual, set: i, win: -1}, e, name)
 	}
-	a.aggs = make([]AggCall, len(calls))
+	// Calcite's AggConverter computes each distinct argument and each
+	// distinct call once (COUNT(*) in the select list and in HAVING is one
+	// aggregate); an argument reuses a key's column too, unless grouping
+	// sets null the keys out for some rows.
+	shared := 0
+	if sets.expanded() {
+		shared = len(a.pre)
+	}
+	arg := func(e expr.Expr, name string) int {
+		if i := slices.IndexFunc(a.pre[shared:], func(p expr.Expr) bool { return expr.Equal(p, e) }); i >= 0 {
+			return shared + i
+		}
+		return a.add(e, name)
+	}
+	a.callAt = make([]int, len(calls))
 	for j, c := range calls {
-		call, err := b.aggCall(a.in, c, a.add)
+		call, err := b.aggCall(a.in, c, arg)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -76,7 +90,12 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 			}
 			call.Type = call.Type.WithNotNull(call.Type.NotNull || fn.GroupedNotNull(call.Name, argTypes, call.Type))
 		}
-		a.aggs[j] = call
+		a.callAt[j] = slices.IndexFunc(a.aggs, call.same)
+		if a.callAt[j] < 0 {
+			a.callAt[j] = len(a.aggs)
+			a.aggs = append(a.aggs, call)
+			a.first = append(a.first, c)
+		}
 	}
 	if err := a.window(); err != nil {
 		return nil, nil, err
@@ -117,6 +136,10 @@ type aggregation struct {
 	groups []aggGroup
 	keys   []int
 	aggs   []AggCall
+	// callAt maps each of calls to its aggregate in aggs, where equal calls
+	// share one; first is the first of calls for each aggregate.
+	callAt []int
+	first  []*ast.FuncCall
 	// groupWindow is the legacy group window grouped by, if any; wg the
 	// window grouped by, if any, and winTime the group of its time.
 	groupWindow *legacyWindow
@@ -242,7 +265,7 @@ func (a *aggregation) output(names map[*ast.FuncCall]string) {
 	}
 	a.aggBase = len(a.out)
 	for j := range a.aggs {
-		name, ok := names[a.calls[j]]
+		name, ok := names[a.first[j]]
 		if !ok {
 			name = "$f" + itoa(len(a.out)-a.extra)
 		}
@@ -272,7 +295,7 @@ func (a *aggregation) hook(e ast.Expr) (expr.Expr, bool, error) {
 	}
 	if f, ok := e.(*ast.FuncCall); ok {
 		if j := slices.Index(a.calls, f); j >= 0 {
-			return a.column(a.aggBase + j), true, nil
+			return a.column(a.aggBase + a.callAt[j]), true, nil
 		}
 	}
 	for _, g := range a.groups {

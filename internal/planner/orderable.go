@@ -8,9 +8,10 @@ import (
 )
 
 // unorderable returns Flink's error for a MAP, MULTISET or VARIANT value
-// used as a grouping, DISTINCT, set operation or join key ("is not an
-// orderable data type", as its ITCase testMapTypeGroupBy shows; VARIANT
-// too: FLINK-40250), or nil for a type that can be a key.
+// used as a grouping, DISTINCT, set operation, join, IN (subquery) or
+// PARTITION BY key ("is not an orderable data type", as its ITCase
+// testMapTypeGroupBy shows; VARIANT too: FLINK-40250), or nil for a type
+// that can be a key.
 func unorderable(t types.Type) error {
 	if t.Kind == types.Map || t.Kind == types.Multiset || t.Kind == types.Variant {
 		return fmt.Errorf("Type(%s) is not an orderable data type, it is not supported as a ORDER_BY/GROUP_BY/JOIN_EQUAL field.", t.Plain())

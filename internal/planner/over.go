@@ -134,6 +134,9 @@ func (b *Binder) overAggregate(rel *relation, overs []*ast.FuncCall) (*relation,
 		if err != nil {
 			return nil, nil, err
 		}
+		if err := wantOrderable(p, e.Type()); err != nil {
+			return nil, nil, err
+		}
 		n.PartitionKeys = append(n.PartitionKeys, add(e, ""))
 	}
 	for _, o := range overs {

@@ -10,6 +10,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sluicesql/sluice/internal/catalog"
@@ -107,6 +108,13 @@ type AggCall struct {
 	Filter   int // input column of the FILTER condition, -1 for none
 	Type     types.Type
 	Alias    string
+}
+
+// same reports whether a and b compute the same aggregate: the same
+// function over the same input columns (so the same constants), DISTINCT
+// and FILTER column.
+func (a AggCall) same(b AggCall) bool {
+	return a.Name == b.Name && slices.Equal(a.Args, b.Args) && a.Distinct == b.Distinct && a.Filter == b.Filter
 }
 
 // String renders the call for EXPLAIN.

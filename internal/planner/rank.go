@@ -66,6 +66,9 @@ func (b *Binder) overRank(rel *relation, overs []*ast.FuncCall) (*relation, func
 		if err != nil {
 			return nil, nil, err
 		}
+		if err := wantOrderable(p, preSchema[c].Type); err != nil {
+			return nil, nil, err
+		}
 		r.PartitionKeys = append(r.PartitionKeys, c)
 	}
 	for _, o := range spec.OrderBy {

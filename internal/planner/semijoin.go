@@ -142,6 +142,9 @@ func (b *Binder) inSubquery(rel *relation, in *ast.In, not bool) (*relation, err
 	if err != nil {
 		return nil, err
 	}
+	if err := wantOrderable(in.X, x.Type()); err != nil {
+		return nil, err
+	}
 	sub, err := b.query(in.Subquery)
 	if err != nil {
 		// A name the subquery cannot resolve may be a correlation with the

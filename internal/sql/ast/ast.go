@@ -349,6 +349,16 @@ type Describe struct {
 	Name ObjectName
 }
 
+// DescribeJob is DESCRIBE JOB 'id' (Flink 2.0's SQL client and gateway):
+// the job's row of SHOW JOBS.
+type DescribeJob struct {
+	Pos
+	ID string
+	// IDPos is where the job ID is, for the error when there is no such
+	// job.
+	IDPos Pos
+}
+
 // StopJob is STOP JOB 'id' [WITH SAVEPOINT] [WITH DRAIN].
 type StopJob struct {
 	Pos
@@ -388,6 +398,7 @@ func (*Reset) stmt()             {}
 func (*Show) stmt()              {}
 func (*Describe) stmt()          {}
 func (*StopJob) stmt()           {}
+func (*DescribeJob) stmt()       {}
 func (*StatementSet) stmt()      {}
 func (*CreateCatalog) stmt()     {}
 func (*DropCatalog) stmt()       {}

@@ -409,6 +409,11 @@ func (p *parser) statement() ast.Statement {
 			d.Name = p.ident("a catalog name")
 			return d
 		}
+		// DESCRIBE JOB 'id'; DESCRIBE job still describes a table job.
+		if p.isKw("JOB") && p.peek(1).kind == tString {
+			p.next()
+			return &ast.DescribeJob{Pos: t.pos, IDPos: p.tok().pos, ID: p.stringLit("a job ID string")}
+		}
 		return &ast.Describe{Pos: t.pos, Name: p.objectName("a table name")}
 	case "STOP":
 		p.next()

@@ -347,6 +347,8 @@ func dump(s ast.Statement) string {
 		}
 	case *ast.Describe:
 		b.WriteString("DESCRIBE " + strings.Join(s.Name.Parts, "."))
+	case *ast.DescribeJob:
+		fmt.Fprintf(&b, "DESCRIBE JOB %s@%d:%d", s.ID, s.IDPos.Line, s.IDPos.Col)
 	case *ast.StopJob:
 		b.WriteString("STOP JOB " + s.ID)
 		if s.WithSavepoint {
@@ -436,6 +438,9 @@ var statementTests = []struct{ src, want string }{
 	{"DESCRIBE t", "DESCRIBE t"},
 	{"desc cat.db.t", "DESCRIBE cat.db.t"},
 	{"STOP JOB 'abc123'", "STOP JOB abc123"},
+	{"DESCRIBE JOB 'abc123'", "DESCRIBE JOB abc123@1:14"},
+	{"desc job 'abc123'", "DESCRIBE JOB abc123@1:10"},
+	{"DESCRIBE job", "DESCRIBE job"},
 	{"STOP JOB 'abc123' WITH SAVEPOINT", "STOP JOB abc123 WITH SAVEPOINT"},
 	{"stop job 'abc123' with drain with savepoint", "STOP JOB abc123 WITH SAVEPOINT WITH DRAIN@1:24"},
 	{"EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT 1; INSERT INTO b SELECT 2; END",
