@@ -363,11 +363,13 @@ func (s *joinRows) compact() {
 }
 
 // expire drops the records written at or before limit, and reports
-// whether it dropped any.
+// whether it dropped any. A record without a write time (at 0: restored
+// from a snapshot taken without a retention) is kept until written again,
+// as the other operators keep their restored keys.
 func (s *joinRows) expire(limit int64) bool {
 	dropped := false
 	for p, r := range s.recs {
-		if r != nil && r.at <= limit {
+		if r != nil && r.at != 0 && r.at <= limit {
 			s.recs[p] = nil
 			s.live--
 			dropped = true

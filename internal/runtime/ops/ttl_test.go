@@ -179,3 +179,25 @@ func TestSemiAntiJoinTTL(t *testing.T) {
 		})
 	}
 }
+
+// TestJoinRowsRestoredWithoutWriteTimeStay: a join's rows snapshotted
+// without a retention carry no write time; restored into a join with one,
+// they stay (as the other operators keep restored keys until written)
+// rather than expire at once, while rows written after the restore expire.
+func TestJoinRowsRestoredWithoutWriteTimeStay(t *testing.T) {
+	before, r := newJoin(t, InnerJoin), &recorder{}
+	expect(t, feedSide(t, before, r, 1, chunk(shipmentTypes, ins(1, "Boston"))))
+	after, err := NewJoin(JoinSpec{Kind: InnerJoin, LeftTypes: orderTypes, RightTypes: shipmentTypes,
+		LeftKeys: []int{0}, RightKeys: []int{0}, StateTTL: [2]time.Duration{time.Minute, time.Minute}}, state.NewMemory())
+	if err != nil {
+		t.Fatal(err)
+	}
+	moveState(t, before, after)
+	clock := runtime.NewManualClock(time.Unix(1000, 0))
+	if err := after.Open(&runtime.Context{ProcessingTime: runtime.NewProcessingTimeService(clock, nil)}); err != nil {
+		t.Fatal(err)
+	}
+	expect(t, feedSide(t, after, r, 1, chunk(shipmentTypes, ins(2, "Austin"))))
+	clock.Advance(2 * time.Minute)
+	expect(t, feedSide(t, after, r, 0, chunk(orderTypes, ins(1, 100), ins(2, 200))), "+I[1, 100, 1, Boston]")
+}
