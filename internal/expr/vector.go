@@ -12,9 +12,9 @@ type VectorEvaluator func(ctx *Context, ch *types.Chunk, out *types.Vector) erro
 
 // CompileVector compiles e for evaluation over whole chunks, by one
 // goroutine at a time, when every part of it has a column form that cannot
-// fail: column references, literals, AND, OR, NOT, IS [NOT] NULL, the calls
-// fn.BindKernel has a kernel for and the casts of decimal arithmetic
-// fn.DecimalArithIntoKernel computes. Since no part can fail, evaluating
+// fail: column references, literals, AND, OR, NOT, IS [NOT] NULL, IS [NOT]
+// TRUE, IS [NOT] FALSE, the calls fn.BindKernel has a kernel for and the
+// casts of decimal arithmetic fn.DecimalArithIntoKernel computes. Since no part can fail, evaluating
 // every operand of AND and OR on every row gives the values their left to
 // right evaluation gives. ok is false for any other expression, which is
 // then evaluated row by row; err is a binding failure.
@@ -56,6 +56,9 @@ func (c *vcompiler) compile(e Expr) vnode {
 	case *Literal:
 		return literalNode(x)
 	case *Call:
+		if test, ok := boolTests[x.Name]; ok && len(x.Args) == 1 {
+			return c.boolTest(x.Args[0], test)
+		}
 		args := c.all(x.Args)
 		if args == nil {
 			return nil
@@ -123,6 +126,49 @@ func (c *vcompiler) compile(e Expr) vnode {
 		})
 	}
 	return nil
+}
+
+// boolTests are IS [NOT] TRUE and IS [NOT] FALSE: the value they give a
+// NULL operand and the one they give a TRUE operand (a FALSE one gets its
+// negation).
+var boolTests = map[string][2]bool{
+	"IS TRUE":      {false, true},
+	"IS NOT TRUE":  {true, false},
+	"IS FALSE":     {false, false},
+	"IS NOT FALSE": {true, true},
+}
+
+// boolTest compiles a boolean test of x, which is never NULL: x's values
+// are written where the test's go and replaced in place.
+func (c *vcompiler) boolTest(x Expr, test [2]bool) vnode {
+	in := c.compile(x)
+	if in == nil {
+		return nil
+	}
+	onNull, onTrue := b2i(test[0]), b2i(test[1])
+	own := types.NewVector(types.BooleanType.WithNotNull(true), 0)
+	return func(ctx *Context, ch *types.Chunk, dst *types.Vector) (*types.Vector, error) {
+		if dst == nil {
+			own.Reset()
+			dst = own
+		}
+		m := dst.Len()
+		if _, err := in(ctx, ch, dst); err != nil {
+			return nil, err
+		}
+		nulls, vals := dst.Nulls[m:], dst.I64[m:]
+		for i := range vals {
+			switch {
+			case nulls[i]:
+				nulls[i], vals[i] = false, onNull
+			case vals[i] != 0:
+				vals[i] = onTrue
+			default:
+				vals[i] = 1 - onTrue
+			}
+		}
+		return dst, nil
+	}
 }
 
 // all compiles es, nil when one has no column form.

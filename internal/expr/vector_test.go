@@ -91,6 +91,11 @@ func TestVectorMatchesRows(t *testing.T) {
 		"not":             &Not{X: vFlag},
 		"is-null":         &IsNull{X: vPrice},
 		"is-not-null":     &IsNull{X: vAt, Neg: true},
+		"is-true":         call(t, "IS TRUE", vFlag),
+		"is-not-true":     call(t, "IS NOT TRUE", vFlag),
+		"is-false":        call(t, "IS FALSE", vFlag),
+		"is-not-false":    call(t, "IS NOT FALSE", vFlag),
+		"is-true-compare": call(t, "IS TRUE", lt(vPrice, 10000)),
 		"decimal-product": call(t, "*", decLit(908, 3, 3), vPrice),
 		"decimal-compact": call(t, "*", decLit(908, 3, 3), vDec),
 		"decimal-sum":     call(t, "+", vDec, decLit(-12345, 7, 3)),
@@ -177,6 +182,7 @@ func BenchmarkVector(b *testing.B) {
 		e    Expr
 	}{
 		{"compare", call(b, "<", vPrice, lit(10000))},
+		{"is-true", call(b, "IS TRUE", call(b, "<", vPrice, lit(10000)))},
 		{"and", &Logic{Args: []Expr{call(b, ">=", vPrice, lit(10000)), call(b, "<", vPrice, lit(1000000))}}},
 		{"product", call(b, "*", decLit(908, 3, 3), vPrice)},
 		{"cast", &Cast{X: call(b, "*", decLit(908, 3, 3), vPrice), T: types.DecimalType(18, 3)}},
