@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/sluicesql/sluice/internal/expr"
+	"github.com/sluicesql/sluice/internal/expr/fn"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -155,6 +156,59 @@ func TestExprJSON(t *testing.T) {
 	}
 	if _, err := expr.Compile(back.E); err != nil {
 		t.Errorf("the expression read back does not compile: %v", err)
+	}
+}
+
+// TestExprJSONBooleanTests: x IS [NOT] TRUE and x IS [NOT] FALSE are calls
+// that read back equal, and a plan written when they were bound as
+// COALESCE (x IS TRUE as COALESCE(x, false), x IS NOT FALSE as
+// NOT(COALESCE(NOT(x), false))) still loads and gives the values the calls
+// give.
+func TestExprJSONBooleanTests(t *testing.T) {
+	const (
+		d  = `{"kind":"column","index":0,"name":"d","type":"BOOLEAN"}`
+		no = `{"kind":"literal","type":"BOOLEAN NOT NULL","value":false,"text":"false"}`
+	)
+	coalesce := func(x string) string {
+		return `{"kind":"coalesce","type":"BOOLEAN NOT NULL","args":[` + x + `,` + no + `]}`
+	}
+	not := func(x string) string { return `{"kind":"not","arg":` + x + `}` }
+	older := map[string]string{
+		"IS TRUE":      coalesce(d),
+		"IS NOT TRUE":  not(coalesce(d)),
+		"IS FALSE":     coalesce(not(d)),
+		"IS NOT FALSE": not(coalesce(not(d))),
+	}
+	column := &expr.Column{Index: 0, Name: "d", T: types.BooleanType}
+	ctx := &expr.Context{Fn: &fn.Context{}}
+	for name, old := range older {
+		call := &expr.Call{Name: name, Args: []expr.Expr{column}, T: types.BooleanType.WithNotNull(true)}
+		b, err := json.Marshal(Expr{call})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back, before Expr
+		if err := back.UnmarshalJSON(b); err != nil || !reflect.DeepEqual(back.E, expr.Expr(call)) {
+			t.Fatalf("%s read back as %v (%v) from %s", name, back.E, err, b)
+		}
+		if err := before.UnmarshalJSON([]byte(old)); err != nil {
+			t.Fatalf("%s as COALESCE: %v", name, err)
+		}
+		now, err := expr.Compile(back.E)
+		if err != nil {
+			t.Fatal(err)
+		}
+		then, err := expr.Compile(before.E)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range []types.Value{types.BoolValue(true), types.BoolValue(false), types.NullValue} {
+			a, errA := now(ctx, types.Row{v})
+			b, errB := then(ctx, types.Row{v})
+			if errA != nil || errB != nil || a != b || a.Null {
+				t.Errorf("%s of %v: %v (%v) as a call, %v (%v) as COALESCE", name, v, a, errA, b, errB)
+			}
+		}
 	}
 }
 

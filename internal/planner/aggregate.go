@@ -464,6 +464,13 @@ func (b *Binder) aggCall(in *exprBinder, c *ast.FuncCall, add func(expr.Expr, st
 		if err := wantBoolean(c.Filter, e); err != nil {
 			return a, err
 		}
+		if !e.Type().NotNull {
+			// as Calcite's AggConverter, which projects IS TRUE of a
+			// nullable FILTER condition
+			if e, err = in.call(c.Filter, "IS TRUE", []expr.Expr{e}, nil); err != nil {
+				return a, err
+			}
+		}
 		a.Filter = add(e, "")
 	}
 	t, _, err := f.Bind(fargs, c.Distinct)

@@ -125,6 +125,14 @@ func TestAbstractSyntaxTree(t *testing.T) {
    +- LogicalTableScan(table=[[default_catalog, default_database, MyTable]])
 `,
 	}, {
+		name:   "FILTER conditions",
+		source: "flink-table-planner/src/test/resources/org/apache/flink/table/planner/plan/stream/sql/agg/AggregateTest.xml, testAggWithFilterClause",
+		query:  "SELECT a, SUM(b) FILTER (WHERE c = 'A'), COUNT(DISTINCT c) FILTER (WHERE d is true), MAX(b) FROM T GROUP BY a",
+		want: `LogicalAggregate(group=[{0}], EXPR$1=[SUM($1) FILTER $2], EXPR$2=[COUNT(DISTINCT $3) FILTER $4], EXPR$3=[MAX($1)])
++- LogicalProject(a=[$0], b=[$1], $f2=[IS TRUE(=($2, _UTF-16LE'A'))], c=[$2], $f4=[IS TRUE($3)])
+   +- LogicalTableScan(table=[[default_catalog, default_database, T]])
+`,
+	}, {
 		name:   "date and time literals",
 		source: "CalcTest.xml, testFilterWithDateType",
 		query:  "SELECT * FROM MyTable3 WHERE b = DATE '1984-07-12' AND c = TIME '14:34:24' AND d = TIMESTAMP '1984-07-12 14:34:24'",

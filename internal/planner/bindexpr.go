@@ -513,19 +513,16 @@ func (x *exprBinder) isPredicate(n *ast.IsPredicate) (expr.Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out expr.Expr
-	switch n.What {
-	case "NULL", "UNKNOWN":
+	if n.What == "NULL" || n.What == "UNKNOWN" {
 		return &expr.IsNull{X: v, Neg: n.Not}, nil
-	case "TRUE":
-		out = &expr.Coalesce{Args: []expr.Expr{v, falseLit()}, T: types.BooleanType.WithNotNull(true)}
-	default:
-		out = &expr.Coalesce{Args: []expr.Expr{&expr.Not{X: v}, falseLit()}, T: types.BooleanType.WithNotNull(true)}
 	}
+	// Calls of their own, as Calcite's IS_TRUE, IS_NOT_TRUE, IS_FALSE and
+	// IS_NOT_FALSE, which never return NULL.
+	name := "IS " + n.What
 	if n.Not {
-		out = &expr.Not{X: out}
+		name = "IS NOT " + n.What
 	}
-	return out, nil
+	return x.call(n, name, []expr.Expr{v}, nil)
 }
 
 func falseLit() expr.Expr {
