@@ -160,39 +160,51 @@ func TestChainedCheckpointsAreConsistent(t *testing.T) {
 // TestChainedProcessingTime: an operator chained to another one
 // (forward, same parallelism) has its wake-ups ring in their goroutine's
 // loop, at the clock's time, and the job is not quiet until it has
-// handled them.
+// handled them. After a stage chained into a source, whose goroutine runs
+// no loop, it heads a chain of its own instead, and the same holds.
 func TestChainedProcessingTime(t *testing.T) {
-	start := time.Unix(1000, 0)
-	clock := NewManualClock(start)
-	op := &secondTicker{opened: make(chan struct{})}
-	g := &Graph{Clock: clock, Stages: []*Stage{
-		{Name: "source", Parallelism: 1, NewSource: func(int) (Source, error) { return caughtUpSource{}, nil }},
-		{Name: "head", Parallelism: 1, Inputs: []Input{{Stage: 0, Exchange: Single}},
-			NewOperator: func(int) (Operator, error) { return forwardOp{}, nil }},
-		{Name: "ticker", Parallelism: 1, Inputs: []Input{{Stage: 1, Exchange: Forward}},
-			NewOperator: func(int) (Operator, error) { return op, nil }},
-	}}
-	j, err := Start(context.Background(), g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Cancel()
-	if len(j.chains) != 1 || len(j.chains[0].tasks) != 2 {
-		t.Fatalf("the ticker is not chained to the operator before it: %d chains", len(j.chains))
-	}
-	<-op.opened
-	clock.Advance(999 * time.Millisecond)
-	waitQuiet(t, j)
-	if got := op.times(); len(got) != 0 {
-		t.Fatalf("fired at %v before its time", got)
-	}
-	clock.Advance(time.Millisecond)
-	waitQuiet(t, j)
-	clock.Advance(2 * time.Second)
-	waitQuiet(t, j)
-	want := []int64{start.Add(time.Second).UnixMicro(), start.Add(3 * time.Second).UnixMicro()}
-	if got := op.times(); !slices.Equal(got, want) {
-		t.Fatalf("fired at %v; want %v", got, want)
+	for _, c := range []struct {
+		name string
+		// into is the exchange from the source to the stage before the
+		// ticker; head is the index of the stage heading the ticker's
+		// chain.
+		into ExchangeKind
+		head int
+	}{{"after an operator's chain", Single, 1}, {"after a source's chain", Forward, 2}} {
+		t.Run(c.name, func(t *testing.T) {
+			start := time.Unix(1000, 0)
+			clock := NewManualClock(start)
+			op := &secondTicker{opened: make(chan struct{})}
+			g := &Graph{Clock: clock, Stages: []*Stage{
+				{Name: "source", Parallelism: 1, NewSource: func(int) (Source, error) { return caughtUpSource{}, nil }},
+				{Name: "head", Parallelism: 1, Inputs: []Input{{Stage: 0, Exchange: c.into}},
+					NewOperator: func(int) (Operator, error) { return forwardOp{}, nil }},
+				{Name: "ticker", Parallelism: 1, Inputs: []Input{{Stage: 1, Exchange: Forward}},
+					NewOperator: func(int) (Operator, error) { return op, nil }},
+			}}
+			j, err := Start(context.Background(), g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer j.Cancel()
+			if len(j.chains) != 1 || j.chains[0].tasks[0].name != g.Stages[c.head].Name || j.chains[0].tasks[len(j.chains[0].tasks)-1].op != Operator(op) {
+				t.Fatalf("the ticker is not in the one operator chain, headed by %q: %d chains", g.Stages[c.head].Name, len(j.chains))
+			}
+			<-op.opened
+			clock.Advance(999 * time.Millisecond)
+			waitQuiet(t, j)
+			if got := op.times(); len(got) != 0 {
+				t.Fatalf("fired at %v before its time", got)
+			}
+			clock.Advance(time.Millisecond)
+			waitQuiet(t, j)
+			clock.Advance(2 * time.Second)
+			waitQuiet(t, j)
+			want := []int64{start.Add(time.Second).UnixMicro(), start.Add(3 * time.Second).UnixMicro()}
+			if got := op.times(); !slices.Equal(got, want) {
+				t.Fatalf("fired at %v; want %v", got, want)
+			}
+		})
 	}
 }
 

@@ -309,7 +309,9 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 			continue
 		}
 		chained := chainable(g, i)
-		if up := s.Inputs[0].Stage; chained && g.Stages[up].NewSource != nil {
+		// The input's chain runs under a source when the input is one or
+		// is chained into one: no loop of its own.
+		if up := s.Inputs[0].Stage; chained && chains[up][0].inbox == nil {
 			chained = !slices.ContainsFunc(tasks, func(t *task) bool { return needsLoop(t.op) })
 		}
 		if chained {
