@@ -153,6 +153,29 @@ func (j *SemiJoin) stamp(rec *joinRecord, left bool) {
 	}
 }
 
+// store writes recs, the rows of the side `left` under the current key
+// after row (of hash h) was added or removed, back to its table: the
+// key is deleted when no row is left (and not written when there was
+// none before either), and row's record, if kept, is stamped now.
+func (j *SemiJoin) store(left bool, recs joinRows, found bool, row types.Row, h uint64) {
+	if j.now != nil {
+		if p := recs.find(row, h); p >= 0 {
+			j.stamp(recs.recs[p], left)
+		}
+	}
+	t := j.rightRows
+	if left {
+		t = j.left
+	}
+	switch {
+	case !found && recs.live == 0:
+	case recs.live == 0:
+		t.Delete(j.key)
+	default:
+		t.Put(j.key, recs)
+	}
+}
+
 // sweep drops the expired rows of both sides, before every snapshot and
 // once the writes since the last sweep outnumber the keys.
 func (j *SemiJoin) sweep() {
@@ -252,18 +275,7 @@ func (j *SemiJoin) processLeftCond(w *output, c *types.Chunk, i int) error {
 	} else {
 		recs.remove(row, h)
 	}
-	if j.now != nil {
-		if p := recs.find(row, h); p >= 0 {
-			j.stamp(recs.recs[p], true)
-		}
-	}
-	switch {
-	case !found && recs.live == 0:
-	case recs.live == 0:
-		j.left.Delete(j.key)
-	default:
-		j.left.Put(j.key, recs)
-	}
+	j.store(true, recs, found, row, h)
 	if (matched > 0) != j.cfg.Anti {
 		w.add(forwardKind(c.Ops[i]), row)
 	}
@@ -290,18 +302,7 @@ func (j *SemiJoin) processRightCond(w *output, c *types.Chunk, i int) error {
 		}
 		rights.remove(row, h)
 	}
-	if j.now != nil {
-		if p := rights.find(row, h); p >= 0 {
-			j.stamp(rights.recs[p], false)
-		}
-	}
-	switch {
-	case !found && rights.live == 0:
-	case rights.live == 0:
-		j.rightRows.Delete(j.key)
-	default:
-		j.rightRows.Put(j.key, rights)
-	}
+	j.store(false, rights, found, row, h)
 	recs, _ := j.rows(true)
 	changed := false
 	for rec := range recs.all() {
@@ -378,18 +379,13 @@ func (j *SemiJoin) processRightNull(w *output, accumulate bool) {
 func (j *SemiJoin) processLeft(w *output, c *types.Chunk, i int) {
 	row := c.Row(i)
 	recs, found := j.left.Get(j.key)
+	h := rowHash(row)
 	if c.Ops[i].IsAccumulate() {
-		recs.add(row, rowHash(row), 0)
+		recs.add(row, h, 0)
 	} else {
-		recs.remove(row, rowHash(row))
+		recs.remove(row, h)
 	}
-	switch {
-	case !found && recs.live == 0:
-	case recs.live == 0:
-		j.left.Delete(j.key)
-	default:
-		j.left.Put(j.key, recs)
-	}
+	j.store(true, recs, found, row, h)
 	if j.passes() {
 		w.add(forwardKind(c.Ops[i]), row)
 	}
