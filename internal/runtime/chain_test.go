@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -54,22 +53,7 @@ func TestChainedCheckpointsAreConsistent(t *testing.T) {
 			const n = 20000
 			store := newStorage(t)
 			cfg := &CheckpointConfig{Storage: store, Job: "j", Retained: 100, Mode: ExactlyOnce}
-			gates, stop := []chan struct{}{make(chan struct{}), make(chan struct{})}, make(chan struct{})
-			var feeders sync.WaitGroup
-			for _, gate := range gates {
-				feeders.Add(1)
-				go func() {
-					defer feeders.Done()
-					for range n/3 - 10 {
-						select {
-						case gate <- struct{}{}:
-						case <-stop:
-							return
-						}
-					}
-				}()
-			}
-			sources := []*countingSource{{next: 0, end: n, gate: gates[0]}, {next: n, end: 2 * n, gate: gates[1]}}
+			sources, runToEnd := gatedSources(n)
 			sums := []*passingSummer{{}, {}}
 			tails := []*summer{{}, {}}
 			j, err := Start(context.Background(), chainedGraph(n, sources, sums, tails, cfg, disable))
@@ -92,11 +76,7 @@ func TestChainedCheckpointsAreConsistent(t *testing.T) {
 				}
 				ids = append(ids, id)
 			}
-			close(stop)
-			feeders.Wait()
-			for _, gate := range gates {
-				close(gate)
-			}
+			runToEnd()
 			<-j.Done()
 			if err := j.Err(); err != nil {
 				t.Fatal(err)

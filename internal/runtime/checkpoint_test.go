@@ -174,12 +174,11 @@ func TestUnalignedCheckpointsCountAtLeastOnce(t *testing.T) {
 	runCountingCheckpoints(t, AtLeastOnce)
 }
 
-func runCountingCheckpoints(t *testing.T, mode CheckpointMode) {
-	const n = 20000
-	store := newStorage(t)
-	cfg := &CheckpointConfig{Storage: store, Job: "j", Retained: 100, Mode: mode}
-	// The sources run while feeders let them, short of their end, so that
-	// every checkpoint falls while they emit; then they run to their end.
+// gatedSources returns two countingSources, of the numbers [0, n) and
+// [n, 2n), that run while feeders let them, short of their end, so that
+// every checkpoint a test takes meanwhile falls while they emit; then
+// runToEnd lets them run to their end.
+func gatedSources(n int64) (sources []*countingSource, runToEnd func()) {
 	gates, stop := []chan struct{}{make(chan struct{}), make(chan struct{})}, make(chan struct{})
 	var feeders sync.WaitGroup
 	for _, gate := range gates {
@@ -195,7 +194,21 @@ func runCountingCheckpoints(t *testing.T, mode CheckpointMode) {
 			}
 		}()
 	}
-	sources := []*countingSource{{next: 0, end: n, gate: gates[0]}, {next: n, end: 2 * n, gate: gates[1]}}
+	sources = []*countingSource{{next: 0, end: n, gate: gates[0]}, {next: n, end: 2 * n, gate: gates[1]}}
+	return sources, func() {
+		close(stop)
+		feeders.Wait()
+		for _, gate := range gates {
+			close(gate)
+		}
+	}
+}
+
+func runCountingCheckpoints(t *testing.T, mode CheckpointMode) {
+	const n = 20000
+	store := newStorage(t)
+	cfg := &CheckpointConfig{Storage: store, Job: "j", Retained: 100, Mode: mode}
+	sources, runToEnd := gatedSources(n)
 	summers := make([]*summer, 2)
 	j, err := Start(context.Background(), countingGraph(n, sources, summers, cfg))
 	if err != nil {
@@ -212,11 +225,7 @@ func runCountingCheckpoints(t *testing.T, mode CheckpointMode) {
 		}
 		ids = append(ids, id)
 	}
-	close(stop)
-	feeders.Wait()
-	for _, gate := range gates {
-		close(gate)
-	}
+	runToEnd()
 	<-j.Done()
 	if err := j.Err(); err != nil {
 		t.Fatal(err)
