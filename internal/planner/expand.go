@@ -260,13 +260,13 @@ func isASCII(s string) bool {
 // field names; it returns the column qualified by its FROM item's alias.
 func resolveIn(id *ast.Ident, scopes []*scope) ([]string, bool) {
 	for _, sc := range scopes {
-		i, err := sc.resolve(id)
-		if err == nil {
+		i, n := sc.lookup(id)
+		if n > 1 {
+			return nil, false
+		}
+		if n == 1 {
 			c := sc.cols[i]
 			return []string{c.qual, c.name}, c.qual != "" && c.scalar == nil
-		}
-		if strings.Contains(err.Error(), "ambiguous") {
-			return nil, false
 		}
 		for k := len(id.Parts) - 1; k >= 1; k-- {
 			i, err := sc.resolve(&ast.Ident{Pos: id.Pos, Parts: id.Parts[:k]})

@@ -59,6 +59,15 @@ func TestExpandQuery(t *testing.T) {
 			"SELECT CAST(`orders`.`amount` AS BIGINT), CAST(`orders`.`amount` AS INTEGER), CAST(`orders`.`product` AS STRING), " +
 				"UPPER(`orders`.`product`), `orders`.`r`.`a`, `orders`.`ts` + INTERVAL '1' MINUTE\n" +
 				"FROM `default_catalog`.`default_database`.`orders` AS `orders`"},
+		// A correlated column whose name has "ambiguous" in it resolves
+		// in the enclosing query like any other.
+		{"SELECT t.ambiguous FROM (SELECT product AS ambiguous FROM orders) AS t WHERE EXISTS (SELECT id FROM users WHERE users.name = ambiguous)",
+			"SELECT `t`.`ambiguous`\n" +
+				"FROM (SELECT `orders`.`product` AS `ambiguous`\n" +
+				"FROM `default_catalog`.`default_database`.`orders` AS `orders`) AS `t`\n" +
+				"WHERE EXISTS (SELECT `users`.`id`\n" +
+				"FROM `default_catalog`.`default_database`.`users` AS `users`\n" +
+				"WHERE `users`.`name` = `t`.`ambiguous`)"},
 		{"SELECT product FROM orders WHERE `user` IN (SELECT id FROM users WHERE users.amount = orders.amount) AND NOT EXISTS (SELECT * FROM users)",
 			"SELECT `orders`.`product`\n" +
 				"FROM `default_catalog`.`default_database`.`orders` AS `orders`\n" +

@@ -47,17 +47,11 @@ func (s *scope) resolve(id *ast.Ident) (int, error) {
 	if len(id.Parts) > 1 {
 		qual = id.Parts[len(id.Parts)-2]
 	}
-	found := -1
-	for i, c := range s.cols {
-		if c.name != name || (qual != "" && c.qual != qual) || (qual == "" && c.merged) || c.scalar != nil {
-			continue
-		}
-		if found >= 0 {
-			return 0, errorf(id, "Column '%s' is ambiguous", name)
-		}
-		found = i
+	found, n := s.lookup(id)
+	if n > 1 {
+		return 0, errorf(id, "Column '%s' is ambiguous", name)
 	}
-	if found >= 0 {
+	if n == 1 {
 		return found, nil
 	}
 	if qual != "" && !s.hasQualifier(qual) {
@@ -72,6 +66,26 @@ func (s *scope) resolve(id *ast.Ident) (int, error) {
 		return 0, errorf(id, "Column '%s' not found in table '%s'", name, qual)
 	}
 	return 0, errorf(id, "Column '%s' not found in any table", name)
+}
+
+// lookup returns the first column id names and how many columns it
+// names (more than one: id is ambiguous).
+func (s *scope) lookup(id *ast.Ident) (found, n int) {
+	name := id.Parts[len(id.Parts)-1]
+	var qual string
+	if len(id.Parts) > 1 {
+		qual = id.Parts[len(id.Parts)-2]
+	}
+	found = -1
+	for i, c := range s.cols {
+		if c.name != name || (qual != "" && c.qual != qual) || (qual == "" && c.merged) || c.scalar != nil {
+			continue
+		}
+		if n++; found < 0 {
+			found = i
+		}
+	}
+	return found, n
 }
 
 func (s *scope) hasQualifier(q string) bool {
