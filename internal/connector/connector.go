@@ -90,6 +90,7 @@ type RowError struct {
 	Err error
 }
 
+// Error returns the message of the row's error.
 func (e *RowError) Error() string { return e.Err.Error() }
 
 // Unwrap returns the error of the row.
