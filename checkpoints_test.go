@@ -363,6 +363,39 @@ CREATE TABLE three (a BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = 
 	}
 }
 
+// TestExactlyOnceSinkAfterChainedCalc: an exactly-once Kafka sink forward
+// after a Calc, which runs chained into its source, commits at completed
+// checkpoints (it heads a chain of its own, whose loop hears of them):
+// its rows become visible to a read-committed reader while the job runs.
+func TestExactlyOnceSinkAfterChainedCalc(t *testing.T) {
+	cluster := startCluster(t)
+	dir := t.TempDir() // removed after the engine has closed
+	e := newEngine(t)
+	mustExecute(t, e, fmt.Sprintf(`
+SET 'execution.checkpointing.interval' = '20 ms';
+SET 'state.checkpoints.dir' = '%s';
+CREATE TABLE g (a BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '1000', 'fields.a.kind' = 'sequence', 'fields.a.start' = '1', 'fields.a.end' = '1000000');
+CREATE TABLE out_eos (a BIGINT) WITH ('connector' = 'kafka', 'topic' = 'eos-calc', 'properties.bootstrap.servers' = '%s',
+    'format' = 'json', 'sink.delivery-guarantee' = 'exactly-once', 'sink.transactional-id-prefix' = 'eos-calc');
+INSERT INTO out_eos SELECT a + 1 FROM g WHERE a > 1;`, dir, cluster.BootstrapServers()))
+	cl, err := kgo.NewClient(kgo.SeedBrokers(cluster.BootstrapServers()), kgo.ConsumeTopics("eos-calc"),
+		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()), kgo.FetchIsolationLevel(kgo.ReadCommitted()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	ctx := testContext(t)
+	for {
+		fs := cl.PollFetches(ctx)
+		if err := fs.Err(); err != nil {
+			t.Fatalf("no row of the sink was committed: %v", err)
+		}
+		if fs.NumRecords() > 0 {
+			return
+		}
+	}
+}
+
 // TestSinkNotNullEnforced: by default (table.exec.sink.not-null-enforcer
 // ERROR) a NULL written into a NOT NULL sink column fails the job with
 // Flink's message, and nothing of that row reaches the sink.
