@@ -43,7 +43,7 @@ func NewExpansion() *Expansion {
 // queries can be expanded (Binder.ExpandQuery).
 func FormatExpanded(q ast.Query, x *Expansion) string {
 	p := &expander{x: x}
-	p.f = formatter{flink: true, override: p.override}
+	p.f = formatter{flink: true, asymmetric: true, override: p.override}
 	p.query(q)
 	return p.f.String()
 }
@@ -141,17 +141,6 @@ func (p *expander) override(f *formatter, e ast.Expr) bool {
 	switch e := e.(type) {
 	case *ast.Ident:
 		f.WriteString(quoteParts(p.x.Columns[e]))
-	case *ast.Between:
-		f.part(e.X, predicateLevel, false)
-		f.not(e.Not)
-		if e.Symmetric {
-			f.WriteString(" BETWEEN SYMMETRIC ")
-		} else {
-			f.WriteString(" BETWEEN ASYMMETRIC ")
-		}
-		f.part(e.Lo, additiveLevel, false)
-		f.WriteString(" AND ")
-		f.part(e.Hi, additiveLevel, false)
 	case *ast.Case:
 		f.WriteString("CASE")
 		for _, w := range e.Whens {

@@ -47,6 +47,9 @@ type formatter struct {
 	// override, when set, writes the expressions it has a form of its own
 	// for (see FormatExpanded) and reports whether it wrote e.
 	override func(f *formatter, e ast.Expr) bool
+	// asymmetric writes BETWEEN without SYMMETRIC as BETWEEN ASYMMETRIC,
+	// as Calcite's expanded SQL does.
+	asymmetric bool
 }
 
 // Binding levels of the parser, loosest first (see parser.expr); a level
@@ -194,6 +197,8 @@ func (f *formatter) expr(e ast.Expr) {
 		f.WriteString(" BETWEEN ")
 		if e.Symmetric {
 			f.WriteString("SYMMETRIC ")
+		} else if f.asymmetric {
+			f.WriteString("ASYMMETRIC ")
 		}
 		f.part(e.Lo, additiveLevel, false)
 		f.WriteString(" AND ")
