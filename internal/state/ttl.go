@@ -45,10 +45,7 @@ func NewTTL(b Backend, table string, ttl time.Duration, drop func(key string)) *
 	if ttl <= 0 {
 		return nil
 	}
-	t := &TTL{ttl: ttl.Microseconds(), drop: drop}
-	if t.ttl == 0 {
-		t.ttl = 1
-	}
+	t := &TTL{ttl: TTLMicros(ttl), drop: drop}
 	t.at = NewTable(b, TTLTableName(table), Codec[int64]{
 		Append: func(b []byte, v int64) []byte { return AppendVarint(b, v) },
 		Decode: func(b []byte) (int64, error) {
@@ -72,8 +69,12 @@ func (t *TTL) Start(now func() int64) { t.now = now }
 // Expired reports whether an entry written at the time at has expired
 // at the time now (Flink's TtlUtils.expired: at + ttl <= now).
 func Expired(at, now int64, ttl time.Duration) bool {
-	return ttl > 0 && at <= now-max(ttl.Microseconds(), 1)
+	return ttl > 0 && at <= now-TTLMicros(ttl)
 }
+
+// TTLMicros is a positive retention in whole microseconds, at least one:
+// a retention under a microsecond still expires what it retains.
+func TTLMicros(ttl time.Duration) int64 { return max(ttl.Microseconds(), 1) }
 
 // Expire drops key's entries, and reports so, when they have expired:
 // the operator then sees the key as new. It runs a sweep first when one

@@ -431,7 +431,7 @@ func (j *Join) limit(left bool) (int64, bool) {
 	if ttl <= 0 || j.now == nil {
 		return 0, false
 	}
-	return j.now() - max(ttl.Microseconds(), 1), true
+	return j.now() - state.TTLMicros(ttl), true
 }
 
 // rows returns the rows of the side `left` under key, its expired rows
@@ -453,7 +453,7 @@ func liveRows(t *state.Table[joinRows], key []byte, now func() int64, ttl time.D
 	if !ok || now == nil || ttl <= 0 {
 		return recs, ok
 	}
-	if recs.expire(now() - max(ttl.Microseconds(), 1)) {
+	if recs.expire(now() - state.TTLMicros(ttl)) {
 		if recs.live == 0 {
 			t.Delete(key)
 			return recs, false
