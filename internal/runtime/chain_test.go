@@ -170,20 +170,7 @@ func TestChainedProcessingTime(t *testing.T) {
 			if len(j.chains) != 1 || j.chains[0].tasks[0].name != g.Stages[c.head].Name || j.chains[0].tasks[len(j.chains[0].tasks)-1].op != Operator(op) {
 				t.Fatalf("the ticker is not in the one operator chain, headed by %q: %d chains", g.Stages[c.head].Name, len(j.chains))
 			}
-			<-op.opened
-			clock.Advance(999 * time.Millisecond)
-			waitQuiet(t, j)
-			if got := op.times(); len(got) != 0 {
-				t.Fatalf("fired at %v before its time", got)
-			}
-			clock.Advance(time.Millisecond)
-			waitQuiet(t, j)
-			clock.Advance(2 * time.Second)
-			waitQuiet(t, j)
-			want := []int64{start.Add(time.Second).UnixMicro(), start.Add(3 * time.Second).UnixMicro()}
-			if got := op.times(); !slices.Equal(got, want) {
-				t.Fatalf("fired at %v; want %v", got, want)
-			}
+			checkWakeUps(t, j, op, clock, start, 2*time.Second)
 		})
 	}
 }

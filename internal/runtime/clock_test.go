@@ -90,6 +90,15 @@ func TestProcessingTimeWakeUps(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer j.Cancel()
+	checkWakeUps(t, j, op, clock, start, 2500*time.Millisecond)
+}
+
+// checkWakeUps drives the clock of job j, started at start, past the
+// first wake-up of op (a secondTicker) and then by late: the first rings
+// at its second, not before, and the second, due a second later, rings
+// once at the clock's time; the job is quiet only after each.
+func checkWakeUps(t *testing.T, j *Job, op *secondTicker, clock *ManualClock, start time.Time, late time.Duration) {
+	t.Helper()
 	<-op.opened
 	clock.Advance(999 * time.Millisecond)
 	waitQuiet(t, j)
@@ -98,9 +107,9 @@ func TestProcessingTimeWakeUps(t *testing.T) {
 	}
 	clock.Advance(time.Millisecond)
 	waitQuiet(t, j)
-	clock.Advance(2500 * time.Millisecond)
+	clock.Advance(late)
 	waitQuiet(t, j)
-	want := []int64{start.Add(time.Second).UnixMicro(), start.Add(3500 * time.Millisecond).UnixMicro()}
+	want := []int64{start.Add(time.Second).UnixMicro(), start.Add(time.Second + late).UnixMicro()}
 	if got := op.times(); !slices.Equal(got, want) {
 		t.Fatalf("fired at %v; want %v (a late wake-up rings once, at the clock's time)", got, want)
 	}

@@ -49,6 +49,20 @@ func BenchmarkJoinRowsPerKey(b *testing.B) {
 	}
 }
 
+// newBenchTemporalJoin is the benchmarks' event-time temporal LEFT JOIN
+// of two inputs of types in, on column 0, with times in column 2.
+func newBenchTemporalJoin(b *testing.B, in []types.Type) *TemporalJoin {
+	b.Helper()
+	j, err := NewTemporalJoin(TemporalJoinConfig{
+		JoinSpec: JoinSpec{Kind: LeftJoin, LeftTypes: in, RightTypes: in, LeftKeys: []int{0}, RightKeys: []int{0}},
+		LeftTime: 2, RightTime: 2,
+	}, state.NewMemory())
+	if err != nil {
+		b.Fatal(err)
+	}
+	return j
+}
+
 // BenchmarkTemporalJoinKeys keeps a version of every key on the right of
 // an event-time temporal join while left rows arrive; a watermark after
 // every chunk of 1024 rows makes that chunk's left rows due. Its cost per
@@ -58,13 +72,7 @@ func BenchmarkTemporalJoinKeys(b *testing.B) {
 		b.Run(fmt.Sprintf("keys=%d", keys), func(b *testing.B) {
 			cs := benchChunks(256, keys)
 			in := cs[0].Types()
-			j, err := NewTemporalJoin(TemporalJoinConfig{
-				JoinSpec: JoinSpec{Kind: LeftJoin, LeftTypes: in, RightTypes: in, LeftKeys: []int{0}, RightKeys: []int{0}},
-				LeftTime: 2, RightTime: 2,
-			}, state.NewMemory())
-			if err != nil {
-				b.Fatal(err)
-			}
+			j := newBenchTemporalJoin(b, in)
 			benchTimed(b, j, cs, 2)
 		})
 	}
@@ -79,13 +87,7 @@ func BenchmarkTemporalJoinAllDue(b *testing.B) {
 		b.Run(fmt.Sprintf("keys=%d", keys), func(b *testing.B) {
 			cs := benchChunks((keys+types.ChunkSize-1)/types.ChunkSize, keys)
 			in := cs[0].Types()
-			j, err := NewTemporalJoin(TemporalJoinConfig{
-				JoinSpec: JoinSpec{Kind: LeftJoin, LeftTypes: in, RightTypes: in, LeftKeys: []int{0}, RightKeys: []int{0}},
-				LeftTime: 2, RightTime: 2,
-			}, state.NewMemory())
-			if err != nil {
-				b.Fatal(err)
-			}
+			j := newBenchTemporalJoin(b, in)
 			for _, c := range cs {
 				if err := j.ProcessChunk(1, c, discard{}); err != nil {
 					b.Fatal(err)
