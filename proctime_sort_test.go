@@ -25,28 +25,13 @@ func TestProcTimeSortOnTheClock(t *testing.T) {
 			res := mustExecute(t, e, "SELECT u, v FROM clicks ORDER BY pt, v DESC;")
 			s := res[0].Stream
 			t.Cleanup(s.Close)
-			ctx := testContext(t)
-			for i, step := range []struct {
-				insert  string
-				advance time.Duration
-				want    []string
-			}{
+			for i, step := range []procTimeStep{
 				{insert: "INSERT INTO clicks VALUES ('a', 1), ('b', 3), ('c', 2);", advance: time.Millisecond},
 				{insert: "INSERT INTO clicks VALUES ('d', 3);", advance: 500 * time.Microsecond},
 				{advance: 500 * time.Microsecond, want: []string{"+I[b, 3]", "+I[d, 3]", "+I[c, 2]", "+I[a, 1]"}},
 				{insert: "INSERT INTO clicks VALUES ('e', 0), ('f', 9);", advance: time.Second, want: []string{"+I[f, 9]", "+I[e, 0]"}},
 			} {
-				if step.insert != "" {
-					mustExecute(t, e, step.insert)
-					if err := e.WaitQuiet(ctx, s); err != nil {
-						t.Fatal(err)
-					}
-				}
-				clock.Advance(step.advance)
-				if err := e.WaitQuiet(ctx, s); err != nil {
-					t.Fatal(err)
-				}
-				got := changelog(s, s.Drain())
+				got := step.run(t, e, clock, s)
 				// b and d tie on v; within one INSERT the source keeps their
 				// order only on one partition, so ties compare as a set.
 				if !sameRows(got, step.want) || !slices.IsSortedFunc(got, func(a, b string) int { return rowV(b) - rowV(a) }) {

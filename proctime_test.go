@@ -35,23 +35,29 @@ type procTimeStep struct {
 
 func runProcTimeSteps(t *testing.T, e *Engine, clock *runtime.ManualClock, s *Stream, steps []procTimeStep) {
 	t.Helper()
-	ctx := testContext(t)
 	for i, step := range steps {
-		if step.insert != "" {
-			mustExecute(t, e, step.insert)
-			if err := e.WaitQuiet(ctx, s); err != nil {
-				t.Fatal(err)
-			}
-		}
-		clock.Advance(step.advance)
-		if err := e.WaitQuiet(ctx, s); err != nil {
-			t.Fatal(err)
-		}
-		got := changelog(s, s.Drain())
-		if !sameRows(got, step.want) {
+		if got := step.run(t, e, clock, s); !sameRows(got, step.want) {
 			t.Fatalf("step %d (%q, then %s on the clock): got %q, want %q", i, step.insert, step.advance, got, step.want)
 		}
 	}
+}
+
+// run runs the step's INSERT (if any) until the job is quiet, advances the
+// clock until it is quiet again, and returns the rows s received.
+func (step procTimeStep) run(t *testing.T, e *Engine, clock *runtime.ManualClock, s *Stream) []string {
+	t.Helper()
+	ctx := testContext(t)
+	if step.insert != "" {
+		mustExecute(t, e, step.insert)
+		if err := e.WaitQuiet(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clock.Advance(step.advance)
+	if err := e.WaitQuiet(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	return changelog(s, s.Drain())
 }
 
 func sameRows(got, want []string) bool {
