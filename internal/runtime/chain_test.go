@@ -68,19 +68,7 @@ func TestChainedCheckpointsAreConsistent(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			var ids []int64
-			for len(ids) < 4 {
-				id, err := j.Checkpoint(ctx)
-				if err != nil {
-					t.Fatal(err)
-				}
-				ids = append(ids, id)
-			}
-			runToEnd()
-			<-j.Done()
-			if err := j.Err(); err != nil {
-				t.Fatal(err)
-			}
+			ids := checkpointThenFinish(ctx, t, j, 4, runToEnd)
 			// counts returns the numbers counted and their sum in the
 			// parts of stage id of checkpoint cp.
 			counts := func(cp int64, id string) (count, sum int64) {

@@ -217,19 +217,7 @@ func runCountingCheckpoints(t *testing.T, mode CheckpointMode) {
 	defer j.Cancel()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	var ids []int64
-	for len(ids) < 5 {
-		id, err := j.Checkpoint(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, id)
-	}
-	runToEnd()
-	<-j.Done()
-	if err := j.Err(); err != nil {
-		t.Fatal(err)
-	}
+	ids := checkpointThenFinish(ctx, t, j, 5, runToEnd)
 	for _, id := range ids {
 		meta, err := store.Metadata(ctx, "j", id)
 		if err != nil {
@@ -569,4 +557,25 @@ func TestCancelledCheckpointIsNotWritten(t *testing.T) {
 	if meta, _, err := checkpoint.Latest(ctx, store, "j"); err == nil {
 		t.Fatalf("checkpoint %d was written", meta.ID)
 	}
+}
+
+// checkpointThenFinish takes n checkpoints of the running job j, then
+// lets its gated sources run to their end (runToEnd) and waits for the
+// job to end without an error; it returns the checkpoints' IDs.
+func checkpointThenFinish(ctx context.Context, t *testing.T, j *Job, n int, runToEnd func()) []int64 {
+	t.Helper()
+	var ids []int64
+	for len(ids) < n {
+		id, err := j.Checkpoint(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	runToEnd()
+	<-j.Done()
+	if err := j.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return ids
 }
