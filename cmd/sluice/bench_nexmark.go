@@ -19,7 +19,8 @@ func runBenchNexmark(args []string) error {
 	parallelism := fs.Int("parallelism", 1, "parallelism.default (the hand-written programs run at 1 only)")
 	rounds := fs.Int("rounds", 1, "run every measurement this many times, in turn, and report the medians")
 	queries := fs.String("queries", "", "run these queries (comma-separated: q0,...,q22, q1-decimal18, x-group-agg, x-tumble, x-interval-join; default: all)")
-	kafka := fs.Bool("kafka", true, "also run q0 to q2 over the bids read from the embedded Kafka broker as JSON and Avro")
+	kafka := fs.Bool("kafka", true, "also run queries over the bids read from the embedded Kafka broker as JSON and Avro: q0 to q2, or those of -queries that read only bids")
+	partitions := fs.Int("partitions", 0, "the Kafka topics' partitions (default: the parallelism, at least 2)")
 	profile := fs.String("cpuprofile", "", "write each measurement's CPU profile to this path, the measurement's name inserted before the extension")
 	var settings settingFlags
 	fs.Var(&settings, "set", "SET key=value on every query's engine before it runs, such as table.exec.mini-batch.enabled=true (repeatable)")
@@ -35,7 +36,7 @@ func runBenchNexmark(args []string) error {
 	}
 	rep, err := bench.RunNexmark(context.Background(), bench.NexmarkConfig{
 		Events: *events, Rate: *rate, Parallelism: *parallelism, Rounds: *rounds, Queries: names,
-		Kafka: *kafka, CPUProfile: *profile, Settings: settings, Log: os.Stderr,
+		Kafka: *kafka, Partitions: *partitions, CPUProfile: *profile, Settings: settings, Log: os.Stderr,
 	})
 	if err != nil {
 		return err

@@ -126,7 +126,7 @@ func usage() {
                [-checkpoint-intervals 10s,1s,100ms|none] [-checkpoint-dir DIR] [-state-backend hashmap|rocksdb]
                [-incremental] [-cpuprofile FILE]
                               measure SQL pipelines' throughput against a plain Kafka consumer
-  sluice bench nexmark [-events N] [-rate R] [-parallelism P] [-rounds R] [-queries q0,q1,...] [-kafka=false]
+  sluice bench nexmark [-events N] [-rate R] [-parallelism P] [-rounds R] [-queries q0,q1,...] [-kafka=false] [-partitions N]
                        [-set KEY=VALUE ...] [-cpuprofile FILE]
                               run the Nexmark queries on the nexmark generator, against hand-written Go programs
   sluice bench latency [-records N] [-rate R] [-parallelism P] [-rounds R] [-source-options K=V,...] [-sink-options K=V,...]

@@ -29,9 +29,14 @@ type NexmarkConfig struct {
 	Rounds int
 	// Queries names the queries to run; nil runs them all.
 	Queries []string
-	// Kafka also runs q0 to q2 over the bids read from the embedded broker,
-	// as JSON and as Avro.
+	// Kafka also runs queries over the bids read from the embedded broker,
+	// as JSON and as Avro: q0 to q2 when Queries is nil, else those of
+	// Queries that read only bids.
 	Kafka bool
+	// Partitions is how many partitions the Kafka topics have; 0 means
+	// the parallelism, at least 2, so that parallelism 1 and 2 read the
+	// same topics.
+	Partitions int
 	// CPUProfile, when set, is where CPU profiles go, one per measurement.
 	CPUProfile string
 	// Settings are SET on every query's engine, in order, as key and
@@ -142,14 +147,31 @@ func generatorDDL(events, rate int64) string {
 	return b.String()
 }
 
-// kafkaQueries are the queries also run over bids read from Kafka.
-var kafkaQueries = []string{"q0", "q1", "q1-decimal18", "q2"}
+// defaultKafkaQueries are the queries run over bids read from Kafka when
+// no queries are named.
+var defaultKafkaQueries = []string{"q0", "q1", "q1-decimal18", "q2"}
+
+// overKafka reports whether q runs over the bids read from Kafka too.
+func (c *NexmarkConfig) overKafka(q nexmarkQuery) bool {
+	if c.Queries == nil {
+		return slices.Contains(defaultKafkaQueries, q.name)
+	}
+	return q.bidsOnly
+}
+
+// partitions is the number of partitions of the Kafka topics.
+func (c *NexmarkConfig) partitions() int {
+	if c.Partitions > 0 {
+		return c.Partitions
+	}
+	return max(2, c.Parallelism)
+}
 
 // RunNexmark runs the Nexmark queries, each into blackhole, and the
 // hand-written programs of those that have one.
 func RunNexmark(ctx context.Context, cfg NexmarkConfig) (*NexmarkReport, error) {
-	if cfg.Events < 1 || cfg.Rate < 1 || cfg.Parallelism < 1 || cfg.Rounds < 1 {
-		return nil, fmt.Errorf("bench nexmark: events, rate, parallelism and rounds must be positive")
+	if cfg.Events < 1 || cfg.Rate < 1 || cfg.Parallelism < 1 || cfg.Rounds < 1 || cfg.Partitions < 0 {
+		return nil, fmt.Errorf("bench nexmark: events, rate, parallelism and rounds must be positive, partitions not negative")
 	}
 	var queries []nexmarkQuery
 	for _, q := range nexmarkQueries {
@@ -185,7 +207,7 @@ func RunNexmark(ctx context.Context, cfg NexmarkConfig) (*NexmarkReport, error) 
 		defer k.close()
 		for _, src := range k.sources {
 			for _, q := range queries {
-				if slices.Contains(kafkaQueries, q.name) {
+				if cfg.overKafka(q) {
 					runs = append(runs, run{q, src.name, src.ddl, k.bids})
 				}
 			}
@@ -354,7 +376,7 @@ func (k *nexmarkKafka) close() { k.cluster.Close() }
 // startNexmarkKafka starts an embedded cluster and writes the generator's
 // bids into a topic per format, through Sluice (not measured).
 func startNexmarkKafka(ctx context.Context, cfg *NexmarkConfig, logf func(string, ...any)) (*nexmarkKafka, error) {
-	cluster, err := devcluster.Start(devcluster.Options{Partitions: cfg.Parallelism})
+	cluster, err := devcluster.Start(devcluster.Options{Partitions: cfg.partitions()})
 	if err != nil {
 		return nil, err
 	}

@@ -16,6 +16,9 @@ type nexmarkQuery struct {
 	ddl string
 	// insert is the measured INSERT INTO nexmark_<name>.
 	insert string
+	// bidsOnly says the query reads no table but bid, so it can run over
+	// the bids read from Kafka too.
+	bidsOnly bool
 }
 
 // blackhole declares the sink nexmark_<name> with the given columns.
@@ -28,11 +31,11 @@ const bidSinkColumns = "auction BIGINT, bidder BIGINT, price BIGINT, dateTime TI
 // nexmarkQueries are q0 to q22 of Flink's suite (q6, which Flink cannot
 // run either, included), then Sluice's variants and extra queries.
 var nexmarkQueries = []nexmarkQuery{
-	{name: "q0", ddl: blackhole("q0", bidSinkColumns),
+	{name: "q0", bidsOnly: true, ddl: blackhole("q0", bidSinkColumns),
 		insert: "INSERT INTO nexmark_q0 SELECT auction, bidder, price, dateTime, extra FROM bid"},
-	{name: "q1", ddl: blackhole("q1", "auction BIGINT, bidder BIGINT, price DECIMAL(23, 3), dateTime TIMESTAMP(3), extra VARCHAR"),
+	{name: "q1", bidsOnly: true, ddl: blackhole("q1", "auction BIGINT, bidder BIGINT, price DECIMAL(23, 3), dateTime TIMESTAMP(3), extra VARCHAR"),
 		insert: "INSERT INTO nexmark_q1 SELECT auction, bidder, 0.908 * price AS price, dateTime, extra FROM bid"},
-	{name: "q2", ddl: blackhole("q2", "auction BIGINT, price BIGINT"),
+	{name: "q2", bidsOnly: true, ddl: blackhole("q2", "auction BIGINT, price BIGINT"),
 		insert: "INSERT INTO nexmark_q2 SELECT auction, price FROM bid WHERE MOD(auction, 123) = 0"},
 	{name: "q3", ddl: blackhole("q3", "name VARCHAR, city VARCHAR, state VARCHAR, id BIGINT"),
 		insert: `INSERT INTO nexmark_q3 SELECT P.name, P.city, P.state, A.id
@@ -47,7 +50,7 @@ FROM (
     GROUP BY A.id, A.category
 ) Q
 GROUP BY Q.category`},
-	{name: "q5", ddl: blackhole("q5", "auction BIGINT, num BIGINT"),
+	{name: "q5", bidsOnly: true, ddl: blackhole("q5", "auction BIGINT, num BIGINT"),
 		insert: `INSERT INTO nexmark_q5 SELECT AuctionBids.auction, AuctionBids.num
 FROM (
   SELECT auction, count(*) AS num, window_start AS starttime, window_end AS endtime
@@ -74,7 +77,7 @@ FROM (
         WHERE A.id = B.auction AND B.dateTime BETWEEN A.dateTime AND A.expires)
     WHERE rownum <= 1
 ) AS Q`},
-	{name: "q7", ddl: blackhole("q7", bidSinkColumns),
+	{name: "q7", bidsOnly: true, ddl: blackhole("q7", bidSinkColumns),
 		insert: `INSERT INTO nexmark_q7 SELECT B.auction, B.bidder, B.price, B.dateTime, B.extra
 FROM bid B
 JOIN (
@@ -111,27 +114,27 @@ FROM (
 )
 WHERE rownum <= 1`},
 	// Flink's q10 writes to a partitioned file system table.
-	{name: "q10",
+	{name: "q10", bidsOnly: true,
 		ddl: `CREATE TABLE nexmark_q10 (auction BIGINT, bidder BIGINT, price BIGINT, dateTime TIMESTAMP(3), extra VARCHAR, dt STRING, hm STRING)
 PARTITIONED BY (dt, hm) WITH ('connector' = 'filesystem', 'path' = 'file:///tmp/nexmark-q10/', 'format' = 'csv',
   'sink.partition-commit.trigger' = 'partition-time', 'sink.partition-commit.delay' = '1 min',
   'sink.partition-commit.policy.kind' = 'success-file', 'partition.time-extractor.timestamp-pattern' = '$dt $hm:00',
   'sink.rolling-policy.rollover-interval' = '1min', 'sink.rolling-policy.check-interval' = '1min');`,
 		insert: "INSERT INTO nexmark_q10 SELECT auction, bidder, price, dateTime, extra, DATE_FORMAT(dateTime, 'yyyy-MM-dd'), DATE_FORMAT(dateTime, 'HH:mm') FROM bid"},
-	{name: "q11", ddl: blackhole("q11", "bidder BIGINT, bid_count BIGINT, starttime TIMESTAMP(3), endtime TIMESTAMP(3)"),
+	{name: "q11", bidsOnly: true, ddl: blackhole("q11", "bidder BIGINT, bid_count BIGINT, starttime TIMESTAMP(3), endtime TIMESTAMP(3)"),
 		insert: `INSERT INTO nexmark_q11 SELECT B.bidder, count(*) AS bid_count,
     SESSION_START(B.dateTime, INTERVAL '10' SECOND) AS starttime,
     SESSION_END(B.dateTime, INTERVAL '10' SECOND) AS endtime
 FROM bid B
 GROUP BY B.bidder, SESSION(B.dateTime, INTERVAL '10' SECOND)`},
-	{name: "q12", ddl: blackhole("q12", "bidder BIGINT, bid_count BIGINT, starttime TIMESTAMP(3), endtime TIMESTAMP(3)") +
+	{name: "q12", bidsOnly: true, ddl: blackhole("q12", "bidder BIGINT, bid_count BIGINT, starttime TIMESTAMP(3), endtime TIMESTAMP(3)") +
 		"\nCREATE VIEW B AS SELECT *, PROCTIME() AS p_time FROM bid;",
 		insert: `INSERT INTO nexmark_q12 SELECT bidder, count(*) AS bid_count, window_start AS starttime, window_end AS endtime
 FROM TABLE(TUMBLE(TABLE B, DESCRIPTOR(p_time), INTERVAL '10' SECOND))
 GROUP BY bidder, window_start, window_end`},
 	// Flink's q13 joins a side input file through the legacy file system
 	// connector.
-	{name: "q13",
+	{name: "q13", bidsOnly: true,
 		ddl: `CREATE TABLE side_input (key BIGINT, ` + "`value`" + ` VARCHAR)
 WITH ('connector.type' = 'filesystem', 'connector.path' = 'file:///tmp/side_input.txt', 'format.type' = 'csv');
 ` + blackhole("q13", "auction BIGINT, bidder BIGINT, price BIGINT, dateTime TIMESTAMP(3), `value` VARCHAR"),
@@ -139,7 +142,7 @@ WITH ('connector.type' = 'filesystem', 'connector.path' = 'file:///tmp/side_inpu
 FROM (SELECT *, PROCTIME() AS p_time FROM bid) B
 JOIN side_input FOR SYSTEM_TIME AS OF B.p_time AS S
 ON mod(B.auction, 10000) = S.key`},
-	{name: "q14",
+	{name: "q14", bidsOnly: true,
 		ddl: "CREATE FUNCTION count_char AS 'com.github.nexmark.flink.udf.CountChar';\n" +
 			blackhole("q14", "auction BIGINT, bidder BIGINT, price DECIMAL(23, 3), bidTimeType VARCHAR, dateTime TIMESTAMP(3), extra VARCHAR, c_counts BIGINT"),
 		insert: `INSERT INTO nexmark_q14 SELECT auction, bidder, 0.908 * price AS price,
@@ -151,26 +154,26 @@ ON mod(B.auction, 10000) = S.key`},
     dateTime, extra, count_char(extra, 'c') AS c_counts
 FROM bid
 WHERE 0.908 * price > 1000000 AND 0.908 * price < 50000000`},
-	{name: "q15",
+	{name: "q15", bidsOnly: true,
 		ddl: blackhole("q15", "`day` VARCHAR, total_bids BIGINT, rank1_bids BIGINT, rank2_bids BIGINT, rank3_bids BIGINT, "+
 			"total_bidders BIGINT, rank1_bidders BIGINT, rank2_bidders BIGINT, rank3_bidders BIGINT, "+
 			"total_auctions BIGINT, rank1_auctions BIGINT, rank2_auctions BIGINT, rank3_auctions BIGINT"),
 		insert: "INSERT INTO nexmark_q15 SELECT DATE_FORMAT(dateTime, 'yyyy-MM-dd') AS `day`,\n" + rankCounts + "FROM bid GROUP BY DATE_FORMAT(dateTime, 'yyyy-MM-dd')"},
-	{name: "q16",
+	{name: "q16", bidsOnly: true,
 		ddl: blackhole("q16", "channel VARCHAR, `day` VARCHAR, `minute` VARCHAR, total_bids BIGINT, rank1_bids BIGINT, rank2_bids BIGINT, rank3_bids BIGINT, "+
 			"total_bidders BIGINT, rank1_bidders BIGINT, rank2_bidders BIGINT, rank3_bidders BIGINT, "+
 			"total_auctions BIGINT, rank1_auctions BIGINT, rank2_auctions BIGINT, rank3_auctions BIGINT"),
 		insert: "INSERT INTO nexmark_q16 SELECT channel, DATE_FORMAT(dateTime, 'yyyy-MM-dd') AS `day`, max(DATE_FORMAT(dateTime, 'HH:mm')) AS `minute`,\n" +
 			rankCounts + "FROM bid GROUP BY channel, DATE_FORMAT(dateTime, 'yyyy-MM-dd')"},
-	{name: "q17",
+	{name: "q17", bidsOnly: true,
 		ddl: blackhole("q17", "auction BIGINT, `day` VARCHAR, total_bids BIGINT, rank1_bids BIGINT, rank2_bids BIGINT, rank3_bids BIGINT, "+
 			"min_price BIGINT, max_price BIGINT, avg_price BIGINT, sum_price BIGINT"),
 		insert: "INSERT INTO nexmark_q17 " + q17Select},
-	{name: "q18", ddl: blackhole("q18", "auction BIGINT, bidder BIGINT, price BIGINT, channel VARCHAR, url VARCHAR, dateTime TIMESTAMP(3), extra VARCHAR"),
+	{name: "q18", bidsOnly: true, ddl: blackhole("q18", "auction BIGINT, bidder BIGINT, price BIGINT, channel VARCHAR, url VARCHAR, dateTime TIMESTAMP(3), extra VARCHAR"),
 		insert: `INSERT INTO nexmark_q18 SELECT auction, bidder, price, channel, url, dateTime, extra
 FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY bidder, auction ORDER BY dateTime DESC) AS rank_number FROM bid)
 WHERE rank_number <= 1`},
-	{name: "q19", ddl: blackhole("q19", "auction BIGINT, bidder BIGINT, price BIGINT, channel VARCHAR, url VARCHAR, dateTime TIMESTAMP(3), extra VARCHAR, rank_number BIGINT"),
+	{name: "q19", bidsOnly: true, ddl: blackhole("q19", "auction BIGINT, bidder BIGINT, price BIGINT, channel VARCHAR, url VARCHAR, dateTime TIMESTAMP(3), extra VARCHAR, rank_number BIGINT"),
 		insert: `INSERT INTO nexmark_q19 SELECT * FROM
 (SELECT *, ROW_NUMBER() OVER (PARTITION BY auction ORDER BY price DESC) AS rank_number FROM bid)
 WHERE rank_number <= 10`},
@@ -182,7 +185,7 @@ WHERE rank_number <= 10`},
     itemName, description, initialBid, reserve, A.dateTime, expires, seller, category, A.extra
 FROM bid AS B INNER JOIN auction AS A ON B.auction = A.id
 WHERE A.category = 10`},
-	{name: "q21", ddl: blackhole("q21", "auction BIGINT, bidder BIGINT, price BIGINT, channel VARCHAR, channel_id VARCHAR"),
+	{name: "q21", bidsOnly: true, ddl: blackhole("q21", "auction BIGINT, bidder BIGINT, price BIGINT, channel VARCHAR, channel_id VARCHAR"),
 		insert: `INSERT INTO nexmark_q21 SELECT auction, bidder, price, channel,
     CASE
         WHEN lower(channel) = 'apple' THEN '0'
@@ -193,20 +196,20 @@ WHERE A.category = 10`},
     END AS channel_id
 FROM bid
 WHERE REGEXP_EXTRACT(url, '(&|^)channel_id=([^&]*)', 2) IS NOT NULL OR lower(channel) IN ('apple', 'google', 'facebook', 'baidu')`},
-	{name: "q22", ddl: blackhole("q22", "auction BIGINT, bidder BIGINT, price BIGINT, channel VARCHAR, dir1 VARCHAR, dir2 VARCHAR, dir3 VARCHAR"),
+	{name: "q22", bidsOnly: true, ddl: blackhole("q22", "auction BIGINT, bidder BIGINT, price BIGINT, channel VARCHAR, dir1 VARCHAR, dir2 VARCHAR, dir3 VARCHAR"),
 		insert: `INSERT INTO nexmark_q22 SELECT auction, bidder, price, channel,
     SPLIT_INDEX(url, '/', 3) AS dir1, SPLIT_INDEX(url, '/', 4) AS dir2, SPLIT_INDEX(url, '/', 5) AS dir3
 FROM bid`},
 	// q1 into DECIMAL(18, 3): the same values held in an int64 rather than
 	// q1's 16 bytes of DECIMAL(23, 3), to compare the two.
-	{name: "q1-decimal18", ddl: blackhole("q1_decimal18", "auction BIGINT, bidder BIGINT, price DECIMAL(18, 3), dateTime TIMESTAMP(3), extra VARCHAR"),
+	{name: "q1-decimal18", bidsOnly: true, ddl: blackhole("q1_decimal18", "auction BIGINT, bidder BIGINT, price DECIMAL(18, 3), dateTime TIMESTAMP(3), extra VARCHAR"),
 		insert: "INSERT INTO nexmark_q1_decimal18 SELECT auction, bidder, CAST(0.908 * price AS DECIMAL(18, 3)) AS price, dateTime, extra FROM bid"},
 	// Sluice's: a group aggregation of COUNT and SUM per auction, a
 	// tumbling window per auction, and an interval join of bids with their
 	// auctions.
-	{name: "x-group-agg", ddl: blackhole("x_group_agg", "auction BIGINT, num BIGINT, total BIGINT"),
+	{name: "x-group-agg", bidsOnly: true, ddl: blackhole("x_group_agg", "auction BIGINT, num BIGINT, total BIGINT"),
 		insert: "INSERT INTO nexmark_x_group_agg " + groupAggSelect},
-	{name: "x-tumble", ddl: blackhole("x_tumble", "auction BIGINT, window_start TIMESTAMP(3), window_end TIMESTAMP(3), num BIGINT, maxprice BIGINT"),
+	{name: "x-tumble", bidsOnly: true, ddl: blackhole("x_tumble", "auction BIGINT, window_start TIMESTAMP(3), window_end TIMESTAMP(3), num BIGINT, maxprice BIGINT"),
 		insert: "INSERT INTO nexmark_x_tumble " + tumbleSelect},
 	{name: "x-interval-join", ddl: blackhole("x_interval_join", "auction BIGINT, bidder BIGINT, price BIGINT, dateTime TIMESTAMP(3), seller BIGINT, category BIGINT"),
 		insert: "INSERT INTO nexmark_x_interval_join " + intervalJoinSelect},
