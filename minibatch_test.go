@@ -16,7 +16,7 @@ SET 'table.exec.mini-batch.allow-latency' = '1 d';
 SET 'table.exec.mini-batch.size' = '1000000';
 `
 
-// waitRowsIn waits until the instances of the job's stage whose name
+// waitRowsIn waits until the instances of the job's operator whose name
 // starts with prefix have taken in n rows.
 func waitRowsIn(t *testing.T, j *Job, prefix string, n int64) {
 	t.Helper()
@@ -24,9 +24,11 @@ func waitRowsIn(t *testing.T, j *Job, prefix string, n int64) {
 	for {
 		var got int64
 		for _, v := range j.Vertices() {
-			if strings.HasPrefix(v.Name, prefix) {
-				for _, im := range v.Instances {
-					got += im.RecordsIn
+			for _, op := range v.Operators {
+				if strings.HasPrefix(op.Name, prefix) {
+					for _, im := range op.Instances {
+						got += im.RecordsIn
+					}
 				}
 			}
 		}

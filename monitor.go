@@ -69,9 +69,9 @@ func (j *Job) EndTime() time.Time {
 	return j.endedAt
 }
 
-// Vertices returns the operators of the job's current attempt with their
-// metrics (the counters start again with each attempt, as Flink's task
-// metrics do).
+// Vertices returns the vertices of the job's current attempt, chains of
+// operators as Flink's job vertices, with their metrics (the counters
+// start again with each attempt, as Flink's task metrics do).
 func (j *Job) Vertices() []runtime.VertexMetrics { return j.current().Vertices() }
 
 // MaxParallelism returns the number of key groups of the job.

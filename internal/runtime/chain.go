@@ -30,6 +30,11 @@ import (
 // processing-time wake-up (ProcessingTimer) nor a completed checkpoint
 // (CheckpointListener) nor a count of their state entries after their
 // input pauses (Stateful).
+//
+// A chain is what Flink calls a task: its instances' stages are one job
+// vertex in the metrics (Job.Vertices), and its loop times it as a
+// whole, two clock reads per message it takes, however many instances
+// handle the message.
 
 // chainable reports whether stage i may run in the goroutine of its
 // input's instances.
@@ -67,12 +72,19 @@ type chain struct {
 	// entries (see task.count); nil when none is pending or under a
 	// source.
 	recount <-chan time.Time
+	// metrics are the chain's, as Flink's task metrics (a job vertex's
+	// instance is a chain; see Job.Vertices): its head's emitter's, which
+	// the instances chained to it share.
+	metrics *chainMetrics
+	// now is when the message the chain's loop handles came.
+	now time.Time
 }
 
 // add chains t: it takes its messages from the chain's goroutine, and
 // its wake-ups ring the chain's loop.
 func (c *chain) add(t *task) {
 	t.chain = c
+	t.out.chain = c.metrics
 	if c.rang != nil {
 		t.rctx.ProcessingTime.rang = c.rang
 	}
@@ -120,14 +132,10 @@ type task struct {
 	st      Stateful
 	timer   ProcessingTimer
 	taker   LeaseTaker
-	// last is when the previous message was done; counted when the
-	// state entries were last counted, stale whether a count was skipped
-	// since.
-	last, counted time.Time
-	stale         bool
-	// spent is the time spent handling messages so far, in nanoseconds,
-	// with that of the instances chained to this one.
-	spent int64
+	// counted is when the state entries were last counted, stale
+	// whether a count was skipped since.
+	counted time.Time
+	stale   bool
 	// stopped is set once the instance has finished or failed: what
 	// reaches it afterwards is dropped.
 	stopped bool
@@ -169,7 +177,6 @@ func (t *task) open() bool {
 			return false
 		}
 	}
-	t.last = time.Now()
 	return true
 }
 
@@ -209,8 +216,6 @@ func (t *task) deliver(env envelope) (stopped bool) {
 func (t *task) process(env envelope) bool {
 	j, op, out := t.job, t.op, t.out
 	m := out.metrics
-	start, blocked, chained := time.Now(), out.blocked, out.chained
-	m.idle.Add(int64(start.Sub(t.last)))
 	var err error
 	switch env.kind {
 	case msgBarrier:
@@ -269,11 +274,7 @@ func (t *task) process(env envelope) bool {
 	if err == nil {
 		err = t.release()
 	}
-	t.last = time.Now()
-	spent := int64(t.last.Sub(start))
-	t.spent += spent
-	m.busy.Add(spent - (out.blocked - blocked) - (out.chained - chained))
-	t.count(t.last)
+	t.count(t.chain.now)
 	j.inflight.Add(-1)
 	if err != nil {
 		t.fail(err)
@@ -360,21 +361,29 @@ func (j *Job) runChain(c *chain) {
 		return
 	}
 	head := c.tasks[0]
+	// The chain is timed as one task (Flink's busy and idle time are a
+	// task's): two clock reads per message it takes from its inbox or
+	// wake-up, however many instances it runs.
+	last := time.Now()
 	for {
+		var stopped bool
 		select {
 		case env := <-c.inbox:
-			if head.deliver(env) {
-				return
-			}
-			if env.kind == msgComplete {
-				// The chained instances hear of it at once: they took
-				// their part of the checkpoint when the head passed its
-				// barrier on.
-				for _, t := range c.tasks[1:] {
-					j.inflight.Add(1)
-					t.deliver(env)
+			last, stopped = c.timed(last, func() bool {
+				if head.deliver(env) {
+					return true
 				}
-			}
+				if env.kind == msgComplete {
+					// The chained instances hear of it at once: they
+					// took their part of the checkpoint when the head
+					// passed its barrier on.
+					for _, t := range c.tasks[1:] {
+						j.inflight.Add(1)
+						t.deliver(env)
+					}
+				}
+				return false
+			})
 		case <-j.ctx.Done():
 			return
 		case now := <-c.recount:
@@ -385,15 +394,33 @@ func (j *Job) runChain(c *chain) {
 				}
 			}
 		case <-c.rang:
-			// One ring stands for every due wake-up of the chain: each
-			// instance fires if its own is due.
-			for _, t := range c.tasks {
-				t.fire()
-			}
-			j.inflight.Add(-1)
-			if head.stopped {
-				return
-			}
+			last, stopped = c.timed(last, func() bool {
+				// One ring stands for every due wake-up of the chain:
+				// each instance fires if its own is due.
+				for _, t := range c.tasks {
+					t.fire()
+				}
+				j.inflight.Add(-1)
+				return head.stopped
+			})
+		}
+		if stopped {
+			return
 		}
 	}
+}
+
+// timed runs handle, the chain's work on one message that came after
+// the chain was last done at last, counting the time since as idle and
+// the time it takes, less the time blocked sending, as busy. It returns
+// when the chain was done and what handle returned.
+func (c *chain) timed(last time.Time, handle func() bool) (time.Time, bool) {
+	m := c.metrics
+	c.now = time.Now()
+	m.idle.Add(int64(c.now.Sub(last)))
+	blocked := m.blocked
+	stopped := handle()
+	done := time.Now()
+	m.busy.Add(int64(done.Sub(c.now)) - (m.blocked - blocked))
+	return done, stopped
 }

@@ -148,6 +148,9 @@ type Job struct {
 	chains []*chain
 	// stages hold the instances' metrics, by stage.
 	stages []*stageMetrics
+	// vertices are the chains of stages, as Flink's job vertices, in
+	// the order of their heads.
+	vertices []*vertex
 }
 
 // sourceInstance is one running instance of a source stage.
@@ -252,8 +255,14 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 	var starts []starter
 	// chains holds, per stage, the chain each instance runs in.
 	chains := make([][]*chain, len(g.Stages))
+	// vertexOf holds, per stage, its vertex and its position there.
+	type place struct {
+		v  *vertex
+		at int
+	}
+	vertexOf := make([]place, len(g.Stages))
 	for i, s := range g.Stages {
-		sm := &stageMetrics{stage: s, index: i}
+		sm := &stageMetrics{stage: s}
 		j.stages = append(j.stages, sm)
 		chains[i] = make([]*chain, s.Parallelism)
 		var tasks []*task
@@ -280,7 +289,7 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 				sm.sources = append(sm.sources, src)
 				sc := &SourceContext{Context: rctx, Ctx: ctx, out: out, inst: si}
 				j.sources = append(j.sources, si)
-				c := &chain{}
+				c := &chain{metrics: out.chain}
 				chains[i][k] = c
 				starts = append(starts, func() { j.runSource(s.Name, sc, si, out, c) })
 				continue
@@ -305,7 +314,16 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 			register(part, op)
 			tasks = append(tasks, newTask(j, s.Name, part, rctx, op, out, senders[i], floor))
 		}
+		head := func() {
+			v := &vertex{stages: []*stageMetrics{sm}, chained: [][]int{nil}}
+			for _, c := range chains[i] {
+				v.chains = append(v.chains, c.metrics)
+			}
+			vertexOf[i] = place{v, 0}
+			j.vertices = append(j.vertices, v)
+		}
 		if s.NewSource != nil {
+			head()
 			continue
 		}
 		chained := chainable(g, i)
@@ -321,15 +339,19 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 				chains[i][k] = chains[up][k]
 				chains[i][k].add(t)
 			}
+			p := vertexOf[up]
+			vertexOf[i] = place{p.v, len(p.v.stages)}
+			p.v.add(sm, p.at)
 			continue
 		}
 		for k, t := range tasks {
-			c := &chain{inbox: inboxes[i][k], exited: make(chan struct{}), rang: t.rctx.ProcessingTime.rang}
+			c := &chain{inbox: inboxes[i][k], exited: make(chan struct{}), rang: t.rctx.ProcessingTime.rang, metrics: t.out.chain}
 			c.add(t)
 			chains[i][k] = c
 			j.chains = append(j.chains, c)
 			starts = append(starts, func() { j.runChain(c) })
 		}
+		head()
 	}
 	if rs != nil {
 		if err := rs.unclaimed(); err != nil {
@@ -511,13 +533,10 @@ type emitter struct {
 	// barrier of a savepoint that drains the job, after which it must
 	// emit nothing.
 	muted bool
-	// metrics are the instance's; blocked is its backpressured time so
-	// far, in nanoseconds.
+	// metrics are the instance's; chain those of the chain it runs in
+	// (its own until it joins one).
 	metrics *instanceMetrics
-	blocked int64
-	// chained is the time spent so far in the instances chained to this
-	// one, in nanoseconds: not this instance's own busy time.
-	chained int64
+	chain   *chainMetrics
 
 	// Reused by the hash exchange: the key hasher, each row's target
 	// instance, the rows grouped by target, where each target's rows
@@ -530,7 +549,7 @@ type emitter struct {
 }
 
 func newEmitter(j *Job, edges []*edge, instance int) *emitter {
-	return &emitter{job: j, edges: edges, instance: instance, metrics: newInstanceMetrics()}
+	return &emitter{job: j, edges: edges, instance: instance, metrics: newInstanceMetrics(), chain: &chainMetrics{}}
 }
 
 // send puts env in an inbox, waiting while it is full (backpressure,
@@ -553,8 +572,8 @@ func (e *emitter) send(ch chan envelope, env envelope) {
 		e.job.inflight.Add(-1)
 	}
 	d := int64(time.Since(start))
-	e.blocked += d
-	e.metrics.backpressured.Add(d)
+	e.chain.blocked += d
+	e.chain.backpressured.Add(d)
 }
 
 // call hands env to the chained task t of a forward edge, in this
@@ -566,9 +585,7 @@ func (e *emitter) call(t *task, env envelope) {
 	}
 	e.job.inflight.Add(1)
 	e.job.progress.Add(1)
-	spent := t.spent
 	t.deliver(env)
-	e.chained += t.spent - spent
 }
 
 // forward sends env along the forward edge ed: to this instance's
@@ -594,6 +611,12 @@ func (e *emitter) EmitLease(c *types.Chunk, l *Lease) {
 	}
 	if !e.muted {
 		e.metrics.recordsOut.Add(int64(c.Len()))
+		// The chain's records out are those leaving it, counted once
+		// however many of its edges they take, as Flink's
+		// BroadcastingOutputCollector counts a task's numRecordsOut.
+		if slices.ContainsFunc(e.edges, func(ed *edge) bool { return ed.chained == nil }) {
+			e.chain.recordsOut.Add(int64(c.Len()))
+		}
 	}
 	if len(e.edges) > 1 {
 		l = nil

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -37,15 +38,11 @@ type OutputMetrics interface {
 	BytesWritten() int64
 }
 
-// instanceMetrics are the counters of one instance.
+// instanceMetrics are the counters of one operator or source instance.
 type instanceMetrics struct {
 	recordsIn, recordsOut atomic.Int64
 	// watermark is the latest watermark the instance emitted.
 	watermark atomic.Int64
-	// busy, idle and backpressured are nanoseconds: processing a message
-	// (less the time blocked sending), waiting for one, and blocked
-	// sending to a full inbox. Sources measure only backpressure.
-	busy, idle, backpressured atomic.Int64
 	// stateEntries is the number of state entries a stateful operator
 	// holds, counted after a message at most every stateCountInterval.
 	stateEntries atomic.Int64
@@ -58,100 +55,219 @@ func newInstanceMetrics() *instanceMetrics {
 	return m
 }
 
+// chainMetrics are the counters of one chain, an instance of a vertex:
+// Flink's task.
+type chainMetrics struct {
+	// recordsOut counts the rows that left the chain (see
+	// emitter.EmitLease).
+	recordsOut atomic.Int64
+	// busy, idle and backpressured are nanoseconds: handling a message
+	// (less the time blocked sending), waiting for one, and blocked
+	// sending to a full inbox. A chain headed by a source measures only
+	// backpressure.
+	busy, idle, backpressured atomic.Int64
+	// blocked is backpressured, read by the chain's goroutine alone.
+	blocked int64
+}
+
 // stageMetrics are the instances of one stage.
 type stageMetrics struct {
 	stage     *Stage
-	index     int
 	sources   []Source   // source stages: the instances' sources
 	operators []Operator // other stages: the instances' operators
 	instances []*instanceMetrics
 	stateful  bool
 }
 
-// VertexMetrics are one stage's metrics, over its instances.
-type VertexMetrics struct {
-	// ID is the stage's plan node ID (its name when it has none); Name
-	// is what the operator does.
-	ID, Name    string
-	Parallelism int
-	// Inputs are the stages feeding this one, by index in the job's
-	// vertices, with their exchanges.
-	Inputs []Input
-	Source bool
-	// Instances has one entry per instance.
-	Instances []InstanceMetrics
+// vertex is a chain of stages, Flink's job vertex: its head, then the
+// stages chained to it, in stage order.
+type vertex struct {
+	stages []*stageMetrics
+	// chained holds, for each stage of the vertex, the positions in
+	// stages of those chained to it.
+	chained [][]int
+	// chains are the counters of the vertex's instances.
+	chains []*chainMetrics
 }
 
-// InstanceMetrics are one instance's counters.
+// add chains stage sm to the vertex's stage at position up.
+func (v *vertex) add(sm *stageMetrics, up int) {
+	v.chained[up] = append(v.chained[up], len(v.stages))
+	v.stages = append(v.stages, sm)
+	v.chained = append(v.chained, nil)
+}
+
+// name names the chain from its stage at as Flink's
+// StreamingJobGraphGenerator names a job vertex (createChainedName): the
+// operator's name, then " -> " and the name of the one it chains, or of
+// several in parentheses, separated by commas.
+func (v *vertex) name(at int) string {
+	name := v.stages[at].stage.Name
+	switch next := v.chained[at]; len(next) {
+	case 0:
+		return name
+	case 1:
+		return name + " -> " + v.name(next[0])
+	default:
+		names := make([]string, len(next))
+		for n, k := range next {
+			names[n] = v.name(k)
+		}
+		return name + " -> (" + strings.Join(names, ", ") + ")"
+	}
+}
+
+// VertexMetrics are one job vertex's metrics, over its instances. A
+// vertex is a chain of operators (see chainable), as Flink's job vertex
+// is: with chaining disabled, one per stage.
+type VertexMetrics struct {
+	// ID is the plan node ID of the chain's head (its name when it has
+	// none); Name names the chain's operators (see vertex.name).
+	ID, Name    string
+	Parallelism int
+	// Inputs are the vertices feeding this one, by index in the job's
+	// vertices, with their exchanges.
+	Inputs []Input
+	// Source is set when the chain's head is a source.
+	Source bool
+	// Instances has one entry per instance of the chain (Flink's
+	// subtask).
+	Instances []InstanceMetrics
+	// Operators are the chain's operators, its head first, with the
+	// metrics Flink keeps per operator.
+	Operators []OperatorMetrics
+}
+
+// InstanceMetrics are one chain instance's counters.
 type InstanceMetrics struct {
-	// RecordsIn counts the rows the instance received from upstream
-	// (none for a source); RecordsOut the rows it emitted.
+	// RecordsIn counts the rows the chain received from upstream (none
+	// for a source), RecordsOut the rows that left it for another
+	// vertex (none for a chain ending in a sink).
 	RecordsIn, RecordsOut int64
 	// BytesIn counts the bytes a source read, when BytesKnown; BytesOut
-	// the bytes a sink wrote, when BytesOutKnown.
+	// the bytes the chain's sinks wrote, when BytesOutKnown.
 	BytesIn, BytesOut         int64
 	BytesKnown, BytesOutKnown bool
 	// PendingRecords is a source's backlog (Kafka consumer lag), when
 	// PendingKnown.
 	PendingRecords int64
 	PendingKnown   bool
-	// Watermark is the latest watermark emitted (MinWatermark: none).
+	// Watermark is the latest watermark the chain emitted, the least of
+	// its last operators' (MinWatermark: none).
 	Watermark int64
 	// Busy (processing), Idle (waiting for input) and Backpressured
-	// (blocked sending downstream) add up the instance's time; a source
-	// measures only Backpressured (TimesKnown is false).
+	// (blocked sending downstream) add up the instance's time; a chain
+	// headed by a source measures only Backpressured (TimesKnown is
+	// false).
 	Busy, Idle, Backpressured time.Duration
 	TimesKnown                bool
-	// StateEntries is the number of state entries, when Stateful.
+	// StateEntries is the number of state entries of the chain's
+	// stateful operators, when Stateful.
 	StateEntries int64
 	Stateful     bool
-	// Ended is set once the instance finished its input.
+	// Ended is set once every operator of the chain instance finished
+	// its input.
 	Ended bool
 }
 
-// Vertices returns the metrics of every stage of the job, in the graph's
-// order.
+// OperatorMetrics are the metrics of one operator of a vertex.
+type OperatorMetrics struct {
+	// ID is the stage's plan node ID (its name when it has none).
+	ID, Name string
+	// Instances has one entry per instance.
+	Instances []OperatorInstanceMetrics
+}
+
+// OperatorInstanceMetrics are one operator instance's counters.
+type OperatorInstanceMetrics struct {
+	// RecordsIn counts the rows the operator received (none for a
+	// source), RecordsOut the rows it emitted.
+	RecordsIn, RecordsOut int64
+	// Watermark is the latest watermark it emitted (MinWatermark: none).
+	Watermark int64
+	// StateEntries is the number of state entries, when Stateful.
+	StateEntries int64
+	Stateful     bool
+}
+
+// Vertices returns the metrics of every vertex of the job, in the order
+// of their heads in the graph.
 func (j *Job) Vertices() []VertexMetrics {
-	out := make([]VertexMetrics, len(j.stages))
-	for i, sm := range j.stages {
-		s := sm.stage
-		id := s.ID
-		if id == "" {
-			id = s.Name
+	// index is each stage's vertex, to number the vertices' inputs.
+	index := map[*Stage]int{}
+	for n, v := range j.vertices {
+		for _, sm := range v.stages {
+			index[sm.stage] = n
 		}
-		v := VertexMetrics{ID: id, Name: s.Name, Parallelism: s.Parallelism, Inputs: s.Inputs, Source: s.NewSource != nil}
-		for k, m := range sm.instances {
-			im := InstanceMetrics{
-				RecordsIn:     m.recordsIn.Load(),
-				RecordsOut:    m.recordsOut.Load(),
-				Watermark:     m.watermark.Load(),
-				Backpressured: time.Duration(m.backpressured.Load()),
-				Ended:         m.ended.Load(),
-				Stateful:      sm.stateful,
-			}
-			if v.Source {
-				if k < len(sm.sources) {
-					if in, ok := sm.sources[k].(InputMetrics); ok {
-						im.BytesIn, im.BytesKnown = in.BytesRead(), true
-						im.PendingRecords, im.PendingKnown = in.PendingRecords()
-					}
-				}
-			} else {
-				if k < len(sm.operators) {
-					if out, ok := sm.operators[k].(OutputMetrics); ok {
-						im.BytesOut, im.BytesOutKnown = out.BytesWritten(), true
-					}
-				}
-				im.TimesKnown = true
-				im.Busy = time.Duration(m.busy.Load())
-				im.Idle = time.Duration(m.idle.Load())
-			}
-			if sm.stateful {
-				im.StateEntries = m.stateEntries.Load()
-			}
-			v.Instances = append(v.Instances, im)
+	}
+	out := make([]VertexMetrics, len(j.vertices))
+	for n, v := range j.vertices {
+		head := v.stages[0]
+		s := head.stage
+		vm := VertexMetrics{ID: stageID(s), Name: v.name(0), Parallelism: s.Parallelism, Source: s.NewSource != nil}
+		for _, in := range s.Inputs {
+			vm.Inputs = append(vm.Inputs, Input{Stage: index[j.stages[in.Stage].stage], Exchange: in.Exchange, Keys: in.Keys})
 		}
-		out[i] = v
+		for _, sm := range v.stages {
+			om := OperatorMetrics{ID: stageID(sm.stage), Name: sm.stage.Name}
+			for _, m := range sm.instances {
+				om.Instances = append(om.Instances, OperatorInstanceMetrics{RecordsIn: m.recordsIn.Load(), RecordsOut: m.recordsOut.Load(),
+					Watermark: m.watermark.Load(), StateEntries: m.stateEntries.Load(), Stateful: sm.stateful})
+			}
+			vm.Operators = append(vm.Operators, om)
+		}
+		for k, cm := range v.chains {
+			vm.Instances = append(vm.Instances, v.instance(k, cm))
+		}
+		out[n] = vm
 	}
 	return out
+}
+
+// instance reads the counters of the vertex's instance k, chain cm.
+func (v *vertex) instance(k int, cm *chainMetrics) InstanceMetrics {
+	head := v.stages[0]
+	im := InstanceMetrics{
+		RecordsIn:     head.instances[k].recordsIn.Load(),
+		RecordsOut:    cm.recordsOut.Load(),
+		Watermark:     MaxWatermark,
+		Backpressured: time.Duration(cm.backpressured.Load()),
+		Ended:         true,
+	}
+	if head.stage.NewSource != nil {
+		if in, ok := head.sources[k].(InputMetrics); ok {
+			im.BytesIn, im.BytesKnown = in.BytesRead(), true
+			im.PendingRecords, im.PendingKnown = in.PendingRecords()
+		}
+	} else {
+		im.TimesKnown = true
+		im.Busy = time.Duration(cm.busy.Load())
+		im.Idle = time.Duration(cm.idle.Load())
+	}
+	for at, sm := range v.stages {
+		m := sm.instances[k]
+		im.Ended = im.Ended && m.ended.Load()
+		if len(v.chained[at]) == 0 {
+			im.Watermark = min(im.Watermark, m.watermark.Load())
+		}
+		if sm.stateful {
+			im.StateEntries += m.stateEntries.Load()
+			im.Stateful = true
+		}
+		if at > 0 || head.stage.NewSource == nil {
+			if out, ok := sm.operators[k].(OutputMetrics); ok {
+				im.BytesOut += out.BytesWritten()
+				im.BytesOutKnown = true
+			}
+		}
+	}
+	return im
+}
+
+// stageID is a stage's plan node ID, its name when it has none.
+func stageID(s *Stage) string {
+	if s.ID == "" {
+		return s.Name
+	}
+	return s.ID
 }

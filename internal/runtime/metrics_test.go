@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -40,10 +42,11 @@ func (g *gateSink) ProcessChunk(int, *types.Chunk, Emitter) error {
 	return nil
 }
 
-// TestVertexMetrics: records in and out per stage, the watermark, busy
-// time of an operator that works and backpressure of the source it holds
-// up (its inbox of 64 fills while it waits). The stages are not chained,
-// so that each has an inbox.
+// TestVertexMetrics: with chaining disabled every stage is a vertex of
+// its own (pipeline.operator-chaining.enabled = false): records in and
+// out per stage, the watermark, busy time of an operator that works and
+// backpressure of the source it holds up (its inbox of 64 fills while it
+// waits).
 func TestVertexMetrics(t *testing.T) {
 	const chunks = 200
 	sink := &gateSink{blocked: make(chan struct{}), release: make(chan struct{})}
@@ -87,6 +90,11 @@ func TestVertexMetrics(t *testing.T) {
 	src, fwd, snk := vs[0].Instances[0], vs[1].Instances[0], vs[2].Instances[0]
 	if vs[0].ID != "src" || !vs[0].Source || vs[1].ID != "forward" || len(vs[2].Inputs) != 1 || vs[2].Inputs[0].Stage != 1 {
 		t.Errorf("vertices = %+v", vs)
+	}
+	for n, name := range []string{"source", "forward", "sink"} {
+		if vs[n].Name != name || len(vs[n].Operators) != 1 || vs[n].Operators[0].Name != name {
+			t.Errorf("vertex %d: %q with operators %+v, want %s alone", n, vs[n].Name, vs[n].Operators, name)
+		}
 	}
 	if src.RecordsOut != chunks*10 || fwd.RecordsIn != chunks*10 || fwd.RecordsOut != chunks*10 || snk.RecordsIn != chunks*10 {
 		t.Errorf("records: source out %d, forward in %d out %d, sink in %d; want %d each", src.RecordsOut, fwd.RecordsIn, fwd.RecordsOut, snk.RecordsIn, chunks*10)
@@ -226,5 +234,68 @@ func TestStateEntriesNotStale(t *testing.T) {
 			t.Fatalf("state entries %d, want 50", m.StateEntries)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestChainedVertexMetrics: a vertex is a chain, as Flink's job vertex.
+// A source chains a Calc that chains two outputs, one sent on to a
+// second vertex by a single exchange: the vertices are named as Flink
+// names chains, count the rows that come into the chain and those that
+// leave it once, and time the chain as one task; each operator keeps
+// its own records in and out.
+func TestChainedVertexMetrics(t *testing.T) {
+	const chunks = 200
+	fwd := func(int) (Operator, error) { return forwardOp{}, nil }
+	g := &Graph{Stages: []*Stage{
+		{Name: "Source: s", ID: "src", Parallelism: 1, NewSource: func(int) (Source, error) { return chunkSource{chunks, 1000}, nil }},
+		{Name: "Calc", ID: "calc", Parallelism: 1, Inputs: []Input{{Stage: 0, Exchange: Forward}}, NewOperator: fwd},
+		{Name: "A", ID: "a", Parallelism: 1, Inputs: []Input{{Stage: 1, Exchange: Forward}}, NewOperator: fwd},
+		{Name: "B", ID: "b", Parallelism: 1, Inputs: []Input{{Stage: 1, Exchange: Forward}}, NewOperator: fwd},
+		// Two exchanges out of the chain from A: its rows leave the
+		// chain once.
+		{Name: "Sink: x", ID: "x", Parallelism: 1, Inputs: []Input{{Stage: 2, Exchange: Single}}, NewOperator: fwd},
+		{Name: "Sink: y", ID: "y", Parallelism: 1, Inputs: []Input{{Stage: 2, Exchange: Single}}, NewOperator: fwd},
+		{Name: "Tail", ID: "tail", Parallelism: 1, Inputs: []Input{{Stage: 4, Exchange: Forward}}, NewOperator: fwd},
+	}}
+	j, err := Start(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-j.Done()
+	if err := j.Err(); err != nil {
+		t.Fatal(err)
+	}
+	vs := j.Vertices()
+	var names []string
+	for _, v := range vs {
+		names = append(names, v.Name)
+	}
+	want := []string{"Source: s -> Calc -> (A, B)", "Sink: x -> Tail", "Sink: y"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("vertices %q, want %q", names, want)
+	}
+	if vs[0].ID != "src" || vs[1].ID != "x" || len(vs[1].Inputs) != 1 || vs[1].Inputs[0].Stage != 0 || vs[2].Inputs[0].Stage != 0 {
+		t.Errorf("vertex IDs and inputs: %+v", vs)
+	}
+	rows := int64(chunks * 10)
+	src, sink, other := vs[0].Instances[0], vs[1].Instances[0], vs[2].Instances[0]
+	if src.RecordsIn != 0 || src.RecordsOut != rows || sink.RecordsIn != rows || sink.RecordsOut != 0 || other.RecordsIn != rows {
+		t.Errorf("records: source chain in %d out %d, sink chain in %d out %d, other sink in %d; want 0, %d, %d, 0, %d",
+			src.RecordsIn, src.RecordsOut, sink.RecordsIn, sink.RecordsOut, other.RecordsIn, rows, rows, rows)
+	}
+	if src.TimesKnown || !sink.TimesKnown || sink.Busy <= 0 || sink.Idle < 0 {
+		t.Errorf("times: source chain known %v, sink chain known %v busy %s idle %s", src.TimesKnown, sink.TimesKnown, sink.Busy, sink.Idle)
+	}
+	if src.Watermark != MaxWatermark || !src.Ended || !sink.Ended {
+		t.Errorf("source chain watermark %d, ended %v, %v", src.Watermark, src.Ended, sink.Ended)
+	}
+	var ops []string
+	for _, op := range vs[0].Operators {
+		m := op.Instances[0]
+		ops = append(ops, fmt.Sprintf("%s %s %d/%d", op.ID, op.Name, m.RecordsIn, m.RecordsOut))
+	}
+	wantOps := []string{"src Source: s 0/2000", "calc Calc 2000/2000", "a A 2000/2000", "b B 2000/0"}
+	if !slices.Equal(ops, wantOps) {
+		t.Errorf("operators %q, want %q", ops, wantOps)
 	}
 }

@@ -115,12 +115,12 @@ func vertexState(counts map[string]int, parallelism int) string {
 	return "FINISHED"
 }
 
-// ioMetrics is Flink's IOMetricsInfo for a vertex: its instances summed.
-// Sluice moves rows between operators without serializing them, so only
-// sources that read bytes (Kafka) know read-bytes, and sinks that write
-// them write-bytes; a source's busy and
-// idle times are not measured (NaN, as Flink reports them for sources
-// that cannot tell).
+// ioMetrics is Flink's IOMetricsInfo for a vertex (a chain of
+// operators): its instances summed. Sluice moves rows between operators
+// without serializing them, so only sources that read bytes (Kafka) know
+// read-bytes, and sinks that write them write-bytes; the busy and idle
+// times of a vertex headed by a source are not measured (NaN, as Flink
+// reports them for sources that cannot tell).
 func ioMetrics(v runtime.VertexMetrics) map[string]any {
 	var in, out, bytesIn, bytesOut int64
 	var busy, idle, bp time.Duration
@@ -392,7 +392,7 @@ func (s *Server) jobExceptions(r *http.Request) (any, error) {
 	return body, nil
 }
 
-// vertexMetricNames are the metrics of an operator instance, as Flink
+// vertexMetricNames are the metrics of a vertex's instance, as Flink
 // names its task and source metrics, by subtask ("0.numRecordsIn").
 var vertexMetricNames = []string{"numRecordsIn", "numRecordsOut", "numBytesIn", "numBytesOut", "currentOutputWatermark",
 	"accumulatedBusyTimeMs", "accumulatedIdleTimeMs", "accumulatedBackPressuredTimeMs", "pendingRecords", "stateEntries"}
@@ -426,6 +426,48 @@ func instanceMetric(m runtime.InstanceMetrics, name string) (string, bool) {
 	return "", false
 }
 
+// operatorMetricNames are the metrics of an operator instance, by
+// subtask and operator ("0.Calc.numRecordsIn"; see operatorScope).
+var operatorMetricNames = []string{"numRecordsIn", "numRecordsOut", "currentOutputWatermark", "stateEntries"}
+
+// operatorMetric returns an operator instance's metric by name, false
+// when it does not have it.
+func operatorMetric(m runtime.OperatorInstanceMetrics, name string) (string, bool) {
+	itoa := func(n int64) string { return strconv.FormatInt(n, 10) }
+	switch name {
+	case "numRecordsIn":
+		return itoa(m.RecordsIn), true
+	case "numRecordsOut":
+		return itoa(m.RecordsOut), true
+	case "currentOutputWatermark":
+		return itoa(watermarkMillis(m.Watermark)), true
+	case "stateEntries":
+		return itoa(m.StateEntries), m.Stateful
+	}
+	return "", false
+}
+
+// operatorNameMaxLength is how much of an operator's name its metrics'
+// scope keeps, as Flink's (TaskMetricGroup.METRICS_OPERATOR_NAME_MAX_LENGTH).
+const operatorNameMaxLength = 80
+
+// operatorScope is an operator's name as Flink's metric query service
+// writes it into a metric's ID: at most operatorNameMaxLength
+// characters, with spaces, dots, colons and commas made underscores
+// (MetricQueryService.replaceInvalidChars).
+func operatorScope(name string) string {
+	if r := []rune(name); len(r) > operatorNameMaxLength {
+		name = string(r[:operatorNameMaxLength])
+	}
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case ' ', '.', ':', ',':
+			return '_'
+		}
+		return r
+	}, name)
+}
+
 // watermarkMillis is a watermark in milliseconds, as Flink's
 // currentOutputWatermark: Long.MIN_VALUE before any, Long.MAX_VALUE at
 // the end of the input.
@@ -437,7 +479,8 @@ func watermarkMillis(wm int64) int64 {
 }
 
 // vertexMetrics answers Flink's MetricCollectionResponseBody: without
-// ?get, the metrics the vertex's instances have; with it, their values.
+// ?get, the metrics the vertex's instances and their operators have
+// (Flink's task and operator metrics); with it, their values.
 func (s *Server) vertexMetrics(r *http.Request) (any, error) {
 	j, err := s.job(r)
 	if err != nil {
@@ -454,17 +497,25 @@ func (s *Server) vertexMetrics(r *http.Request) (any, error) {
 		want = strings.Split(get, ",")
 	}
 	out := []map[string]string{}
+	add := func(full, value string, ok bool) {
+		if !ok || want != nil && !slices.Contains(want, full) {
+			return
+		}
+		if want == nil {
+			out = append(out, map[string]string{"id": full})
+		} else {
+			out = append(out, map[string]string{"id": full, "value": value})
+		}
+	}
 	for k, m := range v.Instances {
 		for _, name := range vertexMetricNames {
 			value, ok := instanceMetric(m, name)
-			full := fmt.Sprintf("%d.%s", k, name)
-			if !ok || want != nil && !slices.Contains(want, full) {
-				continue
-			}
-			if want == nil {
-				out = append(out, map[string]string{"id": full})
-			} else {
-				out = append(out, map[string]string{"id": full, "value": value})
+			add(fmt.Sprintf("%d.%s", k, name), value, ok)
+		}
+		for _, op := range v.Operators {
+			for _, name := range operatorMetricNames {
+				value, ok := operatorMetric(op.Instances[k], name)
+				add(fmt.Sprintf("%d.%s.%s", k, operatorScope(op.Name), name), value, ok)
 			}
 		}
 	}

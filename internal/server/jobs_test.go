@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -127,9 +128,16 @@ func TestJobAPI(t *testing.T) {
 	wantJSON(t, "end-time", obj(details, "end-time"), -1.0)
 	vs := obj(details, "vertices").([]any)
 	src, sink := vs[0], vs[len(vs)-1]
+	// The Calc runs in the source's chain, one vertex named as Flink
+	// names chains; the rows the Calc keeps leave it (the Kafka sink, a
+	// checkpoint listener, cannot chain into a source).
+	wantJSON(t, "vertices", len(vs), 2)
+	wantJSON(t, "source chain", obj(src, "name"), "Source: src -> Calc")
+	wantJSON(t, "sink vertex", obj(sink, "name"), "Sink: dst")
 	wantJSON(t, "source status", obj(src, "status"), "RUNNING")
 	wantJSON(t, "source tasks running", obj(src, "tasks", "RUNNING"), obj(src, "parallelism"))
-	wantJSON(t, "source write-records", obj(src, "metrics", "write-records"), 3.0)
+	wantJSON(t, "source read-records", obj(src, "metrics", "read-records"), 0.0)
+	wantJSON(t, "source write-records", obj(src, "metrics", "write-records"), 2.0)
 	if b, _ := obj(src, "metrics", "read-bytes").(float64); b <= 0 || obj(src, "metrics", "read-bytes-complete") != true {
 		t.Errorf("source read-bytes %v (complete %v): the Kafka records' bytes", b, obj(src, "metrics", "read-bytes-complete"))
 	}
@@ -147,13 +155,21 @@ func TestJobAPI(t *testing.T) {
 
 	srcID := obj(src, "id").(string)
 	// The source records its position just after emitting: its lag
-	// comes to 0.
-	poll(t, ctx, c, "/jobs/"+job+"/vertices/"+srcID+"/metrics?get=0.pendingRecords,0.numRecordsOut", "the source's metrics", func(v any) bool {
+	// comes to 0. The chain's operators have metrics of their own,
+	// scoped by their names as Flink's operator metrics.
+	poll(t, ctx, c, "/jobs/"+job+"/vertices/"+srcID+"/metrics?get=0.pendingRecords,0.numRecordsOut,0.Source__src.numRecordsOut,0.Calc.numRecordsIn,0.Calc.numRecordsOut", "the source's metrics", func(v any) bool {
 		return reflect.DeepEqual(v, []any{
-			map[string]any{"id": "0.numRecordsOut", "value": "3"},
+			map[string]any{"id": "0.numRecordsOut", "value": "2"},
 			map[string]any{"id": "0.pendingRecords", "value": "0"},
+			map[string]any{"id": "0.Source__src.numRecordsOut", "value": "3"},
+			map[string]any{"id": "0.Calc.numRecordsIn", "value": "3"},
+			map[string]any{"id": "0.Calc.numRecordsOut", "value": "2"},
 		})
 	})
+	names := getJSON(t, ctx, c, "GET", "/jobs/"+job+"/vertices/"+srcID+"/metrics", nil, 200)
+	if !slices.ContainsFunc(names.([]any), func(m any) bool { return obj(m, "id") == "0.Calc.currentOutputWatermark" }) {
+		t.Errorf("the source chain's metrics %v lack the Calc's watermark", names)
+	}
 
 	cps := poll(t, ctx, c, "/jobs/"+job+"/checkpoints", "a checkpoint", func(v any) bool {
 		n, _ := obj(v, "counts", "completed").(float64)
@@ -180,6 +196,31 @@ func TestJobAPI(t *testing.T) {
 	wantJSON(t, "job ids", obj(ids, "jobs", 1), map[string]any{"id": job, "status": "RUNNING"})
 	wantJSON(t, "cluster overview running", obj(getJSON(t, ctx, c, "GET", "/overview", nil, 200), "jobs-running"), 1.0)
 	wantJSON(t, "dashboard config", obj(getJSON(t, ctx, c, "GET", "/config", nil, 200), "refresh-interval"), 3000.0)
+
+	// Without chaining, every operator is a vertex of its own
+	// (pipeline.operator-chaining.enabled = false).
+	unchained, err := c.OpenSession(ctx, map[string]string{"pipeline.operator-chaining.enabled": "false"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	started, err := c.Run(ctx, unchained, `INSERT INTO dst SELECT id, UPPER(name) FROM src WHERE id > 1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	apart := started[0][0].(string)
+	each := poll(t, ctx, c, "/jobs/"+apart, "the unchained job's sink to take 2 rows", func(v any) bool {
+		vs, _ := obj(v, "vertices").([]any)
+		return len(vs) == 3 && obj(vs[2], "metrics", "read-records") == 2.0
+	})
+	var got []string
+	for _, v := range obj(each, "vertices").([]any) {
+		m := obj(v, "metrics").(map[string]any)
+		got = append(got, fmt.Sprintf("%s %v/%v", obj(v, "name"), m["read-records"], m["write-records"]))
+	}
+	if want := []string{"Source: src 0/3", "Calc 3/2", "Sink: dst 2/0"}; !slices.Equal(got, want) {
+		t.Errorf("unchained vertices %q, want %q", got, want)
+	}
+	getJSON(t, ctx, c, "PATCH", "/jobs/"+apart+"?mode=cancel", nil, 202)
 
 	// Stop with a savepoint: a trigger, then its status.
 	trigger := getJSON(t, ctx, c, "POST", "/jobs/"+job+"/stop", map[string]any{}, 202)

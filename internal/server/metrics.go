@@ -23,12 +23,14 @@ func (s *Server) routeMetrics() {
 
 // Metric names follow Flink's (numRecordsIn, currentOutputWatermark,
 // accumulatedBusyTimeMs, pendingRecords, numRestarts,
-// lastCheckpointDuration, ...), prefixed sluice_job_ for a job's and
-// sluice_task_ for an operator instance's, as Flink's Prometheus reporter
-// scopes them.
+// lastCheckpointDuration, ...), prefixed sluice_job_ for a job's,
+// sluice_task_ for a task's (an instance of a vertex, a chain of
+// operators) and sluice_operator_ for an operator instance's, as Flink's
+// Prometheus reporter scopes them.
 var (
-	jobLabels  = []string{"job_id", "job_name"}
-	taskLabels = []string{"job_id", "job_name", "task_id", "task_name", "subtask_index"}
+	jobLabels      = []string{"job_id", "job_name"}
+	taskLabels     = []string{"job_id", "job_name", "task_id", "task_name", "subtask_index"}
+	operatorLabels = []string{"job_id", "job_name", "task_id", "task_name", "operator_id", "operator_name", "subtask_index"}
 
 	descJobs = prometheus.NewDesc("sluice_jobs", "Jobs of the job manager by state.", []string{"state"}, nil)
 
@@ -40,17 +42,21 @@ var (
 	descCpDuration   = prometheus.NewDesc("sluice_job_lastCheckpointDuration", "Milliseconds the latest completed checkpoint took.", jobLabels, nil)
 	descCpSize       = prometheus.NewDesc("sluice_job_lastCheckpointSize", "Bytes of state of the latest completed checkpoint.", jobLabels, nil)
 
-	descRecordsIn     = prometheus.NewDesc("sluice_task_numRecordsIn", "Rows an operator instance received.", taskLabels, nil)
-	descRecordsOut    = prometheus.NewDesc("sluice_task_numRecordsOut", "Rows an operator instance emitted.", taskLabels, nil)
+	descRecordsIn     = prometheus.NewDesc("sluice_task_numRecordsIn", "Rows a task received from upstream.", taskLabels, nil)
+	descRecordsOut    = prometheus.NewDesc("sluice_task_numRecordsOut", "Rows a task sent downstream.", taskLabels, nil)
 	descBytesIn       = prometheus.NewDesc("sluice_task_numBytesIn", "Bytes a source instance read (Kafka keys and values).", taskLabels, nil)
 	descBytesOut      = prometheus.NewDesc("sluice_task_numBytesOut", "Bytes a sink instance wrote (Kafka keys and values).", taskLabels, nil)
 	descWatermark     = prometheus.NewDesc("sluice_task_currentOutputWatermark", "The latest watermark an instance emitted, in milliseconds since the epoch.", taskLabels, nil)
 	descWatermarkLag  = prometheus.NewDesc("sluice_task_watermarkLag", "Milliseconds between now and the latest watermark an instance emitted.", taskLabels, nil)
-	descBusy          = prometheus.NewDesc("sluice_task_accumulatedBusyTimeMs", "Milliseconds an operator instance spent processing (sending excluded).", taskLabels, nil)
-	descIdle          = prometheus.NewDesc("sluice_task_accumulatedIdleTimeMs", "Milliseconds an operator instance waited for input.", taskLabels, nil)
-	descBackpressured = prometheus.NewDesc("sluice_task_accumulatedBackPressuredTimeMs", "Milliseconds an instance was blocked sending to a full inbox downstream.", taskLabels, nil)
+	descBusy          = prometheus.NewDesc("sluice_task_accumulatedBusyTimeMs", "Milliseconds a task spent processing (sending excluded).", taskLabels, nil)
+	descIdle          = prometheus.NewDesc("sluice_task_accumulatedIdleTimeMs", "Milliseconds a task waited for input.", taskLabels, nil)
+	descBackpressured = prometheus.NewDesc("sluice_task_accumulatedBackPressuredTimeMs", "Milliseconds a task was blocked sending to a full inbox downstream.", taskLabels, nil)
 	descPending       = prometheus.NewDesc("sluice_task_pendingRecords", "Records a source instance has yet to read (Kafka consumer lag).", taskLabels, nil)
-	descStateEntries  = prometheus.NewDesc("sluice_task_stateEntries", "State entries a stateful operator instance holds.", taskLabels, nil)
+	descStateEntries  = prometheus.NewDesc("sluice_task_stateEntries", "State entries the stateful operators of a task hold.", taskLabels, nil)
+
+	descOpRecordsIn  = prometheus.NewDesc("sluice_operator_numRecordsIn", "Rows an operator instance received.", operatorLabels, nil)
+	descOpRecordsOut = prometheus.NewDesc("sluice_operator_numRecordsOut", "Rows an operator instance emitted.", operatorLabels, nil)
+	descOpWatermark  = prometheus.NewDesc("sluice_operator_currentOutputWatermark", "The latest watermark an operator instance emitted, in milliseconds since the epoch.", operatorLabels, nil)
 )
 
 // jobCollector reads the job manager's jobs and their counters when
@@ -61,7 +67,7 @@ type jobCollector struct{ jobs *sluice.JobManager }
 func (c *jobCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descJobs, descUptime, descRestarts, descCpCompleted, descCpFailed, descCpInProgress,
 		descCpDuration, descCpSize, descRecordsIn, descRecordsOut, descBytesIn, descBytesOut, descWatermark, descWatermarkLag,
-		descBusy, descIdle, descBackpressured, descPending, descStateEntries} {
+		descBusy, descIdle, descBackpressured, descPending, descStateEntries, descOpRecordsIn, descOpRecordsOut, descOpWatermark} {
 		ch <- d
 	}
 }
@@ -99,7 +105,8 @@ func (c *jobCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-// collectVertex sends the metrics of a vertex's instances.
+// collectVertex sends the metrics of a vertex's instances and of its
+// operators' instances.
 func collectVertex(ch chan<- prometheus.Metric, j *sluice.Job, v runtime.VertexMetrics, now time.Time) {
 	for k, m := range v.Instances {
 		labels := []string{j.ID, j.Name, v.ID, v.Name, strconv.Itoa(k)}
@@ -129,6 +136,19 @@ func collectVertex(ch chan<- prometheus.Metric, j *sluice.Job, v runtime.VertexM
 		}
 		if m.Stateful {
 			send(descStateEntries, prometheus.GaugeValue, float64(m.StateEntries))
+		}
+	}
+	for _, op := range v.Operators {
+		for k, m := range op.Instances {
+			labels := []string{j.ID, j.Name, v.ID, v.Name, op.ID, op.Name, strconv.Itoa(k)}
+			send := func(d *prometheus.Desc, t prometheus.ValueType, value float64) {
+				ch <- prometheus.MustNewConstMetric(d, t, value, labels...)
+			}
+			send(descOpRecordsIn, prometheus.CounterValue, float64(m.RecordsIn))
+			send(descOpRecordsOut, prometheus.CounterValue, float64(m.RecordsOut))
+			if m.Watermark != runtime.MinWatermark && m.Watermark != runtime.MaxWatermark {
+				send(descOpWatermark, prometheus.GaugeValue, float64(watermarkMillis(m.Watermark)))
+			}
 		}
 	}
 }

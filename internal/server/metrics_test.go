@@ -68,7 +68,7 @@ func value(mfs map[string]*dto.MetricFamily, name string, want map[string]string
 }
 
 // TestPrometheusMetrics scrapes /metrics while a stateful job with event
-// time runs: rows in and out per operator, the watermark, state entries,
+// time runs: rows in and out per task and operator, the watermark, state entries,
 // the source's lag, checkpoints and restarts.
 func TestPrometheusMetrics(t *testing.T) {
 	cluster, err := devcluster.Start(devcluster.Options{})
@@ -182,6 +182,14 @@ func TestPrometheusMetrics(t *testing.T) {
 	}
 	if _, ok := value(mfs, "sluice_task_accumulatedBackPressuredTimeMs", map[string]string{"job_id": job, "task_id": source}); !ok {
 		t.Error("no backpressured time of the source")
+	}
+	// Per operator of a task (a chain): the source's rows out, and the
+	// aggregate's rows in, which are its task's, the aggregate heading it.
+	if v, ok := value(mfs, "sluice_operator_numRecordsOut", map[string]string{"job_id": job, "task_id": source, "operator_id": source, "operator_name": "Source: clicks"}); !ok || v != 3 {
+		t.Errorf("the source operator's rows out %v (%v), want 3", v, ok)
+	}
+	if v, ok := value(mfs, "sluice_operator_numRecordsIn", map[string]string{"job_id": job, "task_id": agg, "operator_id": agg}); !ok || v != 3 {
+		t.Errorf("the aggregate operator's rows in %v (%v), want 3", v, ok)
 	}
 	if _, ok := mfs["go_goroutines"]; !ok {
 		t.Error("no Go runtime metrics")
