@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -66,7 +67,7 @@ func text(t *testing.T, ctx context.Context, selector string) string {
 }
 
 // TestDashboard drives the dashboard in headless Chromium: the job list,
-// one job's operators, graph, checkpoints and Kafka lag, a failed job's
+// one job's tasks (chains of operators), graph, checkpoints and Kafka lag, a failed job's
 // cause, and a statement typed on the SQL page whose result updates as
 // rows arrive.
 func TestDashboard(t *testing.T) {
@@ -121,8 +122,17 @@ func TestDashboard(t *testing.T) {
 	}
 	waitFor(t, ctx, "the source's 3 rows out and a lag of 0",
 		`(() => { const r = document.querySelector('#vertices tbody tr'); return r && r.cells[4].textContent === '3' && r.cells[10].textContent === '0'; })()`)
-	if got := text(t, ctx, "#vertices tbody tr"); !strings.Contains(got, "Source: src") {
-		t.Errorf("first operator %q", got)
+	// A vertex is a chain, named as Flink names it, its operators a
+	// line each in the graph.
+	if got := text(t, ctx, "#vertices tbody tr"); !strings.Contains(got, "Source: src -> Calc") {
+		t.Errorf("first task %q", got)
+	}
+	ops, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('#graph g.vertex text.operator')].map(e => e.textContent)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"Source: src", "→ Calc", "Sink: dst"}; !slices.Equal(ops, want) {
+		t.Errorf("the graph's operators %q, want %q", ops, want)
 	}
 	if got := text(t, ctx, "#graph"); !strings.Contains(got, "Sink: dst") || !strings.Contains(got, "busy") {
 		t.Errorf("graph text %q", got)

@@ -188,8 +188,14 @@ async function jobPage(jid) {
   }));
 }
 
-// drawGraph lays the vertices out in columns by their distance from the
-// sources, with an arrow per input.
+// chainLines is a vertex's name, as Flink names a chain of operators
+// ("Source: t -> Calc -> (Sink: a, Sink: b)"), one operator a line.
+function chainLines(name) {
+  return name.split(" -> ").map((op, i) => (i > 0 ? "→ " : "") + (op.length > 33 ? op.slice(0, 32) + "…" : op));
+}
+
+// drawGraph lays the vertices (chains of operators) out in columns by
+// their distance from the sources, with an arrow per input.
 function drawGraph(job, stats) {
   const svg = document.getElementById("graph");
   const NS = "http://www.w3.org/2000/svg";
@@ -201,16 +207,19 @@ function drawGraph(job, stats) {
   };
   const nodes = job.plan.nodes;
   const depth = {}, pos = {};
-  const perDepth = [];
+  // columnEnd is where the next box of each column starts.
+  const columnEnd = [];
+  const W = 220, LINE = 15;
   for (const n of nodes) {
     depth[n.id] = Math.max(0, ...(n.inputs || []).map(i => depth[i.id] + 1));
     const d = depth[n.id];
-    perDepth[d] = (perDepth[d] || 0) + 1;
-    pos[n.id] = { x: 20 + d * 260, y: 20 + (perDepth[d] - 1) * 120 };
+    const lines = chainLines(n.description);
+    const y = columnEnd[d] || 20;
+    pos[n.id] = { x: 20 + d * 260, y, lines, h: 36 + (lines.length + 3) * LINE };
+    columnEnd[d] = y + pos[n.id].h + 24;
   }
-  const W = 220, H = 96;
-  svg.setAttribute("width", 40 + perDepth.length * 260);
-  svg.setAttribute("height", 40 + Math.max(1, ...perDepth) * 120);
+  svg.setAttribute("width", 40 + columnEnd.length * 260);
+  svg.setAttribute("height", 20 + Math.max(40, ...columnEnd));
   const defs = node("defs", {});
   const marker = node("marker", { id: "arrow", viewBox: "0 0 10 10", refX: "10", refY: "5", markerWidth: "8", markerHeight: "8", orient: "auto" });
   marker.append(node("path", { d: "M0,0 L10,5 L0,10 z", fill: "#888" }));
@@ -219,22 +228,24 @@ function drawGraph(job, stats) {
   for (const n of nodes) {
     for (const i of n.inputs || []) {
       const a = pos[i.id], b = pos[n.id];
-      parts.push(node("line", { x1: a.x + W, y1: a.y + H / 2, x2: b.x, y2: b.y + H / 2 }));
-      parts.push(node("text", { x: (a.x + W + b.x) / 2 - 20, y: (a.y + b.y + H) / 2 - 4 }, i.ship_strategy));
+      const ya = a.y + a.h / 2, yb = b.y + b.h / 2;
+      parts.push(node("line", { x1: a.x + W, y1: ya, x2: b.x, y2: yb }));
+      parts.push(node("text", { x: (a.x + W + b.x) / 2 - 20, y: (ya + yb) / 2 - 4 }, i.ship_strategy));
     }
   }
   const vertices = Object.fromEntries(job.vertices.map(v => [v.id, v]));
   for (const n of nodes) {
     const p = pos[n.id], v = vertices[n.id], s = stats[n.id] || {};
     const g = node("g", { class: "vertex", "data-vertex": n.id });
-    g.append(node("rect", { x: p.x, y: p.y, width: W, height: H }));
-    const line = (k, text) => g.append(node("text", { x: p.x + 8, y: p.y + 16 + k * 15 }, text));
-    line(0, n.description.length > 34 ? n.description.slice(0, 33) + "…" : n.description);
-    line(1, `parallelism ${n.parallelism} · ${v ? v.status : ""}`);
-    line(2, `in ${s.inRate == null ? "-" : s.inRate.toFixed(1)}/s · out ${s.outRate == null ? "-" : s.outRate.toFixed(1)}/s`);
-    line(3, `watermark ${watermark(s.watermark)}`);
+    g.append(node("rect", { x: p.x, y: p.y, width: W, height: p.h }));
+    const line = (k, text, cls) => g.append(node("text", { x: p.x + 8, y: p.y + 16 + k * LINE, class: cls || "" }, text));
+    p.lines.forEach((text, k) => line(k, text, "operator"));
+    const k = p.lines.length;
+    line(k, `parallelism ${n.parallelism} · ${v ? v.status : ""}`);
+    line(k + 1, `in ${s.inRate == null ? "-" : s.inRate.toFixed(1)}/s · out ${s.outRate == null ? "-" : s.outRate.toFixed(1)}/s`);
+    line(k + 2, `watermark ${watermark(s.watermark)}`);
     const pct = x => x == null ? "-" : Math.round(Math.min(1, Math.max(0, x)) * 100) + "%";
-    line(4, `busy ${pct(s.busy)} · backpressured ${pct(s.bp)}` + (s.lag != null ? ` · lag ${s.lag}` : ""));
+    line(k + 3, `busy ${pct(s.busy)} · backpressured ${pct(s.bp)}` + (s.lag != null ? ` · lag ${s.lag}` : ""));
     parts.push(g);
   }
   svg.replaceChildren(...parts);
