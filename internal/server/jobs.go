@@ -427,7 +427,7 @@ func instanceMetric(m runtime.InstanceMetrics, name string) (string, bool) {
 }
 
 // operatorMetricNames are the metrics of an operator instance, by
-// subtask and operator ("0.Calc.numRecordsIn"; see operatorScope).
+// subtask and operator ("0.Calc.numRecordsIn"; see operatorScopes).
 var operatorMetricNames = []string{"numRecordsIn", "numRecordsOut", "currentOutputWatermark", "stateEntries"}
 
 // operatorMetric returns an operator instance's metric by name, false
@@ -451,21 +451,36 @@ func operatorMetric(m runtime.OperatorInstanceMetrics, name string) (string, boo
 // scope keeps, as Flink's (TaskMetricGroup.METRICS_OPERATOR_NAME_MAX_LENGTH).
 const operatorNameMaxLength = 80
 
-// operatorScope is an operator's name as Flink's metric query service
-// writes it into a metric's ID: at most operatorNameMaxLength
-// characters, with spaces, dots, colons and commas made underscores
-// (MetricQueryService.replaceInvalidChars).
-func operatorScope(name string) string {
-	if r := []rune(name); len(r) > operatorNameMaxLength {
-		name = string(r[:operatorNameMaxLength])
-	}
-	return strings.Map(func(r rune) rune {
-		switch r {
-		case ' ', '.', ':', ',':
-			return '_'
+// operatorScopes are the names of a vertex's operators as Flink's metric
+// query service writes them into a metric's ID: at most
+// operatorNameMaxLength characters, with spaces, dots, colons and commas
+// made underscores (MetricQueryService.replaceInvalidChars). Where two
+// operators of the chain would have the same, each is followed by its
+// place in the chain, from 1, in brackets ("Calc[2]"), so that every
+// operator's metrics have IDs of their own.
+func operatorScopes(ops []runtime.OperatorMetrics) []string {
+	scopes := make([]string, len(ops))
+	seen := map[string]int{}
+	for n, op := range ops {
+		name := op.Name
+		if r := []rune(name); len(r) > operatorNameMaxLength {
+			name = string(r[:operatorNameMaxLength])
 		}
-		return r
-	}, name)
+		scopes[n] = strings.Map(func(r rune) rune {
+			switch r {
+			case ' ', '.', ':', ',':
+				return '_'
+			}
+			return r
+		}, name)
+		seen[scopes[n]]++
+	}
+	for n, scope := range scopes {
+		if seen[scope] > 1 {
+			scopes[n] = fmt.Sprintf("%s[%d]", scope, n+1)
+		}
+	}
+	return scopes
 }
 
 // watermarkMillis is a watermark in milliseconds, as Flink's
@@ -507,15 +522,16 @@ func (s *Server) vertexMetrics(r *http.Request) (any, error) {
 			out = append(out, map[string]string{"id": full, "value": value})
 		}
 	}
+	scopes := operatorScopes(v.Operators)
 	for k, m := range v.Instances {
 		for _, name := range vertexMetricNames {
 			value, ok := instanceMetric(m, name)
 			add(fmt.Sprintf("%d.%s", k, name), value, ok)
 		}
-		for _, op := range v.Operators {
+		for n, op := range v.Operators {
 			for _, name := range operatorMetricNames {
 				value, ok := operatorMetric(op.Instances[k], name)
-				add(fmt.Sprintf("%d.%s.%s", k, operatorScope(op.Name), name), value, ok)
+				add(fmt.Sprintf("%d.%s.%s", k, scopes[n], name), value, ok)
 			}
 		}
 	}
