@@ -202,36 +202,48 @@ func (s repeatSource) Run(_ *SourceContext, out Emitter) error {
 	return nil
 }
 
-// BenchmarkForwardStages: a chunk of 1,024 rows through three forward
-// stages after a source, chained into the source's goroutine or each in
-// its own (an operation is one chunk). The cost per chunk is the
-// runtime's alone: the stages pass the chunk on. cpu-ns/op is the
-// process's CPU time (user and system) per chunk, which ns/op, the wall
-// time, understates when the stages run on both cores.
+// BenchmarkForwardStages: a chunk of 1,024 rows through three stages
+// after a source, chained or each in its own goroutine (an operation is
+// one chunk). The first stage reads the source by a forward exchange
+// (head=source: chained, the three run in the source's goroutine) or a
+// single one (head=operator: chained, the three are a chain of their
+// own, headed by the first, whose loop times the chain). The cost per
+// chunk is the runtime's alone: the stages pass the chunk on. cpu-ns/op
+// is the process's CPU time (user and system) per chunk, which ns/op,
+// the wall time, understates when the stages run on both cores.
 func BenchmarkForwardStages(b *testing.B) {
 	c := exchangeChunk(types.ChunkSize, 100)
-	for _, disable := range []bool{false, true} {
-		b.Run(fmt.Sprintf("disable=%v", disable), func(b *testing.B) {
-			g := &Graph{DisableChaining: disable, Stages: []*Stage{
-				{Name: "source", Parallelism: 1, NewSource: func(int) (Source, error) { return repeatSource{c, b.N}, nil }},
-			}}
-			for i := 1; i <= 3; i++ {
-				g.Stages = append(g.Stages, &Stage{Name: fmt.Sprint("forward", i), Parallelism: 1,
-					Inputs: []Input{{Stage: i - 1, Exchange: Forward}}, NewOperator: func(int) (Operator, error) { return forwardOp{}, nil }})
-			}
-			b.ReportAllocs()
-			cpu := processCPU(b)
-			b.ResetTimer()
-			j, err := Start(context.Background(), g)
-			if err != nil {
-				b.Fatal(err)
-			}
-			<-j.Done()
-			if err := j.Err(); err != nil {
-				b.Fatal(err)
-			}
-			b.ReportMetric(float64(processCPU(b)-cpu)/float64(b.N), "cpu-ns/op")
-		})
+	for _, head := range []struct {
+		name  string
+		first ExchangeKind
+	}{{"source", Forward}, {"operator", Single}} {
+		for _, disable := range []bool{false, true} {
+			b.Run(fmt.Sprintf("head=%s/disable=%v", head.name, disable), func(b *testing.B) {
+				g := &Graph{DisableChaining: disable, Stages: []*Stage{
+					{Name: "source", Parallelism: 1, NewSource: func(int) (Source, error) { return repeatSource{c, b.N}, nil }},
+				}}
+				for i := 1; i <= 3; i++ {
+					exchange := Forward
+					if i == 1 {
+						exchange = head.first
+					}
+					g.Stages = append(g.Stages, &Stage{Name: fmt.Sprint("stage", i), Parallelism: 1,
+						Inputs: []Input{{Stage: i - 1, Exchange: exchange}}, NewOperator: func(int) (Operator, error) { return forwardOp{}, nil }})
+				}
+				b.ReportAllocs()
+				cpu := processCPU(b)
+				b.ResetTimer()
+				j, err := Start(context.Background(), g)
+				if err != nil {
+					b.Fatal(err)
+				}
+				<-j.Done()
+				if err := j.Err(); err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(processCPU(b)-cpu)/float64(b.N), "cpu-ns/op")
+			})
+		}
 	}
 }
 

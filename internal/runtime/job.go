@@ -353,6 +353,11 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 		}
 		head()
 	}
+	// A stage whose output leaves its chain counts the chain's records
+	// out (see vertex.instance).
+	for i, sm := range j.stages {
+		sm.exits = slices.ContainsFunc(outputs[i], func(ed *edge) bool { return ed.chained == nil })
+	}
 	if rs != nil {
 		if err := rs.unclaimed(); err != nil {
 			return abort(err)
@@ -611,12 +616,6 @@ func (e *emitter) EmitLease(c *types.Chunk, l *Lease) {
 	}
 	if !e.muted {
 		e.metrics.recordsOut.Add(int64(c.Len()))
-		// The chain's records out are those leaving it, counted once
-		// however many of its edges they take, as Flink's
-		// BroadcastingOutputCollector counts a task's numRecordsOut.
-		if slices.ContainsFunc(e.edges, func(ed *edge) bool { return ed.chained == nil }) {
-			e.chain.recordsOut.Add(int64(c.Len()))
-		}
 	}
 	if len(e.edges) > 1 {
 		l = nil

@@ -58,9 +58,6 @@ func newInstanceMetrics() *instanceMetrics {
 // chainMetrics are the counters of one chain, an instance of a vertex:
 // Flink's task.
 type chainMetrics struct {
-	// recordsOut counts the rows that left the chain (see
-	// emitter.EmitLease).
-	recordsOut atomic.Int64
 	// busy, idle and backpressured are nanoseconds: handling a message
 	// (less the time blocked sending), waiting for one, and blocked
 	// sending to a full inbox. A chain headed by a source measures only
@@ -77,6 +74,8 @@ type stageMetrics struct {
 	operators []Operator // other stages: the instances' operators
 	instances []*instanceMetrics
 	stateful  bool
+	// exits is set when an output of the stage leaves its chain.
+	exits bool
 }
 
 // vertex is a chain of stages, Flink's job vertex: its head, then the
@@ -229,7 +228,6 @@ func (v *vertex) instance(k int, cm *chainMetrics) InstanceMetrics {
 	head := v.stages[0]
 	im := InstanceMetrics{
 		RecordsIn:     head.instances[k].recordsIn.Load(),
-		RecordsOut:    cm.recordsOut.Load(),
 		Watermark:     MaxWatermark,
 		Backpressured: time.Duration(cm.backpressured.Load()),
 		Ended:         true,
@@ -246,6 +244,13 @@ func (v *vertex) instance(k int, cm *chainMetrics) InstanceMetrics {
 	}
 	for at, sm := range v.stages {
 		m := sm.instances[k]
+		// The rows that leave the chain, each counted once however many
+		// of its edges take it (as Flink's BroadcastingOutputCollector
+		// counts a task's numRecordsOut), are the rows its stages
+		// emitted where they have an edge out of it.
+		if sm.exits {
+			im.RecordsOut += m.recordsOut.Load()
+		}
 		im.Ended = im.Ended && m.ended.Load()
 		if len(v.chained[at]) == 0 {
 			im.Watermark = min(im.Watermark, m.watermark.Load())
