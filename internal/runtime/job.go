@@ -315,7 +315,7 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 			tasks = append(tasks, newTask(j, s.Name, part, rctx, op, out, senders[i], floor))
 		}
 		head := func() {
-			v := &vertex{stages: []*stageMetrics{sm}, chained: [][]int{nil}}
+			v := &vertex{stages: []*stageMetrics{sm}, chained: [][]int{nil}, up: []int{-1}}
 			for _, c := range chains[i] {
 				v.chains = append(v.chains, c.metrics)
 			}
@@ -357,6 +357,7 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 	// out (see vertex.instance).
 	for i, sm := range j.stages {
 		sm.exits = slices.ContainsFunc(outputs[i], func(ed *edge) bool { return ed.chained == nil })
+		sm.ends = len(outputs[i]) == 0
 	}
 	if rs != nil {
 		if err := rs.unclaimed(); err != nil {

@@ -74,8 +74,9 @@ type stageMetrics struct {
 	operators []Operator // other stages: the instances' operators
 	instances []*instanceMetrics
 	stateful  bool
-	// exits is set when an output of the stage leaves its chain.
-	exits bool
+	// exits is set when an output of the stage leaves its chain, ends
+	// when it has no output at all (a sink).
+	exits, ends bool
 }
 
 // vertex is a chain of stages, Flink's job vertex: its head, then the
@@ -83,8 +84,10 @@ type stageMetrics struct {
 type vertex struct {
 	stages []*stageMetrics
 	// chained holds, for each stage of the vertex, the positions in
-	// stages of those chained to it.
+	// stages of those chained to it; up the position of the one it is
+	// chained to (-1 for the head).
 	chained [][]int
+	up      []int
 	// chains are the counters of the vertex's instances.
 	chains []*chainMetrics
 }
@@ -94,6 +97,7 @@ func (v *vertex) add(sm *stageMetrics, up int) {
 	v.chained[up] = append(v.chained[up], len(v.stages))
 	v.stages = append(v.stages, sm)
 	v.chained = append(v.chained, nil)
+	v.up = append(v.up, up)
 }
 
 // name names the chain from its stage at as Flink's
@@ -152,7 +156,8 @@ type InstanceMetrics struct {
 	PendingRecords int64
 	PendingKnown   bool
 	// Watermark is the latest watermark the chain emitted, the least of
-	// its last operators' (MinWatermark: none).
+	// its last operators' (a sink's: the one it was given; MinWatermark:
+	// none).
 	Watermark int64
 	// Busy (processing), Idle (waiting for input) and Backpressured
 	// (blocked sending downstream) add up the instance's time; a chain
@@ -253,7 +258,13 @@ func (v *vertex) instance(k int, cm *chainMetrics) InstanceMetrics {
 		}
 		im.Ended = im.Ended && m.ended.Load()
 		if len(v.chained[at]) == 0 {
-			im.Watermark = min(im.Watermark, m.watermark.Load())
+			// The chain's last operators: a sink emits no watermark,
+			// so the one it was given stands for it.
+			last := m
+			if sm.ends && at > 0 {
+				last = v.stages[v.up[at]].instances[k]
+			}
+			im.Watermark = min(im.Watermark, last.watermark.Load())
 		}
 		if sm.stateful {
 			im.StateEntries += m.stateEntries.Load()

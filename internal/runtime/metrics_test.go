@@ -242,7 +242,7 @@ func TestStateEntriesNotStale(t *testing.T) {
 // second vertex by a single exchange: the vertices are named as Flink
 // names chains, count the rows that come into the chain and those that
 // leave it once, and time the chain as one task; each operator keeps
-// its own records in and out.
+// its own records in and out (B, which sends nothing on, emits none).
 func TestChainedVertexMetrics(t *testing.T) {
 	const chunks = 200
 	fwd := func(int) (Operator, error) { return forwardOp{}, nil }
@@ -255,7 +255,9 @@ func TestChainedVertexMetrics(t *testing.T) {
 		// chain once.
 		{Name: "Sink: x", ID: "x", Parallelism: 1, Inputs: []Input{{Stage: 2, Exchange: Single}}, NewOperator: fwd},
 		{Name: "Sink: y", ID: "y", Parallelism: 1, Inputs: []Input{{Stage: 2, Exchange: Single}}, NewOperator: fwd},
-		{Name: "Tail", ID: "tail", Parallelism: 1, Inputs: []Input{{Stage: 4, Exchange: Forward}}, NewOperator: fwd},
+		// A sink of its own kind: it emits no watermark.
+		{Name: "Tail", ID: "tail", Parallelism: 1, Inputs: []Input{{Stage: 4, Exchange: Forward}},
+			NewOperator: func(int) (Operator, error) { return &wmRecorder{}, nil }},
 	}}
 	j, err := Start(context.Background(), g)
 	if err != nil {
@@ -286,8 +288,9 @@ func TestChainedVertexMetrics(t *testing.T) {
 	if src.TimesKnown || !sink.TimesKnown || sink.Busy <= 0 || sink.Idle < 0 {
 		t.Errorf("times: source chain known %v, sink chain known %v busy %s idle %s", src.TimesKnown, sink.TimesKnown, sink.Busy, sink.Idle)
 	}
-	if src.Watermark != MaxWatermark || !src.Ended || !sink.Ended {
-		t.Errorf("source chain watermark %d, ended %v, %v", src.Watermark, src.Ended, sink.Ended)
+	// The sink chain's watermark is the one its sink was given.
+	if src.Watermark != MaxWatermark || sink.Watermark != MaxWatermark || !src.Ended || !sink.Ended {
+		t.Errorf("watermarks %d, %d (want the end's), ended %v, %v", src.Watermark, sink.Watermark, src.Ended, sink.Ended)
 	}
 	var ops []string
 	for _, op := range vs[0].Operators {
