@@ -57,6 +57,13 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 		if err := wantOrderable(g, e.Type()); err != nil {
 			return nil, nil, err
 		}
+		if j := a.sameKey(e); j >= 0 {
+			// Calcite's AggConverter.addGroupExpr looks a grouping
+			// expression up among those before it: GROUP BY a, a groups
+			// by one key (group=[{0}]), which both name.
+			a.groups[j].same = append(a.groups[j].same, g)
+			continue
+		}
 		name, qual := "$f"+itoa(i), ""
 		if c, ok := e.(*expr.Column); ok {
 			name, qual = rel.sc.cols[c.Index].name, rel.sc.cols[c.Index].qual
@@ -160,6 +167,23 @@ type aggGroup struct {
 	qual string
 	set  int // position among the grouping expressions
 	win  int // position among the window's start, end and time, -1 for none
+	// same are the grouping expressions after ast that are the same key.
+	same []ast.Expr
+}
+
+// sameKey is the group whose key is e, bound, or -1. Only one grouping
+// set is looked in: grouping sets give each of their expressions its own
+// key (expandGroupBy gives one to each written differently).
+func (a *aggregation) sameKey(e expr.Expr) int {
+	if a.sets.expanded() {
+		return -1
+	}
+	return slices.IndexFunc(a.groups, func(g aggGroup) bool { return g.ast != nil && expr.Equal(a.pre[a.keys[g.col]], e) })
+}
+
+// names tells whether the group is grouped by e, as written.
+func (g *aggGroup) names(e ast.Expr) bool {
+	return g.ast != nil && (sameExpr(e, g.ast) || slices.ContainsFunc(g.same, func(x ast.Expr) bool { return sameExpr(e, x) }))
 }
 
 // add appends e to the pre-aggregation projection, named after the column
@@ -299,7 +323,7 @@ func (a *aggregation) hook(e ast.Expr) (expr.Expr, bool, error) {
 		}
 	}
 	for _, g := range a.groups {
-		if g.ast != nil && sameExpr(e, g.ast) {
+		if g.names(e) {
 			return a.column(g.col), true, nil
 		}
 	}
@@ -307,7 +331,14 @@ func (a *aggregation) hook(e ast.Expr) (expr.Expr, bool, error) {
 		if a.winTime >= 0 && id.Parts[len(id.Parts)-1] == "window_time" {
 			return a.column(a.groups[a.winTime].col), true, nil
 		}
-		if _, err := a.rel.sc.resolve(id); err == nil {
+		if col, err := a.rel.sc.resolve(id); err == nil {
+			// A column grouped by as written otherwise (k and t.k): Calcite
+			// compares the validator's fully qualified names.
+			for _, g := range a.groups {
+				if c, ok := a.pre[a.keys[g.col]].(*expr.Column); ok && g.ast != nil && c.Index == col {
+					return a.column(g.col), true, nil
+				}
+			}
 			return nil, false, errorf(id, "Expression '%s' is not being grouped", exprTextAST(id))
 		}
 	}
