@@ -31,7 +31,7 @@ func (b *Binder) aggregate(rel *relation, groupBy []ast.Expr, calls []*ast.FuncC
 	if err != nil {
 		return nil, nil, err
 	}
-	a := &aggregation{rel: rel, in: &exprBinder{b: b, sc: rel.sc, where: "GROUP BY"}, sets: sets, calls: calls, winTime: -1}
+	a := &aggregation{rel: rel, in: &exprBinder{b: b, sc: rel.sc, where: "GROUP BY"}, sets: sets, calls: calls}
 	if a.groupWindow, err = b.groupWindow(rel, sets.exprs); err != nil {
 		return nil, nil, err
 	}
@@ -135,9 +135,8 @@ type aggregation struct {
 	pre       []expr.Expr
 	preSchema types.Schema
 	// extra counts the columns of a group window beyond the one Calcite's
-	// projection gives it, and the window_time grouped by for the select
-	// list (window): Flink's names of computed fields and aggregates count
-	// neither.
+	// projection gives it: Flink's names of computed fields and aggregates
+	// do not count them.
 	extra int
 	// groups are the keys, keys their columns of pre.
 	groups []aggGroup
@@ -148,10 +147,9 @@ type aggregation struct {
 	callAt []int
 	first  []*ast.FuncCall
 	// groupWindow is the legacy group window grouped by, if any; wg the
-	// window grouped by, if any, and winTime the group of its time.
+	// window grouped by, if any.
 	groupWindow *legacyWindow
 	wg          *windowGrouping
-	winTime     int
 	// out is the output: keys (the expand id after them), then aggregates
 	// from aggBase on.
 	out     types.Schema
@@ -229,17 +227,10 @@ func (a *aggregation) window() error {
 		}
 		return nil
 	}
-	start := 0
 	for i := range a.groups {
 		g := &a.groups[i]
 		if g.win = a.wg.prop(a.keys[g.col]); g.win >= 0 && !a.sets.inAll(g.set) {
 			return errorf(a.sets.exprs[g.set], "every grouping set of a window aggregation must contain the window's columns (window_start and window_end, or the group window)")
-		}
-		switch g.win {
-		case 0:
-			start = i
-		case 2:
-			a.winTime = i
 		}
 	}
 	for _, c := range a.calls {
@@ -248,21 +239,6 @@ func (a *aggregation) window() error {
 			// session windows, or hop windows" (JsonArrayAggFunction
 			// cannot merge accumulators).
 			return errorf(c, "JSON_ARRAYAGG is not supported in HOP and SESSION windows")
-		}
-	}
-	if a.winTime >= 0 {
-		return nil
-	}
-	// window_time is grouped by too where the window table function's
-	// input passes it on (grouping by it changes no group), so that the
-	// select list may read it.
-	_, cols := windowColumns(a.rel.node)
-	for col, pos := range cols {
-		if pos == 2 {
-			sc := a.rel.sc.cols[col]
-			a.winTime = len(a.groups)
-			a.group(aggGroup{name: sc.name, set: a.groups[start].set, win: 2}, &expr.Column{Index: col, Name: sc.name, T: sc.typ}, "")
-			a.extra++
 		}
 	}
 	return nil
@@ -328,9 +304,6 @@ func (a *aggregation) hook(e ast.Expr) (expr.Expr, bool, error) {
 		}
 	}
 	if id, ok := e.(*ast.Ident); ok {
-		if a.winTime >= 0 && id.Parts[len(id.Parts)-1] == "window_time" {
-			return a.column(a.groups[a.winTime].col), true, nil
-		}
 		if col, err := a.rel.sc.resolve(id); err == nil {
 			// A column grouped by as written otherwise (k and t.k): Calcite
 			// compares the validator's fully qualified names.

@@ -65,7 +65,7 @@ func TestBinderLeavesWindowAggregationToTheRule(t *testing.T) {
 CREATE TABLE bid (item STRING, price INT, bidtime TIMESTAMP(3), WATERMARK FOR bidtime AS bidtime)
   WITH ('connector' = 'kafka', 'topic' = 'bid', 'properties.bootstrap.servers' = 'localhost:9092', 'value.format' = 'json');
 SELECT item, window_time, SUM(price) AS s FROM TABLE(TUMBLE(TABLE bid, DESCRIPTOR(bidtime), INTERVAL '10' MINUTES))
-GROUP BY window_start, item, window_end`)
+GROUP BY window_start, item, window_end, window_time`)
 	if err != nil {
 		t.Fatal(err)
 	}
