@@ -713,10 +713,12 @@ func (p *Pebble) install(db *pebble.DB, dbDir string, hashes map[string]string, 
 		t.dropCache()
 		t.recount()
 	}
-	err := errors.Join(old.Close(), os.RemoveAll(oldDir), p.err)
+	// The tables' restore hooks run first, so that what they find wrong
+	// fails the restore.
 	for _, s := range stages {
 		s.restored()
 	}
+	err := errors.Join(old.Close(), os.RemoveAll(oldDir), p.err)
 	if err != nil {
 		return fmt.Errorf("state: %w", err)
 	}

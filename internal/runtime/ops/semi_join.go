@@ -103,11 +103,73 @@ func NewSemiJoin(cfg SemiJoinConfig, st state.Backend) (*SemiJoin, error) {
 	j := &SemiJoin{cfg: cfg, st: st, out: newOutput(cfg.LeftTypes)}
 	j.left = state.NewTable(j.st, "left", joinRowsCodec(cfg.LeftTypes))
 	if cfg.Cond != nil || cfg.StateTTL[0] > 0 || cfg.StateTTL[1] > 0 {
-		j.rightRows = state.NewTable(j.st, "right", joinRowsCodec(cfg.RightTypes))
+		j.rightRows = state.NewTable(j.st, "right", rightRowsCodec(cfg.RightTypes))
+		// A backend that decodes entries as they are read (Pebble) reads
+		// one at the restore, so that a checkpoint of the other layout
+		// fails it, as the memory backend's restore does.
+		j.rightRows.OnRestore(func() {
+			for range j.rightRows.All() {
+				break
+			}
+		})
 	} else {
-		j.right = state.NewTable(j.st, "right", state.Int64Codec)
+		j.right = state.NewTable(j.st, "right", rightCountCodec(cfg.RightTypes))
 	}
 	return j, nil
+}
+
+// The right side's state has two layouts: the number of right rows per
+// key, and, with a condition or a retention, the rows themselves (with
+// the times they were written). A savepoint of one layout restores into
+// the other as far as it can: rows restore as their number, so a job
+// restored without the retention it was taken with goes on (as Flink 2.2
+// restores state taken with a TTL without one); a number of rows cannot
+// restore as rows, which a retention expires and retracts one by one, so
+// that restore is refused, naming the setting.
+
+// rightCountCodec encodes the number of right rows of a key. It also
+// reads the right rows a join with a retention kept, as their number.
+func rightCountCodec(ts []types.Type) state.Codec[int64] {
+	rows := joinRowsCodec(ts)
+	return state.Codec[int64]{
+		Append: state.Int64Codec.Append,
+		Decode: func(b []byte) (int64, error) {
+			if n, err := state.Int64Codec.Decode(b); err == nil {
+				return n, nil
+			}
+			recs, err := rows.Decode(b)
+			if err != nil {
+				return 0, err
+			}
+			n := int64(0)
+			for rec := range recs.all() {
+				n += rec.count
+			}
+			return n, nil
+		},
+	}
+}
+
+// errRightCounts refuses to restore the number of right rows of a key
+// where the rows themselves are kept.
+var errRightCounts = errors.New("the checkpoint holds the number of right rows per key, as a semi or anti join keeps them " +
+	"without 'table.exec.state.ttl'; with a retention it keeps the rows themselves, to expire them one by one, " +
+	"which the checkpoint does not have: restore it with 'table.exec.state.ttl' = '0 ms', as the job it was taken from ran")
+
+// rightRowsCodec encodes the right rows of a key (joinRowsCodec); it
+// refuses the number of right rows rightCountCodec writes, a single
+// varint no encoding of rows is (one of no rows is never stored).
+func rightRowsCodec(ts []types.Type) state.Codec[joinRows] {
+	rows := joinRowsCodec(ts)
+	return state.Codec[joinRows]{
+		Append: rows.Append,
+		Decode: func(b []byte) (joinRows, error) {
+			if n, err := state.Int64Codec.Decode(b); err == nil && n != 0 {
+				return joinRows{}, errRightCounts
+			}
+			return rows.Decode(b)
+		},
+	}
 }
 
 // State implements Stateful.
