@@ -226,8 +226,8 @@ func (b *Binder) correlatedScalar(s *ast.SubqueryExpr, outerNode Node, outer *ex
 	if err != nil {
 		return nil, err
 	}
-	if len(sel.GroupBy) > 0 || sel.Having != nil || sel.Distinct || sel.Limit != nil || sel.Offset != nil {
-		return nil, errorf(s, "a correlated scalar subquery with GROUP BY, HAVING, DISTINCT, LIMIT or OFFSET is not supported yet")
+	if len(sel.GroupBy) > 0 || sel.Distinct || sel.Limit != nil || sel.Offset != nil {
+		return nil, errorf(s, "a correlated scalar subquery with GROUP BY, DISTINCT, LIMIT or OFFSET is not supported yet")
 	}
 	node, sc := c.node, inner.sc
 	innerKeys, outerKeys := c.innerAST, c.outer
@@ -239,6 +239,17 @@ func (b *Binder) correlatedScalar(s *ast.SubqueryExpr, outerNode Node, outer *ex
 		node, sc, innerKeys = gen.node, gen.sc, gen.keys
 	}
 	item := sel.Items[0].Expr
+	if sel.Having != nil {
+		// HAVING without GROUP BY filters the subquery's one group: its
+		// value is e where HAVING holds and NULL (no row) where it does
+		// not, over the outer row's inner rows or over none (where
+		// COUNT(*) = 0 holds), as Calcite's RelDecorrelator gives each
+		// outer value its group, empty or not, before the filter.
+		if len(findAggregates(item)) == 0 && len(findAggregates(sel.Having)) == 0 {
+			return nil, errorf(sel.Having, "a correlated scalar subquery with HAVING and no aggregate is not supported yet")
+		}
+		item = &ast.Case{Pos: item.Position(), Whens: []*ast.When{{Pos: sel.Having.Position(), Cond: sel.Having, Result: item}}}
+	}
 	calls := findAggregates(item)
 	if len(calls) == 0 {
 		single := &ast.FuncCall{Pos: item.Position(), Name: "SINGLE_VALUE", Args: []ast.Expr{item}}

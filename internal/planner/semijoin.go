@@ -328,6 +328,11 @@ func (b *Binder) exists(rel *relation, e *ast.SubqueryExpr, not bool) (*relation
 		return &relation{node: newCalc(rel.node, identity(schema), falseLit(), schema), sc: rel.sc}, nil
 	}
 	sel, ok := e.Query.(*ast.Select)
+	if ok && sel.From != nil && sel.Having != nil && len(sel.GroupBy) == 0 && sel.Limit == nil && sel.Offset == nil && !sel.Distinct {
+		if rel, err := b.existsHaving(rel, e, sel, not); !errors.Is(err, errNotCorrelated) {
+			return rel, err
+		}
+	}
 	if !ok || sel.From == nil || len(sel.GroupBy) > 0 || sel.Having != nil || sel.Limit != nil || sel.Offset != nil || sel.Distinct {
 		return nil, errorf(e, "EXISTS is supported over SELECT ... FROM ... WHERE ... without grouping, DISTINCT or LIMIT")
 	}
@@ -359,6 +364,63 @@ func (b *Binder) exists(rel *relation, e *ast.SubqueryExpr, not bool) (*relation
 	}
 	j := &SemiJoin{Anti: not, KeepNullKeys: not}
 	return b.semiJoin(rel, j, c.node, c.outer, c.inner, c.residual, e)
+}
+
+// existsHaving plans [NOT] EXISTS over a correlated SELECT ... FROM ...
+// WHERE ... HAVING ... without GROUP BY, whose one group gives a row where
+// HAVING holds: EXISTS is the HAVING condition over the outer row's group
+// of inner rows, empty or not (COUNT(*) = 0 holds for an outer row without
+// inner rows). It is the correlated scalar subquery of that condition
+// (a LEFT JOIN with its value per correlation key, the value over no rows
+// for the keys without any), whose value IS TRUE (IS NOT TRUE for NOT
+// EXISTS), as Calcite's RelDecorrelator gives each outer value its group
+// before the HAVING filter. (Flink's SubQueryDecorrelator, which plans
+// EXISTS in WHERE, groups the inner rows by the correlation keys instead,
+// so the outer rows without inner rows never meet the HAVING.) An
+// uncorrelated subquery is errNotCorrelated.
+func (b *Binder) existsHaving(rel *relation, e *ast.SubqueryExpr, sel *ast.Select, not bool) (*relation, error) {
+	for _, it := range sel.Items {
+		if it.Star {
+			return nil, errorf(it, "a correlated EXISTS subquery with HAVING selects no *: its columns are not grouped")
+		}
+	}
+	ob := &exprBinder{b: b, sc: rel.sc, where: "WHERE"}
+	scalar := func(item ast.Expr) (*ast.SubqueryExpr, *scalarSide, error) {
+		s := &ast.SubqueryExpr{Pos: e.Pos, Query: &ast.Select{Pos: sel.Pos, From: sel.From, Where: sel.Where,
+			Items: []*ast.SelectItem{{Pos: item.Position(), Expr: item}}}}
+		side, err := b.correlatedScalar(s, rel.node, ob)
+		return s, side, err
+	}
+	cond, side, err := scalar(sel.Having)
+	if err != nil {
+		return nil, err
+	}
+	if len(findAggregates(sel.Having)) == 0 {
+		return nil, errorf(sel.Having, "a correlated EXISTS subquery with HAVING and no aggregate is not supported yet")
+	}
+	// The select list is not computed, but must be valid over the group.
+	for _, it := range sel.Items {
+		if _, isLit := it.Expr.(*ast.Literal); !isLit {
+			if _, _, err := scalar(&ast.Case{Pos: it.Pos, Whens: []*ast.When{{Pos: it.Pos, Cond: sel.Having, Result: it.Expr}}}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	joined, err := b.attachScalar(rel, cond, side)
+	if err != nil {
+		return nil, err
+	}
+	js := joined.node.Schema()
+	n := len(js) - 1
+	test := "IS TRUE"
+	if not {
+		test = "IS NOT TRUE"
+	}
+	filter, err := ob.call(e, test, []expr.Expr{&expr.Column{Index: n, Name: js[n].Name, T: js[n].Type}}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &relation{node: newCalc(joined.node, identity(js[:n]), filter, js[:n]), sc: &scope{cols: joined.sc.cols[:n]}}, nil
 }
 
 // atLeastOneRow reports a query that gives at least one row whatever its
