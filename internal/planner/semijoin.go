@@ -149,6 +149,9 @@ func (b *Binder) inSubquery(rel *relation, in *ast.In, not bool) (*relation, err
 	if err != nil {
 		// A name the subquery cannot resolve may be a correlation with the
 		// outer query.
+		if agg, aerr := b.inAggregate(rel, in, not); !errors.Is(aerr, errNotCorrelated) {
+			return agg, aerr
+		}
 		c, y, cerr := b.correlatedIn(in, rel)
 		if cerr != nil {
 			if errors.Is(cerr, errNotCorrelated) {
@@ -406,21 +409,64 @@ func (b *Binder) existsHaving(rel *relation, e *ast.SubqueryExpr, sel *ast.Selec
 			}
 		}
 	}
-	joined, err := b.attachScalar(rel, cond, side)
+	test := "IS TRUE"
+	if not {
+		test = "IS NOT TRUE"
+	}
+	return b.filterOnScalar(rel, cond, side, func(jb *exprBinder, value expr.Expr) (expr.Expr, error) {
+		return jb.call(e, test, []expr.Expr{value}, nil)
+	})
+}
+
+// filterOnScalar joins rel with the scalar subquery s (side) and keeps
+// the rows where the condition cond makes of its value holds (cond binds
+// over the joined rows with jb); the value is left out again.
+func (b *Binder) filterOnScalar(rel *relation, s *ast.SubqueryExpr, side *scalarSide, cond func(jb *exprBinder, value expr.Expr) (expr.Expr, error)) (*relation, error) {
+	joined, err := b.attachScalar(rel, s, side)
 	if err != nil {
 		return nil, err
 	}
 	js := joined.node.Schema()
 	n := len(js) - 1
-	test := "IS TRUE"
-	if not {
-		test = "IS NOT TRUE"
-	}
-	filter, err := ob.call(e, test, []expr.Expr{&expr.Column{Index: n, Name: js[n].Name, T: js[n].Type}}, nil)
+	filter, err := cond(&exprBinder{b: b, sc: &scope{cols: joined.sc.cols[:n]}, where: "WHERE"}, &expr.Column{Index: n, Name: js[n].Name, T: js[n].Type})
 	if err != nil {
 		return nil, err
 	}
 	return &relation{node: newCalc(joined.node, identity(js[:n]), filter, js[:n]), sc: &scope{cols: joined.sc.cols[:n]}}, nil
+}
+
+// inAggregate plans `x [NOT] IN (SELECT agg FROM ... WHERE ...)`, a
+// correlated aggregation without GROUP BY: its one row (where its HAVING
+// holds) holds the aggregate over the outer row's group of inner rows,
+// empty or not (COUNT(*) is 0 for an outer row without inner rows), so
+// IN is x = that value, as the scalar subquery below gives it, and NOT IN
+// x <> it (without HAVING there is always that row). An uncorrelated
+// subquery is errNotCorrelated.
+func (b *Binder) inAggregate(rel *relation, in *ast.In, not bool) (*relation, error) {
+	sel, ok := in.Subquery.(*ast.Select)
+	if !ok || sel.From == nil || len(sel.Items) != 1 || sel.Items[0].Star || len(sel.GroupBy) > 0 || sel.Distinct || sel.Limit != nil || sel.Offset != nil ||
+		len(findAggregates(sel.Items[0].Expr)) == 0 && (sel.Having == nil || len(findAggregates(sel.Having)) == 0) {
+		return nil, errNotCorrelated
+	}
+	s := &ast.SubqueryExpr{Pos: in.Pos, Query: sel}
+	side, err := b.correlatedScalar(s, rel.node, &exprBinder{b: b, sc: rel.sc, where: "WHERE"})
+	if err != nil {
+		return nil, err
+	}
+	if not && sel.Having != nil {
+		return nil, errorf(in, "NOT IN over a correlated aggregation with HAVING is not supported yet; use NOT EXISTS")
+	}
+	op := "="
+	if not {
+		op = "<>"
+	}
+	return b.filterOnScalar(rel, s, side, func(jb *exprBinder, value expr.Expr) (expr.Expr, error) {
+		x, err := jb.bind(in.X)
+		if err != nil {
+			return nil, err
+		}
+		return jb.call(in, op, []expr.Expr{x, value}, nil)
+	})
 }
 
 // atLeastOneRow reports a query that gives at least one row whatever its
