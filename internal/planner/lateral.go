@@ -2,6 +2,7 @@ package planner
 
 import (
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/sluicesql/sluice/internal/expr"
@@ -42,17 +43,29 @@ func (b *Binder) lateralJoin(j *ast.Join, l *relation, ref *ast.SubqueryRef, cau
 	switch {
 	case j.Kind == ast.InnerJoin && j.On == nil, j.Kind == ast.CrossJoin:
 		kind = InnerJoin
+		if j.On != nil {
+			// The WHERE of a comma or CROSS JOIN, which whereIntoJoin made
+			// its condition: it filters the joined rows.
+			rel, err := b.lateralJoin(&ast.Join{Pos: j.Pos, Kind: ast.CrossJoin, Left: j.Left, Right: j.Right}, l, ref, cause)
+			if err != nil {
+				return nil, err
+			}
+			return b.where(rel, j.On)
+		}
 	case j.Kind == ast.LeftJoin && isTrueLiteral(j.On):
 		kind = LeftJoin
 	default:
 		return nil, errorf(j, "a correlated LATERAL subquery is joined with a comma, CROSS JOIN or LEFT JOIN ... ON TRUE")
 	}
-	if len(sel.GroupBy) > 0 || sel.Having != nil || sel.Distinct {
-		return nil, errorf(ref, "a correlated LATERAL subquery with GROUP BY, HAVING or DISTINCT is not supported yet")
+	if len(sel.GroupBy) > 0 || sel.Distinct {
+		return nil, errorf(ref, "a correlated LATERAL subquery with GROUP BY or DISTINCT is not supported yet")
 	}
 	items, err := expandStars(sel.Items, inner.sc)
 	if err != nil {
 		return nil, err
+	}
+	if sel.Having != nil || slices.ContainsFunc(items, func(it *ast.SelectItem) bool { return len(findAggregates(it.Expr)) > 0 }) {
+		return b.lateralAggregate(l, ref, sel, items, kind)
 	}
 	var projects []expr.Expr
 	var schema types.Schema
@@ -131,6 +144,69 @@ func (b *Binder) lateralJoin(j *ast.Join, l *relation, ref *ast.SubqueryRef, cau
 		return nil, errorf(ref, "List of column aliases must have same degree as table; table has %d columns, whereas alias list has %d columns", nItems, len(ref.ColumnAliases))
 	}
 	return &relation{node: newCalc(jn, outProj, nil, plainSchema(out)), sc: sc}, nil
+}
+
+// lateralAggregate plans a correlated LATERAL subquery that aggregates
+// without GROUP BY, `FROM t, LATERAL (SELECT COUNT(*) AS c, SUM(u.x) AS s
+// FROM u WHERE u.k = t.k [HAVING ...])`: it has one row for every outer
+// row (where its HAVING holds), its aggregates over the outer row's group
+// of inner rows, the empty one included (c is 0 and s NULL for an outer
+// row without inner rows), as Calcite's RelDecorrelator gives each outer
+// value its group. The outer rows are LEFT JOINed with the aggregates per
+// correlation key, as scalar subqueries are; with a comma or CROSS JOIN,
+// the rows whose group fails HAVING are dropped (with LEFT JOIN ... ON
+// TRUE they keep NULLs).
+func (b *Binder) lateralAggregate(l *relation, ref *ast.SubqueryRef, sel *ast.Select, items []*ast.SelectItem, kind JoinKind) (*relation, error) {
+	if len(sel.OrderBy) > 0 || sel.Limit != nil || sel.Offset != nil {
+		return nil, errorf(ref, "a correlated LATERAL subquery with aggregates and ORDER BY, LIMIT or OFFSET is not supported yet")
+	}
+	exprs := make([]ast.Expr, 0, len(items)+1)
+	for _, it := range items {
+		if calls := findOvers(it.Expr); len(calls) > 0 {
+			return nil, errorf(calls[0], "a correlated LATERAL subquery with window functions is not supported yet")
+		}
+		exprs = append(exprs, it.Expr)
+	}
+	filtered := kind == InnerJoin && sel.Having != nil
+	if filtered {
+		exprs = append(exprs, sel.Having) // whether the subquery has its row
+	}
+	side, err := b.correlatedValues(ref, sel, exprs, l.node, &exprBinder{b: b, sc: l.sc, where: "WHERE"}, "LATERAL subquery")
+	if err != nil {
+		return nil, err
+	}
+	jn, values, err := side.join(l.node, ref)
+	if err != nil {
+		return nil, err
+	}
+	if len(ref.ColumnAliases) > 0 && len(ref.ColumnAliases) != len(items) {
+		return nil, errorf(ref, "List of column aliases must have same degree as table; table has %d columns, whereas alias list has %d columns", len(items), len(ref.ColumnAliases))
+	}
+	ls := l.node.Schema()
+	out := append(types.Schema{}, jn.schema[:len(ls)]...)
+	outProj := identity(out)
+	sc := &scope{cols: append([]scopeCol{}, l.sc.cols...)}
+	for i := range sc.cols {
+		sc.cols[i].typ = out[i].Type
+	}
+	used := map[string]int{}
+	for i, it := range items {
+		name := itemName(used, it, i)
+		if i < len(ref.ColumnAliases) {
+			name = ref.ColumnAliases[i]
+		}
+		out = append(out, types.Field{Name: name, Type: values[i].Type()})
+		outProj = append(outProj, values[i])
+		sc.cols = append(sc.cols, scopeCol{qual: ref.Alias, name: name, typ: values[i].Type()})
+	}
+	var filter expr.Expr
+	if filtered {
+		jb := &exprBinder{b: b, sc: l.sc, where: "HAVING"}
+		if filter, err = jb.call(sel.Having, "IS TRUE", []expr.Expr{values[len(items)]}, nil); err != nil {
+			return nil, err
+		}
+	}
+	return &relation{node: newCalc(jn, outProj, filter, plainSchema(out)), sc: sc}, nil
 }
 
 // uncorrelated is the error of a LATERAL subquery that is no correlation

@@ -509,7 +509,11 @@ func (b *Binder) whereIntoJoin(from ast.TableRef, where ast.Expr) (ast.TableRef,
 		return from, where
 	}
 	merged := *j
-	merged.Kind = ast.InnerJoin
+	if r, isSub := j.Right.(*ast.SubqueryRef); !isSub || !r.Lateral {
+		// A LATERAL subquery stays CROSS JOINed: a correlated one
+		// (lateralJoin) filters the joined rows by the condition.
+		merged.Kind = ast.InnerJoin
+	}
 	merged.On = andAST([]ast.Expr{j.On, cond})
 	return &merged, andAST(subqueries)
 }

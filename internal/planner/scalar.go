@@ -100,51 +100,68 @@ func (b *Binder) joinScalarSubquery(rel *relation, s *ast.SubqueryExpr, outer *e
 		node = &GroupAggregate{base: base{schema: types.Schema{{Name: "$f0", Type: t}}}, Input: node,
 			Aggs: []AggCall{{Name: "SINGLE_VALUE", Args: []int{0}, Filter: -1, Type: t}}}
 	}
-	return b.attachScalar(rel, s, &scalarSide{node: node, value: 0, inner: isQuantified(s)})
+	return b.attachScalar(rel, s, &scalarSide{node: node, values: []int{0}, empties: []expr.Expr{nil}, inner: isQuantified(s)})
 }
 
-// scalarSide is the relation a scalar subquery joins: its value column,
-// and for a correlated one its key columns, matched with outer keys, and
-// the value for outer rows without a match.
+// scalarSide is the relation a scalar subquery joins: its value columns
+// (one; a LATERAL subquery's select list), and for a correlated one its
+// key columns, matched with outer keys, and the values for outer rows
+// without a match.
 type scalarSide struct {
 	node      Node
-	value     int
+	values    []int
 	keys      []int
 	outerKeys []expr.Expr
-	empty     expr.Expr // nil: NULL
+	empties   []expr.Expr // per value, nil: NULL
 	// inner joins rather than left joins the subquery: outer rows
 	// without its row are dropped.
 	inner bool
+}
+
+// join joins left with the side (LEFT, or inner) and gives its values
+// over the joined rows.
+func (side *scalarSide) join(left Node, at ast.Node) (*Join, []expr.Expr, error) {
+	kind := LeftJoin
+	if side.inner {
+		kind = InnerJoin
+	}
+	jn, err := keyedJoin(kind, left, side.outerKeys, side.node, side.keys, at)
+	if err != nil {
+		return nil, nil, err
+	}
+	nl := len(jn.Left.Schema())
+	values := make([]expr.Expr, len(side.values))
+	for i, col := range side.values {
+		vt := jn.schema[nl+col].Type
+		values[i] = &expr.Column{Index: nl + col, Name: jn.schema[nl+col].Name, T: vt}
+		empty := side.empties[i]
+		if empty == nil {
+			continue
+		}
+		// Unmatched rows have a NULL key (a matched key compared equal, so
+		// it is not NULL): they take the subquery's value over no rows.
+		key := nl + side.keys[0]
+		t, ok := types.CommonType(vt.Plain(), empty.Type().Plain())
+		if !ok {
+			return nil, nil, errorf(at, "cannot combine %s with %s", vt.Plain(), empty.Type().Plain())
+		}
+		t = t.WithNotNull(vt.NotNull && empty.Type().NotNull)
+		values[i] = &expr.Case{T: t, Else: coerce(values[i], t), Whens: []expr.When{{
+			Cond: &expr.IsNull{X: &expr.Column{Index: key, Name: jn.schema[key].Name, T: jn.schema[key].Type}},
+			Then: coerce(empty, t)}}}
+	}
+	return jn, values, nil
 }
 
 // attachScalar LEFT JOINs rel with side and projects rel's columns and the
 // subquery's value, a hidden column bound to s.
 func (b *Binder) attachScalar(rel *relation, s *ast.SubqueryExpr, side *scalarSide) (*relation, error) {
 	ls := rel.node.Schema()
-	kind := LeftJoin
-	if side.inner {
-		kind = InnerJoin
-	}
-	jn, err := keyedJoin(kind, rel.node, side.outerKeys, side.node, side.keys, s)
+	jn, values, err := side.join(rel.node, s)
 	if err != nil {
 		return nil, err
 	}
-	nl := len(jn.Left.Schema())
-	vt := jn.schema[nl+side.value].Type
-	var value expr.Expr = &expr.Column{Index: nl + side.value, Name: jn.schema[nl+side.value].Name, T: vt}
-	if side.empty != nil {
-		// Unmatched rows have a NULL key (a matched key compared equal, so
-		// it is not NULL): they take the subquery's value over no rows.
-		key := nl + side.keys[0]
-		t, ok := types.CommonType(vt.Plain(), side.empty.Type().Plain())
-		if !ok {
-			return nil, errorf(s, "cannot combine %s with %s", vt.Plain(), side.empty.Type().Plain())
-		}
-		t = t.WithNotNull(vt.NotNull && side.empty.Type().NotNull)
-		value = &expr.Case{T: t, Else: coerce(value, t), Whens: []expr.When{{
-			Cond: &expr.IsNull{X: &expr.Column{Index: key, Name: jn.schema[key].Name, T: jn.schema[key].Type}},
-			Then: coerce(side.empty, t)}}}
-	}
+	value := values[0]
 	name := "$scalar" + itoa(len(ls))
 	out := append(types.Schema{}, plainSchema(ls)...)
 	out = append(out, types.Field{Name: name, Type: value.Type()})
@@ -207,27 +224,35 @@ func atMostOneRow(n Node) bool {
 var errNotCorrelated = errors.New("not correlated")
 
 // correlatedScalar plans a correlated scalar subquery SELECT e FROM ...
-// WHERE ... over the outer rows of outerNode (outer binds over them). A
-// correlation of equalities between an outer and an inner expression
-// groups the inner relation, filtered by the other conditions, by the
-// inner sides, with e (SINGLE_VALUE(e) when e aggregates nothing) per
-// group. Other correlated conditions are planned as Calcite's
-// RelDecorrelator plans them for Flink (valueGenerated).
+// WHERE ... over the outer rows of outerNode (outer binds over them), as
+// correlatedValues does with e (SINGLE_VALUE(e) when it aggregates
+// nothing).
 func (b *Binder) correlatedScalar(s *ast.SubqueryExpr, outerNode Node, outer *exprBinder) (*scalarSide, error) {
 	sel, ok := s.Query.(*ast.Select)
 	if !ok || sel.From == nil || sel.Where == nil || len(sel.Items) != 1 || sel.Items[0].Star {
 		return nil, errNotCorrelated
 	}
+	return b.correlatedValues(s, sel, []ast.Expr{sel.Items[0].Expr}, outerNode, outer, "scalar subquery")
+}
+
+// correlatedValues plans the values items of a correlated subquery
+// SELECT items FROM ... WHERE ... [HAVING ...] (what names it) over the
+// outer rows of outerNode. A correlation of equalities between an outer
+// and an inner expression groups the inner relation, filtered by the
+// other conditions, by the inner sides, with the items per group. Other
+// correlated conditions are planned as Calcite's RelDecorrelator plans
+// them for Flink (valueGenerated).
+func (b *Binder) correlatedValues(s ast.Node, sel *ast.Select, items []ast.Expr, outerNode Node, outer *exprBinder, what string) (*scalarSide, error) {
 	inner, err := b.from(sel.From)
 	if err != nil {
 		return nil, errNotCorrelated
 	}
-	c, err := b.correlate(sel.Where, inner.node, &exprBinder{b: b, sc: inner.sc, where: "WHERE"}, outer, "scalar subquery")
+	c, err := b.correlate(sel.Where, inner.node, &exprBinder{b: b, sc: inner.sc, where: "WHERE"}, outer, what)
 	if err != nil {
 		return nil, err
 	}
 	if len(sel.GroupBy) > 0 || sel.Distinct || sel.Limit != nil || sel.Offset != nil {
-		return nil, errorf(s, "a correlated scalar subquery with GROUP BY, DISTINCT, LIMIT or OFFSET is not supported yet")
+		return nil, errorf(s, "a correlated %s with GROUP BY, DISTINCT, LIMIT or OFFSET is not supported yet", what)
 	}
 	node, sc := c.node, inner.sc
 	innerKeys, outerKeys := c.innerAST, c.outer
@@ -238,22 +263,26 @@ func (b *Binder) correlatedScalar(s *ast.SubqueryExpr, outerNode Node, outer *ex
 		}
 		node, sc, innerKeys = gen.node, gen.sc, gen.keys
 	}
-	item := sel.Items[0].Expr
-	if sel.Having != nil {
-		// HAVING without GROUP BY filters the subquery's one group: its
-		// value is e where HAVING holds and NULL (no row) where it does
-		// not, over the outer row's inner rows or over none (where
-		// COUNT(*) = 0 holds), as Calcite's RelDecorrelator gives each
-		// outer value its group, empty or not, before the filter.
-		if len(findAggregates(item)) == 0 && len(findAggregates(sel.Having)) == 0 {
-			return nil, errorf(sel.Having, "a correlated scalar subquery with HAVING and no aggregate is not supported yet")
+	items = slices.Clone(items)
+	var calls []*ast.FuncCall
+	for i, item := range items {
+		if sel.Having != nil {
+			// HAVING without GROUP BY filters the subquery's one group:
+			// its value is e where HAVING holds and NULL (no row) where it
+			// does not, over the outer row's inner rows or over none
+			// (where COUNT(*) = 0 holds), as Calcite's RelDecorrelator
+			// gives each outer value its group, empty or not, before the
+			// filter.
+			if len(findAggregates(item)) == 0 && len(findAggregates(sel.Having)) == 0 {
+				return nil, errorf(sel.Having, "a correlated %s with HAVING and no aggregate is not supported yet", what)
+			}
+			items[i] = &ast.Case{Pos: item.Position(), Whens: []*ast.When{{Pos: sel.Having.Position(), Cond: sel.Having, Result: item}}}
 		}
-		item = &ast.Case{Pos: item.Position(), Whens: []*ast.When{{Pos: sel.Having.Position(), Cond: sel.Having, Result: item}}}
+		calls = append(calls, findAggregates(items[i])...)
 	}
-	calls := findAggregates(item)
-	if len(calls) == 0 {
-		single := &ast.FuncCall{Pos: item.Position(), Name: "SINGLE_VALUE", Args: []ast.Expr{item}}
-		item, calls = single, []*ast.FuncCall{single}
+	if len(calls) == 0 && len(items) == 1 {
+		single := &ast.FuncCall{Pos: items[0].Position(), Name: "SINGLE_VALUE", Args: []ast.Expr{items[0]}}
+		items[0], calls = single, []*ast.FuncCall{single}
 	}
 	grouped, hook, err := b.aggregate(&relation{node: node, sc: sc}, innerKeys, calls, map[*ast.FuncCall]string{})
 	if err != nil {
@@ -261,15 +290,17 @@ func (b *Binder) correlatedScalar(s *ast.SubqueryExpr, outerNode Node, outer *ex
 	}
 	ga, ok := grouped.node.(*GroupAggregate)
 	if !ok {
-		return nil, errorf(s, "this correlated scalar subquery is not supported yet")
+		return nil, errorf(s, "this correlated %s is not supported yet", what)
 	}
 	gx := &exprBinder{b: b, sc: grouped.sc, hook: hook, where: "the select list"}
-	value, err := gx.bind(item)
-	if err != nil {
-		return nil, err
+	values := make([]expr.Expr, len(items))
+	for i, item := range items {
+		if values[i], err = gx.bind(item); err != nil {
+			return nil, err
+		}
 	}
 	// The value over no rows: each aggregate's result on an empty group.
-	empties := map[*ast.FuncCall]expr.Expr{}
+	emptyCalls := map[*ast.FuncCall]expr.Expr{}
 	for _, c := range calls {
 		col, _, err := hook(c)
 		if err != nil {
@@ -280,29 +311,38 @@ func (b *Binder) correlatedScalar(s *ast.SubqueryExpr, outerNode Node, outer *ex
 		if err != nil {
 			return nil, err
 		}
-		empties[c] = valueLiteral(v, a.Type.WithNotNull(!v.Null))
+		emptyCalls[c] = valueLiteral(v, a.Type.WithNotNull(!v.Null))
 	}
 	ex := &exprBinder{b: b, sc: &scope{}, hook: func(e ast.Expr) (expr.Expr, bool, error) {
-		if f, ok := e.(*ast.FuncCall); ok && empties[f] != nil {
-			return empties[f], true, nil
+		if f, ok := e.(*ast.FuncCall); ok && emptyCalls[f] != nil {
+			return emptyCalls[f], true, nil
 		}
 		return nil, false, nil
 	}, where: "the select list"}
-	empty, err := ex.bind(item)
-	if err != nil {
-		return nil, err
-	}
-	if lit, ok := empty.(*expr.Literal); ok && lit.V.Null {
-		empty = nil
+	empties := make([]expr.Expr, len(items))
+	for i, item := range items {
+		empty, err := ex.bind(item)
+		if err != nil {
+			return nil, err
+		}
+		if lit, ok := empty.(*expr.Literal); !ok || !lit.V.Null {
+			empties[i] = empty
+		}
 	}
 	if gen != nil {
-		return gen.side(ga, value, empty), nil
+		return gen.side(ga, values, empties), nil
 	}
 	keys := seq(len(innerKeys))
 	out := append(types.Schema{}, ga.Schema()[:len(keys)]...)
-	out = append(out, types.Field{Name: "$f" + itoa(len(keys)), Type: value.Type()})
-	projects := append(identity(out[:len(keys)]), value)
-	return &scalarSide{node: newCalc(ga, projects, nil, out), value: len(keys), keys: keys, outerKeys: outerKeys, empty: empty}, nil
+	projects := identity(out)
+	side := &scalarSide{keys: keys, outerKeys: outerKeys, empties: empties}
+	for _, v := range values {
+		side.values = append(side.values, len(out))
+		out = append(out, types.Field{Name: "$f" + itoa(len(out)), Type: v.Type()})
+		projects = append(projects, v)
+	}
+	side.node = newCalc(ga, projects, nil, out)
+	return side, nil
 }
 
 // valueGenerator is the relation a scalar subquery correlated by other
@@ -390,11 +430,11 @@ func (b *Binder) valueGenerated(c *correlated, outerNode Node, inner *scope, at 
 }
 
 // side is the scalar side of the aggregation ga (grouped by the values
-// first) with the subquery's value: it joins the outer rows on the values
+// first) with the subquery's values: it joins the outer rows on the values
 // compared as IS NOT DISTINCT FROM, as two keys each (whether the value is
 // NULL, and the value or a placeholder for NULL), since an outer row with
 // a NULL value has its own group.
-func (g *valueGenerator) side(ga *GroupAggregate, value, empty expr.Expr) *scalarSide {
+func (g *valueGenerator) side(ga *GroupAggregate, values, empties []expr.Expr) *scalarSide {
 	gs := ga.Schema()
 	var projects, outerKeys []expr.Expr
 	var out types.Schema
@@ -412,10 +452,14 @@ func (g *valueGenerator) side(ga *GroupAggregate, value, empty expr.Expr) *scala
 		on, ox := split(v)
 		outerKeys = append(outerKeys, on, ox)
 	}
-	projects = append(projects, value)
-	out = append(out, types.Field{Name: "$f" + itoa(len(out)), Type: value.Type()})
-	keys := seq(len(out) - 1)
-	return &scalarSide{node: newCalc(ga, projects, nil, out), value: len(keys), keys: keys, outerKeys: outerKeys, empty: empty}
+	side := &scalarSide{keys: seq(len(out)), outerKeys: outerKeys, empties: empties}
+	for _, v := range values {
+		side.values = append(side.values, len(out))
+		out = append(out, types.Field{Name: "$f" + itoa(len(out)), Type: v.Type()})
+		projects = append(projects, v)
+	}
+	side.node = newCalc(ga, projects, nil, out)
+	return side
 }
 
 // correlationAST splits `a = b` into its outer side, bound, and its inner
