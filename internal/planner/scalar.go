@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/sluicesql/sluice/internal/expr"
+	"github.com/sluicesql/sluice/internal/expr/fn"
 	"github.com/sluicesql/sluice/internal/sql/ast"
 	"github.com/sluicesql/sluice/internal/sql/parser"
 	"github.com/sluicesql/sluice/internal/types"
@@ -284,6 +285,14 @@ func (b *Binder) correlatedValues(s ast.Node, sel *ast.Select, items []ast.Expr,
 		single := &ast.FuncCall{Pos: items[0].Position(), Name: "SINGLE_VALUE", Args: []ast.Expr{items[0]}}
 		items[0], calls = single, []*ast.FuncCall{single}
 	}
+	for _, item := range items {
+		// The subquery is one group (it aggregates without GROUP BY), so
+		// its columns are read in aggregates only, whatever it is grouped
+		// by below.
+		if id := ungroupedColumn(item, inner.sc); id != nil {
+			return nil, errorf(id, "Expression '%s' is not being grouped", exprTextAST(id))
+		}
+	}
 	grouped, hook, err := b.aggregate(&relation{node: node, sc: sc}, innerKeys, calls, map[*ast.FuncCall]string{})
 	if err != nil {
 		return nil, err
@@ -293,6 +302,15 @@ func (b *Binder) correlatedValues(s ast.Node, sel *ast.Select, items []ast.Expr,
 		return nil, errorf(s, "this correlated %s is not supported yet", what)
 	}
 	gx := &exprBinder{b: b, sc: grouped.sc, hook: hook, where: "the select list"}
+	if sel.Having != nil {
+		h, err := gx.bind(sel.Having)
+		if err != nil {
+			return nil, err
+		}
+		if err := wantBoolean(sel.Having, h); err != nil {
+			return nil, err
+		}
+	}
 	values := make([]expr.Expr, len(items))
 	for i, item := range items {
 		if values[i], err = gx.bind(item); err != nil {
@@ -343,6 +361,26 @@ func (b *Binder) correlatedValues(s ast.Node, sel *ast.Select, items []ast.Expr,
 	}
 	side.node = newCalc(ga, projects, nil, out)
 	return side, nil
+}
+
+// ungroupedColumn finds a name of a column of sc that e reads outside an
+// aggregate call, nil when there is none.
+func ungroupedColumn(e ast.Expr, sc *scope) *ast.Ident {
+	var found *ast.Ident
+	walkAST(e, func(n ast.Expr) bool {
+		switch x := n.(type) {
+		case *ast.FuncCall:
+			if _, isAgg := fn.LookupAggregate(x.Name); isAgg && x.Over == nil {
+				return false
+			}
+		case *ast.Ident:
+			if _, err := sc.resolve(x); err == nil && found == nil {
+				found = x
+			}
+		}
+		return found == nil
+	})
+	return found
 }
 
 // valueGenerator is the relation a scalar subquery correlated by other

@@ -398,6 +398,9 @@ func (b *Binder) existsHaving(rel *relation, e *ast.SubqueryExpr, sel *ast.Selec
 	if err != nil {
 		return nil, err
 	}
+	if err := wantBoolean(sel.Having, &expr.Column{T: side.node.Schema()[side.values[0]].Type}); err != nil {
+		return nil, err
+	}
 	if len(findAggregates(sel.Having)) == 0 {
 		return nil, errorf(sel.Having, "a correlated EXISTS subquery with HAVING and no aggregate is not supported yet")
 	}
