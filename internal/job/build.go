@@ -54,6 +54,9 @@ type Options struct {
 	// every operator instance runs in a goroutine of its own
 	// (runtime.Graph.DisableChaining).
 	DisableChaining bool
+	// Batch is execution.runtime-mode = 'batch': sources hold their
+	// watermarks back until their end (runtime.Graph.HoldWatermarks).
+	Batch bool
 }
 
 // State backends (state.backend.type).
@@ -159,7 +162,7 @@ func Build(p *plan.Plan, opts Options) (*Graph, error) {
 	if opts.Clock == nil {
 		opts.Clock = runtime.WallClock
 	}
-	g := &Graph{Graph: &runtime.Graph{MaxParallelism: opts.MaxParallelism, Clock: opts.Clock, DisableChaining: opts.DisableChaining}}
+	g := &Graph{Graph: &runtime.Graph{MaxParallelism: opts.MaxParallelism, Clock: opts.Clock, DisableChaining: opts.DisableChaining, HoldWatermarks: opts.Batch}}
 	fnCtx := &fn.Context{Loc: opts.Env.TimeZone, Now: opts.Clock.Now}
 	stages := map[string]int{}
 	for _, pn := range p.Nodes {

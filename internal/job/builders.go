@@ -43,6 +43,7 @@ func init() {
 	builders[plan.KindOverAggregate] = buildOverAggregate
 	builders[plan.KindLimit] = buildLimit
 	builders[plan.KindTemporalSort] = buildTemporalSort
+	builders[plan.KindSort] = buildSort
 }
 
 // buildScan creates the table's connector source; computed columns and
@@ -489,6 +490,15 @@ func buildTemporalSort(n *Node) (Instances, error) {
 		return stateful(n, func(st state.Backend) (*ops.ProcTimeSort, error) { return ops.NewProcTimeSort(c, st) })
 	}
 	return stateful(n, func(st state.Backend) (*ops.TemporalSort, error) { return ops.NewTemporalSort(c, st) })
+}
+
+func buildSort(n *Node) (Instances, error) {
+	cfg := n.Config.(*plan.SortConfig)
+	c := ops.BatchSortConfig{InputTypes: n.In[0], Order: sortKeys(cfg.Order), Offset: cfg.Offset, N: cfg.N}
+	if _, err := ops.NewBatchSort(c); err != nil {
+		return Instances{}, fmt.Errorf("config: %w", err)
+	}
+	return Instances{NewOperator: func(int) (runtime.Operator, error) { return ops.NewBatchSort(c) }}, nil
 }
 
 func buildDeduplicate(n *Node) (Instances, error) {

@@ -28,6 +28,7 @@ const (
 	KindOverAggregate       = "OverAggregate"
 	KindLimit               = "Limit"
 	KindTemporalSort        = "TemporalSort"
+	KindSort                = "Sort"
 )
 
 func init() {
@@ -56,6 +57,7 @@ func init() {
 		func() Config { return new(OverAggregateConfig) },
 		func() Config { return new(LimitConfig) },
 		func() Config { return new(TemporalSortConfig) },
+		func() Config { return new(SortConfig) },
 	} {
 		register(f)
 	}
@@ -360,6 +362,17 @@ type TemporalSortConfig struct {
 	ProcTime   bool      `json:"procTime,omitempty"`
 }
 
+// SortConfig is a batch sort (Flink's batch Sort and SortLimit, and the
+// final result of a batch query): it applies its input's changelog and,
+// when the input ends, emits the final rows, insert-only, ordered by
+// Order (in arrival order without it), the N after the first Offset (all
+// of them when N is -1).
+type SortConfig struct {
+	Order  []SortKey `json:"order,omitempty"`
+	Offset int64     `json:"offset,omitempty"`
+	N      int64     `json:"n"`
+}
+
 // Kind implements Config.
 func (*ScanConfig) Kind() string { return KindScan }
 
@@ -431,3 +444,6 @@ func (*LimitConfig) Kind() string { return KindLimit }
 
 // Kind implements Config.
 func (*TemporalSortConfig) Kind() string { return KindTemporalSort }
+
+// Kind implements Config.
+func (*SortConfig) Kind() string { return KindSort }

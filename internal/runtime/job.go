@@ -64,6 +64,10 @@ type Graph struct {
 	// own (pipeline.operator-chaining.enabled = false) instead of
 	// chaining forward-connected stages (see chainable).
 	DisableChaining bool
+	// HoldWatermarks keeps the sources' watermarks back until their end,
+	// where they emit the maximum one (batch execution: no row is late),
+	// and keeps them from announcing idleness.
+	HoldWatermarks bool
 }
 
 // msgKind tells what a message carries.
@@ -287,6 +291,7 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 				}
 				register(si.part, src)
 				sm.sources = append(sm.sources, src)
+				out.hold = g.HoldWatermarks
 				sc := &SourceContext{Context: rctx, Ctx: ctx, out: out, inst: si}
 				j.sources = append(j.sources, si)
 				c := &chain{metrics: out.chain}
@@ -539,6 +544,9 @@ type emitter struct {
 	// barrier of a savepoint that drains the job, after which it must
 	// emit nothing.
 	muted bool
+	// hold drops a source's watermarks but the maximum one, and its
+	// idleness (Graph.HoldWatermarks).
+	hold bool
 	// metrics are the instance's; chain those of the chain it runs in
 	// (its own until it joins one).
 	metrics *instanceMetrics
@@ -727,6 +735,9 @@ func pick[T any](src []T, sel []int) []T {
 
 // EmitWatermark implements Emitter.
 func (e *emitter) EmitWatermark(wm int64) {
+	if e.hold && wm != MaxWatermark {
+		return
+	}
 	e.idleSent = false
 	if !e.muted {
 		e.metrics.watermark.Store(wm)
@@ -736,7 +747,7 @@ func (e *emitter) EmitWatermark(wm int64) {
 
 // idle tells downstream that this instance has no data for now.
 func (e *emitter) idle() {
-	if e.idleSent {
+	if e.idleSent || e.hold {
 		return
 	}
 	e.idleSent = true
