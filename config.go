@@ -147,7 +147,6 @@ func checkSetting(key, value string) error {
 // or refused there; other keys are kept, as Flink keeps them
 // (SettingWarning).
 var unsupported = map[string]onlyValue{
-	"execution.runtime-mode":                                    {"streaming", "batch execution prints final results instead of changelogs", nil},
 	"execution.checkpointing.max-concurrent-checkpoints":        {"1", "checkpoints are taken one at a time", nil},
 	"execution.checkpointing.unaligned.enabled":                 {"false", "barriers are aligned", nil},
 	"execution.checkpointing.externalized-checkpoint-retention": {"RETAIN_ON_CANCELLATION", "checkpoints are kept when a job stops", nil},

@@ -15,8 +15,10 @@ import (
 func TestConfigRejectsSettingsThatWouldChangeResults(t *testing.T) {
 	c := NewConfig()
 	for _, tc := range []struct{ key, value, err string }{
-		{"execution.runtime-mode", "batch", "'execution.runtime-mode' = 'batch' is not supported yet (batch execution prints final results instead of changelogs); only 'streaming' is"},
+		{"execution.runtime-mode", "batch", ""},
 		{"execution.runtime-mode", "STREAMING", ""},
+		{"execution.runtime-mode", "automatic", "'execution.runtime-mode' = 'automatic' is not supported: set 'streaming' or 'batch'"},
+		{"execution.runtime-mode", "bulk", "invalid value 'bulk' for 'execution.runtime-mode': expected one of STREAMING, BATCH"},
 		{"table.exec.mini-batch.enabled", "true", ""},
 		{"table.exec.mini-batch.enabled", "sometimes", "invalid value 'sometimes' for 'table.exec.mini-batch.enabled': expected true or false"},
 		{"table.exec.state.ttl", "1 h", ""},

@@ -21,8 +21,10 @@ import (
 )
 
 // planConfiguration lists the session options a plan records: the ones
-// that change what its operators compute.
-var planConfiguration = []string{ConfTimeZone, ConfWatermarkInterval, ConfIdleTimeout}
+// that change what its operators compute. execution.runtime-mode is
+// recorded only when it is 'batch', so that the plans of streaming
+// sessions stay as they were.
+var planConfiguration = []string{ConfTimeZone, ConfWatermarkInterval, ConfIdleTimeout, ConfRuntimeMode}
 
 // executionPlan translates physical plans into an execution plan that
 // records the session's values of the planConfiguration options.
@@ -33,7 +35,15 @@ func (e *Session) executionPlan(roots ...planner.Node) (*plan.Plan, error) {
 	}
 	p.Configuration = map[string]string{}
 	for _, k := range planConfiguration {
-		p.Configuration[k] = e.config.Get(k)
+		if k != ConfRuntimeMode {
+			p.Configuration[k] = e.config.Get(k)
+		}
+	}
+	if e.config.Batch() {
+		if err := checkBatch(p); err != nil {
+			return nil, err
+		}
+		p.Configuration[ConfRuntimeMode] = "batch"
 	}
 	return p, nil
 }
@@ -65,7 +75,8 @@ func (c *Config) buildOptions(p *plan.Plan) (job.Options, error) {
 		TimeZone:          conf.TimeZone(),
 		WatermarkInterval: conf.duration(ConfWatermarkInterval),
 		IdleTimeout:       conf.duration(ConfIdleTimeout),
-	}, StateBackend: c.stateBackend(), StateCacheEntries: c.pebbleCacheEntries(), DisableChaining: !c.boolSetting(ConfOperatorChaining)}, nil
+	}, StateBackend: c.stateBackend(), StateCacheEntries: c.pebbleCacheEntries(), DisableChaining: !c.boolSetting(ConfOperatorChaining),
+		Batch: batchPlan(p)}, nil
 }
 
 // SetPlanRoundTrip makes the engine write every job's execution plan as
@@ -180,6 +191,11 @@ func (e *Session) launch(id string, jp *plan.Plan, name, text string, cfg *runti
 	}
 	opts.Parallelism = cmp.Or(sc.parallelism, opts.Parallelism)
 	opts.MaxParallelism = cmp.Or(sc.maxParallelism, opts.MaxParallelism)
+	if opts.Batch {
+		// A batch job takes no checkpoints, as in Flink: its result is
+		// written when its input ends.
+		cfg.Storage, cfg.Interval = nil, 0
+	}
 	if err := checkCommits(jp, cfg); err != nil {
 		return nil, err
 	}

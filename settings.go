@@ -56,6 +56,9 @@ const (
 	// parallelism run in one goroutine, as Flink chains them into one
 	// task (runtime.Graph.DisableChaining when false).
 	ConfOperatorChaining = "pipeline.operator-chaining.enabled"
+	// ConfRuntimeMode is execution.runtime-mode: 'streaming' (the
+	// default) or 'batch' (see docs/sql.md, "Batch mode").
+	ConfRuntimeMode = "execution.runtime-mode"
 )
 
 // ColorSchemas are the values of sql-client.display.color-schema, Flink's
@@ -86,6 +89,25 @@ var honoured = map[string]struct {
 	ConfMiniBatchSize:       {"-1", checkLong},
 	ConfAggPhaseStrategy:    {"AUTO", checkAggPhaseStrategy},
 	ConfColorSchema:         {"DEFAULT", checkColorSchema},
+	ConfRuntimeMode:         {"", checkRuntimeMode},
+}
+
+// checkRuntimeMode accepts Flink's runtime modes but AUTOMATIC, which
+// would choose by the sources' boundedness.
+func checkRuntimeMode(key, value string) error {
+	switch strings.ToUpper(strings.TrimSpace(value)) {
+	case "STREAMING", "BATCH":
+		return nil
+	case "AUTOMATIC":
+		return fmt.Errorf("'%s' = '%s' is not supported: set 'streaming' or 'batch'", key, value)
+	}
+	return fmt.Errorf("invalid value '%s' for '%s': expected one of STREAMING, BATCH", value, key)
+}
+
+// Batch reports whether the session runs in batch mode
+// (execution.runtime-mode = 'batch').
+func (c *Config) Batch() bool {
+	return strings.EqualFold(strings.TrimSpace(c.Get(ConfRuntimeMode)), "batch")
 }
 
 // Mini-batch settings (ExecutionConfigOptions, OptimizerConfigOptions):
@@ -264,15 +286,15 @@ var refused = map[string]onlyValues{
 	"table.exec.simplify-operator-name-enabled":                    {nil, "operator names are not configurable"},
 	"table.exec.uid.generation":                                    {nil, "operators are identified by their plan node's stable ID"},
 	"table.exec.uid.format":                                        {nil, "operators are identified by their plan node's stable ID"},
-	"table.exec.disabled-operators":                                {nil, "batch execution is not implemented"},
-	"table.exec.shuffle-mode":                                      {nil, "batch execution is not implemented"},
+	"table.exec.disabled-operators":                                {nil, "batch mode runs the streaming operators; Flink's batch operators and shuffles are not implemented"},
+	"table.exec.shuffle-mode":                                      {nil, "batch mode runs the streaming operators; Flink's batch operators and shuffles are not implemented"},
 	"table.exec.legacy-transformation-uids":                        {[]string{"false"}, "operators are identified by their plan node's stable ID"},
-	"table.exec.sort.default-limit":                                {nil, "batch execution is not implemented"},
-	"table.exec.sort.max-num-file-handles":                         {nil, "batch execution is not implemented"},
-	"table.exec.sort.async-merge-enabled":                          {nil, "batch execution is not implemented"},
-	"table.exec.spill-compression.enabled":                         {nil, "batch execution is not implemented"},
-	"table.exec.spill-compression.block-size":                      {nil, "batch execution is not implemented"},
-	"table.exec.local-hash-agg.adaptive.enabled":                   {nil, "batch execution is not implemented"},
+	"table.exec.sort.default-limit":                                {nil, "batch mode runs the streaming operators; Flink's batch operators and shuffles are not implemented"},
+	"table.exec.sort.max-num-file-handles":                         {nil, "batch mode runs the streaming operators; Flink's batch operators and shuffles are not implemented"},
+	"table.exec.sort.async-merge-enabled":                          {nil, "batch mode runs the streaming operators; Flink's batch operators and shuffles are not implemented"},
+	"table.exec.spill-compression.enabled":                         {nil, "batch mode runs the streaming operators; Flink's batch operators and shuffles are not implemented"},
+	"table.exec.spill-compression.block-size":                      {nil, "batch mode runs the streaming operators; Flink's batch operators and shuffles are not implemented"},
+	"table.exec.local-hash-agg.adaptive.enabled":                   {nil, "batch mode runs the streaming operators; Flink's batch operators and shuffles are not implemented"},
 	"table.exec.operator-fusion-codegen.enabled":                   {[]string{"false"}, "Sluice generates no code"},
 	"table.exec.async-state.enabled":                               {[]string{"false"}, "state is accessed synchronously"},
 	"table.exec.emit.early-fire.enabled":                           {[]string{"false"}, "windows emit only when they close"},
@@ -287,8 +309,8 @@ var refused = map[string]onlyValues{
 	"table.optimizer.source.predicate-pushdown-enabled": {[]string{"false"}, "no connector takes filters"},
 	"table.optimizer.source.report-statistics-enabled":  {nil, "the optimizer uses no statistics"},
 	"table.optimizer.non-deterministic-update.strategy": {[]string{"IGNORE"}, "non-deterministic updates are not checked"},
-	"table.optimizer.dynamic-filtering.enabled":         {nil, "batch execution is not implemented"},
-	"table.optimizer.runtime-filter.enabled":            {nil, "batch execution is not implemented"},
+	"table.optimizer.dynamic-filtering.enabled":         {nil, "batch mode runs the streaming operators; Flink's batch operators and shuffles are not implemented"},
+	"table.optimizer.runtime-filter.enabled":            {nil, "batch mode runs the streaming operators; Flink's batch operators and shuffles are not implemented"},
 	"table.optimizer.union-all-as-breakpoint-enabled":   {nil, "the optimizer has no breakpoints"},
 	"table.optimizer.bushy-join-reorder-threshold":      {nil, "joins run in the order written"},
 	// SqlClientOptions.
@@ -303,7 +325,7 @@ var refused = map[string]onlyValues{
 	"pipeline.cached-files":                        {nil, "Sluice runs no user functions"},
 	"pipeline.vertex-description-mode":             {nil, "operators are described in EXPLAIN only"},
 	"execution.buffer-timeout.interval":            {nil, "operators hand over chunks as they fill or their input pauses"},
-	"execution.batch-shuffle-mode":                 {nil, "batch execution is not implemented"},
+	"execution.batch-shuffle-mode":                 {nil, "batch mode runs the streaming operators; Flink's batch operators and shuffles are not implemented"},
 	"execution.target":                             {nil, "jobs run in the Sluice process"},
 	"execution.attached":                           {[]string{"true"}, "the client stays attached to the jobs it runs"},
 	"execution.shutdown-on-attached-exit":          {[]string{"false"}, "jobs end with the process that runs them (or wait in its data directory)"},

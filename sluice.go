@@ -222,7 +222,7 @@ func (e *StatementError) Unwrap() error { return e.Cause }
 func (e *Session) binder(ctx context.Context) *planner.Binder {
 	return &planner.Binder{Catalog: e.catalog.mem, Temporary: e.temp, CurrentCatalog: e.curCatalog, CurrentDatabase: e.curDatabase,
 		TimeZone: e.config.TimeZone(), Ctx: ctx, DropNullsForNotNull: strings.EqualFold(e.config.Get(ConfSinkNotNullEnforcer), "DROP"),
-		MiniBatch: e.config.miniBatch(), StateTTL: e.config.duration(ConfStateTTL)}
+		MiniBatch: e.config.miniBatch(), StateTTL: e.config.duration(ConfStateTTL), Batch: e.config.Batch()}
 }
 
 // ok is the result of a statement that only changed the session or the
@@ -312,8 +312,14 @@ func (e *Session) exec(ctx context.Context, st ast.Statement, src string) (*Resu
 	case *ast.Explain:
 		return e.explain(ctx, s)
 	case *ast.CompilePlan:
+		if e.config.Batch() {
+			return nil, errCompiledPlanBatch
+		}
 		return e.compilePlan(ctx, s, src)
 	case *ast.ExecutePlan:
+		if e.config.Batch() {
+			return nil, errCompiledPlanBatch
+		}
 		return e.executePlanFile(s.Path, s.Pos, statementText(src, s.Pos))
 	case *ast.QueryStatement:
 		root, err := e.binder(ctx).Query(s.Query)
@@ -859,15 +865,18 @@ func (e *Session) startQuery(ctx context.Context, root *planner.Collect) (*Strea
 	if err != nil {
 		return nil, err
 	}
-	return &Stream{Schema: root.Schema(), TimeZone: e.config.TimeZone(), run: run, out: g.Collector}, nil
+	return &Stream{Schema: root.Schema(), TimeZone: e.config.TimeZone(), Batch: batchPlan(p), run: run, out: g.Collector}, nil
 }
 
 // Stream is the changelog of a running query.
 type Stream struct {
 	Schema   types.Schema
 	TimeZone *time.Location
-	run      *runtime.Job
-	out      *ops.Collector
+	// Batch is set for a query run in batch mode: its changes are its
+	// final rows, insert-only, in the order of its ORDER BY if it has one.
+	Batch bool
+	run   *runtime.Job
+	out   *ops.Collector
 }
 
 // Change is one changelog row of a query result.

@@ -16,6 +16,7 @@ import (
 	"github.com/sluicesql/sluice/internal/planner"
 	"github.com/sluicesql/sluice/internal/sql/ast"
 	"github.com/sluicesql/sluice/internal/sql/parser"
+	"github.com/sluicesql/sluice/internal/types"
 )
 
 // A script test (NAME.sqltest) holds many statements, each optionally
@@ -351,6 +352,9 @@ func runStep(ctx context.Context, e *sluice.Engine, settle *settler, st Step) (m
 // printStream renders what a query has produced so far in the tableau
 // result mode, closing with the total when the query has ended.
 func printStream(w *strings.Builder, s *sluice.Stream) error {
+	if s.Batch {
+		return printBatch(w, s)
+	}
 	p := tableau.NewStreaming(w, s.Schema, s.TimeZone)
 	if err := p.Header(); err != nil {
 		return err
@@ -368,6 +372,27 @@ func printStream(w *strings.Builder, s *sluice.Stream) error {
 		return p.Footer(len(changes))
 	}
 	return nil
+}
+
+// printBatch renders the final rows of a query run in batch mode as the
+// tableau result mode prints them then: once the query has ended, without
+// the "op" column.
+func printBatch(w *strings.Builder, s *sluice.Stream) error {
+	changes := s.Drain()
+	if err := s.Err(); err != nil {
+		return err
+	}
+	if !s.Ended() {
+		return errors.New("the batch query has not ended")
+	}
+	rows := make([]types.Row, len(changes))
+	for i, c := range changes {
+		if c.Kind != types.Insert {
+			return fmt.Errorf("the batch query's result holds a %s row", c.Kind)
+		}
+		rows[i] = c.Row
+	}
+	return tableau.PrintBatch(w, s.Schema, rows, s.TimeZone)
 }
 
 // checkError compares a failure with the expectation; running says it

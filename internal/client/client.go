@@ -29,6 +29,7 @@ import (
 	"github.com/sluicesql/sluice/internal/client/tableau"
 	"github.com/sluicesql/sluice/internal/sql/ast"
 	"github.com/sluicesql/sluice/internal/sql/parser"
+	"github.com/sluicesql/sluice/internal/types"
 )
 
 // Client runs statements on a backend, an embedded engine or a SQL
@@ -507,6 +508,7 @@ type clientSettings struct {
 	maxRows   int    // sql-client.execution.max-table-result.rows
 	verbose   bool   // sql-client.verbose
 	printTime bool   // sql-client.display.print-time-cost
+	batch     bool   // execution.runtime-mode = 'batch'
 	// since, with printTime, is how long the statement has taken.
 	since func() time.Duration
 }
@@ -536,6 +538,7 @@ func (c *Client) settings(ctx context.Context) (clientSettings, error) {
 		maxRows:   rows,
 		verbose:   flag(sluice.ConfVerbose),
 		printTime: flag(sluice.ConfPrintTimeCost),
+		batch:     strings.EqualFold(strings.TrimSpace(m[sluice.ConfRuntimeMode]), "batch"),
 	}, nil
 }
 
@@ -579,6 +582,10 @@ func (c *Client) statement(ctx context.Context, src string, script bool) error {
 	if query && script && set.mode != "tableau" {
 		// CliClient rejects other result modes in non-interactive execution.
 		return fmt.Errorf("In non-interactive mode, it only supports to use TABLEAU as value of %[1]s when execute query. Please add 'SET %[1]s=TABLEAU;' in the sql file.", sluice.ConfResultMode)
+	}
+	if query && set.batch && set.mode == "changelog" {
+		// Flink's ResultDescriptor.createResult.
+		return errors.New("Results of batch queries can only be served in table or tableau mode.")
 	}
 	submits := c.submits(st)
 	if submits && !set.dmlSync {
@@ -703,10 +710,12 @@ func (c *Client) show(ctx context.Context, s Stream, set clientSettings) error {
 	// Values come printed already: the printers need no time zone.
 	var v view
 	opts := set.tableauOptions()
-	switch set.mode {
-	case "tableau":
+	switch {
+	case set.mode == "tableau" && set.batch:
+		v = &batchView{c: c, header: s.Schema().Names(), opts: opts}
+	case set.mode == "tableau":
 		v = &tableauView{p: tableau.NewStreaming(c.Out, s.Schema(), nil, opts...)}
-	case "changelog":
+	case set.mode == "changelog":
 		v = &changelogView{c: c, p: tableau.NewChangelog(c.Out, s.Schema(), nil, opts...)}
 	default:
 		v = &tableView{c: c, header: s.Schema().Names(), table: materialized{maxRows: set.maxRows}, opts: opts}
@@ -754,6 +763,36 @@ func (v *tableauView) end(n int, interrupted bool) error {
 		return v.p.Interrupted(n)
 	}
 	return v.p.Footer(n)
+}
+
+// batchView prints a batch query's final rows when it has ended, as
+// CliTableauResultView.printBatchResults: no "op" column, widths fitted to
+// the rows, "n rows in set". The rows come insert-only (the engine
+// materializes a batch query's result).
+type batchView struct {
+	c      *Client
+	header []string
+	rows   [][]string
+	opts   []tableau.Option
+}
+
+func (v *batchView) start() error { return nil }
+
+func (v *batchView) add(changes []Change) error {
+	for _, ch := range changes {
+		if ch.Kind != types.Insert {
+			return fmt.Errorf("a batch query's result holds a %s row", ch.Kind)
+		}
+		v.rows = append(v.rows, ch.Cells)
+	}
+	return nil
+}
+
+func (v *batchView) end(n int, interrupted bool) error {
+	if interrupted {
+		return tableau.NewStreaming(v.c.Out, nil, nil, v.opts...).Interrupted(n)
+	}
+	return tableau.PrintBatchCells(v.c.Out, v.header, v.rows, v.opts...)
 }
 
 // changelogView prints the changes inline in the layout of Flink's changelog

@@ -388,3 +388,56 @@ SHOW CREATE TABLE nope;
 		}
 	}
 }
+
+// TestGatewayBatchMode: execution.runtime-mode = 'batch' holds in a
+// session of the server as in the embedded engine: a query prints its
+// final rows without the "op" column, sorted by any column; the changelog
+// result mode is refused as in Flink's client (ResultDescriptor); SET
+// lists the mode; 'streaming' brings the changelog back.
+func TestGatewayBatchMode(t *testing.T) {
+	script := `SET 'execution.runtime-mode' = 'batch';
+SET 'sql-client.execution.result-mode' = 'tableau';
+SELECT a, COUNT(*) AS c FROM (VALUES (1), (1), (2)) AS v(a) GROUP BY a ORDER BY c DESC;
+SET 'sql-client.execution.result-mode' = 'table';
+SELECT a, COUNT(*) AS c FROM (VALUES (1), (1), (2)) AS v(a) GROUP BY a ORDER BY a DESC;
+SET 'sql-client.execution.result-mode' = 'changelog';
+SELECT 1;
+SET;
+SET 'execution.runtime-mode' = 'streaming';
+SET 'sql-client.execution.result-mode' = 'tableau';
+SELECT a, COUNT(*) AS c FROM (VALUES (1), (1)) AS v(a) GROUP BY a;
+`
+	run := func(b Backend) string {
+		out := newOutput()
+		c := &Client{Backend: b, Out: out}
+		ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+		defer cancel()
+		if err := c.Run(ctx, strings.NewReader(script)); err != nil {
+			t.Fatal(err)
+		}
+		o, _ := out.snapshot()
+		return o
+	}
+	srv := startGateway(t, "")
+	g := srv.open(t, "")
+	defer g.Close()
+	e := sluice.NewEngine()
+	defer e.Close()
+	viaGateway, embedded := run(g), run(&Embedded{Engine: e})
+	if viaGateway != embedded {
+		t.Errorf("through the gateway:\n%s\nembedded:\n%s", viaGateway, embedded)
+	}
+	for _, want := range []string{
+		"+---+---+\n| a | c |\n+---+---+\n| 1 | 2 |\n| 2 | 1 |\n+---+---+\n2 rows in set\n",
+		"+---+---+\n| a | c |\n+---+---+\n| 2 | 1 |\n| 1 | 2 |\n+---+---+\n2 rows in set\n",
+		"Results of batch queries can only be served in table or tableau mode.",
+		"| +U |           1 |                    2 |\n",
+	} {
+		if !strings.Contains(viaGateway, want) {
+			t.Errorf("through the gateway, %q is missing:\n%s", want, viaGateway)
+		}
+	}
+	if !regexp.MustCompile(`\| +execution\.runtime-mode \| +batch \|`).MatchString(viaGateway) {
+		t.Errorf("SET does not list execution.runtime-mode = batch:\n%s", viaGateway)
+	}
+}

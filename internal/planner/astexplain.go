@@ -159,7 +159,7 @@ func (w *astWriter) query(n Node, names types.Schema) *relLine {
 // when it only passes n's columns on.
 func trivialOver(n Node) bool {
 	switch n.(type) {
-	case *GroupAggregate, *WindowAggregate, *Union, *Values, *Limit, *Sort:
+	case *GroupAggregate, *WindowAggregate, *Union, *Values, *Limit, *Sort, *BatchSort:
 		return true
 	}
 	return false
@@ -236,6 +236,8 @@ func (w *astWriter) rel(n Node) *relLine {
 		return &relLine{text: sortText(x.Order, x.Offset, x.N), inputs: []*relLine{w.query(x.Input, x.Input.Schema())}}
 	case *Sort:
 		return &relLine{text: sortText(x.Keys, 0, -1), inputs: []*relLine{w.query(x.Input, x.Input.Schema())}}
+	case *BatchSort:
+		return &relLine{text: sortText(x.Order, x.Offset, x.N), inputs: []*relLine{w.query(x.Input, x.Input.Schema())}}
 	}
 	// A node the binder plans as the optimizer would: as in the physical
 	// plan.

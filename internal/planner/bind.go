@@ -46,6 +46,10 @@ type Binder struct {
 	// stateful operators without a STATE_TTL hint (ttl.go); 0 keeps their
 	// state for ever.
 	StateTTL time.Duration
+	// Batch is execution.runtime-mode = 'batch': ORDER BY sorts on any
+	// column, and a query's or INSERT's result is its final rows
+	// (BatchSort), never a changelog.
+	Batch bool
 	// Ctx, when set, cancels planning: binding stops with its error, so
 	// that a statement can be interrupted while it plans.
 	Ctx  context.Context
@@ -293,6 +297,7 @@ func (b *Binder) Query(q ast.Query) (*Collect, error) {
 	if err := finalize(out); err != nil {
 		return nil, at(err, q)
 	}
+	out.Input = b.final(out.Input)
 	pushProjections(out)
 	if err := b.applyStateTTL(out); err != nil {
 		return nil, err
@@ -408,6 +413,7 @@ func (b *Binder) InsertInto(t *catalog.Table, ins *ast.Insert) (*Sink, error) {
 		b.Logical(&Sink{base: base{schema: logicalSinkSchema(in, targets, t)}, Input: input, Table: t})
 	}
 	sink = rewrite(sink).(*Sink)
+	sink.Input = b.final(sink.Input)
 	if sink.Input.Mode() != connector.InsertOnly && !upsert && accepts != connector.Retract {
 		return nil, errorf(ins, "Table sink '%s' doesn't support consuming update changes which is produced by node %s", name, updatingNode(sink.Input).Describe())
 	}
@@ -419,6 +425,16 @@ func (b *Binder) InsertInto(t *catalog.Table, ins *ast.Insert) (*Sink, error) {
 		return nil, err
 	}
 	return sink, b.applyMiniBatch(sink)
+}
+
+// final is what a query's result is made of: in batch mode, the final rows
+// of an updating input (a BatchSort that materializes it); otherwise the
+// input itself.
+func (b *Binder) final(in Node) Node {
+	if !b.Batch || in.Mode() == connector.InsertOnly {
+		return in
+	}
+	return &BatchSort{base: base{schema: in.Schema()}, Input: in, N: -1}
 }
 
 func writable(t *catalog.Table, idx []int) types.Schema {

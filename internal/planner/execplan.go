@@ -234,6 +234,9 @@ func (t *translator) node(n Node) (added, error) {
 		return t.add(like(n, plan.KindTemporalSort, par, inputs, cfg,
 			plan.StateTable{Name: "rows", Key: []plan.Type{plan.Type(types.BigIntType.WithNotNull(true))}, Value: "the rows of that time, " + rowType(in.schema)},
 			plan.StateTable{Name: "last", Value: "the last time emitted"}))
+	case *BatchSort:
+		par, inputs := single(in)
+		return t.add(like(n, plan.KindSort, par, inputs, &plan.SortConfig{Order: sortKeys(x.Order), Offset: x.Offset, N: x.N}))
 	case *Match:
 		return t.match(x, in)
 	case *OverAggregate:

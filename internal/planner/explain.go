@@ -54,6 +54,9 @@ func (n *Limit) Inputs() []Node { return []Node{n.Input} }
 func (n *Sort) Inputs() []Node { return []Node{n.Input} }
 
 // Inputs implements Node.
+func (n *BatchSort) Inputs() []Node { return []Node{n.Input} }
+
+// Inputs implements Node.
 func (n *Sink) Inputs() []Node { return []Node{n.Input} }
 
 // Inputs implements Node.
@@ -154,6 +157,9 @@ func (n *Limit) Mode() Mode {
 
 // Mode implements Node.
 func (n *Sort) Mode() Mode { return connector.InsertOnly }
+
+// Mode implements Node.
+func (n *BatchSort) Mode() Mode { return connector.InsertOnly }
 
 // Mode implements Node.
 func (n *Sink) Mode() Mode { return n.Input.Mode() }
@@ -425,6 +431,22 @@ func (n *Limit) Describe() string {
 // Describe implements Node.
 func (n *Sort) Describe() string {
 	return "TemporalSort(orderBy=[" + orderText(n.Input.Schema(), n.Keys) + "])"
+}
+
+// Describe implements Node: as Flink's batch Sort and SortLimit, or, for
+// the final result of an updating query, what it materializes.
+func (n *BatchSort) Describe() string {
+	switch {
+	case len(n.Order) == 0 && n.Offset == 0 && n.N < 0:
+		return "BatchMaterialize"
+	case n.Offset == 0 && n.N < 0:
+		return "Sort(orderBy=[" + orderText(n.Input.Schema(), n.Order) + "])"
+	}
+	fetch := "unlimited"
+	if n.N >= 0 {
+		fetch = strconv.FormatInt(n.N, 10)
+	}
+	return fmt.Sprintf("SortLimit(orderBy=[%s], offset=[%d], fetch=[%s], global=[true])", orderText(n.Input.Schema(), n.Order), n.Offset, fetch)
 }
 
 // Describe implements Node.

@@ -348,6 +348,8 @@ func setInput(n Node, i int, in Node) {
 		x.Input = in
 	case *Sort:
 		x.Input = in
+	case *BatchSort:
+		x.Input = in
 	case *Sink:
 		x.Input = in
 	case *Collect:

@@ -352,6 +352,19 @@ type Sort struct {
 	Keys  []SortKey
 }
 
+// BatchSort is the sort of a query run in batch mode (Flink's batch Sort
+// and SortLimit, ORDER BY on any column): it applies its input's changelog
+// and emits, when the input ends, the final rows in Order, the N after the
+// first Offset (all when N is -1). Without Order it is the final result of
+// an updating query, materialized before a sink or the client.
+type BatchSort struct {
+	base
+	Input  Node
+	Order  []SortKey
+	Offset int64
+	N      int64
+}
+
 // Sink writes a query's result into a table.
 type Sink struct {
 	base

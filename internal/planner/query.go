@@ -750,6 +750,9 @@ func (b *Binder) orderLimit(rel *relation, order []*ast.OrderItem, limit, offset
 	switch {
 	case n == 0:
 		return &relation{node: &Values{base: base{schema: rel.node.Schema()}}, sc: rel.sc}, nil
+	case b.Batch && len(keys) > 0:
+		// Flink's batch Sort and SortLimit order by any column.
+		return &relation{node: &BatchSort{base: base{schema: rel.node.Schema()}, Input: rel.node, Order: keys, Offset: off, N: n}, sc: rel.sc}, nil
 	case limit != nil || offset != nil:
 		return &relation{node: &Limit{base: base{schema: rel.node.Schema()}, Input: rel.node, Order: keys, Offset: off, N: n}, sc: rel.sc}, nil
 	}

@@ -38,9 +38,19 @@ func (s *stateTTL) fill(ttl plan.TTL) {
 // window operators, interval joins and MATCH_RECOGNIZE clean up by time
 // and ignore it, as Flink's do. The operators Flink applies it to and
 // Sluice does not yet refuse a retention by name rather than keep their
-// state for ever.
+// state for ever. In batch mode no state expires, neither by the session's
+// retention nor by STATE_TTL hints (streaming options in Flink).
 func (b *Binder) applyStateTTL(root Node) error {
 	ttl := plan.TTL(b.StateTTL.Milliseconds())
+	if b.Batch {
+		ttl = 0
+	}
+	fill := func(s *stateTTL) {
+		if b.Batch {
+			*s = stateTTL{}
+		}
+		s.fill(ttl)
+	}
 	done := map[Node]bool{}
 	var visit func(n Node) error
 	visit = func(n Node) error {
@@ -55,26 +65,26 @@ func (b *Binder) applyStateTTL(root Node) error {
 		}
 		switch x := n.(type) {
 		case *GroupAggregate:
-			x.ttl.fill(ttl)
+			fill(&x.ttl)
 		case *Join:
-			x.ttl.fill(ttl)
+			fill(&x.ttl)
 		case *Deduplicate:
 			if x.Window == nil {
-				x.ttl.fill(ttl)
+				fill(&x.ttl)
 			}
 		case *Rank:
 			if x.Window == nil {
 				return unhonouredTTL(ttl, n)
 			}
 		case *Normalize:
-			x.ttl.fill(ttl)
+			fill(&x.ttl)
 		case *SemiJoin:
 			if x.NullAware {
 				// NOT IN over a nullable column counts the right side's
 				// NULLs apart, which Flink's operator has no counterpart of.
 				return unhonouredTTL(ttl, n)
 			}
-			x.ttl.fill(ttl)
+			fill(&x.ttl)
 		case *Limit, *TemporalJoin:
 			// Flink's LIMIT is a rank, and its event-time temporal join
 			// cleans a key's state up after the retention.

@@ -469,9 +469,9 @@ var unsupportedStatements = map[string][2]string{
 	"REMOVE":   {"REMOVE JAR", "Sluice runs no user code from JARs"},
 	"LOAD":     {"LOAD MODULE", "Sluice has only the functions of Flink's core module"},
 	"UNLOAD":   {"UNLOAD MODULE", "Sluice has only the functions of Flink's core module"},
-	"DELETE":   {"DELETE", "as Flink, Sluice runs no row-level DELETE in streaming mode"},
-	"UPDATE":   {"UPDATE", "as Flink, Sluice runs no row-level UPDATE in streaming mode"},
-	"TRUNCATE": {"TRUNCATE TABLE", "tables over Kafka topics cannot be truncated in streaming mode"},
+	"DELETE":   {"DELETE", "tables over Kafka topics take no row-level DELETE (Flink runs it in batch mode on connectors that support it)"},
+	"UPDATE":   {"UPDATE", "tables over Kafka topics take no row-level UPDATE (Flink runs it in batch mode on connectors that support it)"},
+	"TRUNCATE": {"TRUNCATE TABLE", "tables over Kafka topics cannot be truncated"},
 	"CALL":     {"CALL", "Sluice has no stored procedures"},
 	"ANALYZE":  {"ANALYZE TABLE", "Sluice plans without table statistics"},
 }

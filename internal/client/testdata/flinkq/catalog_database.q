@@ -370,11 +370,9 @@ drop catalog `mod`;
 [INFO] Execute statement succeed.
 !info
 
-# sluice: refused: batch execution
 SET 'execution.runtime-mode' = 'batch';
-[ERROR] Could not execute SQL statement. Reason:
-'execution.runtime-mode' = 'batch' is not supported yet (batch execution prints final results instead of changelogs); only 'streaming' is
-!error
+[INFO] Execute statement succeed.
+!info
 
 SET 'sql-client.execution.result-mode' = 'tableau';
 [INFO] Execute statement succeed.

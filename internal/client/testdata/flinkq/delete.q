@@ -17,11 +17,9 @@
 # limitations under the License.
 
 # first set batch mode
-# sluice: refused: batch execution
 SET 'execution.runtime-mode' = 'batch';
-[ERROR] Could not execute SQL statement. Reason:
-'execution.runtime-mode' = 'batch' is not supported yet (batch execution prints final results instead of changelogs); only 'streaming' is
-!error
+[INFO] Execute statement succeed.
+!info
 
 SET 'sql-client.execution.result-mode' = 'tableau';
 [INFO] Execute statement succeed.
@@ -44,25 +42,24 @@ WITH (
 !info
 
 # query the table first
-# sluice: differs: runs in streaming mode, batch being refused
 SELECT * FROM t;
-+----+-------------+--------------------------------+--------------------------------+
-| op |           a |                              b |                              c |
-+----+-------------+--------------------------------+--------------------------------+
-| +I |           0 |                            b_0 |                            0.0 |
-| +I |           1 |                            b_1 |                            2.0 |
-| +I |           2 |                            b_2 |                            4.0 |
-| +I |           3 |                            b_3 |                            6.0 |
-| +I |           4 |                            b_4 |                            8.0 |
-+----+-------------+--------------------------------+--------------------------------+
-Received a total of 5 rows
++---+-----+-----+
+| a |   b |   c |
++---+-----+-----+
+| 0 | b_0 | 0.0 |
+| 1 | b_1 | 2.0 |
+| 2 | b_2 | 4.0 |
+| 3 | b_3 | 6.0 |
+| 4 | b_4 | 8.0 |
++---+-----+-----+
+5 rows in set
 !ok
 
 # delete the table with condition containing subquery which can't be push down, so that it'll submit a job;
-# sluice: refused: streaming mode, as Flink refuses DELETE there
+# sluice: refused: tables over Kafka topics take no row-level DELETE
 DELETE FROM t WHERE a >= (SELECT COUNT(1) FROM t WHERE c > 2);
 [ERROR] Could not execute SQL statement. Reason:
-SQL parse error at line 1, column 1: DELETE is not supported: as Flink, Sluice runs no row-level DELETE in streaming mode
+SQL parse error at line 1, column 1: DELETE is not supported: tables over Kafka topics take no row-level DELETE (Flink runs it in batch mode on connectors that support it)
   DELETE FROM t WHERE a >= (SELECT COUNT(1) FROM t WHERE c > 2);
   ^
 !error
@@ -70,23 +67,23 @@ SQL parse error at line 1, column 1: DELETE is not supported: as Flink, Sluice r
 # query the table
 # sluice: differs: the rows remain, DELETE being refused
 SELECT * FROM t;
-+----+-------------+--------------------------------+--------------------------------+
-| op |           a |                              b |                              c |
-+----+-------------+--------------------------------+--------------------------------+
-| +I |           0 |                            b_0 |                            0.0 |
-| +I |           1 |                            b_1 |                            2.0 |
-| +I |           2 |                            b_2 |                            4.0 |
-| +I |           3 |                            b_3 |                            6.0 |
-| +I |           4 |                            b_4 |                            8.0 |
-+----+-------------+--------------------------------+--------------------------------+
-Received a total of 5 rows
++---+-----+-----+
+| a |   b |   c |
++---+-----+-----+
+| 0 | b_0 | 0.0 |
+| 1 | b_1 | 2.0 |
+| 2 | b_2 | 4.0 |
+| 3 | b_3 | 6.0 |
+| 4 | b_4 | 8.0 |
++---+-----+-----+
+5 rows in set
 !ok
 
 # delete the table with filter push down
-# sluice: refused: streaming mode, as Flink refuses DELETE there
+# sluice: refused: tables over Kafka topics take no row-level DELETE
 DELETE FROM t;
 [ERROR] Could not execute SQL statement. Reason:
-SQL parse error at line 1, column 1: DELETE is not supported: as Flink, Sluice runs no row-level DELETE in streaming mode
+SQL parse error at line 1, column 1: DELETE is not supported: tables over Kafka topics take no row-level DELETE (Flink runs it in batch mode on connectors that support it)
   DELETE FROM t;
   ^
 !error

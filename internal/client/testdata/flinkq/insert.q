@@ -71,11 +71,9 @@ Received a total of 7 rows
 # test batch insert
 # ==========================================================================
 
-# sluice: refused: batch execution
 SET 'execution.runtime-mode' = 'batch';
-[ERROR] Could not execute SQL statement. Reason:
-'execution.runtime-mode' = 'batch' is not supported yet (batch execution prints final results instead of changelogs); only 'streaming' is
-!error
+[INFO] Execute statement succeed.
+!info
 
 # sluice: adapted: a Kafka topic instead of a file ('filesystem' is not among Sluice's connectors)
 create table BatchTable (
@@ -96,18 +94,17 @@ INSERT INTO BatchTable SELECT * FROM (VALUES (1, 'Hello World'), (2, 'Hi'), (2, 
 [INFO] Complete execution of the SQL update statement.
 !info
 
-# sluice: differs: runs in streaming mode, batch being refused
 SELECT * FROM BatchTable;
-+----+-------------+--------------------------------+
-| op |          id |                            str |
-+----+-------------+--------------------------------+
-| +I |           1 |                    Hello World |
-| +I |           2 |                             Hi |
-| +I |           2 |                             Hi |
-| +I |           3 |                          Hello |
-| +I |           3 |                          World |
-| +I |           4 |                            ADD |
-| +I |           5 |                           LINE |
-+----+-------------+--------------------------------+
-Received a total of 7 rows
++----+-------------+
+| id |         str |
++----+-------------+
+|  1 | Hello World |
+|  2 |          Hi |
+|  2 |          Hi |
+|  3 |       Hello |
+|  3 |       World |
+|  4 |         ADD |
+|  5 |        LINE |
++----+-------------+
+7 rows in set
 !ok

@@ -1,7 +1,6 @@
 # select_batch.q - SELECT query in batch mode, from Flink's SQL client test scripts
 # (flink-table/flink-sql-client/src/test/resources/sql/select_batch.q), with the messages of
 # Flink 1.17-1.20's client ('Execute statement succeed.'; Flink 2 writes 'succeeded').
-# Sluice refuses batch mode, so the queries run in streaming mode and print changelogs.
 #
 # Licensed to the Apache Software Foundation (ASF) under one or more
 # contributor license agreements.  See the NOTICE file distributed with
@@ -20,36 +19,30 @@
 
 # set default streaming mode and tableau result mode
 
-# sluice: refused: batch execution
 SET 'execution.runtime-mode' = 'batch';
-[ERROR] Could not execute SQL statement. Reason:
-'execution.runtime-mode' = 'batch' is not supported yet (batch execution prints final results instead of changelogs); only 'streaming' is
-!error
+[INFO] Execute statement succeed.
+!info
 
 SET 'sql-client.execution.result-mode' = 'tableau';
 [INFO] Execute statement succeed.
 !info
 
-# sluice: differs: runs in streaming mode, batch being refused
 SELECT id, COUNT(*) as cnt, COUNT(DISTINCT str) as uv
 FROM (VALUES (1, 'Hello World'), (2, 'Hi'), (2, 'Hi')) as T(id, str)
 GROUP BY id;
-+----+-------------+----------------------+----------------------+
-| op |          id |                  cnt |                   uv |
-+----+-------------+----------------------+----------------------+
-| +I |           1 |                    1 |                    1 |
-| +I |           2 |                    1 |                    1 |
-| -U |           2 |                    1 |                    1 |
-| +U |           2 |                    2 |                    1 |
-+----+-------------+----------------------+----------------------+
-Received a total of 4 rows
++----+-----+----+
+| id | cnt | uv |
++----+-----+----+
+|  1 |   1 |  1 |
+|  2 |   2 |  1 |
++----+-----+----+
+2 rows in set
 !ok
 
 SET 'table.local-time-zone' = 'UTC';
 [INFO] Execute statement succeed.
 !info
 
-# sluice: differs: runs in streaming mode, batch being refused
 SELECT TIME '20:12:11' as time0,
  ts0, ts3, ts9,
  TO_TIMESTAMP_LTZ(1, 0) AS ts_ltz0,
@@ -59,13 +52,13 @@ FROM (VALUES
   (1, TIMESTAMP '2021-04-13 20:12:11', TIMESTAMP '2021-04-13 20:12:11.123', TIMESTAMP '2021-04-13 20:12:11.123456789'),
   (2, TIMESTAMP '2021-04-13 21:12:11', TIMESTAMP '2021-04-13 21:12:11.001', TIMESTAMP '2021-04-13 21:12:11.1'))
    as T(id, ts0, ts3, ts9);
-+----+----------+---------------------+-------------------------+-------------------------------+-------------------------+-------------------------+-------------------------------+
-| op |    time0 |                 ts0 |                     ts3 |                           ts9 |                 ts_ltz0 |                 ts_ltz3 |                       ts_ltz9 |
-+----+----------+---------------------+-------------------------+-------------------------------+-------------------------+-------------------------+-------------------------------+
-| +I | 20:12:11 | 2021-04-13 20:12:11 | 2021-04-13 20:12:11.123 | 2021-04-13 20:12:11.123456789 | 1970-01-01 00:00:01.000 | 1970-01-01 00:00:00.001 | 2021-04-13 20:12:11.123456789 |
-| +I | 20:12:11 | 2021-04-13 21:12:11 | 2021-04-13 21:12:11.001 | 2021-04-13 21:12:11.100000000 | 1970-01-01 00:00:01.000 | 1970-01-01 00:00:00.001 | 2021-04-13 21:12:11.100000000 |
-+----+----------+---------------------+-------------------------+-------------------------------+-------------------------+-------------------------+-------------------------------+
-Received a total of 2 rows
++----------+---------------------+-------------------------+-------------------------------+-------------------------+-------------------------+-------------------------------+
+|    time0 |                 ts0 |                     ts3 |                           ts9 |                 ts_ltz0 |                 ts_ltz3 |                       ts_ltz9 |
++----------+---------------------+-------------------------+-------------------------------+-------------------------+-------------------------+-------------------------------+
+| 20:12:11 | 2021-04-13 20:12:11 | 2021-04-13 20:12:11.123 | 2021-04-13 20:12:11.123456789 | 1970-01-01 00:00:01.000 | 1970-01-01 00:00:00.001 | 2021-04-13 20:12:11.123456789 |
+| 20:12:11 | 2021-04-13 21:12:11 | 2021-04-13 21:12:11.001 | 2021-04-13 21:12:11.100000000 | 1970-01-01 00:00:01.000 | 1970-01-01 00:00:00.001 | 2021-04-13 21:12:11.100000000 |
++----------+---------------------+-------------------------+-------------------------------+-------------------------+-------------------------+-------------------------------+
+2 rows in set
 !ok
 
 # ==========================================================================
@@ -84,51 +77,48 @@ AS (VALUES
 [INFO] Execute statement succeed.
 !info
 
-# sluice: differs: runs in streaming mode, batch being refused
 SELECT * from testUserData;
-+----+--------------------------------+-------------------------+---------+
-| op |                           name |                     dob | isHappy |
-+----+--------------------------------+-------------------------+---------+
-| +I | 30b5c1bb-0ac0-43d3-b812-fcb... | 2001-01-13 20:11:11.123 |    TRUE |
-| +I | 91170c98-2cc5-4935-9ea6-12b... | 1994-02-14 21:12:11.123 |    TRUE |
-| +I | 8b012d93-6ece-48ad-a2ea-aa7... | 1979-03-15 22:13:11.123 |   FALSE |
-| +I | 09969d9e-d584-11eb-b8bc-024... | 1985-04-16 23:14:11.123 |    TRUE |
-+----+--------------------------------+-------------------------+---------+
-Received a total of 4 rows
++--------------------------------+-------------------------+---------+
+|                           name |                     dob | isHappy |
++--------------------------------+-------------------------+---------+
+| 30b5c1bb-0ac0-43d3-b812-fcb... | 2001-01-13 20:11:11.123 |    TRUE |
+| 91170c98-2cc5-4935-9ea6-12b... | 1994-02-14 21:12:11.123 |    TRUE |
+| 8b012d93-6ece-48ad-a2ea-aa7... | 1979-03-15 22:13:11.123 |   FALSE |
+| 09969d9e-d584-11eb-b8bc-024... | 1985-04-16 23:14:11.123 |    TRUE |
++--------------------------------+-------------------------+---------+
+4 rows in set
 !ok
 
 SET 'table.display.max-column-width' = '10';
 [INFO] Execute statement succeed.
 !info
 
-# sluice: differs: runs in streaming mode, batch being refused
 SELECT * from testUserData;
-+----+------------+-------------------------+---------+
-| op |       name |                     dob | isHappy |
-+----+------------+-------------------------+---------+
-| +I | 30b5c1b... | 2001-01-13 20:11:11.123 |    TRUE |
-| +I | 91170c9... | 1994-02-14 21:12:11.123 |    TRUE |
-| +I | 8b012d9... | 1979-03-15 22:13:11.123 |   FALSE |
-| +I | 09969d9... | 1985-04-16 23:14:11.123 |    TRUE |
-+----+------------+-------------------------+---------+
-Received a total of 4 rows
++------------+------------+---------+
+|       name |        dob | isHappy |
++------------+------------+---------+
+| 30b5c1b... | 2001-01... |    TRUE |
+| 91170c9... | 1994-02... |    TRUE |
+| 8b012d9... | 1979-03... |   FALSE |
+| 09969d9... | 1985-04... |    TRUE |
++------------+------------+---------+
+4 rows in set
 !ok
 
 SET 'table.display.max-column-width' = '40';
 [INFO] Execute statement succeed.
 !info
 
-# sluice: differs: runs in streaming mode, batch being refused
 SELECT * from testUserData;
-+----+------------------------------------------+-------------------------+---------+
-| op |                                     name |                     dob | isHappy |
-+----+------------------------------------------+-------------------------+---------+
-| +I |     30b5c1bb-0ac0-43d3-b812-fcb649fd2b07 | 2001-01-13 20:11:11.123 |    TRUE |
-| +I |     91170c98-2cc5-4935-9ea6-12b72d32fb3c | 1994-02-14 21:12:11.123 |    TRUE |
-| +I |     8b012d93-6ece-48ad-a2ea-aa75ef7b1d60 | 1979-03-15 22:13:11.123 |   FALSE |
-| +I |     09969d9e-d584-11eb-b8bc-0242ac130003 | 1985-04-16 23:14:11.123 |    TRUE |
-+----+------------------------------------------+-------------------------+---------+
-Received a total of 4 rows
++--------------------------------------+-------------------------+---------+
+|                                 name |                     dob | isHappy |
++--------------------------------------+-------------------------+---------+
+| 30b5c1bb-0ac0-43d3-b812-fcb649fd2b07 | 2001-01-13 20:11:11.123 |    TRUE |
+| 91170c98-2cc5-4935-9ea6-12b72d32fb3c | 1994-02-14 21:12:11.123 |    TRUE |
+| 8b012d93-6ece-48ad-a2ea-aa75ef7b1d60 | 1979-03-15 22:13:11.123 |   FALSE |
+| 09969d9e-d584-11eb-b8bc-0242ac130003 | 1985-04-16 23:14:11.123 |    TRUE |
++--------------------------------------+-------------------------+---------+
+4 rows in set
 !ok
 
 -- post-test cleanup + setting back default max width value
@@ -140,12 +130,11 @@ SET 'table.display.max-column-width' = '30';
 [INFO] Execute statement succeed.
 !info
 
-# sluice: differs: runs in streaming mode, batch being refused
 SELECT INTERVAL '1' DAY as dayInterval, INTERVAL '1' YEAR as yearInterval;
-+----+--------------------------------+--------------------------------+
-| op |                    dayInterval |                   yearInterval |
-+----+--------------------------------+--------------------------------+
-| +I |                +1 00:00:00.000 |                          +1-00 |
-+----+--------------------------------+--------------------------------+
-Received a total of 1 row
++-----------------+--------------+
+|     dayInterval | yearInterval |
++-----------------+--------------+
+| +1 00:00:00.000 |        +1-00 |
++-----------------+--------------+
+1 row in set
 !ok

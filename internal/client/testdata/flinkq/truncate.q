@@ -17,11 +17,9 @@
 # limitations under the License.
 
 # first set batch mode
-# sluice: refused: batch execution
 SET 'execution.runtime-mode' = 'batch';
-[ERROR] Could not execute SQL statement. Reason:
-'execution.runtime-mode' = 'batch' is not supported yet (batch execution prints final results instead of changelogs); only 'streaming' is
-!error
+[INFO] Execute statement succeed.
+!info
 
 SET 'sql-client.execution.result-mode' = 'tableau';
 [INFO] Execute statement succeed.
@@ -44,25 +42,24 @@ WITH (
 !info
 
 # query the table first
-# sluice: differs: runs in streaming mode, batch being refused
 SELECT * FROM t;
-+----+-------------+--------------------------------+--------------------------------+
-| op |           a |                              b |                              c |
-+----+-------------+--------------------------------+--------------------------------+
-| +I |           0 |                            b_0 |                            0.0 |
-| +I |           1 |                            b_1 |                            2.0 |
-| +I |           2 |                            b_2 |                            4.0 |
-| +I |           3 |                            b_3 |                            6.0 |
-| +I |           4 |                            b_4 |                            8.0 |
-+----+-------------+--------------------------------+--------------------------------+
-Received a total of 5 rows
++---+-----+-----+
+| a |   b |   c |
++---+-----+-----+
+| 0 | b_0 | 0.0 |
+| 1 | b_1 | 2.0 |
+| 2 | b_2 | 4.0 |
+| 3 | b_3 | 6.0 |
+| 4 | b_4 | 8.0 |
++---+-----+-----+
+5 rows in set
 !ok
 
 # truncate the table
-# sluice: refused: streaming mode, as Flink refuses TRUNCATE there
+# sluice: refused: tables over Kafka topics cannot be truncated
 TRUNCATE TABLE t;
 [ERROR] Could not execute SQL statement. Reason:
-SQL parse error at line 1, column 1: TRUNCATE TABLE is not supported: tables over Kafka topics cannot be truncated in streaming mode
+SQL parse error at line 1, column 1: TRUNCATE TABLE is not supported: tables over Kafka topics cannot be truncated
   TRUNCATE TABLE t;
   ^
 !error
@@ -70,14 +67,14 @@ SQL parse error at line 1, column 1: TRUNCATE TABLE is not supported: tables ove
 # query the table again
 # sluice: differs: the rows remain, TRUNCATE being refused
 SELECT * FROM t;
-+----+-------------+--------------------------------+--------------------------------+
-| op |           a |                              b |                              c |
-+----+-------------+--------------------------------+--------------------------------+
-| +I |           0 |                            b_0 |                            0.0 |
-| +I |           1 |                            b_1 |                            2.0 |
-| +I |           2 |                            b_2 |                            4.0 |
-| +I |           3 |                            b_3 |                            6.0 |
-| +I |           4 |                            b_4 |                            8.0 |
-+----+-------------+--------------------------------+--------------------------------+
-Received a total of 5 rows
++---+-----+-----+
+| a |   b |   c |
++---+-----+-----+
+| 0 | b_0 | 0.0 |
+| 1 | b_1 | 2.0 |
+| 2 | b_2 | 4.0 |
+| 3 | b_3 | 6.0 |
+| 4 | b_4 | 8.0 |
++---+-----+-----+
+5 rows in set
 !ok
