@@ -152,8 +152,13 @@ func checkAggPhaseStrategy(key, value string) error {
 	return fmt.Errorf("invalid value '%s' for '%s': expected one of AUTO, ONE_PHASE, TWO_PHASE", value, key)
 }
 
-// miniBatch returns the mini-batch settings the planner applies.
+// miniBatch returns the mini-batch settings the planner applies: none in
+// batch mode, where mini-batches, a streaming optimization in Flink, do
+// not apply.
 func (c *Config) miniBatch() planner.MiniBatch {
+	if c.Batch() {
+		return planner.MiniBatch{}
+	}
 	size, _ := strconv.ParseInt(strings.TrimSpace(c.Get(ConfMiniBatchSize)), 10, 64)
 	latency, _ := ParseDuration(c.Get(ConfMiniBatchLatency))
 	return planner.MiniBatch{Enabled: c.boolSetting(ConfMiniBatchEnabled), Latency: latency, Size: size,

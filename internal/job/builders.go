@@ -394,7 +394,8 @@ func buildGroupAggregate(n *Node) (Instances, error) {
 	if err != nil {
 		return Instances{}, fmt.Errorf("config.%w", err)
 	}
-	c := ops.GroupAggregateConfig{InputTypes: n.In[0], Keys: cfg.Keys, Aggs: aggs, GenerateUpdateBefore: true, StateTTL: n.stateTTL("groups")}
+	c := ops.GroupAggregateConfig{InputTypes: n.In[0], Keys: cfg.Keys, Aggs: aggs, GenerateUpdateBefore: true, StateTTL: n.stateTTL("groups"),
+		EmptyResult: n.Options.Batch}
 	if cfg.MiniBatch != nil {
 		return stateful(n, func(st state.Backend) (*ops.MiniBatchGroupAggregate, error) {
 			return ops.NewMiniBatchGroupAggregate(c, miniBatch(*cfg.MiniBatch), st)

@@ -427,6 +427,16 @@ func newAggGroups(cfg GroupAggregateConfig, agg *aggregator, keyCols []int, st s
 	return a
 }
 
+// has reports whether key's group has state.
+func (a *aggGroups) has(key []byte) bool {
+	if a.table != nil {
+		_, found := a.table.Get(key)
+		return found
+	}
+	_, found := a.groups.Get(key)
+	return found
+}
+
 // open starts the groups' retention on the instance's clock.
 func (a *aggGroups) open(ctx *runtime.Context) error {
 	startTTL(ctx, a.ttl)

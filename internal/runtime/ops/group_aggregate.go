@@ -22,6 +22,11 @@ type GroupAggregateConfig struct {
 	// StateTTL is the groups' idle state retention (Flink's
 	// table.exec.state.ttl); 0 keeps them for ever.
 	StateTTL time.Duration
+	// EmptyResult makes a global aggregate (no Keys) that holds no group
+	// when its input ends emit the calls' results over no rows (COUNT 0,
+	// SUM NULL, ...): the one row of an aggregation without GROUP BY in
+	// batch mode, which a streaming aggregation leaves out.
+	EmptyResult bool
 }
 
 // GroupAggregate is an unbounded GROUP BY aggregation over a changelog,
@@ -69,6 +74,22 @@ func NewGroupAggregate(cfg GroupAggregateConfig, st state.Backend) (*GroupAggreg
 
 // State implements Stateful.
 func (g *GroupAggregate) State() state.Backend { return g.st }
+
+// Finish implements runtime.Operator: with EmptyResult, a global
+// aggregate without a group emits its results over no rows.
+func (g *GroupAggregate) Finish(out runtime.Emitter) error {
+	if !g.cfg.EmptyResult || len(g.cfg.Keys) > 0 || g.groups.has(nil) {
+		return nil
+	}
+	r, err := g.agg.appendResults(nil, g.agg.create())
+	if err != nil {
+		return err
+	}
+	o := newOutput(g.agg.resultTypes()).to(out)
+	o.add(types.Insert, r)
+	o.flush()
+	return nil
+}
 
 // Open implements runtime.Operator.
 func (g *GroupAggregate) Open(ctx *runtime.Context) error { return g.groups.open(ctx) }

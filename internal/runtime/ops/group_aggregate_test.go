@@ -287,3 +287,29 @@ func TestGroupAggregateFlatUnchangedResults(t *testing.T) {
 			append([]string{"+I[a, 5]"}, map[bool][]string{true: {"-U[a, 5]", "+U[a, 6]"}, false: {"+U[a, 6]"}}[gub]...)...)
 	}
 }
+
+// TestGroupAggregateEmptyResult: in batch mode a global aggregate emits
+// its results over no rows when its input ends without a group (SQL's one
+// row of an aggregation without GROUP BY), after the maximum watermark it
+// passes on, and nothing more when it has one; a keyed one emits nothing
+// for no rows.
+func TestGroupAggregateEmptyResult(t *testing.T) {
+	ts := []types.Type{types.BigIntType}
+	newAgg := func(keys []int) *GroupAggregate {
+		g, err := NewGroupAggregate(GroupAggregateConfig{InputTypes: ts, Keys: keys, Aggs: []AggSpec{aggCall(t, "COUNT", ts, 0), aggCall(t, "SUM", ts, 0)},
+			GenerateUpdateBefore: true, EmptyResult: true}, state.NewMemory())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	r := &recorder{}
+	expect(t, finish(t, newAgg(nil), r), maxWM, "+I[0, NULL]")
+	g := newAgg(nil)
+	expect(t, feed(t, g, r, chunk(ts, ins(int64(2)), del(int64(2)))), "+I[1, 2]", "-D[1, 2]")
+	expect(t, finish(t, g, r), maxWM, "+I[0, NULL]")
+	g = newAgg(nil)
+	expect(t, feed(t, g, r, chunk(ts, ins(int64(2)))), "+I[1, 2]")
+	expect(t, finish(t, g, r), maxWM)
+	expect(t, finish(t, newAgg([]int{0}), r), maxWM)
+}
