@@ -307,7 +307,9 @@ func (s *sourceInstance) Run(ctx *runtime.SourceContext, out runtime.Emitter) er
 		}
 		fetches, barrier := s.poll(ctx, cl, deadline)
 		if ctx.Ctx.Err() != nil {
-			s.finalCommit(adm)
+			if !ctx.Failed() {
+				s.finalCommit(adm)
+			}
 			return nil
 		}
 		if err := s.fetchError(fetches); err != nil {

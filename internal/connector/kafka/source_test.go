@@ -1,6 +1,8 @@
 package kafka
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -9,6 +11,7 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/sluicesql/sluice/internal/catalog"
@@ -540,5 +543,55 @@ func TestProjectedDecodeErrorStopsTheJob(t *testing.T) {
 	const want = "source: kafka source: cannot decode value of record at topic 'r' partition 0 offset 1: invalid JSON"
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Fatalf("got %v, want %q", err, want)
+	}
+}
+
+// failAt is an operator that fails the job at the row whose first column
+// is id, as a sink refusing a row or a failing expression does.
+type failAt struct {
+	collector
+	id int64
+}
+
+func (f *failAt) ProcessChunk(input int, ch *types.Chunk, out runtime.Emitter) error {
+	for i := range ch.Ops {
+		if ch.Cols[0].Get(i) == types.IntValue(f.id) {
+			return fmt.Errorf("row %d refused", f.id)
+		}
+	}
+	return f.collector.ProcessChunk(input, ch, out)
+}
+
+// TestFailedJobCommitsNoFurtherOffsets: a job without checkpoints that
+// fails downstream of its source commits none of the positions the source
+// emitted (the rows in flight never reached a sink), so that the group
+// reads the failing row and those after it again.
+func TestFailedJobCommitsNoFurtherOffsets(t *testing.T) {
+	c := startCluster(t, 1)
+	produce(t, c, numbered("fails", 0, 5)...)
+	// No periodic commit: what the group holds is the final commit's.
+	tbl := table(idCols, options(c, "fails", "properties.group.id", "failing", "properties.auto.commit.interval.ms", "3600000"))
+	src, err := factoryFor(t, tbl).NewSource(tbl, connector.SourceSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &runtime.Graph{Stages: []*runtime.Stage{
+		{Name: "source", Parallelism: 1, NewSource: func(i int) (runtime.Source, error) { return src.NewInstance(i, 1) }},
+		{Name: "fail", Parallelism: 1, NewOperator: func(int) (runtime.Operator, error) { return &failAt{id: 2}, nil },
+			Inputs: []runtime.Input{{Stage: 0, Exchange: runtime.Forward}}},
+	}}
+	job, err := runtime.Start(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := waitDone(t, job); err == nil || !strings.Contains(err.Error(), "row 2 refused") {
+		t.Fatalf("job ended with %v, want the refused row", err)
+	}
+	offsets, err := kadm.NewClient(newClient(t, c)).FetchOffsets(testContext(t), "failing")
+	if err != nil && !errors.Is(err, kerr.GroupIDNotFound) {
+		t.Fatal(err)
+	}
+	if o, ok := offsets.Lookup("fails", 0); ok && o.At > 2 {
+		t.Fatalf("committed offset %d past the failing row at offset 2", o.At)
 	}
 }
