@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -149,22 +150,30 @@ func (lx *lexer) next() token {
 	case (c == 'U' || c == 'u') && lx.peekAt(1) == '&' && lx.peekAt(2) == '\'':
 		lx.advance()
 		lx.advance()
-		s, ok := lx.quoted('\'')
-		if !ok {
+		s, ok, bad := lx.quoted('\'')
+		switch {
+		case !ok:
 			return lx.token(tIllegal, "unterminated string literal", start, off)
+		case bad != nil:
+			return *bad
 		}
 		return lx.token(tUnicode, s, start, off)
 	case c == '\'':
-		s, ok := lx.quoted('\'')
-		if !ok {
+		s, ok, bad := lx.quoted('\'')
+		switch {
+		case !ok:
 			return lx.token(tIllegal, "unterminated string literal", start, off)
+		case bad != nil:
+			return *bad
 		}
 		return lx.token(tString, s, start, off)
 	case c == '`':
-		s, ok := lx.quoted('`')
+		s, ok, bad := lx.quoted('`')
 		switch {
 		case !ok:
 			return lx.token(tIllegal, "unterminated quoted identifier", start, off)
+		case bad != nil:
+			return *bad
 		case s == "":
 			return lx.token(tIllegal, "empty quoted identifier", start, off)
 		}
@@ -202,32 +211,43 @@ func (lx *lexer) next() token {
 }
 
 // quoted scans a literal delimited by q in which a doubled q stands for
-// itself; it reports false if the closing quote is missing.
-func (lx *lexer) quoted(q byte) (string, bool) {
+// itself; it reports false if the closing quote is missing. A byte that is
+// not UTF-8 in it (text that is no character, which would reach strings,
+// names and plans as it is) makes the literal a tIllegal token at that byte,
+// returned as bad; the scan still runs to the closing quote, so that the
+// statements after it split as they should.
+func (lx *lexer) quoted(q byte) (s string, ok bool, bad *token) {
 	lx.advance()
 	var b strings.Builder
 	for {
 		if lx.off >= len(lx.src) {
-			return "", false
+			return "", false, bad
 		}
 		c := lx.src[lx.off]
 		if c == q {
 			if lx.peekAt(1) != q {
 				lx.advance()
-				return b.String(), true
+				return b.String(), true, bad
 			}
 			lx.advance()
 		}
-		start := lx.off
+		start, pos := lx.off, lx.pos()
 		lx.advance()
+		if r, n := utf8.DecodeRuneInString(lx.src[start:]); r == utf8.RuneError && n == 1 && bad == nil {
+			t := lx.token(tIllegal, fmt.Sprintf("invalid UTF-8 byte 0x%02x: SQL text must be UTF-8", lx.src[start]), pos, start)
+			bad = &t
+		}
 		b.WriteString(lx.src[start:lx.off])
 	}
 }
 
 func (lx *lexer) binary(start ast.Pos, off int) token {
-	s, ok := lx.quoted('\'')
-	if !ok {
+	s, ok, bad := lx.quoted('\'')
+	switch {
+	case !ok:
 		return lx.token(tIllegal, "unterminated binary literal", start, off)
+	case bad != nil:
+		return *bad
 	}
 	for _, r := range s {
 		if !strings.ContainsRune("0123456789abcdefABCDEF", r) {
