@@ -765,7 +765,9 @@ func (p *parser) primaryKey(ct *ast.CreateTable, col *ast.ColumnDef) {
 	}
 }
 
-// options parses ('key' = 'value', ...).
+// options parses ('key' = 'value', ...). A key given again with another
+// value is an error at its second place: Flink takes the last value, which
+// silently drops the first one given.
 func (p *parser) options() []*ast.Option {
 	open := p.expectOp("(").pos
 	var opts []*ast.Option
@@ -773,6 +775,12 @@ func (p *parser) options() []*ast.Option {
 		o := &ast.Option{Pos: p.tok().pos, Key: p.stringLit("an option key string")}
 		p.expectOp("=")
 		o.Value = p.stringLit("an option value string")
+		for _, prev := range opts {
+			if prev.Key == o.Key && prev.Value != o.Value {
+				p.failAt(o.Pos, "option '%s' is given twice, as '%s' (line %d, column %d) and as '%s'",
+					o.Key, prev.Value, prev.Line, prev.Col, o.Value)
+			}
+		}
 		opts = append(opts, o)
 		if !p.acceptOp(",") {
 			break

@@ -1003,3 +1003,16 @@ func TestDeepNesting(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
+
+// TestOptionGivenTwiceAlike: a key given twice with the same value drops
+// nothing, so it stays accepted (Flink keeps one of them); with another
+// value it is refused (testdata/errors/option_twice.sql).
+func TestOptionGivenTwiceAlike(t *testing.T) {
+	s, err := ParseStatement("CREATE TABLE t (a INT) WITH ('format' = 'json', 'format' = 'json')")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts := s.(*ast.CreateTable).Options; len(opts) != 2 || opts[1].Value != "json" {
+		t.Fatalf("options %+v", opts)
+	}
+}
