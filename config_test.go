@@ -55,6 +55,13 @@ func TestSettingsHonouredOrRefused(t *testing.T) {
 		{"table.sql-dialect", "unknown", "invalid value 'unknown' for 'table.sql-dialect': expected one of default, hive"},
 		{"table.display.max-column-width", "0", "invalid value '0' for 'table.display.max-column-width': expected a positive integer"},
 		{"sql-client.execution.max-table-result.rows", "10", ""},
+		// Flink's Integer options refuse what a Java int cannot hold.
+		{"sql-client.execution.max-table-result.rows", "2147483648", "invalid value '2147483648' for 'sql-client.execution.max-table-result.rows': expected a positive integer up to 2147483647"},
+		// Every row of a STRING column is padded to the width: a width
+		// beyond the limit would print (and hold) gigabytes a row.
+		{"table.display.max-column-width", "1048576", ""},
+		{"sql-client.display.max-column-width", "1048577", "invalid value '1048577' for 'sql-client.display.max-column-width': expected a positive integer up to 1048576 (the widest column Sluice prints)"},
+		{"table.display.max-column-width", "99999999999999999", "expected a positive integer up to 1048576"},
 		{"sql-client.verbose", "true", ""},
 		{"pipeline.name", "my job", ""},
 		{"table.exec.resource.default-parallelism", "0", "expected -1 or a positive integer"},
@@ -205,6 +212,21 @@ func TestSettingsDocumented(t *testing.T) {
 	for _, k := range keys {
 		if !strings.Contains(string(doc), "`"+k+"`") {
 			t.Errorf("docs/sql.md does not name the setting %s", k)
+		}
+	}
+}
+
+// TestMaxColumnWidthIsBounded: a width beyond the limit SET enforces, as a
+// SQL gateway other than Sluice's may report, is cut to the limit.
+func TestMaxColumnWidthIsBounded(t *testing.T) {
+	for v, want := range map[string]int{"": 30, "40": 40, "99999999999": maxColumnWidth, "2147483647": maxColumnWidth} {
+		if got := MaxColumnWidth(func(k string) string {
+			if k == ConfMaxColumnWidth {
+				return v
+			}
+			return ""
+		}); got != want {
+			t.Errorf("width %q: got %d, want %d", v, got, want)
 		}
 	}
 }

@@ -1,7 +1,9 @@
 package sluice
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -75,7 +77,7 @@ var honoured = map[string]struct {
 }{
 	ConfDMLSync:             {"false", checkBool},
 	ConfPipelineName:        {"", nil},
-	ConfMaxColumnWidth:      {"30", checkPositive},
+	ConfMaxColumnWidth:      {"30", checkMaxColumnWidth},
 	ConfMaxTableResultRows:  {"1000000", checkPositive},
 	ConfVerbose:             {"false", checkBool},
 	ConfPrintTimeCost:       {"false", checkBool},
@@ -192,7 +194,27 @@ func checkBool(key, value string) error {
 }
 
 func checkPositive(key, value string) error {
-	if n, err := strconv.Atoi(strings.TrimSpace(value)); err != nil || n < 1 {
+	return checkPositiveUpTo(key, value, math.MaxInt32, "")
+}
+
+// maxColumnWidth bounds table.display.max-column-width: every row of a
+// column without a natural width (STRING) is padded to it, so a width of
+// billions would print, and hold, gigabytes a row.
+const maxColumnWidth = 1 << 20
+
+// checkMaxColumnWidth checks table.display.max-column-width.
+func checkMaxColumnWidth(key, value string) error {
+	return checkPositiveUpTo(key, value, maxColumnWidth, " (the widest column Sluice prints)")
+}
+
+// checkPositiveUpTo accepts an integer from 1 to limit; Flink's Integer
+// options have the limit of a Java int.
+func checkPositiveUpTo(key, value string, limit int64, why string) error {
+	n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(strings.TrimSpace(value), "-"), err == nil && n > limit:
+		return fmt.Errorf("invalid value '%s' for '%s': expected a positive integer up to %d%s", value, key, limit, why)
+	case err != nil || n < 1:
 		return fmt.Errorf("invalid value '%s' for '%s': expected a positive integer", value, key)
 	}
 	return nil
@@ -245,13 +267,15 @@ func (c *Config) MaxColumnWidth() int { return MaxColumnWidth(c.Get) }
 // (get returns a key's effective value, "" for none, as SET lists them):
 // that of table.display.max-column-width, unless it is unset or has its
 // default and the deprecated sql-client.display.max-column-width is set.
+// A width SET would refuse (a gateway other than Sluice's may hold one) is
+// cut to the widest Sluice prints.
 func MaxColumnWidth(get func(key string) string) int {
 	v := get(ConfMaxColumnWidth)
 	if old := get(ConfClientMaxColumnWidth); old != "" && (v == "" || strings.TrimSpace(v) == honoured[ConfMaxColumnWidth].def) {
 		v = old
 	}
 	if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n > 0 {
-		return n
+		return min(n, maxColumnWidth)
 	}
 	return 30
 }
