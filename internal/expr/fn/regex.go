@@ -302,6 +302,9 @@ func bindRegexpReplace(args []Arg) (types.Type, Eval, error) {
 		if re == nil || err != nil {
 			return types.NullValue, err
 		}
+		if err := checkReplaced("REGEXP_REPLACE", len(v[0].S), 0, len(v[2].S), func() int { return len(re.FindAllStringIndex(v[0].S, -1)) }); err != nil {
+			return types.Value{}, err
+		}
 		return types.StringValue(re.ReplaceAllLiteralString(v[0].S, v[2].S)), nil
 	}), nil
 }

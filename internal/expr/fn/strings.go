@@ -92,6 +92,9 @@ var fixedStrFuncs = map[string]strFunc{
 	}},
 	// REPLACE replaces every occurrence (Java's String.replace).
 	"REPLACE": {"(STRING, STRING search, STRING replacement)", []typePred{str, str, str}, types.StringType, false, func(v []types.Value) (types.Value, error) {
+		if err := checkReplaced("REPLACE", len(v[0].S), len(v[1].S), len(v[2].S), func() int { return strings.Count(v[0].S, v[1].S) }); err != nil {
+			return types.Value{}, err
+		}
 		return strVal(strings.ReplaceAll(v[0].S, v[1].S, v[2].S))
 	}},
 	// SPLIT_INDEX(str, sep, i): the i-th (from 0) field of str split by
@@ -125,7 +128,7 @@ var fixedStrFuncs = map[string]strFunc{
 		if v[1].I <= 0 {
 			return strVal("")
 		}
-		if int64(len(v[0].S))*v[1].I > 1<<30 {
+		if int64(len(v[0].S))*v[1].I > maxBuiltString {
 			return types.Value{}, runtimeError("REPEAT", "result longer than 1 GiB")
 		}
 		return strVal(strings.Repeat(v[0].S, int(v[1].I)))
@@ -461,4 +464,22 @@ func trimChars(s, chars string, leading, trailing bool) string {
 		s = strings.TrimRight(s, chars)
 	}
 	return s
+}
+
+// maxBuiltString bounds the strings a function builds from smaller ones
+// (REPEAT, REPLACE, REGEXP_REPLACE), so that a query fails naming the
+// function instead of exhausting the process's memory.
+const maxBuiltString = 1 << 30
+
+// checkReplaced refuses a replacement whose result would pass
+// maxBuiltString: n bytes of text, each of the matches (counted only when
+// every position matching could pass the bound) of m bytes replaced by r.
+func checkReplaced(name string, n, m, r int, matches func() int) error {
+	if r <= m || int64(n)+int64(n+1)*int64(r-m) <= maxBuiltString {
+		return nil
+	}
+	if int64(n)+int64(matches())*int64(r-m) > maxBuiltString {
+		return runtimeError(name, "result longer than 1 GiB")
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package fn
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/sluicesql/sluice/internal/types"
@@ -62,6 +63,12 @@ func TestStringFunctions(t *testing.T) {
 		// "REPEAT('This is a test String.', 2)"
 		{name: "REPEAT", args: []in{str_("ab"), int_(2)}, want: "abab"},
 		{name: "REPEAT", args: []in{str_("ab"), int_(-1)}, want: ""},
+		// Strings built from smaller ones are bounded, so that a query
+		// fails with the function's name instead of exhausting memory.
+		{name: "REPEAT", args: []in{str_("ab"), int_(1<<29 + 1)}, wantErr: "REPEAT: result longer than 1 GiB"},
+		{name: "REPLACE", args: []in{str_(strings.Repeat("x", 1025)), str_("x"), str_(strings.Repeat("y", 1<<20))}, wantErr: "REPLACE: result longer than 1 GiB"},
+		{name: "REPLACE", args: []in{str_(strings.Repeat("x", 1024)), str_(""), str_(strings.Repeat("y", 1<<20))}, wantErr: "REPLACE: result longer than 1 GiB"},
+		{name: "REPLACE", args: []in{str_("axbx"), str_(""), str_("-")}, want: "-a-x-b-x-"},
 		{name: "REVERSE", args: []in{str_("héllo")}, want: "olléh"},
 		{name: "INITCAP", args: []in{str_("hELLO wORLD-foo bar1x")}, want: "Hello World-Foo Bar1x"},
 		// "TO_BASE64('hello world') returns 'aGVsbG8gd29ybGQ='"
@@ -96,6 +103,8 @@ func TestRegexFunctions(t *testing.T) {
 		{name: "REGEXP_EXTRACT", args: []in{str_("foothebar"), str_("foo(.*?)(bar)"), int_(3)}, want: "NULL"},
 		{name: "REGEXP_EXTRACT", args: []in{str_("foothebar"), str_("xyz")}, want: "NULL"},
 		{name: "REGEXP_EXTRACT", args: []in{str_("foothebar"), str_("(")}, want: "NULL"},
+		{name: "REGEXP_REPLACE", args: []in{str_(strings.Repeat("x", 1025)), str_("x"), str_(strings.Repeat("y", 1<<20))}, wantErr: "REGEXP_REPLACE: result longer than 1 GiB"},
+		{name: "REGEXP_REPLACE", args: []in{str_(strings.Repeat("x", 1024)), str_("z"), str_(strings.Repeat("y", 1<<20))}, want: strings.Repeat("x", 1024)},
 		{name: "REGEXP_EXTRACT", args: []in{str_("foobar"), str_("foo(?=bar)")}, wantErr: "lookahead (?= in \"foo(?=bar)\" is not supported"},
 		{name: "REGEXP_EXTRACT", args: []in{str_("aa"), str_(`(a)\1`)}, wantErr: `backreference \1`},
 		{name: "REGEXP_EXTRACT", args: []in{str_("aa"), col(str_(`a++`))}, wantErr: "possessive quantifier"},
