@@ -19,11 +19,6 @@ func (s *SourceContext) Checkpointing() bool {
 	return s.Job.coord != nil && s.Job.coord.cfg.Storage != nil
 }
 
-// Failed reports whether the job has failed. A source stopped by a
-// failure commits none of the positions it emitted to an outside system:
-// the rows in flight never reached a sink.
-func (s *SourceContext) Failed() bool { return s.Job.failure() != nil }
-
 // CheckpointRequested is signalled when a checkpoint wants this source's
 // barrier; the source then calls EmitBarriers at its next point where
 // everything read so far has been emitted. It never fires when

@@ -307,9 +307,10 @@ func (s *sourceInstance) Run(ctx *runtime.SourceContext, out runtime.Emitter) er
 		}
 		fetches, barrier := s.poll(ctx, cl, deadline)
 		if ctx.Ctx.Err() != nil {
-			if !ctx.Failed() {
-				s.finalCommit(adm)
-			}
+			// Stopped or failed: what was emitted may still be on its way
+			// to a sink, and is dropped with the job. Committing it would
+			// make the group skip rows no sink wrote; a job stopped in
+			// order commits through a savepoint instead.
 			return nil
 		}
 		if err := s.fetchError(fetches); err != nil {
@@ -899,7 +900,7 @@ func (s *sourceInstance) periodicCommit(adm *kadm.Client) {
 	}
 }
 
-// finalCommit commits the emitted offsets when reading ends, retrying
+// finalCommit commits the emitted offsets when a bounded input ends, retrying
 // failed attempts for a bounded time. A failure is logged: the next run
 // of the group reads the uncommitted records again (at least once).
 func (s *sourceInstance) finalCommit(adm *kadm.Client) {

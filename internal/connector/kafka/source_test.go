@@ -398,20 +398,22 @@ func TestPartitionDiscovery(t *testing.T) {
 func TestGroupOffsetsAreCommitted(t *testing.T) {
 	c := startCluster(t, 1)
 	produce(t, c, numbered("g", 0, 3)...)
-	tbl := table(idCols, options(c, "g", "properties.group.id", "readers"))
+	tbl := table(idCols, options(c, "g", "properties.group.id", "readers", "properties.auto.commit.interval.ms", "20"))
 	job, coll := runSource(t, tbl, connector.SourceSpec{}, 1)
 	waitQuiet(t, job)
+	adm := kadm.NewClient(newClient(t, c))
+	waitFor(t, "the periodic commit", func() (bool, error) {
+		offsets, err := adm.FetchOffsets(testContext(t), "readers")
+		if errors.Is(err, kerr.GroupIDNotFound) {
+			return false, nil
+		}
+		o, ok := offsets.Lookup("g", 0)
+		return ok && o.At == 3, err
+	})
 	job.Cancel()
 	<-job.Done()
 	if got := coll.sorted(); !slices.Equal(got, ids(0, 1, 2)) {
 		t.Fatalf("got %v", got)
-	}
-	offsets, err := kadm.NewClient(newClient(t, c)).FetchOffsets(testContext(t), "readers")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if o, ok := offsets.Lookup("g", 0); !ok || o.At != 3 {
-		t.Fatalf("committed %+v, want offset 3", o)
 	}
 
 	// The next run resumes after the committed offset.
@@ -560,6 +562,29 @@ func (f *failAt) ProcessChunk(input int, ch *types.Chunk, out runtime.Emitter) e
 		}
 	}
 	return f.collector.ProcessChunk(input, ch, out)
+}
+
+// TestStoppedJobCommitsNoFurtherOffsets: a job without checkpoints that is
+// cancelled commits none of the positions its source emitted since its
+// last periodic commit (rows in flight are dropped with the job), so that
+// the group reads them again.
+func TestStoppedJobCommitsNoFurtherOffsets(t *testing.T) {
+	c := startCluster(t, 1)
+	produce(t, c, numbered("stops", 0, 3)...)
+	tbl := table(idCols, options(c, "stops", "properties.group.id", "stopping", "properties.auto.commit.interval.ms", "3600000"))
+	job, coll := runSource(t, tbl, connector.SourceSpec{}, 1)
+	waitFor(t, "the rows", func() (bool, error) { return slices.Equal(coll.sorted(), ids(0, 1, 2)), job.Err() })
+	job.Cancel()
+	if err := waitDone(t, job); err != nil {
+		t.Fatal(err)
+	}
+	offsets, err := kadm.NewClient(newClient(t, c)).FetchOffsets(testContext(t), "stopping")
+	if err != nil && !errors.Is(err, kerr.GroupIDNotFound) {
+		t.Fatal(err)
+	}
+	if o, ok := offsets.Lookup("stops", 0); ok {
+		t.Fatalf("committed offset %d at the stop", o.At)
+	}
 }
 
 // TestFailedJobCommitsNoFurtherOffsets: a job without checkpoints that
