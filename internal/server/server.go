@@ -26,6 +26,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/sluicesql/sluice"
 	"github.com/sluicesql/sluice/internal/httpguard"
@@ -253,6 +254,19 @@ func readBody(r *http.Request, into any, name string) error {
 	}
 	if len(strings.TrimSpace(string(data))) == 0 {
 		return nil
+	}
+	// Go's decoder reads a byte that is not UTF-8 as U+FFFD; Jackson, as
+	// JSON requires, refuses it.
+	if !utf8.Valid(data) {
+		off := 0
+		for {
+			r, n := utf8.DecodeRune(data[off:])
+			if r == utf8.RuneError && n == 1 {
+				break
+			}
+			off += n
+		}
+		return &restError{status: http.StatusBadRequest, msg: fmt.Sprintf("Request did not match expected format %s: invalid UTF-8 byte 0x%02x at offset %d", name, data[off], off)}
 	}
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()

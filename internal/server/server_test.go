@@ -385,6 +385,9 @@ func TestBadInput(t *testing.T) {
 		{"POST", "/v1/sessions/" + session + "/statements", `[1, 2]`, 400, "Request did not match expected format ExecuteStatementRequestBody"},
 		{"POST", "/v1/sessions/" + session + "/statements", `{"statement": 7}`, 400, "Request did not match expected format ExecuteStatementRequestBody"},
 		{"POST", "/v1/sessions/" + session + "/statements", `{"statement": "SHOW TABLES"} {}`, 400, "more than one JSON value"},
+		// Not UTF-8 (Latin-1 text): refused, as Jackson refuses it, rather
+		// than read with U+FFFD in place of the byte.
+		{"POST", "/v1/sessions/" + session + "/statements", "{\"statement\": \"SELECT 'caf\xe9'\"}", 400, "Request did not match expected format ExecuteStatementRequestBody: invalid UTF-8 byte 0xe9 at offset 26"},
 	} {
 		r, err := c.Do(ctx, tc.method, tc.path, tc.body)
 		if err != nil {
