@@ -344,7 +344,7 @@ func parseJavaDouble(s string, bits int) (float64, error) {
 	if strings.ContainsRune(body, '_') || hex && !strings.ContainsAny(body, "pP") || !hex && !isDecimalFloat(body) {
 		return 0, errSyntax
 	}
-	f, err := strconv.ParseFloat(sign+body, bits)
+	f, err := types.ParseFloat(sign+body, bits)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return 0, errSyntax
 	}

@@ -692,7 +692,7 @@ func (c *jsonCodec) appendNumber(dst, raw []byte, fraction bool) []byte {
 		}
 		return append(dst, raw...) // an exponent out of BigDecimal's range
 	}
-	f, _ := strconv.ParseFloat(string(raw), 64)
+	f, _ := types.ParseFloat(string(raw), 64)
 	return types.AppendJavaFloat(dst, f, 64)
 }
 
@@ -774,10 +774,10 @@ func (c *jsonCodec) convert(data []byte, t types.Type, sp jsonSpan) (types.Value
 		}
 		if sp.kind == jsonNumber {
 			if sp.fraction && !c.bigDecimals && bits == 32 {
-				f, _ := strconv.ParseFloat(string(raw), 64) // (float) asDouble()
+				f, _ := types.ParseFloat(string(raw), 64) // (float) asDouble()
 				return types.FloatValue(float64(float32(f))), nil
 			}
-			f, _ := strconv.ParseFloat(string(raw), bits)
+			f, _ := types.ParseFloat(string(raw), bits)
 			return types.FloatValue(f), nil
 		}
 		s := javaTrim(c.scratchText(data, sp))
@@ -903,7 +903,7 @@ func truncToInt(raw string, bits int, exact bool) (types.Value, error) {
 		}
 		return types.IntValue(i), nil
 	}
-	f, _ := strconv.ParseFloat(raw, 64)
+	f, _ := types.ParseFloat(raw, 64)
 	lo, hi := float64(math.MinInt32), float64(math.MaxInt32)
 	if bits == 64 {
 		lo, hi = math.MinInt64, math.MaxInt64 // both exact powers of two as doubles

@@ -320,3 +320,16 @@ func TestJSONOptionsDecode(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONLongNumbers: a number of 900,000 digits, which Go's
+// strconv.ParseFloat reads as 0, is read as Jackson's double: DOUBLE,
+// BIGINT (through the double) and STRING (the double's text) alike.
+func TestJSONLongNumbers(t *testing.T) {
+	fields := types.Schema{field("d", types.DoubleType), field("i", types.BigIntType), field("s", types.StringType)}
+	c := newCodec(t, "json", fields, nil)
+	n := strings.Repeat("1", 900000) + ".5e-899990"
+	got := mustDecode(t, c, fields, []byte(`{"d":`+n+`,"i":`+n+`,"s":`+n+`}`))
+	if got[0].F != 1111111111.1111112 || got[1].I != 1111111111 || got[2].S != "1.1111111111111112E9" {
+		t.Errorf("got %v, %v, %q", got[0].F, got[1].I, got[2].S)
+	}
+}

@@ -171,7 +171,7 @@ func literal(n *ast.Literal) (expr.Expr, error) {
 	}
 	text := n.Text
 	if strings.ContainsAny(text, "eE") {
-		f, err := strconv.ParseFloat(text, 64)
+		f, err := types.ParseFloat(text, 64)
 		if err != nil {
 			return nil, errorf(n, "invalid number %s", text)
 		}

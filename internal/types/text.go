@@ -603,7 +603,7 @@ func parseJavaFloat(s string, bitSize int) (float64, bool) {
 	if body == "" || !isJavaFloatLiteral(body) {
 		return 0, false
 	}
-	f, err := strconv.ParseFloat(s, bitSize)
+	f, err := ParseFloat(s, bitSize)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return 0, false
 	}

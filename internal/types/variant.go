@@ -521,7 +521,7 @@ func (p *variantParser) number(b []byte, root bool) ([]byte, error) {
 			return append(b, enc...), nil
 		}
 	}
-	f, err := strconv.ParseFloat(text, 64)
+	f, err := ParseFloat(text, 64)
 	if err != nil && (math.IsInf(f, 0) || math.IsNaN(f)) {
 		p.pos = start
 		return nil, p.fail("Numeric value '%s' is out of the range of double precision and cannot be stored as a Variant.", text)
