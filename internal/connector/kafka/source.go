@@ -309,8 +309,8 @@ func (s *sourceInstance) Run(ctx *runtime.SourceContext, out runtime.Emitter) er
 		if ctx.Ctx.Err() != nil {
 			// Stopped or failed: what was emitted may still be on its way
 			// to a sink, and is dropped with the job. Committing it would
-			// make the group skip rows no sink wrote; a job stopped in
-			// order commits through a savepoint instead.
+			// make the group skip rows no sink wrote; the positions of a
+			// checkpoint or savepoint are committed when it completes.
 			return nil
 		}
 		if err := s.fetchError(fetches); err != nil {
