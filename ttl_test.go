@@ -107,6 +107,20 @@ FROM (SELECT *, PROCTIME() AS pt FROM clicks)) WHERE rn = 1;`
 	})
 }
 
+// TestStateTTLOverAggregate: a processing-time unbounded OVER
+// aggregation's partition idle past the retention since its last row
+// starts from fresh accumulators (Flink's
+// ProcTimeUnboundedPrecedingFunction keeps them in a value state with the
+// TTL, written by every row).
+func TestStateTTLOverAggregate(t *testing.T) {
+	const count = `SELECT u, v, COUNT(*) OVER (PARTITION BY u ORDER BY pt ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS c
+FROM (SELECT *, PROCTIME() AS pt FROM clicks);`
+	runTTLCases(t, []ttlCase{
+		{name: "rows", query: count, steps: ttlSteps("('a', 'x'), ('b', 'x')", "('a', 'y')", "('a', 'z'), ('b', 'z')",
+			[]string{"+I[a, x, 1]", "+I[b, x, 1]"}, []string{"+I[a, y, 2]"}, []string{"+I[a, z, 3]", "+I[b, z, 1]"})},
+	})
+}
+
 // TestStateTTLJoin: a regular join's stored rows expire on their own
 // side's retention, each from its last write (Flink's
 // JoinRecordStateViews keep each row in a MapState entry with the TTL):
@@ -162,6 +176,8 @@ func TestStateTTLInPlan(t *testing.T) {
 	for _, q := range []string{
 		"SELECT * FROM orders WHERE customer NOT IN (SELECT customer FROM orders)",
 		"SELECT * FROM orders LIMIT 3",
+		"SELECT customer, COUNT(DISTINCT amount) OVER (PARTITION BY customer ORDER BY pt) FROM (SELECT *, PROCTIME() AS pt FROM orders)",
+		"SELECT customer, SUM(amount) OVER (PARTITION BY customer ORDER BY ts) FROM orders",
 	} {
 		if _, err := e.Execute(testContext(t), q); err == nil || !strings.Contains(err.Error(), "'table.exec.state.ttl' = '60000 ms' is not supported for") {
 			t.Errorf("%s: %v", q, err)

@@ -587,7 +587,7 @@ func buildOverAggregate(n *Node) (Instances, error) {
 		return Instances{}, fmt.Errorf("config.%w", err)
 	}
 	c := ops.OverAggregateConfig{InputTypes: n.In[0], PartitionKeys: cfg.PartitionKeys, TimeCol: cfg.TimeColumn,
-		Aggs: aggs, Rows: cfg.Rows, Preceding: cfg.Preceding}
+		Aggs: aggs, Rows: cfg.Rows, Preceding: cfg.Preceding, StateTTL: n.stateTTL("partitions")}
 	if !cfg.Rows && cfg.Preceding > 0 {
 		c.Preceding = eventTime(cfg.Preceding)
 	}

@@ -253,7 +253,7 @@ func (t *translator) node(n Node) (added, error) {
 			held = "the rows waiting for their millisecond to pass, the rows in the frame and "
 		}
 		return t.add(like(n, plan.KindOverAggregate, par, []plan.Input{input}, cfg,
-			state("partitions", in.schema, x.PartitionKeys, held+"the accumulators of "+aggList(x.Aggs, in.schema))))
+			withTTL(state("partitions", in.schema, x.PartitionKeys, held+"the accumulators of "+aggList(x.Aggs, in.schema)), x.ttl.side[0])))
 	}
 	return t.windowsAndJoins(n, ins)
 }

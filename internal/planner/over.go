@@ -26,6 +26,7 @@ type OverAggregate struct {
 	// bound in rows or nanoseconds, -1 for UNBOUNDED PRECEDING.
 	Rows      bool
 	Preceding int64
+	ttl       stateTTL
 }
 
 // Inputs implements Node.

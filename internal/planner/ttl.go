@@ -33,13 +33,14 @@ func (s *stateTTL) fill(ttl plan.TTL) {
 // state retention (table.exec.state.ttl) where no hint gave one. Flink
 // applies it in its streaming runtime to group aggregations (one and two
 // phases, mini-batch or not, DISTINCT included), regular joins,
-// deduplication, changelog normalization and semi and anti joins, which
-// Sluice honours, and Top-N;
-// window operators, interval joins and MATCH_RECOGNIZE clean up by time
-// and ignore it, as Flink's do. The operators Flink applies it to and
-// Sluice does not yet refuse a retention by name rather than keep their
-// state for ever. In batch mode no state expires, neither by the session's
-// retention nor by STATE_TTL hints (streaming options in Flink).
+// deduplication, changelog normalization, semi and anti joins and
+// processing-time unbounded OVER aggregations, which Sluice honours, and
+// to Top-N, LIMIT, the other OVER aggregations and event-time temporal
+// joins, which Sluice refuses a retention for, each with its reason
+// (unhonouredTTL); window operators, interval joins and MATCH_RECOGNIZE
+// clean up by time and ignore it, as Flink's do.
+// In batch mode no state expires, neither by the session's retention
+// nor by STATE_TTL hints (streaming options in Flink).
 func (b *Binder) applyStateTTL(root Node) error {
 	ttl := plan.TTL(b.StateTTL.Milliseconds())
 	if b.Batch {
@@ -74,24 +75,33 @@ func (b *Binder) applyStateTTL(root Node) error {
 			}
 		case *Rank:
 			if x.Window == nil {
-				return unhonouredTTL(ttl, n)
+				return unhonouredTTL(ttl, n, topNTTLReason(x.Input))
 			}
+		case *Limit:
+			// Flink's LIMIT is a Top-N without partition keys
+			// (StreamExecLimit, StreamExecSortLimit).
+			return unhonouredTTL(ttl, n, topNTTLReason(x.Input))
 		case *Normalize:
 			fill(&x.ttl)
 		case *SemiJoin:
 			if x.NullAware {
-				// NOT IN over a nullable column counts the right side's
-				// NULLs apart, which Flink's operator has no counterpart of.
-				return unhonouredTTL(ttl, n)
+				return unhonouredTTL(ttl, n, "Sluice counts the right side's NULLs of a NOT IN over a nullable column apart, which Flink's StreamingSemiAntiJoinOperator has no counterpart of to expire")
 			}
 			fill(&x.ttl)
-		case *Limit, *TemporalJoin:
-			// Flink's LIMIT is a rank, and its event-time temporal join
-			// cleans a key's state up after the retention.
-			return unhonouredTTL(ttl, n)
+		case *TemporalJoin:
+			return unhonouredTTL(ttl, n, "Flink's TemporalRowTimeJoinOperator clears a key's state with a processing-time cleanup timer set between the retention and 1.5 times it after the key's last row, which Sluice does not yet reproduce")
 		case *OverAggregate:
-			if x.Preceding < 0 {
-				return unhonouredTTL(ttl, n)
+			switch {
+			case x.ProcTime && !x.Rows && x.Preceding >= 0:
+				// ProcTimeRangeBoundedPrecedingFunction cleans up by its
+				// frame alone.
+			case x.ProcTime && x.Preceding < 0:
+				if err := procTimeUnboundedTTL(ttl, x); err != nil {
+					return err
+				}
+				fill(&x.ttl)
+			default:
+				return unhonouredTTL(ttl, n, "Flink's "+overFunction(x)+" clears an idle key's state with a processing-time cleanup timer set between the retention and 1.5 times it after the key's last row or firing, which Sluice does not yet reproduce")
 			}
 		}
 		return nil
@@ -99,13 +109,58 @@ func (b *Binder) applyStateTTL(root Node) error {
 	return visit(root)
 }
 
-// unhonouredTTL refuses a retention for n, whose state Flink expires and
-// Sluice does not yet.
-func unhonouredTTL(ttl plan.TTL, n Node) error {
+// topNTTLReason is why a Top-N or LIMIT over in refuses a retention.
+func topNTTLReason(in Node) string {
+	if in.Mode() == connector.InsertOnly {
+		return "over an append-only input Flink's AppendOnlyTopNFunction and FastTop1Function hold each partition in a heap cache bounded by 'table.exec.rank.topn-cache-size' that expires apart from the state " +
+			"(FastTop1Function writes a partition's row to its state only when the cache evicts it or a checkpoint is taken), so which expired rows a later row still sees depends on that cache's evictions, not on the rows and their times"
+	}
+	return "over an updating input Flink expires the state of RetractableTopNFunction or, where the input's unique key and the order's monotonicity allow, of UpdatableTopNFunction (which holds partitions in a heap cache bounded by 'table.exec.rank.topn-cache-size'), " +
+		"and Sluice derives neither that key nor that monotonicity to tell which"
+}
+
+// procTimeUnboundedTTL refuses a retention for a processing-time
+// unbounded OVER aggregation n with an accumulator that keeps a data view
+// (DISTINCT, JSON_ARRAYAGG, JSON_OBJECTAGG): Flink's
+// ProcTimeUnboundedPrecedingFunction expires its accumulators by state
+// TTL, as Sluice does, but opens the data views without the retention, so
+// they outlive the accumulators they belong to.
+func procTimeUnboundedTTL(ttl plan.TTL, n *OverAggregate) error {
+	for _, a := range n.Aggs {
+		call := a.Name
+		if a.Distinct {
+			call += "(DISTINCT)"
+		}
+		if a.Distinct || jsonAggregate(a.Name) != "" {
+			return unhonouredTTL(ttl, n, "Flink's ProcTimeUnboundedPrecedingFunction expires the accumulators but not the state-backed data view of "+call+", which keeps the values it saw, and Sluice does not keep that view apart")
+		}
+	}
+	return nil
+}
+
+// overFunction names Flink's function of an OVER aggregation n other than
+// the processing-time unbounded one.
+func overFunction(n *OverAggregate) string {
+	switch {
+	case n.ProcTime && n.Rows:
+		return "ProcTimeRowsBoundedPrecedingFunction"
+	case n.Rows && n.Preceding >= 0:
+		return "RowTimeRowsBoundedPrecedingFunction"
+	case n.Preceding >= 0:
+		return "RowTimeRangeBoundedPrecedingFunction"
+	case n.Rows:
+		return "RowTimeRowsUnboundedPrecedingFunction"
+	}
+	return "RowTimeRangeUnboundedPrecedingFunction"
+}
+
+// unhonouredTTL refuses a retention for n, whose state Flink expires in a
+// way Sluice does not reproduce, for the reason why.
+func unhonouredTTL(ttl plan.TTL, n Node, why string) error {
 	if ttl == 0 {
 		return nil
 	}
-	return fmt.Errorf("'table.exec.state.ttl' = '%d ms' is not supported for %s yet: Flink expires its idle state, which Sluice would keep for ever; set it to '0 ms'", int64(ttl), n.Describe())
+	return fmt.Errorf("'table.exec.state.ttl' = '%d ms' is not supported for %s: %s; set it to '0 ms'", int64(ttl), n.Describe(), why)
 }
 
 // withTTL returns st with the retention ttl.

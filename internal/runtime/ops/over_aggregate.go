@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/sluicesql/sluice/internal/runtime"
 	"github.com/sluicesql/sluice/internal/state"
@@ -27,6 +28,10 @@ type OverAggregateConfig struct {
 	// duration in microseconds (RANGE) before the current row; -1 for
 	// UNBOUNDED PRECEDING. The upper bound is always CURRENT ROW.
 	Preceding int64
+	// StateTTL is the partitions' idle state retention, honoured by a
+	// processing-time UNBOUNDED PRECEDING frame only; 0 keeps them for
+	// ever.
+	StateTTL time.Duration
 }
 
 // OverAggregate computes aggregates over a window of rows preceding each
@@ -67,9 +72,10 @@ type overPartition struct {
 	last int64
 }
 
-// overAggregator checks an OVER aggregation's configuration and returns
-// the aggregator of its calls.
-func overAggregator(cfg OverAggregateConfig) (*aggregator, error) {
+// overAggregator checks the configuration of an OVER aggregation, by
+// processing time if procTime is set, and returns the aggregator of its
+// calls.
+func overAggregator(cfg OverAggregateConfig, procTime bool) (*aggregator, error) {
 	if err := checkCols("over partition key", cfg.PartitionKeys, len(cfg.InputTypes)); err != nil {
 		return nil, err
 	}
@@ -78,6 +84,9 @@ func overAggregator(cfg OverAggregateConfig) (*aggregator, error) {
 	}
 	if cfg.Preceding < -1 {
 		return nil, fmt.Errorf("over: invalid preceding bound %d", cfg.Preceding)
+	}
+	if cfg.StateTTL != 0 && (cfg.Preceding >= 0 || !procTime) {
+		return nil, errors.New("over: an idle state retention is only supported for a processing-time UNBOUNDED PRECEDING frame")
 	}
 	agg, err := newAggregator(cfg.Aggs, len(cfg.InputTypes))
 	if err != nil {
@@ -88,7 +97,7 @@ func overAggregator(cfg OverAggregateConfig) (*aggregator, error) {
 
 // NewOverAggregate returns an OverAggregate for cfg.
 func NewOverAggregate(cfg OverAggregateConfig, st state.Backend) (*OverAggregate, error) {
-	agg, err := overAggregator(cfg)
+	agg, err := overAggregator(cfg, false)
 	if err != nil {
 		return nil, err
 	}

@@ -35,6 +35,11 @@ import (
 //     are dropped, as Flink cancels a finished task's pending
 //     processing-time timers (FLINK-14231).
 //
+// With a retention (StateTTL, UNBOUNDED PRECEDING only) a partition not
+// written for that long is dropped, as Flink's
+// ProcTimeUnboundedPrecedingFunction expires its accumulators by state
+// TTL: its next row starts from fresh accumulators.
+//
 // Output is insert-only. The accumulators, the rows of bounded frames and
 // the waiting rows are state; a restored instance sets its timers again
 // from it and, once open, fires at once what came due while the job was
@@ -45,10 +50,12 @@ type ProcTimeOverAggregate struct {
 	st     state.Backend
 	parts  *state.Table[*procOverPartition]
 	timers *timerQueue
-	pt     *runtime.ProcessingTimeService
-	out    *output
-	key    []byte
-	row    types.Row
+	// ttl is the partitions' retention, nil without one.
+	ttl *state.TTL
+	pt  *runtime.ProcessingTimeService
+	out *output
+	key []byte
+	row types.Row
 }
 
 // procOverPartition is the state of one partition.
@@ -74,13 +81,14 @@ type msRows struct {
 // NewProcTimeOverAggregate returns a ProcTimeOverAggregate for cfg, whose
 // TimeCol is the processing-time attribute.
 func NewProcTimeOverAggregate(cfg OverAggregateConfig, st state.Backend) (*ProcTimeOverAggregate, error) {
-	agg, err := overAggregator(cfg)
+	agg, err := overAggregator(cfg, true)
 	if err != nil {
 		return nil, err
 	}
 	o := &ProcTimeOverAggregate{cfg: cfg, agg: agg, st: st, timers: newTimerQueue(),
 		out: newOutput(append(slices.Clone(cfg.InputTypes), agg.resultTypes()...))}
 	o.parts = state.NewTable(o.st, "partitions", o.codec())
+	o.ttl = state.NewTTL(o.st, "partitions", cfg.StateTTL, func(key string) { o.parts.DeleteString(key) })
 	o.parts.OnRestore(func() {
 		var ts []timer
 		for k, p := range o.parts.All() {
@@ -105,6 +113,7 @@ func (o *ProcTimeOverAggregate) rangeFrame() bool { return !o.cfg.Rows && o.cfg.
 // Open implements runtime.Operator.
 func (o *ProcTimeOverAggregate) Open(ctx *runtime.Context) error {
 	o.pt = ctx.ProcessingTime
+	startTTL(ctx, o.ttl)
 	o.arm()
 	return nil
 }
@@ -119,6 +128,10 @@ func (o *ProcTimeOverAggregate) ProcessChunk(_ int, c *types.Chunk, out runtime.
 			return errors.New("over aggregate: input must be insert-only")
 		}
 		o.key = state.AppendChunkKey(o.key[:0], c, i, o.cfg.PartitionKeys)
+		if o.ttl != nil {
+			o.ttl.Expire(o.key)
+			o.ttl.Touch(o.key)
+		}
 		p, found := o.parts.Get(o.key)
 		if !found {
 			p = &procOverPartition{accs: o.agg.create()}

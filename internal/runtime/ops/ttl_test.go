@@ -201,3 +201,54 @@ func TestJoinRowsRestoredWithoutWriteTimeStay(t *testing.T) {
 	clock.Advance(2 * time.Minute)
 	expect(t, feedSide(t, after, r, 0, chunk(orderTypes, ins(1, 100), ins(2, 200))), "+I[1, 100, 1, Boston]")
 }
+
+// TestProcTimeOverUnboundedTTL follows Flink's
+// ProcTimeUnboundedPrecedingFunction with a state TTL: the accumulators
+// of a partition expire a minute after their last write, every row
+// writing them, so a partition idle for the minute starts afresh and one
+// written within it goes on, ROWS and RANGE alike. A snapshot leaves the
+// expired partitions out, and a restored instance keeps the live ones
+// with their write times.
+func TestProcTimeOverUnboundedTTL(t *testing.T) {
+	for _, rows := range []bool{false, true} {
+		t.Run(fmt.Sprintf("rows=%v", rows), func(t *testing.T) {
+			clock := runtime.NewManualClock(time.Unix(1000, 0))
+			open := func() *ProcTimeOverAggregate {
+				o, err := NewProcTimeOverAggregate(OverAggregateConfig{
+					InputTypes: evTypes, PartitionKeys: []int{0}, TimeCol: 2, Rows: rows, Preceding: -1, StateTTL: time.Minute,
+					Aggs: []AggSpec{aggCall(t, "SUM", evTypes, 1), aggCall(t, "COUNT", evTypes, 1)},
+				}, state.NewMemory())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := o.Open(&runtime.Context{ProcessingTime: runtime.NewProcessingTimeService(clock, nil)}); err != nil {
+					t.Fatal(err)
+				}
+				return o
+			}
+			o, r := open(), &recorder{}
+			expect(t, feed(t, o, r, chunk(evTypes, ins("a", 1, ms(0)), ins("b", 5, ms(0)))),
+				"+I[a, 1, 1970-01-01 00:00:00.000, 1, 1]", "+I[b, 5, 1970-01-01 00:00:00.000, 5, 1]")
+			clock.Advance(40 * time.Second)
+			expect(t, feed(t, o, r, chunk(evTypes, ins("a", 2, ms(0)))), "+I[a, 2, 1970-01-01 00:00:00.000, 3, 2]")
+			clock.Advance(20 * time.Second) // b idle for the minute, a for 20 s
+			expect(t, feed(t, o, r, chunk(evTypes, ins("a", 4, ms(0)), ins("b", 7, ms(0)))),
+				"+I[a, 4, 1970-01-01 00:00:00.000, 7, 3]", "+I[b, 7, 1970-01-01 00:00:00.000, 7, 1]")
+			clock.Advance(30 * time.Second)
+			expect(t, feed(t, o, r, chunk(evTypes, ins("b", 1, ms(0)))), "+I[b, 1, 1970-01-01 00:00:00.000, 8, 2]")
+			// a idle for 30 s, b written now: the snapshot holds both; a
+			// is idle for the minute 30 s after the restore, b is not.
+			back := open()
+			moveState(t, o, back)
+			clock.Advance(30 * time.Second)
+			expect(t, feed(t, back, r, chunk(evTypes, ins("a", 1, ms(0)), ins("b", 1, ms(0)))),
+				"+I[a, 1, 1970-01-01 00:00:00.000, 1, 1]", "+I[b, 1, 1970-01-01 00:00:00.000, 9, 3]")
+			clock.Advance(time.Minute) // both idle for the minute
+			empty := open()
+			moveState(t, back, empty)
+			if n := empty.State().Len(); n != 0 {
+				t.Fatalf("the snapshot holds %d entries of partitions idle for the minute", n)
+			}
+		})
+	}
+}
