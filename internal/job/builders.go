@@ -673,7 +673,7 @@ func buildTemporalJoin(n *Node) (Instances, error) {
 	if err != nil {
 		return Instances{}, err
 	}
-	c := ops.TemporalJoinConfig{JoinSpec: spec, LeftTime: cfg.LeftTime, RightTime: cfg.RightTime}
+	c := ops.TemporalJoinConfig{JoinSpec: spec, LeftTime: cfg.LeftTime, RightTime: cfg.RightTime, StateTTL: n.stateTTL("keys")}
 	return stateful(n, func(st state.Backend) (*ops.TemporalJoin, error) { return ops.NewTemporalJoin(c, st) })
 }
 

@@ -339,7 +339,7 @@ func (t *translator) windowsAndJoins(n Node, ins []added) (added, error) {
 		par, inputs := joinExchange(ins, &x.Join)
 		cfg := &plan.TemporalJoinConfig{Join: joinOf(&x.Join), LeftTime: x.LeftTime, RightTime: x.RightTime}
 		return t.add(like(n, plan.KindTemporalJoin, par, inputs, cfg,
-			state("keys", ins[0].schema, x.LeftKeys, "the left rows waiting for the watermark and the right side's versions")))
+			withTTL(state("keys", ins[0].schema, x.LeftKeys, "the left rows waiting for the watermark and the right side's versions"), x.retention)))
 	case *IntervalJoin:
 		par, inputs := joinExchange(ins, &x.Join)
 		cfg := &plan.IntervalJoinConfig{Join: joinOf(&x.Join), LeftTime: x.LeftTime, RightTime: x.RightTime, Lower: x.Lower, Upper: x.Upper, ProcTime: x.ProcTime}

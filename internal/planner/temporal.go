@@ -6,6 +6,7 @@ import (
 
 	"github.com/sluicesql/sluice/internal/connector"
 	"github.com/sluicesql/sluice/internal/expr"
+	"github.com/sluicesql/sluice/internal/plan"
 	"github.com/sluicesql/sluice/internal/sql/ast"
 	"github.com/sluicesql/sluice/internal/types"
 )
@@ -15,6 +16,9 @@ import (
 type TemporalJoin struct {
 	Join
 	LeftTime, RightTime int
+	// retention is the state's idle retention: the session's, as Flink's
+	// StreamExecTemporalJoin takes it (a STATE_TTL hint sets none).
+	retention plan.TTL
 }
 
 // Mode implements Node.

@@ -33,11 +33,11 @@ func (s *stateTTL) fill(ttl plan.TTL) {
 // state retention (table.exec.state.ttl) where no hint gave one. Flink
 // applies it in its streaming runtime to group aggregations (one and two
 // phases, mini-batch or not, DISTINCT included), regular joins,
-// deduplication, changelog normalization, semi and anti joins and
-// processing-time unbounded OVER aggregations, which Sluice honours, and
-// to Top-N, LIMIT, the other OVER aggregations and event-time temporal
-// joins, which Sluice refuses a retention for, each with its reason
-// (unhonouredTTL); window operators, interval joins and MATCH_RECOGNIZE
+// deduplication, changelog normalization, semi and anti joins,
+// processing-time unbounded OVER aggregations and event-time temporal
+// joins, which Sluice honours, and to Top-N, LIMIT and the other OVER
+// aggregations, which Sluice refuses a retention for, each with its
+// reason (unhonouredTTL); window operators, interval joins and MATCH_RECOGNIZE
 // clean up by time and ignore it, as Flink's do.
 // In batch mode no state expires, neither by the session's retention
 // nor by STATE_TTL hints (streaming options in Flink).
@@ -89,7 +89,7 @@ func (b *Binder) applyStateTTL(root Node) error {
 			}
 			fill(&x.ttl)
 		case *TemporalJoin:
-			return unhonouredTTL(ttl, n, "Flink's TemporalRowTimeJoinOperator clears a key's state with a processing-time cleanup timer set between the retention and 1.5 times it after the key's last row, which Sluice does not yet reproduce")
+			x.retention = ttl
 		case *OverAggregate:
 			switch {
 			case x.ProcTime && !x.Rows && x.Preceding >= 0:

@@ -3,6 +3,7 @@ package ops
 import (
 	"errors"
 	"slices"
+	"time"
 
 	"github.com/sluicesql/sluice/internal/runtime"
 	"github.com/sluicesql/sluice/internal/state"
@@ -17,6 +18,9 @@ type TemporalJoinConfig struct {
 	// LeftTime is the left side's event-time attribute (FOR SYSTEM_TIME AS
 	// OF it); RightTime the versioned table's.
 	LeftTime, RightTime int
+	// StateTTL is the keys' idle state retention (temporalCleanup); 0
+	// keeps them for ever.
+	StateTTL time.Duration
 }
 
 // TemporalJoin joins each row of an append-only left side with the version
@@ -35,6 +39,10 @@ type TemporalJoinConfig struct {
 // due). The key's entry keeps that time, so the timers are checkpointed
 // and redistributed with the keys, and a watermark costs the keys due,
 // not every key.
+//
+// With a retention (StateTTL) a key idle for between it and 1.5 times it
+// loses its waiting left rows and its versions, as Flink's operator
+// cleans up with a processing-time timer (temporalCleanup).
 type TemporalJoin struct {
 	*joiner
 	onWatermark
@@ -44,6 +52,8 @@ type TemporalJoin struct {
 	timers *timerQueue
 	// due holds the visited key's left rows due (a reused buffer).
 	due []types.Row
+	// ttl is the keys' retention, nil without one.
+	ttl *temporalCleanup
 }
 
 // temporalKey is the state of one join key.
@@ -81,8 +91,43 @@ func NewTemporalJoin(cfg TemporalJoinConfig, st state.Backend) (*TemporalJoin, e
 	t := &TemporalJoin{joiner: j, cfg: cfg, st: st, timers: newTimerQueue()}
 	t.keys = state.NewTable(t.st, "keys", t.codec())
 	t.keys.OnRestore(t.restoreTimers)
+	t.ttl = newTemporalCleanup(t.st, cfg.StateTTL)
 	t.onWatermark = newOnWatermark(func(wm int64, e runtime.Emitter) error { return t.fire(wm, t.out.to(e)) })
 	return t, nil
+}
+
+// Open implements runtime.Operator.
+func (t *TemporalJoin) Open(ctx *runtime.Context) error {
+	if t.ttl != nil && ctx != nil && ctx.ProcessingTime != nil {
+		t.ttl.pt = ctx.ProcessingTime
+		t.ttl.arm()
+	} else {
+		t.ttl = nil
+	}
+	return nil
+}
+
+// OnProcessingTime implements runtime.ProcessingTimer: the keys whose
+// cleanup timers are due lose their state.
+func (t *TemporalJoin) OnProcessingTime(now int64, _ runtime.Emitter) error {
+	if t.ttl != nil {
+		t.ttl.ring(now, t.keys.DeleteString)
+	}
+	return nil
+}
+
+// waiting returns the earliest time of key's left rows waiting for the
+// watermark, if it has any.
+func (t *TemporalJoin) waiting(key string) (int64, bool) {
+	k, ok := t.keys.GetString(key)
+	if !ok || len(k.pending) == 0 {
+		return 0, false
+	}
+	first := k.pending[0][t.cfg.LeftTime].I
+	for _, r := range k.pending[1:] {
+		first = min(first, r[t.cfg.LeftTime].I)
+	}
+	return first, true
 }
 
 // restoreTimers rebuilds the timer queue from the restored keys.
@@ -157,6 +202,16 @@ func (t *TemporalJoin) ProcessChunk(input int, c *types.Chunk, out runtime.Emitt
 		} else {
 			t.keys.PutString(skey, k)
 		}
+		if t.ttl.enabled() {
+			if skey == "" {
+				skey = string(key)
+			}
+			rowTime := due
+			if !left {
+				rowTime = c.Cols[t.cfg.RightTime].I64[i]
+			}
+			t.ttl.row(skey, rowTime, !left)
+		}
 	}
 	return nil
 }
@@ -210,7 +265,11 @@ func (k *temporalKey) at(t int64) types.Row {
 // fire visits the keys whose timers wm reached.
 func (t *TemporalJoin) fire(wm int64, w *output) error {
 	defer w.flush()
-	return t.timers.fire(wm, func(tm int64, key string) error { return t.visit(w, wm, tm, key) })
+	if err := t.timers.fire(wm, func(tm int64, key string) error { return t.visit(w, wm, tm, key) }); err != nil {
+		return err
+	}
+	t.ttl.fire(wm, t.waiting)
+	return nil
 }
 
 // visit joins the left rows of key up to wm and drops the versions no

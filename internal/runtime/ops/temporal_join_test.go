@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sluicesql/sluice/internal/runtime"
 	"github.com/sluicesql/sluice/internal/state"
@@ -181,5 +182,77 @@ func TestTemporalJoinTimersVisitWhatIsDue(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// newTemporalJoinTTL returns a LEFT temporal join with a one-minute
+// retention, opened on clock.
+func newTemporalJoinTTL(t *testing.T, clock *runtime.ManualClock) *TemporalJoin {
+	t.Helper()
+	j, err := NewTemporalJoin(TemporalJoinConfig{
+		JoinSpec: JoinSpec{Kind: LeftJoin, LeftTypes: tjOrderTypes, RightTypes: tjRateTypes, LeftKeys: []int{0}, RightKeys: []int{0}},
+		LeftTime: 2, RightTime: 2, StateTTL: time.Minute,
+	}, state.NewMemory())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Open(&runtime.Context{ProcessingTime: runtime.NewProcessingTimeService(clock, nil)}); err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
+// TestTemporalJoinTTL follows Flink's TemporalRowTimeJoinOperator with a
+// one-minute retention (BaseTwoInputStreamOperatorWithStateRetention,
+// CleanupState): a key's cleanup timer is set 90 s (1.5 times the
+// retention) after a row, and moved by a later row, or a firing of the
+// key's event-time timer, only when the minute from then lies past it. It
+// rings a millisecond after its time and drops the key's versions without
+// output: a later order of that key finds no version, while a key whose
+// timer fired keeps its own. A firing that
+// leaves no order waiting and no version deletes the timer. The cleanup
+// timers are restored with the state.
+func TestTemporalJoinTTL(t *testing.T) {
+	start := time.Unix(1000, 0)
+	clock := runtime.NewManualClock(start)
+	j, r := newTemporalJoinTTL(t, clock), &recorder{}
+	at := func(d time.Duration) int64 { return start.Add(d).UnixMicro() }
+	expect(t, feedInput(t, j, r, 1, chunk(tjRateTypes, ins("EUR", 114, ms(10)), ins("USD", 1, ms(100)))))
+	clock.Advance(50 * time.Second)
+	// EUR's timer (at its rate's time) fires: its cleanup moves to 140 s.
+	expect(t, watermark(t, j, r, ms(10)), "WM 10000")
+	if next, _ := j.ttl.pt.Next(); next != at(90*time.Second+time.Millisecond) {
+		t.Fatalf("wake-up at %d, want USD's cleanup a millisecond after 90 s", next)
+	}
+	for _, d := range []time.Duration{40 * time.Second, time.Millisecond} {
+		clock.Advance(d) // at 90 s nothing rings; at 90.001 s USD's cleanup
+		if err := j.ttl.pt.Fire(j, r); err != nil {
+			t.Fatal(err)
+		}
+		expect(t, r.take())
+	}
+	expect(t, feedInput(t, j, r, 0, chunk(tjOrderTypes, ins("USD", 8, ms(200)), ins("EUR", 2, ms(200)))))
+	expectSet(t, watermark(t, j, r, ms(300)),
+		"+I[EUR, 2, 1970-01-01 00:00:00.200, EUR, 114, 1970-01-01 00:00:00.010]",
+		"+I[USD, 8, 1970-01-01 00:00:00.200, NULL, NULL, NULL]",
+		"WM 300000")
+	// EUR's rows at 90.001 s set its cleanup at 180.001 s; USD has no
+	// version and no order waiting: nothing is left of it.
+	back := newTemporalJoinTTL(t, clock)
+	moveState(t, j, back)
+	if n := back.State().Len(); n != 2 {
+		t.Fatalf("the snapshot holds %d entries, want EUR's key and its cleanup", n)
+	}
+	if err := back.Open(&runtime.Context{ProcessingTime: runtime.NewProcessingTimeService(clock, nil)}); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(90*time.Second + time.Millisecond)
+	if err := back.ttl.pt.Fire(back, r); err != nil {
+		t.Fatal(err)
+	}
+	expect(t, feedInput(t, back, r, 0, chunk(tjOrderTypes, ins("EUR", 3, ms(400)))))
+	expect(t, watermark(t, back, r, ms(500)), "+I[EUR, 3, 1970-01-01 00:00:00.400, NULL, NULL, NULL]", "WM 500000")
+	if n := back.State().Len(); n != 0 {
+		t.Fatalf("state holds %d entries once the key was cleaned up and its order joined", n)
 	}
 }
