@@ -33,11 +33,13 @@ func (s *stateTTL) fill(ttl plan.TTL) {
 // state retention (table.exec.state.ttl) where no hint gave one. Flink
 // applies it in its streaming runtime to group aggregations (one and two
 // phases, mini-batch or not, DISTINCT included), regular joins,
-// deduplication, changelog normalization, semi and anti joins,
-// processing-time unbounded OVER aggregations and event-time temporal
-// joins, which Sluice honours, and to Top-N, LIMIT and the other OVER
-// aggregations, which Sluice refuses a retention for, each with its
-// reason (unhonouredTTL); window operators, interval joins and MATCH_RECOGNIZE
+// deduplication, changelog normalization, semi and anti joins, OVER
+// aggregations by processing time over UNBOUNDED PRECEDING or ROWS
+// frames and event-time temporal joins, which Sluice honours, and to
+// Top-N, LIMIT and event-time OVER aggregations over UNBOUNDED PRECEDING
+// or ROWS frames, which Sluice refuses a retention for, each with its
+// reason (unhonouredTTL); OVER aggregations over a RANGE frame bounded
+// by an interval, window operators, interval joins and MATCH_RECOGNIZE
 // clean up by time and ignore it, as Flink's do.
 // In batch mode no state expires, neither by the session's retention
 // nor by STATE_TTL hints (streaming options in Flink).
@@ -92,13 +94,17 @@ func (b *Binder) applyStateTTL(root Node) error {
 			x.retention = ttl
 		case *OverAggregate:
 			switch {
-			case x.ProcTime && !x.Rows && x.Preceding >= 0:
-				// ProcTimeRangeBoundedPrecedingFunction cleans up by its
+			case !x.Rows && x.Preceding >= 0:
+				// ProcTimeRangeBoundedPrecedingFunction and
+				// RowTimeRangeBoundedPrecedingFunction clean up by their
 				// frame alone.
 			case x.ProcTime && x.Preceding < 0:
 				if err := procTimeUnboundedTTL(ttl, x); err != nil {
 					return err
 				}
+				fill(&x.ttl)
+			case x.ProcTime:
+				// ProcTimeRowsBoundedPrecedingFunction's cleanup timers.
 				fill(&x.ttl)
 			default:
 				return unhonouredTTL(ttl, n, "Flink's "+overFunction(x)+" clears an idle key's state with a processing-time cleanup timer set between the retention and 1.5 times it after the key's last row or firing, which Sluice does not yet reproduce")
@@ -138,16 +144,12 @@ func procTimeUnboundedTTL(ttl plan.TTL, n *OverAggregate) error {
 	return nil
 }
 
-// overFunction names Flink's function of an OVER aggregation n other than
-// the processing-time unbounded one.
+// overFunction names Flink's function of an event-time OVER aggregation
+// n over an UNBOUNDED PRECEDING or ROWS frame.
 func overFunction(n *OverAggregate) string {
 	switch {
-	case n.ProcTime && n.Rows:
-		return "ProcTimeRowsBoundedPrecedingFunction"
-	case n.Rows && n.Preceding >= 0:
-		return "RowTimeRowsBoundedPrecedingFunction"
 	case n.Preceding >= 0:
-		return "RowTimeRangeBoundedPrecedingFunction"
+		return "RowTimeRowsBoundedPrecedingFunction"
 	case n.Rows:
 		return "RowTimeRowsUnboundedPrecedingFunction"
 	}

@@ -29,8 +29,8 @@ type OverAggregateConfig struct {
 	// UNBOUNDED PRECEDING. The upper bound is always CURRENT ROW.
 	Preceding int64
 	// StateTTL is the partitions' idle state retention, honoured by a
-	// processing-time UNBOUNDED PRECEDING frame only; 0 keeps them for
-	// ever.
+	// processing-time UNBOUNDED PRECEDING or ROWS frame only; 0 keeps
+	// them for ever.
 	StateTTL time.Duration
 }
 
@@ -85,8 +85,8 @@ func overAggregator(cfg OverAggregateConfig, procTime bool) (*aggregator, error)
 	if cfg.Preceding < -1 {
 		return nil, fmt.Errorf("over: invalid preceding bound %d", cfg.Preceding)
 	}
-	if cfg.StateTTL != 0 && (cfg.Preceding >= 0 || !procTime) {
-		return nil, errors.New("over: an idle state retention is only supported for a processing-time UNBOUNDED PRECEDING frame")
+	if cfg.StateTTL != 0 && (!procTime || !cfg.Rows && cfg.Preceding >= 0) {
+		return nil, errors.New("over: an idle state retention is only supported for a processing-time UNBOUNDED PRECEDING or ROWS frame")
 	}
 	agg, err := newAggregator(cfg.Aggs, len(cfg.InputTypes))
 	if err != nil {

@@ -35,10 +35,14 @@ import (
 //     are dropped, as Flink cancels a finished task's pending
 //     processing-time timers (FLINK-14231).
 //
-// With a retention (StateTTL, UNBOUNDED PRECEDING only) a partition not
-// written for that long is dropped, as Flink's
+// With a retention (StateTTL) over an UNBOUNDED PRECEDING frame, a
+// partition not written for that long is dropped, as Flink's
 // ProcTimeUnboundedPrecedingFunction expires its accumulators by state
-// TTL: its next row starts from fresh accumulators.
+// TTL (since FLINK-29349): its next row starts from fresh accumulators.
+// Over a ROWS frame, each row registers the partition's cleanup timer
+// (cleanupTimers), which drops the partition when it rings, as Flink's
+// ProcTimeRowsBoundedPrecedingFunction's does. A RANGE frame ignores the
+// retention, as ProcTimeRangeBoundedPrecedingFunction does.
 //
 // Output is insert-only. The accumulators, the rows of bounded frames and
 // the waiting rows are state; a restored instance sets its timers again
@@ -50,12 +54,16 @@ type ProcTimeOverAggregate struct {
 	st     state.Backend
 	parts  *state.Table[*procOverPartition]
 	timers *timerQueue
-	// ttl is the partitions' retention, nil without one.
-	ttl *state.TTL
-	pt  *runtime.ProcessingTimeService
-	out *output
-	key []byte
-	row types.Row
+	// ttl is the partitions' retention over an UNBOUNDED PRECEDING
+	// frame, nil without one; cleanup, with cleanupAt holding the times
+	// of its timers, over a ROWS frame.
+	ttl       *state.TTL
+	cleanup   *cleanupTimers
+	cleanupAt *state.Table[int64]
+	pt        *runtime.ProcessingTimeService
+	out       *output
+	key       []byte
+	row       types.Row
 }
 
 // procOverPartition is the state of one partition.
@@ -88,7 +96,20 @@ func NewProcTimeOverAggregate(cfg OverAggregateConfig, st state.Backend) (*ProcT
 	o := &ProcTimeOverAggregate{cfg: cfg, agg: agg, st: st, timers: newTimerQueue(),
 		out: newOutput(append(slices.Clone(cfg.InputTypes), agg.resultTypes()...))}
 	o.parts = state.NewTable(o.st, "partitions", o.codec())
-	o.ttl = state.NewTTL(o.st, "partitions", cfg.StateTTL, func(key string) { o.parts.DeleteString(key) })
+	switch {
+	case cfg.Preceding < 0:
+		o.ttl = state.NewTTL(o.st, "partitions", cfg.StateTTL, func(key string) { o.parts.DeleteString(key) })
+	case cfg.Rows && cfg.StateTTL > 0:
+		o.cleanup = newCleanupTimers(cfg.StateTTL)
+		o.cleanupAt = state.NewTable(o.st, state.TTLTableName("partitions"), state.Int64Codec)
+		o.cleanupAt.OnRestore(func() {
+			var ts []timer
+			for k, at := range o.cleanupAt.All() {
+				ts = append(ts, timer{time: at, key: k})
+			}
+			o.cleanup.rebuild(ts)
+		})
+	}
 	o.parts.OnRestore(func() {
 		var ts []timer
 		for k, p := range o.parts.All() {
@@ -114,6 +135,7 @@ func (o *ProcTimeOverAggregate) rangeFrame() bool { return !o.cfg.Rows && o.cfg.
 func (o *ProcTimeOverAggregate) Open(ctx *runtime.Context) error {
 	o.pt = ctx.ProcessingTime
 	startTTL(ctx, o.ttl)
+	o.cleanup.start(ctx)
 	o.arm()
 	return nil
 }
@@ -131,6 +153,10 @@ func (o *ProcTimeOverAggregate) ProcessChunk(_ int, c *types.Chunk, out runtime.
 		if o.ttl != nil {
 			o.ttl.Expire(o.key)
 			o.ttl.Touch(o.key)
+		}
+		if o.cleanup.enabled() {
+			at, has := o.cleanupAt.Get(o.key)
+			o.cleanupAt.Put(o.key, o.cleanup.register(string(o.key), at, has))
 		}
 		p, found := o.parts.Get(o.key)
 		if !found {
@@ -212,6 +238,14 @@ func (o *ProcTimeOverAggregate) OnProcessingTime(now int64, out runtime.Emitter)
 	})
 	if err != nil {
 		return err
+	}
+	if o.cleanup.enabled() {
+		o.cleanup.ring(now, func(at int64, key string) {
+			if cur, ok := o.cleanupAt.GetString(key); ok && cur == at {
+				o.parts.DeleteString(key)
+				o.cleanupAt.DeleteString(key)
+			}
+		})
 	}
 	o.arm()
 	return nil

@@ -98,11 +98,8 @@ func NewTemporalJoin(cfg TemporalJoinConfig, st state.Backend) (*TemporalJoin, e
 
 // Open implements runtime.Operator.
 func (t *TemporalJoin) Open(ctx *runtime.Context) error {
-	if t.ttl != nil && ctx != nil && ctx.ProcessingTime != nil {
-		t.ttl.pt = ctx.ProcessingTime
-		t.ttl.arm()
-	} else {
-		t.ttl = nil
+	if t.ttl != nil {
+		t.ttl.start(ctx)
 	}
 	return nil
 }
@@ -110,8 +107,8 @@ func (t *TemporalJoin) Open(ctx *runtime.Context) error {
 // OnProcessingTime implements runtime.ProcessingTimer: the keys whose
 // cleanup timers are due lose their state.
 func (t *TemporalJoin) OnProcessingTime(now int64, _ runtime.Emitter) error {
-	if t.ttl != nil {
-		t.ttl.ring(now, t.keys.DeleteString)
+	if t.ttl.enabled() {
+		t.ttl.clean(now, t.keys.DeleteString)
 	}
 	return nil
 }

@@ -4,20 +4,17 @@ import (
 	"slices"
 	"time"
 
-	"github.com/sluicesql/sluice/internal/runtime"
 	"github.com/sluicesql/sluice/internal/state"
 )
 
 // temporalCleanup is the idle state retention of a TemporalJoin, after
 // Flink's TemporalRowTimeJoinOperator and its base,
-// BaseTwoInputStreamOperatorWithStateRetention: each key has at most one
-// processing-time cleanup timer; a row of either side, and each firing of
-// the key's event-time timer that leaves left rows waiting or right rows
-// kept, moves it to now + 1.5 × the retention when now + the retention
-// lies past it (CleanupState.registerProcessingCleanupTimer); a firing
-// that leaves neither deletes it. When it rings, a millisecond after its
-// time as Flink's processing-time timers do, the key's waiting left rows
-// and right versions are dropped without output.
+// BaseTwoInputStreamOperatorWithStateRetention: a row of either side
+// registers the key's cleanup timer (cleanupTimers), and so does each
+// firing of the key's event-time timer that leaves left rows waiting or
+// right rows kept, while a firing that leaves neither deletes it. When
+// it rings, the key's waiting left rows and right versions are dropped
+// without output.
 //
 // The processing times at which Flink's event-time timer of a key fires
 // decide when its cleanup timer moves, so the key's timers are kept as
@@ -26,20 +23,13 @@ import (
 // still waiting), apart from the join's own timers, which visit the key
 // only when that changes its output. Flink's cleanup clears the value
 // that names the key's timer but not the timer itself, which still fires
-// later: such timers are kept too.
-//
-// The cleanup state is a table of its own (keys/ttl), snapshotted with
-// the timers as Flink's are: a restored job fires at once the cleanup
-// timers that came due while it was down.
+// later: such timers are kept too. The cleanup state is a table of its
+// own (keys/ttl).
 type temporalCleanup struct {
-	// min and max are the retention and 1.5 times it, in milliseconds;
-	// nothing is cleaned up when min is 1 ms or less, as in Flink.
-	min, max int64
-	keys     *state.Table[*keyCleanup]
-	// events holds the keys' event-time timers (Flink's), by watermark;
-	// cleanups their cleanup timers, by millisecond.
-	events, cleanups *timerQueue
-	pt               *runtime.ProcessingTimeService
+	*cleanupTimers
+	keys *state.Table[*keyCleanup]
+	// events holds the keys' event-time timers (Flink's), by watermark.
+	events *timerQueue
 }
 
 // keyCleanup is the cleanup state of one key.
@@ -67,11 +57,11 @@ func (k *keyCleanup) empty() bool {
 // newTemporalCleanup returns the retention ttl of the keys of a temporal
 // join keeping its state in st, nil without one.
 func newTemporalCleanup(st state.Backend, ttl time.Duration) *temporalCleanup {
-	if ttl <= 0 {
+	timers := newCleanupTimers(ttl)
+	if timers == nil {
 		return nil
 	}
-	c := &temporalCleanup{min: ttl.Milliseconds(), events: newTimerQueue(), cleanups: newTimerQueue()}
-	c.max = c.min * 3 / 2
+	c := &temporalCleanup{cleanupTimers: timers, events: newTimerQueue()}
 	c.keys = state.NewTable(st, state.TTLTableName("keys"), keyCleanupCodec)
 	c.keys.OnRestore(func() {
 		var events, cleanups []timer
@@ -84,17 +74,13 @@ func newTemporalCleanup(st state.Backend, ttl time.Duration) *temporalCleanup {
 			}
 		}
 		c.events.rebuildTimers(events)
-		c.cleanups.rebuildTimers(cleanups)
+		c.rebuild(cleanups)
 	})
 	return c
 }
 
-// enabled reports whether state is cleaned up (Flink's
-// stateCleaningEnabled).
-func (c *temporalCleanup) enabled() bool { return c != nil && c.min > 1 }
-
-// nowMilli returns the processing time in milliseconds.
-func (c *temporalCleanup) nowMilli() int64 { return floorMilli(c.pt.Now()) / millisecond }
+// enabled reports whether state is cleaned up.
+func (c *temporalCleanup) enabled() bool { return c != nil && c.cleanupTimers.enabled() }
 
 // get returns key's cleanup state, new if it has none.
 func (c *temporalCleanup) get(key string) *keyCleanup {
@@ -148,16 +134,9 @@ func removeTime(ts []int64, t int64) []int64 {
 	return ts
 }
 
-// moveCleanup moves key's cleanup timer later if now + the retention lies
-// past it (Flink's registerProcessingCleanupTimer).
+// moveCleanup registers key's cleanup timer now.
 func (c *temporalCleanup) moveCleanup(k *keyCleanup, key string) {
-	now := c.nowMilli()
-	if k.hasAt && now+c.min <= k.at {
-		return
-	}
-	k.at, k.hasAt = now+c.max, true
-	c.cleanups.add(k.at, key)
-	c.pt.Register((k.at + 1) * millisecond)
+	k.at, k.hasAt = c.register(key, k.at, k.hasAt), true
 }
 
 // fire fires the event-time timers at or before wm, once the join has
@@ -192,30 +171,18 @@ func (c *temporalCleanup) fire(wm int64, waiting func(key string) (int64, bool))
 	})
 }
 
-// ring clears the keys whose cleanup timers are due at now (in
-// microseconds), calling drop for each (Flink's cleanupState), and asks
-// for a wake-up for the next one.
-func (c *temporalCleanup) ring(now int64, drop func(key string)) {
-	_ = c.cleanups.fire(floorMilli(now)/millisecond-1, func(t int64, key string) error {
+// clean clears the keys whose cleanup timers are due at now (in
+// microseconds), calling drop for each (Flink's cleanupState).
+func (c *temporalCleanup) clean(now int64, drop func(key string)) {
+	c.ring(now, func(at int64, key string) {
 		k, ok := c.keys.GetString(key)
-		if !ok || !k.hasAt || k.at != t {
-			return nil
+		if !ok || !k.hasAt || k.at != at {
+			return
 		}
 		drop(key)
 		k.hasAt, k.hasTimer, k.right = false, false, false
 		c.put(key, k)
-		return nil
 	})
-	c.arm()
-}
-
-// arm asks for a wake-up a millisecond after the earliest cleanup timer,
-// when Flink's timer service rings it (the service keeps the earliest
-// time asked for).
-func (c *temporalCleanup) arm() {
-	if t, ok := c.cleanups.next(); ok {
-		c.pt.Register((t + 1) * millisecond)
-	}
 }
 
 // keyCleanupCodec encodes a key's cleanup state.

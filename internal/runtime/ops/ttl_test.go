@@ -252,3 +252,49 @@ func TestProcTimeOverUnboundedTTL(t *testing.T) {
 		})
 	}
 }
+
+// TestProcTimeOverRowsCleanup follows Flink's
+// ProcTimeRowsBoundedPrecedingFunction with a one-minute retention
+// (KeyedProcessFunctionWithCleanupState): a row sets its partition's
+// cleanup timer 90 s ahead, and a later row moves it only when the
+// minute from then lies past it; the timer rings a millisecond after its
+// time and drops the partition, whose next row's frame holds itself
+// alone. The timers are restored with the state.
+func TestProcTimeOverRowsCleanup(t *testing.T) {
+	clock := runtime.NewManualClock(time.Unix(1000, 0))
+	open := func() *ProcTimeOverAggregate {
+		o, err := NewProcTimeOverAggregate(OverAggregateConfig{
+			InputTypes: evTypes, PartitionKeys: []int{0}, TimeCol: 2, Rows: true, Preceding: 1, StateTTL: time.Minute,
+			Aggs: []AggSpec{aggCall(t, "SUM", evTypes, 1), aggCall(t, "COUNT", evTypes, 1)},
+		}, state.NewMemory())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := o.Open(&runtime.Context{ProcessingTime: runtime.NewProcessingTimeService(clock, nil)}); err != nil {
+			t.Fatal(err)
+		}
+		return o
+	}
+	o, r := open(), &recorder{}
+	expect(t, feed(t, o, r, chunk(evTypes, ins("a", 1, ms(0)), ins("b", 5, ms(0)))),
+		"+I[a, 1, 1970-01-01 00:00:00.000, 1, 1]", "+I[b, 5, 1970-01-01 00:00:00.000, 5, 1]")
+	// At 20 s a's timer stays at 90 s (20 s + the minute is not past it);
+	// at 40 s b's moves to 130 s.
+	expect(t, fireAt(t, o, clock, 20*time.Second, r))
+	expect(t, feed(t, o, r, chunk(evTypes, ins("a", 2, ms(0)))), "+I[a, 2, 1970-01-01 00:00:00.000, 3, 2]")
+	expect(t, fireAt(t, o, clock, 20*time.Second, r))
+	expect(t, feed(t, o, r, chunk(evTypes, ins("b", 6, ms(0)))), "+I[b, 6, 1970-01-01 00:00:00.000, 11, 2]")
+	expect(t, fireAt(t, o, clock, 50*time.Second, r)) // 90 s: a's timer is due a millisecond later
+	expect(t, feed(t, o, r, chunk(evTypes, ins("a", 3, ms(0)))), "+I[a, 3, 1970-01-01 00:00:00.000, 5, 2]")
+	expect(t, fireAt(t, o, clock, 40*time.Second+time.Millisecond, r)) // 130.001 s: b's timer rings
+	expect(t, feed(t, o, r, chunk(evTypes, ins("b", 7, ms(0)))), "+I[b, 7, 1970-01-01 00:00:00.000, 7, 1]")
+	// a's timer, moved to 180 s at 90 s, rings after a restore.
+	back := open()
+	moveState(t, o, back)
+	if err := back.Open(&runtime.Context{ProcessingTime: runtime.NewProcessingTimeService(clock, nil)}); err != nil {
+		t.Fatal(err)
+	}
+	expect(t, fireAt(t, back, clock, 50*time.Second, r))
+	expect(t, feed(t, back, r, chunk(evTypes, ins("a", 4, ms(0)), ins("b", 8, ms(0)))),
+		"+I[a, 4, 1970-01-01 00:00:00.000, 4, 1]", "+I[b, 8, 1970-01-01 00:00:00.000, 15, 2]")
+}
