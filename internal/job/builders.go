@@ -594,7 +594,13 @@ func buildOverAggregate(n *Node) (Instances, error) {
 	if cfg.ProcTime {
 		return stateful(n, func(st state.Backend) (*ops.ProcTimeOverAggregate, error) { return ops.NewProcTimeOverAggregate(c, st) })
 	}
-	return stateful(n, func(st state.Backend) (*ops.OverAggregate, error) { return ops.NewOverAggregate(c, st) })
+	return stateful(n, func(st state.Backend) (runtime.Operator, error) {
+		o, err := ops.NewOverAggregate(c, st)
+		if err != nil {
+			return nil, err
+		}
+		return o.Operator(), nil
+	})
 }
 
 func buildSemiJoin(n *Node) (Instances, error) {

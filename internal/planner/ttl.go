@@ -34,11 +34,11 @@ func (s *stateTTL) fill(ttl plan.TTL) {
 // applies it in its streaming runtime to group aggregations (one and two
 // phases, mini-batch or not, DISTINCT included), regular joins,
 // deduplication, changelog normalization, semi and anti joins, OVER
-// aggregations by processing time over UNBOUNDED PRECEDING or ROWS
-// frames and event-time temporal joins, which Sluice honours, and to
-// Top-N, LIMIT and event-time OVER aggregations over UNBOUNDED PRECEDING
-// or ROWS frames, which Sluice refuses a retention for, each with its
-// reason (unhonouredTTL); OVER aggregations over a RANGE frame bounded
+// aggregations over ROWS frames and by processing time over UNBOUNDED
+// PRECEDING and event-time temporal joins, which Sluice honours, and to
+// Top-N, LIMIT and event-time OVER aggregations over UNBOUNDED
+// PRECEDING, which Sluice refuses a retention for, each with its reason
+// (unhonouredTTL); OVER aggregations over a RANGE frame bounded
 // by an interval, window operators, interval joins and MATCH_RECOGNIZE
 // clean up by time and ignore it, as Flink's do.
 // In batch mode no state expires, neither by the session's retention
@@ -103,8 +103,9 @@ func (b *Binder) applyStateTTL(root Node) error {
 					return err
 				}
 				fill(&x.ttl)
-			case x.ProcTime:
-				// ProcTimeRowsBoundedPrecedingFunction's cleanup timers.
+			case x.Preceding >= 0:
+				// The cleanup timers of ProcTimeRowsBoundedPrecedingFunction
+				// and RowTimeRowsBoundedPrecedingFunction.
 				fill(&x.ttl)
 			default:
 				return unhonouredTTL(ttl, n, "Flink's "+overFunction(x)+" clears an idle key's state with a processing-time cleanup timer set between the retention and 1.5 times it after the key's last row or firing, which Sluice does not yet reproduce")
@@ -145,12 +146,9 @@ func procTimeUnboundedTTL(ttl plan.TTL, n *OverAggregate) error {
 }
 
 // overFunction names Flink's function of an event-time OVER aggregation
-// n over an UNBOUNDED PRECEDING or ROWS frame.
+// n over an UNBOUNDED PRECEDING frame.
 func overFunction(n *OverAggregate) string {
-	switch {
-	case n.Preceding >= 0:
-		return "RowTimeRowsBoundedPrecedingFunction"
-	case n.Rows:
+	if n.Rows {
 		return "RowTimeRowsUnboundedPrecedingFunction"
 	}
 	return "RowTimeRangeUnboundedPrecedingFunction"

@@ -29,8 +29,8 @@ type OverAggregateConfig struct {
 	// UNBOUNDED PRECEDING. The upper bound is always CURRENT ROW.
 	Preceding int64
 	// StateTTL is the partitions' idle state retention, honoured by a
-	// processing-time UNBOUNDED PRECEDING or ROWS frame only; 0 keeps
-	// them for ever.
+	// ROWS frame and a processing-time UNBOUNDED PRECEDING frame only; 0
+	// keeps them for ever.
 	StateTTL time.Duration
 }
 
@@ -46,6 +46,13 @@ type OverAggregateConfig struct {
 // Output is insert-only. Each partition sets a timer (timerQueue) per time
 // it holds rows of, as Flink's functions do, so a watermark visits only
 // the partitions with rows due, in order of time.
+//
+// With a retention (StateTTL) over a ROWS frame, each row of a partition
+// and each firing of its rows registers its cleanup timer
+// (cleanupTimers), as Flink's RowTimeRowsBoundedPrecedingFunction does;
+// when it rings, a partition with rows waiting for the watermark
+// registers it again, and one without is dropped: its last time
+// processed goes too, so no row is late for it any more.
 type OverAggregate struct {
 	counter
 	onWatermark
@@ -56,6 +63,10 @@ type OverAggregate struct {
 	timers *timerQueue
 	key    []byte
 	row    types.Row
+	// cleanup are the partitions' cleanup timers, with cleanupAt holding
+	// their times; nil without a retention.
+	cleanup   *cleanupTimers
+	cleanupAt *state.Table[int64]
 }
 
 // overPartition is the state of one partition.
@@ -85,8 +96,8 @@ func overAggregator(cfg OverAggregateConfig, procTime bool) (*aggregator, error)
 	if cfg.Preceding < -1 {
 		return nil, fmt.Errorf("over: invalid preceding bound %d", cfg.Preceding)
 	}
-	if cfg.StateTTL != 0 && (!procTime || !cfg.Rows && cfg.Preceding >= 0) {
-		return nil, errors.New("over: an idle state retention is only supported for a processing-time UNBOUNDED PRECEDING or ROWS frame")
+	if cfg.StateTTL != 0 && (!cfg.Rows && cfg.Preceding >= 0 || !procTime && cfg.Preceding < 0) {
+		return nil, errors.New("over: an idle state retention is only supported for a ROWS frame, or a processing-time UNBOUNDED PRECEDING frame")
 	}
 	agg, err := newAggregator(cfg.Aggs, len(cfg.InputTypes))
 	if err != nil {
@@ -112,9 +123,67 @@ func NewOverAggregate(cfg OverAggregateConfig, st state.Backend) (*OverAggregate
 		}
 		o.timers.rebuildTimers(ts)
 	})
+	if o.cleanup = newCleanupTimers(cfg.StateTTL); o.cleanup != nil {
+		o.cleanupAt = state.NewTable(o.st, state.TTLTableName("partitions"), state.Int64Codec)
+		o.cleanupAt.OnRestore(func() {
+			var ts []timer
+			for k, at := range o.cleanupAt.All() {
+				ts = append(ts, timer{time: at, key: k})
+			}
+			o.cleanup.rebuild(ts)
+		})
+	}
 	out := newOutput(append(slices.Clone(cfg.InputTypes), agg.resultTypes()...))
 	o.onWatermark = newOnWatermark(func(wm int64, e runtime.Emitter) error { return o.fire(wm, out.to(e)) })
 	return o, nil
+}
+
+// Operator returns o as the runtime runs it: taking processing-time
+// wake-ups when its partitions have cleanup timers, as only then it
+// needs them.
+func (o *OverAggregate) Operator() runtime.Operator {
+	if o.cleanup != nil {
+		return overCleanup{o}
+	}
+	return o
+}
+
+// overCleanup is an OverAggregate with cleanup timers.
+type overCleanup struct{ *OverAggregate }
+
+// OnProcessingTime implements runtime.ProcessingTimer: a partition whose
+// cleanup timer is due is dropped, or, with rows waiting for the
+// watermark, registers its timer again.
+func (o overCleanup) OnProcessingTime(now int64, _ runtime.Emitter) error {
+	if !o.cleanup.enabled() {
+		return nil
+	}
+	o.cleanup.ring(now, func(at int64, key string) {
+		if cur, ok := o.cleanupAt.GetString(key); !ok || cur != at {
+			return
+		}
+		if p, ok := o.parts.GetString(key); ok && len(p.pending) > 0 {
+			o.cleanupAt.PutString(key, o.cleanup.register(key, at, true))
+			return
+		}
+		o.parts.DeleteString(key)
+		o.cleanupAt.DeleteString(key)
+	})
+	return nil
+}
+
+// Open implements runtime.Operator.
+func (o *OverAggregate) Open(ctx *runtime.Context) error {
+	o.cleanup.start(ctx)
+	return nil
+}
+
+// registerCleanup registers the cleanup timer of the partition of key.
+func (o *OverAggregate) registerCleanup(key string) {
+	if o.cleanup.enabled() {
+		at, has := o.cleanupAt.GetString(key)
+		o.cleanupAt.PutString(key, o.cleanup.register(key, at, has))
+	}
 }
 
 // State implements Stateful; its Len is the number of partitions.
@@ -133,6 +202,7 @@ func (o *OverAggregate) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter) e
 		}
 		t := tc.I64[i]
 		o.key = state.AppendChunkKey(o.key[:0], c, i, o.cfg.PartitionKeys)
+		o.registerCleanup(string(o.key))
 		p, found := o.parts.Get(o.key)
 		if !found {
 			p = &overPartition{pending: map[int64][]types.Row{}, accs: o.agg.create(), last: math.MinInt64}
@@ -160,6 +230,7 @@ func (o *OverAggregate) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter) e
 func (o *OverAggregate) fire(wm int64, w *output) error {
 	defer w.flush()
 	return o.timers.fire(wm, func(t int64, k string) error {
+		o.registerCleanup(k)
 		p, ok := o.parts.GetString(k)
 		if !ok {
 			return nil

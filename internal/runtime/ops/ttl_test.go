@@ -298,3 +298,65 @@ func TestProcTimeOverRowsCleanup(t *testing.T) {
 	expect(t, feed(t, back, r, chunk(evTypes, ins("a", 4, ms(0)), ins("b", 8, ms(0)))),
 		"+I[a, 4, 1970-01-01 00:00:00.000, 4, 1]", "+I[b, 8, 1970-01-01 00:00:00.000, 15, 2]")
 }
+
+// TestRowTimeOverRowsCleanup follows Flink's
+// RowTimeRowsBoundedPrecedingFunction with a one-minute retention: a row
+// and each firing of a partition's rows register its cleanup timer (90 s
+// ahead, moved only when the minute from then lies past it). When it
+// rings, a partition with rows waiting for the watermark registers it
+// again; one without is dropped, with its last time processed, so that a
+// row older than that is no longer late. The timers are restored with the
+// state.
+func TestRowTimeOverRowsCleanup(t *testing.T) {
+	clock := runtime.NewManualClock(time.Unix(1000, 0))
+	open := func() (*OverAggregate, runtime.ProcessingTimer, *runtime.ProcessingTimeService) {
+		o, err := NewOverAggregate(OverAggregateConfig{
+			InputTypes: evTypes, PartitionKeys: []int{0}, TimeCol: 2, Rows: true, Preceding: 1, StateTTL: time.Minute,
+			Aggs: []AggSpec{aggCall(t, "SUM", evTypes, 1), aggCall(t, "COUNT", evTypes, 1)},
+		}, state.NewMemory())
+		if err != nil {
+			t.Fatal(err)
+		}
+		pt := runtime.NewProcessingTimeService(clock, nil)
+		if err := o.Open(&runtime.Context{ProcessingTime: pt}); err != nil {
+			t.Fatal(err)
+		}
+		return o, o.Operator().(runtime.ProcessingTimer), pt
+	}
+	o, timer, pt := open()
+	r := &recorder{}
+	ring := func(d time.Duration) {
+		t.Helper()
+		clock.Advance(d)
+		if err := pt.Fire(timer, r); err != nil {
+			t.Fatal(err)
+		}
+		expect(t, r.take())
+	}
+	expect(t, feed(t, o, r, chunk(evTypes, ins("a", 1, ms(10)), ins("b", 5, ms(10)), ins("b", 6, ms(50)))))
+	ring(40 * time.Second)
+	// At 40 s the watermark fires a's and b's rows at 10 ms: both timers
+	// move to 130 s.
+	expectSet(t, watermark(t, o, r, ms(20)),
+		"+I[a, 1, 1970-01-01 00:00:00.010, 1, 1]", "+I[b, 5, 1970-01-01 00:00:00.010, 5, 1]", "WM 20000")
+	// At 130.001 s both ring: a is dropped; b, whose row at 50 ms waits,
+	// registers again (220.001 s).
+	ring(90*time.Second + time.Millisecond)
+	expect(t, feed(t, o, r, chunk(evTypes, ins("a", 2, ms(5)))))
+	expectSet(t, watermark(t, o, r, ms(60)),
+		"+I[a, 2, 1970-01-01 00:00:00.005, 2, 1]", "+I[b, 6, 1970-01-01 00:00:00.050, 11, 2]", "WM 60000")
+	back, timer, pt := open()
+	moveState(t, o, back)
+	o = back
+	if err := o.Open(&runtime.Context{ProcessingTime: pt}); err != nil { // open after the restore, as the runtime does
+		t.Fatal(err)
+	}
+	// At 200.001 s a's row moves its timer to 290.001 s; at 220.002 s
+	// b's rings.
+	ring(70 * time.Second)
+	expect(t, feed(t, o, r, chunk(evTypes, ins("a", 3, ms(70)))))
+	ring(20*time.Second + time.Millisecond)
+	expect(t, feed(t, o, r, chunk(evTypes, ins("b", 7, ms(70)))))
+	expectSet(t, watermark(t, o, r, ms(80)),
+		"+I[a, 3, 1970-01-01 00:00:00.070, 5, 2]", "+I[b, 7, 1970-01-01 00:00:00.070, 7, 1]", "WM 80000")
+}
