@@ -177,7 +177,6 @@ func TestStateTTLInPlan(t *testing.T) {
 		"SELECT * FROM orders WHERE customer NOT IN (SELECT customer FROM orders)",
 		"SELECT * FROM orders LIMIT 3",
 		"SELECT customer, COUNT(DISTINCT amount) OVER (PARTITION BY customer ORDER BY pt) FROM (SELECT *, PROCTIME() AS pt FROM orders)",
-		"SELECT customer, SUM(amount) OVER (PARTITION BY customer ORDER BY ts) FROM orders",
 	} {
 		if _, err := e.Execute(testContext(t), q); err == nil || !strings.Contains(err.Error(), "'table.exec.state.ttl' = '60000 ms' is not supported for") {
 			t.Errorf("%s: %v", q, err)

@@ -34,13 +34,12 @@ func (s *stateTTL) fill(ttl plan.TTL) {
 // applies it in its streaming runtime to group aggregations (one and two
 // phases, mini-batch or not, DISTINCT included), regular joins,
 // deduplication, changelog normalization, semi and anti joins, OVER
-// aggregations over ROWS frames and by processing time over UNBOUNDED
-// PRECEDING and event-time temporal joins, which Sluice honours, and to
-// Top-N, LIMIT and event-time OVER aggregations over UNBOUNDED
-// PRECEDING, which Sluice refuses a retention for, each with its reason
-// (unhonouredTTL); OVER aggregations over a RANGE frame bounded
-// by an interval, window operators, interval joins and MATCH_RECOGNIZE
-// clean up by time and ignore it, as Flink's do.
+// aggregations and event-time temporal joins, which Sluice honours, and
+// to Top-N and LIMIT, which Sluice refuses a retention for with the
+// reason (unhonouredTTL), as it does for the few cases of the others
+// whose expiry it does not reproduce. OVER aggregations over a RANGE
+// frame bounded by an interval, window operators, interval joins and
+// MATCH_RECOGNIZE clean up by time and ignore it, as Flink's do.
 // In batch mode no state expires, neither by the session's retention
 // nor by STATE_TTL hints (streaming options in Flink).
 func (b *Binder) applyStateTTL(root Node) error {
@@ -103,12 +102,11 @@ func (b *Binder) applyStateTTL(root Node) error {
 					return err
 				}
 				fill(&x.ttl)
-			case x.Preceding >= 0:
-				// The cleanup timers of ProcTimeRowsBoundedPrecedingFunction
-				// and RowTimeRowsBoundedPrecedingFunction.
-				fill(&x.ttl)
 			default:
-				return unhonouredTTL(ttl, n, "Flink's "+overFunction(x)+" clears an idle key's state with a processing-time cleanup timer set between the retention and 1.5 times it after the key's last row or firing, which Sluice does not yet reproduce")
+				// The cleanup timers of ProcTimeRowsBoundedPrecedingFunction,
+				// RowTimeRowsBoundedPrecedingFunction and the event-time
+				// unbounded functions.
+				fill(&x.ttl)
 			}
 		}
 		return nil
@@ -143,15 +141,6 @@ func procTimeUnboundedTTL(ttl plan.TTL, n *OverAggregate) error {
 		}
 	}
 	return nil
-}
-
-// overFunction names Flink's function of an event-time OVER aggregation
-// n over an UNBOUNDED PRECEDING frame.
-func overFunction(n *OverAggregate) string {
-	if n.Rows {
-		return "RowTimeRowsUnboundedPrecedingFunction"
-	}
-	return "RowTimeRangeUnboundedPrecedingFunction"
 }
 
 // unhonouredTTL refuses a retention for n, whose state Flink expires in a

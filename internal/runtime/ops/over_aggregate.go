@@ -28,9 +28,8 @@ type OverAggregateConfig struct {
 	// duration in microseconds (RANGE) before the current row; -1 for
 	// UNBOUNDED PRECEDING. The upper bound is always CURRENT ROW.
 	Preceding int64
-	// StateTTL is the partitions' idle state retention, honoured by a
-	// ROWS frame and a processing-time UNBOUNDED PRECEDING frame only; 0
-	// keeps them for ever.
+	// StateTTL is the partitions' idle state retention, which a RANGE
+	// frame bounded by an interval does not take; 0 keeps them for ever.
 	StateTTL time.Duration
 }
 
@@ -42,17 +41,26 @@ type OverAggregateConfig struct {
 // watermark reaches its time: rows are buffered until then and processed in
 // time order. A RANGE frame treats rows of equal time as peers: they are
 // all in each other's frame and get the same results. A row whose time is
-// not after the last time processed for its partition is late and dropped.
+// not after the last time processed for its partition (a bounded frame,
+// as Flink's RowTimeRowsBoundedPrecedingFunction and
+// RowTimeRangeBoundedPrecedingFunction check), or not after the current
+// watermark (UNBOUNDED PRECEDING, as Flink's
+// AbstractRowTimeUnboundedPrecedingOver checks), is late and dropped.
 // Output is insert-only. Each partition sets a timer (timerQueue) per time
 // it holds rows of, as Flink's functions do, so a watermark visits only
 // the partitions with rows due, in order of time.
 //
-// With a retention (StateTTL) over a ROWS frame, each row of a partition
-// and each firing of its rows registers its cleanup timer
-// (cleanupTimers), as Flink's RowTimeRowsBoundedPrecedingFunction does;
+// With a retention (StateTTL), each row of a partition and each firing
+// of its rows registers its cleanup timer (cleanupTimers), as Flink's
+// RowTimeRowsBoundedPrecedingFunction and the unbounded functions do;
 // when it rings, a partition with rows waiting for the watermark
-// registers it again, and one without is dropped: its last time
-// processed goes too, so no row is late for it any more.
+// registers it again, and one without is dropped (with its last time
+// processed, so that no row is late for it any more). Flink's unbounded
+// functions keep one event-time timer per key, at the watermark after the
+// current one (at 0 before the watermark reaches 0), which each firing
+// sets again while the key has rows waiting: every watermark from 0 on
+// fires each key with rows waiting, so each registers its cleanup timer
+// then (waiting holds those keys).
 type OverAggregate struct {
 	counter
 	onWatermark
@@ -67,6 +75,9 @@ type OverAggregate struct {
 	// their times; nil without a retention.
 	cleanup   *cleanupTimers
 	cleanupAt *state.Table[int64]
+	// waiting holds the partitions with rows waiting for the watermark,
+	// with a retention over UNBOUNDED PRECEDING.
+	waiting map[string]struct{}
 }
 
 // overPartition is the state of one partition.
@@ -96,8 +107,8 @@ func overAggregator(cfg OverAggregateConfig, procTime bool) (*aggregator, error)
 	if cfg.Preceding < -1 {
 		return nil, fmt.Errorf("over: invalid preceding bound %d", cfg.Preceding)
 	}
-	if cfg.StateTTL != 0 && (!cfg.Rows && cfg.Preceding >= 0 || !procTime && cfg.Preceding < 0) {
-		return nil, errors.New("over: an idle state retention is only supported for a ROWS frame, or a processing-time UNBOUNDED PRECEDING frame")
+	if cfg.StateTTL != 0 && !cfg.Rows && cfg.Preceding >= 0 {
+		return nil, errors.New("over: a RANGE frame bounded by an interval takes no idle state retention")
 	}
 	agg, err := newAggregator(cfg.Aggs, len(cfg.InputTypes))
 	if err != nil {
@@ -116,9 +127,13 @@ func NewOverAggregate(cfg OverAggregateConfig, st state.Backend) (*OverAggregate
 	o.parts = state.NewTable(o.st, "partitions", o.codec())
 	o.parts.OnRestore(func() {
 		var ts []timer
+		clear(o.waiting)
 		for k, p := range o.parts.All() {
 			for t := range p.pending {
 				ts = append(ts, timer{time: t, key: k})
+			}
+			if o.waiting != nil && len(p.pending) > 0 {
+				o.waiting[k] = struct{}{}
 			}
 		}
 		o.timers.rebuildTimers(ts)
@@ -132,6 +147,9 @@ func NewOverAggregate(cfg OverAggregateConfig, st state.Backend) (*OverAggregate
 			}
 			o.cleanup.rebuild(ts)
 		})
+		if cfg.Preceding < 0 {
+			o.waiting = map[string]struct{}{}
+		}
 	}
 	out := newOutput(append(slices.Clone(cfg.InputTypes), agg.resultTypes()...))
 	o.onWatermark = newOnWatermark(func(wm int64, e runtime.Emitter) error { return o.fire(wm, out.to(e)) })
@@ -166,6 +184,7 @@ func (o overCleanup) OnProcessingTime(now int64, _ runtime.Emitter) error {
 			o.cleanupAt.PutString(key, o.cleanup.register(key, at, true))
 			return
 		}
+		delete(o.waiting, key)
 		o.parts.DeleteString(key)
 		o.cleanupAt.DeleteString(key)
 	})
@@ -207,12 +226,15 @@ func (o *OverAggregate) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter) e
 		if !found {
 			p = &overPartition{pending: map[int64][]types.Row{}, accs: o.agg.create(), last: math.MinInt64}
 		}
-		if t <= p.last {
+		if t <= p.last || o.cfg.Preceding < 0 && t <= o.wm {
 			o.n.Add(1)
 			continue
 		}
 		rows, waiting := p.pending[t]
 		p.pending[t] = append(rows, c.Row(i))
+		if o.waiting != nil {
+			o.waiting[string(o.key)] = struct{}{}
+		}
 		switch {
 		case !found:
 			k := string(o.key)
@@ -229,8 +251,15 @@ func (o *OverAggregate) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter) e
 // partition by partition for rows of one time.
 func (o *OverAggregate) fire(wm int64, w *output) error {
 	defer w.flush()
-	return o.timers.fire(wm, func(t int64, k string) error {
-		o.registerCleanup(k)
+	if o.waiting != nil && wm >= 0 {
+		for k := range o.waiting {
+			o.registerCleanup(k)
+		}
+	}
+	err := o.timers.fire(wm, func(t int64, k string) error {
+		if o.waiting == nil {
+			o.registerCleanup(k)
+		}
 		p, ok := o.parts.GetString(k)
 		if !ok {
 			return nil
@@ -244,8 +273,12 @@ func (o *OverAggregate) fire(wm int64, w *output) error {
 		}
 		delete(p.pending, t)
 		p.last = t
+		if o.waiting != nil && len(p.pending) == 0 {
+			delete(o.waiting, k)
+		}
 		return nil
 	})
+	return err
 }
 
 // process emits the rows of one time of a partition.

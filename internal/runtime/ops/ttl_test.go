@@ -360,3 +360,67 @@ func TestRowTimeOverRowsCleanup(t *testing.T) {
 	expectSet(t, watermark(t, o, r, ms(80)),
 		"+I[a, 3, 1970-01-01 00:00:00.070, 5, 2]", "+I[b, 7, 1970-01-01 00:00:00.070, 7, 1]", "WM 80000")
 }
+
+// TestRowTimeOverUnboundedCleanup follows Flink's
+// AbstractRowTimeUnboundedPrecedingOver with a one-minute retention: a
+// row at or before the watermark is late (even for a partition that was
+// dropped), and each watermark from 0 on fires every partition with rows
+// waiting (Flink's timer at the watermark after the one a row arrived
+// at), which registers its cleanup timer even when none of its rows is
+// due. The partitions waiting are known again after a restore.
+func TestRowTimeOverUnboundedCleanup(t *testing.T) {
+	for _, rows := range []bool{false, true} {
+		t.Run(fmt.Sprintf("rows=%v", rows), func(t *testing.T) {
+			clock := runtime.NewManualClock(time.Unix(1000, 0))
+			open := func() (*OverAggregate, runtime.ProcessingTimer, *runtime.ProcessingTimeService) {
+				o, err := NewOverAggregate(OverAggregateConfig{
+					InputTypes: evTypes, PartitionKeys: []int{0}, TimeCol: 2, Rows: rows, Preceding: -1, StateTTL: time.Minute,
+					Aggs: []AggSpec{aggCall(t, "SUM", evTypes, 1), aggCall(t, "COUNT", evTypes, 1)},
+				}, state.NewMemory())
+				if err != nil {
+					t.Fatal(err)
+				}
+				pt := runtime.NewProcessingTimeService(clock, nil)
+				if err := o.Open(&runtime.Context{ProcessingTime: pt}); err != nil {
+					t.Fatal(err)
+				}
+				return o, o.Operator().(runtime.ProcessingTimer), pt
+			}
+			o, timer, pt := open()
+			r := &recorder{}
+			ring := func(d time.Duration) {
+				t.Helper()
+				clock.Advance(d)
+				if err := pt.Fire(timer, r); err != nil {
+					t.Fatal(err)
+				}
+				expect(t, r.take())
+			}
+			expect(t, feed(t, o, r, chunk(evTypes, ins("a", 1, ms(10)), ins("b", 5, ms(10)))))
+			expectSet(t, watermark(t, o, r, ms(20)),
+				"+I[a, 1, 1970-01-01 00:00:00.010, 1, 1]", "+I[b, 5, 1970-01-01 00:00:00.010, 5, 1]", "WM 20000")
+			expect(t, feed(t, o, r, chunk(evTypes, ins("b", 6, ms(50)))))
+			back, timer, pt := open()
+			moveState(t, o, back)
+			if err := back.Open(&runtime.Context{ProcessingTime: pt}); err != nil {
+				t.Fatal(err)
+			}
+			o = back
+			// At 40 s the watermark fires b, whose row waits: its timer
+			// moves to 130 s; at 70 s its row is due, which leaves it there.
+			clock.Advance(40 * time.Second)
+			expect(t, watermark(t, o, r, ms(30)), "WM 30000")
+			clock.Advance(30 * time.Second)
+			expect(t, watermark(t, o, r, ms(50)), "+I[b, 6, 1970-01-01 00:00:00.050, 11, 2]", "WM 50000")
+			ring(20*time.Second + time.Millisecond) // 90.001 s: a is dropped
+			expect(t, feed(t, o, r, chunk(evTypes, ins("a", 2, ms(40)), ins("a", 3, ms(55)))))
+			if o.Dropped() != 1 {
+				t.Fatalf("dropped %d rows, want a's row at 40 ms, before the watermark", o.Dropped())
+			}
+			ring(40 * time.Second) // 130.001 s: b is dropped
+			expect(t, feed(t, o, r, chunk(evTypes, ins("b", 7, ms(60)))))
+			expectSet(t, watermark(t, o, r, ms(70)),
+				"+I[a, 3, 1970-01-01 00:00:00.055, 3, 1]", "+I[b, 7, 1970-01-01 00:00:00.060, 7, 1]", "WM 70000")
+		})
+	}
+}
