@@ -468,7 +468,8 @@ func insertOnly(n *Node) bool { return n.InputChangelogs[0] == plan.InsertOnly }
 func buildRank(n *Node) (Instances, error) {
 	cfg := n.Config.(*plan.RankConfig)
 	c := ops.RankConfig{InputTypes: n.In[0], PartitionKeys: cfg.PartitionKeys, Order: sortKeys(cfg.Order), Start: cfg.Start, End: cfg.End,
-		VariableEnd: cfg.VariableEnd, EndCol: cfg.EndCol, OutputRankNumber: cfg.OutputRankNumber, InputInsertOnly: insertOnly(n), GenerateUpdateBefore: true}
+		VariableEnd: cfg.VariableEnd, EndCol: cfg.EndCol, OutputRankNumber: cfg.OutputRankNumber, InputInsertOnly: insertOnly(n), GenerateUpdateBefore: true,
+		StateTTL: n.stateTTL("partitions")}
 	return stateful(n, func(st state.Backend) (*ops.Rank, error) { return ops.NewRank(c, st) })
 }
 
@@ -477,7 +478,8 @@ func buildLimit(n *Node) (Instances, error) {
 	if cfg.N < -1 {
 		return Instances{}, fmt.Errorf("config.n: row count %d; expected -1 (no limit) or more", cfg.N)
 	}
-	c := ops.LimitConfig{InputTypes: n.In[0], Order: sortKeys(cfg.Order), Offset: cfg.Offset, N: cfg.N, InputInsertOnly: insertOnly(n), GenerateUpdateBefore: true}
+	c := ops.LimitConfig{InputTypes: n.In[0], Order: sortKeys(cfg.Order), Offset: cfg.Offset, N: cfg.N, InputInsertOnly: insertOnly(n), GenerateUpdateBefore: true,
+		StateTTL: n.stateTTL("partitions")}
 	return stateful(n, func(st state.Backend) (*ops.Rank, error) { return ops.NewLimit(c, st) })
 }
 

@@ -221,7 +221,7 @@ func (t *translator) node(n Node) (added, error) {
 	case *Limit:
 		par, inputs := single(in)
 		return t.add(like(n, plan.KindLimit, par, inputs, &plan.LimitConfig{Order: sortKeys(x.Order), Offset: x.Offset, N: x.N},
-			state("partitions", in.schema, nil, "the rows kept, "+rowType(in.schema))))
+			withTTL(state("partitions", in.schema, nil, "the rows kept, "+rowType(in.schema)), x.ttl.side[0])))
 	case *Sort:
 		par, inputs := single(in)
 		cfg := &plan.TemporalSortConfig{TimeColumn: x.Keys[0].Col, Order: sortKeys(x.Keys[1:])}

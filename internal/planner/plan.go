@@ -342,6 +342,8 @@ type Limit struct {
 	Offset int64
 	// N is the FETCH (LIMIT) count, -1 when there is none (OFFSET alone).
 	N int64
+	// ttl is the state's idle retention (stateTTL).
+	ttl stateTTL
 }
 
 // Sort orders rows by a leading ascending time attribute, emitting them as

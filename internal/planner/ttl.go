@@ -7,6 +7,7 @@ import (
 	"github.com/sluicesql/sluice/internal/connector"
 	"github.com/sluicesql/sluice/internal/plan"
 	"github.com/sluicesql/sluice/internal/sql/ast"
+	"github.com/sluicesql/sluice/internal/types"
 )
 
 // stateTTL is the idle state retention of a stateful node, as Flink's
@@ -76,12 +77,18 @@ func (b *Binder) applyStateTTL(root Node) error {
 			}
 		case *Rank:
 			if x.Window == nil {
-				return unhonouredTTL(ttl, n, topNTTLReason(x.Input))
+				if err := topNTTL(ttl, x, x.Input, x.Order); err != nil {
+					return err
+				}
+				x.ttl.fill(ttl)
 			}
 		case *Limit:
 			// Flink's LIMIT is a Top-N without partition keys
 			// (StreamExecLimit, StreamExecSortLimit).
-			return unhonouredTTL(ttl, n, topNTTLReason(x.Input))
+			if err := topNTTL(ttl, x, x.Input, x.Order); err != nil {
+				return err
+			}
+			x.ttl.fill(ttl)
 		case *Normalize:
 			fill(&x.ttl)
 		case *SemiJoin:
@@ -112,6 +119,17 @@ func (b *Binder) applyStateTTL(root Node) error {
 		return nil
 	}
 	return visit(root)
+}
+
+// topNTTL refuses a retention for a Top-N or LIMIT n over in, ordered by
+// order, but for the one Flink runs as AppendOnlyFirstNFunction (an
+// append-only input ordered by one ascending processing-time attribute),
+// which expires its state by state TTL, without a cache.
+func topNTTL(ttl plan.TTL, n, in Node, order []SortKey) error {
+	if in.Mode() == connector.InsertOnly && len(order) == 1 && !order[0].Desc && in.Schema()[order[0].Col].Type.Attr == types.ProcTime {
+		return nil
+	}
+	return unhonouredTTL(ttl, n, topNTTLReason(in))
 }
 
 // topNTTLReason is why a Top-N or LIMIT over in refuses a retention.

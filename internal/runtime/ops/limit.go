@@ -3,6 +3,7 @@ package ops
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
@@ -24,6 +25,9 @@ type LimitConfig struct {
 	InputInsertOnly bool
 	// GenerateUpdateBefore emits -U rows before +U rows.
 	GenerateUpdateBefore bool
+	// StateTTL is the rows' idle state retention, which only a first-N
+	// form takes (Rank); 0 keeps them for ever.
+	StateTTL time.Duration
 }
 
 // NewLimit returns the operator of a global LIMIT / OFFSET, with or without
@@ -49,5 +53,6 @@ func NewLimit(cfg LimitConfig, st state.Backend) (*Rank, error) {
 		End:                  end,
 		InputInsertOnly:      cfg.InputInsertOnly,
 		GenerateUpdateBefore: cfg.GenerateUpdateBefore,
+		StateTTL:             cfg.StateTTL,
 	}, st)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/sluicesql/sluice/internal/runtime"
 	"github.com/sluicesql/sluice/internal/state"
@@ -34,6 +35,9 @@ type RankConfig struct {
 	InputInsertOnly bool
 	// GenerateUpdateBefore emits -U rows before +U rows.
 	GenerateUpdateBefore bool
+	// StateTTL is the partitions' idle state retention, which only the
+	// first-N form takes; 0 keeps them for ever.
+	StateTTL time.Duration
 }
 
 // Rank is ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...) filtered to a
@@ -49,9 +53,12 @@ type RankConfig struct {
 //     (update kinds, because the partition key is then a unique key), with
 //     or without the row number. This is what `WHERE rownum = 1` over an
 //     append-only input with a non-time ORDER BY produces.
-//   - Insert-only input, other ranges: AppendOnlyTopNFunction (and
-//     AppendOnlyFirstNFunction for a processing-time order, whose output is
-//     the same). Only the best End rows of a partition are kept.
+//   - Insert-only input ordered by one ascending processing-time
+//     attribute: AppendOnlyFirstNFunction, which Flink picks before the
+//     others. A partition's rows rank in their order of arrival, whatever
+//     their times, and only its first End rows are kept and emitted.
+//   - Insert-only input, other ranges: AppendOnlyTopNFunction. Only the
+//     best End rows of a partition are kept.
 //   - Updating input: RetractableTopNFunction. All rows are kept so that a
 //     retraction can promote the next one.
 //
@@ -63,6 +70,14 @@ type RankConfig struct {
 // emits -D of the row pushed out of rank End (if any), then +I of itself; a
 // retracted row in the top emits -D of itself, then +I of the row that moves
 // up to rank End (if any).
+//
+// With a retention (StateTTL), the first-N form expires a partition's rows
+// a retention after the last row that entered them, and its rank end
+// (VariableEnd) a retention after it was taken, as Flink's
+// AppendOnlyFirstNFunction expires its count of rows and its rank end by
+// state TTL: the next row then ranks first again. (The other forms keep
+// partitions in a heap cache Flink expires apart from the state, and
+// take no retention.)
 type Rank struct {
 	passThrough
 	cfg        RankConfig
@@ -78,6 +93,10 @@ type Rank struct {
 	// rank end of the row being processed.
 	ends *state.Table[int64]
 	end  int64
+	// firstN is the first-N form; ttl and endTTL are the retentions of
+	// parts and ends, nil without one.
+	firstN      bool
+	ttl, endTTL *state.TTL
 }
 
 // NewRank returns a Rank for cfg.
@@ -99,20 +118,33 @@ func NewRank(cfg RankConfig, st state.Backend) (*Rank, error) {
 	if cfg.Start < 1 || !cfg.VariableEnd && cfg.End < cfg.Start {
 		return nil, fmt.Errorf("rank: invalid row number range %d..%d", cfg.Start, cfg.End)
 	}
+	firstN := cfg.InputInsertOnly && len(cfg.Order) == 1 && !cfg.Order[0].Desc && cfg.InputTypes[cfg.Order[0].Col].Attr == types.ProcTime
+	if cfg.StateTTL != 0 && !firstN {
+		return nil, errors.New("rank: an idle state retention is only supported for a Top-N ordered by an ascending processing-time attribute over an append-only input")
+	}
 	r := &Rank{
 		cfg:        cfg,
 		cmp:        newComparator(cfg.Order, cfg.InputTypes),
 		st:         st,
 		out:        newOutput(rankOutputTypes(cfg.InputTypes, cfg.OutputRankNumber)),
 		withNumber: cfg.OutputRankNumber || cfg.Start > 1,
-		top1:       !cfg.VariableEnd && cfg.InputInsertOnly && cfg.Start == 1 && cfg.End == 1,
+		top1:       !firstN && !cfg.VariableEnd && cfg.InputInsertOnly && cfg.Start == 1 && cfg.End == 1,
 		end:        cfg.End,
+		firstN:     firstN,
 	}
 	r.parts = state.NewTable(r.st, "partitions", rowsCodec(cfg.InputTypes))
+	r.ttl = state.NewTTL(r.st, "partitions", cfg.StateTTL, func(key string) { r.parts.DeleteString(key) })
 	if cfg.VariableEnd {
 		r.ends = state.NewTable(r.st, "rank-end", state.Int64Codec)
+		r.endTTL = state.NewTTL(r.st, "rank-end", cfg.StateTTL, func(key string) { r.ends.DeleteString(key) })
 	}
 	return r, nil
+}
+
+// Open implements runtime.Operator.
+func (r *Rank) Open(ctx *runtime.Context) error {
+	startTTL(ctx, r.ttl, r.endTTL)
+	return nil
 }
 
 // rankEnd sets r.end for the partition of the current key: the constant
@@ -120,6 +152,9 @@ func NewRank(cfg RankConfig, st state.Backend) (*Rank, error) {
 func (r *Rank) rankEnd(c *types.Chunk, i int) error {
 	if !r.cfg.VariableEnd {
 		return nil
+	}
+	if r.endTTL != nil {
+		r.endTTL.Expire(r.key)
 	}
 	if end, ok := r.ends.Get(r.key); ok {
 		r.end = end
@@ -131,6 +166,9 @@ func (r *Rank) rankEnd(c *types.Chunk, i int) error {
 	}
 	r.end = col.I64[i]
 	r.ends.Put(r.key, r.end)
+	if r.endTTL != nil {
+		r.endTTL.Touch(r.key)
+	}
 	return nil
 }
 
@@ -150,11 +188,17 @@ func (r *Rank) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter) error {
 		if err := r.rankEnd(c, i); err != nil {
 			return err
 		}
+		if r.ttl != nil {
+			r.ttl.Expire(r.key)
+		}
 		rows, _ := r.parts.Get(r.key)
 		row := c.Row(i)
 		var ch change
 		if accumulate {
-			p := sort.Search(len(rows), func(j int) bool { return r.cmp.compare(rows[j], row) > 0 })
+			p := len(rows)
+			if !r.firstN {
+				p = sort.Search(len(rows), func(j int) bool { return r.cmp.compare(rows[j], row) > 0 })
+			}
 			if r.cfg.InputInsertOnly && int64(p) >= r.end {
 				continue // not in the top: AppendOnlyTopNFunction does not keep it
 			}
@@ -176,6 +220,9 @@ func (r *Rank) ProcessChunk(_ int, c *types.Chunk, out runtime.Emitter) error {
 			r.parts.Delete(r.key)
 		} else {
 			r.parts.Put(r.key, ch.rows)
+			if r.ttl != nil {
+				r.ttl.Touch(r.key)
+			}
 		}
 	}
 	return nil

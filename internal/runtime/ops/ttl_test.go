@@ -424,3 +424,55 @@ func TestRowTimeOverUnboundedCleanup(t *testing.T) {
 		})
 	}
 }
+
+// TestRankFirstNTTL follows Flink's AppendOnlyFirstNFunction (a Top-N
+// ordered by an ascending processing-time attribute over an append-only
+// input) with a one-minute retention: rows rank in their order of
+// arrival, whatever their times; a partition's count of rows expires a
+// minute after the last row it counted (rows past the end are not
+// counted and do not renew it), so its next row ranks first again, and a
+// variable rank end a minute after it was taken. A snapshot leaves what
+// expired out.
+func TestRankFirstNTTL(t *testing.T) {
+	pt := types.TimestampLTZType(3)
+	pt.Attr = types.ProcTime
+	ts := []types.Type{types.StringType, types.BigIntType, pt}
+	clock := runtime.NewManualClock(time.Unix(1000, 0))
+	open := func(variable bool) *Rank {
+		cfg := RankConfig{InputTypes: ts, PartitionKeys: []int{0}, Order: []SortKey{{Col: 2}}, Start: 1, End: 2,
+			OutputRankNumber: true, InputInsertOnly: true, GenerateUpdateBefore: true, StateTTL: time.Minute}
+		if variable {
+			cfg.VariableEnd, cfg.EndCol = true, 1
+		}
+		r, err := NewRank(cfg, state.NewMemory())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Open(&runtime.Context{ProcessingTime: runtime.NewProcessingTimeService(clock, nil)}); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	o, r := open(false), &recorder{}
+	// The second row's time is earlier: it ranks second all the same.
+	expect(t, feed(t, o, r, chunk(ts, ins("a", 1, ms(20)), ins("a", 2, ms(10)), ins("b", 5, ms(30)))),
+		"+I[a, 1, 1970-01-01 00:00:00.020, 1]", "+I[a, 2, 1970-01-01 00:00:00.010, 2]", "+I[b, 5, 1970-01-01 00:00:00.030, 1]")
+	clock.Advance(40 * time.Second)
+	expect(t, feed(t, o, r, chunk(ts, ins("a", 3, ms(40)), ins("b", 6, ms(40)))), "+I[b, 6, 1970-01-01 00:00:00.040, 2]")
+	clock.Advance(20 * time.Second) // a counted last at 0 s, b at 40 s
+	expect(t, feed(t, o, r, chunk(ts, ins("a", 4, ms(50)), ins("b", 7, ms(50)))), "+I[a, 4, 1970-01-01 00:00:00.050, 1]")
+	clock.Advance(time.Minute)
+	back := open(false)
+	moveState(t, o, back)
+	if n := back.State().Len(); n != 0 {
+		t.Fatalf("the snapshot holds %d entries of partitions idle for the minute", n)
+	}
+
+	// A variable rank end, taken from a's first row (1), expires with its
+	// count: a's next row takes 2.
+	o = open(true)
+	expect(t, feed(t, o, r, chunk(ts, ins("a", 1, ms(0)), ins("a", 5, ms(0)))), "+I[a, 1, 1970-01-01 00:00:00.000, 1]")
+	clock.Advance(time.Minute)
+	expect(t, feed(t, o, r, chunk(ts, ins("a", 2, ms(0)), ins("a", 9, ms(0)))),
+		"+I[a, 2, 1970-01-01 00:00:00.000, 1]", "+I[a, 9, 1970-01-01 00:00:00.000, 2]")
+}
