@@ -94,10 +94,9 @@ type overPartition struct {
 	last int64
 }
 
-// overAggregator checks the configuration of an OVER aggregation, by
-// processing time if procTime is set, and returns the aggregator of its
-// calls.
-func overAggregator(cfg OverAggregateConfig, procTime bool) (*aggregator, error) {
+// overAggregator checks an OVER aggregation's configuration and returns
+// the aggregator of its calls.
+func overAggregator(cfg OverAggregateConfig) (*aggregator, error) {
 	if err := checkCols("over partition key", cfg.PartitionKeys, len(cfg.InputTypes)); err != nil {
 		return nil, err
 	}
@@ -119,7 +118,7 @@ func overAggregator(cfg OverAggregateConfig, procTime bool) (*aggregator, error)
 
 // NewOverAggregate returns an OverAggregate for cfg.
 func NewOverAggregate(cfg OverAggregateConfig, st state.Backend) (*OverAggregate, error) {
-	agg, err := overAggregator(cfg, false)
+	agg, err := overAggregator(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +220,9 @@ func (o *OverAggregate) ProcessChunk(_ int, c *types.Chunk, _ runtime.Emitter) e
 		}
 		t := tc.I64[i]
 		o.key = state.AppendChunkKey(o.key[:0], c, i, o.cfg.PartitionKeys)
-		o.registerCleanup(string(o.key))
+		if o.cleanup.enabled() {
+			o.registerCleanup(string(o.key))
+		}
 		p, found := o.parts.Get(o.key)
 		if !found {
 			p = &overPartition{pending: map[int64][]types.Row{}, accs: o.agg.create(), last: math.MinInt64}
@@ -256,7 +257,7 @@ func (o *OverAggregate) fire(wm int64, w *output) error {
 			o.registerCleanup(k)
 		}
 	}
-	err := o.timers.fire(wm, func(t int64, k string) error {
+	return o.timers.fire(wm, func(t int64, k string) error {
 		if o.waiting == nil {
 			o.registerCleanup(k)
 		}
@@ -278,7 +279,6 @@ func (o *OverAggregate) fire(wm int64, w *output) error {
 		}
 		return nil
 	})
-	return err
 }
 
 // process emits the rows of one time of a partition.

@@ -89,7 +89,7 @@ type msRows struct {
 // NewProcTimeOverAggregate returns a ProcTimeOverAggregate for cfg, whose
 // TimeCol is the processing-time attribute.
 func NewProcTimeOverAggregate(cfg OverAggregateConfig, st state.Backend) (*ProcTimeOverAggregate, error) {
-	agg, err := overAggregator(cfg, true)
+	agg, err := overAggregator(cfg)
 	if err != nil {
 		return nil, err
 	}
