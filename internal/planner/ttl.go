@@ -80,7 +80,7 @@ func (b *Binder) applyStateTTL(root Node) error {
 				if err := topNTTL(ttl, x, x.Input, x.Order); err != nil {
 					return err
 				}
-				x.ttl.fill(ttl)
+				fill(&x.ttl)
 			}
 		case *Limit:
 			// Flink's LIMIT is a Top-N without partition keys
@@ -88,7 +88,7 @@ func (b *Binder) applyStateTTL(root Node) error {
 			if err := topNTTL(ttl, x, x.Input, x.Order); err != nil {
 				return err
 			}
-			x.ttl.fill(ttl)
+			fill(&x.ttl)
 		case *Normalize:
 			fill(&x.ttl)
 		case *SemiJoin:
