@@ -1,0 +1,69 @@
+package ops
+
+import (
+	"fmt"
+	"hash/maphash"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestValueSetMatchesMap: random inserts and removals of keys (short and
+// long, so that removals leave the keys' bytes to compact) leave a set
+// holding the keys a map holds, each with its counts, and no other.
+func TestValueSetMatchesMap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	seed := maphash.MakeSeed()
+	var s valueSet
+	s.init(2)
+	want := map[string]int64{}
+	keyOf := func(n int) []byte {
+		if n%3 == 0 {
+			return fmt.Appendf(nil, "%d-%0200d", n, n) // long keys fill the garbage
+		}
+		return fmt.Appendf(nil, "%d", n)
+	}
+	for step := range 200_000 {
+		n := rng.IntN(3000)
+		if step > 100_000 {
+			n = rng.IntN(300) // fewer keys: the set shrinks
+		}
+		k := keyOf(n)
+		tag := maphash.Bytes(seed, k) >> 32
+		slot, found := s.find(k, tag)
+		if found != (want[string(k)] != 0) {
+			t.Fatalf("step %d: key %d found %v, want %v", step, n, found, !found)
+		}
+		if !found {
+			e, err := s.insert(k, tag, slot)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.countsOf(e)[1] = int64(n) + 1
+			want[string(k)] = int64(n) + 1
+			continue
+		}
+		if got := s.countsOf(s.entryAt(slot))[1]; got != want[string(k)] {
+			t.Fatalf("step %d: key %d has count %d, want %d", step, n, got, want[string(k)])
+		}
+		s.remove(slot, seed)
+		delete(want, string(k))
+	}
+	if len(s.ents) != len(want) {
+		t.Fatalf("%d entries, want %d", len(s.ents), len(want))
+	}
+	for k, c := range want {
+		slot, found := s.find([]byte(k), maphash.Bytes(seed, []byte(k))>>32)
+		if !found || s.countsOf(s.entryAt(slot))[1] != c {
+			t.Fatalf("key %q lost", k)
+		}
+	}
+	if live := func() int {
+		n := 0
+		for _, r := range s.ents {
+			n += int(r.n)
+		}
+		return n
+	}(); len(s.keys) > 2*live+4096 {
+		t.Fatalf("%d bytes of keys for %d live ones", len(s.keys), live)
+	}
+}
