@@ -710,7 +710,7 @@ func bindExtreme(name string, end int) aggBind {
 		return t, func() Accumulator {
 			x := extremeValue{order: order, phys: phys, end: end, v: types.NullValue}
 			if phys == types.PhysString {
-				return &x
+				return &heldExtreme{extremeValue: x}
 			}
 			return &flatExtreme{x}
 		}, nil

@@ -216,6 +216,10 @@ type flatAggs struct {
 	// DISTINCT.
 	views  []*distinctView
 	viewOf [][2]int
+	// holders are the accumulators that hold values (fn.FlatHolder), of
+	// the calls held.
+	holders []fn.FlatHolder
+	held    []int
 	// args are, per call, its argument columns of the chunk bound.
 	args              [][]*types.Vector
 	bound             *types.Chunk
@@ -225,22 +229,29 @@ type flatAggs struct {
 
 // newFlatAggs returns the flat form of a's calls, or nil if one of them
 // has no flat accumulator. One accumulator per call serves every group.
-// With views set, a DISTINCT call over a flat accumulator is flat too
-// (its distinct tuples kept in a distinctView, in memory: only for a
-// state.Memory backend, which keeps a group's state where it is between
-// snapshots); otherwise it is not.
-func newFlatAggs(a *aggregator, views bool) *flatAggs {
+// States that refer to values kept beside them need a backend that keeps
+// a group's state where it is between snapshots (state.Memory: memory
+// set): only then is a DISTINCT call over a flat accumulator flat (its
+// distinct tuples kept in a distinctView), and a fn.FlatHolder's call.
+func newFlatAggs(a *aggregator, memory bool) *flatAggs {
 	f := &flatAggs{specs: a.specs, width: 8, from: 8, merges: true}
 	for j, s := range a.specs {
 		acc := s.New()
 		view := [2]int{-1, -1}
-		if inner, ok := fn.DistinctInner(acc); ok && views {
+		if inner, ok := fn.DistinctInner(acc); ok && memory {
 			acc = inner
 			view = f.viewFor(s.Args, j)
 		}
 		flat, ok := acc.(fn.FlatAccumulator)
 		if !ok {
 			return nil
+		}
+		if h, holds := flat.(fn.FlatHolder); holds {
+			if !memory {
+				return nil
+			}
+			f.holders = append(f.holders, h)
+			f.held = append(f.held, j)
 		}
 		_, merges := acc.(fn.FlatMerger)
 		f.merges = f.merges && merges && view[0] < 0
@@ -281,11 +292,22 @@ func (f *flatAggs) viewFor(args []int, j int) [2]int {
 	return [2]int{len(f.views) - 1, 0}
 }
 
-// drop gives back what the views hold for the group whose state is s,
-// which is gone.
+// drop gives back what the views and the holders hold for the group
+// whose state is s, which is gone.
 func (f *flatAggs) drop(s []byte) {
 	for _, v := range f.views {
 		v.drop(s)
+	}
+	for k, h := range f.holders {
+		h.FlatDrop(f.state(s, f.held[k]))
+	}
+}
+
+// settle lets the holders reuse what the states dropped or changed held:
+// no copy of a state made before is read afterwards.
+func (f *flatAggs) settle() {
+	for _, h := range f.holders {
+		h.FlatSettle()
 	}
 }
 
@@ -551,6 +573,7 @@ func (a *aggGroups) emit(out runtime.Emitter, chunks []*types.Chunk, c *types.Ch
 			err = e
 		}
 		a.flat.unbind()
+		a.flat.settle()
 	} else {
 		a.w.flush()
 	}

@@ -155,14 +155,19 @@ func appendOnlyCall(t testing.TB, name string, in []types.Type, arg int) AggSpec
 // kept flat or boxed, with and without -U, and the state moves between
 // the two forms midway, in either direction, written alike; so does the
 // flat form on the Pebble backend, written back after every chunk (which
-// keeps DISTINCT calls boxed).
+// keeps DISTINCT calls, and MIN and MAX of strings, whose values their
+// accumulator holds, boxed).
 func TestGroupAggregateFlatMatchesBoxed(t *testing.T) {
 	in, retracting, appendOnly := flatTestCalls(t)
+	both := []int{0, 1}
 	for _, c := range []struct {
 		name    string
 		aggs    []AggSpec
 		retract bool
-	}{{"retracting", retracting, true}, {"append-only", appendOnly, false}, {"distinct", distinctTestCalls(t, in), true}} {
+		keys    []int
+	}{{"retracting", retracting, true, both}, {"append-only", appendOnly, false, both}, {"distinct", distinctTestCalls(t, in), true, both},
+		// Grouped by the BIGINT alone, so that the STRING varies in a group.
+		{"held", append(distinctTestCalls(t, in), appendOnlyCall(t, "MAX", in, 0), filteredOn(appendOnlyCall(t, "MIN", in, 0), 4)), false, []int{1}}} {
 		for _, gub := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s/update-before=%v", c.name, gub), func(t *testing.T) {
 				newAggIn := func(flat bool, st state.Backend) *GroupAggregate {
@@ -172,7 +177,7 @@ func TestGroupAggregateFlatMatchesBoxed(t *testing.T) {
 							aggs[i] = boxed(aggs[i])
 						}
 					}
-					g, err := NewGroupAggregate(GroupAggregateConfig{InputTypes: in, Keys: []int{0, 1}, Aggs: aggs, GenerateUpdateBefore: gub}, st)
+					g, err := NewGroupAggregate(GroupAggregateConfig{InputTypes: in, Keys: c.keys, Aggs: aggs, GenerateUpdateBefore: gub}, st)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -183,7 +188,7 @@ func TestGroupAggregateFlatMatchesBoxed(t *testing.T) {
 				}
 				newAgg := func(flat bool) *GroupAggregate { return newAggIn(flat, state.NewMemory()) }
 				onPebble := func() *GroupAggregate {
-					return newAggIn(c.name != "distinct", writingBack(t))
+					return newAggIn(c.name == "retracting" || c.name == "append-only", writingBack(t))
 				}
 				chunks := randomChangelog(in, c.retract)
 				flat, box, pb := newAgg(true), newAgg(false), onPebble()
@@ -236,6 +241,9 @@ func flatTestCalls(t *testing.T) (in []types.Type, retracting, appendOnly []AggS
 	}
 	return in, retracting, appendOnly
 }
+
+// filteredOn returns s with the FILTER column col.
+func filteredOn(s AggSpec, col int) AggSpec { s.Filter = col; return s }
 
 // distinctTestCalls returns DISTINCT calls over the columns of
 // randomChangelog, several sharing an argument with and without FILTER,
