@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/sluicesql/sluice/internal/expr/fn"
@@ -30,9 +31,9 @@ import (
 // view when every call over it has a filter and none holds).
 //
 // A group's state holds its set's handle (4 bytes, 0 until the group's
-// first tuple); the sets live in the view, their keys in one byte string
-// and their counts in one slice of integers each: no pointer and no
-// allocation per value. A snapshot writes each call's part of a group as
+// first tuple); the sets live in the view, each a slice of integers
+// holding its keys and counts (valueSet): no pointer and no allocation per
+// value. A snapshot writes each call's part of a group as
 // the DISTINCT accumulator's MarshalState writes it, so that the boxed and
 // the flat form restore each other's state.
 type distinctView struct {
@@ -46,7 +47,7 @@ type distinctView struct {
 	// given back.
 	sets []valueSet
 	free []uint32
-	seed maphash.Seed
+	hash keyHash
 	// cols are the argument columns of the chunk bound; on, per call,
 	// whether its filter lets the row at hand through; key the key of
 	// the row at hand; order and sel the entries of the set at hand by
@@ -54,11 +55,12 @@ type distinctView struct {
 	cols       []*types.Vector
 	on         []bool
 	key        []byte
+	at1        setKey
 	order, sel []int32
 }
 
 func newDistinctView(args []int) *distinctView {
-	return &distinctView{args: args, seed: maphash.MakeSeed(), cols: make([]*types.Vector, len(args))}
+	return &distinctView{args: args, hash: newKeyHash(), cols: make([]*types.Vector, len(args))}
 }
 
 // handle returns the handle of the set of the group whose state is s.
@@ -118,8 +120,9 @@ func (v *distinctView) update(f *flatAggs, s []byte, c *types.Chunk, i int, retr
 		return nil // no tuple to retract
 	}
 	v.key = fn.AppendDistinctKey(v.key[:0], v.cols, i)
-	tag := maphash.Bytes(v.seed, v.key) >> 32
-	slot, found := set.find(v.key, tag)
+	k := &v.at1
+	v.hash.of(k, v.key)
+	slot, found := set.find(k)
 	var e int
 	switch {
 	case found:
@@ -128,7 +131,7 @@ func (v *distinctView) update(f *flatAggs, s []byte, c *types.Chunk, i int, retr
 		return nil // retracting a tuple never added: nothing to undo
 	default:
 		var err error
-		if e, err = set.insert(v.key, tag, slot); err != nil {
+		if e, err = set.insert(k, slot); err != nil {
 			return err
 		}
 	}
@@ -155,7 +158,7 @@ func (v *distinctView) update(f *flatAggs, s []byte, c *types.Chunk, i int, retr
 		}
 	}
 	if retract && !slices.ContainsFunc(counts, func(n int64) bool { return n != 0 }) {
-		set.remove(slot, v.seed)
+		set.remove(slot, &v.hash)
 	}
 	return nil
 }
@@ -168,10 +171,11 @@ func (v *distinctView) sortKeys(s []byte) {
 	if set == nil {
 		return
 	}
-	for e := range set.ents {
+	for e := range set.len() {
 		v.order = append(v.order, int32(e))
 	}
-	slices.SortFunc(v.order, func(a, b int32) int { return bytes.Compare(set.keyOf(int(a)), set.keyOf(int(b))) })
+	var x, y [16]byte
+	slices.SortFunc(v.order, func(a, b int32) int { return bytes.Compare(set.keyOf(int(a), &x), set.keyOf(int(b), &y)) })
 }
 
 // appendCall appends the encoding of call j (the k-th of the view) of the
@@ -186,9 +190,10 @@ func (v *distinctView) appendCall(b []byte, f *flatAggs, s []byte, j, k int) []b
 		}
 	}
 	f.scratch2 = f.accs[j].AppendFlatState(f.scratch2[:0], f.state(s, j))
+	var buf [16]byte
 	return fn.AppendDistinctState(b, f.scratch2, len(v.sel), func(i int) ([]byte, int64) {
 		e := int(v.sel[i])
-		return set.keyOf(e), set.countsOf(e)[k]
+		return set.keyOf(e, &buf), set.countsOf(e)[k]
 	})
 }
 
@@ -197,12 +202,13 @@ func (v *distinctView) appendCall(b []byte, f *flatAggs, s []byte, j, k int) []b
 func (v *distinctView) readCall(s, b []byte, f *flatAggs, j, k int) error {
 	inner, err := fn.ReadDistinctState(b, func(key []byte, n int64) error {
 		set := v.set(s, true)
-		tag := maphash.Bytes(v.seed, key) >> 32
-		slot, found := set.find(key, tag)
+		var at setKey
+		v.hash.of(&at, key)
+		slot, found := set.find(&at)
 		e := set.entryAt(slot)
 		if !found {
 			var err error
-			if e, err = set.insert(key, tag, slot); err != nil {
+			if e, err = set.insert(&at, slot); err != nil {
 				return err
 			}
 		}
@@ -219,74 +225,136 @@ func (v *distinctView) readCall(s, b []byte, f *flatAggs, j, k int) error {
 	return f.accs[j].ReadFlatState(f.state(s, j), inner)
 }
 
-// valueSet is the distinct tuples of one group: their keys laid one
-// after the other in keys, their counts width per entry in counts, found
-// through an open-addressing index probed linearly from the key's hash:
-// a slot is 0 when empty, and otherwise holds the top 32 bits of the
-// key's hash above the entry's number plus one. Entries are dense: a
+// valueSet is the distinct tuples of one group: its entries one after the
+// other in words, each two words of key and then a count per call, found
+// through an open-addressing index probed linearly from the key's hash: a
+// slot is 0 when empty, and otherwise holds the top 32 bits of the key's
+// hash above the entry's number plus one. A key of up to 15 bytes (a
+// BIGINT's, a short string's) lies in its entry's two words, its length
+// in the top byte, with the top bit set; a longer one lies in keys, its
+// entry's words its offset there and its length. Entries are dense: a
 // removed entry's place is taken by the last one.
 type valueSet struct {
-	width  int
-	slots  []uint64
-	ents   []keyRef
-	counts []int64
-	keys   []byte
+	width int
+	slots []uint64
+	words []int64
+	keys  []byte
 	// garbage is the bytes of keys of removed entries.
 	garbage int
 }
 
-// keyRef is where an entry's key lies in keys.
-type keyRef struct{ off, n uint32 }
+// inlineMax is the length of the longest key kept in its entry's words.
+const inlineMax = 15
 
-// errSetTooLarge refuses a group whose distinct values take more bytes
-// than a set addresses.
-var errSetTooLarge = errors.New("the distinct values of a group take more than 4 GiB")
-
-func (s *valueSet) init(width int) { *s = valueSet{width: width, slots: make([]uint64, 8)} }
-
-func (s *valueSet) keyOf(e int) []byte {
-	r := s.ents[e]
-	return s.keys[r.off : r.off+r.n]
+// setKey is a key being looked up: its bytes, its two words as an entry
+// holds them (inline, when short enough) and its hash's top 32 bits.
+type setKey struct {
+	b      []byte
+	w0, w1 int64
+	inline bool
+	tag    uint64
 }
 
-func (s *valueSet) countsOf(e int) []int64 { return s.counts[e*s.width : (e+1)*s.width] }
+// keyHash hashes the keys of a view's sets, with seeds of this process.
+type keyHash struct {
+	seed   maphash.Seed
+	k0, k1 uint64
+}
+
+func newKeyHash() keyHash {
+	seed := maphash.MakeSeed()
+	return keyHash{seed: seed, k0: maphash.Comparable(seed, 0), k1: maphash.Comparable(seed, 1)}
+}
+
+// of sets k to key.
+func (h *keyHash) of(k *setKey, key []byte) {
+	k.b, k.inline = key, len(key) <= inlineMax
+	if !k.inline {
+		k.w0, k.w1 = 0, 0
+		k.tag = maphash.Bytes(h.seed, key) >> 32
+		return
+	}
+	var b [16]byte
+	copy(b[:], key)
+	b[15] = 0x80 | byte(len(key))
+	k.w0, k.w1 = int64(binary.LittleEndian.Uint64(b[:8])), int64(binary.LittleEndian.Uint64(b[8:]))
+	// Multiplying the words, each offset by a seed, mixes every bit of
+	// both into the product's middle bits.
+	hi, lo := bits.Mul64(uint64(k.w0)^h.k0, uint64(k.w1)^h.k1)
+	k.tag = (hi ^ lo) >> 32
+}
+
+func (s *valueSet) init(width int) {
+	*s = valueSet{width: 2 + width, slots: make([]uint64, 8)}
+}
+
+func (s *valueSet) len() int { return len(s.words) / s.width }
+
+func (s *valueSet) entry(e int) []int64 { return s.words[e*s.width : (e+1)*s.width] }
+
+// keyOf returns the key of entry e, in buf if it lies in the entry.
+func (s *valueSet) keyOf(e int, buf *[16]byte) []byte {
+	w := s.entry(e)
+	if w[1] >= 0 {
+		return s.keys[w[0] : w[0]+w[1]]
+	}
+	binary.LittleEndian.PutUint64(buf[:8], uint64(w[0]))
+	binary.LittleEndian.PutUint64(buf[8:], uint64(w[1]))
+	return buf[:buf[15]&0x7f]
+}
+
+// countsOf returns the counts of entry e, one per call.
+func (s *valueSet) countsOf(e int) []int64 { return s.entry(e)[2:] }
 
 // entryAt returns the entry of a slot that holds one.
 func (s *valueSet) entryAt(slot int) int { return int(uint32(s.slots[slot])) - 1 }
 
-// find returns the slot holding key, of hash tag, and true; or the empty
-// slot where to insert it and false.
-func (s *valueSet) find(key []byte, tag uint64) (int, bool) {
+// holds reports whether entry e's key is k.
+func (s *valueSet) holds(e int, k *setKey) bool {
+	w := s.entry(e)
+	if k.inline {
+		return w[0] == k.w0 && w[1] == k.w1
+	}
+	return w[1] >= 0 && bytes.Equal(s.keys[w[0]:w[0]+w[1]], k.b)
+}
+
+// find returns the slot holding k and true, or the empty slot where to
+// insert it and false.
+func (s *valueSet) find(k *setKey) (int, bool) {
 	mask := uint64(len(s.slots) - 1)
-	for i := tag & mask; ; i = (i + 1) & mask {
+	for i := k.tag & mask; ; i = (i + 1) & mask {
 		x := s.slots[i]
 		if x == 0 {
 			return int(i), false
 		}
-		if x>>32 == tag && bytes.Equal(s.keyOf(int(uint32(x))-1), key) {
+		if x>>32 == k.tag && s.holds(int(uint32(x))-1, k) {
 			return int(i), true
 		}
 	}
 }
 
-// insert adds key, of hash tag, with zero counts, and returns its
-// entry; slot is where find said to insert it.
-func (s *valueSet) insert(key []byte, tag uint64, slot int) (int, error) {
-	if uint64(len(s.keys))+uint64(len(key)) > math.MaxUint32 {
-		s.compact()
-		if uint64(len(s.keys))+uint64(len(key)) > math.MaxUint32 {
-			return 0, errSetTooLarge
+// insert adds k with zero counts, and returns its entry; slot is where
+// find said to insert it.
+func (s *valueSet) insert(k *setKey, slot int) (int, error) {
+	w0, w1 := k.w0, k.w1
+	if !k.inline {
+		if uint64(len(s.keys))+uint64(len(k.b)) > math.MaxUint32 {
+			s.compact()
+			if uint64(len(s.keys))+uint64(len(k.b)) > math.MaxUint32 {
+				return 0, errSetTooLarge
+			}
 		}
+		w0, w1 = int64(len(s.keys)), int64(len(k.b))
+		s.keys = append(s.keys, k.b...)
 	}
-	e := len(s.ents)
-	s.ents = append(s.ents, keyRef{off: uint32(len(s.keys)), n: uint32(len(key))})
-	s.keys = append(s.keys, key...)
-	s.counts = append(s.counts, make([]int64, s.width)...)
+	e := s.len()
+	s.words = append(s.words, w0, w1)
+	s.words = append(s.words, make([]int64, s.width-2)...)
 	if (e+1)*8 > len(s.slots)*7 {
 		s.grow()
-		slot, _ = s.find(key, tag)
+		slot, _ = s.find(k)
 	}
-	s.slots[slot] = tag<<32 | uint64(e+1)
+	s.slots[slot] = k.tag<<32 | uint64(e+1)
 	return e, nil
 }
 
@@ -309,7 +377,7 @@ func (s *valueSet) grow() {
 
 // remove removes the entry of slot: the slots after it move back where
 // their probe sequence reaches them, and the last entry takes its place.
-func (s *valueSet) remove(slot int, seed maphash.Seed) {
+func (s *valueSet) remove(slot int, h *keyHash) {
 	e := s.entryAt(slot)
 	mask := len(s.slots) - 1
 	i := slot
@@ -322,32 +390,41 @@ func (s *valueSet) remove(slot int, seed maphash.Seed) {
 		}
 	}
 	s.slots[i] = 0
-	s.garbage += int(s.ents[e].n)
-	last := len(s.ents) - 1
-	if e != last {
-		key := s.keyOf(last)
-		moved, _ := s.find(key, maphash.Bytes(seed, key)>>32)
-		s.slots[moved] = s.slots[moved]&^math.MaxUint32 | uint64(e+1)
-		s.ents[e] = s.ents[last]
-		copy(s.countsOf(e), s.countsOf(last))
+	if w := s.entry(e); w[1] >= 0 {
+		s.garbage += int(w[1])
 	}
-	s.ents = s.ents[:last]
-	s.counts = s.counts[:last*s.width]
+	last := s.len() - 1
+	if e != last {
+		var buf [16]byte
+		var k setKey
+		h.of(&k, s.keyOf(last, &buf))
+		moved, _ := s.find(&k)
+		s.slots[moved] = s.slots[moved]&^math.MaxUint32 | uint64(e+1)
+		copy(s.entry(e), s.entry(last))
+	}
+	s.words = s.words[:last*s.width]
 	if s.garbage > 4096 && s.garbage*2 > len(s.keys) {
 		s.compact()
 	}
 }
 
-// compact lays the keys of the entries down again without those of
+// compact lays the long keys of the entries down again without those of
 // removed ones.
 func (s *valueSet) compact() {
 	keys := make([]byte, 0, len(s.keys)-s.garbage)
-	for e, r := range s.ents {
-		s.ents[e].off = uint32(len(keys))
-		keys = append(keys, s.keys[r.off:r.off+r.n]...)
+	for e := range s.len() {
+		if w := s.entry(e); w[1] >= 0 {
+			off := len(keys)
+			keys = append(keys, s.keys[w[0]:w[0]+w[1]]...)
+			w[0] = int64(off)
+		}
 	}
 	s.keys, s.garbage = keys, 0
 }
+
+// errSetTooLarge refuses a group whose distinct values take more bytes
+// than a set addresses.
+var errSetTooLarge = errors.New("the distinct values of a group take more than 4 GiB")
 
 // inMemory reports whether st is the memory backend, whose flat tables
 // keep a group's state, and so the handles of its distinct views, where

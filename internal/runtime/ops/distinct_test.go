@@ -2,7 +2,6 @@ package ops
 
 import (
 	"fmt"
-	"hash/maphash"
 	"math/rand/v2"
 	"testing"
 )
@@ -12,7 +11,7 @@ import (
 // holding the keys a map holds, each with its counts, and no other.
 func TestValueSetMatchesMap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	seed := maphash.MakeSeed()
+	h := newKeyHash()
 	var s valueSet
 	s.init(2)
 	want := map[string]int64{}
@@ -28,13 +27,14 @@ func TestValueSetMatchesMap(t *testing.T) {
 			n = rng.IntN(300) // fewer keys: the set shrinks
 		}
 		k := keyOf(n)
-		tag := maphash.Bytes(seed, k) >> 32
-		slot, found := s.find(k, tag)
+		var at setKey
+		h.of(&at, k)
+		slot, found := s.find(&at)
 		if found != (want[string(k)] != 0) {
 			t.Fatalf("step %d: key %d found %v, want %v", step, n, found, !found)
 		}
 		if !found {
-			e, err := s.insert(k, tag, slot)
+			e, err := s.insert(&at, slot)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -45,25 +45,26 @@ func TestValueSetMatchesMap(t *testing.T) {
 		if got := s.countsOf(s.entryAt(slot))[1]; got != want[string(k)] {
 			t.Fatalf("step %d: key %d has count %d, want %d", step, n, got, want[string(k)])
 		}
-		s.remove(slot, seed)
+		s.remove(slot, &h)
 		delete(want, string(k))
 	}
-	if len(s.ents) != len(want) {
-		t.Fatalf("%d entries, want %d", len(s.ents), len(want))
+	if s.len() != len(want) {
+		t.Fatalf("%d entries, want %d", s.len(), len(want))
 	}
+	live := 0
 	for k, c := range want {
-		slot, found := s.find([]byte(k), maphash.Bytes(seed, []byte(k))>>32)
-		if !found || s.countsOf(s.entryAt(slot))[1] != c {
+		var at setKey
+		h.of(&at, []byte(k))
+		slot, found := s.find(&at)
+		var buf [16]byte
+		if !found || s.countsOf(s.entryAt(slot))[1] != c || string(s.keyOf(s.entryAt(slot), &buf)) != k {
 			t.Fatalf("key %q lost", k)
 		}
-	}
-	if live := func() int {
-		n := 0
-		for _, r := range s.ents {
-			n += int(r.n)
+		if len(k) > inlineMax {
+			live += len(k)
 		}
-		return n
-	}(); len(s.keys) > 2*live+4096 {
+	}
+	if len(s.keys) > 2*live+4096 {
 		t.Fatalf("%d bytes of keys for %d live ones", len(s.keys), live)
 	}
 }
