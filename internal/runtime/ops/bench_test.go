@@ -297,7 +297,8 @@ func BenchmarkSemiJoin(b *testing.B) {
 // of two BIGINT columns four times each (three with a FILTER), over an
 // input without retractions whose columns have 50,000 and 5,000 values;
 // flat (the DISTINCT calls sharing a set per column) and boxed (an
-// accumulator per call, a Go map each).
+// accumulator per call, a Go map each), with the live heap the groups
+// take per distinct value of a group.
 func BenchmarkGroupAggregateDistinct(b *testing.B) {
 	in := []types.Type{types.StringType, types.BigIntType, types.BigIntType, types.BooleanType, types.BooleanType, types.BooleanType}
 	cs := make([]*types.Chunk, 64)
@@ -341,7 +342,23 @@ func BenchmarkGroupAggregateDistinct(b *testing.B) {
 			if (g.groups.flat != nil) != flat {
 				b.Fatalf("flat form %v, want %v", g.groups.flat != nil, flat)
 			}
+			values := map[[3]int64]bool{} // (day, column, value)
+			for _, c := range cs {
+				for i := range c.Len() {
+					day := int64(c.Cols[0].Str[i][9]) // the day's last digit
+					values[[3]int64{day, 1, c.Cols[1].I64[i]}] = true
+					values[[3]int64{day, 2, c.Cols[2].I64[i]}] = true
+				}
+			}
+			heapBefore := liveHeap()
+			for _, c := range cs {
+				if err := g.ProcessChunk(0, c, discard{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			heap := liveHeap() - heapBefore
 			benchChunksThrough(b, toDiscard(g), cs)
+			b.ReportMetric(float64(heap)/float64(len(values)), "heap-B/value")
 		})
 	}
 }
