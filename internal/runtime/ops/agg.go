@@ -212,8 +212,8 @@ type flatAggs struct {
 	// merges is set when every call's accumulator merges (fn.FlatMerger).
 	merges bool
 	// views are the distinct views; viewOf is, per call, the index of
-	// its view and its index there, or -1 for a call that is not
-	// DISTINCT.
+	// its view and its index there, both -1 for a call that is not
+	// DISTINCT (or is kept boxed).
 	views  []*distinctView
 	viewOf [][2]int
 	// holders are the accumulators that hold values (fn.FlatHolder), of
