@@ -94,38 +94,107 @@ func (d *distinctAcc) Retract(args []types.Value) error {
 func (d *distinctAcc) Result() (types.Value, error) { return d.inner.Result() }
 
 func (d *distinctAcc) MarshalState() []byte {
-	var e encoder
-	e.str(string(d.inner.MarshalState()))
 	keys := make([]string, 0, len(d.seen))
 	for k := range d.seen {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	e.int(int64(len(keys)))
-	for _, k := range keys {
-		e.str(k)
-		e.int(d.seen[k])
-	}
-	return e.b
+	return AppendDistinctState(nil, d.inner.MarshalState(), len(keys), func(i int) ([]byte, int64) {
+		return []byte(keys[i]), d.seen[keys[i]]
+	})
 }
 
 func (d *distinctAcc) UnmarshalState(b []byte) error {
-	dec := decoder{b: b}
-	inner := dec.str()
-	n := dec.int()
 	seen := map[string]int64{}
-	for i := int64(0); i < n && dec.err == nil; i++ {
-		k := dec.str()
-		seen[k] = dec.int()
-	}
-	if err := dec.done(); err != nil {
+	inner, err := ReadDistinctState(b, func(key []byte, n int64) error {
+		seen[string(key)] = n
+		return nil
+	})
+	if err != nil {
 		return err
 	}
-	if err := d.inner.UnmarshalState([]byte(inner)); err != nil {
+	if err := d.inner.UnmarshalState(slices.Clone(inner)); err != nil {
 		return err
 	}
 	d.seen = seen
 	return nil
+}
+
+// DistinctInner returns the accumulator a DISTINCT call's accumulator
+// feeds each distinct argument tuple to, and whether acc is one.
+func DistinctInner(acc Accumulator) (Accumulator, bool) {
+	if d, ok := acc.(*distinctAcc); ok {
+		return d.inner, true
+	}
+	return nil, false
+}
+
+// AppendDistinctKey appends the key a DISTINCT call's accumulator knows
+// the argument tuple of row i of the columns args by: each value as
+// stored for its type's physical class, NULL included, so that equal
+// tuples, and only they, have equal keys.
+func AppendDistinctKey(b []byte, args []*types.Vector, i int) []byte {
+	e := encoder{b: b}
+	for _, a := range args {
+		if a.Nulls[i] {
+			e.bool(true)
+			continue
+		}
+		e.bool(false)
+		switch a.Type.Physical() {
+		case types.PhysFloat:
+			e.float(a.F64[i])
+		case types.PhysString:
+			e.str(a.Str[i])
+		default:
+			e.int(a.I64[i])
+		}
+	}
+	return e.b
+}
+
+// AppendDistinctState appends the state of a DISTINCT call's accumulator
+// as its MarshalState writes it: the state of the accumulator it feeds
+// (inner), then the n keys of the argument tuples it holds
+// (AppendDistinctKey), each with the number of rows that hold it; key(i)
+// returns the i-th, in ascending byte order.
+func AppendDistinctState(b, inner []byte, n int, key func(i int) ([]byte, int64)) []byte {
+	e := encoder{b: b}
+	e.str(string(inner))
+	e.int(int64(n))
+	for i := range n {
+		k, c := key(i)
+		e.int(int64(len(k)))
+		e.b = append(e.b, k...)
+		e.int(c)
+	}
+	return e.b
+}
+
+// ReadDistinctState reads a state AppendDistinctState wrote: it calls add
+// with each key and its count, and returns the inner accumulator's state.
+// A count that is not positive is corrupt state.
+func ReadDistinctState(b []byte, add func(key []byte, n int64) error) ([]byte, error) {
+	dec := decoder{b: b}
+	inner := dec.bytes()
+	n := dec.int()
+	for i := int64(0); i < n && dec.err == nil; i++ {
+		k := dec.bytes()
+		c := dec.int()
+		if dec.err != nil {
+			break
+		}
+		if c <= 0 {
+			return nil, errState
+		}
+		if err := add(k, c); err != nil {
+			return nil, err
+		}
+	}
+	if err := dec.done(); err != nil {
+		return nil, err
+	}
+	return inner, nil
 }
 
 // ---------------------------------------------------------------- COUNT
@@ -641,7 +710,7 @@ func bindExtreme(name string, end int) aggBind {
 		return t, func() Accumulator {
 			x := extremeValue{order: order, phys: phys, end: end, v: types.NullValue}
 			if phys == types.PhysString {
-				return &x
+				return &heldExtreme{extremeValue: x}
 			}
 			return &flatExtreme{x}
 		}, nil

@@ -9,8 +9,8 @@ import (
 )
 
 // The flat forms (FlatAccumulator) of COUNT, SUM, SUM0, AVG, and of MIN
-// and MAX over an input without retractions of a type that is not held
-// as a string. Each lays out its fields in little-endian words and
+// and MAX over an input without retractions (FlatHolder for a type held
+// as a string). Each lays out its fields in little-endian words and
 // reuses its boxed form's arithmetic, results and state encoding, so the
 // two forms give the same values and restore each other's state.
 
@@ -286,6 +286,118 @@ func (x *flatExtreme) ReadFlatState(s, b []byte) error {
 	}
 	x.put(s, y.v)
 	return nil
+}
+
+// FlatHolder is a FlatAccumulator whose states refer to values it keeps
+// itself, one accumulator for all the states of its call: an operator
+// may keep its states flat only where they stay where they are between
+// snapshots (the memory backend), gives back what a state refers to when
+// its group is gone (FlatDrop), and lets the accumulator reuse what
+// states no longer refer to once no copy of them is read any more
+// (FlatSettle). Changing a state's value changes its bytes, so that
+// states whose bytes are equal give equal results.
+type FlatHolder interface {
+	FlatAccumulator
+	// FlatDrop gives back what the state s refers to and clears it.
+	FlatDrop(s []byte)
+	// FlatSettle frees what states dropped or changed referred to: no
+	// copy of them made before is read afterwards.
+	FlatSettle()
+}
+
+// heldExtreme is MIN or MAX over an input without retractions of a type
+// held as a string: its state is the handle of the extreme (4 bytes, 0
+// for none), a string the accumulator keeps; a new extreme takes a new
+// handle, so that the state's bytes change with its value.
+type heldExtreme struct {
+	extremeValue
+	// vals are the values by handle less one; free the handles to reuse,
+	// freed those given back since the last FlatSettle.
+	vals        []string
+	free, freed []uint32
+}
+
+func (x *heldExtreme) FlatSize() int { return 4 }
+
+func (x *heldExtreme) handle(s []byte) uint32 { return binary.LittleEndian.Uint32(s) }
+
+// at returns the value the state s holds.
+func (x *heldExtreme) at(s []byte) types.Value {
+	if h := x.handle(s); h != 0 {
+		return types.StringValue(x.vals[h-1])
+	}
+	return types.NullValue
+}
+
+// put makes s hold v, under a new handle, and frees the handle it held.
+func (x *heldExtreme) put(s []byte, v string) {
+	x.FlatDrop(s)
+	var h uint32
+	if n := len(x.free); n > 0 {
+		h, x.free = x.free[n-1], x.free[:n-1]
+		x.vals[h-1] = v
+	} else {
+		if len(x.vals) == math.MaxUint32 {
+			panic("fn: more than 2^32-1 groups holding a MIN or MAX")
+		}
+		x.vals = append(x.vals, v)
+		h = uint32(len(x.vals))
+	}
+	binary.LittleEndian.PutUint32(s, h)
+}
+
+func (x *heldExtreme) FlatAdd(s []byte, args []*types.Vector, i int) {
+	if args[0].Nulls[i] {
+		return
+	}
+	if v := args[0].Str[i]; x.handle(s) == 0 || x.end*x.order(types.StringValue(v), x.at(s)) > 0 {
+		x.put(s, v)
+	}
+}
+
+func (x *heldExtreme) FlatRetract([]byte, []*types.Vector, int) error { return x.Retract(nil) }
+
+func (x *heldExtreme) AppendFlatResults(dst *types.Vector, states []byte, stride, n int) error {
+	for r := range n {
+		if h := x.handle(states[r*stride:]); h != 0 {
+			dst.AppendString(x.vals[h-1])
+		} else {
+			dst.AppendNull()
+		}
+	}
+	return nil
+}
+
+func (x *heldExtreme) AppendFlatState(b, s []byte) []byte {
+	y := x.extremeValue
+	y.v = x.at(s)
+	return y.appendState(b)
+}
+
+func (x *heldExtreme) ReadFlatState(s, b []byte) error {
+	y := x.extremeValue
+	if err := y.UnmarshalState(b); err != nil {
+		return err
+	}
+	if x.FlatDrop(s); !y.v.Null {
+		x.put(s, y.v.S)
+	}
+	return nil
+}
+
+func (x *heldExtreme) FlatDrop(s []byte) {
+	if h := x.handle(s); h != 0 {
+		x.freed = append(x.freed, h)
+		binary.LittleEndian.PutUint32(s, 0)
+	}
+}
+
+func (x *heldExtreme) FlatSettle() {
+	for _, h := range x.freed {
+		x.vals[h-1] = ""
+	}
+	x.free = append(x.free, x.freed...)
+	x.freed = x.freed[:0]
 }
 
 // FlatMerger is a FlatAccumulator whose states merge, as Merger's

@@ -76,6 +76,8 @@ func (x *extremeValue) Merge(other Accumulator) error {
 		o = other
 	case *flatExtreme: // the same accumulator, with a flat form
 		o = &other.extremeValue
+	case *heldExtreme:
+		o = &other.extremeValue
 	}
 	if o == nil || o.end != x.end {
 		return mergeMismatch(x, other)

@@ -71,15 +71,18 @@ func (d *decoder) float() float64 {
 	return f
 }
 
-func (d *decoder) str() string {
+func (d *decoder) str() string { return string(d.bytes()) }
+
+// bytes reads what str wrote, without a copy.
+func (d *decoder) bytes() []byte {
 	n := d.int()
 	if d.err != nil || n < 0 || int64(len(d.b)) < n {
 		d.err = errState
-		return ""
+		return nil
 	}
-	s := string(d.b[:n])
+	b := d.b[:n:n]
 	d.b = d.b[n:]
-	return s
+	return b
 }
 
 func (d *decoder) bool() bool {

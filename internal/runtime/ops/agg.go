@@ -193,7 +193,10 @@ func groupCodec(agg *aggregator) state.Codec[*group] {
 // group's count) followed by each call's state, kept in a
 // state.FlatTable, which holds no pointers. A COUNT(*) without FILTER
 // keeps no state of its own: it reads the group's count, which is the
-// same number.
+// same number. DISTINCT calls whose accumulator feeds a flat one keep
+// their distinct tuples in views (distinctView), one per list of argument
+// columns, which a group's state refers to by handles after the calls'
+// states.
 type flatAggs struct {
 	specs []AggSpec
 	accs  []fn.FlatAccumulator
@@ -208,37 +211,104 @@ type flatAggs struct {
 	from   int
 	// merges is set when every call's accumulator merges (fn.FlatMerger).
 	merges bool
+	// views are the distinct views; viewOf is, per call, the index of
+	// its view and its index there, both -1 for a call that is not
+	// DISTINCT (or is kept boxed).
+	views  []*distinctView
+	viewOf [][2]int
+	// holders are the accumulators that hold values (fn.FlatHolder), of
+	// the calls held.
+	holders []fn.FlatHolder
+	held    []int
 	// args are, per call, its argument columns of the chunk bound.
-	args    [][]*types.Vector
-	bound   *types.Chunk
-	scratch []byte
-	word    [8]byte
+	args              [][]*types.Vector
+	bound             *types.Chunk
+	scratch, scratch2 []byte
+	word              [8]byte
 }
 
 // newFlatAggs returns the flat form of a's calls, or nil if one of them
 // has no flat accumulator. One accumulator per call serves every group.
-func newFlatAggs(a *aggregator) *flatAggs {
+// States that refer to values kept beside them need a backend that keeps
+// a group's state where it is between snapshots (state.Memory: memory
+// set): only then is a DISTINCT call over a flat accumulator flat (its
+// distinct tuples kept in a distinctView), and a fn.FlatHolder's call.
+func newFlatAggs(a *aggregator, memory bool) *flatAggs {
 	f := &flatAggs{specs: a.specs, width: 8, from: 8, merges: true}
-	for _, s := range a.specs {
-		acc, ok := s.New().(fn.FlatAccumulator)
+	for j, s := range a.specs {
+		acc := s.New()
+		view := [2]int{-1, -1}
+		if inner, ok := fn.DistinctInner(acc); ok && memory {
+			acc = inner
+			view = f.viewFor(s.Args, j)
+		}
+		flat, ok := acc.(fn.FlatAccumulator)
 		if !ok {
 			return nil
 		}
+		if h, holds := flat.(fn.FlatHolder); holds {
+			if !memory {
+				return nil
+			}
+			f.holders = append(f.holders, h)
+			f.held = append(f.held, j)
+		}
 		_, merges := acc.(fn.FlatMerger)
-		f.merges = f.merges && merges
+		f.merges = f.merges && merges && view[0] < 0
 		shared := len(s.Args) == 0 && s.Filter < 0 && fn.CountsRows(acc)
-		f.accs = append(f.accs, acc)
+		f.accs = append(f.accs, flat)
+		f.viewOf = append(f.viewOf, view)
 		f.shared = append(f.shared, shared)
 		if shared {
 			f.offs, f.ends, f.from = append(f.offs, 0), append(f.ends, 8), 0
 		} else {
 			f.offs = append(f.offs, f.width)
-			f.width += acc.FlatSize()
+			f.width += flat.FlatSize()
 			f.ends = append(f.ends, f.width)
 		}
 		f.args = append(f.args, make([]*types.Vector, len(s.Args)))
 	}
+	for _, v := range f.views {
+		v.at = f.width
+		f.width += 4
+		v.on = make([]bool, len(v.calls))
+	}
 	return f
+}
+
+// viewFor adds call j, DISTINCT over the columns args, to the view of
+// those columns, new or not, and returns the view's index and the call's
+// index in it.
+func (f *flatAggs) viewFor(args []int, j int) [2]int {
+	for i, v := range f.views {
+		if slices.Equal(v.args, args) {
+			v.calls = append(v.calls, j)
+			return [2]int{i, len(v.calls) - 1}
+		}
+	}
+	v := newDistinctView(args)
+	v.calls = []int{j}
+	f.views = append(f.views, v)
+	return [2]int{len(f.views) - 1, 0}
+}
+
+// drop gives back what the views and the holders hold for the group
+// whose state is s, which is gone.
+func (f *flatAggs) drop(s []byte) {
+	for _, v := range f.views {
+		v.drop(s)
+	}
+	for k, h := range f.holders {
+		h.FlatDrop(f.state(s, f.held[k]))
+	}
+}
+
+// settle lets the holders reuse what the states dropped or changed held:
+// no copy of a state made before is read afterwards.
+func (f *flatAggs) settle() {
+	for _, h := range f.holders {
+		h.FlatSettle()
+	}
 }
 
 // state returns call j's part of a group's state s.
@@ -262,9 +332,14 @@ func (f *flatAggs) update(s []byte, c *types.Chunk, i int, retract bool) error {
 				f.args[j][k] = c.Cols[col]
 			}
 		}
+		for _, v := range f.views {
+			for k, col := range v.args {
+				v.cols[k] = c.Cols[col]
+			}
+		}
 	}
 	for j, spec := range f.specs {
-		if f.shared[j] {
+		if f.shared[j] || f.viewOf[j][0] >= 0 {
 			continue
 		}
 		if spec.Filter >= 0 {
@@ -275,6 +350,11 @@ func (f *flatAggs) update(s []byte, c *types.Chunk, i int, retract bool) error {
 		if !retract {
 			f.accs[j].FlatAdd(f.state(s, j), f.args[j], i)
 		} else if err := f.accs[j].FlatRetract(f.state(s, j), f.args[j], i); err != nil {
+			return err
+		}
+	}
+	for _, v := range f.views {
+		if err := v.update(f, s, c, i, retract); err != nil {
 			return err
 		}
 	}
@@ -291,6 +371,9 @@ func (f *flatAggs) unbind() {
 	f.bound = nil
 	for _, a := range f.args {
 		clear(a)
+	}
+	for _, v := range f.views {
+		clear(v.cols)
 	}
 }
 
@@ -309,8 +392,12 @@ func (f *flatAggs) merge(s, o []byte) error {
 }
 
 // appendEncoded appends the encoding of call j's part of s, as its
-// boxed accumulator's MarshalState.
+// boxed accumulator's MarshalState; for a DISTINCT call, after its view's
+// sortKeys of s.
 func (f *flatAggs) appendEncoded(b, s []byte, j int) []byte {
+	if v := f.viewOf[j]; v[0] >= 0 {
+		return f.views[v[0]].appendCall(b, f, s, j, v[1])
+	}
 	return f.accs[j].AppendFlatState(b, f.state(s, j))
 }
 
@@ -318,6 +405,9 @@ func (f *flatAggs) appendEncoded(b, s []byte, j int) []byte {
 // appendEncoded; the part a shared COUNT(*) reads is the count, which
 // must be the same number.
 func (f *flatAggs) readEncoded(s, b []byte, j int) error {
+	if v := f.viewOf[j]; v[0] >= 0 {
+		return f.views[v[0]].readCall(s, b, f, j, v[1])
+	}
 	if !f.shared[j] {
 		return f.accs[j].ReadFlatState(f.state(s, j), b)
 	}
@@ -336,6 +426,9 @@ func (f *flatAggs) readEncoded(s, b []byte, j int) error {
 func (f *flatAggs) codec() state.FlatCodec {
 	return state.FlatCodec{
 		Append: func(b, s []byte) []byte {
+			for _, v := range f.views {
+				v.sortKeys(s)
+			}
 			b = state.AppendVarint(b, f.count(s))
 			for j := range f.accs {
 				f.scratch = f.appendEncoded(f.scratch[:0], s, j)
@@ -418,7 +511,7 @@ func newAggGroups(cfg GroupAggregateConfig, agg *aggregator, keyCols []int, st s
 	}
 	a.ttl = state.NewTTL(st, "groups", cfg.StateTTL, func(key string) {
 		if a.table != nil {
-			a.table.Delete(bytesOf(key))
+			a.deleteFlat(bytesOf(key))
 		} else {
 			a.groups.DeleteString(key)
 		}
@@ -435,6 +528,14 @@ func (a *aggGroups) has(key []byte) bool {
 	}
 	_, found := a.groups.Get(key)
 	return found
+}
+
+// deleteFlat removes key's group and what its state refers to.
+func (a *aggGroups) deleteFlat(key []byte) {
+	if s, ok := a.table.Get(key); ok {
+		a.flat.drop(s)
+		a.table.Delete(key)
+	}
 }
 
 // open starts the groups' retention on the instance's clock.
@@ -472,6 +573,7 @@ func (a *aggGroups) emit(out runtime.Emitter, chunks []*types.Chunk, c *types.Ch
 			err = e
 		}
 		a.flat.unbind()
+		a.flat.settle()
 	} else {
 		a.w.flush()
 	}
@@ -512,6 +614,7 @@ func (a *aggGroups) closeFlat(key, s []byte, found bool, src rowRef) error {
 		if found {
 			p.add(types.Delete, src, a.before)
 		}
+		a.flat.drop(s)
 		a.table.Delete(key)
 	case !found:
 		p.add(types.Insert, src, s)

@@ -68,7 +68,7 @@ func NewGroupAggregate(cfg GroupAggregateConfig, st state.Backend) (*GroupAggreg
 		return nil, err
 	}
 	g := &GroupAggregate{cfg: cfg, agg: agg, st: st}
-	g.groups = newAggGroups(cfg, agg, cfg.Keys, st, newFlatAggs(agg))
+	g.groups = newAggGroups(cfg, agg, cfg.Keys, st, newFlatAggs(agg, inMemory(st)))
 	return g, nil
 }
 

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sluicesql/sluice/internal/expr/fn"
+	"github.com/sluicesql/sluice/internal/runtime"
 	"github.com/sluicesql/sluice/internal/state"
 	"github.com/sluicesql/sluice/internal/types"
 )
@@ -151,15 +153,21 @@ func appendOnlyCall(t testing.TB, name string, in []types.Type, arg int) AggSpec
 // columns with NULLs, NULL and filtered arguments, retractions of known
 // and unknown rows) give the same output whether the accumulators are
 // kept flat or boxed, with and without -U, and the state moves between
-// the two forms midway, in either direction; so does the flat form on
-// the Pebble backend, written back after every chunk.
+// the two forms midway, in either direction, written alike; so does the
+// flat form on the Pebble backend, written back after every chunk (which
+// keeps DISTINCT calls, and MIN and MAX of strings, whose values their
+// accumulator holds, boxed).
 func TestGroupAggregateFlatMatchesBoxed(t *testing.T) {
 	in, retracting, appendOnly := flatTestCalls(t)
+	both := []int{0, 1}
 	for _, c := range []struct {
 		name    string
 		aggs    []AggSpec
 		retract bool
-	}{{"retracting", retracting, true}, {"append-only", appendOnly, false}} {
+		keys    []int
+	}{{"retracting", retracting, true, both}, {"append-only", appendOnly, false, both}, {"distinct", distinctTestCalls(t, in), true, both},
+		// Grouped by the BIGINT alone, so that the STRING varies in a group.
+		{"held", append(distinctTestCalls(t, in), appendOnlyCall(t, "MAX", in, 0), filteredOn(appendOnlyCall(t, "MIN", in, 0), 4)), false, []int{1}}} {
 		for _, gub := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s/update-before=%v", c.name, gub), func(t *testing.T) {
 				newAggIn := func(flat bool, st state.Backend) *GroupAggregate {
@@ -169,7 +177,7 @@ func TestGroupAggregateFlatMatchesBoxed(t *testing.T) {
 							aggs[i] = boxed(aggs[i])
 						}
 					}
-					g, err := NewGroupAggregate(GroupAggregateConfig{InputTypes: in, Keys: []int{0, 1}, Aggs: aggs, GenerateUpdateBefore: gub}, st)
+					g, err := NewGroupAggregate(GroupAggregateConfig{InputTypes: in, Keys: c.keys, Aggs: aggs, GenerateUpdateBefore: gub}, st)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -180,13 +188,18 @@ func TestGroupAggregateFlatMatchesBoxed(t *testing.T) {
 				}
 				newAgg := func(flat bool) *GroupAggregate { return newAggIn(flat, state.NewMemory()) }
 				onPebble := func() *GroupAggregate {
-					return newAggIn(true, writingBack(t))
+					return newAggIn(c.name == "retracting" || c.name == "append-only", writingBack(t))
 				}
 				chunks := randomChangelog(in, c.retract)
 				flat, box, pb := newAgg(true), newAgg(false), onPebble()
 				rf, rb, rp := &recorder{}, &recorder{}, &recorder{}
 				for n, ch := range chunks {
 					if n == len(chunks)/2 { // the state changes form
+						fs, err1 := flat.State().Snapshot(runtime.DefaultMaxParallelism, state.AllKeyGroups)
+						bs, err2 := box.State().Snapshot(runtime.DefaultMaxParallelism, state.AllKeyGroups)
+						if err1 != nil || err2 != nil || !bytes.Equal(fs, bs) {
+							t.Fatalf("the flat and boxed forms write different snapshots (%v, %v)", err1, err2)
+						}
 						f2, b2, p2 := newAgg(true), newAgg(false), onPebble()
 						moveState(t, flat, b2)
 						moveState(t, box, f2)
@@ -227,6 +240,31 @@ func flatTestCalls(t *testing.T) (in []types.Type, retracting, appendOnly []AggS
 		filtered(appendOnlyCall(t, "MAX", in, 1)), aggCall(t, "AVG", in, 2), aggCall(t, "COUNT", in),
 	}
 	return in, retracting, appendOnly
+}
+
+// filteredOn returns s with the FILTER column col.
+func filteredOn(s AggSpec, col int) AggSpec { s.Filter = col; return s }
+
+// distinctTestCalls returns DISTINCT calls over the columns of
+// randomChangelog, several sharing an argument with and without FILTER,
+// and one of two arguments.
+func distinctTestCalls(t *testing.T, in []types.Type) []AggSpec {
+	distinct := func(name string, filter int, args ...int) AggSpec {
+		a, _ := fn.LookupAggregate(name)
+		fa := make([]fn.Arg, len(args))
+		for i, c := range args {
+			fa[i] = fn.Arg{Type: in[c]}
+		}
+		typ, newAcc, err := a.Bind(fa, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return AggSpec{New: newAcc, Args: args, Filter: filter, Type: typ}
+	}
+	return []AggSpec{
+		aggCall(t, "COUNT", in), distinct("COUNT", -1, 2), distinct("COUNT", 4, 2), distinct("SUM", -1, 2),
+		distinct("AVG", 4, 3), distinct("COUNT", -1, 1, 2), distinct("COUNT", 4, 1, 2), aggCall(t, "SUM", in, 2),
+	}
 }
 
 // randomChangelog returns chunks of rows of (STRING, BIGINT, BIGINT,

@@ -138,7 +138,7 @@ func newTwoPhase(cfg GroupAggregateConfig, mb MiniBatchConfig) (*aggregator, *bu
 // twoPhaseFlat returns the flat form of agg's calls for a two-phase
 // aggregation, or nil if one of them has none or does not merge flat.
 func twoPhaseFlat(agg *aggregator) *flatAggs {
-	if f := newFlatAggs(agg); f != nil && f.merges {
+	if f := newFlatAggs(agg, false); f != nil && f.merges {
 		return f
 	}
 	return nil

@@ -44,7 +44,7 @@ func NewMiniBatchGroupAggregate(cfg GroupAggregateConfig, mb MiniBatchConfig, st
 	}
 	g := &MiniBatchGroupAggregate{bundle: b, cfg: cfg, agg: agg, st: st, buf: newRowBuffer()}
 	g.bundleEnds = bundleEnds{op: g}
-	g.groups = newAggGroups(cfg, agg, cfg.Keys, st, newFlatAggs(agg))
+	g.groups = newAggGroups(cfg, agg, cfg.Keys, st, newFlatAggs(agg, inMemory(st)))
 	return g, nil
 }
 
