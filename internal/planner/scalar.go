@@ -230,7 +230,7 @@ var errNotCorrelated = errors.New("not correlated")
 // nothing).
 func (b *Binder) correlatedScalar(s *ast.SubqueryExpr, outerNode Node, outer *exprBinder) (*scalarSide, error) {
 	sel, ok := s.Query.(*ast.Select)
-	if !ok || sel.From == nil || sel.Where == nil || len(sel.Items) != 1 || sel.Items[0].Star {
+	if !ok || sel.From == nil || len(sel.Items) != 1 || sel.Items[0].Star {
 		return nil, errNotCorrelated
 	}
 	return b.correlatedValues(s, sel, []ast.Expr{sel.Items[0].Expr}, outerNode, outer, "scalar subquery")
@@ -247,6 +247,9 @@ func (b *Binder) correlatedValues(s ast.Node, sel *ast.Select, items []ast.Expr,
 	inner, err := b.from(sel.From)
 	if err != nil {
 		return nil, errNotCorrelated
+	}
+	if err := b.outerHaving(sel, outer.sc); err != nil {
+		return nil, err
 	}
 	c, err := b.correlate(sel.Where, inner.node, &exprBinder{b: b, sc: inner.sc, where: "WHERE"}, outer, what)
 	if err != nil {
