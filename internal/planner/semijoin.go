@@ -155,7 +155,7 @@ func (b *Binder) inSubquery(rel *relation, in *ast.In, not bool) (*relation, err
 			return agg, aerr
 		}
 		if sel, ok := in.Subquery.(*ast.Select); ok && sel.From != nil && len(sel.GroupBy) > 0 && len(sel.Items) == 1 && !sel.Items[0].Star && sel.Limit == nil && sel.Offset == nil {
-			g, gerr := b.groupedCorrelation(rel, sel, sel.Items, "IN subquery")
+			g, gerr := b.groupedCorrelation(rel, &exprBinder{b: b, sc: rel.sc, where: "WHERE"}, sel, sel.Items, "IN subquery")
 			if !errors.Is(gerr, errNotCorrelated) {
 				if gerr != nil {
 					return nil, gerr
@@ -406,7 +406,7 @@ func (b *Binder) exists(rel *relation, e *ast.SubqueryExpr, not bool) (*relation
 		if ok && sel.From != nil && len(sel.GroupBy) > 0 && sel.Limit == nil && sel.Offset == nil {
 			// The select list is not computed, but must be valid over the
 			// groups.
-			if g, gerr := b.groupedCorrelation(rel, sel, sel.Items, "EXISTS subquery"); !errors.Is(gerr, errNotCorrelated) {
+			if g, gerr := b.groupedCorrelation(rel, &exprBinder{b: b, sc: rel.sc, where: "WHERE"}, sel, sel.Items, "EXISTS subquery"); !errors.Is(gerr, errNotCorrelated) {
 				if gerr != nil {
 					return nil, gerr
 				}
@@ -571,13 +571,13 @@ func (b *Binder) inAggregate(rel *relation, in *ast.In, not bool) (*relation, er
 // sides, which the outer sides (outer) match (inner); residual is the
 // correlated HAVING over the outer row followed by that row. A query
 // without correlation is errNotCorrelated.
-func (b *Binder) groupedCorrelation(rel *relation, sel *ast.Select, items []*ast.SelectItem, what string) (*correlated, error) {
+func (b *Binder) groupedCorrelation(rel *relation, ob *exprBinder, sel *ast.Select, items []*ast.SelectItem, what string) (*correlated, error) {
 	inner, err := b.from(sel.From)
 	if err != nil {
 		return nil, errNotCorrelated
 	}
 	ib := &exprBinder{b: b, sc: inner.sc, where: "WHERE"}
-	c, err := b.correlate(sel.Where, inner.node, ib, &exprBinder{b: b, sc: rel.sc, where: "WHERE"}, what)
+	c, err := b.correlate(sel.Where, inner.node, ib, ob, what)
 	switch {
 	case errors.Is(err, errNotCorrelated):
 		c = &correlated{}
@@ -586,6 +586,10 @@ func (b *Binder) groupedCorrelation(rel *relation, sel *ast.Select, items []*ast
 	case len(c.residualAST) > 0:
 		// Flink's SubQueryDecorrelator (checkCorCondition) decorrelates an
 		// aggregation over equalities only.
+		if what == scalarWhat {
+			// Calcite's RelDecorrelator plans it with a value generator.
+			return nil, errorf(c.residualAST[0], "a correlated scalar subquery with GROUP BY correlated by other conditions than equalities is not supported yet")
+		}
 		return nil, errorf(c.residualAST[0], "a correlated %s with GROUP BY is supported when its correlation is equalities only (as in Flink)", what)
 	}
 	for _, g := range sel.GroupBy {
