@@ -413,14 +413,13 @@ func (b *Binder) exists(rel *relation, e *ast.SubqueryExpr, not bool) (*relation
 				return b.semiJoin(rel, &SemiJoin{Anti: not, KeepNullKeys: not}, g.node, g.outer, g.inner, g.residual, e)
 			}
 		}
-		if !ok || sel.From == nil {
-			return nil, err
-		}
-		if outer, nerr := b.outerNames(rel, sel); nerr != nil || !outer {
-			return nil, cmp.Or(nerr, err)
-		}
-		if herr := b.outerHaving(sel, rel.sc); herr != nil {
-			return nil, herr
+		if ok && sel.From != nil {
+			if outer, nerr := b.outerNames(rel, sel); nerr != nil || !outer {
+				return nil, cmp.Or(nerr, err)
+			}
+			if herr := b.outerHaving(sel, rel.sc); herr != nil {
+				return nil, herr
+			}
 		}
 		return nil, errorf(e, "a correlated EXISTS is supported over SELECT ... FROM ... WHERE ... [GROUP BY ...] [HAVING ...] without DISTINCT, LIMIT or OFFSET")
 	}
