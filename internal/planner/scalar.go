@@ -230,10 +230,40 @@ var errNotCorrelated = errors.New("not correlated")
 // nothing).
 func (b *Binder) correlatedScalar(s *ast.SubqueryExpr, outerNode Node, outer *exprBinder) (*scalarSide, error) {
 	sel, ok := s.Query.(*ast.Select)
-	if !ok || sel.From == nil || sel.Where == nil || len(sel.Items) != 1 || sel.Items[0].Star {
+	if !ok || sel.From == nil || len(sel.Items) != 1 || sel.Items[0].Star {
 		return nil, errNotCorrelated
 	}
-	return b.correlatedValues(s, sel, []ast.Expr{sel.Items[0].Expr}, outerNode, outer, "scalar subquery")
+	return b.correlatedValues(s, sel, []ast.Expr{sel.Items[0].Expr}, outerNode, outer, scalarWhat)
+}
+
+// scalarWhat names a scalar subquery in errors.
+const scalarWhat = "scalar subquery"
+
+// groupedScalar plans a scalar subquery over a GROUP BY correlated by
+// equalities, as Calcite's RelDecorrelator plans it for Flink: the groups
+// of each correlation value (the inner sides of the equalities join the
+// group keys, as for EXISTS and IN), whose one value SINGLE_VALUE takes
+// per correlation value (failing at run time on a second group); an
+// outer row without any group takes NULL (the subquery has no row). Its
+// HAVING does not read the outer query (correlatedValues refuses it).
+func (b *Binder) groupedScalar(sel *ast.Select, outerNode Node, outer *exprBinder) (*scalarSide, error) {
+	g, err := b.groupedCorrelation(&relation{node: outerNode, sc: outer.sc}, outer, sel, sel.Items, scalarWhat)
+	if err != nil {
+		return nil, err
+	}
+	gs := g.node.Schema()
+	var keys []int
+	var schema types.Schema
+	for _, k := range g.inner {
+		i := k.(*expr.Column).Index
+		keys = append(keys, i)
+		schema = append(schema, gs[i])
+	}
+	t := gs[0].Type.Nullable()
+	schema = append(schema, types.Field{Name: "$f" + itoa(len(schema)), Type: t})
+	ga := &GroupAggregate{base: base{schema: schema}, Input: g.node, Keys: keys,
+		Aggs: []AggCall{{Name: "SINGLE_VALUE", Args: []int{0}, Filter: -1, Type: t}}}
+	return &scalarSide{node: ga, keys: seq(len(keys)), outerKeys: g.outer, values: []int{len(keys)}, empties: []expr.Expr{nil}}, nil
 }
 
 // correlatedValues plans the values items of a correlated subquery
@@ -248,9 +278,15 @@ func (b *Binder) correlatedValues(s ast.Node, sel *ast.Select, items []ast.Expr,
 	if err != nil {
 		return nil, errNotCorrelated
 	}
+	if err := b.outerHaving(sel, outer.sc); err != nil {
+		return nil, err
+	}
 	c, err := b.correlate(sel.Where, inner.node, &exprBinder{b: b, sc: inner.sc, where: "WHERE"}, outer, what)
 	if err != nil {
 		return nil, err
+	}
+	if len(sel.GroupBy) > 0 && !sel.Distinct && sel.Limit == nil && sel.Offset == nil && what == scalarWhat {
+		return b.groupedScalar(sel, outerNode, outer)
 	}
 	if len(sel.GroupBy) > 0 || sel.Distinct || sel.Limit != nil || sel.Offset != nil {
 		return nil, errorf(s, "a correlated %s with GROUP BY, DISTINCT, LIMIT or OFFSET is not supported yet", what)

@@ -1,8 +1,10 @@
 package planner
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sluicesql/sluice/internal/connector"
@@ -152,6 +154,16 @@ func (b *Binder) inSubquery(rel *relation, in *ast.In, not bool) (*relation, err
 		if agg, aerr := b.inAggregate(rel, in, not); !errors.Is(aerr, errNotCorrelated) {
 			return agg, aerr
 		}
+		if sel, ok := in.Subquery.(*ast.Select); ok && sel.From != nil && len(sel.GroupBy) > 0 && len(sel.Items) == 1 && !sel.Items[0].Star && sel.Limit == nil && sel.Offset == nil {
+			g, gerr := b.groupedCorrelation(rel, &exprBinder{b: b, sc: rel.sc, where: "WHERE"}, sel, sel.Items, "IN subquery")
+			if !errors.Is(gerr, errNotCorrelated) {
+				if gerr != nil {
+					return nil, gerr
+				}
+				ys := g.node.Schema()
+				return b.correlatedSemiJoin(rel, in, not, g, x, &expr.Column{Index: 0, Name: ys[0].Name, T: ys[0].Type})
+			}
+		}
 		c, y, cerr := b.correlatedIn(in, rel)
 		if cerr != nil {
 			if errors.Is(cerr, errNotCorrelated) {
@@ -159,11 +171,7 @@ func (b *Binder) inSubquery(rel *relation, in *ast.In, not bool) (*relation, err
 			}
 			return nil, cerr
 		}
-		if not && !(x.Type().NotNull && y.Type().NotNull) {
-			return nil, errorf(in, "NOT IN over a correlated subquery is supported when both sides are NOT NULL; use NOT EXISTS")
-		}
-		j := &SemiJoin{Anti: not}
-		return b.semiJoin(rel, j, c.node, append([]expr.Expr{x}, c.outer...), append([]expr.Expr{y}, c.inner...), c.residual, in)
+		return b.correlatedSemiJoin(rel, in, not, c, x, y)
 	}
 	ss := sub.node.Schema()
 	if len(ss) != 1 {
@@ -172,6 +180,17 @@ func (b *Binder) inSubquery(rel *relation, in *ast.In, not bool) (*relation, err
 	y := &expr.Column{Index: 0, Name: ss[0].Name, T: ss[0].Type}
 	j := &SemiJoin{Anti: not, NullAware: not && !y.T.NotNull}
 	return b.semiJoin(rel, j, sub.node, []expr.Expr{x}, []expr.Expr{y}, nil, in)
+}
+
+// correlatedSemiJoin semi (anti) joins rel with the correlated subquery
+// c of `x [NOT] IN`, matching x with y (over c's relation) beside the
+// correlation.
+func (b *Binder) correlatedSemiJoin(rel *relation, in *ast.In, not bool, c *correlated, x, y expr.Expr) (*relation, error) {
+	if not && !(x.Type().NotNull && y.Type().NotNull) {
+		return nil, errorf(in, "NOT IN over a correlated subquery is supported when both sides are NOT NULL; use NOT EXISTS")
+	}
+	j := &SemiJoin{Anti: not}
+	return b.semiJoin(rel, j, c.node, append([]expr.Expr{x}, c.outer...), append([]expr.Expr{y}, c.inner...), c.residual, in)
 }
 
 // correlatedIn binds the subquery of `x IN (SELECT y FROM ... WHERE ...)`
@@ -250,6 +269,14 @@ func (b *Binder) correlate(where ast.Expr, inner Node, ib, ob *exprBinder, what 
 		if !ok {
 			r, berr := both.bind(c)
 			if berr != nil {
+				if ob.hook != nil {
+					// Over an aggregation the outer query's columns are its
+					// group keys: another is refused as the outer query
+					// refuses it (Expression 'a.v' is not being grouped).
+					if oerr := outerBindError(c, ib, ob); oerr != nil {
+						return nil, oerr
+					}
+				}
 				return nil, err
 			}
 			if or := correlatedOr(c, ib); or != nil {
@@ -274,6 +301,38 @@ func (b *Binder) correlate(where ast.Expr, inner Node, ib, ob *exprBinder, what 
 		out.node = newCalc(inner, identity(inner.Schema()), and(filters), inner.Schema())
 	}
 	return out, nil
+}
+
+// outerBindError is the error of the outer binder ob on the first name
+// of c that the inner binder ib does not resolve, nil when ob binds them.
+func outerBindError(c ast.Expr, ib, ob *exprBinder) error {
+	var err error
+	walkAST(c, func(n ast.Expr) bool {
+		if id, ok := n.(*ast.Ident); ok && err == nil {
+			if _, ierr := ib.bind(id); ierr != nil {
+				_, err = ob.bind(id)
+			}
+		}
+		_, sub := n.(*ast.SubqueryExpr)
+		return err == nil && !sub
+	})
+	return err
+}
+
+// outerHaving refuses a HAVING of sel that reads the outer query (outer
+// is its scope), outside EXISTS and IN with GROUP BY (groupedCorrelation).
+func (b *Binder) outerHaving(sel *ast.Select, outer *scope) error {
+	if sel.Having == nil || sel.From == nil {
+		return nil
+	}
+	inner, err := b.from(sel.From)
+	if err != nil {
+		return nil
+	}
+	if id := outerName(sel.Having, inner.sc, correlationScope(outer, inner.sc)); id != nil {
+		return errorf(id, "a HAVING that reads the outer query ('%s') is supported in EXISTS and IN subqueries with GROUP BY only", exprTextAST(id))
+	}
+	return nil
 }
 
 // correlationScope is the scope of a correlated condition: the outer
@@ -337,7 +396,32 @@ func (b *Binder) exists(rel *relation, e *ast.SubqueryExpr, not bool) (*relation
 		}
 	}
 	if !ok || sel.From == nil || len(sel.GroupBy) > 0 || sel.Having != nil || sel.Limit != nil || sel.Offset != nil || sel.Distinct {
-		return nil, errorf(e, "EXISTS is supported over SELECT ... FROM ... WHERE ... without grouping, DISTINCT or LIMIT")
+		sub, err := b.query(e.Query)
+		if err == nil {
+			// Uncorrelated: every outer row passes while the query has a
+			// row, whatever its shape (Flink's FlinkSubQueryRemoveRule
+			// semi joins on IS NOT NULL(MIN(TRUE)) over it).
+			return b.semiJoin(rel, &SemiJoin{Anti: not}, sub.node, nil, nil, nil, e)
+		}
+		if ok && sel.From != nil && len(sel.GroupBy) > 0 && sel.Limit == nil && sel.Offset == nil {
+			// The select list is not computed, but must be valid over the
+			// groups.
+			if g, gerr := b.groupedCorrelation(rel, &exprBinder{b: b, sc: rel.sc, where: "WHERE"}, sel, sel.Items, "EXISTS subquery"); !errors.Is(gerr, errNotCorrelated) {
+				if gerr != nil {
+					return nil, gerr
+				}
+				return b.semiJoin(rel, &SemiJoin{Anti: not, KeepNullKeys: not}, g.node, g.outer, g.inner, g.residual, e)
+			}
+		}
+		if ok && sel.From != nil {
+			if outer, nerr := b.outerNames(rel, sel); nerr != nil || !outer {
+				return nil, cmp.Or(nerr, err)
+			}
+			if herr := b.outerHaving(sel, rel.sc); herr != nil {
+				return nil, herr
+			}
+		}
+		return nil, errorf(e, "a correlated EXISTS is supported over SELECT ... FROM ... WHERE ... [GROUP BY ...] [HAVING ...] without DISTINCT, LIMIT or OFFSET")
 	}
 	inner, err := b.from(sel.From)
 	if err != nil {
@@ -386,6 +470,9 @@ func (b *Binder) existsHaving(rel *relation, e *ast.SubqueryExpr, sel *ast.Selec
 		if it.Star {
 			return nil, errorf(it, "a correlated EXISTS subquery with HAVING selects no *: its columns are not grouped")
 		}
+	}
+	if err := b.outerHaving(sel, rel.sc); err != nil {
+		return nil, err
 	}
 	ob := &exprBinder{b: b, sc: rel.sc, where: "WHERE"}
 	scalar := func(item ast.Expr) (*ast.SubqueryExpr, *scalarSide, error) {
@@ -470,6 +557,154 @@ func (b *Binder) inAggregate(rel *relation, in *ast.In, not bool) (*relation, er
 		}
 		return jb.call(in, op, []expr.Expr{x, value}, nil)
 	})
+}
+
+// groupedCorrelation decorrelates SELECT items FROM ... WHERE ... GROUP BY
+// ... [HAVING ...] correlated with the outer query rel for a semi join, as
+// Flink's SubQueryDecorrelator decorrelates an aggregation: the inner
+// sides of the WHERE's correlating equalities join the group keys, and
+// the HAVING's correlated conditions leave it for the join's condition
+// (its filter is above the aggregation). The query without its correlated
+// conditions, grouped by its keys and those inner sides, selects items,
+// the aggregates and columns the correlated HAVING reads, then the inner
+// sides, which the outer sides (outer) match (inner); residual is the
+// correlated HAVING over the outer row followed by that row. A query
+// without correlation is errNotCorrelated.
+func (b *Binder) groupedCorrelation(rel *relation, ob *exprBinder, sel *ast.Select, items []*ast.SelectItem, what string) (*correlated, error) {
+	inner, err := b.from(sel.From)
+	if err != nil {
+		return nil, errNotCorrelated
+	}
+	ib := &exprBinder{b: b, sc: inner.sc, where: "WHERE"}
+	c, err := b.correlate(sel.Where, inner.node, ib, ob, what)
+	switch {
+	case errors.Is(err, errNotCorrelated):
+		c = &correlated{}
+	case err != nil:
+		return nil, err
+	case len(c.residualAST) > 0:
+		// Flink's SubQueryDecorrelator (checkCorCondition) decorrelates an
+		// aggregation over equalities only.
+		if what == scalarWhat {
+			// Calcite's RelDecorrelator plans it with a value generator.
+			return nil, errorf(c.residualAST[0], "a correlated scalar subquery with GROUP BY correlated by other conditions than equalities is not supported yet")
+		}
+		return nil, errorf(c.residualAST[0], "a correlated %s with GROUP BY is supported when its correlation is equalities only (as in Flink)", what)
+	}
+	for _, g := range sel.GroupBy {
+		if gs, sets := g.(*ast.GroupingSets); sets {
+			return nil, errorf(g, "a correlated %s grouped by %s is not supported yet", what, gs.Kind)
+		}
+	}
+	q := *sel
+	var local, having, correlatedHaving []ast.Expr
+	if sel.Where != nil {
+		for _, f := range astConjuncts(sel.Where) {
+			if _, err := ib.bind(f); err == nil {
+				local = append(local, f)
+			}
+		}
+	}
+	// A HAVING condition reads the outer query when a name of it, outside
+	// its subqueries, is no inner column but an outer one; the aggregates
+	// and inner columns it reads are selected for the join's condition.
+	both := correlationScope(rel.sc, inner.sc)
+	var reads []ast.Expr
+	if sel.Having != nil {
+		for _, h := range astConjuncts(sel.Having) {
+			if outerName(h, inner.sc, both) == nil {
+				having = append(having, h)
+				continue
+			}
+			correlatedHaving = append(correlatedHaving, h)
+			walkAST(h, func(n ast.Expr) bool {
+				if f, ok := n.(*ast.FuncCall); ok && len(findAggregates(f)) > 0 && findAggregates(f)[0] == f {
+					reads = append(reads, f)
+					return false
+				}
+				if id, ok := n.(*ast.Ident); ok {
+					if _, err := inner.sc.resolve(id); err == nil {
+						reads = append(reads, id)
+					}
+				}
+				return true
+			})
+		}
+	}
+	if len(c.outer) == 0 && len(correlatedHaving) == 0 {
+		return nil, errNotCorrelated
+	}
+	q.Where, q.Having = andAST(local), andAST(having)
+	q.Items = slices.Clone(items)
+	for _, r := range reads {
+		q.Items = append(q.Items, &ast.SelectItem{Pos: r.Position(), Expr: r})
+	}
+	q.GroupBy = slices.Clone(sel.GroupBy)
+	for _, in := range c.innerAST {
+		q.Items = append(q.Items, &ast.SelectItem{Pos: in.Position(), Expr: in})
+		q.GroupBy = append(q.GroupBy, in)
+	}
+	sub, err := b.query(&q)
+	if err != nil {
+		return nil, err
+	}
+	ss := sub.node.Schema()
+	out := &correlated{node: sub.node, outer: c.outer}
+	for k := range c.innerAST {
+		i := len(ss) - len(c.innerAST) + k
+		out.inner = append(out.inner, &expr.Column{Index: i, Name: ss[i].Name, T: ss[i].Type})
+	}
+	first, n := len(ss)-len(c.innerAST)-len(reads), len(rel.node.Schema())
+	hb := &exprBinder{b: b, sc: rel.sc, where: "HAVING", hook: func(e ast.Expr) (expr.Expr, bool, error) {
+		if i := slices.Index(reads, e); i >= 0 {
+			j := first + i
+			return &expr.Column{Index: n + j, Name: ss[j].Name, T: ss[j].Type}, true, nil
+		}
+		return nil, false, nil
+	}}
+	for _, h := range correlatedHaving {
+		r, err := hb.bind(h)
+		if err != nil {
+			return nil, err
+		}
+		if err := wantBoolean(h, r); err != nil {
+			return nil, err
+		}
+		out.residual = append(out.residual, r)
+	}
+	return out, nil
+}
+
+// outerName finds a name of e, outside its subqueries, that is no column
+// of the inner scope but one of both (the outer columns then the inner
+// ones); nil when there is none.
+func outerName(e ast.Expr, inner, both *scope) *ast.Ident {
+	var found *ast.Ident
+	walkAST(e, func(n ast.Expr) bool {
+		if id, ok := n.(*ast.Ident); ok && found == nil {
+			if _, err := inner.resolve(id); err != nil {
+				if _, err := both.resolve(id); err == nil {
+					found = id
+				}
+			}
+		}
+		_, sub := n.(*ast.SubqueryExpr)
+		return found == nil && !sub
+	})
+	return found
+}
+
+// outerNames reports whether a name of sel, which failed to bind on its
+// own, is a column of the outer query rel, or the first name that neither
+// resolves.
+func (b *Binder) outerNames(rel *relation, sel *ast.Select) (bool, error) {
+	inner, err := b.from(sel.From)
+	if err != nil {
+		return false, err
+	}
+	es := append([]ast.Expr{sel.Where, sel.Having}, itemExprs(sel.Items)...)
+	es = append(es, sel.GroupBy...)
+	return checkNames(es, &exprBinder{b: b, sc: inner.sc, where: "WHERE"}, &exprBinder{b: b, sc: correlationScope(rel.sc, inner.sc), where: "WHERE"})
 }
 
 // atLeastOneRow reports a query that gives at least one row whatever its
