@@ -29,7 +29,7 @@ var planConfiguration = []string{ConfTimeZone, ConfWatermarkInterval, ConfIdleTi
 // executionPlan translates physical plans into an execution plan that
 // records the session's values of the planConfiguration options.
 func (e *Session) executionPlan(roots ...planner.Node) (*plan.Plan, error) {
-	p, err := planner.ExecutionPlan(roots...)
+	p, err := planner.ExecutionPlan(e.config.reuse(), roots...)
 	if err != nil {
 		return nil, err
 	}

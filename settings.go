@@ -92,6 +92,8 @@ var honoured = map[string]struct {
 	ConfAggPhaseStrategy:    {"AUTO", checkAggPhaseStrategy},
 	ConfColorSchema:         {"DEFAULT", checkColorSchema},
 	ConfRuntimeMode:         {"", checkRuntimeMode},
+	ConfReuseSubPlan:        {"true", checkBool},
+	ConfReuseSource:         {"true", checkBool},
 }
 
 // checkRuntimeMode accepts Flink's runtime modes but AUTOMATIC, which
@@ -110,6 +112,22 @@ func checkRuntimeMode(key, value string) error {
 // (execution.runtime-mode = 'batch').
 func (c *Config) Batch() bool {
 	return strings.EqualFold(strings.TrimSpace(c.Get(ConfRuntimeMode)), "batch")
+}
+
+// Sub-plan reuse (OptimizerConfigOptions): see docs/sql.md, "Shared
+// sub-plans".
+const (
+	// ConfReuseSubPlan is table.optimizer.reuse-sub-plan-enabled: equal
+	// parts of a statement's (or statement set's) plan run once.
+	ConfReuseSubPlan = "table.optimizer.reuse-sub-plan-enabled"
+	// ConfReuseSource is table.optimizer.reuse-source-enabled: equal
+	// scans of a table are one source, when sub-plans are reused.
+	ConfReuseSource = "table.optimizer.reuse-source-enabled"
+)
+
+// reuse returns the parts of plans the planner shares.
+func (c *Config) reuse() planner.Reuse {
+	return planner.Reuse{SubPlans: c.boolSetting(ConfReuseSubPlan), Sources: c.boolSetting(ConfReuseSource)}
 }
 
 // Mini-batch settings (ExecutionConfigOptions, OptimizerConfigOptions):
@@ -332,8 +350,6 @@ var refused = map[string]onlyValues{
 	"table.optimizer.distinct-agg.split.enabled":        {[]string{"false"}, "distinct aggregations are not split"},
 	"table.optimizer.distinct-agg.split.bucket-num":     {[]string{"1024"}, "distinct aggregations are not split"},
 	"table.optimizer.join-reorder-enabled":              {[]string{"false"}, "joins run in the order written"},
-	"table.optimizer.reuse-sub-plan-enabled":            {[]string{"false"}, "equal parts of a plan are not shared"},
-	"table.optimizer.reuse-source-enabled":              {[]string{"false"}, "a table read twice is read by two sources"},
 	"table.optimizer.multiple-input-enabled":            {nil, "the optimizer has no multiple-input operators"},
 	"table.optimizer.source.predicate-pushdown-enabled": {[]string{"false"}, "no connector takes filters"},
 	"table.optimizer.source.report-statistics-enabled":  {nil, "the optimizer uses no statistics"},

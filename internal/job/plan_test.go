@@ -186,7 +186,7 @@ func TestPlannedQueriesFromJSON(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				p, err := planner.ExecutionPlan(root)
+				p, err := planner.ExecutionPlan(planner.Reuse{SubPlans: true, Sources: true}, root)
 				if err != nil {
 					t.Fatal(err)
 				}

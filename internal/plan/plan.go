@@ -265,6 +265,39 @@ func (n *Node) hash() (string, error) {
 	return hex.EncodeToString(sum[:8]), nil
 }
 
+// Digest is the hex of the SHA-256 of everything n is but its ID, with
+// its inputs named by inputs (their digests, in input order) instead of
+// their IDs, so that two nodes with equal digests compute the same rows
+// from equal sub-plans, as Flink's SubplanReuser compares sub-plans by
+// their digests. Unlike the ID it covers the whole configuration (a
+// table's options too) and the description.
+func (n *Node) Digest(inputs []string) (string, error) {
+	type input struct {
+		Digest   string   `json:"digest"`
+		Exchange Exchange `json:"exchange"`
+		Keys     []int    `json:"keys,omitempty"`
+	}
+	ins := make([]input, len(n.Inputs))
+	for i, in := range n.Inputs {
+		ins[i] = input{Digest: inputs[i], Exchange: in.Exchange, Keys: in.Keys}
+	}
+	b, err := marshal(struct {
+		Kind        string       `json:"kind"`
+		Description string       `json:"description"`
+		Parallelism Parallelism  `json:"parallelism"`
+		Inputs      []input      `json:"inputs"`
+		Schema      []Field      `json:"schema"`
+		Changelog   string       `json:"changelogMode"`
+		State       []StateTable `json:"state"`
+		Config      Config       `json:"config"`
+	}{n.Kind, n.Description, n.Parallelism, ins, n.Schema, n.Changelog, n.State, n.Config})
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
+}
+
 // Node returns the node with the given ID, or nil.
 func (p *Plan) Node(id string) *Node {
 	if ix := p.index; ix != nil && ix.nodes == len(p.Nodes) {

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sluicesql/sluice/internal/connector"
@@ -17,18 +18,61 @@ import (
 // their keys, or as one instance when they have none; projections and
 // filters run as their input does; and it declares the state each operator
 // keeps.
-func ExecutionPlan(roots ...Node) (*plan.Plan, error) {
-	t := &translator{p: plan.New()}
+//
+// Equal parts of the plan are computed once as reuse allows: a node equal
+// to one translated before, in everything it is and in its inputs' sub-plans,
+// is that node, which then feeds every consumer.
+func ExecutionPlan(reuse Reuse, roots ...Node) (*plan.Plan, error) {
+	t := &translator{p: plan.New(), reuse: reuse}
+	if reuse.SubPlans {
+		t.digests, t.byDigest = map[string]string{}, map[string]string{}
+	}
+	kept := map[string]bool{}
 	for _, r := range roots {
-		if _, err := t.node(r); err != nil {
+		a, err := t.node(r)
+		if err != nil {
 			return nil, err
 		}
+		kept[a.id] = true
+	}
+	if t.digests != nil {
+		t.prune(kept)
 	}
 	return t.p, nil
 }
 
+// prune drops the nodes no root reads: the scans, not reused, under a
+// node that was (SubplanReuser does not visit the inputs of a reused
+// node either). roots holds the roots' IDs.
+func (t *translator) prune(roots map[string]bool) {
+	for i := len(t.p.Nodes) - 1; i >= 0; i-- {
+		if n := t.p.Nodes[i]; roots[n.ID] {
+			for _, in := range n.Inputs {
+				roots[in.Node] = true
+			}
+		}
+	}
+	t.p.Nodes = slices.DeleteFunc(t.p.Nodes, func(n *plan.Node) bool { return !roots[n.ID] })
+}
+
+// Reuse is which equal parts of a plan ExecutionPlan shares, Flink's
+// table.optimizer.reuse-sub-plan-enabled and
+// table.optimizer.reuse-source-enabled (SubplanReuser): with SubPlans,
+// nodes with equal sub-plans are one node, but for sinks and, unless
+// Sources, scans; a table read twice with the same projection and
+// watermark is then read once. Without SubPlans nothing is shared (as in
+// Flink, Sources alone shares nothing).
+type Reuse struct {
+	SubPlans, Sources bool
+}
+
 type translator struct {
-	p *plan.Plan
+	p     *plan.Plan
+	reuse Reuse
+	// digests maps the ID of each node added to its digest (plan.Node.Digest),
+	// byDigest the digest of each reusable node to its ID; both nil
+	// when nothing is reused.
+	digests, byDigest map[string]string
 	// routes, when set, records the inputs (with their exchanges) each
 	// physical node is translated with, for EXPLAIN's physical plan.
 	routes map[Node][]plan.Input
@@ -68,13 +112,47 @@ func (t *translator) add(s step) (added, error) {
 	}
 	n := &plan.Node{Kind: s.kind, Description: s.description, Parallelism: s.par, Inputs: s.inputs,
 		Schema: fields, Changelog: s.mode, State: s.state, Config: s.config}
-	if err := t.p.Add(n); err != nil {
-		return added{}, err
-	}
 	if t.routes != nil && s.node != nil {
 		t.routes[s.node] = s.inputs
 	}
+	var digest string
+	if t.digests != nil {
+		ins := make([]string, len(n.Inputs))
+		for i, in := range n.Inputs {
+			ins[i] = t.digests[in.Node]
+		}
+		d, err := n.Digest(ins)
+		if err != nil {
+			return added{}, fmt.Errorf("%s: %w", n.Kind, err)
+		}
+		digest = d
+		if id, ok := t.byDigest[digest]; ok {
+			return added{id: id, schema: s.schema}, nil
+		}
+	}
+	if err := t.p.Add(n); err != nil {
+		return added{}, err
+	}
+	if t.digests != nil {
+		t.digests[n.ID] = digest
+		if t.reusable(n.Kind) {
+			t.byDigest[digest] = n.ID
+		}
+	}
 	return added{id: n.ID, schema: s.schema}, nil
+}
+
+// reusable reports whether a node of the kind may feed several consumers
+// (SubplanReuser.isNodeReusableDisabled): a sink never, nor a query's
+// Collect, which is its sink; a scan when sources are reused.
+func (t *translator) reusable(kind string) bool {
+	switch kind {
+	case plan.KindSink, plan.KindCollect:
+		return false
+	case plan.KindScan:
+		return t.reuse.Sources
+	}
+	return true
 }
 
 // checkKeys refuses to partition by a MAP, MULTISET or VARIANT column

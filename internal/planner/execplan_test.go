@@ -60,7 +60,7 @@ func TestExecutionPlan(t *testing.T) {
 // encode plans the last statement of script and writes its execution plan.
 func encode(t *testing.T, script string) []byte {
 	t.Helper()
-	p, err := planner.ExecutionPlan(plan(t, script))
+	p, err := planner.ExecutionPlan(planner.Reuse{SubPlans: true, Sources: true}, plan(t, script))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,22 +72,68 @@ func encode(t *testing.T, script string) []byte {
 }
 
 // TestExecutionPlanDuplicates: a node planned twice alike (a table read
-// on both sides of a UNION ALL) gets the same ID with an ordinal.
+// on both sides of a UNION ALL) gets the same ID with an ordinal when
+// nothing is reused; with sub-plans reused, equal nodes are one node and
+// their consumers read it, the scans too when sources are reused
+// (Flink's SubplanReuser, table.optimizer.reuse-source-enabled). Equal
+// filters over scans not reused are one filter over one scan, as in
+// Flink, whose SubplanReuser reuses a Calc over a table source's scan
+// whatever reuse-source-enabled says.
 func TestExecutionPlanDuplicates(t *testing.T) {
-	p, err := planner.ExecutionPlan(plan(t, `
-CREATE TABLE t (a INT) WITH ('connector' = 'kafka', 'topic' = 't', 'properties.bootstrap.servers' = 'localhost:9092', 'format' = 'json');
-SELECT a FROM t UNION ALL SELECT a FROM t`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var scans []string
-	for _, n := range p.Nodes {
-		if n.Kind == execplan.KindScan {
-			scans = append(scans, n.ID)
-		}
-	}
-	if len(scans) != 2 || scans[1] != scans[0]+"-1" {
-		t.Errorf("scan IDs %v, want an ID and the same with -1", scans)
+	const ddl = `CREATE TABLE t (a INT) WITH ('connector' = 'kafka', 'topic' = 't', 'properties.bootstrap.servers' = 'localhost:9092', 'format' = 'json');
+`
+	for _, c := range []struct {
+		name  string
+		reuse planner.Reuse
+		query string
+		// scans and calcs are how many of each the plan has; read is how
+		// many inputs of the Union read a scan's or Calc's first ID.
+		scans, calcs, read int
+	}{
+		{"no reuse", planner.Reuse{}, "SELECT a FROM t UNION ALL SELECT a FROM t", 2, 0, 1},
+		{"sources not reused", planner.Reuse{SubPlans: true}, "SELECT a FROM t UNION ALL SELECT a FROM t", 2, 0, 1},
+		{"sources reused", planner.Reuse{SubPlans: true, Sources: true}, "SELECT a FROM t UNION ALL SELECT a FROM t", 1, 0, 2},
+		{"sources alone", planner.Reuse{Sources: true}, "SELECT a FROM t UNION ALL SELECT a FROM t", 2, 0, 1},
+		{"filters", planner.Reuse{SubPlans: true}, "SELECT a FROM t WHERE a > 1 UNION ALL SELECT a FROM t WHERE a > 1", 1, 1, 2},
+		{"filters apart", planner.Reuse{SubPlans: true, Sources: true}, "SELECT a FROM t WHERE a > 1 UNION ALL SELECT a FROM t WHERE a > 2", 1, 2, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := planner.ExecutionPlan(c.reuse, plan(t, ddl+c.query))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var scans, calcs []string
+			var union *execplan.Node
+			for _, n := range p.Nodes {
+				switch n.Kind {
+				case execplan.KindScan:
+					scans = append(scans, n.ID)
+				case execplan.KindCalc:
+					calcs = append(calcs, n.ID)
+				case execplan.KindUnion:
+					union = n
+				}
+			}
+			if len(scans) != c.scans || len(calcs) != c.calcs {
+				t.Fatalf("%d scans and %d calcs, want %d and %d", len(scans), len(calcs), c.scans, c.calcs)
+			}
+			if c.scans == 2 && scans[1] != scans[0]+"-1" {
+				t.Errorf("scan IDs %v, want an ID and the same with -1", scans)
+			}
+			first := scans[0]
+			if c.calcs > 0 {
+				first = calcs[0]
+			}
+			read := 0
+			for _, in := range union.Inputs {
+				if in.Node == first {
+					read++
+				}
+			}
+			if read != c.read {
+				t.Errorf("the union reads %s %d times, want %d", first, read, c.read)
+			}
+		})
 	}
 }
 
@@ -98,7 +144,7 @@ func BenchmarkExecutionPlanWideUnion(b *testing.B) {
 	root := plan(b, "SELECT 1"+strings.Repeat(" UNION ALL SELECT 1", 1000))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := planner.ExecutionPlan(root); err != nil {
+		if _, err := planner.ExecutionPlan(planner.Reuse{}, root); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -566,7 +566,11 @@ func exchangeText(in plan.Input, columns []string) string {
 // that is hashed, Exchange(distribution=[hash[k]]), or gathered on one
 // instance, Exchange(distribution=[single]); forward inputs have none.
 // Each tree ends at a node nothing reads (a sink), or below a query's
-// Collect as in PhysicalPlan, a blank line between trees.
+// Collect as in PhysicalPlan, a blank line between trees. A node (or an
+// exchange) several consumers read, shared by sub-plan reuse, is written
+// once with "(reuse_id=[N])" after it, and where it is read again as
+// "Reused(reference_id=[N])", as Flink's ExecNodePlanDumper writes a
+// reused node, numbered in the order they are written.
 func OptimizedExecutionPlan(p *plan.Plan) Section {
 	nodes := make(map[string]*plan.Node, len(p.Nodes))
 	read := map[string]bool{}
@@ -577,39 +581,85 @@ func OptimizedExecutionPlan(p *plan.Plan) Section {
 		}
 	}
 	inputs := func(l execLine) []execLine {
+		if l.reference != nil && *l.reference > 0 {
+			return nil
+		}
 		if l.exchange != nil {
-			return []execLine{{node: l.node}}
+			return []execLine{{node: l.node, reference: new(int)}}
 		}
 		out := make([]execLine, len(l.node.Inputs))
 		for i, in := range l.node.Inputs {
-			out[i] = execLine{node: nodes[in.Node]}
+			out[i] = execLine{node: nodes[in.Node], reference: new(int)}
 			if in.Exchange != plan.Forward {
 				out[i].exchange = &l.node.Inputs[i]
 			}
 		}
 		return out
 	}
-	var b strings.Builder
+	var trees []execLine
 	for _, n := range p.Nodes {
 		if read[n.ID] {
 			continue
 		}
-		if b.Len() > 0 {
-			b.WriteString("\n")
-		}
 		if n.Kind == plan.KindCollect {
 			n = nodes[n.Inputs[0].Node]
 		}
-		writeTree(&b, execLine{node: n}, inputs, execLine.String, "", "")
+		trees = append(trees, execLine{node: n, reference: new(int)})
+	}
+	// Count the lines' uses, not below a use seen before, as they are
+	// written; then number those used more than once as they are written.
+	uses := map[string]int{}
+	var count func(l execLine)
+	count = func(l execLine) {
+		uses[l.key()]++
+		if uses[l.key()] == 1 {
+			for _, in := range inputs(l) {
+				count(in)
+			}
+		}
+	}
+	for _, l := range trees {
+		count(l)
+	}
+	ids := map[string]int{}
+	line := func(l execLine) string {
+		k := l.key()
+		if uses[k] < 2 {
+			return l.String()
+		}
+		if id, ok := ids[k]; ok {
+			*l.reference = id
+			return fmt.Sprintf("Reused(reference_id=[%d])", id)
+		}
+		ids[k] = len(ids) + 1
+		return fmt.Sprintf("%s(reuse_id=[%d])", l.String(), ids[k])
+	}
+	var b strings.Builder
+	for i, l := range trees {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		writeTree(&b, l, inputs, line, "", "")
 	}
 	return Section{Title: "Optimized Execution Plan", Body: b.String()}
 }
 
 // execLine is a line of the execution plan's text: a node, or the
-// exchange in front of it.
+// exchange in front of it. reference is set to the reuse ID the line
+// refers to when it is written as a reused node's.
 type execLine struct {
-	node     *plan.Node
-	exchange *plan.Input
+	node      *plan.Node
+	exchange  *plan.Input
+	reference *int
+}
+
+// key identifies what the line shows: its node, or the exchange in front
+// of it.
+func (l execLine) key() string {
+	if l.exchange == nil {
+		return l.node.ID
+	}
+	return fmt.Sprintf("%s %s %v", l.node.ID, l.exchange.Exchange, l.exchange.Keys)
 }
 
 // String is the line's text.

@@ -91,7 +91,7 @@ func bindStatement(t *testing.T, b *planner.Binder, st ast.Statement) {
 	if text := planner.PhysicalPlan(true, root).Body; !strings.Contains(text, "changelogMode=") {
 		t.Fatalf("the plan renders without changelog modes:\n%s", text)
 	}
-	if p, err := planner.ExecutionPlan(root); err == nil && planner.OptimizedExecutionPlan(p).Body == "" {
+	if p, err := planner.ExecutionPlan(planner.Reuse{SubPlans: true, Sources: true}, root); err == nil && planner.OptimizedExecutionPlan(p).Body == "" {
 		t.Fatal("the execution plan renders empty")
 	}
 }

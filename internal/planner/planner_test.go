@@ -127,7 +127,7 @@ func TestExplain(t *testing.T) {
 			}
 			root, logical := planLogical(t, string(src))
 			physical := planner.PhysicalPlan(true, root)
-			p, err := planner.ExecutionPlan(root)
+			p, err := planner.ExecutionPlan(planner.Reuse{SubPlans: true, Sources: true}, root)
 			if err != nil {
 				t.Fatal(err)
 			}

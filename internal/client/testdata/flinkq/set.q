@@ -135,10 +135,12 @@ set;
 |                                   table.exec.source.idle-timeout |                   0 ms |
 |                                            table.local-time-zone |                default |
 |                               table.optimizer.agg-phase-strategy |                   AUTO |
+|                             table.optimizer.reuse-source-enabled |                   true |
+|                           table.optimizer.reuse-sub-plan-enabled |                   true |
 |                                       table.plan.force-recompile |                  false |
 |                                                table.sql-dialect |                default |
 +------------------------------------------------------------------+------------------------+
-43 rows in set
+45 rows in set
 !ok
 
 # reset the configuration
@@ -192,10 +194,12 @@ set;
 |                                   table.exec.source.idle-timeout |                   0 ms |
 |                                            table.local-time-zone |                default |
 |                               table.optimizer.agg-phase-strategy |                   AUTO |
+|                             table.optimizer.reuse-source-enabled |                   true |
+|                           table.optimizer.reuse-sub-plan-enabled |                   true |
 |                                       table.plan.force-recompile |                  false |
 |                                                table.sql-dialect |                default |
 +------------------------------------------------------------------+------------------------+
-43 rows in set
+45 rows in set
 !ok
 
 # should fail because default dialect doesn't support hive dialect
@@ -268,10 +272,12 @@ set;
 |                                   table.exec.source.idle-timeout |                   0 ms |
 |                                            table.local-time-zone |                default |
 |                               table.optimizer.agg-phase-strategy |                   AUTO |
+|                             table.optimizer.reuse-source-enabled |                   true |
+|                           table.optimizer.reuse-sub-plan-enabled |                   true |
 |                                       table.plan.force-recompile |                  false |
 |                                                table.sql-dialect |                default |
 +------------------------------------------------------------------+------------------------+
-43 rows in set
+45 rows in set
 !ok
 
 # sluice: refused: the client stays attached to the jobs it runs
@@ -330,10 +336,12 @@ set;
 |                                   table.exec.source.idle-timeout |                   0 ms |
 |                                            table.local-time-zone |                default |
 |                               table.optimizer.agg-phase-strategy |                   AUTO |
+|                             table.optimizer.reuse-source-enabled |                   true |
+|                           table.optimizer.reuse-sub-plan-enabled |                   true |
 |                                       table.plan.force-recompile |                  false |
 |                                                table.sql-dialect |                default |
 +------------------------------------------------------------------+------------------------+
-43 rows in set
+45 rows in set
 !ok
 
 # test reset can work with add jar
@@ -399,10 +407,12 @@ set;
 |                                   table.exec.source.idle-timeout |                   0 ms |
 |                                            table.local-time-zone |                default |
 |                               table.optimizer.agg-phase-strategy |                   AUTO |
+|                             table.optimizer.reuse-source-enabled |                   true |
+|                           table.optimizer.reuse-sub-plan-enabled |                   true |
 |                                       table.plan.force-recompile |                  false |
 |                                                table.sql-dialect |                default |
 +------------------------------------------------------------------+------------------------+
-43 rows in set
+45 rows in set
 !ok
 
 reset;
