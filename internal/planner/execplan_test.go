@@ -60,7 +60,7 @@ func TestExecutionPlan(t *testing.T) {
 // encode plans the last statement of script and writes its execution plan.
 func encode(t *testing.T, script string) []byte {
 	t.Helper()
-	p, err := planner.ExecutionPlan(planner.Reuse{SubPlans: true, Sources: true}, plan(t, script))
+	p, err := planner.ExecutionPlan(reuseOf(script), plan(t, script))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -91,6 +91,15 @@ func planLogical(t testing.TB, script string) (root planner.Node, logical string
 	return root, logical
 }
 
+// reuseOf is the sub-plan reuse a case plans with: Flink's defaults,
+// everything reused, unless a "-- reuse: none" line turns it off.
+func reuseOf(src string) planner.Reuse {
+	if strings.Contains(src, "\n-- reuse: none\n") {
+		return planner.Reuse{}
+	}
+	return planner.Reuse{SubPlans: true, Sources: true}
+}
+
 // nodeModes lists the node names of a rendered physical plan with their
 // changelog modes.
 func nodeModes(t *testing.T, physical string) map[string][]string {
@@ -112,7 +121,8 @@ func nodeModes(t *testing.T, physical string) map[string][]string {
 // states, in
 // "-- expect:" comments, the physical nodes a user relies on and the
 // changelog mode each must have, so that a regenerated golden file cannot
-// silently accept a wrong plan.
+// silently accept a wrong plan. Cases plan with sub-plan reuse on, as
+// Flink's defaults, unless they say "-- reuse: none" (reuseOf).
 func TestExplain(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "explain", "*.sql"))
 	if err != nil || len(files) == 0 {
@@ -127,7 +137,7 @@ func TestExplain(t *testing.T) {
 			}
 			root, logical := planLogical(t, string(src))
 			physical := planner.PhysicalPlan(true, root)
-			p, err := planner.ExecutionPlan(planner.Reuse{SubPlans: true, Sources: true}, root)
+			p, err := planner.ExecutionPlan(reuseOf(string(src)), root)
 			if err != nil {
 				t.Fatal(err)
 			}
