@@ -163,7 +163,8 @@ func (m *JobManager) startRecorded(rec *jobRecord, jp *plan.Plan, opts job.Optio
 			return nil, err
 		}
 		g.Checkpoints = cfg
-		return runtime.Start(context.Background(), g.Graph)
+		run, err := runtime.Start(context.Background(), g.Graph)
+		return run, sharingHint(jp, err)
 	}
 	if err := m.store.put(rec); err != nil {
 		return nil, err

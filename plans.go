@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -46,6 +47,27 @@ func (e *Session) executionPlan(roots ...planner.Node) (*plan.Plan, error) {
 		p.Configuration[ConfRuntimeMode] = "batch"
 	}
 	return p, nil
+}
+
+// sharingHint adds a hint to a restore refused for state no operator of
+// p takes when p shares nodes (sub-plan reuse): the operators above a
+// shared node are others than those of the same statement planned
+// without sharing, which a savepoint of a job started before may hold.
+func sharingHint(p *plan.Plan, err error) error {
+	var unclaimed *runtime.UnclaimedStateError
+	if !errors.As(err, &unclaimed) {
+		return err
+	}
+	read := map[string]bool{}
+	for _, n := range p.Nodes {
+		for _, in := range n.Inputs {
+			if read[in.Node] {
+				return fmt.Errorf("%w (the plan shares equal parts of it, '%s': a savepoint of the job planned without sharing restores with it set to 'false')", err, ConfReuseSubPlan)
+			}
+			read[in.Node] = true
+		}
+	}
+	return err
 }
 
 // buildOptions are the options a plan is built with: the session's

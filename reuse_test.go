@@ -2,6 +2,7 @@ package sluice
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -77,5 +78,47 @@ END;`)
 				}
 			}
 		})
+	}
+}
+
+// TestSavepointOfAPlanWithoutSharing: a savepoint of a job that read its
+// table twice, planned without sub-plan reuse (as before reuse, or with it
+// off), does not restore into the same statement planned with reuse, whose
+// one scan and operators above it are others: the restore is refused,
+// naming the state left over and the setting. With reuse off the statement plans as
+// before and goes on from the savepoint.
+func TestSavepointOfAPlanWithoutSharing(t *testing.T) {
+	cluster := startCluster(t)
+	brokers := cluster.BootstrapServers()
+	dir := t.TempDir()
+	ctx := testContext(t)
+	const twice = "INSERT INTO counts SELECT user_id, COUNT(*) FROM (SELECT user_id FROM clicks UNION ALL SELECT user_id FROM clicks) GROUP BY user_id;"
+
+	e1 := newEngine(t)
+	mustExecute(t, e1, countsDDL(brokers, "earliest-offset")+
+		"SET 'state.savepoints.dir' = '"+dir+"';\nINSERT INTO clicks VALUES ('a'), ('b'), ('a');\n"+
+		"SET 'table.optimizer.reuse-sub-plan-enabled' = 'false';")
+	res := mustExecute(t, e1, twice)
+	if err := e1.WaitQuiet(ctx); err != nil {
+		t.Fatal(err)
+	}
+	res = mustExecute(t, e1, "STOP JOB '"+res[0].JobID+"' WITH SAVEPOINT;")
+	path := res[0].Rows[0][0]
+	if got := latestCounts(t, brokers); !maps.Equal(got, map[string]int64{"a": 4, "b": 2}) {
+		t.Fatalf("counts before the restore: %v", got)
+	}
+
+	e2 := newEngine(t)
+	mustExecute(t, e2, countsDDL(brokers, "earliest-offset")+"SET 'execution.savepoint.path' = '"+path+"';")
+	const hint = "which is no part of this plan (the plan shares equal parts of it, 'table.optimizer.reuse-sub-plan-enabled': a savepoint of the job planned without sharing restores with it set to 'false')"
+	if _, err := e2.Execute(ctx, twice); err == nil || !strings.Contains(err.Error(), hint) {
+		t.Fatalf("restoring with sub-plan reuse: %v, want the leftover state refused", err)
+	}
+	mustExecute(t, e2, "SET 'table.optimizer.reuse-sub-plan-enabled' = 'false';\n"+twice+"\nRESET 'execution.savepoint.path';\nINSERT INTO clicks VALUES ('c');")
+	if err := e2.WaitQuiet(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := latestCounts(t, brokers), map[string]int64{"a": 4, "b": 2, "c": 2}; !maps.Equal(got, want) {
+		t.Fatalf("counts after the restore: %v, want %v", got, want)
 	}
 }

@@ -328,7 +328,18 @@ func (r *restorer) unclaimed() error {
 		return nil
 	}
 	slices.Sort(names)
-	return fmt.Errorf("the checkpoint holds state for %s, which is no part of this plan", names[0])
+	return &UnclaimedStateError{Part: names[0]}
+}
+
+// UnclaimedStateError refuses a restore: the checkpoint holds state for
+// Part (a stage's name and instance), which no stage of the job has.
+type UnclaimedStateError struct {
+	Part string
+}
+
+// Error names the first part left over.
+func (e *UnclaimedStateError) Error() string {
+	return fmt.Sprintf("the checkpoint holds state for %s, which is no part of this plan", e.Part)
 }
 
 // restoredFloor is the watermark a restored operator instance starts
