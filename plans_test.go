@@ -43,8 +43,7 @@ LogicalSink(table=[default_catalog.default_database.prices], fields=[customer, E
    +- Calc(select=[customer AS item, EXPR$1 AS price, EXPR$2 AS ts])
       +- GroupAggregate(groupBy=[customer], select=[customer, SUM(amount) AS EXPR$1, MAX(ts) AS EXPR$2])
          +- Exchange(distribution=[hash[customer]])
-            +- Calc(select=[customer, amount, ts])
-               +- TableSourceScan(table=[[default_catalog, default_database, orders, project=[customer, amount, ts], metadata=[]]], fields=[customer, amount, ts])
+            +- TableSourceScan(table=[[default_catalog, default_database, orders, project=[customer, amount, ts], metadata=[], watermark=[-(ts, 5000:INTERVAL SECOND)], watermarkEmitStrategy=[on-periodic]]], fields=[customer, amount, ts])
 `; execution != want {
 		t.Errorf("the execution plan is\n%s\nnot\n%s", execution, want)
 	}

@@ -142,6 +142,18 @@ type ProjectionPushDown interface {
 	ProjectionPushDown(t *catalog.Table) (projects, readsMetadata bool)
 }
 
+// WatermarkPushDown is implemented by factories whose counterparts in
+// Flink take a table's watermark into their sources (Flink's
+// SupportsWatermarkPushDown, as Kafka's KafkaDynamicSource): EXPLAIN shows
+// their scans with the watermark in the scan, and the scans of the others
+// under a WatermarkAssigner, as Flink's optimized plans do. Every Sluice
+// source assigns the watermark itself either way.
+type WatermarkPushDown interface {
+	// WatermarkPushDown reports whether Flink pushes the watermark of the
+	// validated table t into its source.
+	WatermarkPushDown(t *catalog.Table) bool
+}
+
 // Bounded is implemented by factories whose sources can end: Bounded
 // reports whether reading the validated table t ends by itself.
 type Bounded interface {

@@ -18,7 +18,7 @@ import (
 // filters run as their input does; and it declares the state each operator
 // keeps.
 func ExecutionPlan(roots ...Node) (*plan.Plan, error) {
-	t := &translator{p: plan.New()}
+	t := &translator{p: plan.New(), shapes: explainShapes(roots...)}
 	for _, r := range roots {
 		if _, err := t.node(r); err != nil {
 			return nil, err
@@ -32,6 +32,9 @@ type translator struct {
 	// routes, when set, records the inputs (with their exchanges) each
 	// physical node is translated with, for EXPLAIN's physical plan.
 	routes map[Node][]plan.Input
+	// shapes holds what EXPLAIN prints for the scans and the Calcs that
+	// read them (explainShapes), which their descriptions are.
+	shapes map[Node][]Node
 }
 
 // step is a node being added: what the plan node needs besides its
@@ -61,6 +64,13 @@ func (t *translator) add(s step) (added, error) {
 		if err := t.checkKeys(in); err != nil {
 			return added{}, err
 		}
+	}
+	if shape, ok := t.shapes[s.node]; ok && s.node != nil {
+		lines := make([]string, len(shape))
+		for i, n := range shape {
+			lines[i] = execDescription(n)
+		}
+		s.description = strings.Join(lines, "\n")
 	}
 	fields := make([]plan.Field, len(s.schema))
 	for i, f := range s.schema {
