@@ -101,6 +101,16 @@ func TestAbstractSyntaxTree(t *testing.T) {
    +- LogicalTableScan(table=[[default_catalog, default_database, MyTable]])
 `,
 	}, {
+		// Calcite's SqlToRelConverter simplifies no condition: NOT of a
+		// comparison stays a NOT, and AND true and 2 = 2 stay.
+		name:   "NOT of a comparison, AND true",
+		source: "flink-table-planner/src/test/resources/org/apache/flink/table/planner/plan/rules/logical/SimplifyFilterConditionRuleTest.xml, testSimpleCondition",
+		query:  "SELECT * FROM MyTable WHERE (a = 1 AND b = 2) OR (NOT(a <> 1) AND c = '3') AND true AND 2 = 2",
+		want: `LogicalProject(a=[$0], b=[$1], c=[$2])
++- LogicalFilter(condition=[OR(AND(=($0, 1), =($1, 2)), AND(NOT(<>($0, 1)), =($2, _UTF-16LE'3'), true, =(2, 2)))])
+   +- LogicalTableScan(table=[[default_catalog, default_database, MyTable]])
+`,
+	}, {
 		name:   "IN and a string literal",
 		source: "CalcTest.xml, testIn",
 		query:  "SELECT * FROM MyTable WHERE b IN (1, 3, 4, 5, 6) AND c = 'xx'",
