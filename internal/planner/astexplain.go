@@ -43,8 +43,10 @@ import (
 //   - a ChangelogNormalize, which only the optimizer adds in Flink, is
 //     left out.
 //
-// The binder merges the projections and filters of stacked queries, and
-// plans some constructs as it binds them (OVER aggregations, temporal,
+// The binder merges the projections and filters of stacked queries; the
+// projection of a subquery or view in FROM is kept apart for this tree
+// (Calc.stacked), as Calcite keeps a LogicalProject per query. It plans
+// some constructs as it binds them (OVER aggregations, temporal,
 // subquery and window joins, UNNEST, MATCH_RECOGNIZE, grouping sets):
 // those nodes are printed as in the physical plan, between the logical
 // operators around them (docs/coming-from-flink.md lists the
@@ -187,8 +189,27 @@ func passesOn(ps []expr.Expr, n int) bool {
 // LogicalFilter when c filters. There is no LogicalProject where Calcite
 // has none: one that reads no column (under COUNT(*), AggregateTest.xml,
 // testCountStart) or only passes on the columns of an aggregation
-// (testCountStartWithHaving) or the like (trivialOver).
+// (testCountStartWithHaving) or the like (trivialOver). A Calc merged
+// over the projection of a subquery or view prints as the query's
+// projection over the subquery's; a projection of a ranking's columns is
+// the LogicalProject of its OVER call.
 func (w *astWriter) calc(c *Calc, names types.Schema) *relLine {
+	if c.stacked != nil {
+		c = c.stacked
+	}
+	if r, ok := c.Input.(*Rank); ok && r.Window == nil && c.Filter == nil && readsRankBare(c, r) {
+		// The ranking function is in the select list of the query the
+		// Calc is the projection of (RankTest.xml, testRankEndLessThan1).
+		items := make([]string, len(c.Projects))
+		for i, p := range c.Projects {
+			v := rexText(p)
+			if col, ok := p.(*expr.Column); ok && col.Index == len(r.schema)-1 {
+				v = overText(r)
+			}
+			items[i] = names[i].Name + "=[" + v + "]"
+		}
+		return &relLine{text: "LogicalProject(" + strings.Join(items, ", ") + ")", inputs: []*relLine{w.rankInput(r.Input)}}
+	}
 	in := w.rel(c.Input)
 	if c.Filter != nil {
 		in = &relLine{text: "LogicalFilter(condition=[" + rexText(c.Filter) + "])", inputs: []*relLine{in}}
@@ -262,6 +283,21 @@ func (w *astWriter) rankInput(n Node) *relLine {
 	return &relLine{text: "LogicalFilter(condition=[" + rexText(c.Filter) + "])", inputs: []*relLine{w.rel(c.Input)}}
 }
 
+// readsRankBare reports whether c reads the ranking column of r only as
+// a column of its own.
+func readsRankBare(c *Calc, r *Rank) bool {
+	last := len(r.schema) - 1
+	for _, p := range c.Projects {
+		if col, ok := p.(*expr.Column); ok && col.Index == last {
+			continue
+		}
+		if slices.Contains(expr.Columns(p), last) {
+			return false
+		}
+	}
+	return true
+}
+
 // rankText is a ranking function as Calcite plans it, a LogicalProject
 // passing its input's columns on and adding the function's OVER call
 // (RankTest.xml): row_num=[ROW_NUMBER() OVER (PARTITION BY $0 ORDER BY
@@ -276,6 +312,13 @@ func (w *astWriter) rankText(r *Rank) string {
 	if !ok {
 		name = r.schema[len(r.schema)-1].Name
 	}
+	items = append(items, name+"=["+overText(r)+"]")
+	return "LogicalProject(" + strings.Join(items, ", ") + ")"
+}
+
+// overText is r's function with its OVER clause, as Calcite writes the
+// call: ROW_NUMBER() OVER (PARTITION BY $0 ORDER BY $1 DESC NULLS LAST).
+func overText(r *Rank) string {
 	var over []string
 	if len(r.PartitionKeys) > 0 {
 		keys := make([]string, len(r.PartitionKeys))
@@ -299,8 +342,7 @@ func (w *astWriter) rankText(r *Rank) string {
 		}
 		over = append(over, "ORDER BY "+strings.Join(keys, ", "))
 	}
-	items = append(items, fmt.Sprintf("%s=[%s() OVER (%s)]", name, r.Function, strings.Join(over, " ")))
-	return "LogicalProject(" + strings.Join(items, ", ") + ")"
+	return fmt.Sprintf("%s() OVER (%s)", r.Function, strings.Join(over, " "))
 }
 
 // logicalScan is a table's scan as Flink expands its schema: the

@@ -111,6 +111,16 @@ func TestAbstractSyntaxTree(t *testing.T) {
    +- LogicalTableScan(table=[[default_catalog, default_database, MyTable]])
 `,
 	}, {
+		name:   "subquery in FROM, a LogicalProject per query",
+		source: "flink-table-planner/src/test/resources/org/apache/flink/table/planner/plan/rules/logical/FlinkCalcMergeRuleTest.xml, testCalcMergeWithSameDigest",
+		query:  "SELECT a, b FROM (SELECT * FROM MyTable WHERE a = b) t WHERE b = a",
+		want: `LogicalProject(a=[$0], b=[$1])
++- LogicalFilter(condition=[=($1, $0)])
+   +- LogicalProject(a=[$0], b=[$1], c=[$2])
+      +- LogicalFilter(condition=[=($0, $1)])
+         +- LogicalTableScan(table=[[default_catalog, default_database, MyTable]])
+`,
+	}, {
 		name:   "IN and a string literal",
 		source: "CalcTest.xml, testIn",
 		query:  "SELECT * FROM MyTable WHERE b IN (1, 3, 4, 5, 6) AND c = 'xx'",

@@ -484,9 +484,24 @@ func newCalc(in Node, projects []expr.Expr, filter expr.Expr, out types.Schema) 
 				f = &expr.Logic{Args: []expr.Expr{f, nf}}
 			}
 		}
-		return &Calc{base: base{schema: out}, Input: c.Input, Projects: merged, Filter: f}
+		m := &Calc{base: base{schema: out}, Input: c.Input, Projects: merged, Filter: f}
+		switch {
+		case c.level:
+			m.stacked = &Calc{base: base{schema: out}, Input: c, Projects: projects, Filter: filter}
+		case c.stacked != nil:
+			m.stacked = newCalc(c.stacked, projects, filter, out).(*Calc)
+		}
+		return m
 	}
 	return &Calc{base: base{schema: out}, Input: in, Projects: projects, Filter: filter}
+}
+
+// queryLevel marks n, the plan of a subquery or view in FROM, as a query
+// level of its own for EXPLAIN's Abstract Syntax Tree (Calc.level).
+func queryLevel(n Node) {
+	if c, ok := n.(*Calc); ok {
+		c.level = true
+	}
 }
 
 func isIdentity(projects []expr.Expr, in, out types.Schema) bool {

@@ -75,6 +75,13 @@ type Calc struct {
 	Input    Node
 	Projects []expr.Expr
 	Filter   expr.Expr
+	// level marks the projection of a subquery or view in FROM, which
+	// Calcite keeps as a LogicalProject of its own.
+	level bool
+	// stacked is, for a Calc the binder merged from Calcs over such a
+	// projection, the Calc of the query around it over that projection,
+	// as EXPLAIN's Abstract Syntax Tree prints them.
+	stacked *Calc
 }
 
 // Expand emits each input row once per projection list (Flink's Expand,
