@@ -24,8 +24,8 @@ import (
 //     watermarkEmitStrategy=[on-periodic] (WatermarkPushDownSpec.getDigests;
 //     SourceWatermarkTest.xml), and the Calc over the scan computes the
 //     computed columns, merged with the projection that reads the scan, a
-//     computed time attribute under Reinterpret (SourceWatermarkTest.xml,
-//     testWatermarkOnCurrentRowTimestampFunction);
+//     time attribute computed by an expression under Reinterpret
+//     (SourceWatermarkTest.xml, testWatermarkOnCurrentRowTimestampFunction);
 //   - any other table with a watermark has a WatermarkAssigner over a Calc
 //     of the columns the query and the watermark read, computed ones
 //     computed, under the projection that reads the scan (Flink's
@@ -142,7 +142,9 @@ func scanShape(s *Scan, reader *Calc) (chain, upper []Node) {
 			return &expr.Column{Index: pos[i], Name: f.Name, T: f.Type}
 		}
 		e := expr.Remap(s.Computed[i], func(c *expr.Column) expr.Expr { return source(c.Index, false) })
-		if reinterpret && rowtime >= 0 && i == tableColumn(rowtime) {
+		if _, bare := e.(*expr.Column); !bare && reinterpret && rowtime >= 0 && i == tableColumn(rowtime) {
+			// (a column is not: SourceWatermarkTest.xml,
+			// testProjectTransposeWatermarkAssigner)
 			e = &expr.Call{Name: "Reinterpret", Args: []expr.Expr{e}, T: e.Type()}
 		}
 		return e
@@ -163,20 +165,30 @@ func scanShape(s *Scan, reader *Calc) (chain, upper []Node) {
 		}
 		return append(shownCalc(&Calc{base: base{schema: s.schema}, Input: scan, Projects: project}), scan), nil
 	}
-	// The columns read above the watermark assigner, in the scan's order:
-	// those the reader reads (all without one), the time attribute and
-	// the columns the watermark reads.
+	// The columns read above the watermark assigner: those the reader
+	// reads (all without one), in the order it first reads them, as
+	// Flink's ProjectWatermarkAssignerTransposeRule pushes a projection
+	// (AggregateTest.xml, testAggWithMiniBatch), or in the scan's order
+	// under a filter (ProjectFilterTransposeRule first pushes the columns
+	// read below it; testColumnIntervalValidation); then the time
+	// attribute and the columns the watermark reads.
 	needed := seq(len(s.schema))
 	if reader != nil {
 		needed = calcColumns(reader)
-		needed = append(needed, rowtime)
+		if reader.Filter != nil {
+			slices.Sort(needed)
+		}
+		more := []int{rowtime}
 		for _, i := range expr.Columns(s.Watermark) {
 			if k := slices.IndexFunc(seq(len(s.schema)), func(k int) bool { return tableColumn(k) == i }); k >= 0 {
+				more = append(more, k)
+			}
+		}
+		for _, k := range more {
+			if !slices.Contains(needed, k) {
 				needed = append(needed, k)
 			}
 		}
-		slices.Sort(needed)
-		needed = slices.Compact(needed)
 	}
 	project := make([]expr.Expr, len(needed))
 	schema := make(types.Schema, len(needed))
