@@ -3,6 +3,7 @@ package planner
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -70,17 +71,89 @@ func LogicalPlan(root Node) string {
 	switch r := root.(type) {
 	case *Collect:
 		rel = w.query(r.Input, r.schema)
+		rel.top = true
 	case *Sink:
+		q := w.query(r.Input, r.schema)
+		q.top = true
 		rel = &relLine{
 			text:   fmt.Sprintf("LogicalSink(table=[%s], fields=[%s])", r.Table.ID().Summary(), strings.Join(r.schema.Names(), ", ")),
-			inputs: []*relLine{w.query(r.Input, r.schema)},
+			inputs: []*relLine{q},
 		}
 	default:
 		rel = w.rel(root)
 	}
+	if hinted(rel) {
+		showHints(rel, nil)
+	}
 	var b strings.Builder
 	writeTree(&b, rel, func(l *relLine) []*relLine { return l.inputs }, func(l *relLine) string { return l.text }, "", "")
 	return b.String()
+}
+
+// hinted reports whether a join under l has a STATE_TTL hint: Flink then
+// shows the hints of the statement's operators (its tables' ALIAS hints
+// too), and none without one.
+func hinted(l *relLine) bool {
+	if l.join != nil && l.join.hint != nil {
+		return true
+	}
+	return slices.ContainsFunc(l.inputs, hinted)
+}
+
+// showHints adds to the operators under l the hints Flink's Abstract
+// Syntax Tree shows (StateTtlHintTest.xml): a join's STATE_TTL hints,
+// stateTtlHints=[[[STATE_TTL inheritPath:[0] options:{T1=1d, T2=2d}]]],
+// each hint's options by name, with the path of inputs from the operator
+// of the query they were written in; a table's ALIAS hint, hints=[[[ALIAS
+// inheritPath:[] options:[T1]]]]. path is l's from the query's operator.
+func showHints(l *relLine, path []int) {
+	if l.top {
+		path = []int{}
+	}
+	var hints string
+	switch {
+	case l.join != nil && l.join.hint != nil:
+		for _, h := range l.join.hint.hints {
+			options := map[string]string{}
+			for _, o := range h.Options {
+				options[o.Key] = o.Value
+			}
+			items := make([]string, 0, len(options))
+			for _, k := range slices.Sorted(maps.Keys(options)) {
+				items = append(items, k+"="+options[k])
+			}
+			hints += "[STATE_TTL inheritPath:" + pathText(path) + " options:{" + strings.Join(items, ", ") + "}]"
+		}
+		hints = ", stateTtlHints=[[" + hints + "]]"
+	case l.scan != nil && l.scan.alias != "":
+		hints = ", hints=[[[ALIAS inheritPath:[] options:[" + l.scan.alias + "]]]]"
+	}
+	if hints != "" {
+		l.text = strings.TrimSuffix(l.text, ")") + hints + ")"
+	}
+	for i, in := range l.inputs {
+		showHints(in, append(slices.Clone(path), i))
+	}
+}
+
+// pathText is a hint's inheritPath as Calcite writes it: [0, 0].
+func pathText(path []int) string {
+	items := make([]string, len(path))
+	for i, p := range path {
+		items[i] = strconv.Itoa(p)
+	}
+	return "[" + strings.Join(items, ", ") + "]"
+}
+
+// hintAlias gives the scan n plans (directly or under its
+// normalization) the name hints refer to it by.
+func hintAlias(n Node, alias string) {
+	if nz, ok := n.(*Normalize); ok {
+		n = nz.Input
+	}
+	if s, ok := n.(*Scan); ok {
+		s.alias = alias
+	}
 }
 
 // logicalSinkSchema is the schema an INSERT's LogicalSink names: the
@@ -135,6 +208,12 @@ func (w *astWriter) nameRanks(n Node, seen map[Node]bool) {
 type relLine struct {
 	text   string
 	inputs []*relLine
+	// top marks the operator a query's hints are attached to (the
+	// statement's query, a subquery's LogicalProject); join and scan the
+	// operators hints are shown on.
+	top  bool
+	join *Join
+	scan *Scan
 }
 
 // query is the logical plan of n as the body of a query whose columns
@@ -221,14 +300,21 @@ func (w *astWriter) calc(c *Calc, names types.Schema) *relLine {
 	for i, p := range c.Projects {
 		items[i] = names[i].Name + "=[" + rexText(p) + "]"
 	}
-	return &relLine{text: "LogicalProject(" + strings.Join(items, ", ") + ")", inputs: []*relLine{in}}
+	return &relLine{text: "LogicalProject(" + strings.Join(items, ", ") + ")", inputs: []*relLine{in}, top: c.level}
 }
 
 // rel is the logical plan under n.
 func (w *astWriter) rel(n Node) *relLine {
 	switch x := n.(type) {
 	case *Scan:
-		return logicalScan(x)
+		l := logicalScan(x)
+		for s := l; ; s = s.inputs[0] {
+			if len(s.inputs) == 0 {
+				s.scan = x
+				break
+			}
+		}
+		return l
 	case *Normalize:
 		return w.rel(x.Input)
 	case *Calc:
@@ -246,7 +332,7 @@ func (w *astWriter) rel(n Node) *relLine {
 	case *WindowTableFunction:
 		return &relLine{text: tableFunctionScanText(x), inputs: []*relLine{w.query(x.Input, x.Input.Schema())}}
 	case *Join:
-		return &relLine{text: joinText(x), inputs: []*relLine{w.rel(x.Left), w.rel(x.Right)}}
+		return &relLine{text: joinText(x), inputs: []*relLine{w.rel(x.Left), w.rel(x.Right)}, join: x}
 	case *Union:
 		ins := make([]*relLine, len(x.Items))
 		for i, it := range x.Items {

@@ -54,6 +54,8 @@ CREATE TABLE msrc (sys_col STRING METADATA FROM 'topic' VIRTUAL, id INT, cnt INT
   'connector' = 'kafka', 'topic' = 'src', 'properties.bootstrap.servers' = 'localhost:9092', 'format' = 'json');
 CREATE TABLE MyTable4 (a INT, b BIGINT, c STRING, rowtime AS TO_TIMESTAMP_LTZ(b, 3), WATERMARK FOR rowtime AS rowtime) WITH ('connector' = 'datagen');
 CREATE TABLE MyTable5 (a INT, b BIGINT, c STRING, rowtime AS TO_TIMESTAMP_LTZ(b, 3), WATERMARK FOR rowtime AS rowtime) WITH ('connector' = 'datagen');
+CREATE TABLE T1 (a1 INT, b1 BIGINT) WITH ('connector' = 'datagen');
+CREATE TABLE T2 (a2 INT, b2 BIGINT) WITH ('connector' = 'datagen');
 CREATE TABLE MySink1 (` + "`first`" + ` STRING) WITH ('connector' = 'blackhole');
 `
 
@@ -119,6 +121,25 @@ func TestAbstractSyntaxTree(t *testing.T) {
    +- LogicalProject(a=[$0], b=[$1], c=[$2])
       +- LogicalFilter(condition=[=($0, $1)])
          +- LogicalTableScan(table=[[default_catalog, default_database, MyTable]])
+`,
+	}, {
+		name:   "STATE_TTL hint on a join, ALIAS hints on its tables",
+		source: "flink-table-planner/src/test/resources/org/apache/flink/table/planner/plan/hints/stream/StateTtlHintTest.xml, testSimpleJoinStateTtlHintWithEachSide",
+		query:  "select /*+ STATE_TTL('T2' = '2d', 'T1' = '1d') */* from T1 join T2 on T1.a1 = T2.a2",
+		want: `LogicalProject(a1=[$0], b1=[$1], a2=[$2], b2=[$3])
++- LogicalJoin(condition=[=($0, $2)], joinType=[inner], stateTtlHints=[[[STATE_TTL inheritPath:[0] options:{T1=1d, T2=2d}]]])
+   :- LogicalTableScan(table=[[default_catalog, default_database, T1]], hints=[[[ALIAS inheritPath:[] options:[T1]]]])
+   +- LogicalTableScan(table=[[default_catalog, default_database, T2]], hints=[[[ALIAS inheritPath:[] options:[T2]]]])
+`,
+	}, {
+		name:   "STATE_TTL hint on a join under an aggregation",
+		source: "StateTtlHintTest.xml, testJoinStateTtlHintWithAgg",
+		query:  "select /*+ STATE_TTL('T1' = '1d', 'T2' = '2d')*/T1.b1, sum(T1.a1) from T1 join T2 on T1.b1 = T2.b2 group by T1.b1",
+		want: `LogicalAggregate(group=[{0}], EXPR$1=[SUM($1)])
++- LogicalProject(b1=[$1], a1=[$0])
+   +- LogicalJoin(condition=[=($1, $3)], joinType=[inner], stateTtlHints=[[[STATE_TTL inheritPath:[0, 0] options:{T1=1d, T2=2d}]]])
+      :- LogicalTableScan(table=[[default_catalog, default_database, T1]], hints=[[[ALIAS inheritPath:[] options:[T1]]]])
+      +- LogicalTableScan(table=[[default_catalog, default_database, T2]], hints=[[[ALIAS inheritPath:[] options:[T2]]]])
 `,
 	}, {
 		name:   "IN and a string literal",
@@ -387,5 +408,24 @@ func TestAbstractSyntaxTreeSection(t *testing.T) {
 	want := "== Abstract Syntax Tree ==\n" + first + "\n" + second
 	if got != want || strings.Count(got, "LogicalSink(") != 2 {
 		t.Errorf("the section is\n%s", got)
+	}
+}
+
+// TestJoinStateTTLHintInPhysicalPlan: a regular join shows the retention
+// a STATE_TTL hint gives each of its sides, as Flink's Join does
+// (StateTtlHintTest.xml, testJoinStateTtlHintOnlyWithRightSide and
+// testSimpleJoinStateTtlHintWithEachSide; Flink's line also has the
+// inputs' unique keys, leftInputSpec and rightInputSpec, which Sluice's
+// has not).
+func TestJoinStateTTLHintInPhysicalPlan(t *testing.T) {
+	for query, want := range map[string]string{
+		"select /*+ STATE_TTL('T2' = '2d') */* from T1 join T2 on T1.a1 = T2.a2":              "select=[a1, b1, a2, b2], stateTtlHints=[[[STATE_TTL options:{RIGHT=2d}]]])",
+		"select /*+ STATE_TTL('T2' = '2d', 'T1' = '1d') */* from T1 join T2 on T1.a1 = T2.a2": "select=[a1, b1, a2, b2], stateTtlHints=[[[STATE_TTL options:{LEFT=1d, RIGHT=2d}]]])",
+		"select * from T1 join T2 on T1.a1 = T2.a2":                                           "select=[a1, b1, a2, b2])",
+	} {
+		root, _ := planLogical(t, astTables+query+";")
+		if got := planner.PhysicalPlan(false, root).Body; !strings.Contains(got, want) {
+			t.Errorf("%s\nprints\n%s\nwith no %s", query, got, want)
+		}
 	}
 }

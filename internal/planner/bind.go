@@ -57,6 +57,8 @@ type Binder struct {
 	// expanding is how many view or WITH query references are being
 	// planned; expanded counts the queries planned inside them.
 	expanding, expanded int
+	// inView is how many view references are being planned.
+	inView int
 	// ttlHint is the STATE_TTL hint of the SELECT being bound (ttl.go),
 	// nil for none.
 	ttlHint *ttlHint

@@ -400,7 +400,9 @@ func andText(conds []string, f exprFormat) string {
 // Describe implements Node.
 func (n *Join) Describe() string { return n.describe(prefix) }
 
-func (n *Join) describe(f exprFormat) string { return "Join(" + n.joinText(f) + ")" }
+func (n *Join) describe(f exprFormat) string {
+	return "Join(" + n.joinText(f) + n.ttl.hintText() + ")"
+}
 
 // Describe implements Node.
 func (n *IntervalJoin) Describe() string { return n.describe(prefix) }

@@ -60,6 +60,10 @@ type Scan struct {
 	// Project lists the table's columns the scan emits, by index, when a
 	// projection is pushed into it (pushdown.go); nil for all of them.
 	Project []int
+	// alias is the name query hints refer to the table by (its alias, or
+	// its name), which EXPLAIN's Abstract Syntax Tree shows as Flink's
+	// ALIAS hint; "" for a table read inside a view.
+	alias string
 }
 
 // Values is a constant relation.
@@ -321,6 +325,9 @@ type Join struct {
 	Cond                expr.Expr
 	// ttl is the state's idle retention (stateTTL).
 	ttl stateTTL
+	// hint is the STATE_TTL hint of the SELECT whose FROM the join is
+	// in, nil for none.
+	hint *ttlHint
 }
 
 // IntervalJoin joins rows whose time attributes lie within bounds:

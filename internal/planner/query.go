@@ -271,6 +271,9 @@ func (b *Binder) tableName(n *ast.TableName) (*relation, error) {
 		if err != nil {
 			return nil, err
 		}
+		if b.inView == 0 {
+			hintAlias(node, alias)
+		}
 		return aliased(&relation{node: node, sc: newScope(alias, node.Schema())}, alias, n.ColumnAliases, n)
 	}
 	if len(n.Options) > 0 {
@@ -304,7 +307,13 @@ func inView(err error, v *catalog.View, n *ast.TableName) error {
 // under its name and column names, then under the reference's alias.
 func (b *Binder) namedQuery(q ast.Query, name string, cols []string, ref *ast.TableName, alias string, view *catalog.View) (*relation, error) {
 	b.expanding++
+	if view != nil {
+		b.inView++
+	}
 	rel, err := b.query(q)
+	if view != nil {
+		b.inView--
+	}
 	b.expanding--
 	if err != nil {
 		if view != nil {
