@@ -2,6 +2,7 @@ package sluice
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,6 +14,25 @@ import (
 	"github.com/sluicesql/sluice/internal/plan"
 	"github.com/sluicesql/sluice/internal/types"
 )
+
+// TestExplainIdleTimeout: with table.exec.source.idle-timeout set, a Kafka
+// scan's watermark shows it, as Flink's WatermarkPushDownSpec digest does
+// (PushWatermarkIntoTableSourceScanRuleTest.xml,
+// testWatermarkWithIdleSource: idletimeout=[1000]).
+func TestExplainIdleTimeout(t *testing.T) {
+	e := newEngine(t)
+	mustExecute(t, e, errorCatalog)
+	const digest = "watermark=[-(ts, 5000:INTERVAL SECOND)]%s, watermarkEmitStrategy=[on-periodic]"
+	for _, c := range []struct{ timeout, want string }{
+		{"0 ms", fmt.Sprintf(digest, "")},
+		{"1 s", fmt.Sprintf(digest, ", idletimeout=[1000]")},
+	} {
+		mustExecute(t, e, "SET 'table.exec.source.idle-timeout' = '"+c.timeout+"'")
+		if text := mustExecute(t, e, "EXPLAIN SELECT customer FROM orders")[0].Text; !strings.Contains(text, c.want) {
+			t.Errorf("with an idle timeout of %s, EXPLAIN printed\n%s\nwith no %s", c.timeout, text, c.want)
+		}
+	}
+}
 
 // TestExplainSections: EXPLAIN prints Flink's sections, the abstract
 // syntax tree, the optimized physical plan and the optimized execution

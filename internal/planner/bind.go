@@ -50,6 +50,10 @@ type Binder struct {
 	// column, and a query's or INSERT's result is its final rows
 	// (BatchSort), never a changelog.
 	Batch bool
+	// IdleTimeout is table.exec.source.idle-timeout, which EXPLAIN shows in
+	// the watermark of a scan that takes it (explainscan.go); the runtime
+	// reads it from the execution plan's configuration.
+	IdleTimeout time.Duration
 	// Ctx, when set, cancels planning: binding stops with its error, so
 	// that a statement can be interrupted while it plans.
 	Ctx  context.Context
@@ -532,7 +536,7 @@ func identity(s types.Schema) []expr.Expr {
 // normalization of upsert sources.
 func (b *Binder) scan(t *catalog.Table, ref ast.Node) (Node, error) {
 	schema := t.Schema()
-	s := &Scan{Table: t, Computed: make([]expr.Expr, len(schema))}
+	s := &Scan{Table: t, Computed: make([]expr.Expr, len(schema)), idleTimeout: b.IdleTimeout}
 	physical := &scope{}
 	for _, c := range t.Columns {
 		if c.Computed == nil {

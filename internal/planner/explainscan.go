@@ -21,8 +21,11 @@ import (
 //   - a table whose connector takes the watermark into its source in Flink
 //     (connector.WatermarkPushDown: Kafka's KafkaDynamicSource) lists it
 //     in the scan, watermark=[-(ts, 1000:INTERVAL SECOND)],
-//     watermarkEmitStrategy=[on-periodic] (WatermarkPushDownSpec.getDigests;
-//     SourceWatermarkTest.xml), and the Calc over the scan computes the
+//     watermarkEmitStrategy=[on-periodic], with idletimeout=[1000] between
+//     them when table.exec.source.idle-timeout is set
+//     (WatermarkPushDownSpec.getDigests; SourceWatermarkTest.xml;
+//     PushWatermarkIntoTableSourceScanRuleTest.xml,
+//     testWatermarkWithIdleSource), and the Calc over the scan computes the
 //     computed columns, merged with the projection that reads the scan, a
 //     time attribute computed by an expression under Reinterpret
 //     (SourceWatermarkTest.xml, testWatermarkOnCurrentRowTimestampFunction);
@@ -153,7 +156,11 @@ func scanShape(s *Scan, reader *Calc) (chain, upper []Node) {
 	if s.Watermark == nil || pushdown {
 		if s.Watermark != nil {
 			w := calciteLiterals(expr.Remap(s.Watermark, func(c *expr.Column) expr.Expr { return source(c.Index, false) }))
-			scan.watermark = ", watermark=[" + exprText(w, fields, prefix) + "], watermarkEmitStrategy=[on-periodic]"
+			scan.watermark = ", watermark=[" + exprText(w, fields, prefix) + "]"
+			if ms := s.idleTimeout.Milliseconds(); ms > 0 {
+				scan.watermark += fmt.Sprintf(", idletimeout=[%d]", ms)
+			}
+			scan.watermark += ", watermarkEmitStrategy=[on-periodic]"
 		}
 		over := func(k int) expr.Expr { return source(tableColumn(k), true) }
 		if reader != nil {

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/sluicesql/sluice/internal/catalog"
 	"github.com/sluicesql/sluice/internal/connector"
@@ -64,6 +65,8 @@ type Scan struct {
 	// its name), which EXPLAIN's Abstract Syntax Tree shows as Flink's
 	// ALIAS hint; "" for a table read inside a view.
 	alias string
+	// idleTimeout is table.exec.source.idle-timeout, for EXPLAIN.
+	idleTimeout time.Duration
 }
 
 // Values is a constant relation.
