@@ -12,6 +12,7 @@ import (
 	"github.com/sluicesql/sluice/internal/catalog"
 	"github.com/sluicesql/sluice/internal/expr"
 	"github.com/sluicesql/sluice/internal/expr/fn"
+	"github.com/sluicesql/sluice/internal/sql/ast"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -83,7 +84,7 @@ func LogicalPlan(root Node) string {
 		rel = w.rel(root)
 	}
 	if hinted(rel) {
-		showHints(rel, nil)
+		showHints(rel, nil, "")
 	}
 	var b strings.Builder
 	writeTree(&b, rel, func(l *relLine) []*relLine { return l.inputs }, func(l *relLine) string { return l.text }, "", "")
@@ -105,15 +106,24 @@ func hinted(l *relLine) bool {
 // stateTtlHints=[[[STATE_TTL inheritPath:[0] options:{T1=1d, T2=2d}]]],
 // each hint's options by name, with the path of inputs from the operator
 // of the query they were written in; a table's ALIAS hint, hints=[[[ALIAS
-// inheritPath:[] options:[T1]]]]. path is l's from the query's operator.
-func showHints(l *relLine, path []int) {
+// inheritPath:[] options:[T1]]]]; a subquery's or view's on its
+// LogicalProject, hints=[[[ALIAS options:[v]]]], and on the joins of its
+// query, with their path (testJoinStateTtlHintNotPropagateIntoView). path
+// is l's from the query's operator, alias the query's name.
+func showHints(l *relLine, path []int, alias string) {
 	if l.top {
-		path = []int{}
+		path, alias = []int{}, l.alias
 	}
 	var hints string
 	switch {
-	case l.join != nil && l.join.hint != nil:
-		for _, h := range l.join.hint.hints {
+	case l.top && l.alias != "":
+		hints = ", hints=[[[ALIAS options:[" + l.alias + "]]]]"
+	case l.join != nil:
+		var written []*ast.QueryHint
+		if l.join.hint != nil {
+			written = l.join.hint.hints
+		}
+		for _, h := range written {
 			options := map[string]string{}
 			for _, o := range h.Options {
 				options[o.Key] = o.Value
@@ -124,7 +134,12 @@ func showHints(l *relLine, path []int) {
 			}
 			hints += "[STATE_TTL inheritPath:" + pathText(path) + " options:{" + strings.Join(items, ", ") + "}]"
 		}
-		hints = ", stateTtlHints=[[" + hints + "]]"
+		if hints != "" {
+			hints = ", stateTtlHints=[[" + hints + "]]"
+		}
+		if alias != "" {
+			hints += ", hints=[[[ALIAS inheritPath:" + pathText(path) + " options:[" + alias + "]]]]"
+		}
 	case l.scan != nil && l.scan.alias != "":
 		hints = ", hints=[[[ALIAS inheritPath:[] options:[" + l.scan.alias + "]]]]"
 	}
@@ -132,7 +147,7 @@ func showHints(l *relLine, path []int) {
 		l.text = strings.TrimSuffix(l.text, ")") + hints + ")"
 	}
 	for i, in := range l.inputs {
-		showHints(in, append(slices.Clone(path), i))
+		showHints(in, append(slices.Clone(path), i), alias)
 	}
 }
 
@@ -214,6 +229,9 @@ type relLine struct {
 	top  bool
 	join *Join
 	scan *Scan
+	// alias is the name of the subquery or view whose LogicalProject
+	// this is.
+	alias string
 }
 
 // query is the logical plan of n as the body of a query whose columns
@@ -300,7 +318,7 @@ func (w *astWriter) calc(c *Calc, names types.Schema) *relLine {
 	for i, p := range c.Projects {
 		items[i] = names[i].Name + "=[" + rexText(p) + "]"
 	}
-	return &relLine{text: "LogicalProject(" + strings.Join(items, ", ") + ")", inputs: []*relLine{in}, top: c.level}
+	return &relLine{text: "LogicalProject(" + strings.Join(items, ", ") + ")", inputs: []*relLine{in}, top: c.level, alias: c.alias}
 }
 
 // rel is the logical plan under n.

@@ -56,6 +56,9 @@ CREATE TABLE MyTable4 (a INT, b BIGINT, c STRING, rowtime AS TO_TIMESTAMP_LTZ(b,
 CREATE TABLE MyTable5 (a INT, b BIGINT, c STRING, rowtime AS TO_TIMESTAMP_LTZ(b, 3), WATERMARK FOR rowtime AS rowtime) WITH ('connector' = 'datagen');
 CREATE TABLE T1 (a1 INT, b1 BIGINT) WITH ('connector' = 'datagen');
 CREATE TABLE T2 (a2 INT, b2 BIGINT) WITH ('connector' = 'datagen');
+CREATE TABLE T3 (a3 INT, b3 BIGINT) WITH ('connector' = 'datagen');
+CREATE VIEW V4 AS SELECT a3 AS a4, b3 AS b4 FROM T3;
+CREATE VIEW V5 AS SELECT T1.* FROM T1 JOIN T2 ON T1.a1 = T2.a2;
 CREATE TABLE MySink1 (` + "`first`" + ` STRING) WITH ('connector' = 'blackhole');
 `
 
@@ -140,6 +143,40 @@ func TestAbstractSyntaxTree(t *testing.T) {
    +- LogicalJoin(condition=[=($1, $3)], joinType=[inner], stateTtlHints=[[[STATE_TTL inheritPath:[0, 0] options:{T1=1d, T2=2d}]]])
       :- LogicalTableScan(table=[[default_catalog, default_database, T1]], hints=[[[ALIAS inheritPath:[] options:[T1]]]])
       +- LogicalTableScan(table=[[default_catalog, default_database, T2]], hints=[[[ALIAS inheritPath:[] options:[T2]]]])
+`,
+	}, {
+		name:   "STATE_TTL hint in a subquery, the subquery's ALIAS hint",
+		source: "StateTtlHintTest.xml, testJoinStateTtlHintNotPropagateOutOfView",
+		query:  "select T1.* from T1 join (select /*+ STATE_TTL('T1' = '2d')*/T1.* from T1 join T2 on T1.a1 = T2.a2) tmp on T1.a1 = tmp.a1",
+		want: `LogicalProject(a1=[$0], b1=[$1])
++- LogicalJoin(condition=[=($0, $2)], joinType=[inner])
+   :- LogicalTableScan(table=[[default_catalog, default_database, T1]], hints=[[[ALIAS inheritPath:[] options:[T1]]]])
+   +- LogicalProject(a1=[$0], b1=[$1], hints=[[[ALIAS options:[tmp]]]])
+      +- LogicalJoin(condition=[=($0, $2)], joinType=[inner], stateTtlHints=[[[STATE_TTL inheritPath:[0] options:{T1=2d}]]], hints=[[[ALIAS inheritPath:[0] options:[tmp]]]])
+         :- LogicalTableScan(table=[[default_catalog, default_database, T1]], hints=[[[ALIAS inheritPath:[] options:[T1]]]])
+         +- LogicalTableScan(table=[[default_catalog, default_database, T2]], hints=[[[ALIAS inheritPath:[] options:[T2]]]])
+`,
+	}, {
+		name:   "STATE_TTL hint over a view, the view's ALIAS hint",
+		source: "StateTtlHintTest.xml, testJoinStateTtlHintNotPropagateIntoView",
+		query:  "select /*+ STATE_TTL('T1' = '1d')*/T1.* from T1 join V5 on T1.a1 = V5.a1",
+		want: `LogicalProject(a1=[$0], b1=[$1])
++- LogicalJoin(condition=[=($0, $2)], joinType=[inner], stateTtlHints=[[[STATE_TTL inheritPath:[0] options:{T1=1d}]]])
+   :- LogicalTableScan(table=[[default_catalog, default_database, T1]], hints=[[[ALIAS inheritPath:[] options:[T1]]]])
+   +- LogicalProject(a1=[$0], b1=[$1], hints=[[[ALIAS options:[V5]]]])
+      +- LogicalJoin(condition=[=($0, $2)], joinType=[inner], hints=[[[ALIAS inheritPath:[0] options:[V5]]]])
+         :- LogicalTableScan(table=[[default_catalog, default_database, T1]])
+         +- LogicalTableScan(table=[[default_catalog, default_database, T2]])
+`,
+	}, {
+		name:   "STATE_TTL hint naming a view",
+		source: "StateTtlHintTest.xml, testJoinStateTtlHintWithView",
+		query:  "select /*+ STATE_TTL('T1' = '2d', 'V4' = '1d') */* from T1 join V4 on T1.a1 = V4.a4",
+		want: `LogicalProject(a1=[$0], b1=[$1], a4=[$2], b4=[$3])
++- LogicalJoin(condition=[=($0, $2)], joinType=[inner], stateTtlHints=[[[STATE_TTL inheritPath:[0] options:{T1=2d, V4=1d}]]])
+   :- LogicalTableScan(table=[[default_catalog, default_database, T1]], hints=[[[ALIAS inheritPath:[] options:[T1]]]])
+   +- LogicalProject(a4=[$0], b4=[$1], hints=[[[ALIAS options:[V4]]]])
+      +- LogicalTableScan(table=[[default_catalog, default_database, T3]])
 `,
 	}, {
 		name:   "IN and a string literal",

@@ -502,11 +502,12 @@ func newCalc(in Node, projects []expr.Expr, filter expr.Expr, out types.Schema) 
 	return &Calc{base: base{schema: out}, Input: in, Projects: projects, Filter: filter}
 }
 
-// queryLevel marks n, the plan of a subquery or view in FROM, as a query
-// level of its own for EXPLAIN's Abstract Syntax Tree (Calc.level).
-func queryLevel(n Node) {
+// queryLevel marks n, the plan of a subquery or view in FROM that the
+// query refers to as alias, as a query level of its own for EXPLAIN's
+// Abstract Syntax Tree (Calc.level).
+func queryLevel(n Node, alias string) {
 	if c, ok := n.(*Calc); ok {
-		c.level = true
+		c.level, c.alias = true, alias
 	}
 }
 

@@ -83,8 +83,10 @@ type Calc struct {
 	Projects []expr.Expr
 	Filter   expr.Expr
 	// level marks the projection of a subquery or view in FROM, which
-	// Calcite keeps as a LogicalProject of its own.
+	// Calcite keeps as a LogicalProject of its own; alias is the name
+	// the query refers to it by.
 	level bool
+	alias string
 	// stacked is, for a Calc the binder merged from Calcs over such a
 	// projection, the Calc of the query around it over that projection,
 	// as EXPLAIN's Abstract Syntax Tree prints them.

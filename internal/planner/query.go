@@ -204,7 +204,7 @@ func (b *Binder) from(ref ast.TableRef) (*relation, error) {
 		if err != nil {
 			return nil, err
 		}
-		queryLevel(rel.node)
+		queryLevel(rel.node, n.Alias)
 		if err := quantifiedColumns(n, len(rel.sc.cols)); err != nil {
 			return nil, err
 		}
@@ -321,7 +321,7 @@ func (b *Binder) namedQuery(q ast.Query, name string, cols []string, ref *ast.Ta
 		}
 		return nil, err
 	}
-	queryLevel(rel.node)
+	queryLevel(rel.node, alias)
 	if view != nil {
 		if rel, err = viewColumns(rel, view, ref); err != nil {
 			return nil, err
