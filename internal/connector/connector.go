@@ -142,16 +142,19 @@ type ProjectionPushDown interface {
 	ProjectionPushDown(t *catalog.Table) (projects, readsMetadata bool)
 }
 
-// WatermarkPushDown is implemented by factories whose counterparts in
-// Flink take a table's watermark into their sources (Flink's
-// SupportsWatermarkPushDown, as Kafka's KafkaDynamicSource): EXPLAIN shows
-// their scans with the watermark in the scan, and the scans of the others
-// under a WatermarkAssigner, as Flink's optimized plans do. Every Sluice
-// source assigns the watermark itself either way.
-type WatermarkPushDown interface {
-	// WatermarkPushDown reports whether Flink pushes the watermark of the
-	// validated table t into its source.
-	WatermarkPushDown(t *catalog.Table) bool
+// FlinkPushDowns is implemented by factories whose counterparts in Flink
+// take a projection or a table's watermark into their sources (Flink's
+// SupportsProjectionPushDown and SupportsWatermarkPushDown, as Kafka's
+// KafkaDynamicSource): EXPLAIN shows their scans as Flink's optimizer
+// leaves them, a projection and the watermark in the scan, and the scans
+// of the others (datagen's DataGenTableSource, the nexmark benchmark's
+// NexmarkTableSource) under a Calc and a WatermarkAssigner. Sluice's own
+// sources take a projection where they implement ProjectionPushDown, and
+// assign the watermark themselves, either way.
+type FlinkPushDowns interface {
+	// FlinkPushDowns reports whether Flink pushes a projection and the
+	// watermark of the validated table t into its source.
+	FlinkPushDowns(t *catalog.Table) (projection, watermark bool)
 }
 
 // Bounded is implemented by factories whose sources can end: Bounded

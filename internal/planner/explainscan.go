@@ -17,9 +17,13 @@ import (
 //
 //   - the TableSourceScan reads the physical columns, then the metadata
 //     columns, named by their keys as Flink's source produces them
-//     (PushWatermarkIntoTableSourceScanRuleTest.xml, testWatermarkOnMetadata);
+//     (PushWatermarkIntoTableSourceScanRuleTest.xml, testWatermarkOnMetadata):
+//     those the query reads when the connector takes a projection into its
+//     source in Flink (connector.FlinkPushDowns: Kafka's
+//     KafkaDynamicSource), all of them else (nexmark's, whose projection
+//     is Sluice's own);
 //   - a table whose connector takes the watermark into its source in Flink
-//     (connector.WatermarkPushDown: Kafka's KafkaDynamicSource) lists it
+//     (Kafka's) lists it
 //     in the scan, watermark=[-(ts, 1000:INTERVAL SECOND)],
 //     watermarkEmitStrategy=[on-periodic], with idletimeout=[1000] between
 //     them when table.exec.source.idle-timeout is set
@@ -99,7 +103,17 @@ func explainShapes(roots ...Node) map[Node][]Node {
 // its projection over the chain, or nothing.
 func scanShape(s *Scan, reader *Calc) (chain, upper []Node) {
 	t := s.Table
-	physical, meta := s.readColumns()
+	projection, pushdown := false, false
+	if f, err := connector.For(t); err == nil {
+		if fp, ok := f.(connector.FlinkPushDowns); ok {
+			projection, pushdown = fp.FlinkPushDowns(t)
+		}
+	}
+	read := s
+	if !projection {
+		read = &Scan{Table: t, Computed: s.Computed, Upsert: s.Upsert, Changelog: s.Changelog}
+	}
+	physical, meta := read.readColumns()
 	var fields types.Schema
 	pos := map[int]int{} // a table column's field of the source
 	for _, i := range physical {
@@ -129,12 +143,6 @@ func scanShape(s *Scan, reader *Calc) (chain, upper []Node) {
 			rowtime = k
 		}
 	}
-	pushdown := false
-	if f, err := connector.For(t); err == nil {
-		if wp, ok := f.(connector.WatermarkPushDown); ok {
-			pushdown = wp.WatermarkPushDown(t)
-		}
-	}
 	// source is table column i over the source's fields; a computed time
 	// attribute read above a watermark pushed into the source is
 	// reinterpreted as one.
@@ -152,7 +160,7 @@ func scanShape(s *Scan, reader *Calc) (chain, upper []Node) {
 		}
 		return e
 	}
-	scan := &sourceScan{base: base{schema: fields}, scan: s}
+	scan := &sourceScan{base: base{schema: fields}, scan: read}
 	if s.Watermark == nil || pushdown {
 		if s.Watermark != nil {
 			w := calciteLiterals(expr.Remap(s.Watermark, func(c *expr.Column) expr.Expr { return source(c.Index, false) }))

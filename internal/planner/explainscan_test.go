@@ -3,7 +3,8 @@ package planner_test
 import (
 	"testing"
 
-	_ "github.com/sluicesql/sluice/internal/connector/kafka" // a source that takes the watermark
+	_ "github.com/sluicesql/sluice/internal/connector/kafka"   // a source that takes the watermark
+	_ "github.com/sluicesql/sluice/internal/connector/nexmark" // a source whose projection is Sluice's own
 	"github.com/sluicesql/sluice/internal/planner"
 )
 
@@ -46,6 +47,19 @@ func TestScanShapes(t *testing.T) {
             +- TableSourceScan(table=[[default_catalog, default_database, RtTable]], fields=[a, b, c, rowtime])
 `,
 	}, {
+		// The nexmark benchmark's NexmarkTableSource implements neither
+		// push-down (nexmark-flink/src/main/java/com/github/nexmark/flink/
+		// source/NexmarkTableSource.java): Sluice's scan reads the columns
+		// the query uses, and EXPLAIN shows Flink's shape, as for datagen.
+		name:   "nexmark: neither the projection nor the watermark in the scan",
+		source: "flink-sql-client/src/test/resources/sql/table.q, explain plan for select",
+		query:  "SELECT auction, price FROM bid",
+		want: `Calc(select=[auction, price])
++- WatermarkAssigner(rowtime=[dateTime], watermark=[(dateTime - 4000:INTERVAL SECOND)])
+   +- Calc(select=[auction, price, dateTime])
+      +- TableSourceScan(table=[[default_catalog, default_database, bid]], fields=[auction, bidder, price, channel, url, dateTime, extra])
+`,
+	}, {
 		// Flink 1.18 on adds the emit strategy (WatermarkPushDownSpec's
 		// digest).
 		name:   "kafka: watermark in the scan, computed time attribute reinterpreted",
@@ -64,6 +78,8 @@ func TestScanShapes(t *testing.T) {
 	const kafka = `'connector' = 'kafka', 'topic' = 't', 'properties.bootstrap.servers' = 'localhost:9092', 'format' = 'json'`
 	tables := astTables + `
 CREATE TABLE timeTestTable (a INT, b BIGINT, rowtime AS TO_TIMESTAMP_LTZ(b, 0), WATERMARK FOR rowtime AS rowtime) WITH (` + kafka + `);
+CREATE TABLE bid (auction BIGINT, bidder BIGINT, price BIGINT, channel VARCHAR, url VARCHAR, dateTime TIMESTAMP(3), extra VARCHAR,
+  WATERMARK FOR dateTime AS dateTime - INTERVAL '4' SECOND) WITH ('connector' = 'nexmark', 'kind' = 'bid');
 CREATE TABLE VirtualTable (a INT, b BIGINT, c TIMESTAMP(3), d AS c + INTERVAL '5' SECOND, WATERMARK FOR d AS d - INTERVAL '5' SECOND) WITH (` + kafka + `);
 `
 	for _, c := range cases {

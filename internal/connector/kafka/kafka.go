@@ -83,10 +83,11 @@ func (f *factory) ProjectionPushDown(*catalog.Table) (projects, readsMetadata bo
 	return true, true
 }
 
-// WatermarkPushDown implements connector.WatermarkPushDown: Flink's
-// KafkaDynamicSource implements SupportsWatermarkPushDown, for the kafka
-// and upsert-kafka connectors alike.
-func (f *factory) WatermarkPushDown(*catalog.Table) bool { return true }
+// FlinkPushDowns implements connector.FlinkPushDowns: Flink's
+// KafkaDynamicSource implements SupportsProjectionPushDown and
+// SupportsWatermarkPushDown, for the kafka and upsert-kafka connectors
+// alike.
+func (f *factory) FlinkPushDowns(*catalog.Table) (projection, watermark bool) { return true, true }
 
 // Bounded implements connector.Bounded: a table with a 'scan.bounded.mode'
 // other than unbounded ends.
