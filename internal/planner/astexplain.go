@@ -297,15 +297,29 @@ func (w *astWriter) calc(c *Calc, names types.Schema) *relLine {
 	if r, ok := c.Input.(*Rank); ok && r.Window == nil && c.Filter == nil && readsRankBare(c, r) {
 		// The ranking function is in the select list of the query the
 		// Calc is the projection of (RankTest.xml, testRankEndLessThan1).
+		key := func(col int) string { return "$" + strconv.Itoa(col) }
+		var in *relLine
+		if ic, ok := r.Input.(*Calc); ok && keysBelow(c, r, ic) {
+			// The binder computes a key that is an expression below the
+			// ranking (after the query's WHERE); Calcite writes it in the
+			// OVER call.
+			key = func(col int) string { return rexText(ic.Projects[col]) }
+			in = w.rankInput(ic.Input)
+			if ic.Filter != nil {
+				in = &relLine{text: "LogicalFilter(condition=[" + rexText(ic.Filter) + "])", inputs: []*relLine{w.rel(ic.Input)}}
+			}
+		} else {
+			in = w.rankInput(r.Input)
+		}
 		items := make([]string, len(c.Projects))
 		for i, p := range c.Projects {
 			v := rexText(p)
 			if col, ok := p.(*expr.Column); ok && col.Index == len(r.schema)-1 {
-				v = overText(r)
+				v = overText(r, key)
 			}
 			items[i] = names[i].Name + "=[" + v + "]"
 		}
-		return &relLine{text: "LogicalProject(" + strings.Join(items, ", ") + ")", inputs: []*relLine{w.rankInput(r.Input)}}
+		return &relLine{text: "LogicalProject(" + strings.Join(items, ", ") + ")", inputs: []*relLine{in}, top: c.level, alias: c.alias}
 	}
 	in := w.rel(c.Input)
 	if c.Filter != nil {
@@ -387,6 +401,22 @@ func (w *astWriter) rankInput(n Node) *relLine {
 	return &relLine{text: "LogicalFilter(condition=[" + rexText(c.Filter) + "])", inputs: []*relLine{w.rel(c.Input)}}
 }
 
+// keysBelow reports whether ic, the input of the ranking r that c reads,
+// only passes its own input's columns on (those it keeps) and adds
+// expressions r's keys read and c does not.
+func keysBelow(c *Calc, r *Rank, ic *Calc) bool {
+	n := len(ic.Input.Schema())
+	if ic.level || ic.stacked != nil || len(ic.Projects) <= n || !passesOn(ic.Projects[:n], n) {
+		return false
+	}
+	for _, col := range expr.Columns(c.Projects...) {
+		if col >= n && col != len(r.schema)-1 {
+			return false
+		}
+	}
+	return true
+}
+
 // readsRankBare reports whether c reads the ranking column of r only as
 // a column of its own.
 func readsRankBare(c *Calc, r *Rank) bool {
@@ -416,25 +446,26 @@ func (w *astWriter) rankText(r *Rank) string {
 	if !ok {
 		name = r.schema[len(r.schema)-1].Name
 	}
-	items = append(items, name+"=["+overText(r)+"]")
+	items = append(items, name+"=["+overText(r, func(col int) string { return "$" + strconv.Itoa(col) })+"]")
 	return "LogicalProject(" + strings.Join(items, ", ") + ")"
 }
 
 // overText is r's function with its OVER clause, as Calcite writes the
-// call: ROW_NUMBER() OVER (PARTITION BY $0 ORDER BY $1 DESC NULLS LAST).
-func overText(r *Rank) string {
+// call: ROW_NUMBER() OVER (PARTITION BY $0 ORDER BY $1 DESC NULLS LAST),
+// each key written by key.
+func overText(r *Rank, key func(col int) string) string {
 	var over []string
 	if len(r.PartitionKeys) > 0 {
 		keys := make([]string, len(r.PartitionKeys))
 		for i, k := range r.PartitionKeys {
-			keys[i] = "$" + strconv.Itoa(k)
+			keys[i] = key(k)
 		}
 		over = append(over, "PARTITION BY "+strings.Join(keys, ", "))
 	}
 	if len(r.Order) > 0 {
 		keys := make([]string, len(r.Order))
 		for i, k := range r.Order {
-			keys[i] = "$" + strconv.Itoa(k.Col)
+			keys[i] = key(k.Col)
 			if k.Desc {
 				keys[i] += " DESC"
 			}

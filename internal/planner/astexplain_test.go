@@ -179,6 +179,19 @@ func TestAbstractSyntaxTree(t *testing.T) {
       +- LogicalTableScan(table=[[default_catalog, default_database, T3]])
 `,
 	}, {
+		// No Flink test resource has an expression key; Calcite's
+		// converter writes the OVER call's keys as the query does
+		// (RexOver), the shape of RankTest.xml's column keys.
+		name:   "ranking ordered by an expression, under a WHERE",
+		source: "RankTest.xml, testRankEndLessThan1's shape with an expression key",
+		query:  "SELECT a, rn FROM (SELECT a, ROW_NUMBER() OVER (PARTITION BY a ORDER BY b + 1 DESC) AS rn FROM MyTable WHERE c > 'x') WHERE rn <= 2",
+		want: `LogicalProject(a=[$0], rn=[$1])
++- LogicalFilter(condition=[<=($1, 2)])
+   +- LogicalProject(a=[$0], rn=[ROW_NUMBER() OVER (PARTITION BY $0 ORDER BY +($1, 1) DESC NULLS LAST)])
+      +- LogicalFilter(condition=[>($2, _UTF-16LE'x')])
+         +- LogicalTableScan(table=[[default_catalog, default_database, MyTable]])
+`,
+	}, {
 		name:   "IN and a string literal",
 		source: "CalcTest.xml, testIn",
 		query:  "SELECT * FROM MyTable WHERE b IN (1, 3, 4, 5, 6) AND c = 'xx'",
