@@ -161,8 +161,11 @@ func scanShape(s *Scan, reader *Calc) (chain, upper []Node) {
 		return e
 	}
 	scan := &sourceScan{base: base{schema: fields}, scan: read}
-	if s.Watermark == nil || pushdown {
-		if s.Watermark != nil {
+	// A watermark is shown with the time attribute it is for: a scan
+	// whose columns hold none shows none.
+	watermark := s.Watermark != nil && rowtime >= 0
+	if !watermark || pushdown {
+		if watermark {
 			w := calciteLiterals(expr.Remap(s.Watermark, func(c *expr.Column) expr.Expr { return source(c.Index, false) }))
 			scan.watermark = ", watermark=[" + exprText(w, fields, prefix) + "]"
 			if ms := s.idleTimeout.Milliseconds(); ms > 0 {
