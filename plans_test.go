@@ -34,6 +34,22 @@ func TestExplainIdleTimeout(t *testing.T) {
 	}
 }
 
+// TestExplainBatchHasNoWatermark: a batch job's optimized plans have no
+// watermark, as Flink's batch optimizer keeps none (its batch physical
+// plans have no WatermarkAssigner), while a streaming job's do.
+func TestExplainBatchHasNoWatermark(t *testing.T) {
+	e := newEngine(t)
+	mustExecute(t, e, "CREATE TABLE o (a INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH ('connector' = 'datagen', 'number-of-rows' = '10')")
+	for _, mode := range []string{"streaming", "batch"} {
+		mustExecute(t, e, "SET 'execution.runtime-mode' = '"+mode+"'")
+		text := mustExecute(t, e, "EXPLAIN SELECT a FROM o")[0].Text
+		_, plans, _ := strings.Cut(text, "== Optimized Physical Plan ==")
+		if got := strings.Contains(plans, "WatermarkAssigner"); got != (mode == "streaming") {
+			t.Errorf("in %s mode EXPLAIN printed\n%s", mode, text)
+		}
+	}
+}
+
 // TestExplainSections: EXPLAIN prints Flink's sections, the abstract
 // syntax tree, the optimized physical plan and the optimized execution
 // plan (Flink's testExecuteSqlWithExplainDetailsInsert.out); CHANGELOG_MODE adds each

@@ -537,7 +537,7 @@ func identity(s types.Schema) []expr.Expr {
 // normalization of upsert sources.
 func (b *Binder) scan(t *catalog.Table, ref ast.Node) (Node, error) {
 	schema := t.Schema()
-	s := &Scan{Table: t, Computed: make([]expr.Expr, len(schema)), idleTimeout: b.IdleTimeout}
+	s := &Scan{Table: t, Computed: make([]expr.Expr, len(schema)), idleTimeout: b.IdleTimeout, batch: b.Batch}
 	physical := &scope{}
 	for _, c := range t.Columns {
 		if c.Computed == nil {

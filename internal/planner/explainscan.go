@@ -162,8 +162,9 @@ func scanShape(s *Scan, reader *Calc) (chain, upper []Node) {
 	}
 	scan := &sourceScan{base: base{schema: fields}, scan: read}
 	// A watermark is shown with the time attribute it is for: a scan
-	// whose columns hold none shows none.
-	watermark := s.Watermark != nil && rowtime >= 0
+	// whose columns hold none shows none, nor one of a batch job, as
+	// Flink's batch optimizer has no watermarks.
+	watermark := s.Watermark != nil && rowtime >= 0 && !s.batch
 	if !watermark || pushdown {
 		if watermark {
 			w := calciteLiterals(expr.Remap(s.Watermark, func(c *expr.Column) expr.Expr { return source(c.Index, false) }))

@@ -67,6 +67,9 @@ type Scan struct {
 	alias string
 	// idleTimeout is table.exec.source.idle-timeout, for EXPLAIN.
 	idleTimeout time.Duration
+	// batch marks a scan of a batch job, whose plan in Flink has no
+	// watermark (EXPLAIN).
+	batch bool
 }
 
 // Values is a constant relation.
