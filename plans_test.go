@@ -2,6 +2,7 @@ package sluice
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,6 +14,41 @@ import (
 	"github.com/sluicesql/sluice/internal/plan"
 	"github.com/sluicesql/sluice/internal/types"
 )
+
+// TestExplainIdleTimeout: with table.exec.source.idle-timeout set, a Kafka
+// scan's watermark shows it, as Flink's WatermarkPushDownSpec digest does
+// (PushWatermarkIntoTableSourceScanRuleTest.xml,
+// testWatermarkWithIdleSource: idletimeout=[1000]).
+func TestExplainIdleTimeout(t *testing.T) {
+	e := newEngine(t)
+	mustExecute(t, e, errorCatalog)
+	const digest = "watermark=[-(ts, 5000:INTERVAL SECOND)]%s, watermarkEmitStrategy=[on-periodic]"
+	for _, c := range []struct{ timeout, want string }{
+		{"0 ms", fmt.Sprintf(digest, "")},
+		{"1 s", fmt.Sprintf(digest, ", idletimeout=[1000]")},
+	} {
+		mustExecute(t, e, "SET 'table.exec.source.idle-timeout' = '"+c.timeout+"'")
+		if text := mustExecute(t, e, "EXPLAIN SELECT customer FROM orders")[0].Text; !strings.Contains(text, c.want) {
+			t.Errorf("with an idle timeout of %s, EXPLAIN printed\n%s\nwith no %s", c.timeout, text, c.want)
+		}
+	}
+}
+
+// TestExplainBatchHasNoWatermark: a batch job's optimized plans have no
+// watermark, as Flink's batch optimizer keeps none (its batch physical
+// plans have no WatermarkAssigner), while a streaming job's do.
+func TestExplainBatchHasNoWatermark(t *testing.T) {
+	e := newEngine(t)
+	mustExecute(t, e, "CREATE TABLE o (a INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH ('connector' = 'datagen', 'number-of-rows' = '10')")
+	for _, mode := range []string{"streaming", "batch"} {
+		mustExecute(t, e, "SET 'execution.runtime-mode' = '"+mode+"'")
+		text := mustExecute(t, e, "EXPLAIN SELECT a FROM o")[0].Text
+		_, plans, _ := strings.Cut(text, "== Optimized Physical Plan ==")
+		if got := strings.Contains(plans, "WatermarkAssigner"); got != (mode == "streaming") {
+			t.Errorf("in %s mode EXPLAIN printed\n%s", mode, text)
+		}
+	}
+}
 
 // TestExplainSections: EXPLAIN prints Flink's sections, the abstract
 // syntax tree, the optimized physical plan and the optimized execution
@@ -43,8 +79,7 @@ LogicalSink(table=[default_catalog.default_database.prices], fields=[customer, E
    +- Calc(select=[customer AS item, EXPR$1 AS price, EXPR$2 AS ts])
       +- GroupAggregate(groupBy=[customer], select=[customer, SUM(amount) AS EXPR$1, MAX(ts) AS EXPR$2])
          +- Exchange(distribution=[hash[customer]])
-            +- Calc(select=[customer, amount, ts])
-               +- TableSourceScan(table=[[default_catalog, default_database, orders, project=[customer, amount, ts], metadata=[]]], fields=[customer, amount, ts])
+            +- TableSourceScan(table=[[default_catalog, default_database, orders, project=[customer, amount, ts], metadata=[], watermark=[-(ts, 5000:INTERVAL SECOND)], watermarkEmitStrategy=[on-periodic]]], fields=[customer, amount, ts])
 `; execution != want {
 		t.Errorf("the execution plan is\n%s\nnot\n%s", execution, want)
 	}

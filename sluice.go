@@ -222,7 +222,8 @@ func (e *StatementError) Unwrap() error { return e.Cause }
 func (e *Session) binder(ctx context.Context) *planner.Binder {
 	return &planner.Binder{Catalog: e.catalog.mem, Temporary: e.temp, CurrentCatalog: e.curCatalog, CurrentDatabase: e.curDatabase,
 		TimeZone: e.config.TimeZone(), Ctx: ctx, DropNullsForNotNull: strings.EqualFold(e.config.Get(ConfSinkNotNullEnforcer), "DROP"),
-		MiniBatch: e.config.miniBatch(), StateTTL: e.config.duration(ConfStateTTL), Batch: e.config.Batch()}
+		MiniBatch: e.config.miniBatch(), StateTTL: e.config.duration(ConfStateTTL), Batch: e.config.Batch(),
+		IdleTimeout: e.config.duration(ConfIdleTimeout)}
 }
 
 // ok is the result of a statement that only changed the session or the

@@ -142,6 +142,21 @@ type ProjectionPushDown interface {
 	ProjectionPushDown(t *catalog.Table) (projects, readsMetadata bool)
 }
 
+// FlinkPushDowns is implemented by factories whose counterparts in Flink
+// take a projection or a table's watermark into their sources (Flink's
+// SupportsProjectionPushDown and SupportsWatermarkPushDown, as Kafka's
+// KafkaDynamicSource): EXPLAIN shows their scans as Flink's optimizer
+// leaves them, a projection and the watermark in the scan, and the scans
+// of the others (datagen's DataGenTableSource, the nexmark benchmark's
+// NexmarkTableSource) under a Calc and a WatermarkAssigner. Sluice's own
+// sources take a projection where they implement ProjectionPushDown, and
+// assign the watermark themselves, either way.
+type FlinkPushDowns interface {
+	// FlinkPushDowns reports whether Flink pushes a projection and the
+	// watermark of the validated table t into its source.
+	FlinkPushDowns(t *catalog.Table) (projection, watermark bool)
+}
+
 // Bounded is implemented by factories whose sources can end: Bounded
 // reports whether reading the validated table t ends by itself.
 type Bounded interface {

@@ -420,44 +420,53 @@ func Walk(e Expr, f func(Expr)) {
 // Remap returns a copy of e with every column index i replaced by m[i]
 // (used when a projection moves columns).
 func Remap(e Expr, m func(c *Column) Expr) Expr {
+	return MapLeaves(e, func(x Expr) Expr {
+		if c, ok := x.(*Column); ok {
+			return m(c)
+		}
+		return x
+	})
+}
+
+// MapLeaves returns a copy of e with every expression without operands
+// (a column, a literal, ...) x replaced by m(x).
+func MapLeaves(e Expr, m func(x Expr) Expr) Expr {
 	switch x := e.(type) {
-	case *Column:
-		return m(x)
 	case *Call:
 		c := *x
 		c.Args = remapAll(x.Args, m)
 		return &c
 	case *Cast:
 		c := *x
-		c.X = Remap(x.X, m)
+		c.X = MapLeaves(x.X, m)
 		return &c
 	case *Logic:
 		return &Logic{Or: x.Or, Args: remapAll(x.Args, m)}
 	case *Not:
-		return &Not{X: Remap(x.X, m)}
+		return &Not{X: MapLeaves(x.X, m)}
 	case *IsNull:
-		return &IsNull{X: Remap(x.X, m), Neg: x.Neg}
+		return &IsNull{X: MapLeaves(x.X, m), Neg: x.Neg}
 	case *Case:
 		c := &Case{T: x.T}
 		for _, w := range x.Whens {
-			c.Whens = append(c.Whens, When{Cond: Remap(w.Cond, m), Then: Remap(w.Then, m)})
+			c.Whens = append(c.Whens, When{Cond: MapLeaves(w.Cond, m), Then: MapLeaves(w.Then, m)})
 		}
 		if x.Else != nil {
-			c.Else = Remap(x.Else, m)
+			c.Else = MapLeaves(x.Else, m)
 		}
 		return c
 	case *Coalesce:
 		return &Coalesce{Args: remapAll(x.Args, m), T: x.T}
 	case *In:
-		return &In{X: Remap(x.X, m), List: remapAll(x.List, m), Neg: x.Neg}
+		return &In{X: MapLeaves(x.X, m), List: remapAll(x.List, m), Neg: x.Neg}
 	}
-	return e
+	return m(e)
 }
 
-func remapAll(es []Expr, m func(c *Column) Expr) []Expr {
+func remapAll(es []Expr, m func(x Expr) Expr) []Expr {
 	out := make([]Expr, len(es))
 	for i, a := range es {
-		out[i] = Remap(a, m)
+		out[i] = MapLeaves(a, m)
 	}
 	return out
 }

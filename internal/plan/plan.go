@@ -66,7 +66,10 @@ type Node struct {
 	// Kind names the node's builder and the type of its Config.
 	Kind string `json:"kind"`
 	// Description is the node's line in EXPLAIN's optimized execution
-	// plan, for people; building ignores it.
+	// plan, for people; building ignores it. A scan's description has a
+	// line per operator Flink's plan shows for it (a WatermarkAssigner, a
+	// Calc, the TableSourceScan), top first; a node without one (a
+	// projection Flink's plan has none of) is not shown.
 	Description string `json:"description,omitempty"`
 	// Parallelism is how many instances run.
 	Parallelism Parallelism `json:"parallelism"`

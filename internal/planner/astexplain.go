@@ -3,6 +3,7 @@ package planner
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/sluicesql/sluice/internal/catalog"
 	"github.com/sluicesql/sluice/internal/expr"
 	"github.com/sluicesql/sluice/internal/expr/fn"
+	"github.com/sluicesql/sluice/internal/sql/ast"
 	"github.com/sluicesql/sluice/internal/types"
 )
 
@@ -43,8 +45,10 @@ import (
 //   - a ChangelogNormalize, which only the optimizer adds in Flink, is
 //     left out.
 //
-// The binder merges the projections and filters of stacked queries, and
-// plans some constructs as it binds them (OVER aggregations, temporal,
+// The binder merges the projections and filters of stacked queries; the
+// projection of a subquery or view in FROM is kept apart for this tree
+// (Calc.stacked), as Calcite keeps a LogicalProject per query. It plans
+// some constructs as it binds them (OVER aggregations, temporal,
 // subquery and window joins, UNNEST, MATCH_RECOGNIZE, grouping sets):
 // those nodes are printed as in the physical plan, between the logical
 // operators around them (docs/coming-from-flink.md lists the
@@ -68,17 +72,103 @@ func LogicalPlan(root Node) string {
 	switch r := root.(type) {
 	case *Collect:
 		rel = w.query(r.Input, r.schema)
+		rel.top = true
 	case *Sink:
+		q := w.query(r.Input, r.schema)
+		q.top = true
 		rel = &relLine{
 			text:   fmt.Sprintf("LogicalSink(table=[%s], fields=[%s])", r.Table.ID().Summary(), strings.Join(r.schema.Names(), ", ")),
-			inputs: []*relLine{w.query(r.Input, r.schema)},
+			inputs: []*relLine{q},
 		}
 	default:
 		rel = w.rel(root)
 	}
+	if hinted(rel) {
+		showHints(rel, nil, "")
+	}
 	var b strings.Builder
 	writeTree(&b, rel, func(l *relLine) []*relLine { return l.inputs }, func(l *relLine) string { return l.text }, "", "")
 	return b.String()
+}
+
+// hinted reports whether a join under l has a STATE_TTL hint: Flink then
+// shows the hints of the statement's operators (its tables' ALIAS hints
+// too), and none without one.
+func hinted(l *relLine) bool {
+	if l.join != nil && l.join.hint != nil {
+		return true
+	}
+	return slices.ContainsFunc(l.inputs, hinted)
+}
+
+// showHints adds to the operators under l the hints Flink's Abstract
+// Syntax Tree shows (StateTtlHintTest.xml): a join's STATE_TTL hints,
+// stateTtlHints=[[[STATE_TTL inheritPath:[0] options:{T1=1d, T2=2d}]]],
+// each hint's options by name, with the path of inputs from the operator
+// of the query they were written in; a table's ALIAS hint, hints=[[[ALIAS
+// inheritPath:[] options:[T1]]]]; a subquery's or view's on its
+// LogicalProject, hints=[[[ALIAS options:[v]]]], and on the joins of its
+// query, with their path (testJoinStateTtlHintNotPropagateIntoView). path
+// is l's from the query's operator, alias the query's name.
+func showHints(l *relLine, path []int, alias string) {
+	if l.top {
+		path, alias = []int{}, l.alias
+	}
+	var hints string
+	switch {
+	case l.top && l.alias != "":
+		hints = ", hints=[[[ALIAS options:[" + l.alias + "]]]]"
+	case l.join != nil:
+		var written []*ast.QueryHint
+		if l.join.hint != nil {
+			written = l.join.hint.hints
+		}
+		for _, h := range written {
+			options := map[string]string{}
+			for _, o := range h.Options {
+				options[o.Key] = o.Value
+			}
+			items := make([]string, 0, len(options))
+			for _, k := range slices.Sorted(maps.Keys(options)) {
+				items = append(items, k+"="+options[k])
+			}
+			hints += "[STATE_TTL inheritPath:" + pathText(path) + " options:{" + strings.Join(items, ", ") + "}]"
+		}
+		if hints != "" {
+			hints = ", stateTtlHints=[[" + hints + "]]"
+		}
+		if alias != "" {
+			hints += ", hints=[[[ALIAS inheritPath:" + pathText(path) + " options:[" + alias + "]]]]"
+		}
+	case l.scan != nil && l.scan.alias != "":
+		hints = ", hints=[[[ALIAS inheritPath:[] options:[" + l.scan.alias + "]]]]"
+	}
+	if hints != "" {
+		l.text = strings.TrimSuffix(l.text, ")") + hints + ")"
+	}
+	for i, in := range l.inputs {
+		showHints(in, append(slices.Clone(path), i), alias)
+	}
+}
+
+// pathText is a hint's inheritPath as Calcite writes it: [0, 0].
+func pathText(path []int) string {
+	items := make([]string, len(path))
+	for i, p := range path {
+		items[i] = strconv.Itoa(p)
+	}
+	return "[" + strings.Join(items, ", ") + "]"
+}
+
+// hintAlias gives the scan n plans (directly or under its
+// normalization) the name hints refer to it by.
+func hintAlias(n Node, alias string) {
+	if nz, ok := n.(*Normalize); ok {
+		n = nz.Input
+	}
+	if s, ok := n.(*Scan); ok {
+		s.alias = alias
+	}
 }
 
 // logicalSinkSchema is the schema an INSERT's LogicalSink names: the
@@ -133,6 +223,15 @@ func (w *astWriter) nameRanks(n Node, seen map[Node]bool) {
 type relLine struct {
 	text   string
 	inputs []*relLine
+	// top marks the operator a query's hints are attached to (the
+	// statement's query, a subquery's LogicalProject); join and scan the
+	// operators hints are shown on.
+	top  bool
+	join *Join
+	scan *Scan
+	// alias is the name of the subquery or view whose LogicalProject
+	// this is.
+	alias string
 }
 
 // query is the logical plan of n as the body of a query whose columns
@@ -187,8 +286,41 @@ func passesOn(ps []expr.Expr, n int) bool {
 // LogicalFilter when c filters. There is no LogicalProject where Calcite
 // has none: one that reads no column (under COUNT(*), AggregateTest.xml,
 // testCountStart) or only passes on the columns of an aggregation
-// (testCountStartWithHaving) or the like (trivialOver).
+// (testCountStartWithHaving) or the like (trivialOver). A Calc merged
+// over the projection of a subquery or view prints as the query's
+// projection over the subquery's; a projection of a ranking's columns is
+// the LogicalProject of its OVER call.
 func (w *astWriter) calc(c *Calc, names types.Schema) *relLine {
+	if c.stacked != nil {
+		c = c.stacked
+	}
+	if r, ok := c.Input.(*Rank); ok && r.Window == nil && c.Filter == nil && readsRankBare(c, r) {
+		// The ranking function is in the select list of the query the
+		// Calc is the projection of (RankTest.xml, testRankEndLessThan1).
+		key := func(col int) string { return "$" + strconv.Itoa(col) }
+		var in *relLine
+		if ic, ok := r.Input.(*Calc); ok && keysBelow(c, r, ic) {
+			// The binder computes a key that is an expression below the
+			// ranking (after the query's WHERE); Calcite writes it in the
+			// OVER call.
+			key = func(col int) string { return rexText(ic.Projects[col]) }
+			in = w.rankInput(ic.Input)
+			if ic.Filter != nil {
+				in = &relLine{text: "LogicalFilter(condition=[" + rexText(ic.Filter) + "])", inputs: []*relLine{w.rel(ic.Input)}}
+			}
+		} else {
+			in = w.rankInput(r.Input)
+		}
+		items := make([]string, len(c.Projects))
+		for i, p := range c.Projects {
+			v := rexText(p)
+			if col, ok := p.(*expr.Column); ok && col.Index == len(r.schema)-1 {
+				v = overText(r, key)
+			}
+			items[i] = names[i].Name + "=[" + v + "]"
+		}
+		return &relLine{text: "LogicalProject(" + strings.Join(items, ", ") + ")", inputs: []*relLine{in}, top: c.level, alias: c.alias}
+	}
 	in := w.rel(c.Input)
 	if c.Filter != nil {
 		in = &relLine{text: "LogicalFilter(condition=[" + rexText(c.Filter) + "])", inputs: []*relLine{in}}
@@ -200,14 +332,21 @@ func (w *astWriter) calc(c *Calc, names types.Schema) *relLine {
 	for i, p := range c.Projects {
 		items[i] = names[i].Name + "=[" + rexText(p) + "]"
 	}
-	return &relLine{text: "LogicalProject(" + strings.Join(items, ", ") + ")", inputs: []*relLine{in}}
+	return &relLine{text: "LogicalProject(" + strings.Join(items, ", ") + ")", inputs: []*relLine{in}, top: c.level, alias: c.alias}
 }
 
 // rel is the logical plan under n.
 func (w *astWriter) rel(n Node) *relLine {
 	switch x := n.(type) {
 	case *Scan:
-		return logicalScan(x)
+		l := logicalScan(x)
+		for s := l; ; s = s.inputs[0] {
+			if len(s.inputs) == 0 {
+				s.scan = x
+				break
+			}
+		}
+		return l
 	case *Normalize:
 		return w.rel(x.Input)
 	case *Calc:
@@ -225,7 +364,7 @@ func (w *astWriter) rel(n Node) *relLine {
 	case *WindowTableFunction:
 		return &relLine{text: tableFunctionScanText(x), inputs: []*relLine{w.query(x.Input, x.Input.Schema())}}
 	case *Join:
-		return &relLine{text: joinText(x), inputs: []*relLine{w.rel(x.Left), w.rel(x.Right)}}
+		return &relLine{text: joinText(x), inputs: []*relLine{w.rel(x.Left), w.rel(x.Right)}, join: x}
 	case *Union:
 		ins := make([]*relLine, len(x.Items))
 		for i, it := range x.Items {
@@ -262,6 +401,37 @@ func (w *astWriter) rankInput(n Node) *relLine {
 	return &relLine{text: "LogicalFilter(condition=[" + rexText(c.Filter) + "])", inputs: []*relLine{w.rel(c.Input)}}
 }
 
+// keysBelow reports whether ic, the input of the ranking r that c reads,
+// only passes its own input's columns on (those it keeps) and adds
+// expressions r's keys read and c does not.
+func keysBelow(c *Calc, r *Rank, ic *Calc) bool {
+	n := len(ic.Input.Schema())
+	if ic.level || ic.stacked != nil || len(ic.Projects) <= n || !passesOn(ic.Projects[:n], n) {
+		return false
+	}
+	for _, col := range expr.Columns(c.Projects...) {
+		if col >= n && col != len(r.schema)-1 {
+			return false
+		}
+	}
+	return true
+}
+
+// readsRankBare reports whether c reads the ranking column of r only as
+// a column of its own.
+func readsRankBare(c *Calc, r *Rank) bool {
+	last := len(r.schema) - 1
+	for _, p := range c.Projects {
+		if col, ok := p.(*expr.Column); ok && col.Index == last {
+			continue
+		}
+		if slices.Contains(expr.Columns(p), last) {
+			return false
+		}
+	}
+	return true
+}
+
 // rankText is a ranking function as Calcite plans it, a LogicalProject
 // passing its input's columns on and adding the function's OVER call
 // (RankTest.xml): row_num=[ROW_NUMBER() OVER (PARTITION BY $0 ORDER BY
@@ -276,18 +446,26 @@ func (w *astWriter) rankText(r *Rank) string {
 	if !ok {
 		name = r.schema[len(r.schema)-1].Name
 	}
+	items = append(items, name+"=["+overText(r, func(col int) string { return "$" + strconv.Itoa(col) })+"]")
+	return "LogicalProject(" + strings.Join(items, ", ") + ")"
+}
+
+// overText is r's function with its OVER clause, as Calcite writes the
+// call: ROW_NUMBER() OVER (PARTITION BY $0 ORDER BY $1 DESC NULLS LAST),
+// each key written by key.
+func overText(r *Rank, key func(col int) string) string {
 	var over []string
 	if len(r.PartitionKeys) > 0 {
 		keys := make([]string, len(r.PartitionKeys))
 		for i, k := range r.PartitionKeys {
-			keys[i] = "$" + strconv.Itoa(k)
+			keys[i] = key(k)
 		}
 		over = append(over, "PARTITION BY "+strings.Join(keys, ", "))
 	}
 	if len(r.Order) > 0 {
 		keys := make([]string, len(r.Order))
 		for i, k := range r.Order {
-			keys[i] = "$" + strconv.Itoa(k.Col)
+			keys[i] = key(k.Col)
 			if k.Desc {
 				keys[i] += " DESC"
 			}
@@ -299,8 +477,7 @@ func (w *astWriter) rankText(r *Rank) string {
 		}
 		over = append(over, "ORDER BY "+strings.Join(keys, ", "))
 	}
-	items = append(items, fmt.Sprintf("%s=[%s() OVER (%s)]", name, r.Function, strings.Join(over, " ")))
-	return "LogicalProject(" + strings.Join(items, ", ") + ")"
+	return fmt.Sprintf("%s() OVER (%s)", r.Function, strings.Join(over, " "))
 }
 
 // logicalScan is a table's scan as Flink expands its schema: the

@@ -54,6 +54,11 @@ CREATE TABLE msrc (sys_col STRING METADATA FROM 'topic' VIRTUAL, id INT, cnt INT
   'connector' = 'kafka', 'topic' = 'src', 'properties.bootstrap.servers' = 'localhost:9092', 'format' = 'json');
 CREATE TABLE MyTable4 (a INT, b BIGINT, c STRING, rowtime AS TO_TIMESTAMP_LTZ(b, 3), WATERMARK FOR rowtime AS rowtime) WITH ('connector' = 'datagen');
 CREATE TABLE MyTable5 (a INT, b BIGINT, c STRING, rowtime AS TO_TIMESTAMP_LTZ(b, 3), WATERMARK FOR rowtime AS rowtime) WITH ('connector' = 'datagen');
+CREATE TABLE T1 (a1 INT, b1 BIGINT) WITH ('connector' = 'datagen');
+CREATE TABLE T2 (a2 INT, b2 BIGINT) WITH ('connector' = 'datagen');
+CREATE TABLE T3 (a3 INT, b3 BIGINT) WITH ('connector' = 'datagen');
+CREATE VIEW V4 AS SELECT a3 AS a4, b3 AS b4 FROM T3;
+CREATE VIEW V5 AS SELECT T1.* FROM T1 JOIN T2 ON T1.a1 = T2.a2;
 CREATE TABLE MySink1 (` + "`first`" + ` STRING) WITH ('connector' = 'blackhole');
 `
 
@@ -99,6 +104,92 @@ func TestAbstractSyntaxTree(t *testing.T) {
 		want: `LogicalProject(a=[$0], EXPR$1=[+($1, 1)])
 +- LogicalFilter(condition=[>($1, 2)])
    +- LogicalTableScan(table=[[default_catalog, default_database, MyTable]])
+`,
+	}, {
+		// Calcite's SqlToRelConverter simplifies no condition: NOT of a
+		// comparison stays a NOT, and AND true and 2 = 2 stay.
+		name:   "NOT of a comparison, AND true",
+		source: "flink-table-planner/src/test/resources/org/apache/flink/table/planner/plan/rules/logical/SimplifyFilterConditionRuleTest.xml, testSimpleCondition",
+		query:  "SELECT * FROM MyTable WHERE (a = 1 AND b = 2) OR (NOT(a <> 1) AND c = '3') AND true AND 2 = 2",
+		want: `LogicalProject(a=[$0], b=[$1], c=[$2])
++- LogicalFilter(condition=[OR(AND(=($0, 1), =($1, 2)), AND(NOT(<>($0, 1)), =($2, _UTF-16LE'3'), true, =(2, 2)))])
+   +- LogicalTableScan(table=[[default_catalog, default_database, MyTable]])
+`,
+	}, {
+		name:   "subquery in FROM, a LogicalProject per query",
+		source: "flink-table-planner/src/test/resources/org/apache/flink/table/planner/plan/rules/logical/FlinkCalcMergeRuleTest.xml, testCalcMergeWithSameDigest",
+		query:  "SELECT a, b FROM (SELECT * FROM MyTable WHERE a = b) t WHERE b = a",
+		want: `LogicalProject(a=[$0], b=[$1])
++- LogicalFilter(condition=[=($1, $0)])
+   +- LogicalProject(a=[$0], b=[$1], c=[$2])
+      +- LogicalFilter(condition=[=($0, $1)])
+         +- LogicalTableScan(table=[[default_catalog, default_database, MyTable]])
+`,
+	}, {
+		name:   "STATE_TTL hint on a join, ALIAS hints on its tables",
+		source: "flink-table-planner/src/test/resources/org/apache/flink/table/planner/plan/hints/stream/StateTtlHintTest.xml, testSimpleJoinStateTtlHintWithEachSide",
+		query:  "select /*+ STATE_TTL('T2' = '2d', 'T1' = '1d') */* from T1 join T2 on T1.a1 = T2.a2",
+		want: `LogicalProject(a1=[$0], b1=[$1], a2=[$2], b2=[$3])
++- LogicalJoin(condition=[=($0, $2)], joinType=[inner], stateTtlHints=[[[STATE_TTL inheritPath:[0] options:{T1=1d, T2=2d}]]])
+   :- LogicalTableScan(table=[[default_catalog, default_database, T1]], hints=[[[ALIAS inheritPath:[] options:[T1]]]])
+   +- LogicalTableScan(table=[[default_catalog, default_database, T2]], hints=[[[ALIAS inheritPath:[] options:[T2]]]])
+`,
+	}, {
+		name:   "STATE_TTL hint on a join under an aggregation",
+		source: "StateTtlHintTest.xml, testJoinStateTtlHintWithAgg",
+		query:  "select /*+ STATE_TTL('T1' = '1d', 'T2' = '2d')*/T1.b1, sum(T1.a1) from T1 join T2 on T1.b1 = T2.b2 group by T1.b1",
+		want: `LogicalAggregate(group=[{0}], EXPR$1=[SUM($1)])
++- LogicalProject(b1=[$1], a1=[$0])
+   +- LogicalJoin(condition=[=($1, $3)], joinType=[inner], stateTtlHints=[[[STATE_TTL inheritPath:[0, 0] options:{T1=1d, T2=2d}]]])
+      :- LogicalTableScan(table=[[default_catalog, default_database, T1]], hints=[[[ALIAS inheritPath:[] options:[T1]]]])
+      +- LogicalTableScan(table=[[default_catalog, default_database, T2]], hints=[[[ALIAS inheritPath:[] options:[T2]]]])
+`,
+	}, {
+		name:   "STATE_TTL hint in a subquery, the subquery's ALIAS hint",
+		source: "StateTtlHintTest.xml, testJoinStateTtlHintNotPropagateOutOfView",
+		query:  "select T1.* from T1 join (select /*+ STATE_TTL('T1' = '2d')*/T1.* from T1 join T2 on T1.a1 = T2.a2) tmp on T1.a1 = tmp.a1",
+		want: `LogicalProject(a1=[$0], b1=[$1])
++- LogicalJoin(condition=[=($0, $2)], joinType=[inner])
+   :- LogicalTableScan(table=[[default_catalog, default_database, T1]], hints=[[[ALIAS inheritPath:[] options:[T1]]]])
+   +- LogicalProject(a1=[$0], b1=[$1], hints=[[[ALIAS options:[tmp]]]])
+      +- LogicalJoin(condition=[=($0, $2)], joinType=[inner], stateTtlHints=[[[STATE_TTL inheritPath:[0] options:{T1=2d}]]], hints=[[[ALIAS inheritPath:[0] options:[tmp]]]])
+         :- LogicalTableScan(table=[[default_catalog, default_database, T1]], hints=[[[ALIAS inheritPath:[] options:[T1]]]])
+         +- LogicalTableScan(table=[[default_catalog, default_database, T2]], hints=[[[ALIAS inheritPath:[] options:[T2]]]])
+`,
+	}, {
+		name:   "STATE_TTL hint over a view, the view's ALIAS hint",
+		source: "StateTtlHintTest.xml, testJoinStateTtlHintNotPropagateIntoView",
+		query:  "select /*+ STATE_TTL('T1' = '1d')*/T1.* from T1 join V5 on T1.a1 = V5.a1",
+		want: `LogicalProject(a1=[$0], b1=[$1])
++- LogicalJoin(condition=[=($0, $2)], joinType=[inner], stateTtlHints=[[[STATE_TTL inheritPath:[0] options:{T1=1d}]]])
+   :- LogicalTableScan(table=[[default_catalog, default_database, T1]], hints=[[[ALIAS inheritPath:[] options:[T1]]]])
+   +- LogicalProject(a1=[$0], b1=[$1], hints=[[[ALIAS options:[V5]]]])
+      +- LogicalJoin(condition=[=($0, $2)], joinType=[inner], hints=[[[ALIAS inheritPath:[0] options:[V5]]]])
+         :- LogicalTableScan(table=[[default_catalog, default_database, T1]])
+         +- LogicalTableScan(table=[[default_catalog, default_database, T2]])
+`,
+	}, {
+		name:   "STATE_TTL hint naming a view",
+		source: "StateTtlHintTest.xml, testJoinStateTtlHintWithView",
+		query:  "select /*+ STATE_TTL('T1' = '2d', 'V4' = '1d') */* from T1 join V4 on T1.a1 = V4.a4",
+		want: `LogicalProject(a1=[$0], b1=[$1], a4=[$2], b4=[$3])
++- LogicalJoin(condition=[=($0, $2)], joinType=[inner], stateTtlHints=[[[STATE_TTL inheritPath:[0] options:{T1=2d, V4=1d}]]])
+   :- LogicalTableScan(table=[[default_catalog, default_database, T1]], hints=[[[ALIAS inheritPath:[] options:[T1]]]])
+   +- LogicalProject(a4=[$0], b4=[$1], hints=[[[ALIAS options:[V4]]]])
+      +- LogicalTableScan(table=[[default_catalog, default_database, T3]])
+`,
+	}, {
+		// No Flink test resource has an expression key; Calcite's
+		// converter writes the OVER call's keys as the query does
+		// (RexOver), the shape of RankTest.xml's column keys.
+		name:   "ranking ordered by an expression, under a WHERE",
+		source: "RankTest.xml, testRankEndLessThan1's shape with an expression key",
+		query:  "SELECT a, rn FROM (SELECT a, ROW_NUMBER() OVER (PARTITION BY a ORDER BY b + 1 DESC) AS rn FROM MyTable WHERE c > 'x') WHERE rn <= 2",
+		want: `LogicalProject(a=[$0], rn=[$1])
++- LogicalFilter(condition=[<=($1, 2)])
+   +- LogicalProject(a=[$0], rn=[ROW_NUMBER() OVER (PARTITION BY $0 ORDER BY +($1, 1) DESC NULLS LAST)])
+      +- LogicalFilter(condition=[>($2, _UTF-16LE'x')])
+         +- LogicalTableScan(table=[[default_catalog, default_database, MyTable]])
 `,
 	}, {
 		name:   "IN and a string literal",
@@ -367,5 +458,24 @@ func TestAbstractSyntaxTreeSection(t *testing.T) {
 	want := "== Abstract Syntax Tree ==\n" + first + "\n" + second
 	if got != want || strings.Count(got, "LogicalSink(") != 2 {
 		t.Errorf("the section is\n%s", got)
+	}
+}
+
+// TestJoinStateTTLHintInPhysicalPlan: a regular join shows the retention
+// a STATE_TTL hint gives each of its sides, as Flink's Join does
+// (StateTtlHintTest.xml, testJoinStateTtlHintOnlyWithRightSide and
+// testSimpleJoinStateTtlHintWithEachSide; Flink's line also has the
+// inputs' unique keys, leftInputSpec and rightInputSpec, which Sluice's
+// has not).
+func TestJoinStateTTLHintInPhysicalPlan(t *testing.T) {
+	for query, want := range map[string]string{
+		"select /*+ STATE_TTL('T2' = '2d') */* from T1 join T2 on T1.a1 = T2.a2":              "select=[a1, b1, a2, b2], stateTtlHints=[[[STATE_TTL options:{RIGHT=2d}]]])",
+		"select /*+ STATE_TTL('T2' = '2d', 'T1' = '1d') */* from T1 join T2 on T1.a1 = T2.a2": "select=[a1, b1, a2, b2], stateTtlHints=[[[STATE_TTL options:{LEFT=1d, RIGHT=2d}]]])",
+		"select * from T1 join T2 on T1.a1 = T2.a2":                                           "select=[a1, b1, a2, b2])",
+	} {
+		root, _ := planLogical(t, astTables+query+";")
+		if got := planner.PhysicalPlan(false, root).Body; !strings.Contains(got, want) {
+			t.Errorf("%s\nprints\n%s\nwith no %s", query, got, want)
+		}
 	}
 }

@@ -50,6 +50,10 @@ type Binder struct {
 	// column, and a query's or INSERT's result is its final rows
 	// (BatchSort), never a changelog.
 	Batch bool
+	// IdleTimeout is table.exec.source.idle-timeout, which EXPLAIN shows in
+	// the watermark of a scan that takes it (explainscan.go); the runtime
+	// reads it from the execution plan's configuration.
+	IdleTimeout time.Duration
 	// Ctx, when set, cancels planning: binding stops with its error, so
 	// that a statement can be interrupted while it plans.
 	Ctx  context.Context
@@ -57,6 +61,8 @@ type Binder struct {
 	// expanding is how many view or WITH query references are being
 	// planned; expanded counts the queries planned inside them.
 	expanding, expanded int
+	// inView is how many view references are being planned.
+	inView int
 	// ttlHint is the STATE_TTL hint of the SELECT being bound (ttl.go),
 	// nil for none.
 	ttlHint *ttlHint
@@ -484,9 +490,25 @@ func newCalc(in Node, projects []expr.Expr, filter expr.Expr, out types.Schema) 
 				f = &expr.Logic{Args: []expr.Expr{f, nf}}
 			}
 		}
-		return &Calc{base: base{schema: out}, Input: c.Input, Projects: merged, Filter: f}
+		m := &Calc{base: base{schema: out}, Input: c.Input, Projects: merged, Filter: f}
+		switch {
+		case c.level:
+			m.stacked = &Calc{base: base{schema: out}, Input: c, Projects: projects, Filter: filter}
+		case c.stacked != nil:
+			m.stacked = newCalc(c.stacked, projects, filter, out).(*Calc)
+		}
+		return m
 	}
 	return &Calc{base: base{schema: out}, Input: in, Projects: projects, Filter: filter}
+}
+
+// queryLevel marks n, the plan of a subquery or view in FROM that the
+// query refers to as alias, as a query level of its own for EXPLAIN's
+// Abstract Syntax Tree (Calc.level).
+func queryLevel(n Node, alias string) {
+	if c, ok := n.(*Calc); ok {
+		c.level, c.alias = true, alias
+	}
 }
 
 func isIdentity(projects []expr.Expr, in, out types.Schema) bool {
@@ -515,7 +537,7 @@ func identity(s types.Schema) []expr.Expr {
 // normalization of upsert sources.
 func (b *Binder) scan(t *catalog.Table, ref ast.Node) (Node, error) {
 	schema := t.Schema()
-	s := &Scan{Table: t, Computed: make([]expr.Expr, len(schema))}
+	s := &Scan{Table: t, Computed: make([]expr.Expr, len(schema)), idleTimeout: b.IdleTimeout, batch: b.Batch}
 	physical := &scope{}
 	for _, c := range t.Columns {
 		if c.Computed == nil {

@@ -23,7 +23,7 @@ import (
 // to one translated before, in everything it is and in its inputs' sub-plans,
 // is that node, which then feeds every consumer.
 func ExecutionPlan(reuse Reuse, roots ...Node) (*plan.Plan, error) {
-	t := &translator{p: plan.New(), reuse: reuse}
+	t := &translator{p: plan.New(), reuse: reuse, shapes: explainShapes(roots...)}
 	if reuse.SubPlans {
 		t.digests, t.byDigest = map[string]string{}, map[string]string{}
 	}
@@ -76,6 +76,9 @@ type translator struct {
 	// routes, when set, records the inputs (with their exchanges) each
 	// physical node is translated with, for EXPLAIN's physical plan.
 	routes map[Node][]plan.Input
+	// shapes holds what EXPLAIN prints for the scans and the Calcs that
+	// read them (explainShapes), which their descriptions are.
+	shapes map[Node][]Node
 }
 
 // step is a node being added: what the plan node needs besides its
@@ -105,6 +108,13 @@ func (t *translator) add(s step) (added, error) {
 		if err := t.checkKeys(in); err != nil {
 			return added{}, err
 		}
+	}
+	if shape, ok := t.shapes[s.node]; ok && s.node != nil {
+		lines := make([]string, len(shape))
+		for i, n := range shape {
+			lines[i] = execDescription(n)
+		}
+		s.description = strings.Join(lines, "\n")
 	}
 	fields := make([]plan.Field, len(s.schema))
 	for i, f := range s.schema {

@@ -400,7 +400,9 @@ func andText(conds []string, f exprFormat) string {
 // Describe implements Node.
 func (n *Join) Describe() string { return n.describe(prefix) }
 
-func (n *Join) describe(f exprFormat) string { return "Join(" + n.joinText(f) + ")" }
+func (n *Join) describe(f exprFormat) string {
+	return "Join(" + n.joinText(f) + n.ttl.hintText() + ")"
+}
 
 // Describe implements Node.
 func (n *IntervalJoin) Describe() string { return n.describe(prefix) }
@@ -498,25 +500,46 @@ func PhysicalPlan(changelogMode bool, roots ...Node) Section {
 			break
 		}
 	}
+	shapes := explainShapes(roots...)
+	// shapeOf is what EXPLAIN prints for n (explainShapes).
+	shapeOf := func(n Node) []Node {
+		if s, ok := shapes[n]; ok {
+			return s
+		}
+		return []Node{n}
+	}
+	// shown is the line of n, or of the first input under it that is
+	// printed.
+	shown := func(n Node) physicalLine {
+		for len(shapeOf(n)) == 0 {
+			n = n.Inputs()[0]
+		}
+		return physicalLine{node: n}
+	}
 	inputs := func(l physicalLine) []physicalLine {
 		if l.exchange != nil {
-			return []physicalLine{{node: l.node}}
+			return []physicalLine{shown(l.node)}
+		}
+		if l.part < len(shapeOf(l.node))-1 {
+			return []physicalLine{{node: l.node, part: l.part + 1}}
 		}
 		ins := l.node.Inputs()
 		routes := t.routes[l.node]
 		out := make([]physicalLine, len(ins))
 		for i, in := range ins {
-			out[i] = physicalLine{node: in}
+			out[i] = shown(in)
 			if len(routes) == len(ins) && routes[i].Exchange != plan.Forward {
-				out[i].exchange = &routes[i]
+				out[i] = physicalLine{node: in, exchange: &routes[i]}
 			}
 		}
 		return out
 	}
 	line := func(l physicalLine) string {
-		d := l.node.Describe()
+		var d string
 		if l.exchange != nil {
 			d = exchangeText(*l.exchange, l.node.Schema().Names())
+		} else {
+			d = shapeOf(l.node)[l.part].Describe()
 		}
 		if !changelogMode {
 			return d
@@ -535,15 +558,17 @@ func PhysicalPlan(changelogMode bool, roots ...Node) Section {
 		if c, ok := n.(*Collect); ok {
 			n = c.Input
 		}
-		writeTree(&b, physicalLine{node: n}, inputs, line, "", "")
+		writeTree(&b, shown(n), inputs, line, "", "")
 	}
 	return Section{Title: "Optimized Physical Plan", Body: b.String()}
 }
 
-// physicalLine is a line of the physical plan's text: a node, or the
-// exchange in front of it (with the node's changelog mode).
+// physicalLine is a line of the physical plan's text: a node (the part of
+// its shape, explainShapes), or the exchange in front of it (with the
+// node's changelog mode).
 type physicalLine struct {
 	node     Node
+	part     int
 	exchange *plan.Input
 }
 
@@ -580,18 +605,32 @@ func OptimizedExecutionPlan(p *plan.Plan) Section {
 			read[in.Node] = true
 		}
 	}
+	// shown is the line of n, or of the first input under it that is
+	// printed (a node without a description is not).
+	shown := func(n *plan.Node) execLine {
+		for n.Description == "" && len(n.Inputs) > 0 {
+			n = nodes[n.Inputs[0].Node]
+		}
+		return execLine{node: n}
+	}
 	inputs := func(l execLine) []execLine {
 		if l.reference != nil && *l.reference > 0 {
 			return nil
 		}
 		if l.exchange != nil {
-			return []execLine{{node: l.node, reference: new(int)}}
+			s := shown(l.node)
+			s.reference = new(int)
+			return []execLine{s}
+		}
+		if l.part < strings.Count(l.node.Description, "\n") {
+			return []execLine{{node: l.node, part: l.part + 1, reference: new(int)}}
 		}
 		out := make([]execLine, len(l.node.Inputs))
 		for i, in := range l.node.Inputs {
-			out[i] = execLine{node: nodes[in.Node], reference: new(int)}
+			out[i] = shown(nodes[in.Node])
+			out[i].reference = new(int)
 			if in.Exchange != plan.Forward {
-				out[i].exchange = &l.node.Inputs[i]
+				out[i] = execLine{node: nodes[in.Node], exchange: &l.node.Inputs[i], reference: new(int)}
 			}
 		}
 		return out
@@ -604,7 +643,9 @@ func OptimizedExecutionPlan(p *plan.Plan) Section {
 		if n.Kind == plan.KindCollect {
 			n = nodes[n.Inputs[0].Node]
 		}
-		trees = append(trees, execLine{node: n, reference: new(int)})
+		top := shown(n)
+		top.reference = new(int)
+		trees = append(trees, top)
 	}
 	// Count the lines' uses, not below a use seen before, as they are
 	// written; then number those used more than once as they are written.
@@ -644,20 +685,22 @@ func OptimizedExecutionPlan(p *plan.Plan) Section {
 	return Section{Title: "Optimized Execution Plan", Body: b.String()}
 }
 
-// execLine is a line of the execution plan's text: a node, or the
-// exchange in front of it. reference is set to the reuse ID the line
-// refers to when it is written as a reused node's.
+// execLine is a line of the execution plan's text: a node (one line of
+// its description, which holds a line per operator Flink's plan has for
+// it, top first), or the exchange in front of it. reference is set to the
+// reuse ID the line refers to when it is written as a reused node's.
 type execLine struct {
 	node      *plan.Node
+	part      int
 	exchange  *plan.Input
 	reference *int
 }
 
-// key identifies what the line shows: its node, or the exchange in front
-// of it.
+// key identifies what the line shows: a line of its node, or the exchange
+// in front of it.
 func (l execLine) key() string {
 	if l.exchange == nil {
-		return l.node.ID
+		return fmt.Sprintf("%s#%d", l.node.ID, l.part)
 	}
 	return fmt.Sprintf("%s %s %v", l.node.ID, l.exchange.Exchange, l.exchange.Keys)
 }
@@ -665,7 +708,7 @@ func (l execLine) key() string {
 // String is the line's text.
 func (l execLine) String() string {
 	if l.exchange == nil {
-		return l.node.Description
+		return strings.Split(l.node.Description, "\n")[l.part]
 	}
 	columns := make([]string, len(l.node.Schema))
 	for i, f := range l.node.Schema {

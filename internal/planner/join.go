@@ -75,7 +75,7 @@ func (b *Binder) join(j *ast.Join) (*relation, error) {
 		}
 	}
 	kind := map[ast.JoinKind]JoinKind{ast.InnerJoin: InnerJoin, ast.CrossJoin: InnerJoin, ast.LeftJoin: LeftJoin, ast.RightJoin: RightJoin, ast.FullJoin: FullJoin}[j.Kind]
-	jn := Join{Kind: kind}
+	jn := Join{Kind: kind, hint: b.ttlHint}
 	b.ttlHint.apply(&jn.ttl, 0, j.Left)
 	b.ttlHint.apply(&jn.ttl, 1, j.Right)
 	var rest, leftOnly, rightOnly []expr.Expr

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/sluicesql/sluice/internal/catalog"
 	"github.com/sluicesql/sluice/internal/connector"
@@ -60,6 +61,15 @@ type Scan struct {
 	// Project lists the table's columns the scan emits, by index, when a
 	// projection is pushed into it (pushdown.go); nil for all of them.
 	Project []int
+	// alias is the name query hints refer to the table by (its alias, or
+	// its name), which EXPLAIN's Abstract Syntax Tree shows as Flink's
+	// ALIAS hint; "" for a table read inside a view.
+	alias string
+	// idleTimeout is table.exec.source.idle-timeout, for EXPLAIN.
+	idleTimeout time.Duration
+	// batch marks a scan of a batch job, whose plan in Flink has no
+	// watermark (EXPLAIN).
+	batch bool
 }
 
 // Values is a constant relation.
@@ -75,6 +85,15 @@ type Calc struct {
 	Input    Node
 	Projects []expr.Expr
 	Filter   expr.Expr
+	// level marks the projection of a subquery or view in FROM, which
+	// Calcite keeps as a LogicalProject of its own; alias is the name
+	// the query refers to it by.
+	level bool
+	alias string
+	// stacked is, for a Calc the binder merged from Calcs over such a
+	// projection, the Calc of the query around it over that projection,
+	// as EXPLAIN's Abstract Syntax Tree prints them.
+	stacked *Calc
 }
 
 // Expand emits each input row once per projection list (Flink's Expand,
@@ -314,6 +333,9 @@ type Join struct {
 	Cond                expr.Expr
 	// ttl is the state's idle retention (stateTTL).
 	ttl stateTTL
+	// hint is the STATE_TTL hint of the SELECT whose FROM the join is
+	// in, nil for none.
+	hint *ttlHint
 }
 
 // IntervalJoin joins rows whose time attributes lie within bounds:

@@ -277,7 +277,23 @@ func (s *Scan) projectText() string {
 		return ""
 	}
 	t := s.Table
-	var physical, meta []int
+	physical, meta := s.readColumns()
+	text := ", project=[" + columnNames(t, physical, false) + "]"
+	f, _ := connector.For(t)
+	if pd, ok := f.(connector.ProjectionPushDown); ok {
+		if _, reads := pd.ProjectionPushDown(t); reads {
+			text += ", metadata=[" + columnNames(t, meta, true) + "]"
+		}
+	}
+	return text
+}
+
+// readColumns lists the table columns s reads from its source: the
+// physical ones, those it emits first and then those its emitted computed
+// columns read, and the metadata ones in table order. An unprojected scan
+// reads every physical and metadata column, in table order.
+func (s *Scan) readColumns() (physical, meta []int) {
+	t := s.Table
 	add := func(i int) {
 		switch c := t.Columns[i]; {
 		case c.Metadata:
@@ -290,10 +306,17 @@ func (s *Scan) projectText() string {
 			}
 		}
 	}
-	for _, i := range s.Project {
+	cols := s.Project
+	if cols == nil {
+		cols = seq(len(t.Columns))
+	}
+	for _, i := range cols {
 		add(i)
 	}
-	for _, i := range s.Project {
+	for _, i := range cols {
+		if i >= len(s.Computed) {
+			continue
+		}
 		if e := s.Computed[i]; e != nil {
 			for _, k := range expr.Columns(e) {
 				add(k)
@@ -301,14 +324,7 @@ func (s *Scan) projectText() string {
 		}
 	}
 	slices.Sort(meta)
-	text := ", project=[" + columnNames(t, physical, false) + "]"
-	f, _ := connector.For(t)
-	if pd, ok := f.(connector.ProjectionPushDown); ok {
-		if _, reads := pd.ProjectionPushDown(t); reads {
-			text += ", metadata=[" + columnNames(t, meta, true) + "]"
-		}
-	}
-	return text
+	return physical, meta
 }
 
 // columnNames lists the names of t's columns cols, or their metadata

@@ -204,6 +204,7 @@ func (b *Binder) from(ref ast.TableRef) (*relation, error) {
 		if err != nil {
 			return nil, err
 		}
+		queryLevel(rel.node, n.Alias)
 		if err := quantifiedColumns(n, len(rel.sc.cols)); err != nil {
 			return nil, err
 		}
@@ -270,6 +271,9 @@ func (b *Binder) tableName(n *ast.TableName) (*relation, error) {
 		if err != nil {
 			return nil, err
 		}
+		if b.inView == 0 {
+			hintAlias(node, alias)
+		}
 		return aliased(&relation{node: node, sc: newScope(alias, node.Schema())}, alias, n.ColumnAliases, n)
 	}
 	if len(n.Options) > 0 {
@@ -303,7 +307,13 @@ func inView(err error, v *catalog.View, n *ast.TableName) error {
 // under its name and column names, then under the reference's alias.
 func (b *Binder) namedQuery(q ast.Query, name string, cols []string, ref *ast.TableName, alias string, view *catalog.View) (*relation, error) {
 	b.expanding++
+	if view != nil {
+		b.inView++
+	}
 	rel, err := b.query(q)
+	if view != nil {
+		b.inView--
+	}
 	b.expanding--
 	if err != nil {
 		if view != nil {
@@ -311,6 +321,7 @@ func (b *Binder) namedQuery(q ast.Query, name string, cols []string, ref *ast.Ta
 		}
 		return nil, err
 	}
+	queryLevel(rel.node, alias)
 	if view != nil {
 		if rel, err = viewColumns(rel, view, ref); err != nil {
 			return nil, err

@@ -19,6 +19,24 @@ import (
 type stateTTL struct {
 	side   [2]plan.TTL
 	hinted [2]bool
+	// written is the retention of a hinted side as the hint writes it.
+	written [2]string
+}
+
+// hintText is the STATE_TTL hint of a join's sides as Flink's Join shows
+// it, ", stateTtlHints=[[[STATE_TTL options:{LEFT=1d, RIGHT=2d}]]]"
+// (StateTtlHintTest.xml), or "" when no hint set either.
+func (s *stateTTL) hintText() string {
+	var items []string
+	for i, side := range [...]string{"LEFT", "RIGHT"} {
+		if s.hinted[i] {
+			items = append(items, side+"="+s.written[i])
+		}
+	}
+	if len(items) == 0 {
+		return ""
+	}
+	return ", stateTtlHints=[[[STATE_TTL options:{" + strings.Join(items, ", ") + "}]]]"
 }
 
 // fill gives the sides no hint set the retention ttl.
@@ -187,6 +205,9 @@ type ttlHint struct {
 	names []string
 	ttl   map[string]plan.TTL
 	used  map[string]bool
+	// hints are the hints as written; text the retention of each name.
+	hints []*ast.QueryHint
+	text  map[string]string
 }
 
 // newTTLHint reads the STATE_TTL hints of a SELECT; nil when there are
@@ -195,7 +216,7 @@ func newTTLHint(hints []*ast.QueryHint) (*ttlHint, error) {
 	if len(hints) == 0 {
 		return nil, nil
 	}
-	h := &ttlHint{at: hints[0], ttl: map[string]plan.TTL{}, used: map[string]bool{}}
+	h := &ttlHint{at: hints[0], ttl: map[string]plan.TTL{}, used: map[string]bool{}, hints: hints, text: map[string]string{}}
 	for _, hint := range hints {
 		for _, o := range hint.Options {
 			d, err := connector.ParseDuration(o.Value)
@@ -206,6 +227,7 @@ func newTTLHint(hints []*ast.QueryHint) (*ttlHint, error) {
 				h.names = append(h.names, o.Key)
 			}
 			h.ttl[o.Key] = plan.TTL(d.Milliseconds())
+			h.text[o.Key] = o.Value
 		}
 	}
 	return h, nil
@@ -228,7 +250,7 @@ func (h *ttlHint) apply(s *stateTTL, i int, ref ast.TableRef) {
 		name = r.Alias
 	}
 	if ttl, ok := h.ttl[name]; ok && name != "" {
-		s.side[i], s.hinted[i] = ttl, true
+		s.side[i], s.hinted[i], s.written[i] = ttl, true, h.text[name]
 		h.used[name] = true
 	}
 }

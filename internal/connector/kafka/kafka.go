@@ -83,6 +83,12 @@ func (f *factory) ProjectionPushDown(*catalog.Table) (projects, readsMetadata bo
 	return true, true
 }
 
+// FlinkPushDowns implements connector.FlinkPushDowns: Flink's
+// KafkaDynamicSource implements SupportsProjectionPushDown and
+// SupportsWatermarkPushDown, for the kafka and upsert-kafka connectors
+// alike.
+func (f *factory) FlinkPushDowns(*catalog.Table) (projection, watermark bool) { return true, true }
+
 // Bounded implements connector.Bounded: a table with a 'scan.bounded.mode'
 // other than unbounded ends.
 func (f *factory) Bounded(t *catalog.Table) bool {
