@@ -417,9 +417,9 @@ var noEffect = map[string]noEffectValues{
 	"execution.checkpointing.local-backup.dirs":                             {nil, "it tunes the local backup of checkpoints, which is off"},
 	"state.backend.async": {checkBool, "Flink ignores it too: every snapshot is asynchronous"},
 	"pipeline.operator-chaining.chain-operators-with-different-max-parallelism": {checkBool, "every operator of a Sluice job has the job's one max parallelism ('pipeline.max-parallelism')"},
-	"execution.sorted-inputs.enabled":                                           {checkBool, "it tunes batch execution, which Sluice refuses"},
-	"execution.sorted-inputs.memory":                                            {checkMemorySize, "it tunes batch execution, which Sluice refuses"},
-	"execution.batch-state-backend.enabled":                                     {checkBool, "it tunes batch execution, which Sluice refuses"},
+	"execution.sorted-inputs.enabled":                                           {checkBool, "it tunes the DataStream API's batch execution (sorted inputs), which Sluice's batch mode does not use: it runs the streaming operators"},
+	"execution.sorted-inputs.memory":                                            {checkMemorySize, "it tunes the DataStream API's batch execution (sorted inputs), which Sluice's batch mode does not use: it runs the streaming operators"},
+	"execution.batch-state-backend.enabled":                                     {checkBool, "it tunes the DataStream API's batch execution (sorted inputs), which Sluice's batch mode does not use: it runs the streaming operators"},
 }
 
 // noEffectPrefixes are families of settings accepted with any value,

@@ -362,26 +362,7 @@ SET 'sql-client.execution.result-mode' = 'tableau';
 SELECT ARRAY[1, NULL] AS a, MAP['k', ROW('x', X'0a')] AS m;
 SHOW CREATE TABLE nope;
 `
-	run := func(b Backend) string {
-		out := newOutput()
-		c := &Client{Backend: b, Out: out}
-		ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
-		defer cancel()
-		if err := c.Run(ctx, strings.NewReader(script)); err != nil {
-			t.Fatal(err)
-		}
-		o, _ := out.snapshot()
-		return o
-	}
-	srv := startGateway(t, "")
-	g := srv.open(t, "")
-	defer g.Close()
-	e := sluice.NewEngine()
-	defer e.Close()
-	viaGateway, embedded := run(g), run(&Embedded{Engine: e})
-	if viaGateway != embedded {
-		t.Errorf("through the gateway:\n%s\nembedded:\n%s", viaGateway, embedded)
-	}
+	viaGateway := sameAsEmbedded(t, script)
 	for _, want := range []string{"| 1970-01-01 09:00:01.000 |", "| 10:11:12.345 |", "[1, NULL] | {k=(x, x'0a')} |", " +U           1                    2\n", "| 1 | 2 |\n", "Table with identifier `default_catalog`.`default_database`.`nope` does not exist."} {
 		if !strings.Contains(viaGateway, want) {
 			t.Errorf("through the gateway, %q is missing:\n%s", want, viaGateway)
@@ -407,6 +388,27 @@ SET 'execution.runtime-mode' = 'streaming';
 SET 'sql-client.execution.result-mode' = 'tableau';
 SELECT a, COUNT(*) AS c FROM (VALUES (1), (1)) AS v(a) GROUP BY a;
 `
+	viaGateway := sameAsEmbedded(t, script)
+	for _, want := range []string{
+		"+---+---+\n| a | c |\n+---+---+\n| 1 | 2 |\n| 2 | 1 |\n+---+---+\n2 rows in set\n",
+		"+---+---+\n| a | c |\n+---+---+\n| 2 | 1 |\n| 1 | 2 |\n+---+---+\n2 rows in set\n",
+		"Results of batch queries can only be served in table or tableau mode.",
+		"| +U |           1 |                    2 |\n",
+	} {
+		if !strings.Contains(viaGateway, want) {
+			t.Errorf("through the gateway, %q is missing:\n%s", want, viaGateway)
+		}
+	}
+	if !regexp.MustCompile(`\| +execution\.runtime-mode \| +batch \|`).MatchString(viaGateway) {
+		t.Errorf("SET does not list execution.runtime-mode = batch:\n%s", viaGateway)
+	}
+}
+
+// sameAsEmbedded runs script through a gateway's session and in an
+// embedded engine, checks that both print the same, and returns what the
+// gateway's printed.
+func sameAsEmbedded(t *testing.T, script string) string {
+	t.Helper()
 	run := func(b Backend) string {
 		out := newOutput()
 		c := &Client{Backend: b, Out: out}
@@ -427,17 +429,5 @@ SELECT a, COUNT(*) AS c FROM (VALUES (1), (1)) AS v(a) GROUP BY a;
 	if viaGateway != embedded {
 		t.Errorf("through the gateway:\n%s\nembedded:\n%s", viaGateway, embedded)
 	}
-	for _, want := range []string{
-		"+---+---+\n| a | c |\n+---+---+\n| 1 | 2 |\n| 2 | 1 |\n+---+---+\n2 rows in set\n",
-		"+---+---+\n| a | c |\n+---+---+\n| 2 | 1 |\n| 1 | 2 |\n+---+---+\n2 rows in set\n",
-		"Results of batch queries can only be served in table or tableau mode.",
-		"| +U |           1 |                    2 |\n",
-	} {
-		if !strings.Contains(viaGateway, want) {
-			t.Errorf("through the gateway, %q is missing:\n%s", want, viaGateway)
-		}
-	}
-	if !regexp.MustCompile(`\| +execution\.runtime-mode \| +batch \|`).MatchString(viaGateway) {
-		t.Errorf("SET does not list execution.runtime-mode = batch:\n%s", viaGateway)
-	}
+	return viaGateway
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/sluicesql/sluice/internal/catalog"
 	"github.com/sluicesql/sluice/internal/expr"
@@ -186,7 +188,7 @@ func (b *Binder) setOp(s *ast.SetOp) (*relation, error) {
 			LeftKeys: keys, RightKeys: keys, Anti: s.Op == "EXCEPT", NullSafe: true}
 	}
 	if len(s.OrderBy) > 0 || s.Limit != nil {
-		return b.orderLimit(&relation{node: node, sc: newScope("", schema)}, s.OrderBy, s.Limit, nil)
+		return b.orderLimit(&relation{node: node, sc: newScope("", schema)}, len(schema), s.OrderBy, s.Limit, nil)
 	}
 	return &relation{node: node, sc: newScope("", schema)}, nil
 }
@@ -484,7 +486,7 @@ func (b *Binder) selectBody(s *ast.Select) (*relation, error) {
 	if len(order) == 0 && s.Limit == nil && s.Offset == nil {
 		return out, nil
 	}
-	sorted, err := b.orderLimit(out, order, s.Limit, s.Offset)
+	sorted, err := b.orderLimit(out, len(schema)-hidden, order, s.Limit, s.Offset)
 	if err != nil || hidden == 0 {
 		return sorted, err
 	}
@@ -579,6 +581,10 @@ func (b *Binder) hiddenOrderColumns(items []*ast.OrderItem, x *exprBinder, out *
 				order = append(order, o)
 				continue
 			}
+		}
+		if _, ok := orderOrdinal(o.Expr); ok {
+			order = append(order, o)
+			continue
 		}
 		e, err := x.bind(o.Expr)
 		if err != nil {
@@ -737,7 +743,7 @@ func walkAST(e ast.Expr, f func(ast.Expr) bool) {
 // OFFSET+LIMIT, or all after OFFSET without a LIMIT (SortUtil.getLimitEnd);
 // ORDER BY alone must lead with an ascending time attribute
 // (StreamPhysicalTemporalSortRule).
-func (b *Binder) orderLimit(rel *relation, order []*ast.OrderItem, limit, offset ast.Expr) (*relation, error) {
+func (b *Binder) orderLimit(rel *relation, visible int, order []*ast.OrderItem, limit, offset ast.Expr) (*relation, error) {
 	n, err := rowCount("LIMIT", limit, -1)
 	if err != nil {
 		return nil, err
@@ -748,8 +754,14 @@ func (b *Binder) orderLimit(rel *relation, order []*ast.OrderItem, limit, offset
 	}
 	var keys []SortKey
 	for _, o := range order {
-		e, err := (&exprBinder{b: b, sc: rel.sc, where: "ORDER BY"}).bind(o.Expr)
-		if err != nil {
+		var e expr.Expr
+		if i, ok := orderOrdinal(o.Expr); ok {
+			if i < 1 || i > visible {
+				return nil, errorf(o.Expr, "Ordinal out of range")
+			}
+			c := rel.sc.cols[i-1]
+			e = &expr.Column{Index: i - 1, Name: c.name, T: c.typ}
+		} else if e, err = (&exprBinder{b: b, sc: rel.sc, where: "ORDER BY"}).bind(o.Expr); err != nil {
 			return nil, err
 		}
 		k, err := sortKey(o, e)
@@ -774,6 +786,23 @@ func (b *Binder) orderLimit(rel *relation, order []*ast.OrderItem, limit, offset
 		return nil, errorf(order[0], "Sort on a non-time-attribute field is not supported.")
 	}
 	return &relation{node: &Sort{base: base{schema: rel.node.Schema()}, Input: rel.node, Keys: keys}, sc: rel.sc}, nil
+}
+
+// orderOrdinal reads an ORDER BY item that is an integer literal as the
+// position of a column of the select list, from 1 (ORDER BY 2 DESC), as
+// Calcite's validator does under Flink's conformance
+// (FlinkSqlConformance.isSortByOrdinal); 0 when the integer is too large
+// for a position. Any other expression, 1 + 0 or -1, is a value.
+func orderOrdinal(e ast.Expr) (int, bool) {
+	l, ok := e.(*ast.Literal)
+	if !ok || l.Kind != ast.NumberLit || l.Text == "" || strings.Trim(l.Text, "0123456789") != "" {
+		return 0, false
+	}
+	i, err := strconv.Atoi(l.Text)
+	if err != nil {
+		return 0, true
+	}
+	return i, true
 }
 
 // sortKey is the sort key of ORDER BY item o bound to e, which must be a

@@ -172,6 +172,7 @@ func (t *task) open() bool {
 		return false
 	}
 	if t.current > MinWatermark {
+		t.out.metrics.given.Store(t.current)
 		if err := t.op.ProcessWatermark(t.current, t.out); err != nil {
 			t.fail(err)
 			return false
@@ -290,6 +291,7 @@ func (t *task) advance() error {
 		return nil
 	}
 	t.current = merged
+	t.out.metrics.given.Store(merged)
 	return t.op.ProcessWatermark(t.current, t.out)
 }
 

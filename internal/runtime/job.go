@@ -320,7 +320,7 @@ func Start(parent context.Context, g *Graph) (*Job, error) {
 			tasks = append(tasks, newTask(j, s.Name, part, rctx, op, out, senders[i], floor))
 		}
 		head := func() {
-			v := &vertex{stages: []*stageMetrics{sm}, chained: [][]int{nil}, up: []int{-1}}
+			v := &vertex{stages: []*stageMetrics{sm}, chained: [][]int{nil}}
 			for _, c := range chains[i] {
 				v.chains = append(v.chains, c.metrics)
 			}

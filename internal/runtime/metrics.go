@@ -41,8 +41,9 @@ type OutputMetrics interface {
 // instanceMetrics are the counters of one operator or source instance.
 type instanceMetrics struct {
 	recordsIn, recordsOut atomic.Int64
-	// watermark is the latest watermark the instance emitted.
-	watermark atomic.Int64
+	// watermark is the latest watermark the instance emitted, given the
+	// latest one it was given (an operator's merged input watermark).
+	watermark, given atomic.Int64
 	// stateEntries is the number of state entries a stateful operator
 	// holds, counted after a message at most every stateCountInterval.
 	stateEntries atomic.Int64
@@ -52,6 +53,7 @@ type instanceMetrics struct {
 func newInstanceMetrics() *instanceMetrics {
 	m := &instanceMetrics{}
 	m.watermark.Store(MinWatermark)
+	m.given.Store(MinWatermark)
 	return m
 }
 
@@ -84,10 +86,8 @@ type stageMetrics struct {
 type vertex struct {
 	stages []*stageMetrics
 	// chained holds, for each stage of the vertex, the positions in
-	// stages of those chained to it; up the position of the one it is
-	// chained to (-1 for the head).
+	// stages of those chained to it.
 	chained [][]int
-	up      []int
 	// chains are the counters of the vertex's instances.
 	chains []*chainMetrics
 }
@@ -97,7 +97,6 @@ func (v *vertex) add(sm *stageMetrics, up int) {
 	v.chained[up] = append(v.chained[up], len(v.stages))
 	v.stages = append(v.stages, sm)
 	v.chained = append(v.chained, nil)
-	v.up = append(v.up, up)
 }
 
 // name names the chain from its stage at as Flink's
@@ -260,11 +259,11 @@ func (v *vertex) instance(k int, cm *chainMetrics) InstanceMetrics {
 		if len(v.chained[at]) == 0 {
 			// The chain's last operators: a sink emits no watermark,
 			// so the one it was given stands for it.
-			last := m
-			if sm.ends && at > 0 {
-				last = v.stages[v.up[at]].instances[k]
+			wm := &m.watermark
+			if sm.ends {
+				wm = &m.given
 			}
-			im.Watermark = min(im.Watermark, last.watermark.Load())
+			im.Watermark = min(im.Watermark, wm.Load())
 		}
 		if sm.stateful {
 			im.StateEntries += m.stateEntries.Load()

@@ -254,8 +254,10 @@ func TestChainedVertexMetrics(t *testing.T) {
 		// Two exchanges out of the chain from A: its rows leave the
 		// chain once.
 		{Name: "Sink: x", ID: "x", Parallelism: 1, Inputs: []Input{{Stage: 2, Exchange: Single}}, NewOperator: fwd},
-		{Name: "Sink: y", ID: "y", Parallelism: 1, Inputs: []Input{{Stage: 2, Exchange: Single}}, NewOperator: fwd},
-		// A sink of its own kind: it emits no watermark.
+		// Sinks of their own kind: they emit no watermark, y heading a
+		// vertex, Tail chained.
+		{Name: "Sink: y", ID: "y", Parallelism: 1, Inputs: []Input{{Stage: 2, Exchange: Single}},
+			NewOperator: func(int) (Operator, error) { return &wmRecorder{}, nil }},
 		{Name: "Tail", ID: "tail", Parallelism: 1, Inputs: []Input{{Stage: 4, Exchange: Forward}},
 			NewOperator: func(int) (Operator, error) { return &wmRecorder{}, nil }},
 	}}
@@ -288,9 +290,9 @@ func TestChainedVertexMetrics(t *testing.T) {
 	if src.TimesKnown || !sink.TimesKnown || sink.Busy <= 0 || sink.Idle < 0 {
 		t.Errorf("times: source chain known %v, sink chain known %v busy %s idle %s", src.TimesKnown, sink.TimesKnown, sink.Busy, sink.Idle)
 	}
-	// The sink chain's watermark is the one its sink was given.
-	if src.Watermark != MaxWatermark || sink.Watermark != MaxWatermark || !src.Ended || !sink.Ended {
-		t.Errorf("watermarks %d, %d (want the end's), ended %v, %v", src.Watermark, sink.Watermark, src.Ended, sink.Ended)
+	// The sink chains' watermark is the one their sink was given.
+	if src.Watermark != MaxWatermark || sink.Watermark != MaxWatermark || other.Watermark != MaxWatermark || !src.Ended || !sink.Ended {
+		t.Errorf("watermarks %d, %d, %d (want the end's), ended %v, %v", src.Watermark, sink.Watermark, other.Watermark, src.Ended, sink.Ended)
 	}
 	var ops []string
 	for _, op := range vs[0].Operators {

@@ -771,15 +771,18 @@ func (p *parser) primaryKey(ct *ast.CreateTable, col *ast.ColumnDef) {
 func (p *parser) options() []*ast.Option {
 	open := p.expectOp("(").pos
 	var opts []*ast.Option
+	// first is each key's first place, so that a long list is checked in
+	// linear time.
+	first := map[string]*ast.Option{}
 	for !p.isOp(")") {
 		o := &ast.Option{Pos: p.tok().pos, Key: p.stringLit("an option key string")}
 		p.expectOp("=")
 		o.Value = p.stringLit("an option value string")
-		for _, prev := range opts {
-			if prev.Key == o.Key && prev.Value != o.Value {
-				p.failAt(o.Pos, "option '%s' is given twice, as '%s' (line %d, column %d) and as '%s'",
-					o.Key, prev.Value, prev.Line, prev.Col, o.Value)
-			}
+		if prev, ok := first[o.Key]; !ok {
+			first[o.Key] = o
+		} else if prev.Value != o.Value {
+			p.failAt(o.Pos, "option '%s' is given twice, as '%s' (line %d, column %d) and as '%s'",
+				o.Key, prev.Value, prev.Line, prev.Col, o.Value)
 		}
 		opts = append(opts, o)
 		if !p.acceptOp(",") {
