@@ -215,7 +215,11 @@ func (e *Session) launch(id string, jp *plan.Plan, name, text string, cfg *runti
 	opts.MaxParallelism = cmp.Or(sc.maxParallelism, opts.MaxParallelism)
 	if opts.Batch {
 		// A batch job takes no checkpoints, as in Flink: its result is
-		// written when its input ends.
+		// written when its input ends. Nor does it start from one: its
+		// operators' state is that of a streaming job.
+		if cfg.Restore != nil {
+			return nil, fmt.Errorf("'%s' is set: a job in batch mode does not start from a savepoint; reset it ('RESET '%s';') to run the statement in batch mode", ConfSavepointPath, ConfSavepointPath)
+		}
 		cfg.Storage, cfg.Interval = nil, 0
 	}
 	if err := checkCommits(jp, cfg); err != nil {

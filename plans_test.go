@@ -341,3 +341,24 @@ func TestDeepExpressionThroughPlan(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestBatchJobDoesNotStartFromASavepoint: a job in batch mode takes no
+// checkpoints and does not start from one either: with
+// execution.savepoint.path set, its INSERT is refused naming the setting,
+// rather than running its operators from a streaming job's state.
+func TestBatchJobDoesNotStartFromASavepoint(t *testing.T) {
+	e := newEngine(t)
+	mustExecute(t, e, "SET 'state.savepoints.dir' = '"+t.TempDir()+"';\n"+
+		"CREATE TABLE src (a INT) WITH ('connector' = 'datagen', 'rows-per-second' = '10');\n"+
+		"CREATE TABLE bounded (a INT) WITH ('connector' = 'datagen', 'number-of-rows' = '3');\n"+
+		"CREATE TABLE sink (a INT) WITH ('connector' = 'blackhole');")
+	res := mustExecute(t, e, "INSERT INTO sink SELECT a FROM src;")
+	res = mustExecute(t, e, "STOP JOB '"+res[0].JobID+"' WITH SAVEPOINT;")
+	path := res[0].Rows[0][0]
+	mustExecute(t, e, "SET 'execution.runtime-mode' = 'batch';\nSET 'execution.savepoint.path' = '"+path+"';")
+	const want = "'execution.savepoint.path' is set: a job in batch mode does not start from a savepoint"
+	if _, err := e.Execute(testContext(t), "INSERT INTO sink SELECT a FROM bounded;"); err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("a batch INSERT with a savepoint path: %v, want %q", err, want)
+	}
+	mustExecute(t, e, "RESET 'execution.savepoint.path';\nINSERT INTO sink SELECT a FROM bounded;")
+}

@@ -19,6 +19,11 @@ func (s *SourceContext) Checkpointing() bool {
 	return s.Job.coord != nil && s.Job.coord.cfg.Storage != nil
 }
 
+// Batch reports whether the job runs in batch mode (Graph.HoldWatermarks):
+// nothing it computes is final before its whole input is processed, and a
+// restarted batch job reads its input again from the start.
+func (s *SourceContext) Batch() bool { return s.out.hold }
+
 // CheckpointRequested is signalled when a checkpoint wants this source's
 // barrier; the source then calls EmitBarriers at its next point where
 // everything read so far has been emitted. It never fires when

@@ -153,6 +153,12 @@ type sourceInstance struct {
 	// restored are the positions (and bounded ends) of a checkpoint the
 	// instance starts from, by partition.
 	restored map[topicPartition]partPosition
+	// batch is set when the job runs in batch mode (SourceContext.Batch):
+	// it takes no checkpoints, so, as Flink's KafkaSource, which commits
+	// only when a checkpoint completes, it commits no offsets at all (a
+	// commit when the input has been read would make a restarted job,
+	// whose result was not written yet, skip what it read).
+	batch bool
 	// checkpointing is set when the job takes checkpoints: offsets are
 	// then committed when a checkpoint completes, not periodically.
 	checkpointing bool
@@ -284,6 +290,7 @@ func (s *sourceInstance) Run(ctx *runtime.SourceContext, out runtime.Emitter) er
 
 	bounded := s.cfg.bounded.mode != modeUnbounded
 	s.checkpointing = ctx.Checkpointing()
+	s.batch = ctx.Batch()
 	now := time.Now()
 	nextWatermark := now.Add(s.spec.WatermarkInterval)
 	nextCommit := now.Add(s.commitInterval)
@@ -331,7 +338,7 @@ func (s *sourceInstance) Run(ctx *runtime.SourceContext, out runtime.Emitter) er
 			s.emitWatermark(ctx, out, now)
 			nextWatermark = now.Add(s.spec.WatermarkInterval)
 		}
-		if !now.Before(nextCommit) && !s.checkpointing {
+		if !now.Before(nextCommit) && !s.checkpointing && !s.batch {
 			s.periodicCommit(adm)
 			nextCommit = time.Now().Add(s.commitInterval)
 		}
@@ -923,7 +930,7 @@ func (s *sourceInstance) finalCommit(adm *kadm.Client) {
 // commit stores the offsets of the emitted records in the consumer group,
 // if there is one.
 func (s *sourceInstance) commit(ctx context.Context, adm *kadm.Client) error {
-	if s.checkpointing {
+	if s.checkpointing || s.batch {
 		return nil // offsets are committed when checkpoints complete
 	}
 	s.mu.Lock()

@@ -620,3 +620,41 @@ func TestFailedJobCommitsNoFurtherOffsets(t *testing.T) {
 		t.Fatalf("committed offset %d past the failing row at offset 2", o.At)
 	}
 }
+
+// TestBatchJobCommitsNoOffsets: a job in batch mode takes no checkpoints,
+// so its source commits no offsets, neither on the way (the group would
+// skip rows a restarted job had not written yet) nor at the end of its
+// input, as Flink's KafkaSource commits only when a checkpoint completes.
+func TestBatchJobCommitsNoOffsets(t *testing.T) {
+	c := startCluster(t, 1)
+	produce(t, c, numbered("batch", 0, 5)...)
+	tbl := table(idCols, options(c, "batch", "properties.group.id", "batching", "properties.auto.commit.interval.ms", "1",
+		"scan.bounded.mode", "latest-offset"))
+	src, err := factoryFor(t, tbl).NewSource(tbl, connector.SourceSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	coll := &collector{}
+	g := &runtime.Graph{HoldWatermarks: true, Stages: []*runtime.Stage{
+		{Name: "source", Parallelism: 1, NewSource: func(i int) (runtime.Source, error) { return src.NewInstance(i, 1) }},
+		{Name: "collect", Parallelism: 1, NewOperator: func(int) (runtime.Operator, error) { return coll, nil },
+			Inputs: []runtime.Input{{Stage: 0, Exchange: runtime.Forward}}},
+	}}
+	job, err := runtime.Start(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := waitDone(t, job); err != nil {
+		t.Fatal(err)
+	}
+	if got := coll.sorted(); !slices.Equal(got, ids(0, 1, 2, 3, 4)) {
+		t.Fatalf("rows %v", got)
+	}
+	offsets, err := kadm.NewClient(newClient(t, c)).FetchOffsets(testContext(t), "batching")
+	if err != nil && !errors.Is(err, kerr.GroupIDNotFound) {
+		t.Fatal(err)
+	}
+	if o, ok := offsets.Lookup("batch", 0); ok {
+		t.Fatalf("a batch job committed offset %d", o.At)
+	}
+}
