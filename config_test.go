@@ -219,7 +219,7 @@ func TestSettingsDocumented(t *testing.T) {
 // TestMaxColumnWidthIsBounded: a width beyond the limit SET enforces, as a
 // SQL gateway other than Sluice's may report, is cut to the limit.
 func TestMaxColumnWidthIsBounded(t *testing.T) {
-	for v, want := range map[string]int{"": 30, "40": 40, "99999999999": maxColumnWidth, "2147483647": maxColumnWidth} {
+	for v, want := range map[string]int{"": 30, "40": 40, "99999999999": maxColumnWidth, "2147483647": maxColumnWidth, "99999999999999999999999": maxColumnWidth, "-99999999999999999999999": 30} {
 		if got := MaxColumnWidth(func(k string) string {
 			if k == ConfMaxColumnWidth {
 				return v

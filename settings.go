@@ -292,8 +292,12 @@ func MaxColumnWidth(get func(key string) string) int {
 	if old := get(ConfClientMaxColumnWidth); old != "" && (v == "" || strings.TrimSpace(v) == honoured[ConfMaxColumnWidth].def) {
 		v = old
 	}
-	if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n > 0 {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	switch {
+	case err == nil && n > 0:
 		return min(n, maxColumnWidth)
+	case errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(strings.TrimSpace(v), "-"):
+		return maxColumnWidth // wider than an int holds
 	}
 	return 30
 }

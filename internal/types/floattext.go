@@ -33,7 +33,11 @@ func ParseFloat(s string, bitSize int) (float64, error) {
 		// Not plain decimal text: strconv refuses it.
 		return strconv.ParseFloat(s, bitSize)
 	}
-	return strconv.ParseFloat(short, bitSize)
+	f, err := strconv.ParseFloat(short, bitSize)
+	if ne, ok := err.(*strconv.NumError); ok {
+		ne.Num = s // the text given, not its shortened form
+	}
+	return f, err
 }
 
 // shortenDecimal rewrites decimal text, [sign] digits [. digits]

@@ -38,6 +38,10 @@ func TestParseFloatLongText(t *testing.T) {
 			t.Errorf("%.30s... (%d characters) = %v, want %v", tc.text, len(tc.text), got, tc.want)
 		}
 	}
+	// An error quotes the text given, as strconv's do, not its shortened form.
+	if _, err := ParseFloat(ones(20000), 64); err == nil || !strings.Contains(err.Error(), strconv.Quote(ones(20000))) {
+		t.Errorf("the error of a number out of range does not quote its text: %.80v", err)
+	}
 	if _, err := ParseFloat(ones(20000)+"x", 64); err == nil {
 		t.Error("text that is no number parsed")
 	}
