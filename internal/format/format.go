@@ -43,6 +43,16 @@ type Decoder interface {
 	Decode(data []byte, cols []*types.Vector) error
 }
 
+// RowsDecoder is a Decoder whose messages may hold several rows: the
+// 'json' format reads a top-level array as one row per element.
+type RowsDecoder interface {
+	// DecodeRows appends the rows of one message to cols, as Decode does
+	// one row, and returns how many it appended. ErrNoRow means none. On
+	// another error the rows of earlier elements may have been appended:
+	// the caller fails on it.
+	DecodeRows(data []byte, cols []*types.Vector) (int, error)
+}
+
 // Encoder turns one row into a serialized key or value.
 type Encoder interface {
 	// Encode appends the encoding of row (fields in Config.Fields order) to

@@ -115,6 +115,8 @@ type jsonCodec struct {
 	vals  []types.Value
 	arena []byte
 	refs  []arenaRef
+	// elems are the spans of the elements of a top-level array.
+	elems []jsonSpan
 }
 
 func (c *jsonCodec) Encode(dst []byte, row types.Row) ([]byte, error) {

@@ -3,6 +3,7 @@ package format
 import (
 	"encoding/base64"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"
@@ -383,10 +384,118 @@ func (s *jsonScanner) key() error {
 	return nil
 }
 
+// Decode decodes a message holding one row. A top-level JSON array, which
+// DecodeRows reads as one row per element, is refused here: it is a parse
+// error (no row under 'json.ignore-parse-errors').
 func (c *jsonCodec) Decode(data []byte, cols []*types.Vector) error {
 	if data == nil {
 		return ErrNoRow
 	}
+	if isJSONArray(data) {
+		if c.ignoreErrors {
+			return ErrNoRow
+		}
+		return errors.New("invalid JSON row: a top-level JSON array is read as one row per element only in a table's value")
+	}
+	return c.decode(data, cols)
+}
+
+// isJSONArray tells whether the message's top-level value is an array.
+func isJSONArray(data []byte) bool {
+	for _, b := range data {
+		switch b {
+		case ' ', '\t', '\n', '\r':
+		default:
+			return b == '['
+		}
+	}
+	return false
+}
+
+// DecodeRows appends the rows of one message to cols and returns how many
+// it appended: one for an object, one per element for a top-level array,
+// as Flink's json format does since 2.1 (FLINK-18590,
+// JsonRowDataDeserializationSchema.deserialize(byte[], Collector)). The
+// whole message is read before any element is converted, so a syntax
+// error anywhere yields no row. Each element is then decoded as a message
+// of its own: 'json.fail-on-missing-field' and 'json.ignore-parse-errors'
+// apply per element, a null element gives no row, and an element that is
+// not an object is an error, or gives no row under
+// 'json.ignore-parse-errors'. An empty array gives no row. The error
+// ErrNoRow means no row, as for Decode.
+func (c *jsonCodec) DecodeRows(data []byte, cols []*types.Vector) (int, error) {
+	if data == nil {
+		return 0, ErrNoRow
+	}
+	if !isJSONArray(data) {
+		if err := c.decode(data, cols); err != nil {
+			return 0, err
+		}
+		return 1, nil
+	}
+	elems, err := c.arrayElements(data)
+	if err != nil {
+		if c.ignoreErrors {
+			return 0, ErrNoRow
+		}
+		return 0, err
+	}
+	n := 0
+	for i, e := range elems {
+		err := c.decode(data[e.start:e.end], cols)
+		switch {
+		case err == nil:
+			n++
+		case errors.Is(err, ErrNoRow):
+		default:
+			// Rows of the earlier elements stay appended (see
+			// RowsDecoder).
+			return n, fmt.Errorf("element %d of the top-level array: %w", i, err)
+		}
+	}
+	if n == 0 {
+		return 0, ErrNoRow
+	}
+	return n, nil
+}
+
+// arrayElements validates a message whose top-level value is an array and
+// returns the spans of its elements.
+func (c *jsonCodec) arrayElements(data []byte) ([]jsonSpan, error) {
+	s := &c.scan
+	defer func() { s.data = nil }()
+	s.data, s.pos = data, 0
+	s.ws()
+	start := s.pos
+	if _, err := s.container(); err != nil {
+		return nil, err
+	}
+	elems := c.elems[:0]
+	s.pos = start + 1
+	for {
+		s.ws()
+		if data[s.pos] == ']' {
+			break
+		}
+		sp, err := s.value()
+		if err != nil {
+			return nil, err
+		}
+		if sp.kind == jsonString {
+			sp.start, sp.end = sp.start-1, sp.end+1 // with the quotes
+		}
+		elems = append(elems, sp)
+		s.ws()
+		if data[s.pos] == ',' {
+			s.pos++
+		}
+	}
+	c.elems = elems
+	return elems, nil
+}
+
+// decode decodes one object (or null) at the top of data.
+func (c *jsonCodec) decode(data []byte, cols []*types.Vector) error {
 	err := c.parse(data)
 	c.scan.data = nil
 	if err != nil {

@@ -289,7 +289,7 @@ func TestJSONMalformed(t *testing.T) {
 		`{"x":{"a"}}`:          "invalid JSON: unexpected character '}' at offset 9",
 		`{"x":[1 2]}`:          "invalid JSON: unexpected character '2' at offset 8",
 		"\x00":                 "invalid JSON: unexpected byte 0x00 at offset 0",
-		`[1,2]`:                "invalid JSON row: expected an object, got array",
+		`[1,2]`:                "invalid JSON row: a top-level JSON array is read as one row per element only in a table's value",
 		`"text"`:               "invalid JSON row: expected an object, got string",
 		`{"i":"x"}`:            `field 'i' (INT): "x": not a number`,
 	} {
@@ -331,5 +331,81 @@ func TestJSONLongNumbers(t *testing.T) {
 	got := mustDecode(t, c, fields, []byte(`{"d":`+n+`,"i":`+n+`,"s":`+n+`}`))
 	if got[0].F != 1111111111.1111112 || got[1].I != 1111111111 || got[2].S != "1.1111111111111112E9" {
 		t.Errorf("got %v, %v, %q", got[0].F, got[1].I, got[2].S)
+	}
+}
+
+// decodeRows decodes one message with DecodeRows and returns its rows.
+func decodeRows(t *testing.T, c Codec, fields types.Schema, data string) ([]types.Row, error) {
+	t.Helper()
+	cols := vectors(fields)
+	n, err := c.(RowsDecoder).DecodeRows([]byte(data), cols)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]types.Row, n)
+	for r := range rows {
+		rows[r] = make(types.Row, len(cols))
+		for i, col := range cols {
+			if col.Len() != n {
+				t.Fatalf("%s: column %d has %d values, want %d", data, i, col.Len(), n)
+			}
+			rows[r][i] = col.Get(r)
+		}
+	}
+	return rows, nil
+}
+
+// TestJSONTopLevelArray follows Flink's json format since 2.1
+// (FLINK-18590): a top-level array gives one row per element, the options
+// apply per element, and an empty array gives no row.
+func TestJSONTopLevelArray(t *testing.T) {
+	fields := types.Schema{field("i", types.IntType), field("s", types.StringType)}
+	row := func(i int64, s string) types.Row { return types.Row{types.IntValue(i), types.StringValue(s)} }
+	plain := newCodec(t, "json", fields, nil)
+	strict := newCodec(t, "json", fields, map[string]string{"fail-on-missing-field": "true"})
+	lax := newCodec(t, "json", fields, map[string]string{"ignore-parse-errors": "true"})
+	for _, tc := range []struct {
+		c    Codec
+		in   string
+		want []types.Row
+		err  string
+	}{
+		{c: plain, in: `{"i":1,"s":"a"}`, want: []types.Row{row(1, "a")}},
+		{c: plain, in: ` [{"i":1,"s":"a"}, {"s":"b","i":2}] `, want: []types.Row{row(1, "a"), row(2, "b")}},
+		{c: plain, in: `[{"i":1},null,{"s":"c"}]`, want: []types.Row{{types.IntValue(1), types.NullValue}, {types.NullValue, types.StringValue("c")}}},
+		{c: plain, in: `[]`, err: ErrNoRow.Error()},
+		{c: plain, in: `[null]`, err: ErrNoRow.Error()},
+		{c: plain, in: `[{"i":1},2]`, err: "element 1 of the top-level array: invalid JSON row: expected an object, got number"},
+		{c: plain, in: `[{"i":1},"x"]`, err: "element 1 of the top-level array: invalid JSON row: expected an object, got string"},
+		{c: plain, in: `[[{"i":1}]]`, err: "element 0 of the top-level array: invalid JSON row: expected an object, got array"},
+		{c: plain, in: `[{"i":"x"}]`, err: `element 0 of the top-level array: field 'i' (INT): "x": not a number`},
+		{c: plain, in: `[{"i":1},{"i":`, err: "invalid JSON: unexpected end of input at offset 14"},
+		{c: strict, in: `[{"i":1,"s":"a"},{"i":2}]`, err: "element 1 of the top-level array: could not find field with name 's'"},
+		{c: lax, in: `[{"i":"x","s":"a"},7,"y",[],{"i":2,"s":"b"}]`, want: []types.Row{{types.NullValue, types.StringValue("a")}, row(2, "b")}},
+		{c: lax, in: `[7]`, err: ErrNoRow.Error()},
+		// A syntax error anywhere: no row at all, as Flink reads the whole
+		// message before converting any element.
+		{c: lax, in: `[{"i":1,"s":"a"},{"i":}]`, err: ErrNoRow.Error()},
+	} {
+		got, err := decodeRows(t, tc.c, fields, tc.in)
+		if tc.err != "" {
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("%s: error %v, want %s", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tc.in, err)
+			continue
+		}
+		if len(got) != len(tc.want) {
+			t.Errorf("%s: %d rows %v, want %v", tc.in, len(got), got, tc.want)
+			continue
+		}
+		for i := range got {
+			if !sameRow(got[i], tc.want[i]) {
+				t.Errorf("%s: row %d is %v, want %v", tc.in, i, got[i], tc.want[i])
+			}
+		}
 	}
 }

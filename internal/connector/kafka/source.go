@@ -58,6 +58,7 @@ func (s *scanSource) NewInstance(i, n int) (runtime.Source, error) {
 		apiTimeout:     s.cfg.duration(propAPITimeout, defaultAPITimeout),
 		commitInterval: s.cfg.duration(propCommitInterval, defaultCommitInterval),
 	}
+	src.rows, _ = cs.value.(format.RowsDecoder)
 	if src.spec.WatermarkInterval <= 0 {
 		src.spec.WatermarkInterval = defaultWatermarkInterval
 	}
@@ -118,7 +119,10 @@ type sourceInstance struct {
 	key, value  format.Codec
 	// changes is the value codec of a changelog format (value is then
 	// nil): a record gives any number of rows, each with its kind.
-	changes  format.ChangelogCodec
+	changes format.ChangelogCodec
+	// rows is value when its messages may hold several rows (nil
+	// otherwise).
+	rows     format.RowsDecoder
 	colTypes []types.Type
 	// at is the position of each table column in the chunks, -1 for a
 	// column the source does not read (a projection pushed into it).
@@ -662,12 +666,15 @@ func (s *sourceInstance) process(cl *kgo.Client, fs kgo.Fetches, out runtime.Emi
 	return nil
 }
 
-// appendRecord adds the row of one record to the chunk. A record the value
-// format yields no row for is skipped.
+// appendRecord adds the rows of one record to the chunk: one, or one per
+// element of a 'json' value that is an array. A record the value format
+// yields no row for is skipped.
 func (s *sourceInstance) appendRecord(r *kgo.Record, ps *partState) error {
 	c := s.chunk
 	kind := types.Insert
-	if r.Value == nil && s.cfg.upsert {
+	n := 1
+	tombstone := r.Value == nil && s.cfg.upsert
+	if tombstone {
 		// A tombstone deletes the row with the record's key.
 		kind = types.Delete
 		for _, col := range s.cfg.value.cols {
@@ -681,30 +688,38 @@ func (s *sourceInstance) appendRecord(r *kgo.Record, ps *partState) error {
 	} else if s.changes != nil {
 		return s.appendChanges(r, ps)
 	} else {
-		if err := s.value.Decode(r.Value, s.valueCols); err != nil {
+		var err error
+		if s.rows != nil {
+			n, err = s.rows.DecodeRows(r.Value, s.valueCols)
+		} else {
+			err = s.value.Decode(r.Value, s.valueCols)
+		}
+		if err != nil {
 			if errors.Is(err, format.ErrNoRow) {
 				return nil
 			}
 			return s.decodeError("value", r, err)
 		}
-		if s.key != nil && s.readKey {
+	}
+	for range n {
+		if !tombstone && s.key != nil && s.readKey {
 			if err := s.appendKey(r, false); err != nil {
 				return err
 			}
 		}
-	}
-	for _, m := range s.cfg.meta {
-		v := s.column(m.col)
-		if v == nil {
-			continue
+		for _, m := range s.cfg.meta {
+			v := s.column(m.col)
+			if v == nil {
+				continue
+			}
+			if err := s.appendMeta(v, m, r); err != nil {
+				return s.errorf("record at topic '%s' partition %d offset %d: %v", r.Topic, r.Partition, r.Offset, err)
+			}
 		}
-		if err := s.appendMeta(v, m, r); err != nil {
-			return s.errorf("record at topic '%s' partition %d offset %d: %v", r.Topic, r.Partition, r.Offset, err)
-		}
+		c.Ops = append(c.Ops, kind)
+		s.rowParts = append(s.rowParts, ps)
+		s.rowOffsets = append(s.rowOffsets, r.Offset)
 	}
-	c.Ops = append(c.Ops, kind)
-	s.rowParts = append(s.rowParts, ps)
-	s.rowOffsets = append(s.rowOffsets, r.Offset)
 	return nil
 }
 

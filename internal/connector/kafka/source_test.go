@@ -658,3 +658,53 @@ func TestBatchJobCommitsNoOffsets(t *testing.T) {
 		t.Fatalf("a batch job committed offset %d", o.At)
 	}
 }
+
+// TestJSONArrayValueGivesOneRowPerElement: since Flink 2.1 (FLINK-18590)
+// the json format reads a value whose top-level value is an array as one
+// row per element, each with the record's key and metadata.
+func TestJSONArrayValueGivesOneRowPerElement(t *testing.T) {
+	c := startCluster(t, 1)
+	cols := []catalog.Column{
+		column("k_id", types.BigIntType),
+		column("a", types.BigIntType),
+		metadata("off", types.BigIntType, "offset", true),
+	}
+	tbl := table(cols, options(c, "arrays", "key.format", "json", "key.fields", "k_id", "key.fields-prefix", "k_",
+		"value.fields-include", "EXCEPT_KEY", "scan.bounded.mode", "latest-offset"))
+	produce(t, c,
+		rec("arrays", 0, `{"id":7}`, `[{"a":1},{"a":2}]`),
+		rec("arrays", 0, `{"id":8}`, `[]`),
+		rec("arrays", 0, `{"id":9}`, `{"a":3}`),
+	)
+	job, coll := runSource(t, tbl, connector.SourceSpec{}, 1)
+	if err := waitDone(t, job); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"+I[7, 1, 0]", "+I[7, 2, 0]", "+I[9, 3, 2]"}
+	if got := coll.sorted(); !slices.Equal(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+}
+
+// TestJSONArrayElementNotAnObjectStopsTheJob: an element that is not an
+// object is an error naming the record, unless 'json.ignore-parse-errors'
+// is set, when the element gives no row.
+func TestJSONArrayElementNotAnObjectStopsTheJob(t *testing.T) {
+	c := startCluster(t, 1)
+	produce(t, c, rec("elems", 0, "", `[{"id":1}]`), rec("elems", 0, "", `[{"id":2},3,{"id":4}]`))
+	job, _ := runSource(t, table(idCols, options(c, "elems", "scan.bounded.mode", "latest-offset")), connector.SourceSpec{}, 1)
+	err := waitDone(t, job)
+	const want = "source: kafka source: cannot decode value of record at topic 'elems' partition 0 offset 1: " +
+		"element 1 of the top-level array: invalid JSON row: expected an object, got number"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %s", err, want)
+	}
+
+	job, coll := runSource(t, table(idCols, options(c, "elems", "scan.bounded.mode", "latest-offset", "json.ignore-parse-errors", "true")), connector.SourceSpec{}, 1)
+	if err := waitDone(t, job); err != nil {
+		t.Fatal(err)
+	}
+	if got := coll.sorted(); !slices.Equal(got, ids(1, 2, 4)) {
+		t.Fatalf("got %v", got)
+	}
+}

@@ -181,3 +181,21 @@ func TestUpsertSinkBufferAboveMaxBuffered(t *testing.T) {
 		t.Fatalf("%d records written, want %d", got, n)
 	}
 }
+
+// TestUpsertSourceJSONArrayValue: upsert-kafka reads a json value that is
+// an array as one row per element, as Flink's Kafka source passes every
+// row its value format collects on with the record's key.
+func TestUpsertSourceJSONArrayValue(t *testing.T) {
+	c := startCluster(t, 1)
+	produce(t, c, rec("arr", 0, `{"id":1}`, `[{"name":"a"},{"name":"b"}]`))
+	tbl := upsertTable(c, "arr", "value.fields-include", "EXCEPT_KEY", "scan.bounded.mode", "latest-offset")
+	job, coll := runSource(t, tbl, connector.SourceSpec{}, 1)
+	if err := waitDone(t, job); err != nil {
+		t.Fatal(err)
+	}
+	coll.mu.Lock()
+	defer coll.mu.Unlock()
+	if want := []string{"+I[1, a]", "+I[1, b]"}; !slices.Equal(coll.rows, want) {
+		t.Fatalf("got %v, want %v", coll.rows, want)
+	}
+}
