@@ -29,7 +29,7 @@ var benchRow = types.Row{
 	types.FloatValue(0.875),
 	types.IntValue(3),
 	types.BoolValue(true),
-	types.IntValue(1688864400123 * 1_000_000),
+	types.IntValue(1688864400123 * 1_000), // microseconds
 }
 
 // bidSchema is the Nexmark bid, whose JSON encoding of bidRow is 210
@@ -50,7 +50,7 @@ var bidRow = types.Row{
 	types.IntValue(2997),
 	types.StringValue("Google"),
 	types.StringValue("https://www.nexmark.com/mnr/xhr/item.htm?query=1&channel_id=1184235520"),
-	types.IntValue(1688864400123 * 1_000_000),
+	types.IntValue(1688864400123 * 1_000), // microseconds
 	types.StringValue("cgfdhqXyUdWtgzcfbaLpRbhSNhgpTBdfkbdTsaMnoJrO"),
 }
 
