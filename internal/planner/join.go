@@ -75,9 +75,17 @@ func (b *Binder) join(j *ast.Join) (*relation, error) {
 		}
 	}
 	kind := map[ast.JoinKind]JoinKind{ast.InnerJoin: InnerJoin, ast.CrossJoin: InnerJoin, ast.LeftJoin: LeftJoin, ast.RightJoin: RightJoin, ast.FullJoin: FullJoin}[j.Kind]
-	jn := Join{Kind: kind, hint: b.ttlHint}
-	b.ttlHint.apply(&jn.ttl, 0, j.Left)
-	b.ttlHint.apply(&jn.ttl, 1, j.Right)
+	jn := Join{Kind: kind}
+	if asOf == nil {
+		// A STATE_TTL hint reaches regular joins only: Flink resolves it on
+		// Join and Aggregate nodes, when a temporal join is still a
+		// Correlate (QueryHintsResolver), and its temporal join operator
+		// keeps the session's retention. A name of a temporal join's input
+		// is thus no input of the hint's (ttlHint.check).
+		jn.hint = b.ttlHint
+		b.ttlHint.apply(&jn.ttl, 0, j.Left)
+		b.ttlHint.apply(&jn.ttl, 1, j.Right)
+	}
 	var rest, leftOnly, rightOnly []expr.Expr
 	if cond != nil {
 		written := onConjuncts(j.On)

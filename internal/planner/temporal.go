@@ -17,7 +17,8 @@ type TemporalJoin struct {
 	Join
 	LeftTime, RightTime int
 	// retention is the state's idle retention: the session's, as Flink's
-	// StreamExecTemporalJoin takes it (a STATE_TTL hint sets none).
+	// StreamExecTemporalJoin takes it (a STATE_TTL hint does not reach it:
+	// Binder.join).
 	retention plan.TTL
 }
 

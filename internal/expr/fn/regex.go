@@ -302,11 +302,25 @@ func bindRegexpReplace(args []Arg) (types.Type, Eval, error) {
 		if re == nil || err != nil {
 			return types.NullValue, err
 		}
-		if err := checkReplaced("REGEXP_REPLACE", len(v[0].S), 0, len(v[2].S), func() int { return len(re.FindAllStringIndex(v[0].S, -1)) }); err != nil {
+		if err := checkReplaced("REGEXP_REPLACE", len(v[0].S), 0, len(v[2].S), func() int64 { return regexpReplacedLen(re, v[0].S, len(v[2].S)) }); err != nil {
 			return types.Value{}, err
 		}
 		return types.StringValue(re.ReplaceAllLiteralString(v[0].S, v[2].S)), nil
 	}), nil
+}
+
+// regexpReplacedLen is the length of s with every match of re replaced by
+// r literal bytes: the text outside the matches plus r per match. The
+// matches are visited one at a time, none kept, with the same leftmost,
+// non-overlapping search as the replacement itself.
+func regexpReplacedLen(re compiledRegex, s string, r int) int64 {
+	var matches, matched int64
+	re.ReplaceAllStringFunc(s, func(m string) string {
+		matches++
+		matched += int64(len(m))
+		return ""
+	})
+	return int64(len(s)) - matched + matches*int64(r)
 }
 
 // REGEXP(str, regex): "Returns TRUE if any (possibly empty) substring of

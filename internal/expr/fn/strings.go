@@ -92,7 +92,9 @@ var fixedStrFuncs = map[string]strFunc{
 	}},
 	// REPLACE replaces every occurrence (Java's String.replace).
 	"REPLACE": {"(STRING, STRING search, STRING replacement)", []typePred{str, str, str}, types.StringType, false, func(v []types.Value) (types.Value, error) {
-		if err := checkReplaced("REPLACE", len(v[0].S), len(v[1].S), len(v[2].S), func() int { return strings.Count(v[0].S, v[1].S) }); err != nil {
+		if err := checkReplaced("REPLACE", len(v[0].S), len(v[1].S), len(v[2].S), func() int64 {
+			return int64(len(v[0].S)) + int64(strings.Count(v[0].S, v[1].S))*int64(len(v[2].S)-len(v[1].S))
+		}); err != nil {
 			return types.Value{}, err
 		}
 		return strVal(strings.ReplaceAll(v[0].S, v[1].S, v[2].S))
@@ -472,13 +474,14 @@ func trimChars(s, chars string, leading, trailing bool) string {
 const maxBuiltString = 1 << 30
 
 // checkReplaced refuses a replacement whose result would pass
-// maxBuiltString: n bytes of text, each of the matches (counted only when
-// every position matching could pass the bound) of m bytes replaced by r.
-func checkReplaced(name string, n, m, r int, matches func() int) error {
+// maxBuiltString: n bytes of text, each match of at least m bytes replaced
+// by r. length gives the result's exact length; it runs only when every
+// position matching could pass the bound.
+func checkReplaced(name string, n, m, r int, length func() int64) error {
 	if r <= m || int64(n)+int64(n+1)*int64(r-m) <= maxBuiltString {
 		return nil
 	}
-	if int64(n)+int64(matches())*int64(r-m) > maxBuiltString {
+	if length() > maxBuiltString {
 		return runtimeError(name, "result longer than 1 GiB")
 	}
 	return nil

@@ -121,6 +121,78 @@ func TestRegexFunctions(t *testing.T) {
 	})
 }
 
+// TestRegexpReplaceLimit checks REGEXP_REPLACE's 1 GiB bound at its edge:
+// the matched text counts as removed, so 1024 matches of "a" in "ab"
+// repeated 1024 times, each replaced by 2^20-1 bytes, give exactly 2^30
+// bytes (allowed) and one more byte of input passes the bound.
+func TestRegexpReplaceLimit(t *testing.T) {
+	re, err := compileRegex("REGEXP_REPLACE", "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.Repeat("ab", 1024)
+	r := 1<<20 - 1
+	if got := regexpReplacedLen(re, s, r); got != maxBuiltString {
+		t.Fatalf("length = %d, want %d", got, maxBuiltString)
+	}
+	check := func(s string) error {
+		return checkReplaced("REGEXP_REPLACE", len(s), 0, r, func() int64 { return regexpReplacedLen(re, s, r) })
+	}
+	if err := check(s); err != nil {
+		t.Fatalf("a result of exactly 1 GiB: %v", err)
+	}
+	if err := check(s + "b"); err == nil || !strings.Contains(err.Error(), "REGEXP_REPLACE: result longer than 1 GiB") {
+		t.Fatalf("a result of 1 GiB + 1 byte: err = %v", err)
+	}
+	// An empty pattern matches at every position, also between matches of
+	// a longer alternative: "" and "ab" in "abc" match at 0 (as "ab"), 2
+	// and 3, leaving "c".
+	alt, err := compileRegex("REGEXP_REPLACE", "ab|")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := regexpReplacedLen(alt, "abc", 5), int64(len(alt.ReplaceAllLiteralString("abc", "xxxxx"))); got != want {
+		t.Fatalf("length = %d, want %d", got, want)
+	}
+	runScalarCases(t, utc, []scalarCase{
+		{name: "REGEXP_REPLACE", args: []in{str_(s + "b"), str_("a"), str_(strings.Repeat("y", r))}, wantErr: "REGEXP_REPLACE: result longer than 1 GiB"},
+	})
+}
+
+// TestRegexpReplaceLengthAllocs checks that measuring a replacement's
+// result keeps no per-match state: a thousand times more matches take no
+// more allocations.
+func TestRegexpReplaceLengthAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates per call")
+	}
+	re, err := compileRegex("REGEXP_REPLACE", "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	allocs := func(n int) float64 {
+		s := strings.Repeat("a", n)
+		return testing.AllocsPerRun(5, func() { regexpReplacedLen(re, s, 200) })
+	}
+	if few, many := allocs(100), allocs(100000); many > few {
+		t.Fatalf("allocations: %v for 100 matches, %v for 100000", few, many)
+	}
+}
+
+// BenchmarkRegexpReplaceLength measures the result length of
+// REGEXP_REPLACE(REPEAT('a', 1000000), 'a', REPEAT('x', 200)).
+func BenchmarkRegexpReplaceLength(b *testing.B) {
+	re, err := compileRegex("REGEXP_REPLACE", "a")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := strings.Repeat("a", 1000000)
+	b.ReportAllocs()
+	for b.Loop() {
+		regexpReplacedLen(re, s, 200)
+	}
+}
+
 func TestMathFunctions(t *testing.T) {
 	runScalarCases(t, utc, []scalarCase{
 		{name: "ABS", args: []in{int_(-3)}, want: "3"},
