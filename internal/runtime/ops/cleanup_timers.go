@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/sluicesql/sluice/internal/runtime"
+	"github.com/sluicesql/sluice/internal/state"
 )
 
 // cleanupTimers are the processing-time cleanup timers by which Flink's
@@ -63,6 +64,20 @@ func (c *cleanupTimers) register(key string, at int64, has bool) int64 {
 
 // rebuild replaces the timers with those of restored state.
 func (c *cleanupTimers) rebuild(ts []timer) { c.queue.rebuildTimers(ts) }
+
+// partitionTable declares in st the table of the partitions' cleanup
+// times, from which c's timers are rebuilt when st is restored.
+func (c *cleanupTimers) partitionTable(st state.Backend) *state.Table[int64] {
+	t := state.NewTable(st, state.TTLTableName("partitions"), state.Int64Codec)
+	t.OnRestore(func() {
+		var ts []timer
+		for k, at := range t.All() {
+			ts = append(ts, timer{time: at, key: k})
+		}
+		c.rebuild(ts)
+	})
+	return t
+}
 
 // ring calls f for each timer due at now (microseconds), with its time
 // and key (f tells a stale timer by the key's state), and asks for a

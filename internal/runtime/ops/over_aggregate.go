@@ -138,14 +138,7 @@ func NewOverAggregate(cfg OverAggregateConfig, st state.Backend) (*OverAggregate
 		o.timers.rebuildTimers(ts)
 	})
 	if o.cleanup = newCleanupTimers(cfg.StateTTL); o.cleanup != nil {
-		o.cleanupAt = state.NewTable(o.st, state.TTLTableName("partitions"), state.Int64Codec)
-		o.cleanupAt.OnRestore(func() {
-			var ts []timer
-			for k, at := range o.cleanupAt.All() {
-				ts = append(ts, timer{time: at, key: k})
-			}
-			o.cleanup.rebuild(ts)
-		})
+		o.cleanupAt = o.cleanup.partitionTable(o.st)
 		if cfg.Preceding < 0 {
 			o.waiting = map[string]struct{}{}
 		}

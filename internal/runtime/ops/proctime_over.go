@@ -101,14 +101,7 @@ func NewProcTimeOverAggregate(cfg OverAggregateConfig, st state.Backend) (*ProcT
 		o.ttl = state.NewTTL(o.st, "partitions", cfg.StateTTL, func(key string) { o.parts.DeleteString(key) })
 	case cfg.Rows && cfg.StateTTL > 0:
 		o.cleanup = newCleanupTimers(cfg.StateTTL)
-		o.cleanupAt = state.NewTable(o.st, state.TTLTableName("partitions"), state.Int64Codec)
-		o.cleanupAt.OnRestore(func() {
-			var ts []timer
-			for k, at := range o.cleanupAt.All() {
-				ts = append(ts, timer{time: at, key: k})
-			}
-			o.cleanup.rebuild(ts)
-		})
+		o.cleanupAt = o.cleanup.partitionTable(o.st)
 	}
 	o.parts.OnRestore(func() {
 		var ts []timer
