@@ -32,9 +32,10 @@ import (
 // input pauses (Stateful).
 //
 // A chain is what Flink calls a task: its instances' stages are one job
-// vertex in the metrics (Job.Vertices), and its loop times it as a
-// whole, two clock reads per message it takes, however many instances
-// handle the message.
+// vertex in the metrics (Job.Vertices), and it is timed as a whole,
+// however many instances handle a message: by its loop, two clock reads
+// per message it takes, or under a source by a sourceTimer, a clock
+// read per chunk the source emits and per wait for input.
 
 // chainable reports whether stage i may run in the goroutine of its
 // input's instances.

@@ -498,9 +498,13 @@ func (j *Job) runSource(name string, sc *SourceContext, si *sourceInstance, out 
 	if !c.open() {
 		return
 	}
+	// The chain is timed as one task, as an operator's is (see
+	// sourceTimer), until the source has ended or stopped.
+	sc.timer = newSourceTimer(c.metrics)
+	defer sc.timer.lap()
 	var err error
 	if !si.finished {
-		err = si.src.Run(sc, out)
+		err = si.src.Run(sc, &sourceOutput{out, sc.timer})
 	}
 	if err != nil {
 		if j.ctx.Err() == nil {

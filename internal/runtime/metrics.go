@@ -62,11 +62,54 @@ func newInstanceMetrics() *instanceMetrics {
 type chainMetrics struct {
 	// busy, idle and backpressured are nanoseconds: handling a message
 	// (less the time blocked sending), waiting for one, and blocked
-	// sending to a full inbox. A chain headed by a source measures only
-	// backpressure.
+	// sending to a full inbox. Under a source, busy and idle are the
+	// source's (see sourceTimer).
 	busy, idle, backpressured atomic.Int64
 	// blocked is backpressured, read by the chain's goroutine alone.
 	blocked int64
+}
+
+// sourceTimer times a chain headed by a source, as Flink times a task of
+// a FLIP-27 source: the time the source waits for input (from
+// SourceContext.Waiting to Working) is idle, the rest busy, less in both
+// the time blocked sending (backpressure). It reads the clock when the
+// source starts and ends, when it starts and stops waiting, and after
+// each chunk it emits, never per row, and counts every interval between
+// two readings once, so that busy, idle and backpressured add up to the
+// time the source ran.
+type sourceTimer struct {
+	m *chainMetrics
+	// start is when the source started; last is when the clock was last
+	// read, since start, and blocked m.blocked then.
+	start   time.Time
+	last    time.Duration
+	blocked int64
+	// waiting is set while the source waits for input.
+	waiting bool
+}
+
+func newSourceTimer(m *chainMetrics) *sourceTimer {
+	return &sourceTimer{m: m, start: time.Now(), blocked: m.blocked}
+}
+
+// lap counts the time since the clock was last read as idle while the
+// source waits, else as busy, less the time blocked sending meanwhile.
+func (t *sourceTimer) lap() {
+	now := time.Since(t.start)
+	d := int64(now-t.last) - (t.m.blocked - t.blocked)
+	if t.waiting {
+		t.m.idle.Add(d)
+	} else {
+		t.m.busy.Add(d)
+	}
+	t.last, t.blocked = now, t.m.blocked
+}
+
+// wait counts the time until now as lap does, then sets whether the
+// source waits from now on.
+func (t *sourceTimer) wait(waiting bool) {
+	t.lap()
+	t.waiting = waiting
 }
 
 // stageMetrics are the instances of one stage.
@@ -158,12 +201,10 @@ type InstanceMetrics struct {
 	// its last operators' (a sink's: the one it was given; MinWatermark:
 	// none).
 	Watermark int64
-	// Busy (processing), Idle (waiting for input) and Backpressured
-	// (blocked sending downstream) add up the instance's time; a chain
-	// headed by a source measures only Backpressured (TimesKnown is
-	// false).
+	// Busy (processing), Idle (waiting for input: under a source, the
+	// source's waits, see SourceContext.Waiting) and Backpressured
+	// (blocked sending downstream) add up the instance's time.
 	Busy, Idle, Backpressured time.Duration
-	TimesKnown                bool
 	// StateEntries is the number of state entries of the chain's
 	// stateful operators, when Stateful.
 	StateEntries int64
@@ -233,6 +274,8 @@ func (v *vertex) instance(k int, cm *chainMetrics) InstanceMetrics {
 	im := InstanceMetrics{
 		RecordsIn:     head.instances[k].recordsIn.Load(),
 		Watermark:     MaxWatermark,
+		Busy:          time.Duration(cm.busy.Load()),
+		Idle:          time.Duration(cm.idle.Load()),
 		Backpressured: time.Duration(cm.backpressured.Load()),
 		Ended:         true,
 	}
@@ -241,10 +284,6 @@ func (v *vertex) instance(k int, cm *chainMetrics) InstanceMetrics {
 			im.BytesIn, im.BytesKnown = in.BytesRead(), true
 			im.PendingRecords, im.PendingKnown = in.PendingRecords()
 		}
-	} else {
-		im.TimesKnown = true
-		im.Busy = time.Duration(cm.busy.Load())
-		im.Idle = time.Duration(cm.idle.Load())
 	}
 	for at, sm := range v.stages {
 		m := sm.instances[k]

@@ -1,6 +1,10 @@
 package runtime
 
-import "context"
+import (
+	"context"
+
+	"github.com/sluicesql/sluice/internal/types"
+)
 
 // SourceContext is what a source instance gets to run with.
 type SourceContext struct {
@@ -8,8 +12,36 @@ type SourceContext struct {
 	// Ctx is cancelled when the job stops.
 	Ctx context.Context
 
-	out  *emitter
-	inst *sourceInstance
+	out   *emitter
+	inst  *sourceInstance
+	timer *sourceTimer
+}
+
+// Waiting tells the runtime that the source waits for input from now on
+// (records to fetch, the next row its rate allows): until it calls
+// Working, its chain's time counts as idle rather than busy, as a Flink
+// source task is idle while its reader has nothing available. A source
+// that never waits is busy whenever its output is not backpressured.
+func (s *SourceContext) Waiting() { s.timer.wait(true) }
+
+// Working tells the runtime that the source's wait (see Waiting) is over.
+func (s *SourceContext) Working() { s.timer.wait(false) }
+
+// sourceOutput is what a source emits to: its emitter, which brings the
+// chain's busy and idle time up to date after every chunk, when the
+// chain is done with it.
+type sourceOutput struct {
+	*emitter
+	timer *sourceTimer
+}
+
+// Emit implements Emitter.
+func (o *sourceOutput) Emit(c *types.Chunk) { o.EmitLease(c, nil) }
+
+// EmitLease implements LeaseEmitter.
+func (o *sourceOutput) EmitLease(c *types.Chunk, l *Lease) {
+	o.emitter.EmitLease(c, l)
+	o.timer.lap()
 }
 
 // Checkpointing reports whether the job takes checkpoints (savepoints

@@ -118,13 +118,11 @@ func vertexState(counts map[string]int, parallelism int) string {
 // ioMetrics is Flink's IOMetricsInfo for a vertex (a chain of
 // operators): its instances summed. Sluice moves rows between operators
 // without serializing them, so only sources that read bytes (Kafka) know
-// read-bytes, and sinks that write them write-bytes; the busy and idle
-// times of a vertex headed by a source are not measured (NaN, as Flink
-// reports them for sources that cannot tell).
+// read-bytes, and sinks that write them write-bytes.
 func ioMetrics(v runtime.VertexMetrics) map[string]any {
 	var in, out, bytesIn, bytesOut int64
 	var busy, idle, bp time.Duration
-	inKnown, outKnown, timesKnown := len(v.Instances) > 0, len(v.Instances) > 0, len(v.Instances) > 0
+	inKnown, outKnown := len(v.Instances) > 0, len(v.Instances) > 0
 	for _, m := range v.Instances {
 		in += m.RecordsIn
 		out += m.RecordsOut
@@ -132,16 +130,9 @@ func ioMetrics(v runtime.VertexMetrics) map[string]any {
 		bytesOut += m.BytesOut
 		inKnown = inKnown && m.BytesKnown
 		outKnown = outKnown && m.BytesOutKnown
-		timesKnown = timesKnown && m.TimesKnown
 		busy += m.Busy
 		idle += m.Idle
 		bp += m.Backpressured
-	}
-	ms := func(d time.Duration, known bool) any {
-		if !known {
-			return "NaN"
-		}
-		return d.Milliseconds()
 	}
 	return map[string]any{
 		"read-bytes": bytesIn, "read-bytes-complete": inKnown,
@@ -149,8 +140,8 @@ func ioMetrics(v runtime.VertexMetrics) map[string]any {
 		"read-records": in, "read-records-complete": true,
 		"write-records": out, "write-records-complete": true,
 		"accumulated-backpressured-time": bp.Milliseconds(),
-		"accumulated-idle-time":          ms(idle, timesKnown),
-		"accumulated-busy-time":          ms(busy, timesKnown),
+		"accumulated-idle-time":          idle.Milliseconds(),
+		"accumulated-busy-time":          busy.Milliseconds(),
 	}
 }
 
@@ -413,9 +404,9 @@ func instanceMetric(m runtime.InstanceMetrics, name string) (string, bool) {
 	case "currentOutputWatermark":
 		return itoa(watermarkMillis(m.Watermark)), true
 	case "accumulatedBusyTimeMs":
-		return itoa(m.Busy.Milliseconds()), m.TimesKnown
+		return itoa(m.Busy.Milliseconds()), true
 	case "accumulatedIdleTimeMs":
-		return itoa(m.Idle.Milliseconds()), m.TimesKnown
+		return itoa(m.Idle.Milliseconds()), true
 	case "accumulatedBackPressuredTimeMs":
 		return itoa(m.Backpressured.Milliseconds()), true
 	case "pendingRecords":

@@ -112,6 +112,7 @@ func TestJobAPI(t *testing.T) {
 	run(`CREATE TABLE src (id BIGINT, name STRING) ` + kafkaTable(cluster, "src", "json"))
 	run(`CREATE TABLE dst (id BIGINT, name STRING) ` + kafkaTable(cluster, "dst", "json"))
 	load := run(`INSERT INTO src VALUES (1, 'a'), (2, 'b'), (3, 'c')`)[0][0].(string)
+	submitted := time.Now()
 	job := run(`INSERT INTO dst SELECT id, UPPER(name) FROM src WHERE id > 1`)[0][0].(string)
 
 	details := poll(t, ctx, c, "/jobs/"+job, "the job's sink to take 2 rows", func(v any) bool {
@@ -141,7 +142,26 @@ func TestJobAPI(t *testing.T) {
 	if b, _ := obj(src, "metrics", "read-bytes").(float64); b <= 0 || obj(src, "metrics", "read-bytes-complete") != true {
 		t.Errorf("source read-bytes %v (complete %v): the Kafka records' bytes", b, obj(src, "metrics", "read-bytes-complete"))
 	}
-	wantJSON(t, "source busy time", obj(src, "metrics", "accumulated-busy-time"), "NaN")
+	// The source's chain is timed as Flink times a FLIP-27 source's
+	// task: idle while the source waits for records, which it does once
+	// it has read those there are, and busy, idle and backpressured add
+	// up to no more than the job has run.
+	timed := poll(t, ctx, c, "/jobs/"+job, "the source chain's idle time", func(v any) bool {
+		idle, _ := obj(v, "vertices", 0, "metrics", "accumulated-idle-time").(float64)
+		return idle > 0
+	})
+	ran := time.Since(submitted)
+	var total float64
+	for _, k := range []string{"accumulated-busy-time", "accumulated-idle-time", "accumulated-backpressured-time"} {
+		ms, ok := obj(timed, "vertices", 0, "metrics", k).(float64)
+		if !ok || ms < 0 {
+			t.Errorf("source chain %s %v, want milliseconds", k, obj(timed, "vertices", 0, "metrics", k))
+		}
+		total += ms
+	}
+	if total > float64(ran.Milliseconds()) {
+		t.Errorf("source chain busy, idle and backpressured add up to %v ms, more than the %s the job ran", total, ran)
+	}
 	if b, _ := obj(sink, "metrics", "write-bytes").(float64); b <= 0 || obj(sink, "metrics", "write-bytes-complete") != true {
 		t.Errorf("sink write-bytes %v (complete %v): the Kafka records' bytes", b, obj(sink, "metrics", "write-bytes-complete"))
 	}

@@ -126,10 +126,8 @@ func collectVertex(ch chan<- prometheus.Metric, j *sluice.Job, v runtime.VertexM
 			send(descWatermark, prometheus.GaugeValue, float64(wm))
 			send(descWatermarkLag, prometheus.GaugeValue, float64(now.UnixMilli()-wm))
 		}
-		if m.TimesKnown {
-			send(descBusy, prometheus.CounterValue, float64(m.Busy.Milliseconds()))
-			send(descIdle, prometheus.CounterValue, float64(m.Idle.Milliseconds()))
-		}
+		send(descBusy, prometheus.CounterValue, float64(m.Busy.Milliseconds()))
+		send(descIdle, prometheus.CounterValue, float64(m.Idle.Milliseconds()))
 		send(descBackpressured, prometheus.CounterValue, float64(m.Backpressured.Milliseconds()))
 		if m.PendingKnown {
 			send(descPending, prometheus.GaugeValue, float64(m.PendingRecords))

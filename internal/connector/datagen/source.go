@@ -81,13 +81,21 @@ func (s *instance) Run(ctx *runtime.SourceContext, out runtime.Emitter) error {
 			nextWatermark = now.Add(s.spec.WatermarkInterval)
 		}
 		if n == 0 {
+			// Waiting for the rate to allow the next row is idle time,
+			// as Flink's rate-limited source reader is.
 			timer.Reset(min(s.bucket.wait(), time.Until(nextWatermark)))
+			ctx.Waiting()
+			barrier := false
 			select {
 			case <-ctx.Ctx.Done():
 				return nil
 			case <-ctx.CheckpointRequested():
-				ctx.EmitBarriers()
+				barrier = true
 			case <-timer.C:
+			}
+			ctx.Working()
+			if barrier {
+				ctx.EmitBarriers()
 			}
 		}
 	}

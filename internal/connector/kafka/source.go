@@ -316,7 +316,11 @@ func (s *sourceInstance) Run(ctx *runtime.SourceContext, out runtime.Emitter) er
 		if discover && nextDiscovery.Before(deadline) {
 			deadline = nextDiscovery
 		}
+		// Waiting for records is idle time, as a Flink source task is
+		// idle while its reader has none.
+		ctx.Waiting()
 		fetches, barrier := s.poll(ctx, cl, deadline)
+		ctx.Working()
 		if ctx.Ctx.Err() != nil {
 			// Stopped or failed: what was emitted may still be on its way
 			// to a sink, and is dropped with the job. Committing it would

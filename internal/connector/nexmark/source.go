@@ -96,12 +96,19 @@ func (s *instance) Run(ctx *runtime.SourceContext, out runtime.Emitter) error {
 		if until >= 0 && until <= s.gen.Produced() && !s.gen.Done() {
 			wait := time.Duration(s.gen.Timestamp(s.gen.Produced())-first)*time.Millisecond - time.Since(start)
 			timer.Reset(max(0, min(wait, time.Until(nextWatermark))))
+			// Waiting for the next event to be due is idle time.
+			ctx.Waiting()
+			barrier := false
 			select {
 			case <-ctx.Ctx.Done():
 				return nil
 			case <-ctx.CheckpointRequested():
-				ctx.EmitBarriers()
+				barrier = true
 			case <-timer.C:
+			}
+			ctx.Working()
+			if barrier {
+				ctx.EmitBarriers()
 			}
 		}
 	}
