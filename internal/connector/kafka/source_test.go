@@ -209,19 +209,34 @@ func TestBoundedModes(t *testing.T) {
 	}
 
 	t.Run("latest offsets are fixed at start", func(t *testing.T) {
-		tbl := table(idCols, options(c, "b", "scan.bounded.mode", "latest-offset"))
-		var more sync.Once
-		// Records written once reading has begun are past the end.
-		spec := connector.SourceSpec{Complete: func(*types.Chunk) error {
+		cols := append(slices.Clone(idCols), metadata("part", types.IntType, "partition", true))
+		tbl := table(cols, options(c, "b", "scan.bounded.mode", "latest-offset"))
+		var (
+			more sync.Once
+			mu   sync.Mutex
+			seen = map[int64]bool{}
+		)
+		// Records written once both instances have begun reading (each
+		// fixed its partition's end before its first row) are past the end.
+		spec := connector.SourceSpec{Complete: func(ch *types.Chunk) error {
+			mu.Lock()
+			for i := range ch.Len() {
+				seen[ch.Cols[1].Get(i).I] = true
+			}
+			both := len(seen) == 2
+			mu.Unlock()
 			var err error
-			more.Do(func() { err = tryProduce(c, rec("b", 0, "", `{"id":100}`), rec("b", 1, "", `{"id":101}`)) })
+			if both {
+				more.Do(func() { err = tryProduce(c, rec("b", 0, "", `{"id":100}`), rec("b", 1, "", `{"id":101}`)) })
+			}
 			return err
 		}}
 		job, coll := runSource(t, tbl, spec, 2)
 		if err := waitDone(t, job); err != nil {
 			t.Fatal(err)
 		}
-		if got, want := coll.sorted(), ids(0, 0, 1, 1, 2, 3, 4); !slices.Equal(got, want) {
+		want := []string{"+I[0, 0]", "+I[0, 1]", "+I[1, 0]", "+I[1, 1]", "+I[2, 0]", "+I[3, 0]", "+I[4, 0]"}
+		if got := coll.sorted(); !slices.Equal(got, want) {
 			t.Fatalf("got %v, want %v", got, want)
 		}
 		coll.mu.Lock()
