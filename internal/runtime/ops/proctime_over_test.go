@@ -14,13 +14,16 @@ import (
 func procOver(t *testing.T, rows bool, preceding int64) (*ProcTimeOverAggregate, *runtime.ManualClock) {
 	t.Helper()
 	clock := runtime.NewManualClock(time.Unix(10, 500e3))
-	return procOverOn(t, clock, rows, preceding), clock
+	return procOverOn(t, clock, rows, preceding, 0), clock
 }
 
-func procOverOn(t *testing.T, clock *runtime.ManualClock, rows bool, preceding int64) *ProcTimeOverAggregate {
+// procOverOn opens a processing-time OVER aggregation of SUM and COUNT of
+// evTypes' second column per first column on clock, with the given frame
+// and state retention.
+func procOverOn(t *testing.T, clock *runtime.ManualClock, rows bool, preceding int64, ttl time.Duration) *ProcTimeOverAggregate {
 	t.Helper()
 	o, err := NewProcTimeOverAggregate(OverAggregateConfig{
-		InputTypes: evTypes, PartitionKeys: []int{0}, TimeCol: 2, Rows: rows, Preceding: preceding,
+		InputTypes: evTypes, PartitionKeys: []int{0}, TimeCol: 2, Rows: rows, Preceding: preceding, StateTTL: ttl,
 		Aggs: []AggSpec{aggCall(t, "SUM", evTypes, 1), aggCall(t, "COUNT", evTypes, 1)},
 	}, state.NewMemory())
 	if err != nil {
@@ -30,6 +33,26 @@ func procOverOn(t *testing.T, clock *runtime.ManualClock, rows bool, preceding i
 		t.Fatal(err)
 	}
 	return o
+}
+
+// rowOverOn opens an event-time OVER aggregation of SUM and COUNT of
+// evTypes' second column per first column, with the given frame and
+// state retention, whose cleanup timers run on clock; it returns the
+// operator, its timer and the timer service.
+func rowOverOn(t *testing.T, clock *runtime.ManualClock, rows bool, preceding int64, ttl time.Duration) (*OverAggregate, runtime.ProcessingTimer, *runtime.ProcessingTimeService) {
+	t.Helper()
+	o, err := NewOverAggregate(OverAggregateConfig{
+		InputTypes: evTypes, PartitionKeys: []int{0}, TimeCol: 2, Rows: rows, Preceding: preceding, StateTTL: ttl,
+		Aggs: []AggSpec{aggCall(t, "SUM", evTypes, 1), aggCall(t, "COUNT", evTypes, 1)},
+	}, state.NewMemory())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt := runtime.NewProcessingTimeService(clock, nil)
+	if err := o.Open(&runtime.Context{ProcessingTime: pt}); err != nil {
+		t.Fatal(err)
+	}
+	return o, o.Operator().(runtime.ProcessingTimer), pt
 }
 
 // fireAt advances clock by d and fires o's due wake-up, returning what it
@@ -78,7 +101,7 @@ func TestProcTimeOverRows(t *testing.T) {
 		"+I[a, 2, 1970-01-01 00:00:00.000, 3, 2]",
 		"+I[b, 5, 1970-01-01 00:00:00.000, 5, 1]",
 		"+I[a, 4, 1970-01-01 00:00:00.000, 6, 2]")
-	restored := procOverOn(t, clock, true, 1)
+	restored := procOverOn(t, clock, true, 1, 0)
 	moveState(t, o, restored)
 	expect(t, feed(t, restored, r, chunk(evTypes, ins("a", 8, ms(0)), ins("b", 1, ms(0)))),
 		"+I[a, 8, 1970-01-01 00:00:00.000, 12, 2]",

@@ -213,19 +213,7 @@ func TestProcTimeOverUnboundedTTL(t *testing.T) {
 	for _, rows := range []bool{false, true} {
 		t.Run(fmt.Sprintf("rows=%v", rows), func(t *testing.T) {
 			clock := runtime.NewManualClock(time.Unix(1000, 0))
-			open := func() *ProcTimeOverAggregate {
-				o, err := NewProcTimeOverAggregate(OverAggregateConfig{
-					InputTypes: evTypes, PartitionKeys: []int{0}, TimeCol: 2, Rows: rows, Preceding: -1, StateTTL: time.Minute,
-					Aggs: []AggSpec{aggCall(t, "SUM", evTypes, 1), aggCall(t, "COUNT", evTypes, 1)},
-				}, state.NewMemory())
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := o.Open(&runtime.Context{ProcessingTime: runtime.NewProcessingTimeService(clock, nil)}); err != nil {
-					t.Fatal(err)
-				}
-				return o
-			}
+			open := func() *ProcTimeOverAggregate { return procOverOn(t, clock, rows, -1, time.Minute) }
 			o, r := open(), &recorder{}
 			expect(t, feed(t, o, r, chunk(evTypes, ins("a", 1, ms(0)), ins("b", 5, ms(0)))),
 				"+I[a, 1, 1970-01-01 00:00:00.000, 1, 1]", "+I[b, 5, 1970-01-01 00:00:00.000, 5, 1]")
@@ -262,19 +250,7 @@ func TestProcTimeOverUnboundedTTL(t *testing.T) {
 // alone. The timers are restored with the state.
 func TestProcTimeOverRowsCleanup(t *testing.T) {
 	clock := runtime.NewManualClock(time.Unix(1000, 0))
-	open := func() *ProcTimeOverAggregate {
-		o, err := NewProcTimeOverAggregate(OverAggregateConfig{
-			InputTypes: evTypes, PartitionKeys: []int{0}, TimeCol: 2, Rows: true, Preceding: 1, StateTTL: time.Minute,
-			Aggs: []AggSpec{aggCall(t, "SUM", evTypes, 1), aggCall(t, "COUNT", evTypes, 1)},
-		}, state.NewMemory())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := o.Open(&runtime.Context{ProcessingTime: runtime.NewProcessingTimeService(clock, nil)}); err != nil {
-			t.Fatal(err)
-		}
-		return o
-	}
+	open := func() *ProcTimeOverAggregate { return procOverOn(t, clock, true, 1, time.Minute) }
 	o, r := open(), &recorder{}
 	expect(t, feed(t, o, r, chunk(evTypes, ins("a", 1, ms(0)), ins("b", 5, ms(0)))),
 		"+I[a, 1, 1970-01-01 00:00:00.000, 1, 1]", "+I[b, 5, 1970-01-01 00:00:00.000, 5, 1]")
@@ -310,18 +286,7 @@ func TestProcTimeOverRowsCleanup(t *testing.T) {
 func TestRowTimeOverRowsCleanup(t *testing.T) {
 	clock := runtime.NewManualClock(time.Unix(1000, 0))
 	open := func() (*OverAggregate, runtime.ProcessingTimer, *runtime.ProcessingTimeService) {
-		o, err := NewOverAggregate(OverAggregateConfig{
-			InputTypes: evTypes, PartitionKeys: []int{0}, TimeCol: 2, Rows: true, Preceding: 1, StateTTL: time.Minute,
-			Aggs: []AggSpec{aggCall(t, "SUM", evTypes, 1), aggCall(t, "COUNT", evTypes, 1)},
-		}, state.NewMemory())
-		if err != nil {
-			t.Fatal(err)
-		}
-		pt := runtime.NewProcessingTimeService(clock, nil)
-		if err := o.Open(&runtime.Context{ProcessingTime: pt}); err != nil {
-			t.Fatal(err)
-		}
-		return o, o.Operator().(runtime.ProcessingTimer), pt
+		return rowOverOn(t, clock, true, 1, time.Minute)
 	}
 	o, timer, pt := open()
 	r := &recorder{}
@@ -373,18 +338,7 @@ func TestRowTimeOverUnboundedCleanup(t *testing.T) {
 		t.Run(fmt.Sprintf("rows=%v", rows), func(t *testing.T) {
 			clock := runtime.NewManualClock(time.Unix(1000, 0))
 			open := func() (*OverAggregate, runtime.ProcessingTimer, *runtime.ProcessingTimeService) {
-				o, err := NewOverAggregate(OverAggregateConfig{
-					InputTypes: evTypes, PartitionKeys: []int{0}, TimeCol: 2, Rows: rows, Preceding: -1, StateTTL: time.Minute,
-					Aggs: []AggSpec{aggCall(t, "SUM", evTypes, 1), aggCall(t, "COUNT", evTypes, 1)},
-				}, state.NewMemory())
-				if err != nil {
-					t.Fatal(err)
-				}
-				pt := runtime.NewProcessingTimeService(clock, nil)
-				if err := o.Open(&runtime.Context{ProcessingTime: pt}); err != nil {
-					t.Fatal(err)
-				}
-				return o, o.Operator().(runtime.ProcessingTimer), pt
+				return rowOverOn(t, clock, rows, -1, time.Minute)
 			}
 			o, timer, pt := open()
 			r := &recorder{}
