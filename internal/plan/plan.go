@@ -275,25 +275,13 @@ func (n *Node) hash() (string, error) {
 // their digests. Unlike the ID it covers the whole configuration (a
 // table's options too) and the description.
 func (n *Node) Digest(inputs []string) (string, error) {
-	type input struct {
-		Digest   string   `json:"digest"`
-		Exchange Exchange `json:"exchange"`
-		Keys     []int    `json:"keys,omitempty"`
+	c := *n
+	c.ID = ""
+	c.Inputs = slices.Clone(n.Inputs)
+	for i := range c.Inputs {
+		c.Inputs[i].Node = inputs[i]
 	}
-	ins := make([]input, len(n.Inputs))
-	for i, in := range n.Inputs {
-		ins[i] = input{Digest: inputs[i], Exchange: in.Exchange, Keys: in.Keys}
-	}
-	b, err := marshal(struct {
-		Kind        string       `json:"kind"`
-		Description string       `json:"description"`
-		Parallelism Parallelism  `json:"parallelism"`
-		Inputs      []input      `json:"inputs"`
-		Schema      []Field      `json:"schema"`
-		Changelog   string       `json:"changelogMode"`
-		State       []StateTable `json:"state"`
-		Config      Config       `json:"config"`
-	}{n.Kind, n.Description, n.Parallelism, ins, n.Schema, n.Changelog, n.State, n.Config})
+	b, err := marshal(&c)
 	if err != nil {
 		return "", err
 	}
