@@ -393,16 +393,10 @@ var vertexMetricNames = []string{"numRecordsIn", "numRecordsOut", "numBytesIn", 
 func instanceMetric(m runtime.InstanceMetrics, name string) (string, bool) {
 	itoa := func(n int64) string { return strconv.FormatInt(n, 10) }
 	switch name {
-	case "numRecordsIn":
-		return itoa(m.RecordsIn), true
-	case "numRecordsOut":
-		return itoa(m.RecordsOut), true
 	case "numBytesIn":
 		return itoa(m.BytesIn), m.BytesKnown
 	case "numBytesOut":
 		return itoa(m.BytesOut), m.BytesOutKnown
-	case "currentOutputWatermark":
-		return itoa(watermarkMillis(m.Watermark)), true
 	case "accumulatedBusyTimeMs":
 		return itoa(m.Busy.Milliseconds()), true
 	case "accumulatedIdleTimeMs":
@@ -411,10 +405,10 @@ func instanceMetric(m runtime.InstanceMetrics, name string) (string, bool) {
 		return itoa(m.Backpressured.Milliseconds()), true
 	case "pendingRecords":
 		return itoa(m.PendingRecords), m.PendingKnown
-	case "stateEntries":
-		return itoa(m.StateEntries), m.Stateful
 	}
-	return "", false
+	// The rest are an operator's metrics too.
+	return operatorMetric(runtime.OperatorInstanceMetrics{RecordsIn: m.RecordsIn, RecordsOut: m.RecordsOut,
+		Watermark: m.Watermark, StateEntries: m.StateEntries, Stateful: m.Stateful}, name)
 }
 
 // operatorMetricNames are the metrics of an operator instance, by
